@@ -1,0 +1,406 @@
+/*
+ * binary_write.c - serialize a profile as xprof binary data.
+ *
+ * Each record is laid out in a scratch buffer (one object file at a time,
+ * so memory stays bounded by the largest object file), checksummed, and
+ * sent through a buffered sink; the file header, which needs the final
+ * size and index position, is patched in at the end.  Output depends only
+ * on the profile, so equal profiles give byte-identical files.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "binary_format.h"
+#include "internal.h"
+
+typedef struct sink {
+  int fd;              /* -1: memory */
+  off_t start;         /* fd position of the file header */
+  unsigned char *mem;  /* memory output */
+  size_t mem_cap;
+  unsigned char buf[1 << 16]; /* fd output buffer */
+  size_t n;
+  uint64_t off;        /* bytes emitted so far */
+  const char *name;
+  xprof_error *err;
+  int failed;
+} sink;
+
+static int sink_flush(sink *s) {
+  if (s->fd >= 0 && s->n && !s->failed) {
+    if (xprof_write_all(s->fd, s->buf, s->n, s->name, s->err) < 0)
+      s->failed = 1;
+  }
+  s->n = 0;
+  return s->failed ? -1 : 0;
+}
+
+static int sink_put(sink *s, const void *data, size_t len) {
+  if (s->failed)
+    return -1;
+  if (s->fd < 0) {
+    if (s->off + len > s->mem_cap) {
+      size_t nc = s->mem_cap ? s->mem_cap : 4096;
+      while (nc < s->off + len)
+        nc *= 2;
+      unsigned char *nm = realloc(s->mem, nc);
+      if (!nm) {
+        s->failed = 1;
+        return xprof_fail_nomem(s->err, s->name);
+      }
+      s->mem = nm;
+      s->mem_cap = nc;
+    }
+    memcpy(s->mem + s->off, data, len);
+  } else if (len >= sizeof s->buf) {
+    if (sink_flush(s) < 0 ||
+        xprof_write_all(s->fd, data, len, s->name, s->err) < 0) {
+      s->failed = 1;
+      return -1;
+    }
+  } else {
+    if (s->n + len > sizeof s->buf && sink_flush(s) < 0)
+      return -1;
+    memcpy(s->buf + s->n, data, len);
+    s->n += len;
+  }
+  s->off += len;
+  return 0;
+}
+
+static int emit_record(sink *s, uint32_t tag, uint32_t flags,
+                       const unsigned char *payload, uint64_t len) {
+  static const unsigned char zeros[8];
+  unsigned char h[XB_RECORD_HEADER];
+  xprof_put32(h, tag);
+  xprof_put32(h + 4, flags);
+  xprof_put64(h + 8, len);
+  xprof_put32(h + 16, xprof_crc32c(0, payload, len));
+  xprof_put32(h + 20, xprof_crc32c(0, h, 20));
+  if (sink_put(s, h, sizeof h) < 0 || sink_put(s, payload, len) < 0)
+    return -1;
+  return sink_put(s, zeros, xprof_align8(len) - len);
+}
+
+static uint32_t stat_flags(const xprof_stats *st) {
+  return (st->has_max ? XB_HAS_MAX : 0) | (st->has_sum ? XB_HAS_SUM : 0);
+}
+
+static uint64_t str_size(size_t len) { return xprof_align8(len + 1); }
+
+static uint64_t proc_size(const xprof_objfile *o, const xprof_proc *f) {
+  uint64_t n = XB_PROC_FIXED + str_size(strlen(f->name));
+  if (f->counter_ids)
+    n += xprof_align8((uint64_t)f->n_counters * 4);
+  n += (uint64_t)f->n_counters * 8;
+  n += (uint64_t)f->n_vp_records * (8 + 16 * (uint64_t)o->n_values_per_vp);
+  return n;
+}
+
+static uint64_t objf_size(const xprof_objfile *o, uint32_t *n_strings) {
+  uint64_t n = XB_OBJF_FIXED + str_size(strlen(o->path)), strs = 0;
+  uint32_t count = 0;
+  for (uint32_t j = 0; j < o->n_procs; j++) {
+    const xprof_proc *f = &o->procs[j];
+    n += proc_size(o, f);
+    for (uint32_t r = 0; r < f->n_vp_records; r++)
+      for (uint32_t k = 0; k < o->n_values_per_vp; k++)
+        if (f->vp[r].values[k].proc) {
+          strs += 4 + strlen(f->vp[r].values[k].proc) + 1;
+          count++;
+        }
+  }
+  *n_strings = count;
+  return n + xprof_align8(strs);
+}
+
+/* Copy a string with its NUL; returns the padded size. */
+static uint64_t put_str(unsigned char *p, const char *s, size_t len) {
+  memcpy(p, s, len);
+  p[len] = 0;
+  uint64_t padded = str_size(len);
+  memset(p + len + 1, 0, padded - len - 1);
+  return padded;
+}
+
+static void fill_stats(unsigned char *p, const xprof_stats *st) {
+  xprof_put64(p, st->has_max ? st->max : 0);
+  xprof_put64(p + 8, st->has_sum ? st->sum : 0);
+}
+
+static void fill_objf(const xprof_objfile *o, uint32_t n_strings,
+                      unsigned char *b) {
+  size_t plen = strlen(o->path);
+  xprof_put64(b, o->signature);
+  xprof_put64(b + 8, o->tv_sec);
+  xprof_put32(b + 16, o->tv_usec);
+  xprof_put32(b + 20, o->n_values_per_vp);
+  xprof_put32(b + 24, o->n_procs);
+  xprof_put32(b + 28, stat_flags(&o->stats));
+  fill_stats(b + 32, &o->stats);
+  xprof_put32(b + 48, (uint32_t)plen);
+  xprof_put32(b + 52, n_strings);
+  unsigned char *p = b + XB_OBJF_FIXED;
+  p += put_str(p, o->path, plen);
+
+  /* String table, in order of appearance. */
+  unsigned char *table = p;
+  for (uint32_t j = 0; j < o->n_procs; j++) {
+    const xprof_proc *f = &o->procs[j];
+    for (uint32_t r = 0; r < f->n_vp_records; r++)
+      for (uint32_t k = 0; k < o->n_values_per_vp; k++) {
+        const char *s = f->vp[r].values[k].proc;
+        if (!s)
+          continue;
+        size_t n = strlen(s);
+        xprof_put32(p, (uint32_t)n);
+        memcpy(p + 4, s, n + 1);
+        p += 4 + n + 1;
+      }
+  }
+  while ((uint64_t)(p - table) % 8)
+    *p++ = 0;
+
+  uint32_t next_string = 1;
+  for (uint32_t j = 0; j < o->n_procs; j++) {
+    const xprof_proc *f = &o->procs[j];
+    size_t nlen = strlen(f->name);
+    xprof_put64(p, f->signature);
+    xprof_put32(p + 8, f->id);
+    xprof_put32(p + 12, stat_flags(&f->stats) |
+                            (f->counter_ids ? XB_SPARSE_IDS : 0));
+    fill_stats(p + 16, &f->stats);
+    xprof_put32(p + 32, (uint32_t)nlen);
+    xprof_put32(p + 36, f->n_counters);
+    xprof_put32(p + 40, f->n_vp_sites);
+    xprof_put32(p + 44, f->n_vp_records);
+    p += XB_PROC_FIXED;
+    p += put_str(p, f->name, nlen);
+    if (f->counter_ids) {
+      for (uint32_t k = 0; k < f->n_counters; k++)
+        xprof_put32(p + 4 * k, f->counter_ids[k]);
+      uint64_t sz = (uint64_t)f->n_counters * 4;
+      memset(p + sz, 0, xprof_align8(sz) - sz);
+      p += xprof_align8(sz);
+    }
+    if (xprof_host_is_le()) {
+      if (f->n_counters)
+        memcpy(p, f->counters, (size_t)f->n_counters * 8);
+    } else {
+      for (uint32_t k = 0; k < f->n_counters; k++)
+        xprof_put64(p + 8 * k, f->counters[k]);
+    }
+    p += (size_t)f->n_counters * 8;
+    for (uint32_t r = 0; r < f->n_vp_records; r++) {
+      const xprof_vp_record *v = &f->vp[r];
+      xprof_put32(p, (uint32_t)v->type);
+      xprof_put32(p + 4, v->expr_id);
+      p += 8;
+      for (uint32_t k = 0; k < o->n_values_per_vp; k++) {
+        const xprof_vp_value *x = &v->values[k];
+        xprof_put64(p, x->count);
+        xprof_put64(p + 8, v->type == XPROF_VP_PROC
+                               ? (x->proc ? next_string++ : 0)
+                               : x->bits);
+        p += 16;
+      }
+    }
+  }
+}
+
+/* Index: open addressing over FNV-1a hashes of the pathnames. */
+static int emit_index(sink *s, const xprof_profile *p, const uint64_t *offs) {
+  uint64_t n_slots = 1;
+  while (n_slots < 2 * (uint64_t)p->n_objfiles)
+    n_slots *= 2;
+  uint64_t len = 8 + 16 * n_slots;
+  unsigned char *b = calloc(1, len);
+  if (!b)
+    return xprof_fail_nomem(s->err, s->name);
+  xprof_put64(b, n_slots);
+  for (uint32_t i = 0; i < p->n_objfiles; i++) {
+    const char *path = p->objfiles[i].path;
+    uint64_t h = xprof_hash64(path, strlen(path));
+    uint64_t slot = h & (n_slots - 1);
+    while (xprof_get64(b + 8 + 16 * slot + 8) != 0)
+      slot = (slot + 1) & (n_slots - 1);
+    xprof_put64(b + 8 + 16 * slot, h);
+    xprof_put64(b + 8 + 16 * slot + 8, offs[i]);
+  }
+  int rc = emit_record(s, XB_TAG_INDX, 0, b, len);
+  free(b);
+  return rc;
+}
+
+static int emit_program(sink *s, const xprof_profile *p,
+                        const xprof_program *g, const char **sorted_paths,
+                        const uint32_t *ordinal_of_sorted) {
+  size_t plen = strlen(g->path);
+  uint64_t len = XB_PROG_FIXED + str_size(plen) + 4 * (uint64_t)g->n_objrefs;
+  unsigned char *b = calloc(1, len);
+  if (!b)
+    return xprof_fail_nomem(s->err, s->name);
+  xprof_put32(b, stat_flags(&g->stats));
+  xprof_put32(b + 4, (uint32_t)plen);
+  fill_stats(b + 8, &g->stats);
+  xprof_put32(b + 24, g->n_objrefs);
+  unsigned char *q = b + XB_PROG_FIXED;
+  q += put_str(q, g->path, plen);
+  for (uint32_t j = 0; j < g->n_objrefs; j++) {
+    const char **hit = bsearch(&g->objrefs[j], sorted_paths, p->n_objfiles,
+                               sizeof *sorted_paths, xprof_name_cmp);
+    /* Validation guarantees the hit. */
+    xprof_put32(q + 4 * j, hit ? ordinal_of_sorted[hit - sorted_paths] : 0);
+  }
+  int rc = emit_record(s, XB_TAG_PROG, 0, b, len);
+  free(b);
+  return rc;
+}
+
+typedef struct path_ord {
+  const char *path;
+  uint32_t ord;
+} path_ord;
+
+static int path_ord_cmp(const void *a, const void *b) {
+  return strcmp(((const path_ord *)a)->path, ((const path_ord *)b)->path);
+}
+
+static int emit_all(sink *s, const xprof_profile *p) {
+  unsigned char hdr[XB_HEADER_SIZE] = {0};
+  int rc = -1;
+  if (sink_put(s, hdr, sizeof hdr) < 0) /* patched at the end */
+    return -1;
+
+  uint64_t *offs = malloc(((size_t)p->n_objfiles + 1) * sizeof *offs);
+  path_ord *po = malloc(((size_t)p->n_objfiles + 1) * sizeof *po);
+  const char **sorted = malloc(((size_t)p->n_objfiles + 1) * sizeof *sorted);
+  uint32_t *ords = malloc(((size_t)p->n_objfiles + 1) * sizeof *ords);
+  unsigned char *scratch = NULL;
+  uint64_t scratch_cap = 0;
+  if (!offs || !po || !sorted || !ords) {
+    xprof_fail_nomem(s->err, s->name);
+    goto out;
+  }
+  uint32_t n_records = 0;
+  for (uint32_t i = 0; i < p->n_objfiles; i++) {
+    const xprof_objfile *o = &p->objfiles[i];
+    uint32_t n_strings;
+    uint64_t len = objf_size(o, &n_strings);
+    if (len > scratch_cap) {
+      free(scratch);
+      scratch = malloc(len);
+      scratch_cap = scratch ? len : 0;
+      if (!scratch) {
+        xprof_fail_nomem(s->err, s->name);
+        goto out;
+      }
+    }
+    fill_objf(o, n_strings, scratch);
+    offs[i] = s->off;
+    if (emit_record(s, XB_TAG_OBJF, 0, scratch, len) < 0)
+      goto out;
+    n_records++;
+    po[i].path = o->path;
+    po[i].ord = i;
+  }
+  if (p->n_objfiles > 1)
+    qsort(po, p->n_objfiles, sizeof *po, path_ord_cmp);
+  for (uint32_t i = 0; i < p->n_objfiles; i++) {
+    sorted[i] = po[i].path;
+    ords[i] = po[i].ord;
+  }
+  for (uint32_t i = 0; i < p->n_programs; i++, n_records++)
+    if (emit_program(s, p, &p->programs[i], sorted, ords) < 0)
+      goto out;
+  for (uint32_t i = 0; i < p->n_foreign; i++, n_records++) {
+    const xprof_foreign *f = &p->foreign[i];
+    if (emit_record(s, f->tag, f->flags, f->data, f->size) < 0)
+      goto out;
+  }
+  uint64_t index_off = s->off;
+  if (emit_index(s, p, offs) < 0)
+    goto out;
+  n_records++;
+  if (sink_flush(s) < 0)
+    goto out;
+
+  memcpy(hdr, XB_TEXT_LINE, sizeof XB_TEXT_LINE - 1);
+  xprof_put32(hdr + 24, XB_MAGIC);
+  xprof_put32(hdr + 28, XB_BOM);
+  hdr[32] = XPROF_BINARY_MAJOR;
+  hdr[33] = 0;
+  hdr[34] = XPROF_BINARY_MINOR;
+  hdr[35] = 0;
+  xprof_put32(hdr + 36, XB_HEADER_SIZE);
+  xprof_put64(hdr + 40, s->off);
+  xprof_put64(hdr + 48, index_off);
+  xprof_put32(hdr + 56, n_records);
+  xprof_put32(hdr + 60, xprof_crc32c(0, hdr, 60));
+  rc = 0;
+out:
+  free(offs);
+  free(po);
+  free(sorted);
+  free(ords);
+  free(scratch);
+  if (rc == 0) {
+    if (s->fd < 0) {
+      memcpy(s->mem, hdr, sizeof hdr);
+    } else if (pwrite(s->fd, hdr, sizeof hdr, s->start) != (ssize_t)sizeof hdr) {
+      return xprof_fail(s->err, XPROF_ERR_IO, "%s: write error: %s", s->name,
+                        strerror(errno ? errno : EIO));
+    }
+  }
+  return rc;
+}
+
+int xprof_binary_serialize(const xprof_profile *p, unsigned char **out,
+                           size_t *out_len, xprof_error *err) {
+  if (xprof_validate(p, "<memory>", err) < 0)
+    return -1;
+  sink *s = calloc(1, sizeof *s);
+  if (!s)
+    return xprof_fail_nomem(err, "<memory>");
+  s->fd = -1;
+  s->name = "<memory>";
+  s->err = err;
+  int rc = emit_all(s, p);
+  if (rc == 0) {
+    *out = s->mem;
+    *out_len = s->off;
+  } else {
+    free(s->mem);
+  }
+  free(s);
+  return rc;
+}
+
+int xprof_binary_write_fd(const xprof_profile *p, int fd, const char *name,
+                          xprof_error *err) {
+  if (xprof_validate(p, name, err) < 0)
+    return -1;
+  sink *s = calloc(1, sizeof *s);
+  if (!s)
+    return xprof_fail_nomem(err, name);
+  s->fd = fd;
+  s->start = lseek(fd, 0, SEEK_CUR);
+  if (s->start < 0)
+    s->start = 0;
+  s->name = name;
+  s->err = err;
+  int rc = emit_all(s, p);
+  free(s);
+  return rc;
+}
+
+static int write_binary_cb(void *ctx, int fd, const char *name,
+                           xprof_error *err) {
+  return xprof_binary_write_fd(ctx, fd, name, err);
+}
+
+int xprof_binary_write_file(const xprof_profile *p, const char *path,
+                            xprof_error *err) {
+  return xprof_atomic_write(path, write_binary_cb, (void *)p, err);
+}

@@ -1,0 +1,149 @@
+/*
+ * fileio.c - whole-file reads, atomic replacement (temporary file, fsync,
+ * rename) and directory creation.  A failed or interrupted write never
+ * leaves a truncated data file behind.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+int xprof_slurp(const char *path, unsigned char **buf, size_t *len,
+                xprof_error *err) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return xprof_fail(err, XPROF_ERR_IO, "%s: cannot open: %s", path,
+                      strerror(errno));
+  struct stat st;
+  if (fstat(fd, &st) < 0) {
+    int e = errno;
+    close(fd);
+    return xprof_fail(err, XPROF_ERR_IO, "%s: %s", path, strerror(e));
+  }
+  if (!S_ISREG(st.st_mode)) {
+    close(fd);
+    return xprof_fail(err, XPROF_ERR_IO, "%s: %s", path,
+                      S_ISDIR(st.st_mode) ? "is a directory"
+                                          : "not a regular file");
+  }
+  size_t cap = (size_t)st.st_size + 1, n = 0;
+  unsigned char *b = malloc(cap + 1);
+  if (!b) {
+    close(fd);
+    return xprof_fail_nomem(err, path);
+  }
+  for (;;) {
+    if (n == cap) { /* the file grew while we read it */
+      unsigned char *nb = realloc(b, cap * 2 + 1);
+      if (!nb) {
+        free(b);
+        close(fd);
+        return xprof_fail_nomem(err, path);
+      }
+      b = nb;
+      cap *= 2;
+    }
+    ssize_t r = read(fd, b + n, cap - n);
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r < 0) {
+      int e = errno;
+      free(b);
+      close(fd);
+      return xprof_fail(err, XPROF_ERR_IO, "%s: read error: %s", path,
+                        strerror(e));
+    }
+    if (r == 0)
+      break;
+    n += (size_t)r;
+  }
+  close(fd);
+  b[n] = 0;
+  *buf = b;
+  *len = n;
+  return 0;
+}
+
+int xprof_write_all(int fd, const void *buf, size_t len, const char *name,
+                    xprof_error *err) {
+  const char *p = buf;
+  while (len) {
+    ssize_t w = write(fd, p, len > (1u << 30) ? (1u << 30) : len);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0)
+      return xprof_fail(err, XPROF_ERR_IO, "%s: write error: %s", name,
+                        w < 0 ? strerror(errno) : "no progress");
+    p += w;
+    len -= (size_t)w;
+  }
+  return 0;
+}
+
+int xprof_atomic_write(const char *path, xprof_write_fn fn, void *ctx,
+                       xprof_error *err) {
+  size_t n = strlen(path);
+  char *tmp = malloc(n + 32);
+  if (!tmp)
+    return xprof_fail_nomem(err, path);
+  snprintf(tmp, n + 32, "%s.tmp.XXXXXX", path);
+  int fd = mkstemp(tmp);
+  if (fd < 0) {
+    int e = errno;
+    xprof_fail(err, XPROF_ERR_IO, "%s: cannot create a temporary file: %s",
+               path, strerror(e));
+    free(tmp);
+    return -1;
+  }
+  /* mkstemp makes the file 0600; give data files the usual 0666 & ~umask. */
+  mode_t um = umask(0);
+  umask(um);
+  fchmod(fd, 0666 & ~um);
+  int rc = fn(ctx, fd, path, err);
+  if (rc == 0 && fsync(fd) < 0 && errno != EINVAL && errno != EROFS)
+    rc = xprof_fail(err, XPROF_ERR_IO, "%s: cannot sync: %s", path,
+                    strerror(errno));
+  if (close(fd) < 0 && rc == 0)
+    rc = xprof_fail(err, XPROF_ERR_IO, "%s: write error at close: %s", path,
+                    strerror(errno));
+  if (rc == 0 && rename(tmp, path) < 0)
+    rc = xprof_fail(err, XPROF_ERR_IO, "%s: cannot rename %s into place: %s",
+                    path, tmp, strerror(errno));
+  if (rc != 0)
+    unlink(tmp);
+  free(tmp);
+  return rc;
+}
+
+int xprof_mkdirs(const char *path, xprof_error *err) {
+  size_t n = strlen(path);
+  char *buf = malloc(n + 1);
+  if (!buf)
+    return xprof_fail_nomem(err, path);
+  memcpy(buf, path, n + 1);
+  for (size_t i = 1; i <= n; i++) {
+    if (buf[i] != '/' && buf[i] != '\0')
+      continue;
+    char c = buf[i];
+    buf[i] = '\0';
+    if (mkdir(buf, 0777) < 0 && errno != EEXIST) {
+      int e = errno;
+      xprof_fail(err, XPROF_ERR_IO, "%s: cannot create directory %s: %s",
+                 path, buf, strerror(e));
+      free(buf);
+      return -1;
+    }
+    buf[i] = c;
+  }
+  free(buf);
+  struct stat st;
+  if (stat(path, &st) < 0 || !S_ISDIR(st.st_mode))
+    return xprof_fail(err, XPROF_ERR_IO, "%s: not a directory", path);
+  return 0;
+}

@@ -1,0 +1,102 @@
+/*
+ * internal.h - helpers shared by the libxprof sources; not installed.
+ */
+#ifndef XPROF_INTERNAL_H
+#define XPROF_INTERNAL_H
+
+#include <string.h>
+
+#include "xprof.h"
+
+#if defined(__GNUC__)
+#define XPROF_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define XPROF_PRINTF(f, a)
+#endif
+
+/* ---- arena: many small allocations, freed at once --------------------- */
+
+struct xprof_arena;
+struct xprof_arena *xprof_arena_new(void);
+void xprof_arena_free(struct xprof_arena *a);
+void *xprof_arena_alloc(struct xprof_arena *a, size_t size); /* zeroed */
+/* Hand a malloc'd block to the arena; it is freed with the arena. */
+int xprof_arena_adopt(struct xprof_arena *a, void *block);
+
+/* ---- errors ------------------------------------------------------------- */
+
+/* Set err (if non-NULL) and return -1. */
+int xprof_fail(xprof_error *err, enum xprof_errc code, const char *fmt, ...)
+    XPROF_PRINTF(3, 4);
+int xprof_fail_nomem(xprof_error *err, const char *what);
+void xprof_clear_error(xprof_error *err);
+
+/* ---- growable arrays owned by malloc ------------------------------------ */
+
+/* Make room for one more element; returns -1 when out of memory. */
+int xprof_grow(void **array, uint32_t *cap, uint32_t n, size_t elem);
+
+/* ---- little-endian access (the binary format is little-endian) --------- */
+
+static inline uint32_t xprof_get32(const unsigned char *p) {
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+         (uint32_t)p[3] << 24;
+}
+static inline uint64_t xprof_get64(const unsigned char *p) {
+  return (uint64_t)xprof_get32(p) | (uint64_t)xprof_get32(p + 4) << 32;
+}
+static inline void xprof_put32(unsigned char *p, uint32_t v) {
+  p[0] = (unsigned char)v;
+  p[1] = (unsigned char)(v >> 8);
+  p[2] = (unsigned char)(v >> 16);
+  p[3] = (unsigned char)(v >> 24);
+}
+static inline void xprof_put64(unsigned char *p, uint64_t v) {
+  xprof_put32(p, (uint32_t)v);
+  xprof_put32(p + 4, (uint32_t)(v >> 32));
+}
+static inline int xprof_host_is_le(void) {
+  const uint16_t one = 1;
+  unsigned char b;
+  memcpy(&b, &one, 1);
+  return b == 1;
+}
+
+static inline uint64_t xprof_align8(uint64_t n) { return (n + 7) & ~(uint64_t)7; }
+
+/* ---- files -------------------------------------------------------------- */
+
+/* Read a whole file into a malloc'd buffer (NUL-terminated, not counted). */
+int xprof_slurp(const char *path, unsigned char **buf, size_t *len,
+                xprof_error *err);
+/* Atomic replacement of `path`: the writer gets a temporary file in the
+ * same directory; on success it is fsync'd and renamed over `path`, on
+ * failure it is removed and `path` is untouched. */
+typedef int (*xprof_write_fn)(void *ctx, int fd, const char *tmpname,
+                              xprof_error *err);
+int xprof_atomic_write(const char *path, xprof_write_fn fn, void *ctx,
+                       xprof_error *err);
+/* write(2) all bytes, retrying on EINTR and short writes. */
+int xprof_write_all(int fd, const void *buf, size_t len, const char *name,
+                    xprof_error *err);
+
+/* ---- string -> index map (open addressing, built on demand) ----------- */
+
+typedef struct xprof_strmap {
+  uint32_t mask;
+  uint32_t *slots; /* index + 1; 0 = empty */
+  const char *const *keys; /* keys[i] is the string of index i */
+  size_t key_stride;       /* bytes between consecutive key pointers */
+} xprof_strmap;
+
+/* Index `n` keys found at base, base + stride, ... (each a const char *). */
+int xprof_strmap_init(xprof_strmap *m, const void *base, size_t stride,
+                      uint32_t n);
+/* Index of `key`, or UINT32_MAX. */
+uint32_t xprof_strmap_get(const xprof_strmap *m, const char *key);
+void xprof_strmap_free(xprof_strmap *m);
+
+/* Comparison of procedures by name, for lookups built on demand. */
+int xprof_name_cmp(const void *a, const void *b);
+
+#endif

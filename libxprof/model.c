@@ -1,0 +1,408 @@
+/*
+ * model.c - building, finding, validating and summarizing profiles.
+ */
+#include <stdlib.h>
+
+#include "internal.h"
+
+static const char *const vp_type_names[XPROF_VP_NTYPES] = {
+    "VP_INT", "VP_LLONG", "VP_FLOAT", "VP_DOUBLE", "VP_PROC"};
+
+const char *xprof_vp_type_name(xprof_vp_type t) {
+  return (unsigned)t < XPROF_VP_NTYPES ? vp_type_names[t] : NULL;
+}
+
+xprof_profile *xprof_profile_new(void) {
+  xprof_profile *p = calloc(1, sizeof *p);
+  if (!p)
+    return NULL;
+  p->arena = xprof_arena_new();
+  if (!p->arena) {
+    free(p);
+    return NULL;
+  }
+  return p;
+}
+
+void xprof_profile_free(xprof_profile *p) {
+  if (!p)
+    return;
+  for (uint32_t i = 0; i < p->n_objfiles; i++)
+    free(p->objfiles[i].procs);
+  for (uint32_t i = 0; i < p->n_programs; i++)
+    free(p->programs[i].objrefs);
+  free(p->objfiles);
+  free(p->programs);
+  free(p->foreign);
+  xprof_arena_free(p->arena);
+  free(p);
+}
+
+void *xprof_alloc(xprof_profile *p, size_t size) {
+  return xprof_arena_alloc(p->arena, size);
+}
+
+const char *xprof_strndup(xprof_profile *p, const char *s, size_t n) {
+  char *d = xprof_arena_alloc(p->arena, n + 1);
+  if (d)
+    memcpy(d, s, n);
+  return d;
+}
+
+const char *xprof_strdup(xprof_profile *p, const char *s) {
+  return xprof_strndup(p, s, strlen(s));
+}
+
+xprof_objfile *xprof_add_objfile(xprof_profile *p, const char *path) {
+  const char *s = xprof_strdup(p, path);
+  if (!s || xprof_grow((void **)&p->objfiles, &p->cap_objfiles,
+                       p->n_objfiles, sizeof *p->objfiles) < 0)
+    return NULL;
+  xprof_objfile *o = &p->objfiles[p->n_objfiles++];
+  memset(o, 0, sizeof *o);
+  o->path = s;
+  return o;
+}
+
+xprof_proc *xprof_add_proc(xprof_profile *p, xprof_objfile *o,
+                           const char *name) {
+  const char *s = xprof_strdup(p, name);
+  if (!s || xprof_grow((void **)&o->procs, &o->cap_procs, o->n_procs,
+                       sizeof *o->procs) < 0)
+    return NULL;
+  xprof_proc *f = &o->procs[o->n_procs++];
+  memset(f, 0, sizeof *f);
+  f->name = s;
+  return f;
+}
+
+xprof_program *xprof_add_program(xprof_profile *p, const char *path) {
+  const char *s = xprof_strdup(p, path);
+  if (!s || xprof_grow((void **)&p->programs, &p->cap_programs,
+                       p->n_programs, sizeof *p->programs) < 0)
+    return NULL;
+  xprof_program *g = &p->programs[p->n_programs++];
+  memset(g, 0, sizeof *g);
+  g->path = s;
+  return g;
+}
+
+int xprof_program_add_objref(xprof_profile *p, xprof_program *g,
+                             const char *objpath) {
+  const char *s = xprof_strdup(p, objpath);
+  if (!s || xprof_grow((void **)&g->objrefs, &g->cap_objrefs, g->n_objrefs,
+                       sizeof *g->objrefs) < 0)
+    return -1;
+  g->objrefs[g->n_objrefs++] = s;
+  return 0;
+}
+
+int xprof_proc_alloc_counters(xprof_profile *p, xprof_proc *f, uint32_t n) {
+  f->counter_ids = NULL;
+  f->n_counters = n;
+  f->counters = NULL;
+  if (n == 0)
+    return 0;
+  f->counters = xprof_alloc(p, (size_t)n * sizeof *f->counters);
+  return f->counters ? 0 : -1;
+}
+
+int xprof_proc_alloc_vp(xprof_profile *p, const xprof_objfile *o,
+                        xprof_proc *f, uint32_t n) {
+  f->n_vp_records = n;
+  f->vp = NULL;
+  if (n == 0)
+    return 0;
+  f->vp = xprof_alloc(p, (size_t)n * sizeof *f->vp);
+  if (!f->vp)
+    return -1;
+  for (uint32_t i = 0; i < n; i++) {
+    if (o->n_values_per_vp) {
+      f->vp[i].values =
+          xprof_alloc(p, (size_t)o->n_values_per_vp * sizeof(xprof_vp_value));
+      if (!f->vp[i].values)
+        return -1;
+    }
+  }
+  return 0;
+}
+
+/* Linear scans: lookups on hot paths (merge, index) build their own maps. */
+xprof_objfile *xprof_find_objfile(const xprof_profile *p, const char *path) {
+  for (uint32_t i = 0; i < p->n_objfiles; i++)
+    if (strcmp(p->objfiles[i].path, path) == 0)
+      return &p->objfiles[i];
+  return NULL;
+}
+
+xprof_proc *xprof_find_proc(const xprof_objfile *o, const char *name) {
+  for (uint32_t i = 0; i < o->n_procs; i++)
+    if (strcmp(o->procs[i].name, name) == 0)
+      return &o->procs[i];
+  return NULL;
+}
+
+xprof_program *xprof_find_program(const xprof_profile *p, const char *path) {
+  for (uint32_t i = 0; i < p->n_programs; i++)
+    if (strcmp(p->programs[i].path, path) == 0)
+      return &p->programs[i];
+  return NULL;
+}
+
+uint64_t xprof_proc_counter(const xprof_proc *f, uint32_t id) {
+  if (!f->counter_ids)
+    return id < f->n_counters ? f->counters[id] : 0;
+  uint32_t lo = 0, hi = f->n_counters;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (f->counter_ids[mid] < id)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < f->n_counters && f->counter_ids[lo] == id ? f->counters[lo] : 0;
+}
+
+static void stats_add(xprof_stats *s, uint64_t v) {
+  if (v > s->max)
+    s->max = v;
+  s->sum = xprof_sat_add(s->sum, v);
+}
+
+static void stats_set(xprof_stats *dst, const xprof_stats *src, int all) {
+  if (all || dst->has_max)
+    dst->max = src->max, dst->has_max = 1;
+  if (all || dst->has_sum)
+    dst->sum = src->sum, dst->has_sum = 1;
+}
+
+void xprof_update_stats(xprof_profile *p, int all) {
+  for (uint32_t i = 0; i < p->n_objfiles; i++) {
+    xprof_objfile *o = &p->objfiles[i];
+    xprof_stats os = {0};
+    for (uint32_t j = 0; j < o->n_procs; j++) {
+      xprof_proc *f = &o->procs[j];
+      xprof_stats fs = {0};
+      for (uint32_t k = 0; k < f->n_counters; k++)
+        stats_add(&fs, f->counters[k]);
+      stats_set(&f->stats, &fs, all);
+      if (fs.max > os.max)
+        os.max = fs.max;
+      os.sum = xprof_sat_add(os.sum, fs.sum);
+    }
+    stats_set(&o->stats, &os, all);
+  }
+  for (uint32_t i = 0; i < p->n_programs; i++) {
+    xprof_program *g = &p->programs[i];
+    xprof_stats gs = {0};
+    for (uint32_t j = 0; j < g->n_objrefs; j++) {
+      const xprof_objfile *o = xprof_find_objfile(p, g->objrefs[j]);
+      xprof_stats os = {0};
+      for (uint32_t k = 0; o && k < o->n_procs; k++)
+        for (uint32_t c = 0; c < o->procs[k].n_counters; c++)
+          stats_add(&os, o->procs[k].counters[c]);
+      if (os.max > gs.max)
+        gs.max = os.max;
+      gs.sum = xprof_sat_add(gs.sum, os.sum);
+    }
+    stats_set(&g->stats, &gs, all);
+  }
+}
+
+int xprof_name_cmp(const void *a, const void *b) {
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Collect the VP_PROC values and count the distinct ones. */
+uint32_t xprof_count_proc_names(const xprof_profile *p) {
+  size_t n = 0, cap = 0;
+  const char **names = NULL;
+  for (uint32_t i = 0; i < p->n_objfiles; i++) {
+    const xprof_objfile *o = &p->objfiles[i];
+    for (uint32_t j = 0; j < o->n_procs; j++)
+      for (uint32_t r = 0; r < o->procs[j].n_vp_records; r++) {
+        const xprof_vp_record *v = &o->procs[j].vp[r];
+        if (v->type != XPROF_VP_PROC)
+          continue;
+        for (uint32_t k = 0; k < o->n_values_per_vp; k++) {
+          if (!v->values[k].proc)
+            continue;
+          if (n == cap) {
+            size_t nc = cap ? cap * 2 : 64;
+            const char **nn = realloc(names, nc * sizeof *names);
+            if (!nn) {
+              free(names);
+              return 0;
+            }
+            names = nn;
+            cap = nc;
+          }
+          names[n++] = v->values[k].proc;
+        }
+      }
+  }
+  uint32_t distinct = 0;
+  if (n) {
+    qsort(names, n, sizeof *names, xprof_name_cmp);
+    distinct = 1;
+    for (size_t i = 1; i < n; i++)
+      if (strcmp(names[i], names[i - 1]) != 0)
+        distinct++;
+  }
+  free(names);
+  return distinct;
+}
+
+static int sorted_unique_names(const char **names, uint32_t n,
+                               const char **dup) {
+  if (n > 1)
+    qsort(names, n, sizeof *names, xprof_name_cmp);
+  for (uint32_t i = 1; i < n; i++)
+    if (strcmp(names[i], names[i - 1]) == 0) {
+      *dup = names[i];
+      return 0;
+    }
+  return 1;
+}
+
+static int check_name(const char *s, const char *what, const char *ctx,
+                      const char *file, xprof_error *err) {
+  if (!s || !*s)
+    return xprof_fail(err, XPROF_ERR_INVALID, "%s: empty %s in %s", file,
+                      what, ctx);
+  return 0;
+}
+
+static int validate_proc(const xprof_objfile *o, const xprof_proc *f,
+                         const char *file, xprof_error *err) {
+  if (check_name(f->name, "procedure name", o->path, file, err))
+    return -1;
+  for (uint32_t k = 1; f->counter_ids && k < f->n_counters; k++)
+    if (f->counter_ids[k] <= f->counter_ids[k - 1])
+      return xprof_fail(err, XPROF_ERR_INVALID,
+                        "%s: procedure %s in %s: counter ids not strictly "
+                        "increasing (%u after %u)",
+                        file, f->name, o->path, f->counter_ids[k],
+                        f->counter_ids[k - 1]);
+  if (f->n_vp_records && o->n_values_per_vp == 0)
+    return xprof_fail(err, XPROF_ERR_INVALID,
+                      "%s: procedure %s in %s has value-profile records but "
+                      "the object file keeps 0 values per record",
+                      file, f->name, o->path);
+  for (uint32_t r = 0; r < f->n_vp_records; r++) {
+    const xprof_vp_record *v = &f->vp[r];
+    if ((unsigned)v->type >= XPROF_VP_NTYPES)
+      return xprof_fail(err, XPROF_ERR_INVALID,
+                        "%s: procedure %s: unknown value-profile type %u",
+                        file, f->name, (unsigned)v->type);
+    if (r && v->expr_id <= f->vp[r - 1].expr_id)
+      return xprof_fail(err, XPROF_ERR_INVALID,
+                        "%s: procedure %s: value-profile expression ids not "
+                        "strictly increasing (%u after %u)",
+                        file, f->name, v->expr_id, f->vp[r - 1].expr_id);
+    for (uint32_t k = 0; k < o->n_values_per_vp; k++) {
+      const xprof_vp_value *x = &v->values[k];
+      if (x->count == 0 && (x->bits || x->proc))
+        return xprof_fail(err, XPROF_ERR_INVALID,
+                          "%s: procedure %s, expression %u: a zero count "
+                          "with a value",
+                          file, f->name, v->expr_id);
+      if (v->type != XPROF_VP_PROC && x->proc)
+        return xprof_fail(err, XPROF_ERR_INVALID,
+                          "%s: procedure %s, expression %u: procedure name "
+                          "in a %s record",
+                          file, f->name, v->expr_id, vp_type_names[v->type]);
+      if (x->proc && !*x->proc)
+        return xprof_fail(err, XPROF_ERR_INVALID,
+                          "%s: procedure %s, expression %u: empty callee "
+                          "name (use no value for an unprofiled callee)",
+                          file, f->name, v->expr_id);
+    }
+  }
+  return 0;
+}
+
+int xprof_validate(const xprof_profile *p, const char *file,
+                   xprof_error *err) {
+  uint32_t most = p->n_objfiles > p->n_programs ? p->n_objfiles : p->n_programs;
+  for (uint32_t i = 0; i < p->n_objfiles; i++)
+    if (p->objfiles[i].n_procs > most)
+      most = p->objfiles[i].n_procs;
+  for (uint32_t i = 0; i < p->n_programs; i++)
+    if (p->programs[i].n_objrefs > most)
+      most = p->programs[i].n_objrefs;
+  const char **names = malloc(((size_t)most + 1) * sizeof *names);
+  const char **objnames = malloc(((size_t)p->n_objfiles + 1) * sizeof *names);
+  const char *dup = NULL;
+  int rc = -1;
+  if (!names || !objnames) {
+    free(names);
+    free(objnames);
+    return xprof_fail_nomem(err, file);
+  }
+
+  for (uint32_t i = 0; i < p->n_objfiles; i++) {
+    if (check_name(p->objfiles[i].path, "object file pathname", "profile",
+                   file, err))
+      goto out;
+    names[i] = p->objfiles[i].path;
+  }
+  if (!sorted_unique_names(names, p->n_objfiles, &dup)) {
+    xprof_fail(err, XPROF_ERR_INVALID, "%s: object file %s appears twice",
+               file, dup);
+    goto out;
+  }
+  for (uint32_t i = 0; i < p->n_objfiles; i++) {
+    const xprof_objfile *o = &p->objfiles[i];
+    for (uint32_t j = 0; j < o->n_procs; j++) {
+      if (validate_proc(o, &o->procs[j], file, err))
+        goto out;
+      names[j] = o->procs[j].name;
+    }
+    if (!sorted_unique_names(names, o->n_procs, &dup)) {
+      xprof_fail(err, XPROF_ERR_INVALID,
+                 "%s: procedure %s appears twice in object file %s", file, dup,
+                 o->path);
+      goto out;
+    }
+  }
+  /* Program references are checked against the sorted object names. */
+  for (uint32_t i = 0; i < p->n_objfiles; i++)
+    objnames[i] = p->objfiles[i].path;
+  if (p->n_objfiles > 1)
+    qsort(objnames, p->n_objfiles, sizeof *objnames, xprof_name_cmp);
+  for (uint32_t i = 0; i < p->n_programs; i++) {
+    const xprof_program *g = &p->programs[i];
+    if (check_name(g->path, "program pathname", "profile", file, err))
+      goto out;
+    if (g->n_objrefs)
+      memcpy(names, g->objrefs, g->n_objrefs * sizeof *names);
+    if (!sorted_unique_names(names, g->n_objrefs, &dup)) {
+      xprof_fail(err, XPROF_ERR_INVALID,
+                 "%s: program %s lists object file %s twice", file, g->path,
+                 dup);
+      goto out;
+    }
+    for (uint32_t j = 0; j < g->n_objrefs; j++)
+      if (!bsearch(&g->objrefs[j], objnames, p->n_objfiles, sizeof *objnames,
+                   xprof_name_cmp)) {
+        xprof_fail(err, XPROF_ERR_INVALID,
+                   "%s: program %s refers to object file %s, which the "
+                   "profile does not define",
+                   file, g->path, g->objrefs[j]);
+        goto out;
+      }
+  }
+  for (uint32_t i = 0; i < p->n_programs; i++)
+    names[i] = p->programs[i].path;
+  if (!sorted_unique_names(names, p->n_programs, &dup)) {
+    xprof_fail(err, XPROF_ERR_INVALID, "%s: program %s appears twice", file,
+               dup);
+    goto out;
+  }
+  rc = 0;
+out:
+  free(names);
+  free(objnames);
+  return rc;
+}

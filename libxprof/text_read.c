@@ -1,0 +1,676 @@
+/*
+ * text_read.c - parse xprof_text(4).
+ *
+ * The parser reads line by line and names the line of every problem.
+ * Beyond the page: blank lines and lines starting with '#' are ignored
+ * (for hand-edited files), fields may be separated by any run of blanks,
+ * counter records may come in any order (they are sorted), and a value
+ * field must be absent when its count is 0.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+
+#include "internal.h"
+
+#define MAX_TOKENS 8
+
+typedef struct reader {
+  const char *name;
+  const char *p, *end;
+  uint64_t line;
+  int ntok;
+  const char *tok[MAX_TOKENS];
+  size_t len[MAX_TOKENS];
+  int pending; /* the current line has not been consumed yet */
+  xprof_profile *prof;
+  xprof_error *err;
+  char *scratch; /* for unescaping; as long as the longest line */
+  size_t scratch_cap;
+} reader;
+
+static int rfail(reader *r, const char *fmt, ...) XPROF_PRINTF(2, 3);
+
+static int rfail(reader *r, const char *fmt, ...) {
+  char msg[400];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  return xprof_fail(r->err, XPROF_ERR_FORMAT, "%s:%" PRIu64 ": %s", r->name,
+                    r->line, msg);
+}
+
+/* Show a token in a message, shortened. */
+static const char *show(reader *r, int i, char *buf, size_t n) {
+  if (i >= r->ntok)
+    return "end of line";
+  size_t k = r->len[i] < n - 3 ? r->len[i] : n - 3;
+  buf[0] = '\'';
+  memcpy(buf + 1, r->tok[i], k);
+  buf[k + 1] = '\'';
+  buf[k + 2] = 0;
+  return buf;
+}
+
+/* Split the next non-blank, non-comment line into tokens.  Returns 1 for a
+ * line, 0 at the end of the input, -1 on error. */
+static int next_line(reader *r) {
+  if (r->pending)
+    return 1;
+  while (r->p < r->end) {
+    const char *s = r->p;
+    const char *e = memchr(s, '\n', (size_t)(r->end - s));
+    if (!e)
+      e = r->end;
+    r->p = e < r->end ? e + 1 : e;
+    r->line++;
+    if ((size_t)(e - s) + 1 > r->scratch_cap) {
+      size_t nc = (size_t)(e - s) + 1;
+      char *ns = realloc(r->scratch, nc);
+      if (!ns)
+        return xprof_fail_nomem(r->err, r->name);
+      r->scratch = ns;
+      r->scratch_cap = nc;
+    }
+    r->ntok = 0;
+    const char *q = s;
+    while (q < e) {
+      while (q < e && (*q == ' ' || *q == '\t' || *q == '\r'))
+        q++;
+      if (q == e)
+        break;
+      if (*q == '\0')
+        return rfail(r, "NUL byte in text");
+      const char *t = q;
+      while (q < e && *q != ' ' && *q != '\t' && *q != '\r') {
+        if (*q == '\0')
+          return rfail(r, "NUL byte in text");
+        q++;
+      }
+      if (r->ntok == MAX_TOKENS)
+        return rfail(r, "too many fields on one line");
+      r->tok[r->ntok] = t;
+      r->len[r->ntok] = (size_t)(q - t);
+      r->ntok++;
+    }
+    if (r->ntok == 0 || r->tok[0][0] == '#')
+      continue;
+    r->pending = 1;
+    return 1;
+  }
+  r->ntok = 0;
+  return 0;
+}
+
+static void consume(reader *r) { r->pending = 0; }
+
+static int is_tok(reader *r, int i, const char *s) {
+  return i < r->ntok && r->len[i] == strlen(s) && memcmp(r->tok[i], s, r->len[i]) == 0;
+}
+
+static int parse_u64(reader *r, int i, const char *what, uint64_t *out) {
+  char b[48];
+  if (i >= r->ntok)
+    return rfail(r, "expected %s, found end of line", what);
+  const char *t = r->tok[i];
+  size_t n = r->len[i];
+  uint64_t v = 0;
+  if (n == 0)
+    return rfail(r, "expected %s", what);
+  for (size_t k = 0; k < n; k++) {
+    if (t[k] < '0' || t[k] > '9')
+      return rfail(r, "expected %s (an unsigned decimal number), found %s",
+                   what, show(r, i, b, sizeof b));
+    unsigned d = (unsigned)(t[k] - '0');
+    if (v > (UINT64_MAX - d) / 10)
+      return rfail(r, "%s %s does not fit in 64 bits", what,
+                   show(r, i, b, sizeof b));
+    v = v * 10 + d;
+  }
+  *out = v;
+  return 0;
+}
+
+static int parse_u32(reader *r, int i, const char *what, uint32_t *out) {
+  uint64_t v;
+  char b[48];
+  if (parse_u64(r, i, what, &v) < 0)
+    return -1;
+  if (v > UINT32_MAX)
+    return rfail(r, "%s %s does not fit in 32 bits", what,
+                 show(r, i, b, sizeof b));
+  *out = (uint32_t)v;
+  return 0;
+}
+
+static int parse_hex64(reader *r, int i, const char *what, uint64_t *out) {
+  char b[48];
+  if (i >= r->ntok)
+    return rfail(r, "expected %s, found end of line", what);
+  const char *t = r->tok[i];
+  size_t n = r->len[i];
+  if (n < 3 || t[0] != '0' || (t[1] != 'x' && t[1] != 'X') || n > 18)
+    return rfail(r, "expected %s (0x and up to 16 hex digits), found %s",
+                 what, show(r, i, b, sizeof b));
+  uint64_t v = 0;
+  for (size_t k = 2; k < n; k++) {
+    int c = t[k], d;
+    if (c >= '0' && c <= '9')
+      d = c - '0';
+    else if (c >= 'a' && c <= 'f')
+      d = c - 'a' + 10;
+    else if (c >= 'A' && c <= 'F')
+      d = c - 'A' + 10;
+    else
+      return rfail(r, "expected %s (hexadecimal), found %s", what,
+                   show(r, i, b, sizeof b));
+    v = v << 4 | (uint64_t)d;
+  }
+  *out = v;
+  return 0;
+}
+
+static int hexval(int c) {
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  if (c >= 'a' && c <= 'f')
+    return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F')
+    return c - 'A' + 10;
+  return -1;
+}
+
+/* Unescape token i into the profile's memory. */
+static int parse_name(reader *r, int i, const char *what, const char **out) {
+  if (i >= r->ntok)
+    return rfail(r, "expected %s, found end of line", what);
+  const char *t = r->tok[i];
+  size_t n = r->len[i], k = 0;
+  char *o = r->scratch;
+  for (size_t j = 0; j < n; j++) {
+    if (t[j] != '\\') {
+      o[k++] = t[j];
+      continue;
+    }
+    int h, l;
+    if (j + 3 >= n + 0 || t[j + 1] != 'x' || (h = hexval(t[j + 2])) < 0 ||
+        (l = hexval(t[j + 3])) < 0 || (h == 0 && l == 0))
+      return rfail(r, "bad escape in %s: only \\xHH (not \\x00) is allowed",
+                   what);
+    o[k++] = (char)(h << 4 | l);
+    j += 3;
+  }
+  *out = xprof_strndup(r->prof, o, k);
+  if (!*out)
+    return xprof_fail_nomem(r->err, r->name);
+  return 0;
+}
+
+static int expect_fields(reader *r, int n, const char *what) {
+  if (r->ntok != n)
+    return rfail(r, "%s has %d fields, expected %d", what, r->ntok, n);
+  return 0;
+}
+
+/* Optional "max N" / "sum N" lines. */
+static int parse_stats(reader *r, xprof_stats *s) {
+  for (;;) {
+    int rc = next_line(r);
+    if (rc <= 0)
+      return rc;
+    if (is_tok(r, 0, "max") || is_tok(r, 0, "sum")) {
+      int is_max = is_tok(r, 0, "max");
+      if (expect_fields(r, 2, is_max ? "max statistic" : "sum statistic") < 0)
+        return -1;
+      if ((is_max && s->has_max) || (!is_max && s->has_sum))
+        return rfail(r, "%s statistic given twice", is_max ? "max" : "sum");
+      if (parse_u64(r, 1, is_max ? "max count" : "sum count",
+                    is_max ? &s->max : &s->sum) < 0)
+        return -1;
+      if (is_max)
+        s->has_max = 1;
+      else
+        s->has_sum = 1;
+      consume(r);
+      continue;
+    }
+    return 0;
+  }
+}
+
+typedef struct pair {
+  uint32_t id;
+  uint64_t value;
+} pair;
+
+static int pair_cmp(const void *a, const void *b) {
+  uint32_t x = ((const pair *)a)->id, y = ((const pair *)b)->id;
+  return x < y ? -1 : x > y;
+}
+
+static int vp_cmp(const void *a, const void *b) {
+  uint32_t x = ((const xprof_vp_record *)a)->expr_id,
+           y = ((const xprof_vp_record *)b)->expr_id;
+  return x < y ? -1 : x > y;
+}
+
+static int parse_float_token(const char *t, size_t n, int is_double,
+                             uint64_t *bits) {
+  char buf[80];
+  if (n == 0 || n >= sizeof buf)
+    return -1;
+  memcpy(buf, t, n);
+  buf[n] = 0;
+  const char *s = buf;
+  int neg = 0;
+  if (*s == '-' || *s == '+')
+    neg = *s++ == '-';
+  if (strncmp(s, "nan(0x", 6) == 0 && buf[n - 1] == ')') {
+    uint64_t m = 0;
+    size_t digits = 0;
+    for (const char *q = s + 6; *q != ')'; q++, digits++) {
+      int d = hexval(*q);
+      if (d < 0 || digits >= 16)
+        return -1;
+      m = m << 4 | (uint64_t)d;
+    }
+    if (is_double) {
+      if (m == 0 || m > 0xfffffffffffffull)
+        return -1;
+      *bits = (uint64_t)neg << 63 | 0x7ff0000000000000ull | m;
+    } else {
+      if (m == 0 || m > 0x7fffff)
+        return -1;
+      *bits = (uint64_t)neg << 31 | 0x7f800000u | m;
+    }
+    return 0;
+  }
+  char *e;
+  errno = 0;
+  if (is_double) {
+    double d = strtod(buf, &e);
+    if (*e || e == buf || isnan(d))
+      return -1;
+    memcpy(bits, &d, sizeof d);
+  } else {
+    float f = strtof(buf, &e);
+    uint32_t b;
+    if (*e || e == buf || isnan(f))
+      return -1;
+    memcpy(&b, &f, sizeof b);
+    *bits = b;
+  }
+  return 0;
+}
+
+static int parse_vp_line(reader *r, xprof_vp_type *type, uint32_t *expr,
+                         xprof_vp_value *x) {
+  char b[48];
+  int t;
+  for (t = 0; t < XPROF_VP_NTYPES; t++)
+    if (is_tok(r, 0, xprof_vp_type_name((xprof_vp_type)t)))
+      break;
+  if (t == XPROF_VP_NTYPES)
+    return rfail(r,
+                 "expected a value-profile record (VP_INT, VP_LLONG, "
+                 "VP_FLOAT, VP_DOUBLE or VP_PROC), found %s",
+                 show(r, 0, b, sizeof b));
+  *type = (xprof_vp_type)t;
+  if (r->ntok < 3 || r->ntok > 4)
+    return rfail(r, "value-profile record has %d fields, expected 3 or 4",
+                 r->ntok);
+  if (parse_u32(r, 1, "expression id", expr) < 0 ||
+      parse_u64(r, 2, "value count", &x->count) < 0)
+    return -1;
+  if (r->ntok == 3)
+    return 0;
+  if (x->count == 0)
+    return rfail(r, "a value is given for a zero count (the value field "
+                    "must be empty)");
+  const char *tok = r->tok[3];
+  size_t n = r->len[3];
+  char *end;
+  switch (*type) {
+  case XPROF_VP_INT:
+  case XPROF_VP_LLONG: {
+    char num[32];
+    if (n >= sizeof num)
+      return rfail(r, "value %s is not an integer", show(r, 3, b, sizeof b));
+    memcpy(num, tok, n);
+    num[n] = 0;
+    errno = 0;
+    long long v = strtoll(num, &end, 10);
+    if (*end || end == num || errno == ERANGE ||
+        (*type == XPROF_VP_INT && (v < INT32_MIN || v > INT32_MAX)))
+      return rfail(r, "value %s is not a %s", show(r, 3, b, sizeof b),
+                   *type == XPROF_VP_INT ? "32-bit int" : "64-bit integer");
+    x->bits = (uint64_t)(int64_t)v;
+    return 0;
+  }
+  case XPROF_VP_FLOAT:
+  case XPROF_VP_DOUBLE:
+    if (parse_float_token(tok, n, *type == XPROF_VP_DOUBLE, &x->bits) < 0)
+      return rfail(r, "value %s is not a %s", show(r, 3, b, sizeof b),
+                   *type == XPROF_VP_FLOAT ? "float" : "double");
+    return 0;
+  case XPROF_VP_PROC:
+    return parse_name(r, 3, "callee name", &x->proc);
+  default:
+    return -1;
+  }
+}
+
+static int parse_proc(reader *r, xprof_objfile *o) {
+  char b[48];
+  uint32_t n_counters, n_vp_records;
+  const char *name;
+  if (expect_fields(r, 7, "PROC: record") < 0 ||
+      parse_name(r, 1, "procedure name", &name) < 0)
+    return -1;
+  xprof_proc *f = xprof_add_proc(r->prof, o, name);
+  if (!f)
+    return xprof_fail_nomem(r->err, r->name);
+  if (parse_hex64(r, 2, "procedure signature", &f->signature) < 0 ||
+      parse_u32(r, 3, "n_counters", &n_counters) < 0 ||
+      parse_u32(r, 4, "n_vp_sites", &f->n_vp_sites) < 0 ||
+      parse_u32(r, 5, "n_vp_records", &n_vp_records) < 0 ||
+      parse_u32(r, 6, "procedure id", &f->id) < 0)
+    return -1;
+  consume(r);
+  if (parse_stats(r, &f->stats) < 0)
+    return -1;
+
+  /* Counts come from the file: bound them by what the input can hold
+   * before allocating (every record takes at least 4 bytes). */
+  uint64_t left = (uint64_t)(r->end - r->p) + (r->pending ? 64 : 0);
+  if ((uint64_t)n_counters * 4 > left + 4)
+    return rfail(r, "procedure %s declares %u counters, more than the rest "
+                    "of the file holds", f->name, n_counters);
+  if ((uint64_t)n_vp_records * o->n_values_per_vp * 8 > left + 8)
+    return rfail(r, "procedure %s declares %u value-profile records, more "
+                    "than the rest of the file holds", f->name, n_vp_records);
+
+  pair *pairs = n_counters ? malloc((size_t)n_counters * sizeof *pairs) : NULL;
+  if (n_counters && !pairs)
+    return xprof_fail_nomem(r->err, r->name);
+  int sorted = 1;
+  for (uint32_t k = 0; k < n_counters; k++) {
+    if (next_line(r) <= 0) {
+      free(pairs);
+      return r->err && r->err->code ? -1
+             : rfail(r, "end of file inside procedure %s: %u of %u counter "
+                        "records read", f->name, k, n_counters);
+    }
+    if (r->ntok != 2 || r->tok[0][0] < '0' || r->tok[0][0] > '9') {
+      free(pairs);
+      return rfail(r, "expected counter record '<id> <value>' (%u of %u in "
+                      "procedure %s), found %s",
+                   k + 1, n_counters, f->name, show(r, 0, b, sizeof b));
+    }
+    if (parse_u32(r, 0, "counter id", &pairs[k].id) < 0 ||
+        parse_u64(r, 1, "counter value", &pairs[k].value) < 0) {
+      free(pairs);
+      return -1;
+    }
+    if (k && pairs[k].id <= pairs[k - 1].id)
+      sorted = 0;
+    consume(r);
+  }
+  if (!sorted)
+    qsort(pairs, n_counters, sizeof *pairs, pair_cmp);
+  int dense = 1;
+  for (uint32_t k = 0; k < n_counters; k++) {
+    if (k && pairs[k].id == pairs[k - 1].id) {
+      uint32_t dup = pairs[k].id;
+      free(pairs);
+      return rfail(r, "procedure %s: counter id %u appears twice", f->name,
+                   dup);
+    }
+    if (pairs[k].id != k)
+      dense = 0;
+  }
+  if (xprof_proc_alloc_counters(r->prof, f, n_counters) < 0) {
+    free(pairs);
+    return xprof_fail_nomem(r->err, r->name);
+  }
+  if (!dense) {
+    f->counter_ids = xprof_alloc(r->prof, (size_t)n_counters * sizeof(uint32_t));
+    if (!f->counter_ids) {
+      free(pairs);
+      return xprof_fail_nomem(r->err, r->name);
+    }
+  }
+  for (uint32_t k = 0; k < n_counters; k++) {
+    f->counters[k] = pairs[k].value;
+    if (!dense)
+      f->counter_ids[k] = pairs[k].id;
+  }
+  free(pairs);
+
+  if (xprof_proc_alloc_vp(r->prof, o, f, n_vp_records) < 0)
+    return xprof_fail_nomem(r->err, r->name);
+  for (uint32_t rec = 0; rec < n_vp_records; rec++) {
+    xprof_vp_record *v = &f->vp[rec];
+    for (uint32_t k = 0; k < o->n_values_per_vp; k++) {
+      xprof_vp_type type = XPROF_VP_INT;
+      uint32_t expr = 0;
+      if (next_line(r) <= 0)
+        return r->err && r->err->code ? -1
+               : rfail(r, "end of file inside procedure %s: value-profile "
+                          "record %u of %u incomplete", f->name, rec + 1,
+                          n_vp_records);
+      if (parse_vp_line(r, &type, &expr, &v->values[k]) < 0)
+        return -1;
+      if (k == 0) {
+        v->type = type;
+        v->expr_id = expr;
+      } else if (type != v->type || expr != v->expr_id) {
+        return rfail(r, "value-profile record %u of procedure %s: line %u of "
+                        "%u has %s %u, expected %s %u (one record is "
+                        "n_values_per_vp lines of one expression)",
+                     rec + 1, f->name, k + 1, o->n_values_per_vp,
+                     xprof_vp_type_name(type), expr,
+                     xprof_vp_type_name(v->type), v->expr_id);
+      }
+      consume(r);
+    }
+  }
+  if (f->n_vp_records > 1)
+    qsort(f->vp, f->n_vp_records, sizeof *f->vp, vp_cmp);
+  for (uint32_t rec = 1; rec < f->n_vp_records; rec++)
+    if (f->vp[rec].expr_id == f->vp[rec - 1].expr_id)
+      return rfail(r, "procedure %s: two value-profile records for "
+                      "expression %u", f->name, f->vp[rec].expr_id);
+  return 0;
+}
+
+static int parse_objfile(reader *r) {
+  uint32_t n_procs;
+  const char *path;
+  if (expect_fields(r, 6, "OBJFILE: record") < 0 ||
+      parse_name(r, 1, "object file pathname", &path) < 0)
+    return -1;
+  xprof_objfile *o = xprof_add_objfile(r->prof, path);
+  if (!o)
+    return xprof_fail_nomem(r->err, r->name);
+  uint64_t usec;
+  if (parse_u32(r, 2, "n_procs", &n_procs) < 0 ||
+      parse_u64(r, 3, "tv_sec", &o->tv_sec) < 0 ||
+      parse_u64(r, 4, "tv_usec", &usec) < 0 ||
+      parse_u32(r, 5, "n_values_per_vp", &o->n_values_per_vp) < 0)
+    return -1;
+  if (usec > 999999)
+    return rfail(r, "tv_usec %" PRIu64 " is not below 1000000", usec);
+  o->tv_usec = (uint32_t)usec;
+  if (o->n_values_per_vp > 4096)
+    return rfail(r, "n_values_per_vp %u is unreasonably large (limit 4096)",
+                 o->n_values_per_vp);
+  consume(r);
+  if (next_line(r) <= 0)
+    return r->err && r->err->code ? -1
+           : rfail(r, "end of file: expected the signature of object file %s",
+                   o->path);
+  if (expect_fields(r, 1, "object file signature line") < 0 ||
+      parse_hex64(r, 0, "object file signature", &o->signature) < 0)
+    return -1;
+  consume(r);
+  if (parse_stats(r, &o->stats) < 0)
+    return -1;
+  if ((uint64_t)n_procs * 16 > (uint64_t)(r->end - r->p) + 64)
+    return rfail(r, "object file %s declares %u procedures, more than the "
+                    "rest of the file holds", o->path, n_procs);
+  for (uint32_t j = 0; j < n_procs; j++) {
+    char b[48];
+    int rc = next_line(r);
+    if (rc < 0)
+      return -1;
+    if (rc == 0 || !is_tok(r, 0, "PROC:")) {
+      const char *found = rc == 0 ? "end of file" : show(r, 0, b, sizeof b);
+      return rfail(r, "object file %s declares %u procedures, found %u "
+                      "(expected PROC:, found %s)",
+                   o->path, n_procs, j, found);
+    }
+    /* The procedure array may move while it grows: refetch o each time. */
+    if (parse_proc(r, &r->prof->objfiles[r->prof->n_objfiles - 1]) < 0)
+      return -1;
+  }
+  return 0;
+}
+
+static int parse_program(reader *r) {
+  uint32_t n;
+  const char *path;
+  if (expect_fields(r, 3, "PROGRAM: record") < 0 ||
+      parse_name(r, 1, "program pathname", &path) < 0 ||
+      parse_u32(r, 2, "n_objfiles", &n) < 0)
+    return -1;
+  xprof_program *g = xprof_add_program(r->prof, path);
+  if (!g)
+    return xprof_fail_nomem(r->err, r->name);
+  consume(r);
+  if (parse_stats(r, &g->stats) < 0)
+    return -1;
+  for (uint32_t j = 0; j < n; j++) {
+    char b[48];
+    const char *ref;
+    int rc = next_line(r);
+    if (rc < 0)
+      return -1;
+    if (rc == 0 || !is_tok(r, 0, "OBJREF:"))
+      return rfail(r, "program %s declares %u object files, found %u "
+                      "(expected OBJREF:, found %s)",
+                   g->path, n, j, rc ? show(r, 0, b, sizeof b) : "end of file");
+    if (expect_fields(r, 2, "OBJREF: record") < 0 ||
+        parse_name(r, 1, "object file name", &ref) < 0)
+      return -1;
+    /* References are checked by xprof_validate, with a sorted table. */
+    if (xprof_program_add_objref(r->prof, g, ref) < 0)
+      return xprof_fail_nomem(r->err, r->name);
+    consume(r);
+  }
+  return 0;
+}
+
+static int parse_all(reader *r) {
+  char b[48];
+  uint32_t n_obj, n_prog, n_names;
+  if (next_line(r) <= 0)
+    return r->err && r->err->code ? -1
+           : rfail(r, "empty file: expected 'PROFILE-FEEDBACK-DATA: 3.1 ...'");
+  if (!is_tok(r, 0, "PROFILE-FEEDBACK-DATA:"))
+    return rfail(r, "not an xprof text profile: expected "
+                    "'PROFILE-FEEDBACK-DATA:', found %s",
+                 show(r, 0, b, sizeof b));
+  if (expect_fields(r, 5, "header") < 0)
+    return -1;
+  if (!is_tok(r, 1, "3.1")) {
+    if (r->err)
+      xprof_fail(r->err, XPROF_ERR_VERSION,
+                 "%s:%" PRIu64 ": text format version %s is not supported "
+                 "(this reader knows 3.1)",
+                 r->name, r->line, show(r, 1, b, sizeof b));
+    return -1;
+  }
+  if (parse_u32(r, 2, "n_objfiles", &n_obj) < 0 ||
+      parse_u32(r, 3, "n_programs", &n_prog) < 0 ||
+      parse_u32(r, 4, "n_proc_names", &n_names) < 0)
+    return -1;
+  consume(r);
+  for (uint32_t i = 0; i < n_obj; i++) {
+    int rc = next_line(r);
+    if (rc < 0)
+      return -1;
+    if (rc == 0 || !is_tok(r, 0, "OBJFILE:"))
+      return rfail(r, "header declares %u object files, found %u (expected "
+                      "OBJFILE:, found %s)",
+                   n_obj, i, rc ? show(r, 0, b, sizeof b) : "end of file");
+    if (parse_objfile(r) < 0)
+      return -1;
+  }
+  for (uint32_t i = 0; i < n_prog; i++) {
+    int rc = next_line(r);
+    if (rc < 0)
+      return -1;
+    if (rc == 0 || !is_tok(r, 0, "PROGRAM:"))
+      return rfail(r, "header declares %u object files and %u programs, "
+                      "found %u programs (expected PROGRAM:, found %s)",
+                   n_obj, n_prog, i,
+                   rc ? show(r, 0, b, sizeof b) : "end of file");
+    if (parse_program(r) < 0)
+      return -1;
+  }
+  int rc = next_line(r);
+  if (rc < 0)
+    return -1;
+  if (rc > 0)
+    return rfail(r, "unexpected %s after the last record (header declares "
+                    "%u object files and %u programs)",
+                 show(r, 0, b, sizeof b), n_obj, n_prog);
+  uint32_t names = xprof_count_proc_names(r->prof);
+  if (names != n_names) {
+    r->line = 1;
+    return rfail(r, "header declares %u indirectly called procedure names, "
+                    "the value profiles name %u", n_names, names);
+  }
+  return 0;
+}
+
+int xprof_text_parse(const char *name, const char *buf, size_t len,
+                     xprof_profile **out, xprof_error *err) {
+  xprof_error local;
+  if (!err)
+    err = &local;
+  xprof_clear_error(err);
+  reader r = {0};
+  r.name = name;
+  r.p = buf;
+  r.end = buf + len;
+  r.err = err;
+  r.prof = xprof_profile_new();
+  if (!r.prof)
+    return xprof_fail_nomem(err, name);
+  int rc = parse_all(&r);
+  free(r.scratch);
+  if (rc == 0)
+    rc = xprof_validate(r.prof, name, err);
+  if (rc < 0) {
+    xprof_profile_free(r.prof);
+    return -1;
+  }
+  *out = r.prof;
+  return 0;
+}
+
+int xprof_text_read_file(const char *path, xprof_profile **out,
+                         xprof_error *err) {
+  unsigned char *buf;
+  size_t len;
+  if (xprof_slurp(path, &buf, &len, err) < 0)
+    return -1;
+  int rc = xprof_text_parse(path, (const char *)buf, len, out, err);
+  free(buf);
+  return rc;
+}

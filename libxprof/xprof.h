@@ -1,0 +1,288 @@
+/*
+ * xprof.h - libxprof: the profile data model, the xprof_text(4) text
+ * format, the xprof binary data format (xprof_binary(5)), merging and
+ * validation.
+ *
+ * This is the only place in the project that knows the file formats:
+ * the runtime, both compiler plugins and every tool go through it.
+ *
+ * Memory: a profile owns everything reachable from it (strings, counter
+ * arrays, value-profile records); xprof_profile_free() releases it all.
+ * Errors: every fallible call returns 0 on success and -1 on failure,
+ * filling an xprof_error with a message that names the file, the line
+ * (text) or offset (binary), and what was expected.  Nothing here calls
+ * exit() or abort(), and no output file is left half written.
+ */
+#ifndef XPROF_H
+#define XPROF_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Version of the text format (xprof_text(4)). */
+#define XPROF_TEXT_MAJOR 3
+#define XPROF_TEXT_MINOR 1
+/* Version of the binary data (SUN_PROFDATA_MAJOR/MINOR_VERSION). */
+#define XPROF_BINARY_MAJOR 4
+#define XPROF_BINARY_MINOR 3
+
+/* Name of the data file inside a NAME.profile directory. */
+#define XPROF_FEEDBACK_FILE "feedback"
+
+/* ---- errors ---------------------------------------------------------- */
+
+enum xprof_errc {
+  XPROF_OK = 0,
+  XPROF_ERR_IO,      /* open/read/write/rename failed; see errno text */
+  XPROF_ERR_FORMAT,  /* the input is not valid data of its format */
+  XPROF_ERR_VERSION, /* valid data of a version we do not read */
+  XPROF_ERR_NOMEM,
+  XPROF_ERR_INVALID, /* a profile that violates the model's rules */
+  XPROF_ERR_NOTFOUND /* lookup: no such object file (not an error for use) */
+};
+
+typedef struct xprof_error {
+  enum xprof_errc code;
+  char msg[512];
+} xprof_error;
+
+/* ---- data model ------------------------------------------------------ */
+
+/* Optional max/sum statistics over all counters of a scope. */
+typedef struct xprof_stats {
+  unsigned has_max : 1;
+  unsigned has_sum : 1;
+  uint64_t max;
+  uint64_t sum;
+} xprof_stats;
+
+typedef enum xprof_vp_type {
+  XPROF_VP_INT = 0,    /* signed int */
+  XPROF_VP_LLONG = 1,  /* signed long long */
+  XPROF_VP_FLOAT = 2,  /* float */
+  XPROF_VP_DOUBLE = 3, /* double */
+  XPROF_VP_PROC = 4,   /* indirectly called procedure */
+  XPROF_VP_NTYPES
+} xprof_vp_type;
+
+/* One (count, value) entry of a value-profile record.  Numeric values are
+ * kept as bits: VP_INT/VP_LLONG as the sign-extended two's complement
+ * integer, VP_FLOAT as the 32 bits of the float (zero-extended),
+ * VP_DOUBLE as the 64 bits of the double.  VP_PROC values are the string
+ * "entry name:objfile pathname" or NULL when the callee was not profiled.
+ * A zero count always has an empty value (bits 0, proc NULL). */
+typedef struct xprof_vp_value {
+  uint64_t count;
+  uint64_t bits;
+  const char *proc;
+} xprof_vp_value;
+
+typedef struct xprof_vp_record {
+  xprof_vp_type type;
+  uint32_t expr_id;
+  xprof_vp_value *values; /* n_values_per_vp of the object file */
+} xprof_vp_record;
+
+typedef struct xprof_proc {
+  const char *name; /* linker symbol name */
+  uint64_t signature;
+  uint32_t id;
+  uint32_t n_counters;
+  uint32_t *counter_ids; /* strictly increasing; NULL means 0..n-1 */
+  uint64_t *counters;
+  uint32_t n_vp_sites;   /* value-profiled expressions (= n_vp_exprs) */
+  uint32_t n_vp_records; /* sorted by expr_id, ids unique */
+  xprof_vp_record *vp;
+  xprof_stats stats;
+} xprof_proc;
+
+typedef struct xprof_objfile {
+  const char *path;
+  uint64_t tv_sec;
+  uint32_t tv_usec;
+  uint32_t n_values_per_vp;
+  uint64_t signature;
+  xprof_stats stats;
+  uint32_t n_procs, cap_procs;
+  xprof_proc *procs; /* names unique within the object file */
+} xprof_objfile;
+
+typedef struct xprof_program {
+  const char *path;
+  xprof_stats stats;
+  uint32_t n_objrefs, cap_objrefs;
+  const char **objrefs; /* pathnames of object files of this profile */
+} xprof_program;
+
+/* Binary records of kinds this library does not know, kept so that a
+ * rewrite preserves them. */
+typedef struct xprof_foreign {
+  uint32_t tag, flags;
+  uint64_t size;
+  const unsigned char *data;
+} xprof_foreign;
+
+struct xprof_arena;
+
+typedef struct xprof_profile {
+  uint32_t n_objfiles, cap_objfiles;
+  xprof_objfile *objfiles; /* pathnames unique */
+  uint32_t n_programs, cap_programs;
+  xprof_program *programs; /* pathnames unique */
+  uint32_t n_foreign, cap_foreign;
+  xprof_foreign *foreign;
+  struct xprof_arena *arena; /* owns strings and arrays */
+} xprof_profile;
+
+/* ---- building and querying ------------------------------------------- */
+
+xprof_profile *xprof_profile_new(void);
+void xprof_profile_free(xprof_profile *p);
+
+/* Memory owned by the profile (freed with it). */
+void *xprof_alloc(xprof_profile *p, size_t size);       /* zeroed */
+const char *xprof_strdup(xprof_profile *p, const char *s);
+const char *xprof_strndup(xprof_profile *p, const char *s, size_t n);
+
+/* Append records; strings are copied into the profile.  Return NULL when
+ * out of memory.  Uniqueness is the caller's duty (see xprof_validate). */
+xprof_objfile *xprof_add_objfile(xprof_profile *p, const char *path);
+xprof_proc *xprof_add_proc(xprof_profile *p, xprof_objfile *o,
+                           const char *name);
+xprof_program *xprof_add_program(xprof_profile *p, const char *path);
+int xprof_program_add_objref(xprof_profile *p, xprof_program *prog,
+                             const char *objpath);
+/* Give a procedure n counters (ids 0..n-1, zeroed) and n_vp records. */
+int xprof_proc_alloc_counters(xprof_profile *p, xprof_proc *f, uint32_t n);
+int xprof_proc_alloc_vp(xprof_profile *p, const xprof_objfile *o,
+                        xprof_proc *f, uint32_t n_records);
+
+xprof_objfile *xprof_find_objfile(const xprof_profile *p, const char *path);
+xprof_proc *xprof_find_proc(const xprof_objfile *o, const char *name);
+xprof_program *xprof_find_program(const xprof_profile *p, const char *path);
+/* Counter value by id (0 when absent). */
+uint64_t xprof_proc_counter(const xprof_proc *f, uint32_t id);
+
+/* Recompute the statistics that are present (has_max/has_sum set), or
+ * all of them when `all` is nonzero. */
+void xprof_update_stats(xprof_profile *p, int all);
+
+/* Number of distinct VP_PROC values (the text header's n_proc_names). */
+uint32_t xprof_count_proc_names(const xprof_profile *p);
+
+/* Check the model's rules: unique names, sorted counter ids, sorted
+ * unique value-profile expression ids, zero counts with empty values,
+ * program references to existing object files, writable names. */
+int xprof_validate(const xprof_profile *p, const char *what,
+                   xprof_error *err);
+
+/* Names for value-profile types ("VP_INT", ...); NULL if out of range. */
+const char *xprof_vp_type_name(xprof_vp_type t);
+
+/* ---- text format (xprof_text(4), version 3.1) ------------------------ */
+
+/* Parse text from memory; `name` is used in messages. */
+int xprof_text_parse(const char *name, const char *buf, size_t len,
+                     xprof_profile **out, xprof_error *err);
+int xprof_text_read_file(const char *path, xprof_profile **out,
+                         xprof_error *err);
+/* Write canonical text to an open stream / to a file (atomically; "-"
+ * is standard output). */
+int xprof_text_write_stream(const xprof_profile *p, FILE *f,
+                            const char *name, xprof_error *err);
+int xprof_text_write_file(const xprof_profile *p, const char *path,
+                          xprof_error *err);
+
+/* ---- binary format (xprof_binary(5), version 4.3) -------------------- */
+
+/* Parse a whole binary file held in memory.  The profile takes ownership
+ * of `buf` (which must come from malloc) on success and on failure:
+ * counter arrays point into it, so reading costs no copy. */
+int xprof_binary_parse(const char *name, unsigned char *buf, size_t len,
+                       xprof_profile **out, xprof_error *err);
+int xprof_binary_read_file(const char *path, xprof_profile **out,
+                           xprof_error *err);
+/* Serialize to memory (malloc'd) / write a file atomically. */
+int xprof_binary_serialize(const xprof_profile *p, unsigned char **out,
+                           size_t *out_len, xprof_error *err);
+int xprof_binary_write_file(const xprof_profile *p, const char *path,
+                            xprof_error *err);
+/* Write an open file descriptor from its current position. */
+int xprof_binary_write_fd(const xprof_profile *p, int fd, const char *name,
+                          xprof_error *err);
+
+/* Read only the records of one object file, through the file's index:
+ * the cost does not grow with the size of the profile.  On success *out
+ * holds a profile with that object file (only that one, unless the file
+ * has no index, when the whole file is read).  When the file has no data
+ * for `objpath` the result is -1 with code XPROF_ERR_NOTFOUND. */
+int xprof_binary_lookup(const char *path, const char *objpath,
+                        xprof_profile **out, xprof_error *err);
+
+/* ---- files and profile directories ----------------------------------- */
+
+/* Read a feedback file in either format (detected from its first bytes). */
+int xprof_read_file(const char *path, xprof_profile **out, xprof_error *err);
+/* Read NAME.profile: `dir`/feedback, or `dir`/feedback.text when there is
+ * no binary file.  `dir` may also name a data file directly. */
+int xprof_read_profile_dir(const char *dir, xprof_profile **out,
+                           xprof_error *err);
+/* Look one object file up in a profile directory or data file: through
+ * the index for binary data, by a full read for text. */
+int xprof_lookup_objfile(const char *dir, const char *objpath,
+                         xprof_profile **out, xprof_error *err);
+/* Create `dir` (and missing parents) and write dir/feedback atomically. */
+int xprof_write_profile_dir(const xprof_profile *p, const char *dir,
+                            xprof_error *err);
+/* Create a directory and its missing parents, like mkdir -p. */
+int xprof_mkdirs(const char *path, xprof_error *err);
+
+/* ---- merging --------------------------------------------------------- */
+
+typedef enum xprof_replace {
+  XPROF_REPLACE_OBJFILE = 0, /* a rebuilt object replaces its old data */
+  XPROF_REPLACE_PROGRAM,     /* ... and resets its program's objects */
+  XPROF_REPLACE_ALL          /* ... and resets the whole profile */
+} xprof_replace;
+
+/* Parse "objfile" / "program" / "all"; -1 when unknown. */
+int xprof_replace_parse(const char *s, xprof_replace *out);
+
+/* Merge `src` into `dst`, multiplying src's counts by `weight` (>= 1).
+ * Counters add and saturate at UINT64_MAX; value profiles keep the
+ * n_values_per_vp most frequent values; programs are united; an object
+ * file present in both with different signatures is resolved by `mode`,
+ * the newer (tv_sec, tv_usec) winning.  `src` is not modified.  The only
+ * failure is running out of memory; dst is then valid but partly merged,
+ * and callers discard it (nothing is written from it). */
+int xprof_merge(xprof_profile *dst, const xprof_profile *src,
+                uint64_t weight, xprof_replace mode, xprof_error *err);
+
+/* Deep copy (used when a merge must not touch its source). */
+int xprof_profile_clone(const xprof_profile *src, xprof_profile **out,
+                        xprof_error *err);
+
+/* ---- utilities shared with the runtime and plugins ------------------- */
+
+uint32_t xprof_crc32c(uint32_t crc, const void *data, size_t len);
+uint64_t xprof_hash64(const void *data, size_t len); /* FNV-1a, 64 bit */
+
+/* Saturating arithmetic on counts. */
+static inline uint64_t xprof_sat_add(uint64_t a, uint64_t b) {
+  uint64_t r = a + b;
+  return r < a ? UINT64_MAX : r;
+}
+static inline uint64_t xprof_sat_mul(uint64_t a, uint64_t b) {
+  uint64_t r;
+  return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif

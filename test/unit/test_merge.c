@@ -1,0 +1,260 @@
+/* test_merge.c - merging: sums, saturation, value profiles, rebuilds. */
+#include <stdlib.h>
+
+#include "unit.h"
+#include "xprof.h"
+
+/* A profile with program P holding objects a.o and b.o, each with one
+ * procedure of 3 counters (c0, c1, c2) and one VP_INT record. */
+static xprof_profile *make(uint64_t sig_a, uint64_t tv_a, uint64_t c0,
+                           uint64_t c1, uint64_t c2) {
+  xprof_profile *p = xprof_profile_new();
+  const char *names[] = {"a.o", "b.o"};
+  for (int i = 0; i < 2; i++) {
+    xprof_objfile *o = xprof_add_objfile(p, names[i]);
+    o->signature = i == 0 ? sig_a : 0xb;
+    o->tv_sec = i == 0 ? tv_a : 100;
+    o->n_values_per_vp = 2;
+    xprof_proc *f = xprof_add_proc(p, o, i == 0 ? "fa" : "fb");
+    f->signature = o->signature;
+    xprof_proc_alloc_counters(p, f, 3);
+    f->counters[0] = c0;
+    f->counters[1] = c1;
+    f->counters[2] = c2;
+    f->n_vp_sites = 1;
+    xprof_proc_alloc_vp(p, o, f, 1);
+    f->vp[0].type = XPROF_VP_INT;
+    f->vp[0].values[0].count = c0;
+    f->vp[0].values[0].bits = 7;
+  }
+  xprof_program *g = xprof_add_program(p, "P");
+  xprof_program_add_objref(p, g, "a.o");
+  xprof_program_add_objref(p, g, "b.o");
+  return p;
+}
+
+static const xprof_proc *proc(const xprof_profile *p, const char *obj) {
+  const xprof_objfile *o = xprof_find_objfile(p, obj);
+  return o ? &o->procs[0] : NULL;
+}
+
+static void sums_and_weights(void) {
+  xprof_profile *d = make(0xa, 100, 1, 2, 3), *s = make(0xa, 100, 10, 20, 30);
+  xprof_error err;
+  CHECK(xprof_merge(d, s, 3, XPROF_REPLACE_OBJFILE, &err) == 0);
+  const xprof_proc *f = proc(d, "a.o");
+  CHECK_U64(f->counters[0], 31);
+  CHECK_U64(f->counters[1], 62);
+  CHECK_U64(f->counters[2], 93);
+  CHECK_U64(f->vp[0].values[0].count, 31);
+  CHECK_U64(d->n_objfiles, 2);
+  CHECK_U64(d->programs[0].n_objrefs, 2);
+  CHECK(xprof_merge(d, s, 0, XPROF_REPLACE_OBJFILE, &err) == -1);
+  xprof_profile_free(d);
+  xprof_profile_free(s);
+}
+
+static void saturation(void) {
+  xprof_profile *d = make(0xa, 100, UINT64_MAX - 1, UINT64_MAX, 5);
+  xprof_profile *s = make(0xa, 100, 5, 1, UINT64_MAX / 2 + 1);
+  xprof_error err;
+  CHECK(xprof_merge(d, s, 2, XPROF_REPLACE_OBJFILE, &err) == 0);
+  const xprof_proc *f = proc(d, "a.o");
+  CHECK_U64(f->counters[0], UINT64_MAX);
+  CHECK_U64(f->counters[1], UINT64_MAX);
+  CHECK_U64(f->counters[2], UINT64_MAX); /* weight overflow saturates too */
+  xprof_profile_free(d);
+  xprof_profile_free(s);
+}
+
+static void counter_id_union(void) {
+  xprof_profile *d = make(0xa, 100, 1, 2, 3), *s = make(0xa, 100, 0, 0, 0);
+  xprof_error err;
+  xprof_proc *f = &s->objfiles[0].procs[0];
+  f->counter_ids = xprof_alloc(s, 3 * sizeof(uint32_t));
+  f->counter_ids[0] = 1;
+  f->counter_ids[1] = 5;
+  f->counter_ids[2] = 9;
+  f->counters[0] = 10;
+  f->counters[1] = 50;
+  f->counters[2] = 90;
+  CHECK(xprof_merge(d, s, 1, XPROF_REPLACE_OBJFILE, &err) == 0);
+  const xprof_proc *g = proc(d, "a.o");
+  CHECK_U64(g->n_counters, 5);
+  CHECK_U64(xprof_proc_counter(g, 0), 1);
+  CHECK_U64(xprof_proc_counter(g, 1), 12);
+  CHECK_U64(xprof_proc_counter(g, 2), 3);
+  CHECK_U64(xprof_proc_counter(g, 5), 50);
+  CHECK_U64(xprof_proc_counter(g, 9), 90);
+  xprof_profile_free(d);
+  xprof_profile_free(s);
+}
+
+static void set_values(xprof_vp_record *v, const uint64_t *counts,
+                       const int64_t *vals, int n) {
+  for (int k = 0; k < n; k++) {
+    v->values[k].count = counts[k];
+    v->values[k].bits = counts[k] ? (uint64_t)vals[k] : 0;
+  }
+}
+
+static void value_profiles(void) {
+  xprof_error err;
+  /* The union fits: exact. */
+  xprof_profile *d = make(0xa, 100, 1, 0, 0), *s = make(0xa, 100, 1, 0, 0);
+  xprof_vp_record *dv = &d->objfiles[0].procs[0].vp[0];
+  xprof_vp_record *sv = &s->objfiles[0].procs[0].vp[0];
+  set_values(dv, (uint64_t[]){5, 0}, (int64_t[]){-3, 0}, 2);
+  set_values(sv, (uint64_t[]){4, 2}, (int64_t[]){8, -3}, 2);
+  CHECK(xprof_merge(d, s, 1, XPROF_REPLACE_OBJFILE, &err) == 0);
+  dv = &d->objfiles[0].procs[0].vp[0];
+  CHECK_U64(dv->values[0].count, 7);
+  CHECK_U64(dv->values[0].bits, (uint64_t)-3);
+  CHECK_U64(dv->values[1].count, 4);
+  CHECK_U64(dv->values[1].bits, 8);
+  xprof_profile_free(d);
+  xprof_profile_free(s);
+
+  /* Three values for two places: the two largest stay. */
+  d = make(0xa, 100, 1, 0, 0);
+  s = make(0xa, 100, 1, 0, 0);
+  dv = &d->objfiles[0].procs[0].vp[0];
+  sv = &s->objfiles[0].procs[0].vp[0];
+  set_values(dv, (uint64_t[]){5, 3}, (int64_t[]){1, 2}, 2);
+  set_values(sv, (uint64_t[]){6, 1}, (int64_t[]){3, 2}, 2);
+  CHECK(xprof_merge(d, s, 1, XPROF_REPLACE_OBJFILE, &err) == 0);
+  dv = &d->objfiles[0].procs[0].vp[0];
+  CHECK_U64(dv->values[0].bits, 3);
+  CHECK_U64(dv->values[0].count, 6);
+  CHECK_U64(dv->values[1].bits, 1);
+  CHECK_U64(dv->values[1].count, 5);
+  xprof_profile_free(d);
+  xprof_profile_free(s);
+}
+
+static void vp_proc_and_new_records(void) {
+  xprof_error err;
+  xprof_profile *d = make(0xa, 100, 1, 0, 0), *s = make(0xa, 100, 1, 0, 0);
+  xprof_proc *sf = &s->objfiles[0].procs[0];
+  /* s has an extra record for expression 4, VP_PROC */
+  xprof_vp_record *old = sf->vp;
+  xprof_proc_alloc_vp(s, &s->objfiles[0], sf, 2);
+  sf->vp[0] = old[0];
+  sf->vp[1].type = XPROF_VP_PROC;
+  sf->vp[1].expr_id = 4;
+  sf->vp[1].values[0].count = 9;
+  sf->vp[1].values[0].proc = "g:b.o";
+  sf->vp[1].values[1].count = 2; /* an unprofiled callee */
+  CHECK(xprof_merge(d, s, 1, XPROF_REPLACE_OBJFILE, &err) == 0);
+  CHECK(xprof_merge(d, s, 1, XPROF_REPLACE_OBJFILE, &err) == 0);
+  const xprof_proc *f = proc(d, "a.o");
+  CHECK_U64(f->n_vp_records, 2);
+  CHECK_U64(f->vp[1].expr_id, 4);
+  CHECK_STR(f->vp[1].values[0].proc, "g:b.o");
+  CHECK_U64(f->vp[1].values[0].count, 18);
+  CHECK(f->vp[1].values[1].proc == NULL);
+  CHECK_U64(f->vp[1].values[1].count, 4);
+  xprof_profile_free(d);
+  xprof_profile_free(s);
+}
+
+static void rebuilt_objfile(void) {
+  xprof_error err;
+  /* objfile: the newer build replaces a.o only */
+  xprof_profile *d = make(0xa, 100, 1, 1, 1), *s = make(0xaa, 200, 7, 7, 7);
+  CHECK(xprof_merge(d, s, 1, XPROF_REPLACE_OBJFILE, &err) == 0);
+  CHECK_U64(xprof_find_objfile(d, "a.o")->signature, 0xaa);
+  CHECK_U64(proc(d, "a.o")->counters[0], 7);
+  CHECK_U64(proc(d, "b.o")->counters[0], 8);
+  xprof_profile_free(d);
+  xprof_profile_free(s);
+
+  /* objfile: older incoming data is dropped */
+  d = make(0xaa, 200, 7, 7, 7);
+  s = make(0xa, 100, 1, 1, 1);
+  CHECK(xprof_merge(d, s, 1, XPROF_REPLACE_OBJFILE, &err) == 0);
+  CHECK_U64(xprof_find_objfile(d, "a.o")->signature, 0xaa);
+  CHECK_U64(proc(d, "a.o")->counters[0], 7);
+  CHECK_U64(proc(d, "b.o")->counters[0], 8);
+  xprof_profile_free(d);
+  xprof_profile_free(s);
+
+  /* program: b.o, in the same program, is reset as well */
+  d = make(0xa, 100, 1, 1, 1);
+  s = make(0xaa, 200, 7, 7, 7);
+  xprof_objfile *extra = xprof_add_objfile(d, "other.o");
+  extra->signature = 0x0;
+  CHECK(xprof_merge(d, s, 1, XPROF_REPLACE_PROGRAM, &err) == 0);
+  CHECK_U64(proc(d, "a.o")->counters[0], 7);
+  CHECK_U64(proc(d, "b.o")->counters[0], 7);
+  CHECK(xprof_find_objfile(d, "other.o") != NULL);
+  CHECK_U64(d->programs[0].n_objrefs, 2);
+  xprof_profile_free(d);
+  xprof_profile_free(s);
+
+  /* all: everything older goes, other.o included */
+  d = make(0xa, 100, 1, 1, 1);
+  s = make(0xaa, 200, 7, 7, 7);
+  xprof_add_objfile(d, "other.o");
+  CHECK(xprof_merge(d, s, 1, XPROF_REPLACE_ALL, &err) == 0);
+  CHECK(xprof_find_objfile(d, "other.o") == NULL);
+  CHECK_U64(proc(d, "b.o")->counters[0], 7);
+  CHECK_U64(d->n_objfiles, 2);
+  xprof_profile_free(d);
+  xprof_profile_free(s);
+
+  /* equal timestamps: the incoming side counts as newer */
+  d = make(0xa, 100, 1, 1, 1);
+  s = make(0xaa, 100, 7, 7, 7);
+  CHECK(xprof_merge(d, s, 1, XPROF_REPLACE_OBJFILE, &err) == 0);
+  CHECK_U64(xprof_find_objfile(d, "a.o")->signature, 0xaa);
+  xprof_profile_free(d);
+  xprof_profile_free(s);
+}
+
+static void programs_united(void) {
+  xprof_error err;
+  xprof_profile *d = make(0xa, 100, 1, 1, 1), *s = xprof_profile_new();
+  xprof_objfile *o = xprof_add_objfile(s, "lib.o");
+  o->signature = 3;
+  xprof_program *g = xprof_add_program(s, "lib.so");
+  xprof_program_add_objref(s, g, "lib.o");
+  g = xprof_add_program(s, "P");
+  xprof_program_add_objref(s, g, "a.o"); /* not in s: must not dangle */
+  xprof_program_add_objref(s, g, "lib.o");
+  CHECK(xprof_merge(d, s, 1, XPROF_REPLACE_OBJFILE, &err) == 0);
+  CHECK_U64(d->n_programs, 2);
+  const xprof_program *p = xprof_find_program(d, "P");
+  CHECK_U64(p->n_objrefs, 3);
+  CHECK(xprof_validate(d, "d", &err) == 0);
+  xprof_profile_free(d);
+  xprof_profile_free(s);
+}
+
+static void clone_is_equal(void) {
+  xprof_profile *p = NULL, *q = NULL;
+  xprof_error err;
+  CHECK(xprof_text_parse("sample", unit_sample_text, strlen(unit_sample_text),
+                         &p, &err) == 0);
+  CHECK(xprof_profile_clone(p, &q, &err) == 0);
+  unsigned char *a, *b;
+  size_t na, nb;
+  CHECK(xprof_binary_serialize(p, &a, &na, &err) == 0);
+  CHECK(xprof_binary_serialize(q, &b, &nb, &err) == 0);
+  CHECK(na == nb && memcmp(a, b, na) == 0);
+  free(a);
+  free(b);
+  xprof_profile_free(p);
+  xprof_profile_free(q);
+}
+
+UNIT_TABLE(merge_tests) = {
+    {"merge/sums_and_weights", sums_and_weights},
+    {"merge/saturation", saturation},
+    {"merge/counter_id_union", counter_id_union},
+    {"merge/value_profiles", value_profiles},
+    {"merge/vp_proc_and_new_records", vp_proc_and_new_records},
+    {"merge/rebuilt_objfile", rebuilt_objfile},
+    {"merge/programs_united", programs_united},
+    {"merge/clone_is_equal", clone_is_equal},
+    UNIT_END};

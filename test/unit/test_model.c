@@ -1,0 +1,94 @@
+/* test_model.c - validation, statistics, checksums. */
+#include <stdlib.h>
+
+#include "unit.h"
+#include "xprof.h"
+
+static void validation(void) {
+  xprof_error err;
+  xprof_profile *p = xprof_profile_new();
+  xprof_objfile *o = xprof_add_objfile(p, "a.o");
+  xprof_add_proc(p, o, "f");
+  xprof_add_proc(p, o, "f");
+  CHECK(xprof_validate(p, "v", &err) == -1);
+  CHECK_STR(err.msg, "v: procedure f appears twice in object file a.o");
+  o->procs[1].name = "g";
+  CHECK(xprof_validate(p, "v", &err) == 0);
+
+  xprof_proc *f = &o->procs[1];
+  xprof_proc_alloc_counters(p, f, 2);
+  f->counter_ids = xprof_alloc(p, 8);
+  f->counter_ids[0] = 4;
+  f->counter_ids[1] = 4;
+  CHECK(xprof_validate(p, "v", &err) == -1);
+  CHECK_STR(err.msg, "v: procedure g in a.o: counter ids not strictly "
+                     "increasing (4 after 4)");
+  f->counter_ids[1] = 5;
+
+  o->n_values_per_vp = 1;
+  xprof_proc_alloc_vp(p, o, f, 1);
+  f->vp[0].values[0].bits = 3; /* value with a zero count */
+  CHECK(xprof_validate(p, "v", &err) == -1);
+  CHECK_HAS(err.msg, "a zero count with a value");
+  f->vp[0].values[0].count = 1;
+  CHECK(xprof_validate(p, "v", &err) == 0);
+
+  xprof_program *g = xprof_add_program(p, "prog");
+  xprof_program_add_objref(p, g, "a.o");
+  xprof_program_add_objref(p, g, "a.o");
+  CHECK(xprof_validate(p, "v", &err) == -1);
+  CHECK_STR(err.msg, "v: program prog lists object file a.o twice");
+  xprof_profile_free(p);
+}
+
+static void stats(void) {
+  xprof_profile *p = xprof_profile_new();
+  xprof_objfile *o = xprof_add_objfile(p, "a.o");
+  for (int i = 0; i < 2; i++) {
+    xprof_proc *f = xprof_add_proc(p, o, i ? "g" : "f");
+    xprof_proc_alloc_counters(p, f, 2);
+    f->counters[0] = 10 * (uint64_t)(i + 1);
+    f->counters[1] = UINT64_MAX - 1;
+  }
+  xprof_program *g = xprof_add_program(p, "prog");
+  xprof_program_add_objref(p, g, "a.o");
+  xprof_update_stats(p, 0);
+  CHECK(!o->stats.has_max && !o->stats.has_sum);
+  xprof_update_stats(p, 1);
+  CHECK_U64(o->procs[0].stats.max, UINT64_MAX - 1);
+  CHECK_U64(o->procs[1].stats.sum, UINT64_MAX); /* saturates */
+  CHECK_U64(o->stats.sum, UINT64_MAX);
+  CHECK_U64(g->stats.max, UINT64_MAX - 1);
+  xprof_profile_free(p);
+}
+
+static void checksums(void) {
+  /* CRC-32C check value from the standard: "123456789" -> 0xe3069283 */
+  CHECK_U64(xprof_crc32c(0, "123456789", 9), 0xe3069283u);
+  /* incremental equals one-shot, at every split and alignment */
+  char buf[300];
+  for (int i = 0; i < 300; i++)
+    buf[i] = (char)(i * 7 + 1);
+  uint32_t whole = xprof_crc32c(0, buf + 1, 299);
+  for (int k = 0; k < 299; k += 13)
+    CHECK_U64(xprof_crc32c(xprof_crc32c(0, buf + 1, (size_t)k), buf + 1 + k,
+                           (size_t)(299 - k)),
+              whole);
+  CHECK_U64(xprof_hash64("", 0), 0xcbf29ce484222325ull);
+  CHECK_U64(xprof_hash64("a", 1), 0xaf63dc4c8601ec8cull);
+}
+
+static void replace_names(void) {
+  xprof_replace r;
+  CHECK(xprof_replace_parse("program", &r) == 0 && r == XPROF_REPLACE_PROGRAM);
+  CHECK(xprof_replace_parse("all", &r) == 0 && r == XPROF_REPLACE_ALL);
+  CHECK(xprof_replace_parse("objfile", &r) == 0 && r == XPROF_REPLACE_OBJFILE);
+  CHECK(xprof_replace_parse("everything", &r) == -1);
+}
+
+UNIT_TABLE(model_tests) = {
+    {"model/validation", validation},
+    {"model/stats", stats},
+    {"model/checksums", checksums},
+    {"model/replace_names", replace_names},
+    UNIT_END};

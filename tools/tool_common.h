@@ -1,0 +1,17 @@
+/* tool_common.h - what the xprof command-line tools share. */
+#ifndef XPROF_TOOL_COMMON_H
+#define XPROF_TOOL_COMMON_H
+
+#include "xprof.h"
+
+/* The tool's name for messages, set by tool_init. */
+extern const char *tool_name;
+
+void tool_init(const char *name);
+/* Print "tool: message" on stderr; returns 1 (the exit status). */
+int tool_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int tool_fail(const xprof_error *err);
+/* Handle --help / --version; returns 1 when the tool should exit 0. */
+int tool_standard_options(int argc, char **argv, const char *usage);
+
+#endif
