@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Set up and run the whole test suite:
+#   unit tests (plain and under ASan+UBSan), lit tests, and a short run of
+#   every fuzz target.  Ends with a line "N passed, N failed".
+# Environment: FUZZ_SECONDS (default 30 per target; 0 skips fuzzing).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh || exit 1
+cmake -S . -B build-asan -DXPROF_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null &&
+  cmake --build build-asan -j "$(nproc)" --target xprof_unit_tests >/dev/null ||
+  { echo "check: sanitizer build failed"; exit 1; }
+
+passed=0
+failed=0
+count() { # add "N passed, M failed" from the last such line of a log
+  local line
+  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$1" | tail -1)
+  if [ -z "$line" ]; then
+    failed=$((failed + 1))
+    return
+  fi
+  passed=$((passed + $(echo "$line" | cut -d' ' -f1)))
+  failed=$((failed + $(echo "$line" | cut -d' ' -f3)))
+}
+
+logs=$(mktemp -d)
+echo "== unit tests"
+build/test/unit/xprof_unit_tests test/lit/Inputs/sample.text >"$logs/unit" 2>&1
+grep -v '^PASS' "$logs/unit"
+count "$logs/unit"
+
+echo "== unit tests under ASan+UBSan"
+build-asan/test/unit/xprof_unit_tests test/lit/Inputs/sample.text >"$logs/asan" 2>&1
+grep -v '^PASS' "$logs/asan"
+count "$logs/asan"
+
+echo "== lit tests"
+python3 /usr/lib/llvm-14/build/utils/lit/lit.py -sv --param build=build test/lit >"$logs/lit" 2>&1
+grep -E '^(FAIL|UNRESOLVED|XPASS|TIMEOUT):' "$logs/lit" || true
+lp=$(grep -E '^ *(Passed|Expectedly Failed|Unsupported): ' "$logs/lit" | awk '{s+=$NF} END {print s+0}')
+lf=$(grep -E '^ *(Failed|Unresolved|Unexpectedly Passed|Timed Out): ' "$logs/lit" | awk '{s+=$NF} END {print s+0}')
+echo "$lp passed, $lf failed"
+passed=$((passed + lp))
+failed=$((failed + lf))
+if [ "$lp" -eq 0 ]; then failed=$((failed + 1)); fi
+
+secs=${FUZZ_SECONDS:-30}
+if [ "$secs" != 0 ]; then
+  echo "== fuzzing (${secs}s per target)"
+  scripts/fuzz.sh "$secs" >"$logs/fuzz" 2>&1
+  cat "$logs/fuzz"
+  passed=$((passed + $(grep -c ': ok' "$logs/fuzz")))
+  failed=$((failed + $(grep -c 'FAILED' "$logs/fuzz")))
+fi
+
+rm -rf "$logs"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,32 @@
+# lit configuration for xprof's tool and compiler tests.
+import os
+import lit.formats
+
+config.name = "xprof"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".test", ".c", ".cpp", ".ll"]
+config.excludes = ["Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+
+build = lit_config.params.get("build") or os.environ.get("XPROF_BUILD")
+if not build:
+    lit_config.fatal("give the build directory: lit --param build=DIR")
+build = os.path.abspath(build)
+config.test_exec_root = os.path.join(build, "test", "lit")
+
+llvm_bin = lit_config.params.get("llvm_bin", "/usr/lib/llvm-14/bin")
+path = [os.path.join(build, "tools"), os.path.join(build, "bin"), llvm_bin]
+config.environment["PATH"] = os.pathsep.join(path + [config.environment.get("PATH", os.environ["PATH"])])
+config.environment["LC_ALL"] = "C"
+for var in ("SUN_PROFDATA", "SUN_PROFDATA_DIR", "SUN_PROFDATA_REPLACE"):
+    config.environment.pop(var, None)
+
+config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+config.substitutions.append(("%corrupt", "python3 " + os.path.join(config.test_source_root, "Inputs", "corrupt.py")))
+config.substitutions.append(("%build", build))
+
+# Features for tests that need optional parts of the build.
+for feature, rel in (("gcc-plugin", "gcc-plugin/xprof.so"),
+                     ("runtime", "runtime/libxprof_rt.a")):
+    if os.path.exists(os.path.join(build, rel)):
+        config.available_features.add(feature)
