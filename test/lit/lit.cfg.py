@@ -24,6 +24,28 @@ for var in ("SUN_PROFDATA", "SUN_PROFDATA_DIR", "SUN_PROFDATA_REPLACE"):
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.substitutions.append(("%corrupt", "python3 " + os.path.join(config.test_source_root, "Inputs", "corrupt.py")))
 config.substitutions.append(("%build", build))
+config.substitutions.append(("%status", "bash " + os.path.join(config.test_source_root, "Inputs", "status.sh")))
+
+# Compile a test program against the runtime, as the drivers link it.
+rt = os.path.join(build, "runtime", "libxprof_rt.a")
+src_root = os.path.dirname(os.path.dirname(config.test_source_root))
+cc_rt = ("gcc -O1 -g -I{rt_src} -I{lib_src} -I{inputs} -Wl,--push-state,--whole-archive {rt} "
+         "-Wl,--pop-state -lpthread -ldl").format(
+    rt_src=os.path.join(src_root, "runtime"), lib_src=os.path.join(src_root, "libxprof"),
+    inputs=os.path.join(config.test_source_root, "runtime", "Inputs"), rt=rt)
+config.substitutions.append(("%cc_rt", cc_rt))
+
+# Root may mount: the tests of read-only and full file systems need it.
+import subprocess, tempfile
+try:
+    d = tempfile.mkdtemp()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", d],
+                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0:
+        subprocess.run(["umount", d])
+        config.available_features.add("root-mount")
+    os.rmdir(d)
+except OSError:
+    pass
 
 # Features for tests that need optional parts of the build.
 for feature, rel in (("gcc-plugin", "gcc-plugin/xprof.so"),

@@ -1,0 +1,562 @@
+/*
+ * dump.c - turning counters into profile data on disk.
+ *
+ * A write takes a snapshot of the registered objects (moving their counts
+ * out, so that counting goes on from zero), then, per profile directory:
+ * takes an fcntl lock on DIR/feedback.lock (released by the kernel if the
+ * process dies), reads DIR/feedback, merges the snapshot into it, writes a
+ * temporary file and renames it over DIR/feedback.  A concurrent process
+ * waits for the lock, so nothing is lost; a process killed at any point
+ * leaves the previous file intact.  When the write fails, the snapshot is
+ * kept and merged into the next attempt.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../libxprof/internal.h"
+#include "rt_internal.h"
+
+/* ---- where the data goes ----------------------------------------------- */
+
+static int ends_with(const char *s, const char *suffix) {
+  size_t n = strlen(s), k = strlen(suffix);
+  return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+static char *program_name(void) {
+  char buf[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0)
+    return strdup(program_invocation_short_name);
+  buf[n] = 0;
+  const char *base = strrchr(buf, '/');
+  return strdup(base ? base + 1 : buf);
+}
+
+char *rt_profile_dir(const struct xprof_rt_object *obj) {
+  char *out = NULL;
+  if (obj->profile_name && obj->profile_name[0]) {
+    /* -xprofile=collect:NAME wins over the environment, as in Sun Studio. */
+    const char *n = obj->profile_name;
+    if (asprintf(&out, "%s%s", n, ends_with(n, ".profile") ? "" : ".profile") < 0)
+      return NULL;
+    return out;
+  }
+  const char *dir = getenv("SUN_PROFDATA_DIR");
+  const char *name = getenv("SUN_PROFDATA");
+  char *prog = NULL;
+  if (!name || !*name) {
+    prog = program_name();
+    if (!prog)
+      return NULL;
+  }
+  int rc;
+  if (dir && *dir)
+    rc = asprintf(&out, "%s/%s%s", dir, name && *name ? name : prog,
+                  name && *name ? "" : ".profile");
+  else
+    rc = asprintf(&out, "%s%s", name && *name ? name : prog,
+                  name && *name ? "" : ".profile");
+  free(prog);
+  return rc < 0 ? NULL : out;
+}
+
+/* ---- snapshots ------------------------------------------------------------ */
+
+typedef struct target {
+  const void *addr;
+  const char *name;
+  const char *objpath;
+} target;
+
+static int target_cmp(const void *a, const void *b) {
+  uintptr_t x = (uintptr_t)((const target *)a)->addr,
+            y = (uintptr_t)((const target *)b)->addr;
+  return x < y ? -1 : x > y;
+}
+
+/* Every registered procedure by address, to name indirect-call targets. */
+static target *build_targets(size_t *n_out) {
+  size_t n = 0;
+  for (struct xprof_rt_object *o = rt_objects; o; o = o->next)
+    n += o->n_procs;
+  target *t = malloc((n + 1) * sizeof *t);
+  if (!t)
+    return NULL;
+  n = 0;
+  for (struct xprof_rt_object *o = rt_objects; o; o = o->next)
+    for (uint32_t j = 0; j < o->n_procs; j++)
+      if (o->procs[j].address)
+        t[n++] = (target){o->procs[j].address, o->procs[j].name, o->path};
+  qsort(t, n, sizeof *t, target_cmp);
+  *n_out = n;
+  return t;
+}
+
+static const target *find_target(const target *t, size_t n, uint64_t addr) {
+  target key = {(const void *)(uintptr_t)addr, NULL, NULL};
+  return bsearch(&key, t, n, sizeof *t, target_cmp);
+}
+
+typedef struct snap_ctx {
+  xprof_profile *p;
+  const target *targets;
+  size_t n_targets;
+  uint64_t *scratch; /* counters or value-profile state */
+  size_t scratch_len;
+} snap_ctx;
+
+static int need_scratch(snap_ctx *c, size_t n) {
+  if (n <= c->scratch_len)
+    return 0;
+  uint64_t *s = realloc(c->scratch, n * sizeof *s);
+  if (!s)
+    return -1;
+  c->scratch = s;
+  c->scratch_len = n;
+  return 0;
+}
+
+/* Move a procedure's counts into f; returns -1 when out of memory. */
+static int take_counters(snap_ctx *c, const struct xprof_rt_proc *rp,
+                         xprof_proc *f) {
+  if (need_scratch(c, rp->n_counters + 1) < 0)
+    return -1;
+  int any = 0;
+  for (uint32_t k = 0; k < rp->n_counters; k++) {
+    uint64_t v = 0;
+    if (__atomic_load_n(&rp->counters[k], __ATOMIC_RELAXED))
+      v = __atomic_exchange_n(&rp->counters[k], 0, __ATOMIC_RELAXED);
+    c->scratch[k] = v;
+    any |= v != 0;
+  }
+  if (!any) /* loaded but not run: no counter records */
+    return 0;
+  if (xprof_proc_alloc_counters(c->p, f, rp->n_counters) < 0)
+    return -1;
+  memcpy(f->counters, c->scratch, (size_t)rp->n_counters * 8);
+  return 0;
+}
+
+static int take_site(snap_ctx *c, const struct xprof_rt_vp_site *site,
+                     uint32_t nv, xprof_vp_record *rec, int *has) {
+  uint32_t words = XPROF_RT_VP_WORDS((uint32_t)site->state[0]);
+  if (need_scratch(c, words) < 0)
+    return -1;
+  rt_vp_take(site->state, c->scratch, words);
+  uint32_t n = (uint32_t)c->scratch[0];
+  *has = c->scratch[1] != 0;
+  if (!*has)
+    return 0;
+  rec->type = (xprof_vp_type)site->type;
+  rec->expr_id = site->expr_id;
+  uint32_t k = 0;
+  uint64_t unnamed = 0;
+  /* Largest counts first; at most nv values (n == nv from the compiler). */
+  for (;;) {
+    uint32_t best = UINT32_MAX;
+    for (uint32_t i = 0; i < n; i++) {
+      uint64_t cnt = c->scratch[3 + 2 * i];
+      if (cnt && (best == UINT32_MAX || cnt > c->scratch[3 + 2 * best]))
+        best = i;
+    }
+    if (best == UINT32_MAX)
+      break;
+    uint64_t value = c->scratch[2 + 2 * best], cnt = c->scratch[3 + 2 * best];
+    c->scratch[3 + 2 * best] = 0;
+    if (site->type == XPROF_RT_VP_PROC) {
+      const target *t = find_target(c->targets, c->n_targets, value);
+      if (!t) { /* a function that xprof did not compile */
+        unnamed += cnt;
+        continue;
+      }
+      char *s;
+      if (asprintf(&s, "%s:%s", t->name, t->objpath) < 0)
+        return -1;
+      rec->values[k].proc = xprof_strdup(c->p, s);
+      free(s);
+      if (!rec->values[k].proc)
+        return -1;
+    } else {
+      rec->values[k].bits = value;
+    }
+    if (k < nv)
+      rec->values[k++].count = cnt;
+  }
+  if (unnamed && k < nv) {
+    rec->values[k].count = unnamed; /* empty value: not profiled */
+    rec->values[k].proc = NULL;
+  }
+  return 0;
+}
+
+static int vp_record_cmp(const void *a, const void *b) {
+  uint32_t x = ((const xprof_vp_record *)a)->expr_id,
+           y = ((const xprof_vp_record *)b)->expr_id;
+  return x < y ? -1 : x > y;
+}
+
+/* Add one object's counts to the snapshot profile. */
+static int take_object(snap_ctx *c, const struct xprof_rt_object *obj) {
+  xprof_objfile *o = xprof_add_objfile(c->p, obj->path);
+  if (!o)
+    return -1;
+  o->tv_sec = obj->tv_sec;
+  o->tv_usec = obj->tv_usec;
+  o->n_values_per_vp = obj->n_values_per_vp;
+  o->signature = obj->signature;
+  for (uint32_t j = 0; j < obj->n_procs; j++) {
+    const struct xprof_rt_proc *rp = &obj->procs[j];
+    xprof_proc *f = xprof_add_proc(c->p, o, rp->name);
+    if (!f)
+      return -1;
+    f->signature = rp->signature;
+    f->id = rp->id;
+    f->n_vp_sites = rp->n_vp_sites;
+    if (take_counters(c, rp, f) < 0)
+      return -1;
+    if (!rp->n_vp_sites || !obj->n_values_per_vp)
+      continue;
+    xprof_vp_record *recs =
+        xprof_alloc(c->p, (size_t)rp->n_vp_sites * sizeof *recs);
+    if (!recs)
+      return -1;
+    uint32_t n = 0;
+    for (uint32_t s = 0; s < rp->n_vp_sites; s++) {
+      int has;
+      recs[n].values =
+          xprof_alloc(c->p, (size_t)obj->n_values_per_vp * sizeof(xprof_vp_value));
+      if (!recs[n].values ||
+          take_site(c, &rp->vp_sites[s], obj->n_values_per_vp, &recs[n], &has) < 0)
+        return -1;
+      n += has != 0;
+    }
+    if (n > 1)
+      qsort(recs, n, sizeof *recs, vp_record_cmp);
+    f->vp = recs;
+    f->n_vp_records = n;
+  }
+  return 0;
+}
+
+static int add_program(xprof_profile *p, const struct xprof_rt_object *obj) {
+  const char *module = rt_object_module(obj);
+  xprof_program *g = xprof_find_program(p, module);
+  if (!g && !(g = xprof_add_program(p, module)))
+    return -1;
+  for (uint32_t i = 0; i < g->n_objrefs; i++)
+    if (strcmp(g->objrefs[i], obj->path) == 0)
+      return 0;
+  return xprof_program_add_objref(p, g, obj->path);
+}
+
+/* Snapshot the objects going to `dir` (all of them, or just `only`). */
+static xprof_profile *snapshot(const char *dir,
+                               const struct xprof_rt_object *only,
+                               const target *targets, size_t n_targets) {
+  snap_ctx c = {xprof_profile_new(), targets, n_targets, NULL, 0};
+  if (!c.p)
+    return NULL;
+  for (struct xprof_rt_object *o = rt_objects; o; o = o->next) {
+    if (only && o != only)
+      continue;
+    char *d = rt_profile_dir(o);
+    int mine = d && strcmp(d, dir) == 0;
+    free(d);
+    if (!mine)
+      continue;
+    int rc;
+    if (xprof_find_objfile(c.p, o->path)) {
+      /* The same object file linked into two modules: merge the second. */
+      xprof_profile *one = xprof_profile_new();
+      snap_ctx c2 = {one, targets, n_targets, c.scratch, c.scratch_len};
+      rc = one ? take_object(&c2, o) : -1;
+      c.scratch = c2.scratch;
+      c.scratch_len = c2.scratch_len;
+      if (rc == 0)
+        rc = xprof_merge(c.p, one, 1, XPROF_REPLACE_OBJFILE, NULL);
+      xprof_profile_free(one);
+    } else {
+      rc = take_object(&c, o);
+    }
+    if (rc < 0 || add_program(c.p, o) < 0) {
+      free(c.scratch);
+      xprof_profile_free(c.p);
+      return NULL;
+    }
+  }
+  free(c.scratch);
+  return c.p;
+}
+
+/* ---- data kept from failed writes ------------------------------------- */
+
+typedef struct pending {
+  char *dir;
+  xprof_profile *p;
+  struct pending *next;
+} pending;
+
+static pending *pending_list;
+
+void rt_drop_pending_locked(void) {
+  while (pending_list) {
+    pending *n = pending_list->next;
+    free(pending_list->dir);
+    xprof_profile_free(pending_list->p);
+    free(pending_list);
+    pending_list = n;
+  }
+}
+
+static pending *find_pending(const char *dir) {
+  for (pending *q = pending_list; q; q = q->next)
+    if (strcmp(q->dir, dir) == 0)
+      return q;
+  return NULL;
+}
+
+/* Keep `snap` for the next attempt; takes ownership. */
+static void keep_pending(const char *dir, xprof_profile *snap) {
+  pending *q = malloc(sizeof *q);
+  if (!q || !(q->dir = strdup(dir))) {
+    free(q);
+    xprof_profile_free(snap);
+    return;
+  }
+  q->p = snap;
+  q->next = pending_list;
+  pending_list = q;
+}
+
+/* ---- writing one profile directory ------------------------------------ */
+
+struct write_ctx {
+  const xprof_profile *p;
+  unsigned pause_ms; /* test hook: XPROF_TEST_PAUSE_BEFORE_RENAME_MS */
+};
+
+static int write_then_pause(void *ctx, int fd, const char *name,
+                            xprof_error *err) {
+  struct write_ctx *w = ctx;
+  int rc = xprof_binary_write_fd(w->p, fd, name, err);
+  if (rc == 0 && w->pause_ms) {
+    struct timespec ts = {w->pause_ms / 1000, (long)(w->pause_ms % 1000) * 1000000};
+    nanosleep(&ts, NULL);
+  }
+  return rc;
+}
+
+/* Remove temporary files left by writers that died (we hold the lock, so
+ * no live writer owns one). */
+static void remove_stale_temporaries(const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d)
+    return;
+  struct dirent *e;
+  while ((e = readdir(d)))
+    if (strncmp(e->d_name, XPROF_FEEDBACK_FILE ".tmp.", 13) == 0) {
+      char *path;
+      if (asprintf(&path, "%s/%s", dir, e->d_name) >= 0) {
+        unlink(path);
+        free(path);
+      }
+    }
+  closedir(d);
+}
+
+static int lock_dir(const char *dir, const char *what) {
+  char *path;
+  if (asprintf(&path, "%s/" XPROF_FEEDBACK_FILE ".lock", dir) < 0)
+    return -1;
+  int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+  if (fd < 0) {
+    rt_message("cannot write profile data to %s/" XPROF_FEEDBACK_FILE
+               ": cannot create the lock file %s: %s; %s",
+               dir, path, strerror(errno), what);
+    free(path);
+    return -1;
+  }
+  struct flock fl = {0};
+  fl.l_type = F_WRLCK;
+  fl.l_whence = SEEK_SET;
+  while (fcntl(fd, F_SETLKW, &fl) < 0) {
+    if (errno == EINTR)
+      continue;
+    rt_message("cannot lock %s: %s; %s", path, strerror(errno), what);
+    close(fd);
+    free(path);
+    return -1;
+  }
+  free(path);
+  return fd;
+}
+
+static int write_dir(const char *dir, xprof_profile *snap, const char *when) {
+  const char *lost = strcmp(when, "at exit") == 0 || strcmp(when, "at unload") == 0 ||
+                             strcmp(when, "before exec") == 0
+                         ? "the counts of this run are lost"
+                         : "the counts are kept for the next write";
+  xprof_error err;
+  if (xprof_mkdirs(dir, &err) < 0) {
+    rt_message("cannot write profile data: %s; %s", err.msg, lost);
+    return -1;
+  }
+  int lock = lock_dir(dir, lost);
+  if (lock < 0)
+    return -1;
+  remove_stale_temporaries(dir);
+
+  char *path;
+  if (asprintf(&path, "%s/" XPROF_FEEDBACK_FILE, dir) < 0) {
+    close(lock);
+    return -1;
+  }
+  int rc = -1;
+  xprof_profile *existing = NULL;
+  struct stat st;
+  if (stat(path, &st) == 0) {
+    if (xprof_read_file(path, &existing, &err) < 0) {
+      if (err.code == XPROF_ERR_IO || err.code == XPROF_ERR_NOMEM) {
+        rt_message("cannot read the existing profile data: %s; %s", err.msg,
+                   lost);
+        goto out;
+      }
+      /* Damaged or foreign data: keep it aside, start afresh. */
+      char *aside;
+      if (asprintf(&aside, "%s.corrupt.%ld.%d", path, (long)time(NULL),
+                   (int)getpid()) < 0)
+        goto out;
+      if (rename(path, aside) < 0) {
+        rt_message("%s; cannot move it aside (%s); %s", err.msg,
+                   strerror(errno), lost);
+        free(aside);
+        goto out;
+      }
+      rt_message("%s; kept it as %s and started a new profile", err.msg,
+                 aside);
+      free(aside);
+      existing = NULL;
+    }
+  } else if (errno != ENOENT) {
+    rt_message("cannot write profile data to %s: %s; %s", path,
+               strerror(errno), lost);
+    goto out;
+  }
+  if (existing) {
+    if (xprof_merge(existing, snap, 1, rt_settings.replace, &err) < 0) {
+      rt_message("cannot merge into %s: %s; %s", path, err.msg, lost);
+      goto out;
+    }
+  }
+  const char *pause = getenv("XPROF_TEST_PAUSE_BEFORE_RENAME_MS");
+  struct write_ctx w = {existing ? existing : snap,
+                        pause ? (unsigned)strtoul(pause, NULL, 10) : 0};
+  if (xprof_atomic_write(path, write_then_pause, &w, &err) < 0) {
+    rt_message("cannot write profile data: %s; %s", err.msg, lost);
+    goto out;
+  }
+  rc = 0;
+out:
+  xprof_profile_free(existing);
+  free(path);
+  close(lock); /* releases the lock */
+  return rc;
+}
+
+/* ---- the dump ------------------------------------------------------------ */
+
+int rt_dump_locked(const struct xprof_rt_object *only, const char *when) {
+  size_t n_targets = 0;
+  target *targets = build_targets(&n_targets);
+  int status = 0;
+  if (!targets)
+    return -1;
+  /* Each distinct profile directory once. */
+  char **dirs = NULL;
+  size_t n_dirs = 0;
+  for (struct xprof_rt_object *o = rt_objects; o; o = o->next) {
+    if (only && o != only)
+      continue;
+    char *d = rt_profile_dir(o);
+    if (!d)
+      continue;
+    int seen = 0;
+    for (size_t i = 0; i < n_dirs && !seen; i++)
+      seen = strcmp(dirs[i], d) == 0;
+    char **nd = seen ? NULL : realloc(dirs, (n_dirs + 1) * sizeof *dirs);
+    if (nd) {
+      dirs = nd;
+      dirs[n_dirs++] = d;
+    } else {
+      free(d);
+    }
+  }
+  for (size_t i = 0; i < n_dirs; i++) {
+    xprof_profile *snap = snapshot(dirs[i], only, targets, n_targets);
+    if (!snap) {
+      rt_message("out of memory while collecting profile data for %s",
+                 dirs[i]);
+      status = -1;
+      continue;
+    }
+    pending *q = find_pending(dirs[i]);
+    if (q) { /* bring in what an earlier failed write kept */
+      if (xprof_merge(q->p, snap, 1, rt_settings.replace, NULL) == 0) {
+        xprof_profile_free(snap);
+        snap = q->p;
+        q->p = NULL;
+      }
+      pending **pp = &pending_list;
+      while (*pp != q)
+        pp = &(*pp)->next;
+      *pp = q->next;
+      xprof_profile_free(q->p);
+      free(q->dir);
+      free(q);
+    }
+    int empty = 1;
+    for (uint32_t k = 0; k < snap->n_objfiles && empty; k++)
+      for (uint32_t j = 0; j < snap->objfiles[k].n_procs && empty; j++)
+        empty = !snap->objfiles[k].procs[j].n_counters &&
+                !snap->objfiles[k].procs[j].n_vp_records;
+    /* A write at unload with nothing new (the usual case at exit, after
+     * the atexit write) touches no file. */
+    if (empty && only) {
+      xprof_profile_free(snap);
+      continue;
+    }
+    if (write_dir(dirs[i], snap, when) < 0) {
+      status = -1;
+      keep_pending(dirs[i], snap);
+    } else {
+      xprof_profile_free(snap);
+    }
+  }
+  for (size_t i = 0; i < n_dirs; i++)
+    free(dirs[i]);
+  free(dirs);
+  free(targets);
+  return status;
+}
+
+void rt_zero_locked(const struct xprof_rt_object *only) {
+  for (struct xprof_rt_object *o = rt_objects; o; o = o->next) {
+    if (only && o != only)
+      continue;
+    for (uint32_t k = 0; k < o->n_counters; k++)
+      __atomic_store_n(&o->counters[k], 0, __ATOMIC_RELAXED);
+    for (uint32_t j = 0; j < o->n_procs; j++)
+      for (uint32_t s = 0; s < o->procs[j].n_vp_sites; s++)
+        rt_vp_clear(o->procs[j].vp_sites[s].state);
+  }
+}

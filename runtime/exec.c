@@ -1,0 +1,121 @@
+/*
+ * exec.c - write the profile before the process image is replaced.
+ *
+ * The runtime defines the exec family itself; linked into the program, its
+ * definitions take precedence over the C library's for every caller in
+ * the process.  Each writes the data gathered so far (and zeroes it, so
+ * that a failed exec does not count twice), then calls the C library's
+ * function.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "rt_internal.h"
+
+static void before_exec(void) {
+  int saved = errno;
+  pthread_mutex_lock(&rt_lock);
+  if (rt_objects)
+    rt_dump_locked(NULL, "before exec");
+  pthread_mutex_unlock(&rt_lock);
+  errno = saved;
+}
+
+static void *next_symbol(const char *name) {
+  void *f = dlsym(RTLD_NEXT, name);
+  if (!f)
+    errno = ENOSYS;
+  return f;
+}
+
+typedef int (*execve_fn)(const char *, char *const[], char *const[]);
+typedef int (*execv_fn)(const char *, char *const[]);
+
+RT_EXPORT int execve(const char *path, char *const argv[], char *const envp[]) {
+  execve_fn real = (execve_fn)next_symbol("execve");
+  before_exec();
+  return real ? real(path, argv, envp) : -1;
+}
+
+RT_EXPORT int execv(const char *path, char *const argv[]) {
+  execv_fn real = (execv_fn)next_symbol("execv");
+  before_exec();
+  return real ? real(path, argv) : -1;
+}
+
+RT_EXPORT int execvp(const char *file, char *const argv[]) {
+  execv_fn real = (execv_fn)next_symbol("execvp");
+  before_exec();
+  return real ? real(file, argv) : -1;
+}
+
+RT_EXPORT int execvpe(const char *file, char *const argv[],
+                      char *const envp[]) {
+  execve_fn real = (execve_fn)next_symbol("execvpe");
+  before_exec();
+  return real ? real(file, argv, envp) : -1;
+}
+
+RT_EXPORT int fexecve(int fd, char *const argv[], char *const envp[]) {
+  typedef int (*fexecve_fn)(int, char *const[], char *const[]);
+  fexecve_fn real = (fexecve_fn)next_symbol("fexecve");
+  before_exec();
+  return real ? real(fd, argv, envp) : -1;
+}
+
+/* The list forms gather their arguments and use the vector forms. */
+#define GATHER_ARGS(first, ap, argv, extra)                                  \
+  do {                                                                       \
+    size_t n_ = 1;                                                           \
+    va_list c_;                                                              \
+    va_copy(c_, ap);                                                         \
+    while (va_arg(c_, const char *))                                         \
+      n_++;                                                                  \
+    va_end(c_);                                                              \
+    argv = malloc((n_ + 1) * sizeof *argv);                                  \
+    if (!argv) {                                                             \
+      errno = ENOMEM;                                                        \
+      return -1;                                                             \
+    }                                                                        \
+    argv[0] = (char *)(first);                                               \
+    for (size_t i_ = 1; i_ <= n_; i_++)                                      \
+      argv[i_] = va_arg(ap, char *);                                         \
+    extra;                                                                   \
+  } while (0)
+
+RT_EXPORT int execl(const char *path, const char *arg, ...) {
+  char **argv;
+  va_list ap;
+  va_start(ap, arg);
+  GATHER_ARGS(arg, ap, argv, (void)0);
+  va_end(ap);
+  int rc = execv(path, argv);
+  free(argv);
+  return rc;
+}
+
+RT_EXPORT int execlp(const char *file, const char *arg, ...) {
+  char **argv;
+  va_list ap;
+  va_start(ap, arg);
+  GATHER_ARGS(arg, ap, argv, (void)0);
+  va_end(ap);
+  int rc = execvp(file, argv);
+  free(argv);
+  return rc;
+}
+
+RT_EXPORT int execle(const char *path, const char *arg, ...) {
+  char **argv, **envp;
+  va_list ap;
+  va_start(ap, arg);
+  GATHER_ARGS(arg, ap, argv, envp = va_arg(ap, char **));
+  va_end(ap);
+  int rc = execve(path, argv, envp);
+  free(argv);
+  return rc;
+}

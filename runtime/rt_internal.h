@@ -1,0 +1,56 @@
+/*
+ * rt_internal.h - state shared by the runtime's sources.  Nothing here is
+ * visible outside the runtime: the library is built with hidden
+ * visibility, and only the entry points of xprof_rt.h are exported.
+ */
+#ifndef XPROF_RT_INTERNAL_H
+#define XPROF_RT_INTERNAL_H
+
+#include <pthread.h>
+
+#include "xprof.h"
+#include "xprof_rt.h"
+
+#define RT_EXPORT __attribute__((visibility("default")))
+
+/* One lock for the object list, dumps and fork. */
+extern pthread_mutex_t rt_lock;
+extern struct xprof_rt_object *rt_objects;
+
+/* Print "xprof: ..." on stderr. */
+void rt_message(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Settings read from the environment once, at the first registration. */
+struct rt_settings {
+  xprof_replace replace;
+  unsigned async_interval; /* seconds, 0 = off */
+  int async_verbose;
+  int initialized;
+};
+extern struct rt_settings rt_settings;
+void rt_read_settings(void);
+
+/* Module (executable or shared library) that holds an object. */
+const char *rt_object_module(const struct xprof_rt_object *obj);
+/* Profile directory for an object at this moment (malloc'd). */
+char *rt_profile_dir(const struct xprof_rt_object *obj);
+
+/* Write the counts of the registered objects (all, or just `only`) and
+ * zero them; caller holds rt_lock.  `when` names the occasion for
+ * messages ("at exit", "before exec", ...).  Returns 0 or -1. */
+int rt_dump_locked(const struct xprof_rt_object *only, const char *when);
+/* Zero counters and value profiles (all objects, or just `only`). */
+void rt_zero_locked(const struct xprof_rt_object *only);
+/* Drop data kept from failed writes. */
+void rt_drop_pending_locked(void);
+
+/* Value profiles: copy a site's state out and clear it. */
+void rt_vp_take(uint64_t *state, uint64_t *copy, uint32_t words);
+void rt_vp_clear(uint64_t *state);
+
+/* The interval writer (SUN_PROFDATA_ASYNC_INTERVAL). */
+void rt_async_start(void);
+void rt_async_stop(void); /* request only; rt_lock may be held */
+void rt_async_join(void); /* rt_lock must not be held */
+
+#endif

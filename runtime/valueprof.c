@@ -1,0 +1,84 @@
+/*
+ * valueprof.c - the value-profile recorders.
+ *
+ * Each site keeps n (value, count) pairs with the Space-Saving algorithm
+ * (Metwally, Agrawal, El Abbadi, 2005): a value already kept adds one to
+ * its count; a new value takes a free pair, or else replaces the pair with
+ * the smallest count and inherits that count plus one.  The counts then
+ * sum to the exact number of events; any value seen in more than 1/n of
+ * the events is kept, and a kept count overestimates the truth by at most
+ * the smallest count.  A spin lock in the site's first word makes the
+ * update safe from any thread; it is held for a scan of n pairs.
+ */
+#include <sched.h>
+#include <string.h>
+
+#include "rt_internal.h"
+
+#define LOCK_BIT (1ull << 63)
+
+static void site_lock(uint64_t *state) {
+  unsigned spins = 0;
+  while (__atomic_fetch_or(&state[0], LOCK_BIT, __ATOMIC_ACQUIRE) & LOCK_BIT) {
+    while (__atomic_load_n(&state[0], __ATOMIC_RELAXED) & LOCK_BIT)
+      if (++spins % 256 == 0)
+        sched_yield();
+  }
+}
+
+static void site_unlock(uint64_t *state) {
+  __atomic_fetch_and(&state[0], ~LOCK_BIT, __ATOMIC_RELEASE);
+}
+
+static void record(uint64_t *state, uint64_t value) {
+  site_lock(state);
+  uint32_t n = (uint32_t)state[0];
+  uint64_t *pair = state + 2;
+  state[1]++;
+  uint32_t min = 0, free_slot = UINT32_MAX;
+  for (uint32_t i = 0; i < n; i++) {
+    uint64_t count = pair[2 * i + 1];
+    if (count && pair[2 * i] == value) {
+      pair[2 * i + 1] = count + 1;
+      site_unlock(state);
+      return;
+    }
+    if (!count && free_slot == UINT32_MAX)
+      free_slot = i;
+    if (count < pair[2 * min + 1])
+      min = i;
+  }
+  if (n) {
+    uint32_t k = free_slot != UINT32_MAX ? free_slot : min;
+    pair[2 * k] = value;
+    pair[2 * k + 1] = pair[2 * k + 1] + 1;
+  }
+  site_unlock(state);
+}
+
+RT_EXPORT void __xprof_vp_proc(uint64_t *state, const void *callee) {
+  record(state, (uint64_t)(uintptr_t)callee);
+}
+
+RT_EXPORT void __xprof_vp_int(uint64_t *state, int32_t value) {
+  record(state, (uint64_t)(int64_t)value);
+}
+
+RT_EXPORT void __xprof_vp_llong(uint64_t *state, int64_t value) {
+  record(state, (uint64_t)value);
+}
+
+void rt_vp_take(uint64_t *state, uint64_t *copy, uint32_t words) {
+  site_lock(state);
+  memcpy(copy, state, (size_t)words * sizeof *copy);
+  memset(state + 1, 0, (size_t)(words - 1) * sizeof *state);
+  site_unlock(state);
+  copy[0] &= ~LOCK_BIT;
+}
+
+void rt_vp_clear(uint64_t *state) {
+  site_lock(state);
+  uint32_t n = (uint32_t)state[0];
+  memset(state + 1, 0, (size_t)(XPROF_RT_VP_WORDS(n) - 1) * sizeof *state);
+  site_unlock(state);
+}

@@ -1,0 +1,105 @@
+/*
+ * xprof_rt.h - the contract between the compiler plugins and the xprof
+ * runtime (libxprof_rt), and the runtime's public API.
+ *
+ * ABI version 1.  For every object file it instruments, the compiler
+ * emits (all zero-initialized unless said otherwise):
+ *
+ *   - one array of 64-bit counters for the whole object file;
+ *   - for each value-profiled expression, a state array of
+ *     XPROF_RT_VP_WORDS(n) 64-bit words whose first word the compiler
+ *     initializes to n, the object file's n_values_per_vp;
+ *   - a constant table of procedures and of value-profile sites;
+ *   - one xprof_rt_object, registered from a constructor with
+ *     __xprof_register() and unregistered from a destructor with
+ *     __xprof_unregister() (so that dlclose writes the data);
+ *   - before each indirect call, __xprof_vp_proc(state, callee); before
+ *     each profiled integer expression, __xprof_vp_int / __xprof_vp_llong.
+ *
+ * Counters are incremented inline by the compiled code, atomically
+ * (relaxed fetch-add) by default.  Everything else is the runtime's.
+ * docs/runtime.md describes the behaviour users see.
+ */
+#ifndef XPROF_RT_H
+#define XPROF_RT_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define XPROF_RT_ABI_VERSION 1
+
+/* Words of one value-profile site's state for n values per record:
+ * word 0: n (set by the compiler) and a lock bit (bit 63, runtime);
+ * word 1: the number of recorded events;
+ * then n (value, count) pairs. */
+#define XPROF_RT_VP_WORDS(n) (2 + 2 * (n))
+
+/* Value-profile kinds (the numbers of xprof_vp_type in libxprof). */
+#define XPROF_RT_VP_INT 0
+#define XPROF_RT_VP_LLONG 1
+#define XPROF_RT_VP_PROC 4
+
+/* xprof_rt_object.flags */
+#define XPROF_RT_ATOMIC_COUNTERS 1u /* counters are updated atomically */
+
+struct xprof_rt_vp_site {
+  uint32_t type;    /* XPROF_RT_VP_* */
+  uint32_t expr_id; /* unique within the procedure */
+  uint64_t *state;  /* XPROF_RT_VP_WORDS(n_values_per_vp) words */
+};
+
+struct xprof_rt_proc {
+  const char *name;   /* linker symbol name (static functions made unique) */
+  uint64_t signature; /* CFG signature */
+  uint32_t id;        /* compiler-defined */
+  uint32_t n_counters;
+  uint64_t *counters; /* n_counters words of the object's counter array */
+  uint32_t n_vp_sites;
+  uint32_t reserved;
+  const struct xprof_rt_vp_site *vp_sites;
+  const void *address; /* the function, to name indirect-call targets */
+};
+
+struct xprof_rt_object {
+  uint32_t abi_version; /* XPROF_RT_ABI_VERSION */
+  uint32_t flags;       /* XPROF_RT_* */
+  const char *path;     /* resolved pathname of the object file */
+  uint64_t tv_sec;      /* compile time */
+  uint32_t tv_usec;
+  uint32_t n_values_per_vp;
+  uint64_t signature;        /* hash of the procedure signatures */
+  const char *profile_name;  /* -xprofile=collect:NAME, or NULL */
+  uint32_t n_procs;
+  uint32_t n_counters; /* the whole counter array */
+  const struct xprof_rt_proc *procs;
+  uint64_t *counters;
+  /* Owned by the runtime (zero from the compiler). */
+  struct xprof_rt_object *next;
+  uint64_t runtime_reserved[2];
+};
+
+/* Entry points the compiler calls. */
+void __xprof_register(struct xprof_rt_object *obj);
+void __xprof_unregister(struct xprof_rt_object *obj);
+void __xprof_vp_proc(uint64_t *state, const void *callee);
+void __xprof_vp_int(uint64_t *state, int32_t value);
+void __xprof_vp_llong(uint64_t *state, int64_t value);
+
+/* Public API for programs that want to control collection (servers that
+ * never exit, test harnesses).  Both are safe from any thread. */
+
+/* Write the data gathered so far into the profile directory now (merging
+ * with what is there) and start counting from zero again.  Returns 0, or
+ * -1 after printing why on stderr; the data is then kept for the next
+ * write. */
+int xprof_dump(void);
+/* Forget the data gathered since the last write. */
+void xprof_reset(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

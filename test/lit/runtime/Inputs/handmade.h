@@ -1,0 +1,30 @@
+/*
+ * handmade.h - object file descriptors built by hand exactly as the
+ * compiler plugins emit them (runtime ABI 1), for the runtime's tests.
+ *
+ * A test defines its counters, value-profile states, sites and procedure
+ * table, then XP_OBJECT(path, signature, n_values_per_vp, profile_name)
+ * emits the descriptor plus the constructor and destructor.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "xprof_rt.h"
+
+#define XP_INC(counters, i) __atomic_fetch_add(&(counters)[i], 1, __ATOMIC_RELAXED)
+#define XP_COUNT(a) (sizeof(a) / sizeof *(a))
+
+#ifndef XP_ABI
+#define XP_ABI XPROF_RT_ABI_VERSION
+#endif
+
+#define XP_OBJECT(objvar, path, sig, nvp, name, procs, counters)             \
+  static struct xprof_rt_object objvar = {                                  \
+      XP_ABI, XPROF_RT_ATOMIC_COUNTERS, path, 1763777000, 0, nvp, sig,       \
+      name, XP_COUNT(procs), XP_COUNT(counters), procs, counters, 0, {0}};   \
+  __attribute__((constructor)) static void objvar##_ctor(void) {             \
+    __xprof_register(&objvar);                                               \
+  }                                                                          \
+  __attribute__((destructor)) static void objvar##_dtor(void) {              \
+    __xprof_unregister(&objvar);                                             \
+  }

@@ -1,0 +1,48 @@
+// 8 threads x 1e6 atomic increments give exact totals; value profiles
+// recorded from all threads keep exact totals too.
+// RUN: rm -rf %t && mkdir -p %t && cd %t
+// RUN: %cc_rt %s -o %t/threads
+// RUN: %t/threads
+// RUN: xprof_btoa threads.profile - | FileCheck %s
+// CHECK:      PROC: work 0x1 2 1 1 0
+// CHECK-NEXT: 0 8
+// CHECK-NEXT: 1 8000000
+// CHECK-DAG: VP_PROC 0 4000000 even:/handmade/threads.o
+// CHECK-DAG: VP_PROC 0 4000000 odd:/handmade/threads.o
+#include <pthread.h>
+
+#include "handmade.h"
+
+static uint64_t counters[2];
+static uint64_t site_state[XPROF_RT_VP_WORDS(2)] = {2};
+static const struct xprof_rt_vp_site sites[] = {{XPROF_RT_VP_PROC, 0, site_state}};
+void even(void) {}
+void odd(void) {}
+static const struct xprof_rt_proc procs[] = {
+    {"work", 0x1, 0, 2, counters, 1, 0, sites, NULL},
+    {"even", 0x2, 1, 0, counters, 0, 0, NULL, (const void *)even},
+    {"odd", 0x3, 2, 0, counters, 0, 0, NULL, (const void *)odd},
+};
+XP_OBJECT(obj, "/handmade/threads.o", 0x7, 2, NULL, procs, counters)
+
+static void *work(void *arg) {
+  long id = (long)arg;
+  XP_INC(counters, 0);
+  for (int i = 0; i < 1000000; i++) {
+    XP_INC(counters, 1);
+    if (i % 8 == 0) /* half the threads pick even, half odd */
+      __xprof_vp_proc(site_state, id % 2 ? (const void *)odd : (const void *)even);
+  }
+  for (int i = 0; i < 875000; i++) /* 125000 + 875000 = 1e6 per thread */
+    __xprof_vp_proc(site_state, id % 2 ? (const void *)odd : (const void *)even);
+  return NULL;
+}
+
+int main(void) {
+  pthread_t t[8];
+  for (long i = 0; i < 8; i++)
+    pthread_create(&t[i], NULL, work, (void *)i);
+  for (int i = 0; i < 8; i++)
+    pthread_join(t[i], NULL);
+  return 0;
+}
