@@ -267,6 +267,53 @@ int xprof_merge(xprof_profile *dst, const xprof_profile *src,
 int xprof_profile_clone(const xprof_profile *src, xprof_profile **out,
                         xprof_error *err);
 
+/* ---- control flow graphs: counter placement and flow solving ---------- */
+
+/* A procedure's CFG as both compiler plugins describe it: nodes 0 (ENTRY)
+ * and 1 (EXIT) plus the blocks, edges in a deterministic order.  The
+ * virtual edge EXIT -> ENTRY is implied. */
+#define XPROF_ENTRY 0u
+#define XPROF_EXIT 1u
+
+/* Edge flags */
+#define XPROF_EDGE_FAKE 1u     /* stands for abnormal flow: never counted */
+#define XPROF_EDGE_IGNORE 2u   /* replaced by fake edges: not in the graph */
+#define XPROF_EDGE_CRITICAL 4u /* counting it would need a new block */
+
+typedef struct xprof_edge {
+  uint32_t src, dst;
+  uint32_t flags;
+  uint64_t weight; /* estimated frequency: heavier edges stay uncounted */
+} xprof_edge;
+
+/* counter_of_edge values other than counter ids */
+#define XPROF_ON_TREE UINT32_MAX     /* derived by flow conservation */
+#define XPROF_NOT_IN_GRAPH (UINT32_MAX - 1) /* XPROF_EDGE_IGNORE */
+
+/* Choose the edges to count: a maximum spanning tree by weight (the
+ * virtual edge, fake edges and edges into EXIT first, then by decreasing
+ * weight, critical edges favoured) stays uncounted; every other edge gets
+ * the next counter id in edge order.  Returns the number of counters, or
+ * -1 when a fake edge cannot be put on the tree (the procedure cannot be
+ * profiled exactly). */
+int64_t xprof_place_counters(uint32_t n_nodes, const xprof_edge *edges,
+                             uint32_t n_edges, uint32_t *counter_of_edge);
+
+/* The procedure signature: a hash of the graph and of the placement, so
+ * that a profile is only applied to the very same counters. */
+uint64_t xprof_cfg_signature(uint32_t n_nodes, const xprof_edge *edges,
+                             uint32_t n_edges, const uint32_t *counter_of_edge);
+
+/* Solve every edge and node count from the counters by flow conservation.
+ * counter_value(id) comes from `counters` (n_counters values).  Returns 0
+ * when the counts are consistent, 1 when some derived count came out
+ * negative and was clamped to 0 (a damaged or racy profile), -1 on bad
+ * arguments or when out of memory.  node_count may be NULL. */
+int xprof_solve_flow(uint32_t n_nodes, const xprof_edge *edges,
+                     uint32_t n_edges, const uint32_t *counter_of_edge,
+                     const uint64_t *counters, uint32_t n_counters,
+                     uint64_t *edge_count, uint64_t *node_count);
+
 /* ---- utilities shared with the runtime and plugins ------------------- */
 
 uint32_t xprof_crc32c(uint32_t crc, const void *data, size_t len);

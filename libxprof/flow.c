@@ -1,0 +1,279 @@
+/*
+ * flow.c - counter placement on a spanning tree, CFG signatures and the
+ * flow solver, shared by both compiler plugins and the tools.
+ *
+ * Only the edges off a spanning tree of the CFG (with the virtual edge
+ * EXIT -> ENTRY) need counters: by flow conservation every tree edge's
+ * count follows from them (Knuth and Stevenson, 1973; Ball and Larus,
+ * 1994).  Putting the heaviest edges on the tree leaves the counters on
+ * cold edges.
+ */
+#include <stdlib.h>
+
+#include "internal.h"
+
+static uint32_t uf_find(uint32_t *parent, uint32_t x) {
+  while (parent[x] != x) {
+    parent[x] = parent[parent[x]];
+    x = parent[x];
+  }
+  return x;
+}
+
+/* Join the sets of a and b; returns 0 when they were already one. */
+static int uf_union(uint32_t *parent, uint32_t a, uint32_t b) {
+  a = uf_find(parent, a);
+  b = uf_find(parent, b);
+  if (a == b)
+    return 0;
+  parent[a] = b;
+  return 1;
+}
+
+typedef struct ranked {
+  uint32_t edge;
+  uint32_t klass; /* 0 first */
+  uint64_t weight;
+} ranked;
+
+static int ranked_cmp(const void *pa, const void *pb) {
+  const ranked *a = pa, *b = pb;
+  if (a->klass != b->klass)
+    return a->klass < b->klass ? -1 : 1;
+  if (a->weight != b->weight)
+    return a->weight > b->weight ? -1 : 1;
+  return a->edge < b->edge ? -1 : a->edge > b->edge;
+}
+
+int64_t xprof_place_counters(uint32_t n_nodes, const xprof_edge *edges,
+                             uint32_t n_edges, uint32_t *counter_of_edge) {
+  if (n_nodes < 2)
+    return -1;
+  uint32_t *parent = malloc((size_t)n_nodes * sizeof *parent);
+  ranked *order = malloc(((size_t)n_edges + 1) * sizeof *order);
+  if (!parent || !order) {
+    free(parent);
+    free(order);
+    return -1;
+  }
+  for (uint32_t i = 0; i < n_nodes; i++)
+    parent[i] = i;
+  uf_union(parent, XPROF_EXIT, XPROF_ENTRY); /* the virtual edge */
+
+  uint32_t n = 0;
+  for (uint32_t e = 0; e < n_edges; e++) {
+    counter_of_edge[e] = XPROF_NOT_IN_GRAPH;
+    if (edges[e].flags & XPROF_EDGE_IGNORE)
+      continue;
+    if (edges[e].src >= n_nodes || edges[e].dst >= n_nodes) {
+      free(parent);
+      free(order);
+      return -1;
+    }
+    /* Fake edges cannot carry counters; counters on edges into EXIT would
+     * sit after the return value is set.  Critical edges would need a new
+     * block, so they count double. */
+    uint32_t klass = (edges[e].flags & XPROF_EDGE_FAKE) ? 0
+                     : edges[e].dst == XPROF_EXIT       ? 1
+                                                        : 2;
+    uint64_t w = edges[e].weight;
+    if (edges[e].flags & XPROF_EDGE_CRITICAL)
+      w = w > UINT64_MAX / 2 ? UINT64_MAX : 2 * w + 1;
+    order[n++] = (ranked){e, klass, w};
+  }
+  qsort(order, n, sizeof *order, ranked_cmp);
+  int64_t result = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    const xprof_edge *e = &edges[order[i].edge];
+    if (uf_union(parent, e->src, e->dst)) {
+      counter_of_edge[order[i].edge] = XPROF_ON_TREE;
+    } else if (e->flags & XPROF_EDGE_FAKE) {
+      result = -1; /* would need a counter on an edge that does not exist */
+    } else {
+      counter_of_edge[order[i].edge] = 0; /* numbered below */
+    }
+  }
+  if (result == 0) {
+    uint32_t next = 0;
+    for (uint32_t e = 0; e < n_edges; e++)
+      if (counter_of_edge[e] == 0 &&
+          !(edges[e].flags & XPROF_EDGE_IGNORE))
+        counter_of_edge[e] = next++;
+    result = next;
+  }
+  free(parent);
+  free(order);
+  return result;
+}
+
+uint64_t xprof_cfg_signature(uint32_t n_nodes, const xprof_edge *edges,
+                             uint32_t n_edges, const uint32_t *counter_of_edge) {
+  /* FNV-1a over little-endian words: node count, then per edge its ends,
+   * its kind and whether it has a counter. */
+  uint64_t h = 0xcbf29ce484222325ull;
+  unsigned char w[4];
+#define MIX(v)                                                               \
+  do {                                                                       \
+    xprof_put32(w, (v));                                                     \
+    for (int k_ = 0; k_ < 4; k_++) {                                         \
+      h ^= w[k_];                                                            \
+      h *= 0x100000001b3ull;                                                 \
+    }                                                                        \
+  } while (0)
+  MIX(n_nodes);
+  MIX(n_edges);
+  for (uint32_t e = 0; e < n_edges; e++) {
+    MIX(edges[e].src);
+    MIX(edges[e].dst);
+    MIX(edges[e].flags & (XPROF_EDGE_FAKE | XPROF_EDGE_IGNORE));
+    MIX(counter_of_edge[e] == XPROF_ON_TREE        ? 0u
+        : counter_of_edge[e] == XPROF_NOT_IN_GRAPH ? 1u
+                                                   : 2u);
+  }
+#undef MIX
+  return h;
+}
+
+int xprof_solve_flow(uint32_t n_nodes, const xprof_edge *edges,
+                     uint32_t n_edges, const uint32_t *counter_of_edge,
+                     const uint64_t *counters, uint32_t n_counters,
+                     uint64_t *edge_count, uint64_t *node_count) {
+  /* Edge n_edges is the virtual EXIT -> ENTRY edge.  Counts are kept as
+   * signed 128-bit values while solving so that an inconsistent profile
+   * shows up as a negative count instead of wrapping. */
+  uint32_t m = n_edges + 1;
+  __int128 *val = calloc(m, sizeof *val);
+  unsigned char *known = calloc(m, 1);
+  uint32_t *unknown_in = calloc(n_nodes, sizeof *unknown_in);
+  uint32_t *unknown_out = calloc(n_nodes, sizeof *unknown_out);
+  __int128 *in_sum = calloc(n_nodes, sizeof *in_sum);
+  __int128 *out_sum = calloc(n_nodes, sizeof *out_sum);
+  uint32_t *first = malloc(((size_t)n_nodes + 1) * sizeof *first);
+  uint32_t *adj = malloc((size_t)m * 2 * sizeof *adj);
+  uint32_t *stack = malloc(((size_t)n_nodes + 1) * sizeof *stack);
+  int rc = -1;
+  if (!val || !known || !unknown_in || !unknown_out || !in_sum || !out_sum ||
+      !first || !adj || !stack || n_nodes < 2)
+    goto out;
+
+#define SRC(e) ((e) == n_edges ? XPROF_EXIT : edges[e].src)
+#define DST(e) ((e) == n_edges ? XPROF_ENTRY : edges[e].dst)
+  /* Incidence lists (each edge at both ends). */
+  for (uint32_t i = 0; i <= n_nodes; i++)
+    first[i] = 0;
+  for (uint32_t e = 0; e < m; e++) {
+    if (e < n_edges && (edges[e].flags & XPROF_EDGE_IGNORE))
+      continue;
+    if (SRC(e) >= n_nodes || DST(e) >= n_nodes)
+      goto out;
+    first[SRC(e)]++;
+    first[DST(e)]++;
+  }
+  for (uint32_t i = 0, acc = 0; i <= n_nodes; i++) {
+    uint32_t c = i < n_nodes ? first[i] : 0;
+    first[i] = acc;
+    acc += c;
+  }
+  {
+    uint32_t *fill = calloc(n_nodes, sizeof *fill);
+    if (!fill)
+      goto out;
+    for (uint32_t e = 0; e < m; e++) {
+      if (e < n_edges && (edges[e].flags & XPROF_EDGE_IGNORE))
+        continue;
+      adj[first[SRC(e)] + fill[SRC(e)]++] = e;
+      adj[first[DST(e)] + fill[DST(e)]++] = e;
+    }
+    free(fill);
+  }
+
+  for (uint32_t e = 0; e < m; e++) {
+    int ignored = e < n_edges && (edges[e].flags & XPROF_EDGE_IGNORE);
+    uint32_t c = e < n_edges ? counter_of_edge[e] : XPROF_ON_TREE;
+    if (ignored) {
+      known[e] = 1; /* not part of the graph: count 0 */
+      continue;
+    }
+    if (c != XPROF_ON_TREE && c != XPROF_NOT_IN_GRAPH) {
+      if (c >= n_counters)
+        goto out;
+      known[e] = 1;
+      val[e] = counters[c];
+      in_sum[DST(e)] += val[e];
+      out_sum[SRC(e)] += val[e];
+    } else {
+      unknown_in[DST(e)]++;
+      unknown_out[SRC(e)]++;
+    }
+  }
+
+  /* Peel: a node with exactly one unknown incident edge determines it. */
+  uint32_t sp = 0;
+  for (uint32_t v = 0; v < n_nodes; v++)
+    if (unknown_in[v] + unknown_out[v] == 1)
+      stack[sp++] = v;
+  while (sp) {
+    uint32_t v = stack[--sp];
+    if (unknown_in[v] + unknown_out[v] != 1)
+      continue;
+    uint32_t e = UINT32_MAX;
+    for (uint32_t k = first[v]; k < first[v + 1]; k++)
+      if (!known[adj[k]]) {
+        e = adj[k];
+        break;
+      }
+    if (e == UINT32_MAX)
+      continue;
+    /* in(v) = out(v): the unknown edge makes up the difference. */
+    __int128 x = DST(e) == v && unknown_in[v] ? out_sum[v] - in_sum[v]
+                                              : in_sum[v] - out_sum[v];
+    known[e] = 1;
+    val[e] = x;
+    uint32_t s = SRC(e), d = DST(e);
+    out_sum[s] += x;
+    in_sum[d] += x;
+    unknown_out[s]--;
+    unknown_in[d]--;
+    if (unknown_in[s] + unknown_out[s] == 1)
+      stack[sp++] = s;
+    if (d != s && unknown_in[d] + unknown_out[d] == 1)
+      stack[sp++] = d;
+  }
+
+  rc = 0;
+  for (uint32_t e = 0; e < m; e++) {
+    if (!known[e]) { /* only when the unknown edges do not form a forest */
+      rc = -1;
+      goto out;
+    }
+    if (val[e] < 0) {
+      rc = 1;
+      val[e] = 0;
+    }
+  }
+  for (uint32_t e = 0; e < n_edges; e++)
+    edge_count[e] = val[e] > (__int128)UINT64_MAX ? UINT64_MAX : (uint64_t)val[e];
+  if (node_count) {
+    for (uint32_t v = 0; v < n_nodes; v++)
+      node_count[v] = 0;
+    for (uint32_t e = 0; e < m; e++) {
+      if (e < n_edges && (edges[e].flags & XPROF_EDGE_IGNORE))
+        continue;
+      /* A node's count is what flows into it (ENTRY: via the virtual edge). */
+      node_count[DST(e)] = xprof_sat_add(node_count[DST(e)], (uint64_t)val[e]);
+    }
+  }
+#undef SRC
+#undef DST
+out:
+  free(val);
+  free(known);
+  free(unknown_in);
+  free(unknown_out);
+  free(in_sum);
+  free(out_sum);
+  free(first);
+  free(adj);
+  free(stack);
+  return rc;
+}

@@ -1,0 +1,177 @@
+/* test_flow.c - counter placement and the flow solver on random CFGs. */
+#include <stdlib.h>
+
+#include "unit.h"
+#include "xprof.h"
+
+static uint64_t rng_state = 0x243f6a8885a308d3ull;
+static uint64_t rng(void) {
+  rng_state ^= rng_state << 13;
+  rng_state ^= rng_state >> 7;
+  rng_state ^= rng_state << 17;
+  return rng_state;
+}
+
+/* A random CFG: a chain ENTRY -> 2 -> ... -> n-1 -> EXIT so that every
+ * node is reachable and reaches EXIT, plus random extra edges (loops,
+ * branches, self loops, edges into EXIT). */
+static uint32_t random_cfg(uint32_t n_nodes, xprof_edge *e, uint32_t max) {
+  uint32_t n = 0;
+  e[n++] = (xprof_edge){XPROF_ENTRY, 2, 0, 0};
+  for (uint32_t v = 2; v + 1 < n_nodes; v++)
+    e[n++] = (xprof_edge){v, v + 1, 0, 0};
+  e[n++] = (xprof_edge){n_nodes - 1, XPROF_EXIT, 0, 0};
+  while (n < max) {
+    uint32_t s = 2 + (uint32_t)(rng() % (n_nodes - 2));
+    uint32_t d = rng() % 5 == 0 ? XPROF_EXIT : 2 + (uint32_t)(rng() % (n_nodes - 2));
+    e[n++] = (xprof_edge){s, d, 0, rng() % 1000};
+  }
+  return n;
+}
+
+/* Walk from ENTRY to EXIT `walks` times choosing random successors, but
+ * always able to finish (the chain edge is taken with some probability). */
+static void simulate(uint32_t n_nodes, const xprof_edge *e, uint32_t n_edges,
+                     uint32_t walks, uint64_t *count) {
+  for (uint32_t k = 0; k < n_edges; k++)
+    count[k] = 0;
+  for (uint32_t w = 0; w < walks; w++) {
+    uint32_t v = XPROF_ENTRY, steps = 0;
+    while (v != XPROF_EXIT) {
+      uint32_t succ[64], ns = 0, chain = UINT32_MAX;
+      for (uint32_t k = 0; k < n_edges && ns < 64; k++)
+        if (e[k].src == v) {
+          if (e[k].dst == v + 1 || (e[k].dst == XPROF_EXIT && v == n_nodes - 1) ||
+              (v == XPROF_ENTRY))
+            chain = k;
+          succ[ns++] = k;
+        }
+      uint32_t pick = (steps++ > 50 || rng() % 3 == 0) && chain != UINT32_MAX
+                          ? chain
+                          : succ[rng() % ns];
+      count[pick]++;
+      v = e[pick].dst;
+    }
+  }
+}
+
+static void random_graphs(void) {
+  xprof_edge e[200];
+  uint32_t counter[200];
+  uint64_t truth[200], solved[200], values[200], nodes[64];
+  int bad = 0;
+  for (int round = 0; round < 300; round++) {
+    uint32_t n_nodes = 3 + (uint32_t)(rng() % 40);
+    uint32_t n_edges = random_cfg(n_nodes, e, n_nodes + (uint32_t)(rng() % (2 * n_nodes)));
+    for (uint32_t k = 0; k < n_edges; k++)
+      if (rng() % 4 == 0)
+        e[k].flags |= XPROF_EDGE_CRITICAL;
+    int64_t nc = xprof_place_counters(n_nodes, e, n_edges, counter);
+    CHECK(nc >= 0);
+    /* Off a spanning tree of V nodes and E + 1 edges (with the virtual
+     * edge, which is on the tree): E + 1 - (V - 1) edges. */
+    CHECK_U64((uint64_t)nc, n_edges + 2 - n_nodes);
+    simulate(n_nodes, e, n_edges, 1 + (uint32_t)(rng() % 50), truth);
+    for (uint32_t k = 0; k < n_edges; k++)
+      if (counter[k] != XPROF_ON_TREE)
+        values[counter[k]] = truth[k];
+    int rc = xprof_solve_flow(n_nodes, e, n_edges, counter, values,
+                              (uint32_t)nc, solved, nodes);
+    CHECK(rc == 0);
+    for (uint32_t k = 0; k < n_edges; k++)
+      if (solved[k] != truth[k])
+        bad++;
+    /* node counts are in-flows */
+    for (uint32_t v = 2; v < n_nodes; v++) {
+      uint64_t in = 0;
+      for (uint32_t k = 0; k < n_edges; k++)
+        if (e[k].dst == v)
+          in += truth[k];
+      if (nodes[v] != in)
+        bad++;
+    }
+  }
+  CHECK(bad == 0);
+}
+
+/* Heavy edges stay on the tree: of a loop's two edges between the header
+ * and the body, the lighter one carries the counter. */
+static void heavy_edges_uncounted(void) {
+  /* ENTRY -> 2, 2 -> 3 (heavy), 3 -> 2 (back edge), 3 -> EXIT */
+  xprof_edge e[] = {{XPROF_ENTRY, 2, 0, 1},
+                    {2, 3, 0, 1000},
+                    {3, 2, 0, 999},
+                    {3, XPROF_EXIT, 0, 1}};
+  uint32_t c[4];
+  CHECK(xprof_place_counters(4, e, 4, c) == 2);
+  CHECK(c[1] == XPROF_ON_TREE);
+  CHECK(c[3] == XPROF_ON_TREE); /* edges into EXIT are preferred */
+  CHECK(c[0] == 0 && c[2] == 1);
+  e[2].weight = 2000; /* now the back edge is the heavier one */
+  CHECK(xprof_place_counters(4, e, 4, c) == 2);
+  CHECK(c[2] == XPROF_ON_TREE && c[1] == 1);
+}
+
+static void fake_and_ignored(void) {
+  /* 2 -> 3 is abnormal: replaced by fake 2 -> EXIT and ENTRY -> 3. */
+  xprof_edge e[] = {{XPROF_ENTRY, 2, 0, 5},
+                    {2, 3, XPROF_EDGE_IGNORE, 5},
+                    {2, XPROF_EXIT, XPROF_EDGE_FAKE, 0},
+                    {XPROF_ENTRY, 3, XPROF_EDGE_FAKE, 0},
+                    {3, XPROF_EXIT, 0, 5}};
+  uint32_t c[5];
+  CHECK(xprof_place_counters(4, e, 5, c) == 2);
+  CHECK(c[1] == XPROF_NOT_IN_GRAPH);
+  CHECK(c[2] == XPROF_ON_TREE && c[3] == XPROF_ON_TREE);
+  CHECK(c[0] == 0 && c[4] == 1);
+  /* 7 calls; 3 times 3 was reached abnormally. */
+  uint64_t v[2] = {7, 3}, solved[5], nodes[4];
+  CHECK(xprof_solve_flow(4, e, 5, c, v, 2, solved, nodes) == 0);
+  CHECK_U64(solved[2], 7);
+  CHECK_U64(solved[3], 3);
+  CHECK_U64(solved[1], 0);
+  CHECK_U64(nodes[XPROF_ENTRY], 10);
+  /* the signature changes with the placement */
+  uint32_t c2[5];
+  memcpy(c2, c, sizeof c);
+  c2[0] = XPROF_ON_TREE;
+  c2[2] = 0;
+  CHECK(xprof_cfg_signature(4, e, 5, c) != xprof_cfg_signature(4, e, 5, c2));
+
+  /* A block with both a fake entry and a fake exit edge cannot be exact. */
+  xprof_edge f[] = {{XPROF_ENTRY, 2, XPROF_EDGE_FAKE, 0},
+                    {2, XPROF_EXIT, XPROF_EDGE_FAKE, 0}};
+  CHECK(xprof_place_counters(3, f, 2, c) == -1);
+}
+
+static void inconsistent(void) {
+  /* diamond: ENTRY->2, 2->3, 2->4, 3->5, 4->5, 5->EXIT, counted on the
+   * first two edges (a valid placement: the rest plus the virtual edge
+   * form a spanning tree). */
+  xprof_edge e[] = {{0, 2, 0, 9}, {2, 3, 0, 5}, {2, 4, 0, 1},
+                    {3, 5, 0, 5}, {4, 5, 0, 1}, {5, 1, 0, 9}};
+  uint32_t c[6] = {0, 1, XPROF_ON_TREE, XPROF_ON_TREE, XPROF_ON_TREE,
+                   XPROF_ON_TREE};
+  uint64_t solved[6];
+  uint64_t good[2] = {6, 5}, bad[2] = {1, 5};
+  CHECK(xprof_solve_flow(6, e, 6, c, good, 2, solved, NULL) == 0);
+  CHECK_U64(solved[2], 1);
+  CHECK_U64(solved[5], 6);
+  /* 5 of 1 calls took the left branch: the right one would be -4. */
+  CHECK(xprof_solve_flow(6, e, 6, c, bad, 2, solved, NULL) == 1);
+  CHECK_U64(solved[2], 0);
+  /* A counter id beyond the values is refused. */
+  CHECK(xprof_solve_flow(6, e, 6, c, good, 1, solved, NULL) == -1);
+  /* So is a placement whose uncounted edges contain a cycle. */
+  uint32_t cyc[6] = {XPROF_ON_TREE, XPROF_ON_TREE, XPROF_ON_TREE,
+                     XPROF_ON_TREE, XPROF_ON_TREE, 0};
+  uint64_t one[1] = {6};
+  CHECK(xprof_solve_flow(6, e, 6, cyc, one, 1, solved, NULL) == -1);
+}
+
+UNIT_TABLE(flow_tests) = {
+    {"flow/random_graphs", random_graphs},
+    {"flow/heavy_edges_uncounted", heavy_edges_uncounted},
+    {"flow/fake_and_ignored", fake_and_ignored},
+    {"flow/inconsistent", inconsistent},
+    UNIT_END};
