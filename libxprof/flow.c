@@ -247,7 +247,11 @@ int xprof_solve_flow(uint32_t n_nodes, const xprof_edge *edges,
       goto out;
     }
     if (val[e] < 0) {
-      rc = 1;
+      /* A fake edge may come out negative where a function returns more
+       * than once (setjmp): it is not control flow, and GCC's profiler
+       * allows the same.  A real edge below zero means bad counts. */
+      if (e == n_edges || !(edges[e].flags & XPROF_EDGE_FAKE))
+        rc = 1;
       val[e] = 0;
     }
   }

@@ -306,13 +306,44 @@ uint64_t xprof_cfg_signature(uint32_t n_nodes, const xprof_edge *edges,
 
 /* Solve every edge and node count from the counters by flow conservation.
  * counter_value(id) comes from `counters` (n_counters values).  Returns 0
- * when the counts are consistent, 1 when some derived count came out
- * negative and was clamped to 0 (a damaged or racy profile), -1 on bad
- * arguments or when out of memory.  node_count may be NULL. */
+ * when the counts are consistent, 1 when the count of a real edge came
+ * out negative and was clamped to 0 (a damaged or racy profile), -1 on
+ * bad arguments or when out of memory.  Fake edges may come out negative
+ * where a function returns twice (setjmp); they are clamped silently.
+ * node_count may be NULL. */
 int xprof_solve_flow(uint32_t n_nodes, const xprof_edge *edges,
                      uint32_t n_edges, const uint32_t *counter_of_edge,
                      const uint64_t *counters, uint32_t n_counters,
                      uint64_t *edge_count, uint64_t *node_count);
+
+/* ---- CFG dumps (debug): what the plugins instrumented, for xprof_verify */
+
+/* With the plugins' all-edges debug option every real edge also gets a
+ * counter of its own, numbered after the spanning-tree counters; a CFG
+ * dump (OBJECT.xpcfg) records the graph and both numberings:
+ *   XPCFG 1
+ *   PROC <name> <signature 0x..> <n_nodes> <n_edges> <n_counters> <n_debug>
+ *   <src> <dst> <flags> <counter|-> <debug counter|->      (n_edges lines)
+ */
+void xprof_cfgdump_begin(FILE *f);
+void xprof_cfgdump_proc(FILE *f, const char *name, uint64_t signature,
+                        uint32_t n_nodes, const xprof_edge *edges,
+                        uint32_t n_edges, const uint32_t *counter_of_edge,
+                        uint32_t n_counters, int with_debug);
+
+typedef struct xprof_cfgdump_entry {
+  const char *name;
+  uint64_t signature;
+  uint32_t n_nodes, n_edges, n_counters, n_debug;
+  xprof_edge *edges;
+  uint32_t *counter_of_edge;
+  uint32_t *debug_of_edge; /* XPROF_ON_TREE when none */
+} xprof_cfgdump_entry;
+
+/* Read a CFG dump; procedures and their arrays are owned by `owner`. */
+int xprof_cfgdump_read(const char *path, xprof_profile *owner,
+                       xprof_cfgdump_entry **procs, uint32_t *n_procs,
+                       xprof_error *err);
 
 /* ---- utilities shared with the runtime and plugins ------------------- */
 

@@ -107,13 +107,52 @@ static const target *find_target(const target *t, size_t n, uint64_t addr) {
   return bsearch(&key, t, n, sizeof *t, target_cmp);
 }
 
+/* Counter arrays already taken in this snapshot: a comdat function's
+ * array is shared by every object file that has the function (the linker
+ * kept one), and each of them must record the same counts. */
+typedef struct taken {
+  const uint64_t *counters;
+  uint32_t obj, proc; /* where its counts went */
+} taken;
+
 typedef struct snap_ctx {
   xprof_profile *p;
   const target *targets;
   size_t n_targets;
   uint64_t *scratch; /* counters or value-profile state */
   size_t scratch_len;
+  taken *seen;       /* open addressing by counters address */
+  size_t seen_mask;
 } snap_ctx;
+
+static taken *seen_slot(snap_ctx *c, const uint64_t *counters) {
+  size_t h = (size_t)(((uintptr_t)counters >> 3) * 0x9e3779b97f4a7c15ull);
+  for (size_t i = h & c->seen_mask;; i = (i + 1) & c->seen_mask)
+    if (!c->seen[i].counters || c->seen[i].counters == counters)
+      return &c->seen[i];
+}
+
+/* Copy counts already taken for the same counter array. */
+static int copy_taken(snap_ctx *c, const xprof_objfile *from,
+                      const xprof_proc *src, const xprof_objfile *o,
+                      xprof_proc *f) {
+  if (src->n_counters) {
+    if (xprof_proc_alloc_counters(c->p, f, src->n_counters) < 0)
+      return -1;
+    memcpy(f->counters, src->counters, (size_t)src->n_counters * 8);
+  }
+  if (src->n_vp_records && o->n_values_per_vp == from->n_values_per_vp) {
+    if (xprof_proc_alloc_vp(c->p, o, f, src->n_vp_records) < 0)
+      return -1;
+    for (uint32_t r = 0; r < src->n_vp_records; r++) {
+      f->vp[r].type = src->vp[r].type;
+      f->vp[r].expr_id = src->vp[r].expr_id;
+      memcpy(f->vp[r].values, src->vp[r].values,
+             (size_t)o->n_values_per_vp * sizeof(xprof_vp_value));
+    }
+  }
+  return 0;
+}
 
 static int need_scratch(snap_ctx *c, size_t n) {
   if (n <= c->scratch_len)
@@ -214,6 +253,7 @@ static int take_object(snap_ctx *c, const struct xprof_rt_object *obj) {
   o->tv_usec = obj->tv_usec;
   o->n_values_per_vp = obj->n_values_per_vp;
   o->signature = obj->signature;
+  uint32_t obj_index = c->p->n_objfiles - 1;
   for (uint32_t j = 0; j < obj->n_procs; j++) {
     const struct xprof_rt_proc *rp = &obj->procs[j];
     xprof_proc *f = xprof_add_proc(c->p, o, rp->name);
@@ -222,6 +262,18 @@ static int take_object(snap_ctx *c, const struct xprof_rt_object *obj) {
     f->signature = rp->signature;
     f->id = rp->id;
     f->n_vp_sites = rp->n_vp_sites;
+    taken *t = rp->n_counters && c->seen ? seen_slot(c, rp->counters) : NULL;
+    if (t && t->counters) {
+      const xprof_objfile *from = &c->p->objfiles[t->obj];
+      if (copy_taken(c, from, &from->procs[t->proc], o, f) < 0)
+        return -1;
+      continue;
+    }
+    if (t) {
+      t->counters = rp->counters;
+      t->obj = obj_index;
+      t->proc = j;
+    }
     if (take_counters(c, rp, f) < 0)
       return -1;
     if (!rp->n_vp_sites || !obj->n_values_per_vp)
@@ -263,9 +315,21 @@ static int add_program(xprof_profile *p, const struct xprof_rt_object *obj) {
 static xprof_profile *snapshot(const char *dir,
                                const struct xprof_rt_object *only,
                                const target *targets, size_t n_targets) {
-  snap_ctx c = {xprof_profile_new(), targets, n_targets, NULL, 0};
+  snap_ctx c = {xprof_profile_new(), targets, n_targets, NULL, 0, NULL, 0};
   if (!c.p)
     return NULL;
+  size_t n_procs = 0;
+  for (struct xprof_rt_object *o = rt_objects; o; o = o->next)
+    n_procs += o->n_procs;
+  size_t slots = 16;
+  while (slots < 2 * n_procs)
+    slots *= 2;
+  c.seen = calloc(slots, sizeof *c.seen);
+  c.seen_mask = slots - 1;
+  if (!c.seen) {
+    xprof_profile_free(c.p);
+    return NULL;
+  }
   for (struct xprof_rt_object *o = rt_objects; o; o = o->next) {
     if (only && o != only)
       continue;
@@ -278,7 +342,7 @@ static xprof_profile *snapshot(const char *dir,
     if (xprof_find_objfile(c.p, o->path)) {
       /* The same object file linked into two modules: merge the second. */
       xprof_profile *one = xprof_profile_new();
-      snap_ctx c2 = {one, targets, n_targets, c.scratch, c.scratch_len};
+      snap_ctx c2 = {one, targets, n_targets, c.scratch, c.scratch_len, NULL, 0};
       rc = one ? take_object(&c2, o) : -1;
       c.scratch = c2.scratch;
       c.scratch_len = c2.scratch_len;
@@ -290,11 +354,13 @@ static xprof_profile *snapshot(const char *dir,
     }
     if (rc < 0 || add_program(c.p, o) < 0) {
       free(c.scratch);
+      free(c.seen);
       xprof_profile_free(c.p);
       return NULL;
     }
   }
   free(c.scratch);
+  free(c.seen);
   return c.p;
 }
 
@@ -553,10 +619,14 @@ void rt_zero_locked(const struct xprof_rt_object *only) {
   for (struct xprof_rt_object *o = rt_objects; o; o = o->next) {
     if (only && o != only)
       continue;
-    for (uint32_t k = 0; k < o->n_counters; k++)
-      __atomic_store_n(&o->counters[k], 0, __ATOMIC_RELAXED);
-    for (uint32_t j = 0; j < o->n_procs; j++)
-      for (uint32_t s = 0; s < o->procs[j].n_vp_sites; s++)
-        rt_vp_clear(o->procs[j].vp_sites[s].state);
+    /* By procedure: comdat functions' counters are outside the object's
+     * own array. */
+    for (uint32_t j = 0; j < o->n_procs; j++) {
+      const struct xprof_rt_proc *rp = &o->procs[j];
+      for (uint32_t k = 0; k < rp->n_counters; k++)
+        __atomic_store_n(&rp->counters[k], 0, __ATOMIC_RELAXED);
+      for (uint32_t s = 0; s < rp->n_vp_sites; s++)
+        rt_vp_clear(rp->vp_sites[s].state);
+    }
   }
 }

@@ -1,0 +1,213 @@
+/*
+ * cfg.cc - what both modes share: the CFG as libxprof sees it, function
+ * names, the object file's path, which functions to leave alone.
+ */
+#include "gcc-common.h"
+
+#include <fnmatch.h>
+#include <limits.h>
+#include <stdlib.h>
+
+#include "xprof-gcc.h"
+
+bool xp_is_indirect_call(gimple *stmt) {
+  return is_gimple_call(stmt) && !gimple_call_internal_p(stmt) &&
+         !gimple_call_fndecl(stmt) && gimple_call_fn(stmt);
+}
+
+unsigned xp_count_indirect_calls(void) {
+  unsigned n = 0;
+  basic_block bb;
+  FOR_EACH_BB_FN(bb, cfun) {
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);
+         gsi_next(&gsi))
+      if (xp_is_indirect_call(gsi_stmt(gsi)))
+        n++;
+  }
+  return n;
+}
+
+/* As profile.cc does: calls that may not return get a fake edge to EXIT,
+ * and abnormal edges (setjmp, computed goto, nonlocal goto) are replaced
+ * by fake edges from ENTRY / to EXIT, so that the graph left to count has
+ * no cycles through edges that cannot carry counters. */
+static void add_fake_edges(void) {
+  flow_call_edges_add(NULL);
+  add_noreturn_fake_exit_edges();
+  basic_block bb;
+  FOR_EACH_BB_FN(bb, cfun) {
+    bool need_exit = false, need_entry = false, have_exit = false,
+         have_entry = false;
+    edge e;
+    edge_iterator ei;
+    FOR_EACH_EDGE(e, ei, bb->succs) {
+      if ((e->flags & (EDGE_ABNORMAL | EDGE_ABNORMAL_CALL)) &&
+          !(e->flags & EDGE_FAKE))
+        need_exit = true;
+      if (e->dest == EXIT_BLOCK_PTR_FOR_FN(cfun))
+        have_exit = true;
+    }
+    FOR_EACH_EDGE(e, ei, bb->preds) {
+      if ((e->flags & (EDGE_ABNORMAL | EDGE_ABNORMAL_CALL)) &&
+          !(e->flags & EDGE_FAKE))
+        need_entry = true;
+      if (e->src == ENTRY_BLOCK_PTR_FOR_FN(cfun))
+        have_entry = true;
+    }
+    if (need_exit && !have_exit)
+      make_edge(bb, EXIT_BLOCK_PTR_FOR_FN(cfun), EDGE_FAKE);
+    if (need_entry && !have_entry) {
+      make_edge(ENTRY_BLOCK_PTR_FOR_FN(cfun), bb, EDGE_FAKE);
+      /* A block with a fake entry edge and an exit edge would need a
+       * counter on a fake edge: split it so that the two are apart. */
+      if (have_exit || need_exit) {
+        gimple_stmt_iterator gsi = gsi_start_nondebug_after_labels_bb(bb);
+        if (!gsi_end_p(gsi)) {
+          edge fall = split_block_after_labels(bb);
+          (void)fall;
+        }
+      }
+    }
+  }
+}
+
+static uint64_t edge_weight(edge e) {
+  profile_count c = e->count();
+  if (!c.initialized_p())
+    return 0;
+  gcov_type v = c.to_gcov_type();
+  return v > 0 ? (uint64_t)v : 0;
+}
+
+bool xp_cfg_build(struct xp_cfg *c, uint32_t n_vp_sites) {
+  memset(c, 0, sizeof *c);
+  add_fake_edges();
+  compact_blocks();
+
+  c->n_nodes = (uint32_t)n_basic_blocks_for_fn(cfun);
+  uint32_t n = 0;
+  basic_block bb;
+  FOR_ALL_BB_FN(bb, cfun) n += EDGE_COUNT(bb->succs);
+  c->n_edges = n;
+  c->gcc_edges = XNEWVEC(edge, n + 1);
+  c->edges = XNEWVEC(xprof_edge, n + 1);
+  c->counter_of_edge = XNEWVEC(uint32_t, n + 1);
+
+  /* Edges by source block index, then successor order: the same in both
+   * modes because the graph is. */
+  n = 0;
+  for (uint32_t i = 0; i < c->n_nodes; i++) {
+    bb = BASIC_BLOCK_FOR_FN(cfun, i);
+    if (!bb)
+      continue;
+    edge e;
+    edge_iterator ei;
+    FOR_EACH_EDGE(e, ei, bb->succs) {
+      xprof_edge *x = &c->edges[n];
+      x->src = (uint32_t)e->src->index;
+      x->dst = (uint32_t)e->dest->index;
+      x->flags = 0;
+      if (e->flags & EDGE_FAKE)
+        x->flags |= XPROF_EDGE_FAKE;
+      else if ((e->flags & (EDGE_ABNORMAL | EDGE_ABNORMAL_CALL)) &&
+               e->src != ENTRY_BLOCK_PTR_FOR_FN(cfun) &&
+               e->dest != EXIT_BLOCK_PTR_FOR_FN(cfun))
+        x->flags |= XPROF_EDGE_IGNORE;
+      if (EDGE_CRITICAL_P(e))
+        x->flags |= XPROF_EDGE_CRITICAL;
+      x->weight = edge_weight(e);
+      c->gcc_edges[n++] = e;
+    }
+  }
+  c->n_counters = xprof_place_counters(c->n_nodes, c->edges, c->n_edges,
+                                       c->counter_of_edge);
+  /* The number of value-profile sites is part of what both builds must
+   * agree on. */
+  c->signature = xprof_cfg_signature(c->n_nodes, c->edges, c->n_edges,
+                                     c->counter_of_edge) ^
+                 (0x9e3779b97f4a7c15ull * (uint64_t)(n_vp_sites + 1));
+  return c->n_counters >= 0;
+}
+
+void xp_cfg_free(struct xp_cfg *c) {
+  XDELETEVEC(c->gcc_edges);
+  XDELETEVEC(c->edges);
+  XDELETEVEC(c->counter_of_edge);
+  memset(c, 0, sizeof *c);
+}
+
+const char *xp_function_name(tree decl) {
+  const char *name = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(decl));
+  return name[0] == '*' ? name + 1 : name; /* user assembler label */
+}
+
+static bool matches(const char *s, const char **patterns, unsigned n) {
+  for (unsigned i = 0; i < n; i++)
+    if (fnmatch(patterns[i], s, 0) == 0)
+      return true;
+  return false;
+}
+
+bool xp_skip_function(cgraph_node *node) {
+  tree decl = node->decl;
+  if (!gimple_has_body_p(decl) || node->thunk || node->alias ||
+      DECL_SOURCE_LOCATION(decl) == BUILTINS_LOCATION ||
+      DECL_EXTERNAL(decl))
+    return true;
+  if (lookup_attribute("no_profile_instrument_function",
+                       DECL_ATTRIBUTES(decl)))
+    return true;
+  if (xp_opts.n_skip_functions &&
+      (matches(xp_function_name(decl), xp_opts.skip_functions,
+               xp_opts.n_skip_functions) ||
+       matches(lang_hooks.decl_printable_name(decl, 0),
+               xp_opts.skip_functions, xp_opts.n_skip_functions)))
+    return true;
+  if (xp_opts.n_skip_files) {
+    const char *file = DECL_SOURCE_FILE(decl);
+    if (file && matches(file, xp_opts.skip_files, xp_opts.n_skip_files))
+      return true;
+  }
+  return false;
+}
+
+/* The object file is DUMPDIR + DUMPBASE without its extension + ".o", as
+ * the driver names it (-dumpdir sub/ -dumpbase b.c for -c -o sub/b.o),
+ * made absolute with the directory resolved. */
+const char *xp_object_path(void) {
+  static char *path;
+  if (path)
+    return path;
+  /* cc1 may already have put the dump directory in front of the base. */
+  const char *dir = dump_dir_name && !dump_base_name_prefixed ? dump_dir_name : "";
+  const char *base = dump_base_name ? dump_base_name : main_input_filename;
+  const char *ext = dump_base_ext ? dump_base_ext : "";
+  size_t blen = strlen(base), elen = strlen(ext);
+  if (elen && blen > elen && strcmp(base + blen - elen, ext) == 0)
+    blen -= elen;
+  else if (!dump_base_ext) { /* strip a suffix by hand */
+    const char *dot = strrchr(base, '.'), *slash = strrchr(base, '/');
+    if (dot && (!slash || dot > slash))
+      blen = (size_t)(dot - base);
+  }
+  char *rel = XNEWVEC(char, strlen(dir) + blen + 3);
+  sprintf(rel, "%s%.*s.o", dir, (int)blen, base);
+
+  /* Resolve the directory part (the object itself may not exist yet). */
+  char *slash = strrchr(rel, '/');
+  char resolved[PATH_MAX];
+  const char *file = slash ? slash + 1 : rel;
+  if (slash)
+    *slash = 0;
+  const char *d = slash ? (rel[0] ? rel : "/") : ".";
+  if (realpath(d, resolved)) {
+    path = XNEWVEC(char, strlen(resolved) + strlen(file) + 2);
+    sprintf(path, "%s/%s", strcmp(resolved, "/") == 0 ? "" : resolved, file);
+  } else {
+    if (slash)
+      *slash = '/';
+    path = xstrdup(rel);
+  }
+  XDELETEVEC(rel);
+  return path;
+}

@@ -1,0 +1,500 @@
+/*
+ * collect.cc - -xprofile=collect: counters on the edges off a spanning
+ * tree, value-profile calls before indirect calls, and the object file's
+ * descriptor (runtime/xprof_rt.h) with a constructor that registers it.
+ *
+ * Counters of ordinary functions live in one array per object file.  A
+ * comdat function (C++ inline functions, templates) gets an array of its
+ * own in a comdat group named after the function and its signature, so
+ * the linker keeps one array with the one copy of the code it keeps, and
+ * every object file that has the function records the same counts.
+ */
+#include "gcc-common.h"
+
+#include <sys/time.h>
+
+#include "xprof-gcc.h"
+#include "xprof_rt.h"
+
+struct xp_fn {
+  const char *name;
+  tree decl;
+  uint64_t signature;
+  uint32_t n_counters; /* including debug counters */
+  uint32_t n_vp_sites;
+  tree var;            /* counters (and, for comdat, value-profile state) */
+  uint32_t base;       /* first counter in var */
+  uint32_t vp_base;    /* first state word: in vp var, or in var (comdat) */
+  bool comdat;
+  bool take_address;
+};
+
+static vec<xp_fn> fns;
+static tree ctr_var, vp_var; /* per object file */
+static uint32_t n_ctrs, n_vp_words;
+static vec<uint32_t> vp_site_words; /* state offsets, object-wide vp_var */
+static tree vp_proc_decl;
+static FILE *cfg_dump;
+
+static tree counter_type(void) { return get_gcov_type(); }
+
+/* A static array whose size is fixed at the end (as coverage.cc does). */
+static tree open_array(const char *name) {
+  tree v = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier(name),
+                      build_array_type(counter_type(), NULL_TREE));
+  TREE_STATIC(v) = 1;
+  TREE_ADDRESSABLE(v) = 1;
+  DECL_NONALIASED(v) = 1;
+  DECL_ARTIFICIAL(v) = 1;
+  DECL_IGNORED_P(v) = 1;
+  return v;
+}
+
+static void close_array(tree v, uint32_t n, tree init) {
+  if (n == 0)
+    n = 1;
+  TREE_TYPE(v) = build_array_type(counter_type(), build_index_type(size_int(n - 1)));
+  DECL_SIZE(v) = TYPE_SIZE(TREE_TYPE(v));
+  DECL_SIZE_UNIT(v) = TYPE_SIZE_UNIT(TREE_TYPE(v));
+  SET_DECL_ALIGN(v, TYPE_ALIGN(TREE_TYPE(v)));
+  DECL_INITIAL(v) = init;
+  varpool_node::finalize_decl(v);
+}
+
+/* Initial value of value-profile states: word 0 of each is n. */
+static tree vp_initializer(tree type, const uint32_t *offsets, unsigned n,
+                           uint32_t shift) {
+  if (n == 0)
+    return NULL_TREE;
+  vec<constructor_elt, va_gc> *v = NULL;
+  for (unsigned i = 0; i < n; i++)
+    CONSTRUCTOR_APPEND_ELT(v, size_int(offsets[i] + shift),
+                           build_int_cst(counter_type(), xp_opts.values_per_site));
+  return build_constructor(type, v);
+}
+
+static tree element(tree var, uint32_t idx) {
+  return build4(ARRAY_REF, counter_type(), var,
+                build_int_cst(integer_type_node, idx), NULL_TREE, NULL_TREE);
+}
+
+static void insert_increment(edge e, tree var, uint32_t idx) {
+  tree ref = element(var, idx);
+  tree one = build_int_cst(counter_type(), 1);
+  if (xp_opts.atomic) {
+    gcall *call = gimple_build_call(builtin_decl_explicit(BUILT_IN_ATOMIC_FETCH_ADD_8),
+                                    3, build_fold_addr_expr(ref), one,
+                                    build_int_cst(integer_type_node, MEMMODEL_RELAXED));
+    gsi_insert_on_edge(e, call);
+  } else {
+    tree t1 = make_temp_ssa_name(counter_type(), NULL, "PROF_edge");
+    tree t2 = make_temp_ssa_name(counter_type(), NULL, "PROF_edge");
+    gsi_insert_on_edge(e, gimple_build_assign(t1, ref));
+    gsi_insert_on_edge(e, gimple_build_assign(t2, PLUS_EXPR, t1, one));
+    gsi_insert_on_edge(e, gimple_build_assign(unshare_expr(ref), t2));
+  }
+}
+
+static tree get_vp_proc_decl(void) {
+  if (!vp_proc_decl) {
+    tree type = build_function_type_list(void_type_node, ptr_type_node,
+                                         const_ptr_type_node, NULL_TREE);
+    vp_proc_decl = build_fn_decl("__xprof_vp_proc", type);
+    TREE_NOTHROW(vp_proc_decl) = 1;
+    DECL_ATTRIBUTES(vp_proc_decl) =
+        tree_cons(get_identifier("leaf"), NULL, DECL_ATTRIBUTES(vp_proc_decl));
+  }
+  return vp_proc_decl;
+}
+
+/* Before each indirect call, record its target. */
+static void insert_vp_calls(tree var, uint32_t first_word, uint32_t stride) {
+  basic_block bb;
+  uint32_t site = 0;
+  FOR_EACH_BB_FN(bb, cfun) {
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);
+         gsi_next(&gsi)) {
+      gimple *stmt = gsi_stmt(gsi);
+      if (!xp_is_indirect_call(stmt))
+        continue;
+      tree fn = gimple_call_fn(stmt);
+      if (TREE_CODE(fn) == OBJ_TYPE_REF)
+        fn = OBJ_TYPE_REF_EXPR(fn);
+      tree tmp = make_temp_ssa_name(ptr_type_node, NULL, "PROF_fn");
+      gassign *conv = gimple_build_assign(tmp, NOP_EXPR, unshare_expr(fn));
+      tree state = build_fold_addr_expr(element(var, first_word + site * stride));
+      gcall *call = gimple_build_call(get_vp_proc_decl(), 2, state, tmp);
+      gsi_insert_before(&gsi, conv, GSI_SAME_STMT);
+      gsi_insert_before(&gsi, call, GSI_SAME_STMT);
+      site++;
+    }
+  }
+}
+
+static bool is_comdat(tree decl) { return DECL_COMDAT_GROUP(decl) != NULL_TREE; }
+
+/* Instrument cfun; returns false when the function cannot be profiled. */
+static bool instrument_function(cgraph_node *node) {
+  if (execute_fixup_cfg() & TODO_cleanup_cfg)
+    cleanup_tree_cfg();
+  uint32_t n_sites = xp_count_indirect_calls();
+  xp_cfg c;
+  if (!xp_cfg_build(&c, n_sites)) {
+    remove_fake_edges();
+    xp_cfg_free(&c);
+    if (xp_opts.verbose)
+      xp_note("%s: not profiled (abnormal control flow that counters "
+              "cannot follow exactly)",
+              xp_function_name(node->decl));
+    return false;
+  }
+  xp_fn f;
+  memset(&f, 0, sizeof f);
+  f.decl = node->decl;
+  f.name = xp_function_name(node->decl);
+  f.signature = c.signature;
+  f.n_vp_sites = n_sites;
+  f.comdat = is_comdat(node->decl);
+  f.take_address = node->address_taken ||
+                   (TREE_PUBLIC(node->decl) && !f.comdat);
+
+  uint32_t n_debug = 0;
+  if (xp_opts.all_edges)
+    for (uint32_t i = 0; i < c.n_edges; i++)
+      n_debug += !(c.edges[i].flags & (XPROF_EDGE_FAKE | XPROF_EDGE_IGNORE));
+  f.n_counters = (uint32_t)c.n_counters + n_debug;
+  uint32_t words = XPROF_RT_VP_WORDS(xp_opts.values_per_site);
+
+  if (f.comdat) {
+    char name[64 + 1024];
+    snprintf(name, sizeof name, "__xprof_c.%.1000s.%llx", f.name,
+             (unsigned long long)f.signature);
+    uint32_t total = f.n_counters + n_sites * words;
+    tree type = build_array_type(counter_type(),
+                                 build_index_type(size_int(total ? total - 1 : 0)));
+    tree v = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier(name), type);
+    TREE_STATIC(v) = 1;
+    TREE_PUBLIC(v) = 1;
+    TREE_ADDRESSABLE(v) = 1;
+    DECL_ARTIFICIAL(v) = 1;
+    DECL_IGNORED_P(v) = 1;
+    DECL_VISIBILITY(v) = VISIBILITY_HIDDEN;
+    DECL_VISIBILITY_SPECIFIED(v) = 1;
+    vec<uint32_t> offs = vNULL;
+    for (uint32_t s = 0; s < n_sites; s++)
+      offs.safe_push(s * words);
+    DECL_INITIAL(v) = vp_initializer(type, offs.address(), offs.length(),
+                                     f.n_counters);
+    offs.release();
+    make_decl_one_only(v, DECL_ASSEMBLER_NAME(v));
+    varpool_node::finalize_decl(v);
+    f.var = v;
+    f.base = 0;
+    f.vp_base = f.n_counters;
+  } else {
+    f.var = ctr_var;
+    f.base = n_ctrs;
+    f.vp_base = n_vp_words;
+    n_ctrs += f.n_counters;
+    for (uint32_t s = 0; s < n_sites; s++)
+      vp_site_words.safe_push(n_vp_words + s * words);
+    n_vp_words += n_sites * words;
+  }
+
+  uint32_t dbg = 0;
+  for (uint32_t i = 0; i < c.n_edges; i++) {
+    uint32_t k = c.counter_of_edge[i];
+    if (k != XPROF_ON_TREE && k != XPROF_NOT_IN_GRAPH)
+      insert_increment(c.gcc_edges[i], f.var, f.base + k);
+    if (n_debug && !(c.edges[i].flags & (XPROF_EDGE_FAKE | XPROF_EDGE_IGNORE)))
+      insert_increment(c.gcc_edges[i], f.var,
+                       f.base + (uint32_t)c.n_counters + dbg++);
+  }
+  if (cfg_dump)
+    xprof_cfgdump_proc(cfg_dump, f.name, f.signature, c.n_nodes, c.edges,
+                       c.n_edges, c.counter_of_edge, (uint32_t)c.n_counters,
+                       n_debug != 0);
+  remove_fake_edges();
+  insert_vp_calls(f.comdat ? f.var : vp_var, f.vp_base, words);
+  gsi_commit_edge_inserts();
+  free_dominance_info(CDI_DOMINATORS);
+  free_dominance_info(CDI_POST_DOMINATORS);
+  xp_cfg_free(&c);
+  fns.safe_push(f);
+  return true;
+}
+
+/* After instrumenting, in every function (as tree-profile.cc does): calls
+ * to functions that now write counters are no longer const or pure, so
+ * their statements need virtual operands, and the call graph must see
+ * the new calls. */
+static void update_calls(cgraph_node *node) {
+  push_cfun(DECL_STRUCT_FUNCTION(node->decl));
+  basic_block bb;
+  FOR_EACH_BB_FN(bb, cfun) {
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);
+         gsi_next(&gsi)) {
+      gcall *call = dyn_cast<gcall *>(gsi_stmt(gsi));
+      if (!call || gimple_call_internal_p(call))
+        continue;
+      tree fntype = gimple_call_fntype(call);
+      if (fntype && TYPE_READONLY(fntype))
+        gimple_call_set_fntype(call, build_qualified_type(
+                                         fntype, TYPE_QUALS(fntype) & ~TYPE_QUAL_CONST));
+      update_stmt(call);
+    }
+  }
+  cleanup_tree_cfg();
+  update_ssa(TODO_update_ssa);
+  cgraph_edge::rebuild_edges();
+  pop_cfun();
+}
+
+/* ---- the object file's descriptor ------------------------------------ */
+
+struct record {
+  tree type;
+  tree fields[16];
+  unsigned n;
+};
+
+static void add_field(record *r, const char *name, tree type) {
+  tree f = build_decl(BUILTINS_LOCATION, FIELD_DECL, get_identifier(name), type);
+  r->fields[r->n++] = f;
+}
+
+static void finish_record(record *r, const char *name) {
+  /* finish_builtin_struct takes the fields last first. */
+  tree chain = NULL_TREE;
+  for (unsigned i = 0; i < r->n; i++) {
+    DECL_CHAIN(r->fields[i]) = chain;
+    chain = r->fields[i];
+  }
+  r->type = lang_hooks.types.make_type(RECORD_TYPE);
+  finish_builtin_struct(r->type, name, chain, NULL_TREE);
+}
+
+static void set(vec<constructor_elt, va_gc> **v, const record *r, unsigned i,
+                tree value) {
+  CONSTRUCTOR_APPEND_ELT(*v, r->fields[i],
+                         fold_convert(TREE_TYPE(r->fields[i]), value));
+}
+
+static tree u32(uint64_t x) { return build_int_cst(uint32_type_node, x); }
+static tree u64(uint64_t x) { return build_int_cstu(uint64_type_node, x); }
+
+static tree string(const char *s) {
+  return build_string_literal(strlen(s) + 1, s);
+}
+
+static tree static_var(const char *name, tree type, tree init) {
+  tree v = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier(name), type);
+  TREE_STATIC(v) = 1;
+  TREE_ADDRESSABLE(v) = 1;
+  DECL_ARTIFICIAL(v) = 1;
+  DECL_IGNORED_P(v) = 1;
+  DECL_INITIAL(v) = init;
+  varpool_node::finalize_decl(v);
+  return v;
+}
+
+static tree array_of(tree elem, unsigned n) {
+  return build_array_type(elem, build_index_type(size_int(n ? n - 1 : 0)));
+}
+
+static void compile_time(uint64_t *sec, uint32_t *usec) {
+  const char *epoch = getenv("SOURCE_DATE_EPOCH"); /* reproducible builds */
+  if (epoch && *epoch) {
+    *sec = strtoull(epoch, NULL, 10);
+    *usec = 0;
+    return;
+  }
+  struct timeval tv;
+  gettimeofday(&tv, NULL);
+  *sec = (uint64_t)tv.tv_sec;
+  *usec = (uint32_t)tv.tv_usec;
+}
+
+static void emit_descriptor(void) {
+  tree cptr = build_pointer_type(build_qualified_type(char_type_node, TYPE_QUAL_CONST));
+  tree u64ptr = build_pointer_type(uint64_type_node);
+  uint32_t words = XPROF_RT_VP_WORDS(xp_opts.values_per_site);
+
+  record site = {};
+  add_field(&site, "type", uint32_type_node);
+  add_field(&site, "expr_id", uint32_type_node);
+  add_field(&site, "state", u64ptr);
+  finish_record(&site, "xprof_rt_vp_site");
+
+  record proc = {};
+  add_field(&proc, "name", cptr);
+  add_field(&proc, "signature", uint64_type_node);
+  add_field(&proc, "id", uint32_type_node);
+  add_field(&proc, "n_counters", uint32_type_node);
+  add_field(&proc, "counters", u64ptr);
+  add_field(&proc, "n_vp_sites", uint32_type_node);
+  add_field(&proc, "reserved", uint32_type_node);
+  add_field(&proc, "vp_sites", build_pointer_type(site.type));
+  add_field(&proc, "address", const_ptr_type_node);
+  finish_record(&proc, "xprof_rt_proc");
+
+  /* All value-profile sites of the object file, in procedure order. */
+  unsigned n_sites = 0;
+  for (unsigned i = 0; i < fns.length(); i++)
+    n_sites += fns[i].n_vp_sites;
+  tree sites_var = NULL_TREE;
+  if (n_sites) {
+    vec<constructor_elt, va_gc> *arr = NULL;
+    unsigned k = 0;
+    for (unsigned i = 0; i < fns.length(); i++) {
+      const xp_fn &f = fns[i];
+      for (uint32_t s = 0; s < f.n_vp_sites; s++, k++) {
+        vec<constructor_elt, va_gc> *v = NULL;
+        tree state_var = f.comdat ? f.var : vp_var;
+        set(&v, &site, 0, u32(XPROF_RT_VP_PROC));
+        set(&v, &site, 1, u32(s));
+        set(&v, &site, 2, build_fold_addr_expr(element(state_var, f.vp_base + s * words)));
+        CONSTRUCTOR_APPEND_ELT(arr, size_int(k), build_constructor(site.type, v));
+      }
+    }
+    tree type = array_of(site.type, n_sites);
+    sites_var = static_var("__xprof_sites", type, build_constructor(type, arr));
+  }
+
+  vec<constructor_elt, va_gc> *procs = NULL;
+  unsigned first_site = 0;
+  uint64_t objsig = 0xcbf29ce484222325ull;
+  for (unsigned i = 0; i < fns.length(); i++) {
+    const xp_fn &f = fns[i];
+    vec<constructor_elt, va_gc> *v = NULL;
+    set(&v, &proc, 0, string(f.name));
+    set(&v, &proc, 1, u64(f.signature));
+    set(&v, &proc, 2, u32(i));
+    set(&v, &proc, 3, u32(f.n_counters));
+    set(&v, &proc, 4, build_fold_addr_expr(element(f.var, f.base)));
+    set(&v, &proc, 5, u32(f.n_vp_sites));
+    set(&v, &proc, 6, u32(0));
+    set(&v, &proc, 7,
+        f.n_vp_sites ? build_fold_addr_expr(build4(ARRAY_REF, site.type, sites_var,
+                                                   size_int(first_site), NULL_TREE,
+                                                   NULL_TREE))
+                     : null_pointer_node);
+    set(&v, &proc, 8,
+        f.take_address ? build_fold_addr_expr(f.decl) : null_pointer_node);
+    first_site += f.n_vp_sites;
+    CONSTRUCTOR_APPEND_ELT(procs, size_int(i), build_constructor(proc.type, v));
+    objsig = (objsig ^ f.signature) * 0x100000001b3ull;
+  }
+  tree procs_type = array_of(proc.type, fns.length());
+  tree procs_var = static_var("__xprof_procs", procs_type,
+                              build_constructor(procs_type, procs));
+
+  record obj = {};
+  add_field(&obj, "abi_version", uint32_type_node);
+  add_field(&obj, "flags", uint32_type_node);
+  add_field(&obj, "path", cptr);
+  add_field(&obj, "tv_sec", uint64_type_node);
+  add_field(&obj, "tv_usec", uint32_type_node);
+  add_field(&obj, "n_values_per_vp", uint32_type_node);
+  add_field(&obj, "signature", uint64_type_node);
+  add_field(&obj, "profile_name", cptr);
+  add_field(&obj, "n_procs", uint32_type_node);
+  add_field(&obj, "n_counters", uint32_type_node);
+  add_field(&obj, "procs", build_pointer_type(proc.type));
+  add_field(&obj, "counters", u64ptr);
+  add_field(&obj, "next", ptr_type_node);
+  add_field(&obj, "runtime_reserved", array_of(uint64_type_node, 2));
+  finish_record(&obj, "xprof_rt_object");
+
+  uint64_t sec;
+  uint32_t usec;
+  compile_time(&sec, &usec);
+  vec<constructor_elt, va_gc> *v = NULL;
+  set(&v, &obj, 0, u32(XPROF_RT_ABI_VERSION));
+  set(&v, &obj, 1, u32(xp_opts.atomic ? XPROF_RT_ATOMIC_COUNTERS : 0));
+  set(&v, &obj, 2, string(xp_object_path()));
+  set(&v, &obj, 3, u64(sec));
+  set(&v, &obj, 4, u32(usec));
+  set(&v, &obj, 5, u32(xp_opts.values_per_site));
+  set(&v, &obj, 6, u64(objsig));
+  set(&v, &obj, 7,
+      xp_opts.profile_name ? string(xp_opts.profile_name) : null_pointer_node);
+  set(&v, &obj, 8, u32(fns.length()));
+  set(&v, &obj, 9, u32(n_ctrs));
+  set(&v, &obj, 10, build_fold_addr_expr(build4(ARRAY_REF, proc.type, procs_var,
+                                                size_int(0), NULL_TREE, NULL_TREE)));
+  set(&v, &obj, 11, build_fold_addr_expr(element(ctr_var, 0)));
+  tree obj_var = static_var("__xprof_object", obj.type, build_constructor(obj.type, v));
+  TREE_READONLY(obj_var) = 0;
+
+  /* Register from a constructor, unregister from a destructor (dlclose). */
+  tree ftype = build_function_type_list(void_type_node, ptr_type_node, NULL_TREE);
+  tree reg = build_fn_decl("__xprof_register", ftype);
+  tree unreg = build_fn_decl("__xprof_unregister", ftype);
+  tree body = NULL_TREE;
+  append_to_statement_list(build_call_expr(reg, 1, build_fold_addr_expr(obj_var)),
+                           &body);
+  cgraph_build_static_cdtor('I', body, DEFAULT_INIT_PRIORITY);
+  body = NULL_TREE;
+  append_to_statement_list(build_call_expr(unreg, 1, build_fold_addr_expr(obj_var)),
+                           &body);
+  cgraph_build_static_cdtor('D', body, DEFAULT_INIT_PRIORITY);
+}
+
+void xp_collect_execute(void) {
+  ctr_var = open_array("__xprof_counters");
+  vp_var = open_array("__xprof_vp");
+  n_ctrs = n_vp_words = 0;
+  if (xp_opts.cfg_dump) {
+    char *name = concat(xp_object_path(), ".xpcfg", NULL);
+    cfg_dump = fopen(name, "w");
+    if (!cfg_dump)
+      xp_warning("cannot write %s: %s", name, xstrerror(errno));
+    else
+      xprof_cfgdump_begin(cfg_dump);
+    free(name);
+  }
+
+  vec<cgraph_node *> done = vNULL;
+  cgraph_node *node;
+  FOR_EACH_DEFINED_FUNCTION(node) {
+    if (xp_skip_function(node))
+      continue;
+    push_cfun(DECL_STRUCT_FUNCTION(node->decl));
+    if (instrument_function(node))
+      done.safe_push(node);
+    pop_cfun();
+  }
+  for (unsigned i = 0; i < done.length(); i++) {
+    done[i]->set_const_flag(false, false);
+    done[i]->set_pure_flag(false, false);
+  }
+  if (done.length()) {
+    FOR_EACH_DEFINED_FUNCTION(node) {
+      if (gimple_has_body_p(node->decl) && !node->thunk &&
+          (!node->clone_of || node->decl != node->clone_of->decl))
+        update_calls(node);
+    }
+  }
+  done.release();
+
+  close_array(ctr_var, n_ctrs, NULL_TREE);
+  close_array(vp_var, n_vp_words, NULL_TREE);
+  DECL_INITIAL(vp_var) = vp_initializer(TREE_TYPE(vp_var), vp_site_words.address(),
+                                        vp_site_words.length(), 0);
+  if (cfg_dump) {
+    fclose(cfg_dump);
+    cfg_dump = NULL;
+  }
+  if (fns.length())
+    emit_descriptor();
+  if (xp_opts.verbose) {
+    unsigned sites = 0;
+    for (unsigned i = 0; i < fns.length(); i++)
+      sites += fns[i].n_vp_sites;
+    xp_note("%s: %u procedures, %u counters, %u indirect-call sites "
+            "(%s updates)",
+            xp_object_path(), fns.length(), n_ctrs, sites,
+            xp_opts.atomic ? "atomic" : "single-threaded");
+  }
+}

@@ -1,0 +1,51 @@
+/*
+ * gcc-common.h - the one place that includes GCC's plugin headers, in an
+ * order that works with GCC 12 (see ../shared notes: system.h refuses C,
+ * tree-ssanames.h needs ssa.h first).  Every plugin source includes this
+ * first.
+ */
+#ifndef XPROF_GCC_COMMON_H
+#define XPROF_GCC_COMMON_H
+
+#include "gcc-plugin.h"
+#include "plugin-version.h"
+
+#include "tree.h"
+#include "tree-pass.h"
+#include "context.h"
+#include "function.h"
+#include "basic-block.h"
+#include "cfganal.h"
+#include "cfghooks.h"
+#include "gimple.h"
+#include "gimple-iterator.h"
+#include "gimple-ssa.h"
+#include "tree-cfg.h"
+#include "tree-cfgcleanup.h"
+#include "tree-into-ssa.h"
+#include "stringpool.h"
+#include "ssa.h"
+#include "gimplify.h"
+#include "tree-iterator.h"
+#include "attribs.h"
+#include "cgraph.h"
+#include "coverage.h"
+#include "value-prof.h"
+#include "stor-layout.h"
+#include "langhooks.h"
+#include "ipa-utils.h"
+#include "predict.h"
+#include "profile.h"
+#include "gcov-io.h"
+#include "diagnostic-core.h"
+#include "memmodel.h"
+#include "ggc.h"
+#include "output.h"
+#include "varasm.h"
+#include "fold-const.h"
+#include "cfgloop.h"
+#include "tree-ssa-loop-niter.h"
+#include "toplev.h"
+#include "opts.h"
+
+#endif

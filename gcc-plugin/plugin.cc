@@ -1,0 +1,213 @@
+/*
+ * plugin.cc - the xprof GCC plugin: arguments and pass registration.
+ *
+ *   gcc -fplugin=xprof.so -fplugin-arg-xprof-xprofile=collect[:NAME] ...
+ *
+ * One simple IPA pass, inserted right after GCC's own "profile" pass: it
+ * sees every function at the point where GCC's -fprofile-generate and
+ * -fprofile-use work (after early inlining and early optimizations), and
+ * it emits the per-object data once.
+ */
+#include "gcc-common.h"
+
+#include <stdarg.h>
+
+#include "xprof-gcc.h"
+
+int plugin_is_GPL_compatible;
+
+struct xp_options xp_opts;
+
+static struct plugin_info xp_plugin_info = {
+    "0.1.0",
+    "xprof: profile feedback (-xprofile=collect|use) for GCC.\n"
+    "  -fplugin-arg-xprof-xprofile=collect[:NAME] | use[:NAME] (repeatable)\n"
+    "  -fplugin-arg-xprof-pathmap=COLLECT_PREFIX:USE_PREFIX (repeatable)\n"
+    "  -fplugin-arg-xprof-update=atomic|single\n"
+    "  -fplugin-arg-xprof-values-per-site=N\n"
+    "  -fplugin-arg-xprof-skip-functions=PATTERN[,PATTERN...]\n"
+    "  -fplugin-arg-xprof-skip-files=PATTERN[,PATTERN...]\n"
+    "  -fplugin-arg-xprof-no-missing-warning\n"
+    "  -fplugin-arg-xprof-verbose\n"
+    "  -fplugin-arg-xprof-all-edges, -fplugin-arg-xprof-cfg-dump (debug)\n"};
+
+void xp_warning(const char *fmt, ...) {
+  char buf[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  warning(0, "xprof: %s", buf);
+}
+
+void xp_note(const char *fmt, ...) {
+  char buf[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  inform(UNKNOWN_LOCATION, "xprof: %s", buf);
+}
+
+static void push(const char ***list, unsigned *n, const char *s) {
+  *list = XRESIZEVEC(const char *, *list, *n + 1);
+  (*list)[(*n)++] = xstrdup(s);
+}
+
+/* Split a comma-separated list of patterns. */
+static void push_patterns(const char ***list, unsigned *n, const char *s) {
+  char *copy = xstrdup(s);
+  for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ","))
+    if (*tok)
+      push(list, n, tok);
+  free(copy);
+}
+
+static bool parse_xprofile(const char *v) {
+  const char *colon = strchr(v, ':');
+  size_t len = colon ? (size_t)(colon - v) : strlen(v);
+  enum xp_mode m;
+  if (len == 7 && strncmp(v, "collect", 7) == 0)
+    m = XP_MODE_COLLECT;
+  else if (len == 3 && strncmp(v, "use", 3) == 0)
+    m = XP_MODE_USE;
+  else if (len == 4 && strncmp(v, "tcov", 4) == 0) {
+    error("xprof: %<-xprofile=tcov%> is not supported; use "
+          "%<-xprofile=collect%> and %<xprof_btoa%>");
+    return false;
+  } else {
+    error("xprof: %<xprofile=%s%>: expected %<collect[:NAME]%> or "
+          "%<use[:NAME]%>", v);
+    return false;
+  }
+  if (xp_opts.mode != XP_MODE_NONE && xp_opts.mode != m) {
+    /* As with Sun Studio, the rightmost -xprofile wins. */
+    xp_opts.n_use_dirs = 0;
+    xp_opts.profile_name = NULL;
+  }
+  xp_opts.mode = m;
+  const char *name = colon && colon[1] ? colon + 1 : NULL;
+  if (m == XP_MODE_COLLECT) {
+    xp_opts.profile_name = name ? xstrdup(name) : NULL;
+  } else if (name) {
+    push(&xp_opts.use_dirs, &xp_opts.n_use_dirs, name);
+  }
+  return true;
+}
+
+static bool parse_args(struct plugin_name_args *info) {
+  xp_opts.atomic = true;
+  xp_opts.warn_missing = true;
+  xp_opts.values_per_site = 4;
+  for (int i = 0; i < info->argc; i++) {
+    const char *k = info->argv[i].key, *v = info->argv[i].value;
+    bool needs_value = true;
+    if (strcmp(k, "xprofile") == 0 && v) {
+      if (!parse_xprofile(v))
+        return false;
+    } else if (strcmp(k, "pathmap") == 0 && v) {
+      if (!strchr(v, ':')) {
+        error("xprof: %<pathmap=%s%>: expected %<COLLECT_PREFIX:USE_PREFIX%>", v);
+        return false;
+      }
+      push(&xp_opts.pathmap, &xp_opts.n_pathmap, v);
+    } else if (strcmp(k, "update") == 0 && v) {
+      if (strcmp(v, "atomic") == 0)
+        xp_opts.atomic = true;
+      else if (strcmp(v, "single") == 0)
+        xp_opts.atomic = false;
+      else {
+        error("xprof: %<update=%s%>: expected atomic or single", v);
+        return false;
+      }
+    } else if (strcmp(k, "values-per-site") == 0 && v) {
+      char *end;
+      unsigned long n = strtoul(v, &end, 10);
+      if (*end || n < 1 || n > 64) {
+        error("xprof: %<values-per-site=%s%>: expected a number from 1 to 64",
+              v);
+        return false;
+      }
+      xp_opts.values_per_site = (unsigned)n;
+    } else if (strcmp(k, "skip-functions") == 0 && v) {
+      push_patterns(&xp_opts.skip_functions, &xp_opts.n_skip_functions, v);
+    } else if (strcmp(k, "skip-files") == 0 && v) {
+      push_patterns(&xp_opts.skip_files, &xp_opts.n_skip_files, v);
+    } else {
+      needs_value = false;
+      if (v)
+        ; /* flags below take no value */
+      else if (strcmp(k, "verbose") == 0)
+        xp_opts.verbose = true;
+      else if (strcmp(k, "all-edges") == 0)
+        xp_opts.all_edges = true;
+      else if (strcmp(k, "cfg-dump") == 0)
+        xp_opts.cfg_dump = true;
+      else if (strcmp(k, "no-missing-warning") == 0)
+        xp_opts.warn_missing = false;
+      else
+        needs_value = true;
+      if (needs_value || v) {
+        error("xprof: unknown plugin argument %<-fplugin-arg-%s-%s%s%s%>; "
+              "see the xprof documentation for the arguments it knows",
+              info->base_name, k, v ? "=" : "", v ? v : "");
+        return false;
+      }
+    }
+  }
+  if (xp_opts.mode == XP_MODE_NONE) {
+    error("xprof: no mode given: add "
+          "%<-fplugin-arg-%s-xprofile=collect[:NAME]%> or "
+          "%<-fplugin-arg-%s-xprofile=use[:NAME]%>",
+          info->base_name, info->base_name);
+    return false;
+  }
+  return true;
+}
+
+static const pass_data xp_pass_data = {
+    SIMPLE_IPA_PASS, /* type */
+    "xprof",         /* name */
+    OPTGROUP_NONE,   /* optinfo_flags */
+    TV_NONE,         /* tv_id */
+    0,               /* properties_required */
+    0,               /* properties_provided */
+    0,               /* properties_destroyed */
+    0,               /* todo_flags_start */
+    TODO_dump_symtab /* todo_flags_finish */
+};
+
+class xp_pass : public simple_ipa_opt_pass {
+public:
+  xp_pass(gcc::context *ctx) : simple_ipa_opt_pass(xp_pass_data, ctx) {}
+  /* lto1 skips the small IPA passes anyway; the work is done at compile
+   * time, and the data travels in the LTO object. */
+  bool gate(function *) override { return !in_lto_p && !seen_error(); }
+  unsigned int execute(function *) override {
+    if (xp_opts.mode == XP_MODE_COLLECT)
+      xp_collect_execute();
+    else
+      xp_use_execute();
+    return 0;
+  }
+};
+
+int plugin_init(struct plugin_name_args *info,
+                struct plugin_gcc_version *version) {
+  if (!plugin_default_version_check(version, &gcc_version)) {
+    error("xprof: this plugin was built for GCC %s and cannot run in this "
+          "compiler (GCC %s); rebuild xprof against it",
+          gcc_version.basever, version->basever);
+    return 1;
+  }
+  register_callback(info->base_name, PLUGIN_INFO, NULL, &xp_plugin_info);
+  if (!parse_args(info))
+    return 1;
+  struct register_pass_info pass;
+  pass.pass = new xp_pass(g);
+  pass.reference_pass_name = "profile";
+  pass.ref_pass_instance_number = 1;
+  pass.pos_op = PASS_POS_INSERT_AFTER;
+  register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pass);
+  return 0;
+}

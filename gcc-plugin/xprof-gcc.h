@@ -1,0 +1,67 @@
+/*
+ * xprof-gcc.h - declarations shared by the GCC plugin's sources.
+ */
+#ifndef XPROF_GCC_H
+#define XPROF_GCC_H
+
+#include "xprof.h"
+
+enum xp_mode { XP_MODE_NONE, XP_MODE_COLLECT, XP_MODE_USE };
+
+/* Plugin arguments (-fplugin-arg-xprof-KEY[=VALUE]). */
+struct xp_options {
+  enum xp_mode mode;
+  const char *profile_name;    /* collect:NAME / use:NAME (first of them) */
+  const char **use_dirs;       /* every use:NAME, merged */
+  unsigned n_use_dirs;
+  const char **pathmap;        /* COLLECT_PREFIX:USE_PREFIX */
+  unsigned n_pathmap;
+  bool atomic;                 /* update=atomic (default) or single */
+  bool verbose;
+  bool all_edges;              /* debug: count every edge as well */
+  bool cfg_dump;               /* debug: write OBJECT.xpcfg */
+  bool warn_missing;           /* use: warn when the object has no data */
+  unsigned values_per_site;    /* value-profile values per record */
+  const char **skip_functions; /* fnmatch patterns */
+  unsigned n_skip_functions;
+  const char **skip_files;
+  unsigned n_skip_files;
+};
+extern struct xp_options xp_opts;
+
+/* A procedure's CFG as libxprof sees it, and the GCC edges behind it. */
+struct xp_cfg {
+  uint32_t n_nodes, n_edges;
+  edge *gcc_edges;
+  xprof_edge *edges;
+  uint32_t *counter_of_edge;
+  int64_t n_counters; /* -1: cannot be profiled exactly */
+  uint64_t signature;
+};
+
+/* Prepare cfun's CFG as GCC's own profiler does (fake edges for calls
+ * that may not return and for abnormal edges) and describe it.  Both
+ * modes call this at the same point, so they see the same graph. */
+bool xp_cfg_build(struct xp_cfg *c, uint32_t n_vp_sites);
+void xp_cfg_free(struct xp_cfg *c);
+
+/* Indirect calls of cfun, in statement order: the value-profile sites. */
+unsigned xp_count_indirect_calls(void);
+bool xp_is_indirect_call(gimple *stmt);
+
+/* Should this function be left alone? (no body, thunk, attribute,
+ * skip patterns) */
+bool xp_skip_function(cgraph_node *node);
+/* Name of a function in profiles: its assembler name. */
+const char *xp_function_name(tree decl);
+/* Resolved pathname of the object file this compilation produces. */
+const char *xp_object_path(void);
+
+void xp_collect_execute(void);
+void xp_use_execute(void);
+
+/* GCC diagnostics want their own format language; these take printf. */
+void xp_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void xp_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

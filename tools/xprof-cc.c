@@ -1,0 +1,281 @@
+/*
+ * xprof-cc.c - the compiler drivers xprof-gcc, xprof-g++ (and their clang
+ * twins): Sun Studio's -xprofile options on top of an ordinary compiler.
+ *
+ *   xprof-gcc -xprofile=collect[:NAME] ...   instrument (and link the runtime)
+ *   xprof-gcc -xprofile=use[:NAME] ...       optimize with NAME.profile
+ *   xprof-gcc -xprofile_pathmap=OLD:NEW ...  (use) object paths moved
+ *
+ * Every other argument goes to the compiler unchanged, so CC=xprof-gcc
+ * works with configure scripts and CMake.  The compiler, plugin and
+ * runtime are found next to this program (build tree or installation);
+ * XPROF_CC, XPROF_GCC_PLUGIN and XPROF_RUNTIME override them.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef XPROF_DRIVER_NAME
+#define XPROF_DRIVER_NAME "xprof-gcc"
+#endif
+#ifndef XPROF_COMPILER
+#define XPROF_COMPILER "gcc"
+#endif
+#ifndef XPROF_REL_LIBDIR
+#define XPROF_REL_LIBDIR "lib"
+#endif
+
+static const char *me = XPROF_DRIVER_NAME;
+
+static int die(const char *fmt, const char *arg) {
+  fprintf(stderr, "%s: ", me);
+  fprintf(stderr, fmt, arg);
+  fputc('\n', stderr);
+  return 1;
+}
+
+static char self_dir[PATH_MAX];
+
+static void find_self(void) {
+  ssize_t n = readlink("/proc/self/exe", self_dir, sizeof self_dir - 1);
+  if (n <= 0) {
+    strcpy(self_dir, ".");
+    return;
+  }
+  self_dir[n] = 0;
+  char *slash = strrchr(self_dir, '/');
+  if (slash)
+    *slash = 0;
+}
+
+/* First existing path among self_dir/candidates; NULL if none. */
+static char *locate(const char *env, const char *const *candidates) {
+  const char *e = getenv(env);
+  if (e && *e)
+    return strdup(e);
+  for (const char *const *c = candidates; *c; c++) {
+    char *p;
+    if (asprintf(&p, "%s/%s", self_dir, *c) < 0)
+      return NULL;
+    char real[PATH_MAX];
+    if (realpath(p, real)) {
+      free(p);
+      return strdup(real);
+    }
+    free(p);
+  }
+  return NULL;
+}
+
+static char *plugin_path(void) {
+  static const char *const c[] = {"../gcc-plugin/xprof.so",
+                                  "../" XPROF_REL_LIBDIR "/xprof/xprof.so", NULL};
+  return locate("XPROF_GCC_PLUGIN", c);
+}
+
+static char *runtime_path(void) {
+  static const char *const c[] = {"../runtime/libxprof_rt.a",
+                                  "../" XPROF_REL_LIBDIR "/libxprof_rt.a", NULL};
+  return locate("XPROF_RUNTIME", c);
+}
+
+/* Options whose value is the next argument (so it is not an input). */
+static int takes_value(const char *a) {
+  static const char *const opts[] = {
+      "-o", "-I", "-D", "-U", "-include", "-imacros", "-iquote", "-isystem",
+      "-idirafter", "-iprefix", "-iwithprefix", "-iwithprefixbefore",
+      "-isysroot", "-MF", "-MT", "-MQ", "-x", "-Xlinker", "-Xassembler",
+      "-Xpreprocessor", "-Xclang", "-L", "-l", "-T", "-u", "-e", "-z",
+      "--param", "-aux-info", "-dumpbase", "-dumpdir", "-mllvm", "-target",
+      "--target", "-arch", NULL};
+  for (const char *const *o = opts; *o; o++)
+    if (strcmp(a, *o) == 0)
+      return 1;
+  return 0;
+}
+
+/* What -fprofile-use turns on, except -fbranch-probabilities itself (the
+ * plugin sets that at the right moment; see the plugin notes). */
+static const char *const fdo_flags[] = {
+    "-fprofile-values", "-funroll-loops", "-fpeel-loops", "-ftracer", "-fvpt",
+    "-finline-functions", "-fipa-cp", "-fipa-cp-clone", "-fipa-bit-cp",
+    "-fpredictive-commoning", "-fsplit-loops", "-funswitch-loops",
+    "-fgcse-after-reload", "-ftree-loop-vectorize", "-ftree-slp-vectorize",
+    "-fversion-loops-for-strides", "-fvect-cost-model=dynamic",
+    "-ftree-loop-distribute-patterns", "-floop-interchange",
+    "-floop-unroll-and-jam", "-ftree-loop-distribution",
+    "-fprofile-reorder-functions", "-fno-devirtualize-speculatively", NULL};
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: %s [-xprofile=collect[:NAME] | -xprofile=use[:NAME]]...\n"
+          "          [-xprofile_pathmap=COLLECT_PREFIX:USE_PREFIX]... "
+          "COMPILER-ARGS...\n"
+          "\n"
+          "Runs %s with xprof's profile feedback.\n"
+          "  -xprofile=collect[:NAME]  instrument; the program writes "
+          "NAME.profile\n"
+          "                            (default: the program's name) when it "
+          "runs\n"
+          "  -xprofile=use[:NAME]      optimize with NAME.profile (default: "
+          "the -o name\n"
+          "                            of a link, else a.out); repeat to "
+          "merge several\n"
+          "  -xprofile_pathmap=OLD:NEW the object files were compiled under "
+          "OLD at\n"
+          "                            collect time and are under NEW now\n"
+          "Everything else is passed to %s unchanged.  Environment: "
+          "XPROF_CC,\n"
+          "XPROF_GCC_PLUGIN, XPROF_RUNTIME override the compiler, plugin and "
+          "runtime.\n",
+          me, XPROF_COMPILER, XPROF_COMPILER);
+}
+
+int main(int argc, char **argv) {
+  find_self();
+  const char *cc = getenv("XPROF_CC");
+  if (!cc || !*cc)
+    cc = XPROF_COMPILER;
+
+  if (argc == 2 && strcmp(argv[1], "--help") == 0) {
+    usage(stdout);
+    return 0;
+  }
+  if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+    printf("%s (xprof) %s, profile feedback for %s\n", me, XPROF_VERSION, cc);
+    fflush(stdout);
+    execlp(cc, cc, "--version", (char *)NULL);
+    return die("cannot run %s", cc);
+  }
+
+  enum { NONE, COLLECT, USE } mode = NONE;
+  const char *collect_name = NULL;
+  const char **use_names = calloc((size_t)argc, sizeof *use_names);
+  const char **pathmaps = calloc((size_t)argc, sizeof *pathmaps);
+  char **user = calloc((size_t)argc + 1, sizeof *user);
+  char **pass = calloc((size_t)argc + 96, sizeof *pass);
+  int n_use = 0, n_map = 0, n_user = 0, n = 0;
+  int link = 1, inputs = 0;
+  const char *output = NULL;
+  if (!use_names || !pathmaps || !user || !pass)
+    return die("%s", "out of memory");
+
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (strncmp(a, "-xprofile=", 10) == 0) {
+      const char *v = a + 10;
+      const char *colon = strchr(v, ':');
+      size_t len = colon ? (size_t)(colon - v) : strlen(v);
+      const char *name = colon && colon[1] ? colon + 1 : NULL;
+      if (len == 7 && strncmp(v, "collect", 7) == 0) {
+        mode = COLLECT; /* the rightmost -xprofile wins, as in Sun Studio */
+        collect_name = name;
+        n_use = 0;
+      } else if (len == 3 && strncmp(v, "use", 3) == 0) {
+        if (mode != USE)
+          n_use = 0;
+        mode = USE;
+        if (name)
+          use_names[n_use++] = name;
+      } else if (len == 4 && strncmp(v, "tcov", 4) == 0) {
+        return die("%s is not supported: build with -xprofile=collect and "
+                   "read the counts with xprof_btoa",
+                   a);
+      } else {
+        return die("unknown option %s: expected -xprofile=collect[:NAME] or "
+                   "-xprofile=use[:NAME]",
+                   a);
+      }
+      continue;
+    }
+    if (strncmp(a, "-xprofile_pathmap=", 18) == 0) {
+      if (!strchr(a + 18, ':') || a[18] == ':')
+        return die("%s: expected -xprofile_pathmap=COLLECT_PREFIX:USE_PREFIX",
+                   a);
+      pathmaps[n_map++] = a + 18;
+      continue;
+    }
+    if (strncmp(a, "-xprofile", 9) == 0)
+      return die("unknown option %s: expected -xprofile=collect[:NAME], "
+                 "-xprofile=use[:NAME] or -xprofile_pathmap=OLD:NEW",
+                 a);
+    user[n_user++] = (char *)a;
+    if (strcmp(a, "-c") == 0 || strcmp(a, "-S") == 0 || strcmp(a, "-E") == 0 ||
+        strcmp(a, "-M") == 0 || strcmp(a, "-MM") == 0 ||
+        strcmp(a, "-fsyntax-only") == 0)
+      link = 0;
+    if (strcmp(a, "-o") == 0 && i + 1 < argc)
+      output = argv[i + 1];
+    if (takes_value(a) && i + 1 < argc) {
+      if (strcmp(a, "-l") == 0) /* a library is an input of the link */
+        inputs++;
+      user[n_user++] = argv[++i];
+      continue;
+    }
+    if (a[0] != '-' || strcmp(a, "-") == 0 || strncmp(a, "-l", 2) == 0)
+      inputs++;
+  }
+
+  /* Our options go first (the plugin must precede any of the user's
+   * -fplugin-arg-xprof-* options, and the user's -f options override the
+   * ones use mode adds), the runtime last. */
+  pass[n++] = (char *)cc;
+  if (mode != NONE) {
+    char *plugin = plugin_path();
+    if (!plugin)
+      return die("%s", "cannot find the xprof GCC plugin (xprof.so) next to "
+                       "this driver; set XPROF_GCC_PLUGIN");
+    char *arg;
+    if (asprintf(&arg, "-fplugin=%s", plugin) < 0)
+      return 1;
+    pass[n++] = arg;
+    if (mode == COLLECT) {
+      if (asprintf(&arg, "-fplugin-arg-xprof-xprofile=collect%s%s",
+                   collect_name ? ":" : "", collect_name ? collect_name : "") < 0)
+        return 1;
+      pass[n++] = arg;
+    } else {
+      /* Default profile: the program this command links, else a.out. */
+      if (n_use == 0)
+        use_names[n_use++] = link && output ? output : "a.out";
+      pass = realloc(pass, ((size_t)argc + 96 + (size_t)n_use + (size_t)n_map +
+                            sizeof fdo_flags / sizeof *fdo_flags) *
+                               sizeof *pass);
+      if (!pass)
+        return die("%s", "out of memory");
+      for (int k = 0; k < n_use; k++) {
+        if (asprintf(&arg, "-fplugin-arg-xprof-xprofile=use:%s", use_names[k]) < 0)
+          return 1;
+        pass[n++] = arg;
+      }
+      for (int k = 0; k < n_map; k++) {
+        if (asprintf(&arg, "-fplugin-arg-xprof-pathmap=%s", pathmaps[k]) < 0)
+          return 1;
+        pass[n++] = arg;
+      }
+      for (const char *const *f = fdo_flags; *f; f++)
+        pass[n++] = (char *)*f;
+    }
+  }
+  for (int k = 0; k < n_user; k++)
+    pass[n++] = user[k];
+  if (mode == COLLECT && link && inputs) {
+    char *rt = runtime_path();
+    if (!rt)
+      return die("%s", "cannot find the xprof runtime (libxprof_rt.a) next "
+                       "to this driver; set XPROF_RUNTIME");
+    pass[n++] = "-Wl,--push-state,--whole-archive";
+    pass[n++] = rt;
+    pass[n++] = "-Wl,--pop-state";
+    pass[n++] = "-lpthread";
+    pass[n++] = "-ldl";
+  }
+  pass[n] = NULL;
+  execvp(cc, pass);
+  fprintf(stderr, "%s: cannot run %s: %s\n", me, cc, strerror(errno));
+  return 127;
+}

@@ -1,0 +1,119 @@
+/*
+ * xprof_verify - check that spanning-tree counters reconstruct every edge
+ * count exactly.
+ *
+ *   xprof_verify [-v] profile_directory OBJECT.xpcfg...
+ *
+ * The objects must have been compiled with the plugins' debug options
+ * all-edges and cfg-dump: each real edge then has a counter of its own,
+ * and OBJECT.xpcfg says which.  For every procedure in the profile the
+ * flow solver derives all edges from the spanning-tree counters alone;
+ * each result must equal the edge's own counter.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tool_common.h"
+
+static const char usage[] =
+    "usage: xprof_verify [-v] profile_directory OBJECT.xpcfg...\n"
+    "\n"
+    "Solve every procedure's edge counts from its spanning-tree counters and\n"
+    "compare them with the per-edge debug counters (objects compiled with\n"
+    "the plugin options all-edges and cfg-dump).  Exit status 1 on any\n"
+    "difference.\n";
+
+int main(int argc, char **argv) {
+  tool_init("xprof_verify");
+  if (tool_standard_options(argc, argv, usage))
+    return 0;
+  int verbose = 0, first = 1;
+  if (first < argc && strcmp(argv[first], "-v") == 0) {
+    verbose = 1;
+    first++;
+  }
+  if (argc - first < 2) {
+    fputs(usage, stderr);
+    return 1;
+  }
+  xprof_error err;
+  xprof_profile *prof;
+  if (xprof_read_profile_dir(argv[first], &prof, &err) < 0)
+    return tool_fail(&err);
+  uint64_t procs = 0, edges = 0, bad = 0, unrun = 0;
+  for (int a = first + 1; a < argc; a++) {
+    const char *dump = argv[a];
+    size_t len = strlen(dump);
+    if (len < 7 || strcmp(dump + len - 6, ".xpcfg") != 0)
+      return tool_error("%s: expected a file named OBJECT.xpcfg", dump);
+    char *objpath = strndup(dump, len - 6);
+    xprof_cfgdump_entry *cfgs;
+    uint32_t n;
+    if (xprof_cfgdump_read(dump, prof, &cfgs, &n, &err) < 0)
+      return tool_fail(&err);
+    char real[4096];
+    const xprof_objfile *o = xprof_find_objfile(
+        prof, realpath(objpath, real) ? real : objpath);
+    if (!o)
+      return tool_error("%s: the profile has no object file %s", argv[first],
+                        objpath);
+    for (uint32_t i = 0; i < n; i++) {
+      const xprof_cfgdump_entry *c = &cfgs[i];
+      const xprof_proc *f = xprof_find_proc(o, c->name);
+      if (!f)
+        return tool_error("%s: procedure %s is not in the profile", dump,
+                          c->name);
+      if (f->signature != c->signature)
+        return tool_error("%s: procedure %s has signature 0x%llx in the "
+                          "profile, 0x%llx in the dump",
+                          dump, c->name, (unsigned long long)f->signature,
+                          (unsigned long long)c->signature);
+      if (c->n_debug == 0)
+        return tool_error("%s: procedure %s has no debug counters (compile "
+                          "with the all-edges option)",
+                          dump, c->name);
+      procs++;
+      if (f->n_counters == 0) { /* never ran: all zero */
+        unrun++;
+        continue;
+      }
+      uint32_t total = c->n_counters + c->n_debug;
+      uint64_t *values = calloc(total + 1, sizeof *values);
+      uint64_t *solved = calloc((size_t)c->n_edges + 1, sizeof *solved);
+      for (uint32_t k = 0; k < total; k++)
+        values[k] = xprof_proc_counter(f, k);
+      int rc = xprof_solve_flow(c->n_nodes, c->edges, c->n_edges,
+                                c->counter_of_edge, values, c->n_counters,
+                                solved, NULL);
+      if (rc != 0) {
+        printf("%s: %s: the flow solver %s\n", dump, c->name,
+               rc > 0 ? "found inconsistent counts" : "failed");
+        bad++;
+      }
+      for (uint32_t e = 0; e < c->n_edges; e++) {
+        if (c->debug_of_edge[e] == XPROF_ON_TREE)
+          continue;
+        edges++;
+        uint64_t truth = values[c->debug_of_edge[e]];
+        if (solved[e] != truth) {
+          printf("%s: %s: edge %u (%u -> %u) solved %llu, counted %llu\n",
+                 dump, c->name, e, c->edges[e].src, c->edges[e].dst,
+                 (unsigned long long)solved[e], (unsigned long long)truth);
+          bad++;
+        } else if (verbose) {
+          printf("%s: %s: edge %u (%u -> %u) %llu\n", dump, c->name, e,
+                 c->edges[e].src, c->edges[e].dst, (unsigned long long)truth);
+        }
+      }
+      free(values);
+      free(solved);
+    }
+    free(objpath);
+  }
+  printf("%llu procedures (%llu never run), %llu edges checked: %s\n",
+         (unsigned long long)procs, (unsigned long long)unrun,
+         (unsigned long long)edges, bad ? "MISMATCHES" : "all exact");
+  xprof_profile_free(prof);
+  return bad ? 1 : 0;
+}
