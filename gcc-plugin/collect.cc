@@ -99,7 +99,8 @@ static tree get_vp_proc_decl(void) {
   if (!vp_proc_decl) {
     tree type = build_function_type_list(void_type_node, ptr_type_node,
                                          const_ptr_type_node, NULL_TREE);
-    vp_proc_decl = build_fn_decl("__xprof_vp_proc", type);
+    vp_proc_decl = build_fn_decl(
+        xp_opts.atomic ? "__xprof_vp_proc" : "__xprof_vp_proc_single", type);
     TREE_NOTHROW(vp_proc_decl) = 1;
     DECL_ATTRIBUTES(vp_proc_decl) =
         tree_cons(get_identifier("leaf"), NULL, DECL_ATTRIBUTES(vp_proc_decl));

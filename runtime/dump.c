@@ -193,7 +193,9 @@ static int take_site(snap_ctx *c, const struct xprof_rt_vp_site *site,
     return -1;
   rt_vp_take(site->state, c->scratch, words);
   uint32_t n = (uint32_t)c->scratch[0];
-  *has = c->scratch[1] != 0;
+  *has = 0;
+  for (uint32_t i = 0; i < n; i++)
+    *has |= c->scratch[3 + 2 * i] != 0;
   if (!*has)
     return 0;
   rec->type = (xprof_vp_type)site->type;

@@ -7,8 +7,10 @@
  * the smallest count and inherits that count plus one.  The counts then
  * sum to the exact number of events; any value seen in more than 1/n of
  * the events is kept, and a kept count overestimates the truth by at most
- * the smallest count.  A spin lock in the site's first word makes the
- * update safe from any thread; it is held for a scan of n pairs.
+ * the smallest count.  Word 1 is not maintained while recording: the
+ * number of events is the sum of the counts.  A value already kept is
+ * counted with one atomic add; replacing a value takes a spin lock in the
+ * site's first word, held for a scan of n pairs.
  */
 #include <sched.h>
 #include <string.h>
@@ -30,17 +32,15 @@ static void site_unlock(uint64_t *state) {
   __atomic_fetch_and(&state[0], ~LOCK_BIT, __ATOMIC_RELEASE);
 }
 
-static void record(uint64_t *state, uint64_t value) {
-  site_lock(state);
+/* Space-Saving update; the caller holds the lock or is alone. */
+static void record_locked(uint64_t *state, uint64_t value) {
   uint32_t n = (uint32_t)state[0];
   uint64_t *pair = state + 2;
-  state[1]++;
   uint32_t min = 0, free_slot = UINT32_MAX;
   for (uint32_t i = 0; i < n; i++) {
     uint64_t count = pair[2 * i + 1];
     if (count && pair[2 * i] == value) {
       pair[2 * i + 1] = count + 1;
-      site_unlock(state);
       return;
     }
     if (!count && free_slot == UINT32_MAX)
@@ -53,11 +53,33 @@ static void record(uint64_t *state, uint64_t value) {
     pair[2 * k] = value;
     pair[2 * k + 1] = pair[2 * k + 1] + 1;
   }
+}
+
+/* The common case, a value already kept, costs one atomic add and no lock:
+ * the number of events is the sum of the counts, so it stays exact.  A
+ * replacement racing with it can give one event to the new value; that is
+ * within Space-Saving's own error. */
+static void record(uint64_t *state, uint64_t value) {
+  uint32_t n = (uint32_t)__atomic_load_n(&state[0], __ATOMIC_RELAXED);
+  uint64_t *pair = state + 2;
+  for (uint32_t i = 0; i < n; i++)
+    if (__atomic_load_n(&pair[2 * i], __ATOMIC_RELAXED) == value &&
+        __atomic_load_n(&pair[2 * i + 1], __ATOMIC_RELAXED)) {
+      __atomic_fetch_add(&pair[2 * i + 1], 1, __ATOMIC_RELAXED);
+      return;
+    }
+  site_lock(state);
+  record_locked(state, value);
   site_unlock(state);
 }
 
 RT_EXPORT void __xprof_vp_proc(uint64_t *state, const void *callee) {
   record(state, (uint64_t)(uintptr_t)callee);
+}
+
+/* For objects compiled with single-threaded updates: no atomics at all. */
+RT_EXPORT void __xprof_vp_proc_single(uint64_t *state, const void *callee) {
+  record_locked(state, (uint64_t)(uintptr_t)callee);
 }
 
 RT_EXPORT void __xprof_vp_int(uint64_t *state, int32_t value) {

@@ -33,7 +33,7 @@ extern "C" {
 
 /* Words of one value-profile site's state for n values per record:
  * word 0: n (set by the compiler) and a lock bit (bit 63, runtime);
- * word 1: the number of recorded events;
+ * word 1: reserved (zero);
  * then n (value, count) pairs. */
 #define XPROF_RT_VP_WORDS(n) (2 + 2 * (n))
 
@@ -85,6 +85,7 @@ struct xprof_rt_object {
 void __xprof_register(struct xprof_rt_object *obj);
 void __xprof_unregister(struct xprof_rt_object *obj);
 void __xprof_vp_proc(uint64_t *state, const void *callee);
+void __xprof_vp_proc_single(uint64_t *state, const void *callee); /* update=single */
 void __xprof_vp_int(uint64_t *state, int32_t value);
 void __xprof_vp_llong(uint64_t *state, int64_t value);
 

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Collection overhead and counter counts of xprof-gcc against
+# gcc -fprofile-generate, on the example VM, measured in one run.
+#   bench/bench_collect.sh [ROUNDS] [SIZE]     (defaults: 7 rounds, size 400)
+# Prints, per build, the median run time as a ratio to the plain -O2 build
+# of the same run, with the range; and the edge counters each instrumented.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+build=${BUILD:-$root/build}
+rounds=${1:-7}
+size=${2:-400}
+export PATH=$build/tools:$PATH
+. "$here/lib.sh"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+vmsrc=$here/programs/vm
+
+build_vm() { # DIR CC CFLAGS
+  mkdir -p "$work/$1"
+  make -s -C "$work/$1" -f "$vmsrc/Makefile" CC="$2" CFLAGS="$3"
+}
+build_vm plain gcc "-O2"
+build_vm gcc-single gcc "-O2 -fprofile-generate -fprofile-update=single"
+build_vm gcc-atomic gcc "-O2 -fprofile-generate -fprofile-update=atomic"
+build_vm xprof-atomic xprof-gcc "-O2 -xprofile=collect -fplugin-arg-xprof-cfg-dump"
+build_vm xprof-single xprof-gcc "-O2 -xprofile=collect -fplugin-arg-xprof-update=single"
+bash "$vmsrc/gen.sh" "$size" > "$work/p.vm"
+
+for v in plain gcc-single gcc-atomic xprof-atomic xprof-single; do
+  eval "run_$v() { (cd \"$work/$v\" && ./vm -q -n 3 \"$work/p.vm\"); }"
+done
+want=$(run_plain)
+for v in gcc-single gcc-atomic xprof-atomic xprof-single; do
+  got=$("run_$v")
+  [ "$got" = "$want" ] || { echo "output of $v differs: $got vs $want"; exit 1; }
+done
+
+time_runs "$rounds" plain gcc-single gcc-atomic xprof-atomic xprof-single
+read -r base _ _ < <(stats < "$work/times.plain")
+echo "vm, size $size, $rounds rounds; run time relative to plain gcc -O2 (median, range):"
+printf "  %-34s %6.3f s\n" "plain -O2" "$base"
+for v in gcc-single gcc-atomic xprof-single xprof-atomic; do
+  read -r m lo hi < <(stats < "$work/times.$v")
+  printf "  %-34s %6.3fx  (%.3f-%.3f)\n" "$v" "$(echo "$m $base" | awk '{print $1/$2}')" \
+    "$(echo "$lo $base" | awk '{print $1/$2}')" "$(echo "$hi $base" | awk '{print $1/$2}')"
+done
+
+# Counters: gcc's arc counters are the __gcov0.* arrays (8 bytes each);
+# xprof's come from the CFG dumps, next to the spanning-tree minimum
+# E - V + 2 (with the virtual exit-to-entry edge) of the same graphs.
+gcc_ctrs=0
+while read -r _ size _ name; do
+  [[ $name == __gcov0.* ]] && gcc_ctrs=$((gcc_ctrs + 16#$size / 8))
+done < <(nm -S "$work"/gcc-single/*.o "$work"/gcc-single/libvmops.so 2>/dev/null)
+read -r xp_ctrs xp_min xp_procs < <(cat "$work"/xprof-atomic/*.xpcfg | awk '
+  /^PROC/ {procs++; ctrs += $6; if (n) min += e - n + 2; n = $4; e = 0; next}
+  /^[0-9]/ && $3 % 4 < 2 {e++}   # edges in the graph (not IGNORE, flag 2)
+  END {if (n) min += e - n + 2; print ctrs, min, procs}')
+echo "edge counters: gcc -fprofile-generate $gcc_ctrs, xprof $xp_ctrs (spanning-tree minimum $xp_min, $xp_procs procedures)"

@@ -1,0 +1,25 @@
+# lib.sh - helpers shared by the benchmark scripts (sourced).
+
+# now: seconds since the epoch, with microseconds.
+now() { echo "$EPOCHREALTIME"; }
+
+# median and range of numbers on stdin: "median min max"
+stats() { sort -g | awk '{v[NR]=$1} END {m=(NR%2)?v[(NR+1)/2]:(v[NR/2]+v[NR/2+1])/2; printf "%.4f %.4f %.4f\n", m, v[1], v[NR]}'; }
+
+# time_runs ROUNDS NAME... : run "run_NAME" for each variant, rounds
+# alternating between the variants (rotating the order), and leave the
+# times in $work/times.NAME.
+time_runs() {
+  local rounds=$1; shift
+  local names=("$@") n=${#@} r i k
+  for ((r = 0; r < rounds; r++)); do
+    for ((i = 0; i < n; i++)); do
+      k=${names[$(((i + r) % n))]}
+      local t0; t0=$(now)
+      "run_$k" >/dev/null
+      echo "$(now) $t0" | awk '{printf "%.6f\n", $1 - $2}' >> "$work/times.$k"
+    done
+  done
+}
+
+geomean() { awk '{s+=log($1); n++} END {if (n) printf "%.3f\n", exp(s/n)}'; }
