@@ -74,10 +74,12 @@
 #define XB_PROG_FIXED 32
 
 /*
- * INDX payload: 0 u64 n_slots (a power of two), then n_slots slots of
- * u64 FNV-1a hash of the object file pathname, u64 file offset of its OBJF
- * record (0: empty).  Open addressing with linear probing from
- * hash & (n_slots - 1).  It is the last record of the file.
+ * INDX payload: 0 u64 n_slots (a power of two), 8 u64 largest counter of
+ * the whole profile, 16 u64 sum of all counters (saturating), then
+ * n_slots slots of u64 FNV-1a hash of the object file pathname, u64 file
+ * offset of its OBJF record (0: empty).  Open addressing with linear
+ * probing from hash & (n_slots - 1).  It is the last record of the file.
  */
+#define XB_INDX_FIXED 24
 
 #endif

@@ -442,7 +442,10 @@ static int parse_records(const char *name, unsigned char *buf, uint64_t len,
                       "%s: the header points to an index at offset %" PRIu64
                       " that is not there",
                       name, index_off);
-  return xprof_validate(p, name, err);
+  if (xprof_validate(p, name, err) < 0)
+    return -1;
+  xprof_compute_totals(p);
+  return 0;
 }
 
 int xprof_binary_parse(const char *name, unsigned char *buf, size_t len,
@@ -582,7 +585,7 @@ int xprof_binary_lookup(const char *path, const char *objpath,
     return rc;
   }
   {
-    unsigned char rh[XB_RECORD_HEADER + 8];
+    unsigned char rh[XB_RECORD_HEADER + XB_INDX_FIXED];
     uint32_t tag, flags, crc;
     uint64_t len;
     if (pread_all(fd, rh, sizeof rh, index_off, path, err) < 0 ||
@@ -590,8 +593,12 @@ int xprof_binary_lookup(const char *path, const char *objpath,
                             &crc, err) < 0)
       goto out;
     uint64_t n_slots = xprof_get64(rh + XB_RECORD_HEADER);
-    if (tag != XB_TAG_INDX || n_slots == 0 || (n_slots & (n_slots - 1)) ||
-        n_slots > (len - 8) / 16 || len != 8 + 16 * n_slots) {
+    uint64_t total_max = xprof_get64(rh + XB_RECORD_HEADER + 8);
+    uint64_t total_sum = xprof_get64(rh + XB_RECORD_HEADER + 16);
+    if (tag != XB_TAG_INDX || len < XB_INDX_FIXED || n_slots == 0 ||
+        (n_slots & (n_slots - 1)) ||
+        n_slots > (len - XB_INDX_FIXED) / 16 ||
+        len != XB_INDX_FIXED + 16 * n_slots) {
       xprof_fail(err, XPROF_ERR_FORMAT,
                  "%s: offset %" PRIu64 ": malformed index record", path,
                  index_off);
@@ -602,8 +609,8 @@ int xprof_binary_lookup(const char *path, const char *objpath,
     for (uint64_t probes = 0; probes < n_slots; probes++) {
       unsigned char s[16];
       if (pread_all(fd, s, sizeof s,
-                    index_off + XB_RECORD_HEADER + 8 + 16 * slot, path,
-                    err) < 0)
+                    index_off + XB_RECORD_HEADER + XB_INDX_FIXED + 16 * slot,
+                    path, err) < 0)
         goto out;
       uint64_t off = xprof_get64(s + 8);
       if (off == 0)
@@ -613,6 +620,8 @@ int xprof_binary_lookup(const char *path, const char *objpath,
         if (read_objf_at(fd, path, off, file_len, &p, err) < 0)
           goto out;
         if (strcmp(p->objfiles[0].path, objpath) == 0) {
+          p->total_max = total_max;
+          p->total_sum = total_sum;
           *out = p;
           rc = 0;
           goto out;

@@ -214,19 +214,24 @@ static int emit_index(sink *s, const xprof_profile *p, const uint64_t *offs) {
   uint64_t n_slots = 1;
   while (n_slots < 2 * (uint64_t)p->n_objfiles)
     n_slots *= 2;
-  uint64_t len = 8 + 16 * n_slots;
+  uint64_t len = XB_INDX_FIXED + 16 * n_slots;
   unsigned char *b = calloc(1, len);
   if (!b)
     return xprof_fail_nomem(s->err, s->name);
+  xprof_profile totals = *p; /* the counters, for the totals */
+  xprof_compute_totals(&totals);
   xprof_put64(b, n_slots);
+  xprof_put64(b + 8, totals.total_max);
+  xprof_put64(b + 16, totals.total_sum);
+  unsigned char *slots = b + XB_INDX_FIXED;
   for (uint32_t i = 0; i < p->n_objfiles; i++) {
     const char *path = p->objfiles[i].path;
     uint64_t h = xprof_hash64(path, strlen(path));
     uint64_t slot = h & (n_slots - 1);
-    while (xprof_get64(b + 8 + 16 * slot + 8) != 0)
+    while (xprof_get64(slots + 16 * slot + 8) != 0)
       slot = (slot + 1) & (n_slots - 1);
-    xprof_put64(b + 8 + 16 * slot, h);
-    xprof_put64(b + 8 + 16 * slot + 8, offs[i]);
+    xprof_put64(slots + 16 * slot, h);
+    xprof_put64(slots + 16 * slot + 8, offs[i]);
   }
   int rc = emit_record(s, XB_TAG_INDX, 0, b, len);
   free(b);

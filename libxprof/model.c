@@ -209,6 +209,18 @@ void xprof_update_stats(xprof_profile *p, int all) {
   }
 }
 
+void xprof_compute_totals(xprof_profile *p) {
+  xprof_stats t = {0};
+  for (uint32_t i = 0; i < p->n_objfiles; i++)
+    for (uint32_t j = 0; j < p->objfiles[i].n_procs; j++) {
+      const xprof_proc *f = &p->objfiles[i].procs[j];
+      for (uint32_t k = 0; k < f->n_counters; k++)
+        stats_add(&t, f->counters[k]);
+    }
+  p->total_max = t.max;
+  p->total_sum = t.sum;
+}
+
 int xprof_name_cmp(const void *a, const void *b) {
   return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
