@@ -31,22 +31,27 @@ static struct plugin_info xp_plugin_info = {
     "  -fplugin-arg-xprof-verbose\n"
     "  -fplugin-arg-xprof-all-edges, -fplugin-arg-xprof-cfg-dump (debug)\n"};
 
-void xp_warning(const char *fmt, ...) {
+/* Messages about profile data are printed in GCC's style but not through
+ * its diagnostics: a stale profile must not fail a -Werror build. */
+static void message(const char *kind, const char *fmt, va_list ap) {
   char buf[1024];
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  fprintf(stderr, "%s: %s: xprof: %s\n",
+          main_input_filename ? main_input_filename : "cc1", kind, buf);
+}
+
+void xp_warning(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
+  message("warning", fmt, ap);
   va_end(ap);
-  warning(0, "xprof: %s", buf);
 }
 
 void xp_note(const char *fmt, ...) {
-  char buf[1024];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
+  message("note", fmt, ap);
   va_end(ap);
-  inform(UNKNOWN_LOCATION, "xprof: %s", buf);
 }
 
 static void push(const char ***list, unsigned *n, const char *s) {

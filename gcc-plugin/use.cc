@@ -1,5 +1,333 @@
-/* use.cc - -xprofile=use (issue 5). */
+/*
+ * use.cc - -xprofile=use: read this object file's data (through the
+ * profile's index), solve every matching function's edge counts, and hand
+ * them to GCC as read feedback: block counts, edge probabilities, entry
+ * and call-graph counts; then promote dominant indirect-call targets.
+ *
+ * The GCC state to set, and when, follows ../shared notes (section 3):
+ * profile_info before the first compute_function_frequency, and
+ * flag_branch_probabilities everywhere options live, set here (after the
+ * early passes) and never in plugin_init.
+ */
 #include "gcc-common.h"
+
+#include <inttypes.h>
+
 #include "xprof-gcc.h"
 
-void xp_use_execute(void) {}
+/* Indirect-call promotion: the most frequent target must account for at
+ * least 3/4 of the calls (GCC's own rule), in at least this many calls. */
+#define XP_ICP_NUM 3
+#define XP_ICP_DEN 4
+#define XP_ICP_MIN_CALLS 64
+
+struct use_stats {
+  unsigned matched, mismatched, missing, promoted;
+};
+
+static xprof_profile *load_profile(const char *objpath, const char *lookup,
+                                   bool *any_dir) {
+  xprof_profile *acc = NULL;
+  *any_dir = false;
+  for (unsigned i = 0; i < xp_opts.n_use_dirs; i++) {
+    char *dir;
+    const char *name = xp_opts.use_dirs[i];
+    size_t n = strlen(name);
+    if (n >= 8 && strcmp(name + n - 8, ".profile") == 0)
+      dir = xstrdup(name);
+    else
+      dir = concat(name, ".profile", NULL);
+    xprof_error err;
+    xprof_profile *p;
+    if (xprof_lookup_objfile(dir, lookup, &p, &err) < 0) {
+      if (err.code == XPROF_ERR_NOTFOUND) {
+        *any_dir = true;
+      } else if (err.code == XPROF_ERR_IO && access(dir, F_OK) != 0) {
+        xp_warning("profile %s not found; %s is compiled without profile "
+                   "data from it",
+                   dir, objpath);
+      } else {
+        xp_warning("cannot use profile %s: %s; compiling %s without it", dir,
+                   err.msg, objpath);
+      }
+      free(dir);
+      continue;
+    }
+    *any_dir = true;
+    free(dir);
+    if (!acc) {
+      acc = p;
+      continue;
+    }
+    /* Several -xprofile=use directories accumulate, as in Sun Studio. */
+    uint64_t max = acc->total_max > p->total_max ? acc->total_max : p->total_max;
+    uint64_t sum = xprof_sat_add(acc->total_sum, p->total_sum);
+    if (xprof_merge(acc, p, 1, XPROF_REPLACE_OBJFILE, &err) < 0)
+      xp_warning("cannot merge profile data for %s: %s", objpath, err.msg);
+    acc->total_max = max;
+    acc->total_sum = sum;
+    xprof_profile_free(p);
+  }
+  return acc;
+}
+
+/* -xprofile_pathmap=COLLECT_PREFIX:USE_PREFIX: the object is under
+ * USE_PREFIX now and was under COLLECT_PREFIX at collect time. */
+static char *collect_path(const char *objpath) {
+  for (unsigned i = 0; i < xp_opts.n_pathmap; i++) {
+    const char *m = xp_opts.pathmap[i];
+    const char *colon = strchr(m, ':');
+    const char *use_prefix = colon + 1;
+    size_t ul = strlen(use_prefix);
+    if (ul && strncmp(objpath, use_prefix, ul) == 0) {
+      char *r = XNEWVEC(char, (size_t)(colon - m) + strlen(objpath + ul) + 1);
+      sprintf(r, "%.*s%s", (int)(colon - m), m, objpath + ul);
+      return r;
+    }
+  }
+  return xstrdup(objpath);
+}
+
+/* flag_branch_probabilities is an optimization option: set it in the
+ * global options, the default optimization node and every function's own
+ * (a function with optimize attributes would otherwise restore 0 and make
+ * the inliner assert). */
+static void set_branch_probabilities(void) {
+  global_options.x_flag_branch_probabilities = 1;
+  TREE_OPTIMIZATION(optimization_default_node)->x_flag_branch_probabilities = 1;
+  cgraph_node *node;
+  FOR_EACH_FUNCTION(node) {
+    tree opts = DECL_FUNCTION_SPECIFIC_OPTIMIZATION(node->decl);
+    if (opts)
+      TREE_OPTIMIZATION(opts)->x_flag_branch_probabilities = 1;
+  }
+}
+
+static bool call_matches(gcall *call, tree target) {
+  tree ftype = TREE_TYPE(target);
+  tree ctype = gimple_call_fntype(call);
+  if (!ctype || TREE_CODE(ftype) != TREE_CODE(ctype))
+    return false;
+  if (!useless_type_conversion_p(TREE_TYPE(ctype), TREE_TYPE(ftype)))
+    return false;
+  tree parm = TYPE_ARG_TYPES(ftype);
+  for (unsigned i = 0; i < gimple_call_num_args(call); i++) {
+    if (!parm || TREE_VALUE(parm) == void_type_node)
+      return stdarg_p(ftype); /* more arguments than parameters */
+    tree arg = gimple_call_arg(call, i);
+    if (!useless_type_conversion_p(TREE_VALUE(parm), TREE_TYPE(arg)))
+      return false;
+    parm = TREE_CHAIN(parm);
+  }
+  return !parm || TREE_VALUE(parm) == void_type_node;
+}
+
+/* The target named "entry:objfile" if this compilation knows it. */
+static cgraph_node *find_target(const char *value, const char *objpath) {
+  const char *colon = strchr(value, ':');
+  if (!colon)
+    return NULL;
+  char *name = xstrndup(value, (size_t)(colon - value));
+  bool same_object = strcmp(colon + 1, objpath) == 0;
+  cgraph_node *node = cgraph_node::get_for_asmname(get_identifier(name));
+  free(name);
+  if (!node || (!node->definition && !DECL_EXTERNAL(node->decl)))
+    return NULL;
+  /* A static function of another object file has the same name only by
+   * chance. */
+  if (!TREE_PUBLIC(node->decl) && !same_object)
+    return NULL;
+  return node;
+}
+
+static unsigned promote_indirect_calls(const xprof_objfile *o,
+                                       const xprof_proc *f,
+                                       const char *objpath) {
+  unsigned promoted = 0, site = 0;
+  vec<gcall *> calls = vNULL;
+  basic_block bb;
+  FOR_EACH_BB_FN(bb, cfun) {
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);
+         gsi_next(&gsi))
+      if (xp_is_indirect_call(gsi_stmt(gsi)))
+        calls.safe_push(as_a<gcall *>(gsi_stmt(gsi)));
+  }
+  for (site = 0; site < calls.length(); site++) {
+    const xprof_vp_record *rec = NULL;
+    for (uint32_t r = 0; r < f->n_vp_records; r++)
+      if (f->vp[r].expr_id == site && f->vp[r].type == XPROF_VP_PROC)
+        rec = &f->vp[r];
+    if (!rec || !o->n_values_per_vp)
+      continue;
+    uint64_t total = 0;
+    for (uint32_t k = 0; k < o->n_values_per_vp; k++)
+      total = xprof_sat_add(total, rec->values[k].count);
+    const xprof_vp_value *top = &rec->values[0];
+    if (!top->proc || top->count < XP_ICP_MIN_CALLS ||
+        top->count / XP_ICP_NUM < total / XP_ICP_DEN)
+      continue;
+    cgraph_node *target = find_target(top->proc, objpath);
+    if (!target || !call_matches(calls[site], target->decl))
+      continue;
+    profile_probability prob = profile_probability::probability_in_gcov_type(
+        (gcov_type)top->count, (gcov_type)total);
+    if (gimple_ic(calls[site], target, prob)) {
+      promoted++;
+      if (xp_opts.verbose)
+        xp_note("%s: promoted an indirect call to %s (%" PRIu64 " of %" PRIu64
+                " calls)",
+                f->name, xp_function_name(target->decl), top->count, total);
+    }
+  }
+  calls.release();
+  return promoted;
+}
+
+/* Apply f's counts to cfun.  Returns false when they do not fit. */
+static bool annotate(const xprof_objfile *o, const xprof_proc *f,
+                     const char *objpath, use_stats *st) {
+  if (execute_fixup_cfg() & TODO_cleanup_cfg)
+    cleanup_tree_cfg();
+  uint32_t n_sites = xp_count_indirect_calls();
+  xp_cfg c;
+  bool ok = xp_cfg_build(&c, n_sites);
+  if (!ok || c.signature != f->signature) {
+    remove_fake_edges();
+    xp_cfg_free(&c);
+    st->mismatched++;
+    xp_warning("profile data for %s does not match this compilation (the "
+               "function or its compilation options changed since the "
+               "training build); it is compiled without profile data",
+               f->name);
+    return false;
+  }
+  uint32_t n = (uint32_t)c.n_counters;
+  uint64_t *values = XCNEWVEC(uint64_t, n + 1);
+  for (uint32_t k = 0; k < n; k++)
+    values[k] = xprof_proc_counter(f, k);
+  uint64_t *edge_count = XCNEWVEC(uint64_t, c.n_edges + 1);
+  uint64_t *node_count = XCNEWVEC(uint64_t, c.n_nodes + 1);
+  int rc = xprof_solve_flow(c.n_nodes, c.edges, c.n_edges, c.counter_of_edge,
+                            values, n, edge_count, node_count);
+  if (rc < 0) {
+    remove_fake_edges();
+    XDELETEVEC(values);
+    XDELETEVEC(edge_count);
+    XDELETEVEC(node_count);
+    xp_cfg_free(&c);
+    st->mismatched++;
+    xp_warning("profile data for %s cannot be solved; it is compiled "
+               "without profile data",
+               f->name);
+    return false;
+  }
+  if (rc > 0 && xp_opts.verbose)
+    xp_note("%s: inconsistent counts (a racy or damaged profile); negative "
+            "counts were set to 0",
+            f->name);
+
+  basic_block bb;
+  if (node_count[XPROF_ENTRY] == 0) {
+    /* Never run in training: as profile.cc does, keep the guessed shape
+     * but say it is globally zero, so the function is optimized for size
+     * and placed in .text.unlikely. */
+    FOR_ALL_BB_FN(bb, cfun)
+    if (!(bb->count == profile_count::zero()))
+      bb->count = bb->count.global0();
+  } else {
+    FOR_ALL_BB_FN(bb, cfun)
+    bb->count = profile_count::from_gcov_type((gcov_type)node_count[bb->index]);
+    /* Probabilities from the real (not fake) successor edges. */
+    for (uint32_t i = 0; i < c.n_nodes; i++) {
+      bb = BASIC_BLOCK_FOR_FN(cfun, i);
+      if (!bb)
+        continue;
+      uint64_t out = 0;
+      for (uint32_t e = 0; e < c.n_edges; e++)
+        if (c.edges[e].src == i &&
+            !(c.edges[e].flags & (XPROF_EDGE_FAKE | XPROF_EDGE_IGNORE)))
+          out = xprof_sat_add(out, edge_count[e]);
+      if (!out)
+        continue; /* never left this way: keep the guess */
+      for (uint32_t e = 0; e < c.n_edges; e++)
+        if (c.edges[e].src == i &&
+            !(c.edges[e].flags & (XPROF_EDGE_FAKE | XPROF_EDGE_IGNORE)))
+          c.gcc_edges[e]->probability =
+              profile_probability::probability_in_gcov_type(
+                  (gcov_type)edge_count[e], (gcov_type)out);
+    }
+  }
+  remove_fake_edges();
+  profile_status_for_fn(cfun) = PROFILE_READ;
+  if (node_count[XPROF_ENTRY] > 0)
+    st->promoted += promote_indirect_calls(o, f, objpath);
+  update_max_bb_count();
+  compute_function_frequency();
+  free_dominance_info(CDI_DOMINATORS);
+  free_dominance_info(CDI_POST_DOMINATORS);
+  XDELETEVEC(values);
+  XDELETEVEC(edge_count);
+  XDELETEVEC(node_count);
+  xp_cfg_free(&c);
+  st->matched++;
+  return true;
+}
+
+void xp_use_execute(void) {
+  const char *objpath = xp_object_path();
+  char *lookup = collect_path(objpath);
+  bool any_dir;
+  xprof_profile *prof = load_profile(objpath, lookup, &any_dir);
+  const xprof_objfile *o = prof ? xprof_find_objfile(prof, lookup) : NULL;
+  if (!o) {
+    if (any_dir && xp_opts.warn_missing)
+      xp_warning("no profile data for %s; it is compiled without it", lookup);
+    xprof_profile_free(prof);
+    free(lookup);
+    return;
+  }
+
+  /* GCC's notion of hot and unlikely needs a summary (notes: cc1 crashes
+   * without it): one run, hottest counter of the whole profile. */
+  profile_info = XCNEW(gcov_summary);
+  profile_info->runs = 1;
+  profile_info->sum_max = (gcov_type)(prof->total_max ? prof->total_max : 1);
+  set_branch_probabilities();
+
+  use_stats st = {0, 0, 0, 0};
+  vec<cgraph_node *> done = vNULL;
+  cgraph_node *node;
+  FOR_EACH_DEFINED_FUNCTION(node) {
+    if (xp_skip_function(node))
+      continue;
+    const xprof_proc *f = xprof_find_proc(o, xp_function_name(node->decl));
+    if (!f) {
+      st.missing++;
+      continue;
+    }
+    push_cfun(DECL_STRUCT_FUNCTION(node->decl));
+    if (annotate(o, f, objpath, &st))
+      done.safe_push(node);
+    pop_cfun();
+  }
+  /* Call statements and the call graph, in every function: the entry
+   * counts become node counts, calls get their counts. */
+  FOR_EACH_DEFINED_FUNCTION(node) {
+    if (!gimple_has_body_p(node->decl) || node->thunk ||
+        (node->clone_of && node->decl == node->clone_of->decl))
+      continue;
+    push_cfun(DECL_STRUCT_FUNCTION(node->decl));
+    cleanup_tree_cfg();
+    update_ssa(TODO_update_ssa);
+    cgraph_edge::rebuild_edges();
+    pop_cfun();
+  }
+  handle_missing_profiles();
+  done.release();
+  if (xp_opts.verbose)
+    xp_note("%s: %u procedures matched the profile, %u mismatched, %u "
+            "missing; %u indirect calls promoted",
+            objpath, st.matched, st.mismatched, st.missing, st.promoted);
+  xprof_profile_free(prof);
+  free(lookup);
+}

@@ -268,9 +268,15 @@ int main(int argc, char **argv) {
     if (!rt)
       return die("%s", "cannot find the xprof runtime (libxprof_rt.a) next "
                        "to this driver; set XPROF_RUNTIME");
-    pass[n++] = "-Wl,--push-state,--whole-archive";
+    /* As linker options, not as an input: an extra input would change the
+     * names cc1 derives the object file's path from (-dumpdir). */
+    static char *const wrap[] = {"-Xlinker", "--push-state", "-Xlinker",
+                                 "--whole-archive", "-Xlinker"};
+    for (size_t k = 0; k < sizeof wrap / sizeof *wrap; k++)
+      pass[n++] = wrap[k];
     pass[n++] = rt;
-    pass[n++] = "-Wl,--pop-state";
+    pass[n++] = "-Xlinker";
+    pass[n++] = "--pop-state";
     pass[n++] = "-lpthread";
     pass[n++] = "-ldl";
   }
