@@ -47,5 +47,6 @@
 #include "tree-ssa-loop-niter.h"
 #include "toplev.h"
 #include "opts.h"
+#include "diagnostic.h"
 
 #endif

@@ -159,10 +159,14 @@ static unsigned promote_indirect_calls(const xprof_objfile *o,
         rec = &f->vp[r];
     if (!rec || !o->n_values_per_vp)
       continue;
+    /* Any order: a hand-edited profile need not keep the largest first. */
     uint64_t total = 0;
-    for (uint32_t k = 0; k < o->n_values_per_vp; k++)
-      total = xprof_sat_add(total, rec->values[k].count);
     const xprof_vp_value *top = &rec->values[0];
+    for (uint32_t k = 0; k < o->n_values_per_vp; k++) {
+      total = xprof_sat_add(total, rec->values[k].count);
+      if (rec->values[k].count > top->count)
+        top = &rec->values[k];
+    }
     if (!top->proc || top->count < XP_ICP_MIN_CALLS ||
         top->count / XP_ICP_NUM < total / XP_ICP_DEN)
       continue;
@@ -322,7 +326,13 @@ void xp_use_execute(void) {
     cgraph_edge::rebuild_edges();
     pop_cfun();
   }
+  /* Functions left without counts (stale, missing) are given counts that
+   * fit their callers.  GCC warns about each through a plain warning,
+   * which -Werror would turn into an error: ours said it already. */
+  bool inhibit = global_dc->dc_inhibit_warnings;
+  global_dc->dc_inhibit_warnings = true;
   handle_missing_profiles();
+  global_dc->dc_inhibit_warnings = inhibit;
   done.release();
   if (xp_opts.verbose)
     xp_note("%s: %u procedures matched the profile, %u mismatched, %u "
