@@ -187,6 +187,21 @@ static unsigned promote_indirect_calls(const xprof_objfile *o,
   return promoted;
 }
 
+/* Measured iteration counts, for the unroller and peeler (as profile.cc
+ * records them while the counts are fresh). */
+static void record_loop_bounds(void) {
+  if (!current_loops)
+    return;
+  for (auto loop : loops_list(cfun, 0)) {
+    if (loop->header->count > profile_count::zero() &&
+        loop->header->count.reliable_p()) {
+      gcov_type nit = expected_loop_iterations_unbounded(loop);
+      loop->any_estimate = false;
+      record_niter_bound(loop, gcov_type_to_wide_int(nit), true, false);
+    }
+  }
+}
+
 /* Apply f's counts to cfun.  Returns false when they do not fit. */
 static bool annotate(const xprof_objfile *o, const xprof_proc *f,
                      const char *objpath, use_stats *st) {
@@ -263,6 +278,7 @@ static bool annotate(const xprof_objfile *o, const xprof_proc *f,
   }
   remove_fake_edges();
   profile_status_for_fn(cfun) = PROFILE_READ;
+  record_loop_bounds();
   if (node_count[XPROF_ENTRY] > 0)
     st->promoted += promote_indirect_calls(o, f, objpath);
   update_max_bb_count();

@@ -1,35 +1,49 @@
 #!/usr/bin/env bash
-# Set up xprof and show it at work on the bundled sample profile:
-# text -> binary -> text, a weighted merge, and the hottest procedures.
+# Set up xprof and run the whole profile-feedback cycle on the example
+# program (bench/programs/vm, an interpreter with a shared library):
+# collect build, training run, use build, then the use build's speed next
+# to a plain -O2 build on a different input, and the hottest procedures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+root=$PWD
 bash scripts/setup.sh
-bin=$PWD/build/tools
+export PATH=$root/build/tools:$PATH
+. bench/lib.sh
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cd "$work"
+vm=$root/bench/programs/vm
+mk() { make -s -C "$work/$1" -f "$vm/Makefile" "${@:2}"; }
+mkdir -p "$work/plain" "$work/pgo"
+bash "$vm/gen.sh" 150 > "$work/train.vm"
+bash "$vm/gen.sh" 800 > "$work/run.vm"
 
 echo
-echo "== xprof_atob: the sample text profile becomes a profile directory"
-"$bin/xprof_atob" "$OLDPWD/test/lit/Inputs/sample.text" sample.profile
-ls -l sample.profile
-head -1 sample.profile/feedback
+echo "== 1. collect build: make CC=xprof-gcc CFLAGS='-O2 -xprofile=collect'"
+mk pgo CC=xprof-gcc CFLAGS="-O2 -xprofile=collect"
+echo "== 2. training run (writes vm.profile/feedback)"
+(cd "$work/pgo" && ./vm "$work/train.vm")
+xprof_show -n 6 "$work/pgo/vm.profile"
 
 echo
-echo "== xprof_btoa: and back to text (identical to the input)"
-"$bin/xprof_btoa" sample.profile sample.text
-diff -q "$OLDPWD/test/lit/Inputs/sample.text" sample.text && echo "identical"
-head -12 sample.text
+echo "== 3. use build: make CC=xprof-gcc CFLAGS='-O2 -xprofile=use:vm'"
+mk pgo clean
+mk pgo CC=xprof-gcc CFLAGS="-O2 -xprofile=use:vm -fplugin-arg-xprof-verbose" 2>&1 |
+  sed -n 's/.*note: xprof: /  /p'
+mk plain CC=gcc CFLAGS=-O2
 
 echo
-echo "== xprof_merge: the sample plus 3 more runs' worth of it"
-"$bin/xprof_merge" -o merged.profile sample.profile -w 3:sample.profile
-"$bin/xprof_btoa" merged.profile - | sed -n '6,10p'
-
-echo
-echo "== the hottest procedures (entry counts are counter 0 here)"
-"$bin/xprof_btoa" merged.profile - | awk '
-  /^OBJFILE:/ { obj = $2 }
-  /^PROC:/    { proc = $2; want = 1; next }
-  want && /^[0-9]+ [0-9]+$/ { if ($1 == 0) print $2, proc, obj; want = 0 }
-' | sort -rn | head -5
+echo "== 4. a different input, plain gcc -O2 against the use build (7 alternating rounds)"
+run_plain() { (cd "$work/plain" && ./vm -q -n 2 "$work/run.vm"); }
+run_pgo() { (cd "$work/pgo" && ./vm -q -n 2 "$work/run.vm"); }
+[ "$(run_plain)" = "$(run_pgo)" ] && echo "  outputs identical: $(run_pgo)"
+time_runs 7 plain pgo
+read -r p _ _ < <(stats < "$work/times.plain")
+read -r u lo hi < <(stats < "$work/times.pgo")
+echo "  plain -O2: $p s; xprof use build: $u s ($lo-$hi)" |
+  awk '{print}'
+echo "$p $u" | awk '{printf "  use build / plain = %.3f (speedup %.3f; wall time on a shared machine is noisy)\n", $2/$1, $1/$2}'
+if command -v valgrind >/dev/null; then
+  ip=$(cd "$work/plain" && valgrind --tool=callgrind --callgrind-out-file=/dev/null ./vm -q "$work/run.vm" 2>&1 >/dev/null | awk '/Collected/ {print $NF}')
+  iu=$(cd "$work/pgo" && valgrind --tool=callgrind --callgrind-out-file=/dev/null ./vm -q "$work/run.vm" 2>&1 >/dev/null | awk '/Collected/ {print $NF}')
+  echo "$ip $iu" | awk '{printf "  instructions (callgrind, repeatable): plain %d, use build %d = %.3fx\n", $1, $2, $2/$1}'
+fi
