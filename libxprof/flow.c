@@ -73,7 +73,7 @@ int64_t xprof_place_counters(uint32_t n_nodes, const xprof_edge *edges,
     /* Fake edges cannot carry counters; counters on edges into EXIT would
      * sit after the return value is set.  Critical edges would need a new
      * block, so they count double. */
-    uint32_t klass = (edges[e].flags & XPROF_EDGE_FAKE) ? 0
+    uint32_t klass = (edges[e].flags & (XPROF_EDGE_FAKE | XPROF_EDGE_NOCOUNT)) ? 0
                      : edges[e].dst == XPROF_EXIT       ? 1
                                                         : 2;
     uint64_t w = edges[e].weight;
@@ -87,8 +87,8 @@ int64_t xprof_place_counters(uint32_t n_nodes, const xprof_edge *edges,
     const xprof_edge *e = &edges[order[i].edge];
     if (uf_union(parent, e->src, e->dst)) {
       counter_of_edge[order[i].edge] = XPROF_ON_TREE;
-    } else if (e->flags & XPROF_EDGE_FAKE) {
-      result = -1; /* would need a counter on an edge that does not exist */
+    } else if (e->flags & (XPROF_EDGE_FAKE | XPROF_EDGE_NOCOUNT)) {
+      result = -1; /* would need a counter where none can go */
     } else {
       counter_of_edge[order[i].edge] = 0; /* numbered below */
     }

@@ -71,10 +71,34 @@ static char *locate(const char *env, const char *const *candidates) {
   return NULL;
 }
 
+#ifdef XPROF_FOR_CLANG
+#define PLUGIN_FILE "xprof-llvm" XPROF_LLVM_MAJOR ".so"
+static char *plugin_path(void) {
+  static const char *const c[] = {"../llvm-pass/" PLUGIN_FILE,
+                                  "../" XPROF_REL_LIBDIR "/xprof/" PLUGIN_FILE, NULL};
+  return locate("XPROF_LLVM_PLUGIN", c);
+}
+#else
+#define PLUGIN_FILE "xprof.so"
 static char *plugin_path(void) {
   static const char *const c[] = {"../gcc-plugin/xprof.so",
                                   "../" XPROF_REL_LIBDIR "/xprof/xprof.so", NULL};
   return locate("XPROF_GCC_PLUGIN", c);
+}
+#endif
+
+/* Is this argument a source file the compiler will compile? */
+static int is_source(const char *a) {
+  static const char *const ext[] = {".c", ".cc", ".cp", ".cpp", ".cxx", ".c++",
+                                    ".C", ".i", ".ii", ".m", ".mm", ".ll",
+                                    ".bc", NULL};
+  const char *dot = strrchr(a, '.');
+  if (!dot || a[0] == '-')
+    return 0;
+  for (const char *const *e = ext; *e; e++)
+    if (strcmp(dot, *e) == 0)
+      return 1;
+  return 0;
 }
 
 static char *runtime_path(void) {
@@ -159,7 +183,7 @@ int main(int argc, char **argv) {
   char **user = calloc((size_t)argc + 1, sizeof *user);
   char **pass = calloc((size_t)argc + 96, sizeof *pass);
   int n_use = 0, n_map = 0, n_user = 0, n = 0;
-  int link = 1, inputs = 0;
+  int link = 1, inputs = 0, sources = 0;
   const char *output = NULL;
   if (!use_names || !pathmaps || !user || !pass)
     return die("%s", "out of memory");
@@ -218,12 +242,63 @@ int main(int argc, char **argv) {
     }
     if (a[0] != '-' || strcmp(a, "-") == 0 || strncmp(a, "-l", 2) == 0)
       inputs++;
+    sources += is_source(a);
   }
 
   /* Our options go first (the plugin must precede any of the user's
    * -fplugin-arg-xprof-* options, and the user's -f options override the
    * ones use mode adds), the runtime last. */
   pass[n++] = (char *)cc;
+  pass = realloc(pass, ((size_t)argc + 96 + 2 * ((size_t)n_use + (size_t)n_map) +
+                        sizeof fdo_flags / sizeof *fdo_flags) *
+                           sizeof *pass);
+  if (!pass)
+    return die("%s", "out of memory");
+#ifdef XPROF_FOR_CLANG
+  /* The pass plugin takes its options through -mllvm, which needs it
+   * loaded early as well (-fplugin); only commands that compile get them
+   * (an LTO link would hand -mllvm options to the linker). */
+  if (mode != NONE && sources) {
+    char *plugin = plugin_path();
+    if (!plugin)
+      return die("%s", "cannot find the xprof LLVM plugin (" PLUGIN_FILE
+                       ") next to this driver; set XPROF_LLVM_PLUGIN");
+    char *arg;
+    if (asprintf(&arg, "-fplugin=%s", plugin) < 0 ||
+        (pass[n++] = arg, asprintf(&arg, "-fpass-plugin=%s", plugin) < 0))
+      return 1;
+    pass[n++] = arg;
+    if (mode == USE && n_use == 0)
+      use_names[n_use++] = link && output ? output : "a.out";
+    for (int k = 0; k < (mode == COLLECT ? 1 : n_use); k++) {
+      if (mode == COLLECT)
+        arg = collect_name && asprintf(&arg, "-xprofile=collect:%s", collect_name) >= 0
+                  ? arg
+                  : "-xprofile=collect";
+      else if (asprintf(&arg, "-xprofile=use:%s", use_names[k]) < 0)
+        return 1;
+      pass[n++] = "-mllvm";
+      pass[n++] = arg;
+    }
+    for (int k = 0; k < n_map; k++) {
+      if (asprintf(&arg, "-xprofile-pathmap=%s", pathmaps[k]) < 0)
+        return 1;
+      pass[n++] = "-mllvm";
+      pass[n++] = arg;
+    }
+    if (output) {
+      if (asprintf(&arg, "-xprof-output=%s", output) < 0)
+        return 1;
+      pass[n++] = "-mllvm";
+      pass[n++] = arg;
+    }
+    if (link) {
+      pass[n++] = "-mllvm";
+      pass[n++] = "-xprof-link";
+    }
+  }
+#else
+  (void)sources;
   if (mode != NONE) {
     char *plugin = plugin_path();
     if (!plugin)
@@ -242,11 +317,6 @@ int main(int argc, char **argv) {
       /* Default profile: the program this command links, else a.out. */
       if (n_use == 0)
         use_names[n_use++] = link && output ? output : "a.out";
-      pass = realloc(pass, ((size_t)argc + 96 + (size_t)n_use + (size_t)n_map +
-                            sizeof fdo_flags / sizeof *fdo_flags) *
-                               sizeof *pass);
-      if (!pass)
-        return die("%s", "out of memory");
       for (int k = 0; k < n_use; k++) {
         if (asprintf(&arg, "-fplugin-arg-xprof-xprofile=use:%s", use_names[k]) < 0)
           return 1;
@@ -261,6 +331,7 @@ int main(int argc, char **argv) {
         pass[n++] = (char *)*f;
     }
   }
+#endif
   for (int k = 0; k < n_user; k++)
     pass[n++] = user[k];
   if (mode == COLLECT && link && inputs) {

@@ -58,7 +58,11 @@ odd:
 
 static int nested(int n) {
   int base = 7;
+#ifndef __clang__
   int add(int v) { return v + base; } /* GNU C nested function */
+#else
+#define add(v) ((v) + base) /* clang has no nested functions */
+#endif
   int s = 0;
   for (int i = 0; i < n; i++)
     s += add(i);

@@ -1,0 +1,286 @@
+/*
+ * cfg.c - the function CFG that both modes see identically, names, and
+ * the object file's path.
+ */
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+
+static void message(LLVMModuleRef m, const char *kind, const char *fmt,
+                    va_list ap) {
+  size_t len;
+  const char *src = LLVMGetSourceFileName(m, &len);
+  fprintf(stderr, "%.*s: %s: xprof: ", (int)len, src, kind);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+}
+
+void xl_warning(LLVMModuleRef m, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  message(m, "warning", fmt, ap);
+  va_end(ap);
+}
+
+void xl_note(LLVMModuleRef m, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  message(m, "note", fmt, ap);
+  va_end(ap);
+}
+
+int xl_profiled_function(LLVMValueRef fn) {
+  if (LLVMIsDeclaration(fn))
+    return 0;
+  LLVMLinkage l = LLVMGetLinkage(fn);
+  if (l == LLVMAvailableExternallyLinkage)
+    return 0;
+  size_t len;
+  const char *name = LLVMGetValueName2(fn, &len);
+  return len > 0 && strncmp(name, "__xprof_", 8) != 0;
+}
+
+const char *xl_function_name(LLVMValueRef fn) {
+  size_t len;
+  const char *name = LLVMGetValueName2(fn, &len);
+  return name[0] == 1 ? name + 1 : name;
+}
+
+static int is_indirect_call(LLVMValueRef i) {
+  if (!LLVMIsACallInst(i) && !LLVMIsAInvokeInst(i))
+    return 0;
+  LLVMValueRef callee = LLVMGetCalledValue(i);
+  return !LLVMIsAFunction(callee) && !LLVMIsAInlineAsm(callee) &&
+         !LLVMIsAConstant(callee);
+}
+
+LLVMValueRef *xl_indirect_calls(LLVMValueRef fn, uint32_t *n) {
+  uint32_t cap = 8, k = 0;
+  LLVMValueRef *v = malloc(cap * sizeof *v);
+  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b && v;
+       b = LLVMGetNextBasicBlock(b))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(b); i;
+         i = LLVMGetNextInstruction(i))
+      if (is_indirect_call(i)) {
+        if (k == cap) {
+          LLVMValueRef *nv = realloc(v, 2 * cap * sizeof *v);
+          if (!nv) {
+            free(v);
+            return NULL;
+          }
+          v = nv;
+          cap *= 2;
+        }
+        v[k++] = i;
+      }
+  *n = k;
+  return v;
+}
+
+/* Block -> node, by open addressing on the block's address. */
+typedef struct block_map {
+  LLVMBasicBlockRef *keys;
+  uint32_t *vals, mask;
+} block_map;
+
+static uint32_t bm_slot(const block_map *m, LLVMBasicBlockRef b) {
+  uint32_t h = (uint32_t)(((uintptr_t)b >> 4) * 2654435761u) & m->mask;
+  while (m->keys[h] && m->keys[h] != b)
+    h = (h + 1) & m->mask;
+  return h;
+}
+
+static uint32_t node_of(const block_map *m, LLVMBasicBlockRef b) {
+  return m->vals[bm_slot(m, b)];
+}
+
+static int terminator_kind(LLVMValueRef t, int *exits, int *fake_exit) {
+  LLVMOpcode op = LLVMGetInstructionOpcode(t);
+  *exits = op == LLVMRet;
+  *fake_exit = op == LLVMUnreachable || op == LLVMResume ||
+               (op == LLVMCleanupRet && LLVMGetNumSuccessors(t) == 0) ||
+               (op == LLVMCatchSwitch && LLVMGetNumSuccessors(t) == 0);
+  return op;
+}
+
+/* Does the block end with a call that may not return (then a branch)? */
+static int ends_in_risky_call(LLVMBasicBlockRef b) {
+  LLVMValueRef t = LLVMGetBasicBlockTerminator(b);
+  LLVMValueRef prev = t ? LLVMGetPreviousInstruction(t) : NULL;
+  return prev && LLVMIsACallInst(prev) && xl_call_may_not_return(prev);
+}
+
+static int after_returns_twice(LLVMBasicBlockRef b, LLVMBasicBlockRef *from) {
+  (void)from;
+  LLVMValueRef t = LLVMGetBasicBlockTerminator(b);
+  LLVMValueRef prev = t ? LLVMGetPreviousInstruction(t) : NULL;
+  return prev && LLVMIsACallInst(prev) && xl_call_returns_twice(prev);
+}
+
+int xl_cfg_build(LLVMValueRef fn, uint32_t n_vp_sites, struct xl_cfg *c) {
+  memset(c, 0, sizeof *c);
+  xl_split_after_calls(fn);
+
+  uint32_t nb = LLVMCountBasicBlocks(fn);
+  c->n_nodes = nb + 2;
+  c->blocks = calloc(c->n_nodes, sizeof *c->blocks);
+  block_map m = {0};
+  uint32_t size = 16;
+  while (size < 2 * c->n_nodes)
+    size *= 2;
+  m.keys = calloc(size, sizeof *m.keys);
+  m.vals = calloc(size, sizeof *m.vals);
+  m.mask = size - 1;
+  uint32_t *preds = calloc(c->n_nodes, sizeof *preds);
+  /* Edges: at most every successor slot, plus entry, exits, fakes. */
+  uint32_t cap = 2;
+  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b)) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(b);
+    cap += (t ? LLVMGetNumSuccessors(t) : 0) + 3;
+  }
+  c->edges = calloc(cap, sizeof *c->edges);
+  c->counter_of_edge = calloc(cap, sizeof *c->counter_of_edge);
+  c->succ_slot = calloc(cap, sizeof *c->succ_slot);
+  unsigned char *fake_entry = calloc(c->n_nodes, 1);
+  if (!c->blocks || !m.keys || !m.vals || !preds || !c->edges ||
+      !c->counter_of_edge || !c->succ_slot || !fake_entry)
+    goto fail;
+
+  uint32_t k = 2;
+  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b), k++) {
+    c->blocks[k] = b;
+    uint32_t s = bm_slot(&m, b);
+    m.keys[s] = b;
+    m.vals[s] = k;
+  }
+  for (k = 2; k < c->n_nodes; k++) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(c->blocks[k]);
+    /* Predecessor blocks, not slots: a switch's cases that share a
+     * destination are one edge. */
+    for (unsigned i = 0; t && i < LLVMGetNumSuccessors(t); i++) {
+      LLVMBasicBlockRef d = LLVMGetSuccessor(t, i);
+      int dup = 0;
+      for (unsigned j = 0; j < i && !dup; j++)
+        dup = LLVMGetSuccessor(t, j) == d;
+      if (!dup)
+        preds[node_of(&m, d)]++;
+    }
+    /* A setjmp-like call returns a second time into its continuation. */
+    if (after_returns_twice(c->blocks[k], NULL) && t && LLVMGetNumSuccessors(t) == 1)
+      fake_entry[node_of(&m, LLVMGetSuccessor(t, 0))] = 1;
+  }
+
+  uint32_t n = 0;
+  c->edges[n++] = (xprof_edge){XPROF_ENTRY, 2, 0, 1000};
+  for (k = 2; k < c->n_nodes; k++) {
+    LLVMBasicBlockRef b = c->blocks[k];
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(b);
+    if (fake_entry[k])
+      c->edges[n++] = (xprof_edge){XPROF_ENTRY, k, XPROF_EDGE_FAKE, 0};
+    int exits = 0, fake_exit = 0;
+    unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
+    int op = t ? terminator_kind(t, &exits, &fake_exit) : LLVMUnreachable;
+    if (!t)
+      fake_exit = 1;
+    for (unsigned i = 0; i < ns; i++) {
+      LLVMBasicBlockRef d = LLVMGetSuccessor(t, i);
+      uint32_t dn = node_of(&m, d);
+      int dup = 0;
+      for (unsigned j = 0; j < i && !dup; j++)
+        dup = LLVMGetSuccessor(t, j) == d;
+      if (dup)
+        continue; /* parallel slots are one edge: indistinguishable */
+      uint32_t flags = 0;
+      if (ns > 1 && preds[dn] > 1)
+        flags |= XPROF_EDGE_CRITICAL;
+      /* No counter where no block can be inserted. */
+      if ((flags & XPROF_EDGE_CRITICAL) &&
+          (op == LLVMIndirectBr || op == LLVMCallBr || xl_is_eh_pad_block(d)))
+        flags |= XPROF_EDGE_NOCOUNT;
+      if (!(flags & XPROF_EDGE_CRITICAL) && ns > 1 && !xl_first_insertion_point(d))
+        flags |= XPROF_EDGE_NOCOUNT;
+      /* Weight: a back edge (to an earlier block) is probably a loop. */
+      uint64_t w = dn <= k ? 1000 : 100;
+      c->succ_slot[n] = i;
+      c->edges[n++] = (xprof_edge){k, dn, flags, w};
+    }
+    if (exits)
+      c->edges[n++] = (xprof_edge){k, XPROF_EXIT, 0, 10};
+    if (fake_exit || ends_in_risky_call(b))
+      c->edges[n++] = (xprof_edge){k, XPROF_EXIT, XPROF_EDGE_FAKE, 0};
+  }
+  c->n_edges = n;
+  c->n_counters = xprof_place_counters(c->n_nodes, c->edges, n, c->counter_of_edge);
+  c->signature = xprof_cfg_signature(c->n_nodes, c->edges, n, c->counter_of_edge) ^
+                 (0x9e3779b97f4a7c15ull * (uint64_t)(n_vp_sites + 1));
+  free(m.keys);
+  free(m.vals);
+  free(preds);
+  free(fake_entry);
+  return c->n_counters >= 0;
+fail:
+  free(m.keys);
+  free(m.vals);
+  free(preds);
+  free(fake_entry);
+  xl_cfg_free(c);
+  c->n_counters = -1;
+  return 0;
+}
+
+void xl_cfg_free(struct xl_cfg *c) {
+  free(c->blocks);
+  free(c->edges);
+  free(c->counter_of_edge);
+  free(c->succ_slot);
+  c->blocks = NULL;
+  c->edges = NULL;
+  c->counter_of_edge = NULL;
+  c->succ_slot = NULL;
+}
+
+/* As GCC names the object of a compile: -o when compiling only; the
+ * source's base name with .o otherwise, prefixed by "OUTPUT-" when the
+ * command links to a differently named output. */
+char *xl_object_path(LLVMModuleRef m, const struct xl_options *o) {
+  size_t len;
+  const char *src = LLVMGetSourceFileName(m, &len);
+  char *rel = NULL;
+  if (o->output && !o->link) {
+    rel = strdup(o->output);
+  } else {
+    const char *base = memrchr(src, '/', len);
+    base = base ? base + 1 : src;
+    size_t blen = len - (size_t)(base - src);
+    const char *dot = memrchr(base, '.', blen);
+    if (dot)
+      blen = (size_t)(dot - base);
+    const char *out = o->output;
+    const char *obase = out ? strrchr(out, '/') : NULL;
+    obase = obase ? obase + 1 : out;
+    if (out && o->link && !(strlen(obase) == blen && strncmp(obase, base, blen) == 0)) {
+      if (asprintf(&rel, "%s-%.*s.o", out, (int)blen, base) < 0)
+        rel = NULL;
+    } else if (asprintf(&rel, "%.*s.o", (int)blen, base) < 0) {
+      rel = NULL;
+    }
+  }
+  if (!rel)
+    return NULL;
+  char *slash = strrchr(rel, '/'), resolved[PATH_MAX], *path = NULL;
+  const char *file = slash ? slash + 1 : rel;
+  if (slash)
+    *slash = 0;
+  if (realpath(slash ? (rel[0] ? rel : "/") : ".", resolved) &&
+      asprintf(&path, "%s/%s", strcmp(resolved, "/") ? resolved : "", file) >= 0) {
+    free(rel);
+    return path;
+  }
+  if (slash)
+    *slash = '/';
+  return rel;
+}

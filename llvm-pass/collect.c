@@ -1,0 +1,450 @@
+/*
+ * collect.c - -xprofile=collect on LLVM IR: counters on the edges off a
+ * spanning tree, value-profile calls before indirect calls, and the
+ * object file's descriptor (runtime/xprof_rt.h) with a constructor and a
+ * destructor, as the GCC plugin does.
+ *
+ * Counters of ordinary functions live in one array per module; a
+ * linkonce/weak (comdat) function gets an array of its own in a comdat
+ * named after the function and its signature, so that the linker keeps
+ * one array with the one copy of the code it keeps.
+ */
+#include <llvm-c/Comdat.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+
+#include "core.h"
+#include "xprof_rt.h"
+
+typedef struct fn_data {
+  LLVMValueRef fn;
+  const char *name;
+  uint64_t signature;
+  uint32_t n_counters, n_sites;
+  LLVMValueRef var; /* own array (comdat) or NULL: the module's */
+  uint32_t base, vp_base;
+  int take_address;
+} fn_data;
+
+typedef struct ctx {
+  LLVMModuleRef m;
+  LLVMContextRef cx;
+  const struct xl_options *o;
+  LLVMTypeRef i8, i32, i64, i8p, i64p;
+  LLVMBuilderRef b;
+  fn_data *fns;
+  uint32_t n_fns, cap_fns;
+  uint32_t n_ctrs, n_vp_words;
+  uint32_t *vp_offsets; /* words of site states in the module's vp array */
+  uint32_t n_vp_offsets, cap_vp_offsets;
+  /* Placeholders while the sizes are not known: one global per array,
+   * replaced at the end. */
+  LLVMValueRef ctr_ph, vp_ph;
+  FILE *cfg_dump;
+} ctx;
+
+/* Room for one more element in a malloc'd array. */
+static int grow(void **arr, uint32_t *cap, uint32_t n, size_t elem) {
+  if (n < *cap)
+    return 0;
+  uint32_t nc = *cap ? *cap * 2 : 16;
+  void *na = realloc(*arr, (size_t)nc * elem);
+  if (!na)
+    return -1;
+  *arr = na;
+  *cap = nc;
+  return 0;
+}
+
+static int is_comdat(LLVMValueRef fn) {
+  LLVMLinkage l = LLVMGetLinkage(fn);
+  return l == LLVMLinkOnceODRLinkage || l == LLVMLinkOnceAnyLinkage ||
+         l == LLVMWeakODRLinkage || l == LLVMWeakAnyLinkage;
+}
+
+/* Address of element idx of an i64 array global (placeholder or real). */
+static LLVMValueRef elem(ctx *c, LLVMValueRef arr, uint32_t idx) {
+  LLVMValueRef ix[2] = {LLVMConstInt(c->i32, 0, 0), LLVMConstInt(c->i32, idx, 0)};
+  return LLVMConstInBoundsGEP2(LLVMGlobalGetValueType(arr), arr, ix, 2);
+}
+
+static void increment(ctx *c, LLVMValueRef before, LLVMValueRef arr, uint32_t idx) {
+  LLVMPositionBuilderBefore(c->b, before);
+  LLVMValueRef p = elem(c, arr, idx);
+  LLVMValueRef one = LLVMConstInt(c->i64, 1, 0);
+  if (c->o->atomic) {
+    LLVMBuildAtomicRMW(c->b, LLVMAtomicRMWBinOpAdd, p, one,
+                       LLVMAtomicOrderingMonotonic, 0);
+  } else {
+    LLVMValueRef v = LLVMBuildLoad2(c->b, c->i64, p, "xprof.ctr");
+    LLVMBuildStore(c->b, LLVMBuildAdd(c->b, v, one, "xprof.inc"), p);
+  }
+}
+
+/* Where a counter for edge e goes (an instruction to insert before). */
+static LLVMValueRef insertion_point(ctx *c, struct xl_cfg *g, uint32_t e) {
+  const xprof_edge *x = &g->edges[e];
+  if (x->src == XPROF_ENTRY)
+    return xl_first_insertion_point(g->blocks[2]);
+  LLVMBasicBlockRef src = g->blocks[x->src];
+  LLVMValueRef t = LLVMGetBasicBlockTerminator(src);
+  if (x->dst == XPROF_EXIT) {
+    /* Nothing may come between a musttail call and its ret. */
+    LLVMValueRef prev = LLVMGetPreviousInstruction(t);
+    if (prev && LLVMIsACallInst(prev) && LLVMIsTailCall(prev))
+      return prev;
+    return t;
+  }
+  if (LLVMGetNumSuccessors(t) == 1)
+    return t;
+  if (!(x->flags & XPROF_EDGE_CRITICAL)) {
+    LLVMValueRef ip = xl_first_insertion_point(g->blocks[x->dst]);
+    if (ip)
+      return ip;
+  }
+  LLVMBasicBlockRef nb = xl_split_edge(t, g->succ_slot[e]);
+  (void)c;
+  return nb ? LLVMGetBasicBlockTerminator(nb) : NULL;
+}
+
+static LLVMValueRef vp_proc_fn(ctx *c) {
+  const char *name = c->o->atomic ? "__xprof_vp_proc" : "__xprof_vp_proc_single";
+  LLVMValueRef f = LLVMGetNamedFunction(c->m, name);
+  if (!f) {
+    LLVMTypeRef args[2] = {c->i64p, c->i8p};
+    f = LLVMAddFunction(c->m, name, LLVMFunctionType(LLVMVoidTypeInContext(c->cx), args, 2, 0));
+    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                            LLVMCreateEnumAttribute(c->cx, LLVMGetEnumAttributeKindForName("nounwind", 8), 0));
+  }
+  return f;
+}
+
+static LLVMValueRef comdat_array(ctx *c, fn_data *f) {
+  char *name;
+  uint32_t words = XPROF_RT_VP_WORDS(c->o->values_per_site);
+  uint32_t total = f->n_counters + f->n_sites * words;
+  if (asprintf(&name, "__xprof_c.%s.%llx", f->name, (unsigned long long)f->signature) < 0)
+    return NULL;
+  LLVMTypeRef ty = LLVMArrayType(c->i64, total ? total : 1);
+  LLVMValueRef g = LLVMGetNamedGlobal(c->m, name);
+  if (!g) {
+    g = LLVMAddGlobal(c->m, ty, name);
+    LLVMValueRef *init = calloc(total + 1, sizeof *init);
+    for (uint32_t i = 0; i < total + 1; i++)
+      init[i] = LLVMConstInt(c->i64, 0, 0);
+    for (uint32_t s = 0; s < f->n_sites; s++)
+      init[f->n_counters + s * words] = LLVMConstInt(c->i64, c->o->values_per_site, 0);
+    LLVMSetInitializer(g, LLVMConstArray(c->i64, init, total ? total : 1));
+    free(init);
+    LLVMSetLinkage(g, LLVMLinkOnceODRLinkage);
+    LLVMSetVisibility(g, LLVMHiddenVisibility);
+    LLVMSetComdat(g, LLVMGetOrInsertComdat(c->m, name));
+    LLVMSetAlignment(g, 8);
+  }
+  free(name);
+  return g;
+}
+
+static int instrument(ctx *c, LLVMValueRef fn) {
+  uint32_t n_sites;
+  LLVMValueRef *calls = xl_indirect_calls(fn, &n_sites);
+  struct xl_cfg g;
+  if (!calls || !xl_cfg_build(fn, n_sites, &g)) {
+    free(calls);
+    if (c->o->verbose)
+      xl_note(c->m, "%s: not profiled (control flow counters cannot follow "
+                    "exactly)", xl_function_name(fn));
+    return 0;
+  }
+  if (grow((void **)&c->fns, &c->cap_fns, c->n_fns, sizeof *c->fns) < 0)
+    return 0;
+  fn_data *f = &c->fns[c->n_fns];
+  memset(f, 0, sizeof *f);
+  f->fn = fn;
+  f->name = strdup(xl_function_name(fn));
+  f->signature = g.signature;
+  f->n_sites = n_sites;
+  uint32_t n_debug = 0;
+  for (uint32_t e = 0; c->o->all_edges && e < g.n_edges; e++)
+    n_debug += !(g.edges[e].flags & (XPROF_EDGE_FAKE | XPROF_EDGE_NOCOUNT));
+  f->n_counters = (uint32_t)g.n_counters + n_debug;
+  LLVMLinkage l = LLVMGetLinkage(fn);
+  f->take_address = l != LLVMInternalLinkage && l != LLVMPrivateLinkage;
+  uint32_t words = XPROF_RT_VP_WORDS(c->o->values_per_site);
+  LLVMValueRef arr, vp_arr;
+  if (is_comdat(fn)) {
+    f->var = arr = vp_arr = comdat_array(c, f);
+    f->base = 0;
+    f->vp_base = f->n_counters;
+  } else {
+    arr = c->ctr_ph;
+    vp_arr = c->vp_ph;
+    f->base = c->n_ctrs;
+    f->vp_base = c->n_vp_words;
+    c->n_ctrs += f->n_counters;
+    for (uint32_t s = 0; s < n_sites; s++) {
+      if (grow((void **)&c->vp_offsets, &c->cap_vp_offsets, c->n_vp_offsets,
+                     sizeof *c->vp_offsets) < 0)
+        return 0;
+      c->vp_offsets[c->n_vp_offsets++] = c->n_vp_words + s * words;
+    }
+    c->n_vp_words += n_sites * words;
+  }
+  if (c->cfg_dump)
+    xprof_cfgdump_proc(c->cfg_dump, f->name, f->signature, g.n_nodes, g.edges,
+                       g.n_edges, g.counter_of_edge, (uint32_t)g.n_counters,
+                       n_debug != 0);
+
+  /* Decide every insertion point before splitting any edge. */
+  LLVMValueRef *at = calloc(g.n_edges + 1, sizeof *at);
+  for (uint32_t e = 0; e < g.n_edges; e++) {
+    uint32_t k = g.counter_of_edge[e];
+    int counted = k != XPROF_ON_TREE && k != XPROF_NOT_IN_GRAPH;
+    int debug = n_debug && !(g.edges[e].flags & (XPROF_EDGE_FAKE | XPROF_EDGE_NOCOUNT));
+    if (counted || debug)
+      at[e] = insertion_point(c, &g, e);
+  }
+  uint32_t dbg = 0;
+  for (uint32_t e = 0; e < g.n_edges; e++) {
+    uint32_t k = g.counter_of_edge[e];
+    if (k != XPROF_ON_TREE && k != XPROF_NOT_IN_GRAPH && at[e])
+      increment(c, at[e], arr, f->base + k);
+    if (n_debug && !(g.edges[e].flags & (XPROF_EDGE_FAKE | XPROF_EDGE_NOCOUNT))) {
+      if (at[e])
+        increment(c, at[e], arr, f->base + (uint32_t)g.n_counters + dbg);
+      dbg++;
+    }
+  }
+  free(at);
+  LLVMValueRef vp = n_sites ? vp_proc_fn(c) : NULL;
+  for (uint32_t s = 0; s < n_sites; s++) {
+    LLVMPositionBuilderBefore(c->b, calls[s]);
+    LLVMValueRef args[2] = {elem(c, vp_arr, f->vp_base + s * words),
+                            LLVMBuildPointerCast(c->b, LLVMGetCalledValue(calls[s]), c->i8p, "")};
+    LLVMBuildCall2(c->b, LLVMGlobalGetValueType(vp), vp, args, 2, "");
+  }
+  free(calls);
+  xl_cfg_free(&g);
+  c->n_fns++;
+  return 1;
+}
+
+/* Replace a placeholder array by the real one, of its final size. */
+static LLVMValueRef finish_array(ctx *c, LLVMValueRef ph, const char *name,
+                                 uint32_t n, const uint32_t *vp_offsets,
+                                 uint32_t n_offsets) {
+  LLVMTypeRef ty = LLVMArrayType(c->i64, n ? n : 1);
+  LLVMValueRef g = LLVMAddGlobal(c->m, ty, name);
+  LLVMSetLinkage(g, LLVMInternalLinkage);
+  LLVMSetAlignment(g, 8);
+  if (n_offsets) {
+    LLVMValueRef *init = calloc((size_t)n + 1, sizeof *init);
+    for (uint32_t i = 0; i < n; i++)
+      init[i] = LLVMConstInt(c->i64, 0, 0);
+    for (uint32_t i = 0; i < n_offsets; i++)
+      init[vp_offsets[i]] = LLVMConstInt(c->i64, c->o->values_per_site, 0);
+    LLVMSetInitializer(g, LLVMConstArray(c->i64, init, n));
+    free(init);
+  } else {
+    LLVMSetInitializer(g, LLVMConstNull(ty));
+  }
+  LLVMReplaceAllUsesWith(ph, LLVMConstPointerCast(g, LLVMTypeOf(ph)));
+  LLVMDeleteGlobal(ph);
+  LLVMSetValueName2(g, name, strlen(name));
+  return g;
+}
+
+static LLVMValueRef cstring(ctx *c, const char *s, const char *name) {
+  LLVMValueRef str = LLVMConstStringInContext(c->cx, s, (unsigned)strlen(s), 0);
+  LLVMValueRef g = LLVMAddGlobal(c->m, LLVMTypeOf(str), name);
+  LLVMSetInitializer(g, str);
+  LLVMSetGlobalConstant(g, 1);
+  LLVMSetLinkage(g, LLVMPrivateLinkage);
+  LLVMSetUnnamedAddress(g, LLVMGlobalUnnamedAddr);
+  return LLVMConstPointerCast(g, c->i8p);
+}
+
+static LLVMValueRef ptr_to(ctx *c, LLVMValueRef arr, uint32_t idx, LLVMTypeRef to) {
+  return LLVMConstPointerCast(elem(c, arr, idx), to);
+}
+
+static void compile_time(uint64_t *sec, uint32_t *usec) {
+  const char *e = getenv("SOURCE_DATE_EPOCH");
+  if (e && *e) {
+    *sec = strtoull(e, NULL, 10);
+    *usec = 0;
+    return;
+  }
+  struct timeval tv;
+  gettimeofday(&tv, NULL);
+  *sec = (uint64_t)tv.tv_sec;
+  *usec = (uint32_t)tv.tv_usec;
+}
+
+static void emit_descriptor(ctx *c, LLVMValueRef ctrs, LLVMValueRef vps) {
+  uint32_t words = XPROF_RT_VP_WORDS(c->o->values_per_site);
+  LLVMTypeRef site_t = LLVMStructCreateNamed(c->cx, "xprof_rt_vp_site");
+  LLVMTypeRef site_f[3] = {c->i32, c->i32, c->i64p};
+  LLVMStructSetBody(site_t, site_f, 3, 0);
+  LLVMTypeRef proc_t = LLVMStructCreateNamed(c->cx, "xprof_rt_proc");
+  LLVMTypeRef proc_f[9] = {c->i8p, c->i64, c->i32, c->i32, c->i64p,
+                           c->i32, c->i32, LLVMPointerType(site_t, 0), c->i8p};
+  LLVMStructSetBody(proc_t, proc_f, 9, 0);
+
+  uint32_t n_sites = 0;
+  for (uint32_t i = 0; i < c->n_fns; i++)
+    n_sites += c->fns[i].n_sites;
+  LLVMValueRef sites = NULL;
+  if (n_sites) {
+    LLVMValueRef *sv = calloc(n_sites, sizeof *sv);
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < c->n_fns; i++) {
+      fn_data *f = &c->fns[i];
+      for (uint32_t s = 0; s < f->n_sites; s++) {
+        LLVMValueRef v[3] = {LLVMConstInt(c->i32, XPROF_RT_VP_PROC, 0),
+                             LLVMConstInt(c->i32, s, 0),
+                             ptr_to(c, f->var ? f->var : vps, f->vp_base + s * words, c->i64p)};
+        sv[k++] = LLVMConstNamedStruct(site_t, v, 3);
+      }
+    }
+    LLVMValueRef init = LLVMConstArray(site_t, sv, n_sites);
+    sites = LLVMAddGlobal(c->m, LLVMTypeOf(init), "__xprof_sites");
+    LLVMSetInitializer(sites, init);
+    LLVMSetLinkage(sites, LLVMInternalLinkage);
+    free(sv);
+  }
+  LLVMValueRef *pv = calloc(c->n_fns + 1, sizeof *pv);
+  uint32_t first = 0;
+  uint64_t objsig = 0xcbf29ce484222325ull;
+  for (uint32_t i = 0; i < c->n_fns; i++) {
+    fn_data *f = &c->fns[i];
+    LLVMValueRef site_ptr = LLVMConstNull(LLVMPointerType(site_t, 0));
+    if (f->n_sites) {
+      LLVMValueRef ix[2] = {LLVMConstInt(c->i32, 0, 0), LLVMConstInt(c->i32, first, 0)};
+      site_ptr = LLVMConstInBoundsGEP2(LLVMGlobalGetValueType(sites), sites, ix, 2);
+    }
+    LLVMValueRef v[9] = {
+        cstring(c, f->name, "__xprof_name"),
+        LLVMConstInt(c->i64, f->signature, 0),
+        LLVMConstInt(c->i32, i, 0),
+        LLVMConstInt(c->i32, f->n_counters, 0),
+        ptr_to(c, f->var ? f->var : ctrs, f->base, c->i64p),
+        LLVMConstInt(c->i32, f->n_sites, 0),
+        LLVMConstInt(c->i32, 0, 0),
+        site_ptr,
+        f->take_address ? LLVMConstPointerCast(f->fn, c->i8p) : LLVMConstNull(c->i8p)};
+    pv[i] = LLVMConstNamedStruct(proc_t, v, 9);
+    first += f->n_sites;
+    objsig = (objsig ^ f->signature) * 0x100000001b3ull;
+  }
+  LLVMValueRef pinit = LLVMConstArray(proc_t, pv, c->n_fns);
+  LLVMValueRef procs = LLVMAddGlobal(c->m, LLVMTypeOf(pinit), "__xprof_procs");
+  LLVMSetInitializer(procs, pinit);
+  LLVMSetLinkage(procs, LLVMInternalLinkage);
+  free(pv);
+
+  LLVMTypeRef obj_t = LLVMStructCreateNamed(c->cx, "xprof_rt_object");
+  LLVMTypeRef obj_f[14] = {c->i32, c->i32, c->i8p, c->i64, c->i32, c->i32, c->i64,
+                           c->i8p, c->i32, c->i32, LLVMPointerType(proc_t, 0), c->i64p,
+                           c->i8p, LLVMArrayType(c->i64, 2)};
+  LLVMStructSetBody(obj_t, obj_f, 14, 0);
+  uint64_t sec;
+  uint32_t usec;
+  compile_time(&sec, &usec);
+  char *path = xl_object_path(c->m, c->o);
+  LLVMValueRef ix[2] = {LLVMConstInt(c->i32, 0, 0), LLVMConstInt(c->i32, 0, 0)};
+  LLVMValueRef ov[14] = {
+      LLVMConstInt(c->i32, XPROF_RT_ABI_VERSION, 0),
+      LLVMConstInt(c->i32, c->o->atomic ? XPROF_RT_ATOMIC_COUNTERS : 0, 0),
+      cstring(c, path ? path : "unknown.o", "__xprof_path"),
+      LLVMConstInt(c->i64, sec, 0),
+      LLVMConstInt(c->i32, usec, 0),
+      LLVMConstInt(c->i32, c->o->values_per_site, 0),
+      LLVMConstInt(c->i64, objsig, 0),
+      c->o->profile_name ? cstring(c, c->o->profile_name, "__xprof_pname") : LLVMConstNull(c->i8p),
+      LLVMConstInt(c->i32, c->n_fns, 0),
+      LLVMConstInt(c->i32, c->n_ctrs, 0),
+      LLVMConstInBoundsGEP2(LLVMGlobalGetValueType(procs), procs, ix, 2),
+      ptr_to(c, ctrs, 0, c->i64p),
+      LLVMConstNull(c->i8p),
+      LLVMConstNull(LLVMArrayType(c->i64, 2))};
+  free(path);
+  LLVMValueRef obj = LLVMAddGlobal(c->m, obj_t, "__xprof_object");
+  LLVMSetInitializer(obj, LLVMConstNamedStruct(obj_t, ov, 14));
+  LLVMSetLinkage(obj, LLVMInternalLinkage);
+
+  LLVMTypeRef reg_t = LLVMFunctionType(LLVMVoidTypeInContext(c->cx), &c->i8p, 1, 0);
+  const char *names[2] = {"__xprof_register", "__xprof_unregister"};
+  for (int d = 0; d < 2; d++) {
+    LLVMValueRef callee = LLVMGetNamedFunction(c->m, names[d]);
+    if (!callee)
+      callee = LLVMAddFunction(c->m, names[d], reg_t);
+    LLVMValueRef fn = LLVMAddFunction(c->m, d ? "__xprof_dtor" : "__xprof_ctor",
+                                      LLVMFunctionType(LLVMVoidTypeInContext(c->cx), NULL, 0, 0));
+    LLVMSetLinkage(fn, LLVMInternalLinkage);
+    LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(c->cx, fn, "entry");
+    LLVMPositionBuilderAtEnd(c->b, bb);
+    LLVMValueRef arg = LLVMConstPointerCast(obj, c->i8p);
+    LLVMBuildCall2(c->b, reg_t, callee, &arg, 1, "");
+    LLVMBuildRetVoid(c->b);
+    xl_append_global_ctor(c->m, fn, d);
+  }
+}
+
+int xl_run_collect(LLVMModuleRef m, const struct xl_options *o) {
+  if (LLVMGetNamedGlobal(m, "__xprof_object"))
+    return 0; /* instrumented already (a second plugin instance) */
+  ctx c = {0};
+  c.m = m;
+  c.cx = LLVMGetModuleContext(m);
+  c.o = o;
+  c.i8 = LLVMInt8TypeInContext(c.cx);
+  c.i32 = LLVMInt32TypeInContext(c.cx);
+  c.i64 = LLVMInt64TypeInContext(c.cx);
+  c.i8p = LLVMPointerType(c.i8, 0);
+  c.i64p = LLVMPointerType(c.i64, 0);
+  c.b = LLVMCreateBuilderInContext(c.cx);
+  /* Placeholders of a large size; replaced once the sizes are known. */
+  LLVMTypeRef big = LLVMArrayType(c.i64, 1u << 30);
+  c.ctr_ph = LLVMAddGlobal(m, big, "__xprof_counters.ph");
+  c.vp_ph = LLVMAddGlobal(m, big, "__xprof_vp.ph");
+  if (o->cfg_dump) {
+    char *path = xl_object_path(m, o), *name = NULL;
+    if (path && asprintf(&name, "%s.xpcfg", path) >= 0)
+      c.cfg_dump = fopen(name, "w");
+    if (c.cfg_dump)
+      xprof_cfgdump_begin(c.cfg_dump);
+    else
+      xl_warning(m, "cannot write %s", name ? name : "the CFG dump");
+    free(path);
+    free(name);
+  }
+  for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
+    if (xl_profiled_function(fn))
+      instrument(&c, fn);
+  LLVMValueRef ctrs = finish_array(&c, c.ctr_ph, "__xprof_counters", c.n_ctrs, NULL, 0);
+  LLVMValueRef vps = finish_array(&c, c.vp_ph, "__xprof_vp", c.n_vp_words,
+                                  c.vp_offsets, c.n_vp_offsets);
+  if (c.cfg_dump)
+    fclose(c.cfg_dump);
+  if (c.n_fns)
+    emit_descriptor(&c, ctrs, vps);
+  if (o->verbose) {
+    char *path = xl_object_path(m, o);
+    uint32_t sites = 0;
+    for (uint32_t i = 0; i < c.n_fns; i++)
+      sites += c.fns[i].n_sites;
+    xl_note(m, "%s: %u procedures, %u counters, %u indirect-call sites (%s updates)",
+            path ? path : "?", c.n_fns, c.n_ctrs, sites,
+            o->atomic ? "atomic" : "single-threaded");
+    free(path);
+  }
+  for (uint32_t i = 0; i < c.n_fns; i++)
+    free((char *)c.fns[i].name);
+  free(c.fns);
+  free(c.vp_offsets);
+  LLVMDisposeBuilder(c.b);
+  return 1;
+}

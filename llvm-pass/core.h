@@ -1,0 +1,43 @@
+/*
+ * core.h - what the C sources of the LLVM pass share.
+ */
+#ifndef XPROF_LLVM_CORE_H
+#define XPROF_LLVM_CORE_H
+
+#include <llvm-c/Core.h>
+
+#include "xprof-llvm.h"
+#include "xprof.h"
+
+/* A function's CFG as libxprof sees it.  Nodes: 0 ENTRY, 1 EXIT, then the
+ * blocks in function order.  One edge per (block, successor block). */
+struct xl_cfg {
+  uint32_t n_nodes, n_edges;
+  LLVMBasicBlockRef *blocks; /* by node; [0], [1] NULL */
+  xprof_edge *edges;
+  uint32_t *counter_of_edge;
+  uint32_t *succ_slot; /* first successor slot of the edge's source */
+  int64_t n_counters;  /* -1: cannot be profiled exactly */
+  uint64_t signature;
+};
+
+/* Prepare fn (split after calls that may not return) and describe it. */
+int xl_cfg_build(LLVMValueRef fn, uint32_t n_vp_sites, struct xl_cfg *c);
+void xl_cfg_free(struct xl_cfg *c);
+
+/* Indirect calls of fn in instruction order (caller frees). */
+LLVMValueRef *xl_indirect_calls(LLVMValueRef fn, uint32_t *n);
+
+/* Functions the pass handles: defined here, not available_externally. */
+int xl_profiled_function(LLVMValueRef fn);
+/* Name in profiles (a leading \1 removed); static storage. */
+const char *xl_function_name(LLVMValueRef fn);
+/* The object file this compilation produces (resolved pathname). */
+char *xl_object_path(LLVMModuleRef m, const struct xl_options *o);
+
+void xl_warning(LLVMModuleRef m, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void xl_note(LLVMModuleRef m, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,280 @@
+// shim.cpp - the C++ the LLVM-C API cannot replace: the plugin entry and
+// its options, the pass wrapper and the pipeline it goes into, and a few
+// one-line helpers behind C functions (see xprof-llvm.h).  Everything
+// else is in core.c.
+#include "xprof-llvm.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+#include <string>
+#include <vector>
+
+#include "llvm/Analysis/ProfileSummaryInfo.h"
+#include "llvm/IR/BasicBlock.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/IR/ProfileSummary.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/PassPlugin.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/MD5.h"
+#include "llvm/Transforms/InstCombine/InstCombine.h"
+#include "llvm/Transforms/Instrumentation/PGOInstrumentation.h"
+#include "llvm/Transforms/Scalar/EarlyCSE.h"
+#include "llvm/Transforms/Scalar/LowerExpectIntrinsic.h"
+#include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Scalar/SimplifyCFG.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/CallPromotionUtils.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+
+using namespace llvm;
+
+// ---- options (-mllvm, with the plugin also loaded by -fplugin) ----------
+
+static cl::list<std::string> OptXprofile(
+    "xprofile", cl::desc("xprof mode: collect[:NAME] or use[:NAME] (repeatable)"));
+static cl::list<std::string> OptPathmap(
+    "xprofile-pathmap", cl::desc("xprof: COLLECT_PREFIX:USE_PREFIX"));
+static cl::opt<std::string> OptUpdate("xprof-update", cl::init("atomic"),
+                                      cl::desc("xprof: atomic or single"));
+static cl::opt<bool> OptVerbose("xprof-verbose", cl::desc("xprof: report per module"));
+static cl::opt<bool> OptAllEdges("xprof-all-edges", cl::desc("xprof debug: count every edge"));
+static cl::opt<bool> OptCfgDump("xprof-cfg-dump", cl::desc("xprof debug: write OBJECT.xpcfg"));
+static cl::opt<bool> OptNoMissing("xprof-no-missing-warning",
+                                  cl::desc("xprof: no warning for object files without data"));
+static cl::opt<unsigned> OptValues("xprof-values-per-site", cl::init(4),
+                                   cl::desc("xprof: values kept per value-profile site"));
+static cl::opt<std::string> OptOutput("xprof-output",
+                                      cl::desc("xprof: the compiler's -o (set by the drivers)"));
+static cl::opt<bool> OptLink("xprof-link", cl::desc("xprof: the command also links"));
+
+// The mode can also come from the environment (XPROF_LLVM=collect[:NAME]
+// or use[:NAME]), for builds that cannot add -mllvm options.
+static bool readOptions(struct xl_options &o, std::vector<const char *> &uses,
+                        std::vector<const char *> &maps) {
+  static std::vector<std::string> store;
+  memset(&o, 0, sizeof o);
+  std::vector<std::string> modes(OptXprofile.begin(), OptXprofile.end());
+  if (modes.empty())
+    if (const char *e = getenv("XPROF_LLVM"))
+      modes.push_back(e);
+  for (const std::string &m : modes) {
+    std::string kind = m.substr(0, m.find(':'));
+    std::string name = m.find(':') == std::string::npos ? "" : m.substr(m.find(':') + 1);
+    enum xl_mode mode = kind == "collect" ? XL_MODE_COLLECT
+                        : kind == "use"   ? XL_MODE_USE
+                                          : XL_MODE_NONE;
+    if (mode == XL_MODE_NONE) {
+      errs() << "xprof: -xprofile=" << m << ": expected collect[:NAME] or use[:NAME]\n";
+      return false;
+    }
+    if (mode != o.mode)
+      uses.clear();
+    o.mode = mode;
+    store.push_back(name);
+    if (mode == XL_MODE_COLLECT)
+      o.profile_name = name.empty() ? nullptr : store.back().c_str();
+    else if (!name.empty())
+      uses.push_back(store.back().c_str());
+  }
+  for (const std::string &p : OptPathmap) {
+    store.push_back(p);
+    maps.push_back(store.back().c_str());
+  }
+  if (OptUpdate != "atomic" && OptUpdate != "single") {
+    errs() << "xprof: -xprof-update=" << OptUpdate << ": expected atomic or single\n";
+    return false;
+  }
+  o.atomic = OptUpdate == "atomic";
+  o.verbose = OptVerbose;
+  o.all_edges = OptAllEdges;
+  o.cfg_dump = OptCfgDump;
+  o.warn_missing = !OptNoMissing;
+  o.values_per_site = OptValues;
+  o.output = OptOutput.empty() ? nullptr : OptOutput.c_str();
+  o.link = OptLink;
+  o.use_dirs = uses.data();
+  o.n_use_dirs = (unsigned)uses.size();
+  o.pathmap = maps.data();
+  o.n_pathmap = (unsigned)maps.size();
+  return true;
+}
+
+namespace {
+struct XprofPass : PassInfoMixin<XprofPass> {
+  int forced; // XL_MODE_* from opt's pipeline name, or 0
+  explicit XprofPass(int m = 0) : forced(m) {}
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
+    struct xl_options o;
+    std::vector<const char *> uses, maps;
+    if (!readOptions(o, uses, maps))
+      report_fatal_error("xprof: bad options", false);
+    if (forced)
+      o.mode = (enum xl_mode)forced;
+    int changed = 0;
+    if (o.mode == XL_MODE_COLLECT)
+      changed = xl_run_collect(wrap(&M), &o);
+    else if (o.mode == XL_MODE_USE) {
+      changed = xl_run_use(wrap(&M), &o);
+      // ProfileSummaryInfo is never invalidated: refresh it by hand.
+      if (auto *PSI = MAM.getCachedResult<ProfileSummaryAnalysis>(M))
+        PSI->refresh();
+    }
+    return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; }
+};
+} // namespace
+
+// A plugin built for another LLVM major misbehaves silently (the notes saw
+// garbage and crashes): refuse unless the host's libLLVM is ours.
+static bool hostMatches() {
+  Dl_info info;
+  if (!dladdr((void *)&llvm::errs, &info) || !info.dli_fname)
+    return true; // cannot tell; assume the build matched
+  std::string want = "libLLVM-" + std::to_string(LLVM_VERSION_MAJOR) + ".so";
+  const char *base = strrchr(info.dli_fname, '/');
+  base = base ? base + 1 : info.dli_fname;
+  if (strncmp(base, "libLLVM-", 8) != 0)
+    return true; // statically linked host: the symbols resolved, so it is ours
+  if (strncmp(base, want.c_str(), want.size()) == 0)
+    return true;
+  fprintf(stderr,
+          "xprof: this plugin was built for LLVM %d but was loaded into %s; "
+          "use the xprof plugin built for that LLVM (xprof-llvm<MAJOR>.so)\n",
+          LLVM_VERSION_MAJOR, base);
+  return false;
+}
+
+static void registerCallbacks(PassBuilder &PB) {
+  if (!hostMatches())
+    return;
+  // At pipeline start, in both modes, after a fixed clean-up that makes
+  // the CFG small and the same in both builds (and lowers
+  // __builtin_expect first, so that measured weights win).
+  PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
+    FunctionPassManager FPM;
+    FPM.addPass(LowerExpectIntrinsicPass());
+    FPM.addPass(SimplifyCFGPass());
+    FPM.addPass(SROAPass());
+    FPM.addPass(EarlyCSEPass());
+    FPM.addPass(InstCombinePass());
+    FPM.addPass(SimplifyCFGPass());
+    MPM.addPass(createModuleToFunctionPassAdaptor(std::move(FPM)));
+    MPM.addPass(XprofPass());
+  });
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, ModulePassManager &MPM, ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name == "xprof-collect") {
+          MPM.addPass(XprofPass(XL_MODE_COLLECT));
+          return true;
+        }
+        if (Name == "xprof-use") {
+          MPM.addPass(XprofPass(XL_MODE_USE));
+          return true;
+        }
+        return false;
+      });
+}
+
+extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
+  return {LLVM_PLUGIN_API_VERSION, "xprof", "0.1.0", registerCallbacks};
+}
+
+// ---- helpers -----------------------------------------------------------
+
+static bool mayNotReturn(const CallBase *CB) {
+  if (isa<IntrinsicInst>(CB) || isa<InvokeInst>(CB) || CB->isInlineAsm())
+    return false;
+  if (CB->doesNotReturn())
+    return false; // followed by unreachable: that is its exit edge
+  if (CB->hasFnAttr(Attribute::WillReturn))
+    return false;
+  if (const Function *F = CB->getCalledFunction())
+    if (F->hasFnAttribute(Attribute::WillReturn) ||
+        (F->onlyReadsMemory() && F->doesNotThrow() && F->mustProgress()))
+      return false;
+  return true;
+}
+
+extern "C" int xl_call_may_not_return(LLVMValueRef call) {
+  auto *CB = dyn_cast<CallBase>(unwrap(call));
+  return CB && mayNotReturn(CB);
+}
+
+extern "C" int xl_call_returns_twice(LLVMValueRef call) {
+  auto *CB = dyn_cast<CallBase>(unwrap(call));
+  return CB && CB->hasFnAttr(Attribute::ReturnsTwice);
+}
+
+extern "C" void xl_split_after_calls(LLVMValueRef fn) {
+  Function *F = cast<Function>(unwrap(fn));
+  std::vector<Instruction *> at;
+  for (BasicBlock &BB : *F)
+    for (Instruction &I : BB)
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        if ((mayNotReturn(CB) || CB->hasFnAttr(Attribute::ReturnsTwice)) &&
+            !I.getNextNode()->isTerminator())
+          at.push_back(I.getNextNode());
+  for (Instruction *I : at)
+    I->getParent()->splitBasicBlock(I);
+}
+
+extern "C" LLVMBasicBlockRef xl_split_edge(LLVMValueRef term, unsigned succ) {
+  Instruction *TI = cast<Instruction>(unwrap(term));
+  BasicBlock *BB = SplitCriticalEdge(TI, succ, CriticalEdgeSplittingOptions().setMergeIdenticalEdges());
+  return BB ? wrap(BB) : nullptr;
+}
+
+extern "C" LLVMBasicBlockRef xl_split_block_at_start(LLVMBasicBlockRef bb) {
+  BasicBlock *BB = unwrap(bb);
+  return wrap(BB->splitBasicBlock(BB->getFirstNonPHI()));
+}
+
+extern "C" LLVMValueRef xl_first_insertion_point(LLVMBasicBlockRef bb) {
+  BasicBlock *BB = unwrap(bb);
+  auto It = BB->getFirstInsertionPt();
+  if (It == BB->end())
+    return nullptr;
+  return wrap(&*It);
+}
+
+extern "C" int xl_is_eh_pad_block(LLVMBasicBlockRef bb) { return unwrap(bb)->isEHPad(); }
+
+extern "C" void xl_append_global_ctor(LLVMModuleRef m, LLVMValueRef fn, int dtor) {
+  Module *M = unwrap(m);
+  Function *F = cast<Function>(unwrap(fn));
+  if (dtor)
+    appendToGlobalDtors(*M, F, 65535);
+  else
+    appendToGlobalCtors(*M, F, 65535);
+}
+
+extern "C" uint64_t xl_md5(const char *s) { return MD5Hash(StringRef(s)); }
+
+extern "C" int xl_promote_indirect_call(LLVMValueRef call, LLVMValueRef target,
+                                        uint64_t count, uint64_t total) {
+  auto *CB = cast<CallBase>(unwrap(call));
+  Function *F = cast<Function>(unwrap(target));
+  const char *reason = nullptr;
+  if (!isLegalToPromote(*CB, F, &reason))
+    return 0;
+  pgo::promoteIndirectCall(*CB, F, count, total, true, nullptr);
+  return 1;
+}
+
+extern "C" void xl_set_profile_summary(LLVMModuleRef m, uint64_t total, uint64_t max,
+                                       uint64_t num_counts, uint64_t num_functions,
+                                       const struct xl_summary_entry *d, unsigned n) {
+  Module *M = unwrap(m);
+  SummaryEntryVector detail;
+  for (unsigned i = 0; i < n; i++)
+    detail.push_back(ProfileSummaryEntry(d[i].cutoff, d[i].min_count, d[i].num_counts));
+  ProfileSummary PS(ProfileSummary::PSK_Instr, detail, total, max, max, max,
+                    (uint32_t)num_counts, (uint32_t)num_functions);
+  M->setProfileSummary(PS.getMD(M->getContext()), ProfileSummary::PSK_Instr);
+}

@@ -1,0 +1,70 @@
+/*
+ * xprof-llvm.h - the C interface between the pass core (core.c, on the
+ * LLVM-C API) and the C++ shim (shim.cpp) for what LLVM-C lacks: plugin
+ * registration and options, block and edge splitting, call promotion, the
+ * profile summary, MD5 and constructors.
+ */
+#ifndef XPROF_LLVM_H
+#define XPROF_LLVM_H
+
+#include <llvm-c/Core.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum xl_mode { XL_MODE_NONE, XL_MODE_COLLECT, XL_MODE_USE };
+
+struct xl_options {
+  enum xl_mode mode;
+  const char *profile_name;   /* collect:NAME */
+  const char *const *use_dirs; /* use:NAME... */
+  unsigned n_use_dirs;
+  const char *const *pathmap; /* COLLECT_PREFIX:USE_PREFIX */
+  unsigned n_pathmap;
+  int atomic, verbose, all_edges, cfg_dump, warn_missing;
+  unsigned values_per_site;
+  const char *output; /* the -o of the compiler command, if known */
+  int link;           /* the command also links */
+};
+
+/* Run a mode over a module; returns nonzero when the module changed. */
+int xl_run_collect(LLVMModuleRef m, const struct xl_options *o);
+int xl_run_use(LLVMModuleRef m, const struct xl_options *o);
+
+/* ---- helpers implemented in C++ (shim.cpp) ---- */
+
+/* Split blocks after calls that may not return and after calls that may
+ * return twice (setjmp), so that each such call ends its block. */
+void xl_split_after_calls(LLVMValueRef fn);
+int xl_call_may_not_return(LLVMValueRef call);
+int xl_call_returns_twice(LLVMValueRef call);
+/* Split the edge from `term`'s successor `succ` (merging identical switch
+ * slots); returns the new block, or NULL when it cannot be split. */
+LLVMBasicBlockRef xl_split_edge(LLVMValueRef term, unsigned succ);
+/* Split a block before its first non-PHI instruction; returns the new,
+ * second block. */
+LLVMBasicBlockRef xl_split_block_at_start(LLVMBasicBlockRef bb);
+/* The first instruction before which code may be inserted, or NULL when
+ * none can (a catchswitch block). */
+LLVMValueRef xl_first_insertion_point(LLVMBasicBlockRef bb);
+int xl_is_eh_pad_block(LLVMBasicBlockRef bb);
+void xl_append_global_ctor(LLVMModuleRef m, LLVMValueRef fn, int dtor);
+uint64_t xl_md5(const char *s);
+/* Promote `call` to a guarded direct call of `target`; 0 when illegal. */
+int xl_promote_indirect_call(LLVMValueRef call, LLVMValueRef target,
+                             uint64_t count, uint64_t total);
+/* Set the module's profile summary (PSK_Instr) and refresh the analysis. */
+struct xl_summary_entry {
+  uint32_t cutoff; /* parts per million */
+  uint64_t min_count, num_counts;
+};
+void xl_set_profile_summary(LLVMModuleRef m, uint64_t total, uint64_t max,
+                            uint64_t num_counts, uint64_t num_functions,
+                            const struct xl_summary_entry *d, unsigned n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
