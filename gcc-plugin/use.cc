@@ -25,68 +25,7 @@ struct use_stats {
   unsigned matched, mismatched, missing, promoted;
 };
 
-static xprof_profile *load_profile(const char *objpath, const char *lookup,
-                                   bool *any_dir) {
-  xprof_profile *acc = NULL;
-  *any_dir = false;
-  for (unsigned i = 0; i < xp_opts.n_use_dirs; i++) {
-    char *dir;
-    const char *name = xp_opts.use_dirs[i];
-    size_t n = strlen(name);
-    if (n >= 8 && strcmp(name + n - 8, ".profile") == 0)
-      dir = xstrdup(name);
-    else
-      dir = concat(name, ".profile", NULL);
-    xprof_error err;
-    xprof_profile *p;
-    if (xprof_lookup_objfile(dir, lookup, &p, &err) < 0) {
-      if (err.code == XPROF_ERR_NOTFOUND) {
-        *any_dir = true;
-      } else if (err.code == XPROF_ERR_IO && access(dir, F_OK) != 0) {
-        xp_warning("profile %s not found; %s is compiled without profile "
-                   "data from it",
-                   dir, objpath);
-      } else {
-        xp_warning("cannot use profile %s: %s; compiling %s without it", dir,
-                   err.msg, objpath);
-      }
-      free(dir);
-      continue;
-    }
-    *any_dir = true;
-    free(dir);
-    if (!acc) {
-      acc = p;
-      continue;
-    }
-    /* Several -xprofile=use directories accumulate, as in Sun Studio. */
-    uint64_t max = acc->total_max > p->total_max ? acc->total_max : p->total_max;
-    uint64_t sum = xprof_sat_add(acc->total_sum, p->total_sum);
-    if (xprof_merge(acc, p, 1, XPROF_REPLACE_OBJFILE, &err) < 0)
-      xp_warning("cannot merge profile data for %s: %s", objpath, err.msg);
-    acc->total_max = max;
-    acc->total_sum = sum;
-    xprof_profile_free(p);
-  }
-  return acc;
-}
-
-/* -xprofile_pathmap=COLLECT_PREFIX:USE_PREFIX: the object is under
- * USE_PREFIX now and was under COLLECT_PREFIX at collect time. */
-static char *collect_path(const char *objpath) {
-  for (unsigned i = 0; i < xp_opts.n_pathmap; i++) {
-    const char *m = xp_opts.pathmap[i];
-    const char *colon = strchr(m, ':');
-    const char *use_prefix = colon + 1;
-    size_t ul = strlen(use_prefix);
-    if (ul && strncmp(objpath, use_prefix, ul) == 0) {
-      char *r = XNEWVEC(char, (size_t)(colon - m) + strlen(objpath + ul) + 1);
-      sprintf(r, "%.*s%s", (int)(colon - m), m, objpath + ul);
-      return r;
-    }
-  }
-  return xstrdup(objpath);
-}
+static void warn_cb(void *, const char *msg) { xp_warning("%s", msg); }
 
 /* flag_branch_probabilities is an optimization option: set it in the
  * global options, the default optimization node and every function's own
@@ -295,15 +234,14 @@ static bool annotate(const xprof_objfile *o, const xprof_proc *f,
 
 void xp_use_execute(void) {
   const char *objpath = xp_object_path();
-  char *lookup = collect_path(objpath);
-  bool any_dir;
-  xprof_profile *prof = load_profile(objpath, lookup, &any_dir);
-  const xprof_objfile *o = prof ? xprof_find_objfile(prof, lookup) : NULL;
-  if (!o) {
-    if (any_dir && xp_opts.warn_missing)
-      xp_warning("no profile data for %s; it is compiled without it", lookup);
-    xprof_profile_free(prof);
-    free(lookup);
+  const xprof_objfile *o;
+  int any_data;
+  xprof_profile *prof = xprof_use_lookup(
+      xp_opts.use_dirs, xp_opts.n_use_dirs, xp_opts.pathmap, xp_opts.n_pathmap,
+      objpath, &o, &any_data, warn_cb, NULL);
+  if (!prof) {
+    if (any_data && xp_opts.warn_missing)
+      xp_warning("no profile data for %s; it is compiled without it", objpath);
     return;
   }
 
@@ -355,5 +293,4 @@ void xp_use_execute(void) {
             "missing; %u indirect calls promoted",
             objpath, st.matched, st.mismatched, st.missing, st.promoted);
   xprof_profile_free(prof);
-  free(lookup);
 }

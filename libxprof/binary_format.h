@@ -74,12 +74,21 @@
 #define XB_PROG_FIXED 32
 
 /*
- * INDX payload: 0 u64 n_slots (a power of two), 8 u64 largest counter of
- * the whole profile, 16 u64 sum of all counters (saturating), then
- * n_slots slots of u64 FNV-1a hash of the object file pathname, u64 file
- * offset of its OBJF record (0: empty).  Open addressing with linear
- * probing from hash & (n_slots - 1).  It is the last record of the file.
+ * INDX payload:
+ *    0 u64 n_slots (a power of two)
+ *    8 u64 largest counter of the whole profile, 16 u64 sum of all
+ *      counters (saturating), 24 u64 number of nonzero counters,
+ *   32 u64 number of procedures,
+ *   40 16 summary entries of u32 cutoff (parts per million), u32 zero,
+ *      u64 smallest count, u64 number of counts (see xprof_summary),
+ *  424 n_slots slots of u64 FNV-1a hash of the object file pathname, u64
+ *      file offset of its OBJF record (0: empty).
+ * Open addressing with linear probing from hash & (n_slots - 1).  It is
+ * the last record of the file.  Everything but the slots is derived from
+ * the counters, so that a compiler reading one object file knows the
+ * whole profile's hot and cold thresholds.
  */
-#define XB_INDX_FIXED 24
+#define XB_INDX_SUMMARY 40
+#define XB_INDX_FIXED (XB_INDX_SUMMARY + 16 * 24)
 
 #endif

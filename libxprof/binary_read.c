@@ -592,9 +592,18 @@ int xprof_binary_lookup(const char *path, const char *objpath,
         check_record_header(path, rh, index_off, file_len, &tag, &flags, &len,
                             &crc, err) < 0)
       goto out;
-    uint64_t n_slots = xprof_get64(rh + XB_RECORD_HEADER);
-    uint64_t total_max = xprof_get64(rh + XB_RECORD_HEADER + 8);
-    uint64_t total_sum = xprof_get64(rh + XB_RECORD_HEADER + 16);
+    const unsigned char *ix = rh + XB_RECORD_HEADER;
+    uint64_t n_slots = xprof_get64(ix);
+    xprof_summary sum;
+    sum.total_max = xprof_get64(ix + 8);
+    sum.total_sum = xprof_get64(ix + 16);
+    sum.n_counts = xprof_get64(ix + 24);
+    sum.n_procs = xprof_get64(ix + 32);
+    for (unsigned k = 0; k < XPROF_SUMMARY_CUTOFFS; k++) {
+      sum.entry[k].cutoff = xprof_get32(ix + XB_INDX_SUMMARY + 24 * k);
+      sum.entry[k].min_count = xprof_get64(ix + XB_INDX_SUMMARY + 24 * k + 8);
+      sum.entry[k].num_counts = xprof_get64(ix + XB_INDX_SUMMARY + 24 * k + 16);
+    }
     if (tag != XB_TAG_INDX || len < XB_INDX_FIXED || n_slots == 0 ||
         (n_slots & (n_slots - 1)) ||
         n_slots > (len - XB_INDX_FIXED) / 16 ||
@@ -620,8 +629,11 @@ int xprof_binary_lookup(const char *path, const char *objpath,
         if (read_objf_at(fd, path, off, file_len, &p, err) < 0)
           goto out;
         if (strcmp(p->objfiles[0].path, objpath) == 0) {
-          p->total_max = total_max;
-          p->total_sum = total_sum;
+          p->total_max = sum.total_max;
+          p->total_sum = sum.total_sum;
+          p->summary = xprof_alloc(p, sizeof *p->summary);
+          if (p->summary)
+            *p->summary = sum;
           *out = p;
           rc = 0;
           goto out;

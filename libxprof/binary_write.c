@@ -218,11 +218,19 @@ static int emit_index(sink *s, const xprof_profile *p, const uint64_t *offs) {
   unsigned char *b = calloc(1, len);
   if (!b)
     return xprof_fail_nomem(s->err, s->name);
-  xprof_profile totals = *p; /* the counters, for the totals */
-  xprof_compute_totals(&totals);
+  xprof_summary sum;
+  xprof_compute_summary(p, &sum);
   xprof_put64(b, n_slots);
-  xprof_put64(b + 8, totals.total_max);
-  xprof_put64(b + 16, totals.total_sum);
+  xprof_put64(b + 8, sum.total_max);
+  xprof_put64(b + 16, sum.total_sum);
+  xprof_put64(b + 24, sum.n_counts);
+  xprof_put64(b + 32, sum.n_procs);
+  for (unsigned k = 0; k < XPROF_SUMMARY_CUTOFFS; k++) {
+    unsigned char *q = b + XB_INDX_SUMMARY + 24 * k;
+    xprof_put32(q, sum.entry[k].cutoff);
+    xprof_put64(q + 8, sum.entry[k].min_count);
+    xprof_put64(q + 16, sum.entry[k].num_counts);
+  }
   unsigned char *slots = b + XB_INDX_FIXED;
   for (uint32_t i = 0; i < p->n_objfiles; i++) {
     const char *path = p->objfiles[i].path;

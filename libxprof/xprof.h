@@ -141,7 +141,25 @@ typedef struct xprof_profile {
    * every reader, also by a lookup that reads one object file (from the
    * index), so that a compiler sees program-wide hotness. */
   uint64_t total_max, total_sum;
+  struct xprof_summary *summary; /* from the index, or computed; may be NULL */
 } xprof_profile;
+
+/* A percentile summary of all counters of a profile, as compilers want it
+ * for hot and cold thresholds (LLVM's ProfileSummary): for each cutoff
+ * (parts per million of the sum of all counters), the smallest counter
+ * among the largest ones that make up that share, and how many they are.
+ * Computed from a histogram of 4 buckets per power of two, so a threshold
+ * is exact to within a quarter of its power of two. */
+#define XPROF_SUMMARY_CUTOFFS 16
+typedef struct xprof_summary {
+  uint64_t total_max, total_sum, n_counts, n_procs;
+  struct {
+    uint32_t cutoff;
+    uint64_t min_count, num_counts;
+  } entry[XPROF_SUMMARY_CUTOFFS];
+} xprof_summary;
+
+void xprof_compute_summary(const xprof_profile *p, xprof_summary *s);
 
 /* ---- building and querying ------------------------------------------- */
 
@@ -248,6 +266,19 @@ int xprof_write_profile_dir(const xprof_profile *p, const char *dir,
                             xprof_error *err);
 /* Create a directory and its missing parents, like mkdir -p. */
 int xprof_mkdirs(const char *path, xprof_error *err);
+
+/* For a compiler in use mode: this compilation's object file `objpath`
+ * from each profile directory NAME.profile of `names` (".profile" added
+ * unless present), merged; `pathmap` entries "COLLECT_PREFIX:USE_PREFIX"
+ * map objpath back to the name it had at collect time (first match).
+ * Problems go to `warn` (never fatal): missing directories, damaged data.
+ * Returns the profile (its one object file is *obj) or NULL when no
+ * directory had data; *any_data tells whether some directory was read. */
+typedef void (*xprof_warn_fn)(void *ctx, const char *message);
+xprof_profile *xprof_use_lookup(const char *const *names, unsigned n_names,
+                                const char *const *pathmap, unsigned n_pathmap,
+                                const char *objpath, const xprof_objfile **obj,
+                                int *any_data, xprof_warn_fn warn, void *ctx);
 
 /* ---- merging --------------------------------------------------------- */
 

@@ -171,7 +171,10 @@ static int instrument(ctx *c, LLVMValueRef fn) {
     n_debug += !(g.edges[e].flags & (XPROF_EDGE_FAKE | XPROF_EDGE_NOCOUNT));
   f->n_counters = (uint32_t)g.n_counters + n_debug;
   LLVMLinkage l = LLVMGetLinkage(fn);
-  f->take_address = l != LLVMInternalLinkage && l != LLVMPrivateLinkage;
+  /* Only possible indirect-call targets need their address recorded. */
+  f->take_address = (l != LLVMInternalLinkage && l != LLVMPrivateLinkage &&
+                     !is_comdat(fn)) ||
+                    xl_address_taken(fn);
   uint32_t words = XPROF_RT_VP_WORDS(c->o->values_per_site);
   LLVMValueRef arr, vp_arr;
   if (is_comdat(fn)) {

@@ -245,6 +245,10 @@ extern "C" LLVMValueRef xl_first_insertion_point(LLVMBasicBlockRef bb) {
 
 extern "C" int xl_is_eh_pad_block(LLVMBasicBlockRef bb) { return unwrap(bb)->isEHPad(); }
 
+extern "C" int xl_address_taken(LLVMValueRef fn) {
+  return cast<Function>(unwrap(fn))->hasAddressTaken();
+}
+
 extern "C" void xl_append_global_ctor(LLVMModuleRef m, LLVMValueRef fn, int dtor) {
   Module *M = unwrap(m);
   Function *F = cast<Function>(unwrap(fn));

@@ -50,6 +50,8 @@ LLVMBasicBlockRef xl_split_block_at_start(LLVMBasicBlockRef bb);
  * none can (a catchswitch block). */
 LLVMValueRef xl_first_insertion_point(LLVMBasicBlockRef bb);
 int xl_is_eh_pad_block(LLVMBasicBlockRef bb);
+/* Is the function's address used other than by direct calls? */
+int xl_address_taken(LLVMValueRef fn);
 void xl_append_global_ctor(LLVMModuleRef m, LLVMValueRef fn, int dtor);
 uint64_t xl_md5(const char *s);
 /* Promote `call` to a guarded direct call of `target`; 0 when illegal. */

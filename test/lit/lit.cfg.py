@@ -49,6 +49,7 @@ except OSError:
 
 # Features for tests that need optional parts of the build.
 for feature, rel in (("gcc-plugin", "gcc-plugin/xprof.so"),
+                     ("llvm-plugin", "llvm-pass/xprof-llvm14.so"),
                      ("runtime", "runtime/libxprof_rt.a")):
     if os.path.exists(os.path.join(build, rel)):
         config.available_features.add(feature)

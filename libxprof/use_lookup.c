@@ -1,0 +1,172 @@
+/*
+ * use_lookup.c - what both compiler plugins do in use mode to find the
+ * data of the object file they compile, and the counter summary they
+ * derive hot and cold thresholds from.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+static const uint32_t cutoffs[XPROF_SUMMARY_CUTOFFS] = {
+    10000,  100000, 200000, 300000, 400000, 500000, 600000, 700000,
+    800000, 900000, 950000, 990000, 999000, 999900, 999990, 999999};
+
+/* Bucket of a nonzero count: 4 per power of two. */
+static unsigned bucket(uint64_t v) {
+  unsigned lg = 63u - (unsigned)__builtin_clzll(v);
+  unsigned sub = lg >= 2 ? (unsigned)((v >> (lg - 2)) & 3) : (unsigned)(v & 3);
+  return lg * 4 + sub;
+}
+
+void xprof_compute_summary(const xprof_profile *p, xprof_summary *s) {
+  enum { NB = 64 * 4 };
+  uint64_t n[NB] = {0}, sum[NB] = {0}, min[NB];
+  for (unsigned b = 0; b < NB; b++)
+    min[b] = UINT64_MAX;
+  memset(s, 0, sizeof *s);
+  for (uint32_t i = 0; i < p->n_objfiles; i++)
+    for (uint32_t j = 0; j < p->objfiles[i].n_procs; j++) {
+      const xprof_proc *f = &p->objfiles[i].procs[j];
+      s->n_procs++;
+      for (uint32_t k = 0; k < f->n_counters; k++) {
+        uint64_t v = f->counters[k];
+        if (!v)
+          continue;
+        unsigned b = bucket(v);
+        n[b]++;
+        sum[b] = xprof_sat_add(sum[b], v);
+        if (v < min[b])
+          min[b] = v;
+        s->n_counts++;
+        s->total_sum = xprof_sat_add(s->total_sum, v);
+        if (v > s->total_max)
+          s->total_max = v;
+      }
+    }
+  /* Largest counts first, until each cutoff's share of the sum. */
+  unsigned c = 0;
+  uint64_t acc = 0, count = 0;
+  for (int b = NB - 1; b >= 0 && c < XPROF_SUMMARY_CUTOFFS; b--) {
+    if (!n[b])
+      continue;
+    acc = xprof_sat_add(acc, sum[b]);
+    count += n[b];
+    while (c < XPROF_SUMMARY_CUTOFFS &&
+           (long double)acc >= (long double)s->total_sum * cutoffs[c] / 1e6L) {
+      s->entry[c].cutoff = cutoffs[c];
+      s->entry[c].min_count = min[b];
+      s->entry[c].num_counts = count;
+      c++;
+    }
+  }
+  for (; c < XPROF_SUMMARY_CUTOFFS; c++) {
+    s->entry[c].cutoff = cutoffs[c];
+    s->entry[c].min_count = 1;
+    s->entry[c].num_counts = s->n_counts;
+  }
+}
+
+static void say(xprof_warn_fn warn, void *ctx, const char *fmt, ...)
+    XPROF_PRINTF(3, 4);
+
+static void say(xprof_warn_fn warn, void *ctx, const char *fmt, ...) {
+  char buf[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  if (warn)
+    warn(ctx, buf);
+}
+
+xprof_profile *xprof_use_lookup(const char *const *names, unsigned n_names,
+                                const char *const *pathmap, unsigned n_pathmap,
+                                const char *objpath, const xprof_objfile **obj,
+                                int *any_data, xprof_warn_fn warn, void *ctx) {
+  *obj = NULL;
+  *any_data = 0;
+  /* The name the object had when the profile was collected. */
+  char *lookup = NULL;
+  for (unsigned i = 0; i < n_pathmap && !lookup; i++) {
+    const char *colon = strchr(pathmap[i], ':');
+    if (!colon)
+      continue;
+    const char *use_prefix = colon + 1;
+    size_t ul = strlen(use_prefix);
+    if (ul && strncmp(objpath, use_prefix, ul) == 0 &&
+        asprintf(&lookup, "%.*s%s", (int)(colon - pathmap[i]), pathmap[i],
+                 objpath + ul) < 0)
+      lookup = NULL;
+  }
+  if (!lookup)
+    lookup = strdup(objpath);
+  if (!lookup)
+    return NULL;
+
+  xprof_profile *acc = NULL;
+  xprof_summary *sum = NULL;
+  for (unsigned i = 0; i < n_names; i++) {
+    const char *name = names[i];
+    size_t n = strlen(name);
+    char *dir;
+    if (asprintf(&dir, "%s%s", name,
+                 n >= 8 && strcmp(name + n - 8, ".profile") == 0 ? "" : ".profile") < 0)
+      continue;
+    xprof_error err;
+    xprof_profile *p;
+    if (xprof_lookup_objfile(dir, lookup, &p, &err) < 0) {
+      if (err.code == XPROF_ERR_NOTFOUND)
+        *any_data = 1;
+      else if (err.code == XPROF_ERR_IO && access(dir, F_OK) != 0)
+        say(warn, ctx, "profile %s not found; %s is compiled without profile "
+                       "data from it", dir, objpath);
+      else
+        say(warn, ctx, "cannot use profile %s: %s; compiling %s without it",
+            dir, err.msg, objpath);
+      free(dir);
+      continue;
+    }
+    *any_data = 1;
+    free(dir);
+    if (!p->summary) { /* text input: the whole profile is here */
+      p->summary = xprof_alloc(p, sizeof *p->summary);
+      if (p->summary)
+        xprof_compute_summary(p, p->summary);
+    }
+    if (!acc) {
+      acc = p;
+      sum = p->summary;
+      continue;
+    }
+    /* Several profiles accumulate: so do their summaries, roughly. */
+    if (p->summary && sum) {
+      sum->total_sum = xprof_sat_add(sum->total_sum, p->summary->total_sum);
+      if (p->summary->total_max > sum->total_max)
+        sum->total_max = p->summary->total_max;
+      for (unsigned k = 0; k < XPROF_SUMMARY_CUTOFFS; k++)
+        sum->entry[k].min_count =
+            xprof_sat_add(sum->entry[k].min_count, p->summary->entry[k].min_count);
+    }
+    if (xprof_merge(acc, p, 1, XPROF_REPLACE_OBJFILE, &err) < 0)
+      say(warn, ctx, "cannot merge profile data for %s: %s", objpath, err.msg);
+    acc->summary = sum;
+    xprof_profile_free(p);
+  }
+  if (acc) {
+    *obj = xprof_find_objfile(acc, lookup);
+    if (acc->summary) {
+      acc->total_max = acc->summary->total_max;
+      acc->total_sum = acc->summary->total_sum;
+    }
+  }
+  if (acc && !*obj) {
+    xprof_profile_free(acc);
+    acc = NULL;
+  }
+  free(lookup);
+  return acc;
+}

@@ -1,0 +1,58 @@
+; The IR collect mode produces, through opt: relaxed atomic increments on
+; counted edges, a value-profile call before the indirect call, a comdat
+; counter array for the linkonce_odr function, the descriptor and the
+; constructor and destructor.
+; REQUIRES: llvm-plugin
+; RUN: opt -load-pass-plugin=%build/llvm-pass/xprof-llvm14.so -passes=xprof-collect -S %s -o - | FileCheck %s
+; RUN: opt -load=%build/llvm-pass/xprof-llvm14.so -load-pass-plugin=%build/llvm-pass/xprof-llvm14.so -passes=xprof-collect -xprof-update=single -S %s -o - | FileCheck --check-prefix=SINGLE %s
+; RUN: opt -load-pass-plugin=%build/llvm-pass/xprof-llvm14.so -passes=xprof-collect,xprof-collect -S %s -o - | FileCheck --check-prefix=TWICE %s
+target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
+target triple = "x86_64-pc-linux-gnu"
+
+$inl = comdat any
+
+; CHECK-DAG: @__xprof_c.inl.{{[0-9a-f]+}} = linkonce_odr hidden global [{{[0-9]+}} x i64] zeroinitializer, comdat, align 8
+; CHECK-DAG: @__xprof_counters = internal global [{{[0-9]+}} x i64]
+; CHECK-DAG: @llvm.global_ctors = appending global [1 x { i32, void ()*, i8* }] [{ i32, void ()*, i8* } { i32 65535, void ()* @__xprof_ctor, i8* null }]
+; CHECK-DAG: @llvm.global_dtors = appending global [1 x { i32, void ()*, i8* }] [{ i32, void ()*, i8* } { i32 65535, void ()* @__xprof_dtor, i8* null }]
+
+define i32 @dispatch(i32 (i32)* %fn, i32 %x) {
+; CHECK-LABEL: define i32 @dispatch(
+; CHECK:       atomicrmw add i64* getelementptr inbounds ({{.*}}@__xprof_counters{{.*}}), i64 1 monotonic
+; CHECK:       call void @__xprof_vp_proc(i64* getelementptr inbounds ({{.*}}@__xprof_vp, i32 0, i32 0), i8* %{{[0-9]+}})
+; CHECK-NEXT:  %r = call i32 %fn(i32 %x)
+; SINGLE-LABEL: define i32 @dispatch(
+; SINGLE-NOT:   atomicrmw
+; SINGLE:       load i64, i64* getelementptr inbounds ({{.*}}@__xprof_counters
+; SINGLE:       call void @__xprof_vp_proc_single(
+entry:
+  %big = icmp sgt i32 %x, 100
+  br i1 %big, label %out, label %call
+call:
+  %r = call i32 %fn(i32 %x)
+  br label %out
+out:
+  %v = phi i32 [ 0, %entry ], [ %r, %call ]
+  ret i32 %v
+}
+
+define linkonce_odr i32 @inl(i32 %x) comdat {
+; CHECK-LABEL: define linkonce_odr i32 @inl(
+; CHECK:       atomicrmw add i64* getelementptr inbounds ({{.*}}@__xprof_c.inl.
+entry:
+  %c = icmp sgt i32 %x, 0
+  br i1 %c, label %pos, label %neg
+pos:
+  ret i32 %x
+neg:
+  %n = sub i32 0, %x
+  ret i32 %n
+}
+
+; CHECK-LABEL: define internal void @__xprof_ctor()
+; CHECK:       call void @__xprof_register(i8* bitcast ({{.*}}@__xprof_object to i8*))
+; CHECK-LABEL: define internal void @__xprof_dtor()
+; CHECK:       call void @__xprof_unregister(
+
+; A module is instrumented once, however often the pass runs.
+; TWICE-COUNT-1: define internal void @__xprof_ctor()
