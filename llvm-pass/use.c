@@ -1,8 +1,269 @@
-/* use.c - -xprofile=use on LLVM IR (issue 7). */
+/*
+ * use.c - -xprofile=use on LLVM IR: the object file's data found through
+ * the profile index (libxprof), each matching function's edge counts
+ * solved and written as branch_weights and function_entry_count, never-run
+ * functions marked cold, a ProfileSummary computed from the whole profile
+ * (the same in every module, so LTO links), and dominant indirect-call
+ * targets promoted here, because without -fprofile-use LLVM's own
+ * promotion runs only in LTO back ends (it gets sorted VP metadata too).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "core.h"
 
+#define XL_ICP_NUM 3 /* promote when the top target has >= 3/4 of calls */
+#define XL_ICP_DEN 4
+#define XL_ICP_MIN_CALLS 64
+
+typedef struct use_ctx {
+  LLVMModuleRef m;
+  LLVMContextRef cx;
+  const struct xl_options *o;
+  const char *objpath;
+  unsigned prof_kind;
+  unsigned matched, mismatched, missing, promoted;
+} use_ctx;
+
+static LLVMMetadataRef md_u64(use_ctx *u, uint64_t v) {
+  return LLVMValueAsMetadata(LLVMConstInt(LLVMInt64TypeInContext(u->cx), v, 0));
+}
+
+static LLVMMetadataRef md_u32(use_ctx *u, uint32_t v) {
+  return LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(u->cx), v, 0));
+}
+
+/* branch_weights operands are 32-bit: scale down together. */
+static void set_weights(use_ctx *u, LLVMValueRef term, const uint64_t *w,
+                        unsigned n) {
+  uint64_t max = 0;
+  for (unsigned i = 0; i < n; i++)
+    if (w[i] > max)
+      max = w[i];
+  uint64_t scale = max > UINT32_MAX ? max / UINT32_MAX + 1 : 1;
+  LLVMMetadataRef ops[65];
+  if (n > 64)
+    return;
+  ops[0] = LLVMMDStringInContext2(u->cx, "branch_weights", 14);
+  for (unsigned i = 0; i < n; i++)
+    ops[i + 1] = md_u32(u, (uint32_t)(w[i] / scale));
+  LLVMSetMetadata(term, u->prof_kind,
+                  LLVMMetadataAsValue(u->cx, LLVMMDNodeInContext2(u->cx, ops, n + 1)));
+}
+
+static void set_entry_count(use_ctx *u, LLVMValueRef fn, uint64_t count) {
+  LLVMMetadataRef ops[2] = {LLVMMDStringInContext2(u->cx, "function_entry_count", 20),
+                            md_u64(u, count)};
+  LLVMGlobalSetMetadata(fn, u->prof_kind, LLVMMDNodeInContext2(u->cx, ops, 2));
+}
+
+static void add_attr(use_ctx *u, LLVMValueRef fn, const char *name) {
+  unsigned kind = LLVMGetEnumAttributeKindForName(name, strlen(name));
+  LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                          LLVMCreateEnumAttribute(u->cx, kind, 0));
+}
+
+/* The function named "entry:objfile", declaring it when it lives in
+ * another object file (extern_weak, so that a stale profile naming a
+ * function that is gone never breaks the link). */
+static LLVMValueRef target_function(use_ctx *u, const char *value,
+                                    LLVMValueRef call) {
+  const char *colon = strchr(value, ':');
+  if (!colon)
+    return NULL;
+  size_t n = (size_t)(colon - value);
+  char *name = strndup(value, n);
+  int here = strcmp(colon + 1, u->objpath) == 0;
+  LLVMValueRef f = LLVMGetNamedFunction(u->m, name);
+  if (f && !here && (LLVMGetLinkage(f) == LLVMInternalLinkage ||
+                     LLVMGetLinkage(f) == LLVMPrivateLinkage))
+    f = NULL; /* another object file's static function of the same name */
+  if (!f && !here) {
+    f = LLVMAddFunction(u->m, name, LLVMGetCalledFunctionType(call));
+    LLVMSetLinkage(f, LLVMExternalWeakLinkage);
+  }
+  free(name);
+  return f;
+}
+
+static void value_profiles(use_ctx *u, const xprof_objfile *o,
+                           const xprof_proc *f, LLVMValueRef *calls,
+                           uint32_t n_calls) {
+  unsigned vp_kind = u->prof_kind;
+  for (uint32_t r = 0; r < f->n_vp_records; r++) {
+    const xprof_vp_record *rec = &f->vp[r];
+    if (rec->type != XPROF_VP_PROC || rec->expr_id >= n_calls)
+      continue;
+    LLVMValueRef call = calls[rec->expr_id];
+    /* Entries by decreasing count: LLVM's promotion stops at the first
+     * unprofitable one. */
+    uint32_t nv = o->n_values_per_vp, order[64], k = 0;
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < nv && i < 64; i++) {
+      total = xprof_sat_add(total, rec->values[i].count);
+      if (rec->values[i].count && rec->values[i].proc)
+        order[k++] = i;
+    }
+    for (uint32_t a = 1; a < k; a++)
+      for (uint32_t b = a; b > 0 && rec->values[order[b]].count >
+                                        rec->values[order[b - 1]].count; b--) {
+        uint32_t t = order[b];
+        order[b] = order[b - 1];
+        order[b - 1] = t;
+      }
+    if (!total)
+      continue;
+    LLVMMetadataRef ops[3 + 2 * 64];
+    unsigned n = 0;
+    ops[n++] = LLVMMDStringInContext2(u->cx, "VP", 2);
+    ops[n++] = md_u32(u, 0); /* IPVK_IndirectCallTarget */
+    ops[n++] = md_u64(u, total);
+    for (uint32_t i = 0; i < k; i++) {
+      const char *v = rec->values[order[i]].proc, *colon = strchr(v, ':');
+      char *name = strndup(v, colon ? (size_t)(colon - v) : strlen(v));
+      ops[n++] = md_u64(u, xl_md5(name));
+      ops[n++] = md_u64(u, rec->values[order[i]].count);
+      free(name);
+    }
+    LLVMSetMetadata(call, vp_kind, LLVMMetadataAsValue(u->cx, LLVMMDNodeInContext2(u->cx, ops, n)));
+    if (!k)
+      continue;
+    const xprof_vp_value *top = &rec->values[order[0]];
+    if (top->count < XL_ICP_MIN_CALLS || top->count / XL_ICP_NUM < total / XL_ICP_DEN)
+      continue;
+    LLVMValueRef target = target_function(u, top->proc, call);
+    if (target && xl_promote_indirect_call(call, target, top->count, total)) {
+      u->promoted++;
+      if (u->o->verbose)
+        xl_note(u->m, "%s: promoted an indirect call to %s (%llu of %llu calls)",
+                f->name, xl_function_name(target), (unsigned long long)top->count,
+                (unsigned long long)total);
+    }
+  }
+}
+
+static void annotate(use_ctx *u, const xprof_objfile *o, LLVMValueRef fn,
+                     const xprof_proc *f) {
+  uint32_t n_calls;
+  LLVMValueRef *calls = xl_indirect_calls(fn, &n_calls);
+  struct xl_cfg g;
+  if (!calls || !xl_cfg_build(fn, n_calls, &g) || g.signature != f->signature) {
+    free(calls);
+    if (g.edges)
+      xl_cfg_free(&g);
+    u->mismatched++;
+    xl_warning(u->m, "profile data for %s does not match this compilation (the "
+                     "function or its compilation options changed since the "
+                     "training build); it is compiled without profile data",
+               f->name);
+    return;
+  }
+  uint32_t nc = (uint32_t)g.n_counters;
+  uint64_t *values = calloc(nc + 1, sizeof *values);
+  uint64_t *edge = calloc(g.n_edges + 1, sizeof *edge);
+  uint64_t *node = calloc(g.n_nodes + 1, sizeof *node);
+  for (uint32_t k = 0; k < nc; k++)
+    values[k] = xprof_proc_counter(f, k);
+  int rc = xprof_solve_flow(g.n_nodes, g.edges, g.n_edges, g.counter_of_edge,
+                            values, nc, edge, node);
+  if (rc >= 0) {
+    u->matched++;
+    set_entry_count(u, fn, node[XPROF_ENTRY]);
+    if (node[XPROF_ENTRY] == 0)
+      add_attr(u, fn, "cold"); /* never run in training */
+    /* Weights per successor slot; parallel slots: all on the first. */
+    for (uint32_t b = 2; b < g.n_nodes; b++) {
+      LLVMValueRef t = LLVMGetBasicBlockTerminator(g.blocks[b]);
+      unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
+      LLVMOpcode op = t ? LLVMGetInstructionOpcode(t) : LLVMRet;
+      if (ns < 2 || (op != LLVMBr && op != LLVMSwitch && op != LLVMInvoke &&
+                     op != LLVMIndirectBr))
+        continue;
+      uint64_t w[64] = {0}, out = 0;
+      if (ns > 64)
+        continue;
+      for (uint32_t e = 0; e < g.n_edges; e++)
+        if (g.edges[e].src == b && g.edges[e].dst != XPROF_EXIT &&
+            !(g.edges[e].flags & XPROF_EDGE_FAKE)) {
+          w[g.succ_slot[e]] = edge[e];
+          out += edge[e];
+        }
+      if (out)
+        set_weights(u, t, w, ns);
+    }
+    if (node[XPROF_ENTRY])
+      value_profiles(u, o, f, calls, n_calls);
+  } else {
+    u->mismatched++;
+    xl_warning(u->m, "profile data for %s cannot be solved; it is compiled "
+                     "without profile data", f->name);
+  }
+  free(values);
+  free(edge);
+  free(node);
+  free(calls);
+  xl_cfg_free(&g);
+}
+
+static void warn_cb(void *ctx, const char *msg) {
+  xl_warning((LLVMModuleRef)ctx, "%s", msg);
+}
+
 int xl_run_use(LLVMModuleRef m, const struct xl_options *o) {
-  (void)m;
-  (void)o;
-  return 0;
+  use_ctx u = {0};
+  u.m = m;
+  u.cx = LLVMGetModuleContext(m);
+  u.o = o;
+  u.prof_kind = LLVMGetMDKindIDInContext(u.cx, "prof", 4);
+  char *objpath = xl_object_path(m, o);
+  if (!objpath)
+    return 0;
+  u.objpath = objpath;
+  const char *const *dirs = o->use_dirs;
+  unsigned n_dirs = o->n_use_dirs;
+  static const char *const default_dir[] = {"a.out"};
+  if (!n_dirs) {
+    dirs = default_dir;
+    n_dirs = 1;
+  }
+  const xprof_objfile *obj;
+  int any_data;
+  xprof_profile *p = xprof_use_lookup(dirs, n_dirs, o->pathmap, o->n_pathmap,
+                                      objpath, &obj, &any_data, warn_cb, m);
+  if (!p) {
+    if (any_data && o->warn_missing)
+      xl_warning(m, "no profile data for %s; it is compiled without it", objpath);
+    free(objpath);
+    return 0;
+  }
+  for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
+    if (!xl_profiled_function(fn))
+      continue;
+    const xprof_proc *f = xprof_find_proc(obj, xl_function_name(fn));
+    if (!f) {
+      u.missing++;
+      continue;
+    }
+    annotate(&u, obj, fn, f);
+  }
+  /* The whole profile's summary, the same in every module. */
+  if (p->summary) {
+    struct xl_summary_entry d[XPROF_SUMMARY_CUTOFFS];
+    for (unsigned k = 0; k < XPROF_SUMMARY_CUTOFFS; k++) {
+      d[k].cutoff = p->summary->entry[k].cutoff;
+      d[k].min_count = p->summary->entry[k].min_count;
+      d[k].num_counts = p->summary->entry[k].num_counts;
+    }
+    xl_set_profile_summary(m, p->summary->total_sum, p->summary->total_max,
+                           p->summary->n_counts, p->summary->n_procs, d,
+                           XPROF_SUMMARY_CUTOFFS);
+  }
+  if (o->verbose)
+    xl_note(m, "%s: %u procedures matched the profile, %u mismatched, %u missing; "
+               "%u indirect calls promoted",
+            objpath, u.matched, u.mismatched, u.missing, u.promoted);
+  xprof_profile_free(p);
+  free(objpath);
+  return 1;
 }
