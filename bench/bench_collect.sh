@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Collection overhead and counter counts of xprof-gcc against
-# gcc -fprofile-generate, on the example VM, measured in one run.
-#   bench/bench_collect.sh [ROUNDS] [SIZE]     (defaults: 7 rounds, size 400)
+# Collection overhead and counter counts of xprof-gcc (or xprof-clang)
+# against the same compiler's -fprofile-generate, on the example VM,
+# measured in one run.
+#   bench/bench_collect.sh [ROUNDS] [SIZE] [gcc|clang]   (7, 400, gcc)
 # Prints, per build, the median run time as a ratio to the plain -O2 build
 # of the same run, with the range; and the edge counters each instrumented.
 set -euo pipefail
@@ -10,6 +11,7 @@ root=$(dirname "$here")
 build=${BUILD:-$root/build}
 rounds=${1:-7}
 size=${2:-400}
+cc=${3:-gcc}
 export PATH=$build/tools:$PATH
 . "$here/lib.sh"
 work=$(mktemp -d)
@@ -20,41 +22,60 @@ build_vm() { # DIR CC CFLAGS
   mkdir -p "$work/$1"
   make -s -C "$work/$1" -f "$vmsrc/Makefile" CC="$2" CFLAGS="$3"
 }
-build_vm plain gcc "-O2"
-build_vm gcc-single gcc "-O2 -fprofile-generate -fprofile-update=single"
-build_vm gcc-atomic gcc "-O2 -fprofile-generate -fprofile-update=atomic"
-build_vm xprof-atomic xprof-gcc "-O2 -xprofile=collect -fplugin-arg-xprof-cfg-dump"
-build_vm xprof-single xprof-gcc "-O2 -xprofile=collect -fplugin-arg-xprof-update=single"
+if [ "$cc" = gcc ]; then
+  build_vm plain gcc "-O2"
+  build_vm native-single gcc "-O2 -fprofile-generate -fprofile-update=single"
+  build_vm native-atomic gcc "-O2 -fprofile-generate -fprofile-update=atomic"
+  build_vm xprof-atomic xprof-gcc "-O2 -xprofile=collect -fplugin-arg-xprof-cfg-dump"
+  build_vm xprof-single xprof-gcc "-O2 -xprofile=collect -fplugin-arg-xprof-update=single"
+else
+  # clang 14 ignores -fprofile-update=atomic with -fprofile-generate.
+  build_vm plain clang "-O2"
+  build_vm native-single clang "-O2 -fprofile-generate"
+  build_vm native-atomic clang "-O2 -fprofile-generate -mllvm -instrprof-atomic-counter-update-all"
+  build_vm xprof-atomic xprof-clang "-O2 -xprofile=collect -mllvm -xprof-cfg-dump"
+  build_vm xprof-single xprof-clang "-O2 -xprofile=collect -mllvm -xprof-update=single"
+fi
+export LLVM_PROFILE_FILE=$work/clang-%p.profraw
 bash "$vmsrc/gen.sh" "$size" > "$work/p.vm"
 
-for v in plain gcc-single gcc-atomic xprof-atomic xprof-single; do
+for v in plain native-single native-atomic xprof-atomic xprof-single; do
   eval "run_$v() { (cd \"$work/$v\" && ./vm -q -n 3 \"$work/p.vm\"); }"
 done
 want=$(run_plain)
-for v in gcc-single gcc-atomic xprof-atomic xprof-single; do
+for v in native-single native-atomic xprof-atomic xprof-single; do
   got=$("run_$v")
   [ "$got" = "$want" ] || { echo "output of $v differs: $got vs $want"; exit 1; }
 done
 
-time_runs "$rounds" plain gcc-single gcc-atomic xprof-atomic xprof-single
+time_runs "$rounds" plain native-single native-atomic xprof-atomic xprof-single
 read -r base _ _ < <(stats < "$work/times.plain")
-echo "vm, size $size, $rounds rounds; run time relative to plain gcc -O2 (median, range):"
+echo "vm, $cc, size $size, $rounds rounds; run time relative to plain $cc -O2 (median, range):"
 printf "  %-34s %6.3f s\n" "plain -O2" "$base"
-for v in gcc-single gcc-atomic xprof-single xprof-atomic; do
+for v in native-single native-atomic xprof-single xprof-atomic; do
   read -r m lo hi < <(stats < "$work/times.$v")
   printf "  %-34s %6.3fx  (%.3f-%.3f)\n" "$v" "$(echo "$m $base" | awk '{print $1/$2}')" \
     "$(echo "$lo $base" | awk '{print $1/$2}')" "$(echo "$hi $base" | awk '{print $1/$2}')"
 done
 
-# Counters: gcc's arc counters are the __gcov0.* arrays (8 bytes each);
-# xprof's come from the CFG dumps, next to the spanning-tree minimum
-# E - V + 2 (with the virtual exit-to-entry edge) of the same graphs.
-gcc_ctrs=0
-while read -r _ size _ name; do
-  [[ $name == __gcov0.* ]] && gcc_ctrs=$((gcc_ctrs + 16#$size / 8))
-done < <(nm -S "$work"/gcc-single/*.o "$work"/gcc-single/libvmops.so 2>/dev/null)
+# Counters: the native arc counters are GCC's __gcov0.* arrays or clang's
+# __profc_* arrays (8 bytes each); xprof's come from the CFG dumps, next to
+# the spanning-tree minimum E - V + 2 (with the virtual exit-to-entry edge)
+# of the same graphs.
+native_ctrs=0
+if [ "$cc" = gcc ]; then
+  while read -r _ size _ name; do
+    [[ $name == __gcov0.* ]] && native_ctrs=$((native_ctrs + 16#$size / 8))
+  done < <(nm -S "$work"/native-single/*.o "$work"/native-single/libvmops.so 2>/dev/null)
+else # clang's counters are private symbols: count their sections instead
+  for f in "$work"/native-single/*.o "$work"/native-single/libvmops.so; do
+    while read -r size; do
+      native_ctrs=$((native_ctrs + 16#$size / 8))
+    done < <(readelf -SW "$f" | awk '/__llvm_prf_cnts/ {print $6}')
+  done
+fi
 read -r xp_ctrs xp_min xp_procs < <(cat "$work"/xprof-atomic/*.xpcfg | awk '
   /^PROC/ {procs++; ctrs += $6; if (n) min += e - n + 2; n = $4; e = 0; next}
   /^[0-9]/ && $3 % 4 < 2 {e++}   # edges in the graph (not IGNORE, flag 2)
   END {if (n) min += e - n + 2; print ctrs, min, procs}')
-echo "edge counters: gcc -fprofile-generate $gcc_ctrs, xprof $xp_ctrs (spanning-tree minimum $xp_min, $xp_procs procedures)"
+echo "edge counters: $cc -fprofile-generate $native_ctrs, xprof $xp_ctrs (spanning-tree minimum $xp_min, $xp_procs procedures)"
