@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Set up and run the whole test suite:
-#   unit tests (plain and under ASan+UBSan), lit tests, and a short run of
-#   every fuzz target.  Ends with a line "N passed, N failed".
+#   unit tests (plain and under ASan+UBSan), lit tests, a quick run of the
+#   real-program benchmark (bzip2 from Debian's sources, built every way,
+#   outputs compared; no timing assertions), and a short run of every fuzz
+#   target.  Ends with a line "N passed, N failed".
 # Environment: FUZZ_SECONDS (default 30 per target; 0 skips fuzzing).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -43,6 +45,17 @@ echo "$lp passed, $lf failed"
 passed=$((passed + lp))
 failed=$((failed + lf))
 if [ "$lp" -eq 0 ]; then failed=$((failed + 1)); fi
+
+echo "== benchmark smoke test (bench/bench_programs.sh --quick: bzip2, both compilers)"
+if bash bench/bench_programs.sh --quick >"$logs/bench" 2>&1; then
+  tail -4 "$logs/bench"
+  echo "1 passed, 0 failed"
+  passed=$((passed + 1))
+else
+  tail -20 "$logs/bench"
+  echo "0 passed, 1 failed"
+  failed=$((failed + 1))
+fi
 
 secs=${FUZZ_SECONDS:-30}
 if [ "$secs" != 0 ]; then

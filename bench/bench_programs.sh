@@ -1,0 +1,190 @@
+#!/usr/bin/env bash
+# xprof against native PGO on real programs nobody here wrote: lua 5.4,
+# bzip2, sqlite3 (amalgamation and shell) and zstd, fetched with
+# apt-get source (never committed) and built with -O2 seven ways per
+# compiler, the way users build (CC=xprof-gcc, CC=xprof-clang):
+#   plain; native -fprofile-generate (plain and atomic counters);
+#   native -fprofile-use; xprof collect (atomic, the default); xprof
+#   collect (single-threaded updates); xprof use.
+# Training and measured inputs are our own and differ; every build's
+# output on the measured input must equal the plain build's.
+#
+#   bench/bench_programs.sh [--quick] [--rounds N] [--compilers "gcc clang"]
+#                           [--programs "lua bzip2 sqlite zstd"] [--callgrind]
+#
+# Prints a table (markdown) of run-time ratios against the plain build of
+# the same compiler, measured in the same run (medians, ranges), counters,
+# profile sizes and build times.  --quick: one program, one round, small
+# inputs (the test suite's smoke test).  Nothing is asserted about speed.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+build=${BUILD:-$root/build}
+export PATH=$build/tools:$PATH
+. "$here/lib.sh"
+rounds=5 compilers="gcc clang" programs="lua bzip2 sqlite zstd" quick=0 callgrind=0
+while (($#)); do
+  case $1 in
+    --quick) quick=1 rounds=1 programs=bzip2 ;;
+    --rounds) rounds=$2; shift ;;
+    --compilers) compilers=$2; shift ;;
+    --programs) programs=$2; shift ;;
+    --callgrind) callgrind=1 ;;
+    *) echo "usage: bench_programs.sh [--quick] [--rounds N] [--compilers LIST] [--programs LIST] [--callgrind]" >&2; exit 2 ;;
+  esac
+  shift
+done
+src=${BENCH_SOURCES:-$root/build/bench-sources}
+PROGRAMS="$programs" bash "$here/programs/fetch.sh" "$src"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+wl=$here/workloads
+jobs=$(nproc)
+
+# ---- inputs -----------------------------------------------------------------
+scale=$([ $quick = 1 ] && echo 1 || echo 4)
+awk -v seed=11 -v words=$((60000 * scale)) -f "$wl/gendata.awk" > "$work/train.txt"
+awk -v seed=12 -v words=$((150000 * scale)) -f "$wl/gendata.awk" > "$work/run.txt"
+awk -v seed=21 -v rows=$((1500 * scale)) -v kind=train -f "$wl/gensql.awk" > "$work/train.sql"
+awk -v seed=22 -v rows=$((2500 * scale)) -v kind=run -f "$wl/gensql.awk" > "$work/run.sql"
+
+# ---- building -------------------------------------------------------------
+# build_PROG DIR CC FLAGS: FLAGS go to every compile and link.  A rebuild
+# in place (use after training) keeps the profile data, not the objects.
+clean_objects() { find "$1" \( -name '*.o' -o -name '*.a' \) -delete; }
+build_lua() {
+  clean_objects "$1"
+  cp -r "$src/lua/src/." "$1/"
+  make -s -C "$1" -j"$jobs" CC="$2" CFLAGS="-O2 -DLUA_COMPAT_5_3 -DLUA_USE_POSIX $3" \
+    MYLDFLAGS="$3" lua >/dev/null
+}
+build_bzip2() {
+  clean_objects "$1"
+  cp -r "$src/bzip2/." "$1/"
+  make -s -C "$1" -j"$jobs" CC="$2" CFLAGS="-O2 -D_FILE_OFFSET_BITS=64 $3" bzip2 >/dev/null 2>&1
+}
+build_sqlite() {
+  clean_objects "$1"
+  cp "$src/sqlite/sqlite3.c" "$src/sqlite/sqlite3.h" "$src/sqlite/shell.c" "$1/"
+  (cd "$1" &&
+   $2 -O2 $3 -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION -c sqlite3.c -o sqlite3.o &
+   (cd "$1" && $2 -O2 $3 -DSQLITE_THREADSAFE=0 -c shell.c -o shell.o) ; wait
+   $2 $3 sqlite3.o shell.o -o sqlite3 -lm)
+}
+build_zstd() {
+  clean_objects "$1"
+  cp -r "$src/zstd/lib" "$src/zstd/programs" "$1/"
+  (cd "$1" && ls lib/common/*.c lib/compress/*.c lib/decompress/*.c programs/*.c |
+     xargs -P"$jobs" -I{} sh -c "$2 -O2 $3 -DZSTD_DISABLE_ASM -DZSTD_NOBENCH -DZSTD_NODICT -DZSTD_NOTRACE -Ilib -Ilib/common -c {} -o \$(echo {} | tr / _ | sed 's/\\.c\$/.o/')" &&
+   $2 $3 *.o -o zstd)
+}
+# run_PROG DIR INPUT-KIND: print what is compared between builds.
+run_lua() { (cd "$1" && ./lua "$wl/$2.lua" "$([ $quick = 1 ] && echo 1 || echo $(( $2 == train ? 2 : 3 )))"); }
+run_bzip2() { (cd "$1" && ./bzip2 -9 -c "$work/$2.txt" > "$1/out.bz2" && ./bzip2 -dc "$1/out.bz2" | cksum && wc -c < "$1/out.bz2"); }
+run_sqlite() { (cd "$1" && ./sqlite3 :memory: < "$work/$2.sql"); }
+run_zstd() { (cd "$1" && ./zstd -q -f -6 -c "$work/$2.txt" > "$1/out.zst" && ./zstd -q -dc "$1/out.zst" | cksum && wc -c < "$1/out.zst"); }
+binary() { case $1 in lua) echo lua ;; bzip2) echo bzip2 ;; sqlite) echo sqlite3 ;; zstd) echo zstd ;; esac; }
+
+native_flags() { # COMPILER KIND
+  case $1/$2 in
+    gcc/gen) echo "-fprofile-generate -fprofile-update=single" ;;
+    gcc/genat) echo "-fprofile-generate -fprofile-update=atomic" ;;
+    clang/gen) echo "-fprofile-generate" ;;
+    clang/genat) echo "-fprofile-generate -mllvm -instrprof-atomic-counter-update-all" ;;
+  esac
+}
+
+results=$work/results
+: > "$results"
+for prog in $programs; do
+  for cc in $compilers; do
+    d=$work/$prog-$cc
+    mkdir -p "$d"/{plain,gen,genat,xat,xsin,nuse,xuse}
+    declare -A btime=()
+    t0=$(now); "build_$prog" "$d/plain" "$cc" ""; btime[plain]=$(echo "$(now) $t0" | awk '{print $1-$2}')
+    t0=$(now); "build_$prog" "$d/gen" "$cc" "$(native_flags $cc gen)"; btime[gen]=$(echo "$(now) $t0" | awk '{print $1-$2}')
+    "build_$prog" "$d/genat" "$cc" "$(native_flags $cc genat)"
+    xdump=$([ $cc = gcc ] && echo "-fplugin-arg-xprof-cfg-dump" || echo "-mllvm -xprof-cfg-dump")
+    t0=$(now); "build_$prog" "$d/xat" "xprof-$cc" "-xprofile=collect $xdump"; btime[xat]=$(echo "$(now) $t0" | awk '{print $1-$2}')
+    xsingle=$([ $cc = gcc ] && echo "-fplugin-arg-xprof-update=single" || echo "-mllvm -xprof-update=single")
+    "build_$prog" "$d/xsin" "xprof-$cc" "-xprofile=collect $xsingle"
+    # Native use: the generate build, trained, rebuilt in place.
+    "build_$prog" "$d/nuse" "$cc" "$(native_flags $cc gen)"
+    LLVM_PROFILE_FILE=$d/nuse/prof-%p.profraw "run_$prog" "$d/nuse" train >/dev/null
+    if [ $cc = clang ]; then
+      llvm-profdata-14 merge -o "$d/nuse.profdata" "$d"/nuse/prof-*.profraw
+      nprof_size=$(stat -c %s "$d/nuse.profdata")
+      "build_$prog" "$d/nuse" "$cc" "-fprofile-use=$d/nuse.profdata -Wno-profile-instr-unprofiled -Wno-profile-instr-out-of-date"
+    else
+      nprof_size=$(find "$d/nuse" -name '*.gcda' -exec cat {} + | wc -c)
+      "build_$prog" "$d/nuse" "$cc" "-fprofile-use -Wno-missing-profile"
+    fi
+    # xprof use: the collect build, trained, rebuilt in place.
+    "build_$prog" "$d/xuse" "xprof-$cc" "-xprofile=collect"
+    "run_$prog" "$d/xuse" train >/dev/null
+    bin=$(binary $prog)
+    xprof_size=$(stat -c %s "$d/xuse/$bin.profile/feedback")
+    "build_$prog" "$d/xuse" "xprof-$cc" "-xprofile=use:$bin" 2> "$d/xuse.log"
+    warnings=$(grep -c 'warning: xprof' "$d/xuse.log" || true)
+
+    want=$("run_$prog" "$d/plain" run)
+    for v in gen genat xat xsin nuse xuse; do
+      got=$("run_$prog" "$d/$v" run)
+      [ "$got" = "$want" ] || { echo "$prog/$cc/$v: output differs from the plain build" >&2; exit 1; }
+    done
+    for v in plain gen genat xat xsin nuse xuse; do
+      eval "run_$v() { run_$prog \"$d/$v\" run; }"
+      rm -f "$work/times.$v"
+    done
+    time_runs "$rounds" plain gen genat xat xsin nuse xuse
+    read -r base _ _ < <(stats < "$work/times.plain")
+    line="$prog $cc $base"
+    for v in gen genat xat xsin nuse xuse; do
+      read -r m lo hi < <(stats < "$work/times.$v")
+      line="$line $(echo "$m $lo $hi $base" | awk '{printf "%.3f/%.3f/%.3f", $1/$4, $2/$4, $3/$4}')"
+    done
+    # counters: native arcs, xprof from its CFG dumps
+    native=0
+    if [ $cc = gcc ]; then
+      while read -r _ size _ name; do
+        [[ $name == __gcov0.* ]] && native=$((native + 16#$size / 8))
+      done < <(find "$d/gen" -name '*.o' -exec nm -S {} + 2>/dev/null)
+    else
+      while read -r size; do native=$((native + 16#$size / 8)); done < <(
+        find "$d/gen" -name '*.o' -exec readelf -SW {} + | awk '/__llvm_prf_cnts/ {print $6}')
+    fi
+    xctrs=$(find "$d/xat" -name '*.xpcfg' -exec cat {} + | awk '/^PROC/ {s += $6} END {print s+0}')
+    ir="-"
+    if [ $callgrind = 1 ] && command -v valgrind >/dev/null; then
+      ir=""
+      for v in plain nuse xuse; do
+        ir="$ir$( (cd "$d/$v" && valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+                  bash -c "$(declare -f run_$prog); run_$prog . run" 2>&1 >/dev/null) |
+                  awk '/Collected/ {s += $NF} END {print s}')/"
+      done
+    fi
+    echo "$line $native $xctrs $nprof_size $xprof_size ${btime[plain]} ${btime[gen]} ${btime[xat]} $warnings $ir" >> "$results"
+    unset btime
+  done
+done
+
+echo "| program | compiler | plain (s) | native gen | native gen, atomic | xprof collect (atomic) | xprof collect (single) | native use | xprof use | counters native / xprof | profile bytes native / xprof | build s plain / native gen / xprof | use warnings |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+while read -r prog cc base gen genat xat xsin nuse xuse native xc nps xps bp bg bx warn ir; do
+  cell() { echo "$1" | awk -F/ '{printf "%sx (%s–%s)", $1, $2, $3}'; }
+  printf "| %s | %s | %.3f | %s | %s | %s | %s | %s | %s | %s / %s | %s / %s | %.1f / %.1f / %.1f | %s |\n" \
+    "$prog" "$cc" "$base" "$(cell $gen)" "$(cell $genat)" "$(cell $xat)" "$(cell $xsin)" \
+    "$(cell $nuse)" "$(cell $xuse)" "$native" "$xc" "$nps" "$xps" "$bp" "$bg" "$bx" "$warn"
+done < "$results"
+echo
+echo "geomeans of the medians (ratio to plain):"
+for cc in $compilers; do
+  for col in 4 5 6 7 8 9; do
+    awk -v cc=$cc -v c=$col '$2 == cc {split($c, a, "/"); print a[1]}' "$results" | geomean > "$work/g.$col"
+  done
+  echo "  $cc: native gen $(cat $work/g.4), native gen atomic $(cat $work/g.5), xprof atomic $(cat $work/g.6), xprof single $(cat $work/g.7), native use $(cat $work/g.8), xprof use $(cat $work/g.9)"
+done
+if [ $callgrind = 1 ]; then
+  echo "instructions (callgrind, plain/native use/xprof use):"
+  awk '{print "  " $1, $2, $NF}' "$results"
+fi
