@@ -42,7 +42,7 @@ wl=$here/workloads
 jobs=$(nproc)
 
 # ---- inputs -----------------------------------------------------------------
-scale=$([ $quick = 1 ] && echo 1 || echo 4)
+scale=$([ $quick = 1 ] && echo 1 || echo 6)
 awk -v seed=11 -v words=$((60000 * scale)) -f "$wl/gendata.awk" > "$work/train.txt"
 awk -v seed=12 -v words=$((150000 * scale)) -f "$wl/gendata.awk" > "$work/run.txt"
 awk -v seed=21 -v rows=$((1500 * scale)) -v kind=train -f "$wl/gensql.awk" > "$work/train.sql"
@@ -66,10 +66,13 @@ build_bzip2() {
 build_sqlite() {
   clean_objects "$1"
   cp "$src/sqlite/sqlite3.c" "$src/sqlite/sqlite3.h" "$src/sqlite/shell.c" "$1/"
-  (cd "$1" &&
-   $2 -O2 $3 -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION -c sqlite3.c -o sqlite3.o &
-   (cd "$1" && $2 -O2 $3 -DSQLITE_THREADSAFE=0 -c shell.c -o shell.o) ; wait
-   $2 $3 sqlite3.o shell.o -o sqlite3 -lm)
+  (
+    cd "$1"
+    $2 -O2 $3 -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION -c sqlite3.c -o sqlite3.o &
+    $2 -O2 $3 -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION -c shell.c -o shell.o
+    wait $!
+    $2 $3 sqlite3.o shell.o -o sqlite3 -lm
+  )
 }
 build_zstd() {
   clean_objects "$1"
@@ -79,7 +82,11 @@ build_zstd() {
    $2 $3 *.o -o zstd)
 }
 # run_PROG DIR INPUT-KIND: print what is compared between builds.
-run_lua() { (cd "$1" && ./lua "$wl/$2.lua" "$([ $quick = 1 ] && echo 1 || echo $(( $2 == train ? 2 : 3 )))"); }
+run_lua() {
+  local n=1
+  [ $quick = 1 ] || n=$([ "$2" = train ] && echo 3 || echo 10)
+  (cd "$1" && ./lua "$wl/$2.lua" "$n")
+}
 run_bzip2() { (cd "$1" && ./bzip2 -9 -c "$work/$2.txt" > "$1/out.bz2" && ./bzip2 -dc "$1/out.bz2" | cksum && wc -c < "$1/out.bz2"); }
 run_sqlite() { (cd "$1" && ./sqlite3 :memory: < "$work/$2.sql"); }
 run_zstd() { (cd "$1" && ./zstd -q -f -6 -c "$work/$2.txt" > "$1/out.zst" && ./zstd -q -dc "$1/out.zst" | cksum && wc -c < "$1/out.zst"); }

@@ -240,7 +240,11 @@ void xp_use_execute(void) {
       xp_opts.use_dirs, xp_opts.n_use_dirs, xp_opts.pathmap, xp_opts.n_pathmap,
       objpath, &o, &any_data, warn_cb, NULL);
   if (!prof) {
-    if (any_data && xp_opts.warn_missing)
+    /* An object file without functions (only data) has no data to miss. */
+    bool has_functions = false;
+    cgraph_node *node;
+    FOR_EACH_DEFINED_FUNCTION(node) has_functions |= !xp_skip_function(node);
+    if (any_data && xp_opts.warn_missing && has_functions)
       xp_warning("no profile data for %s; it is compiled without it", objpath);
     return;
   }

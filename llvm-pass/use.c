@@ -232,7 +232,12 @@ int xl_run_use(LLVMModuleRef m, const struct xl_options *o) {
   xprof_profile *p = xprof_use_lookup(dirs, n_dirs, o->pathmap, o->n_pathmap,
                                       objpath, &obj, &any_data, warn_cb, m);
   if (!p) {
-    if (any_data && o->warn_missing)
+    /* A module without functions (only data) has no data to miss. */
+    int has_functions = 0;
+    for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn && !has_functions;
+         fn = LLVMGetNextFunction(fn))
+      has_functions = xl_profiled_function(fn);
+    if (any_data && o->warn_missing && has_functions)
       xl_warning(m, "no profile data for %s; it is compiled without it", objpath);
     free(objpath);
     return 0;
