@@ -77,8 +77,8 @@ build_sqlite() {
 build_zstd() {
   clean_objects "$1"
   cp -r "$src/zstd/lib" "$src/zstd/programs" "$1/"
-  (cd "$1" && ls lib/common/*.c lib/compress/*.c lib/decompress/*.c programs/*.c |
-     xargs -P"$jobs" -I{} sh -c "$2 -O2 $3 -DZSTD_DISABLE_ASM -DZSTD_NOBENCH -DZSTD_NODICT -DZSTD_NOTRACE -Ilib -Ilib/common -c {} -o \$(echo {} | tr / _ | sed 's/\\.c\$/.o/')" &&
+  (cd "$1" && ls lib/common/*.c lib/compress/*.c lib/decompress/*.c lib/dictBuilder/*.c programs/*.c |
+     xargs -P"$jobs" -I{} sh -c "$2 -O2 $3 -DZSTD_DISABLE_ASM -DZSTD_NOTRACE -Ilib -Ilib/common -c {} -o \$(echo {} | tr / _ | sed 's/\\.c\$/.o/')" &&
    $2 $3 *.o -o zstd)
 }
 # run_PROG DIR INPUT-KIND: print what is compared between builds.
@@ -101,7 +101,7 @@ native_flags() { # COMPILER KIND
   esac
 }
 
-results=$work/results
+results=${BENCH_RESULTS:-$work/results}
 : > "$results"
 for prog in $programs; do
   for cc in $compilers; do
@@ -170,7 +170,7 @@ for prog in $programs; do
                   awk '/Collected/ {s += $NF} END {print s}')/"
       done
     fi
-    echo "$line $native $xctrs $nprof_size $xprof_size ${btime[plain]} ${btime[gen]} ${btime[xat]} $warnings $ir" >> "$results"
+    echo "$line $native $xctrs $nprof_size $xprof_size ${btime[plain]} ${btime[gen]} ${btime[xat]} $warnings $ir" | tee -a "$results"
     unset btime
   done
 done
