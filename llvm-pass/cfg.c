@@ -174,8 +174,10 @@ int xl_cfg_build(LLVMValueRef fn, uint32_t n_vp_sites, struct xl_cfg *c) {
       fake_entry[node_of(&m, LLVMGetSuccessor(t, 0))] = 1;
   }
 
+  /* Estimated frequencies: the heaviest edges stay on the tree. */
+  void *freq = xl_freq_open(fn);
   uint32_t n = 0;
-  c->edges[n++] = (xprof_edge){XPROF_ENTRY, 2, 0, 1000};
+  c->edges[n++] = (xprof_edge){XPROF_ENTRY, 2, 0, xl_freq_block(freq, c->blocks[2])};
   for (k = 2; k < c->n_nodes; k++) {
     LLVMBasicBlockRef b = c->blocks[k];
     LLVMValueRef t = LLVMGetBasicBlockTerminator(b);
@@ -203,16 +205,16 @@ int xl_cfg_build(LLVMValueRef fn, uint32_t n_vp_sites, struct xl_cfg *c) {
         flags |= XPROF_EDGE_NOCOUNT;
       if (!(flags & XPROF_EDGE_CRITICAL) && ns > 1 && !xl_first_insertion_point(d))
         flags |= XPROF_EDGE_NOCOUNT;
-      /* Weight: a back edge (to an earlier block) is probably a loop. */
-      uint64_t w = dn <= k ? 1000 : 100;
+      uint64_t w = xl_freq_edge(freq, b, i);
       c->succ_slot[n] = i;
       c->edges[n++] = (xprof_edge){k, dn, flags, w};
     }
     if (exits)
-      c->edges[n++] = (xprof_edge){k, XPROF_EXIT, 0, 10};
+      c->edges[n++] = (xprof_edge){k, XPROF_EXIT, 0, xl_freq_block(freq, b)};
     if (fake_exit || ends_in_risky_call(b))
       c->edges[n++] = (xprof_edge){k, XPROF_EXIT, XPROF_EDGE_FAKE, 0};
   }
+  xl_freq_close(freq);
   c->n_edges = n;
   c->n_counters = xprof_place_counters(c->n_nodes, c->edges, n, c->counter_of_edge);
   c->signature = xprof_cfg_signature(c->n_nodes, c->edges, n, c->counter_of_edge) ^

@@ -10,7 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "llvm/Analysis/BlockFrequencyInfo.h"
+#include "llvm/Analysis/BranchProbabilityInfo.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ProfileSummaryInfo.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/BasicBlock.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -21,6 +25,7 @@
 #include "llvm/Passes/PassPlugin.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MD5.h"
+#include "llvm/Transforms/IPO/AlwaysInliner.h"
 #include "llvm/Transforms/InstCombine/InstCombine.h"
 #include "llvm/Transforms/Instrumentation/PGOInstrumentation.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
@@ -157,6 +162,9 @@ static void registerCallbacks(PassBuilder &PB) {
   // the CFG small and the same in both builds (and lowers
   // __builtin_expect first, so that measured weights win).
   PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
+    // always_inline functions first: they would be inlined anyway, and
+    // counting them separately puts counters into the callers' hot loops.
+    MPM.addPass(AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false));
     FunctionPassManager FPM;
     FPM.addPass(LowerExpectIntrinsicPass());
     FPM.addPass(SimplifyCFGPass());
@@ -244,6 +252,32 @@ extern "C" LLVMValueRef xl_first_insertion_point(LLVMBasicBlockRef bb) {
 }
 
 extern "C" int xl_is_eh_pad_block(LLVMBasicBlockRef bb) { return unwrap(bb)->isEHPad(); }
+
+namespace {
+struct Freq {
+  DominatorTree DT;
+  LoopInfo LI;
+  BranchProbabilityInfo BPI;
+  BlockFrequencyInfo BFI;
+  explicit Freq(Function &F) : DT(F), LI(DT), BPI(F, LI), BFI(F, BPI, LI) {}
+};
+} // namespace
+
+extern "C" void *xl_freq_open(LLVMValueRef fn) {
+  return new Freq(*cast<Function>(unwrap(fn)));
+}
+
+extern "C" uint64_t xl_freq_block(void *h, LLVMBasicBlockRef bb) {
+  return static_cast<Freq *>(h)->BFI.getBlockFreq(unwrap(bb)).getFrequency();
+}
+
+extern "C" uint64_t xl_freq_edge(void *h, LLVMBasicBlockRef src, unsigned succ) {
+  Freq *F = static_cast<Freq *>(h);
+  BasicBlock *BB = unwrap(src);
+  return F->BPI.getEdgeProbability(BB, succ).scale(F->BFI.getBlockFreq(BB).getFrequency());
+}
+
+extern "C" void xl_freq_close(void *h) { delete static_cast<Freq *>(h); }
 
 extern "C" int xl_address_taken(LLVMValueRef fn) {
   return cast<Function>(unwrap(fn))->hasAddressTaken();

@@ -143,67 +143,89 @@ static void value_profiles(use_ctx *u, const xprof_objfile *o,
   }
 }
 
-static void annotate(use_ctx *u, const xprof_objfile *o, LLVMValueRef fn,
-                     const xprof_proc *f) {
-  uint32_t n_calls;
-  LLVMValueRef *calls = xl_indirect_calls(fn, &n_calls);
+/* What phase 1 found for one function, applied in phase 2. */
+typedef struct solved {
+  LLVMValueRef fn;
+  const xprof_proc *f;
   struct xl_cfg g;
-  if (!calls || !xl_cfg_build(fn, n_calls, &g) || g.signature != f->signature) {
-    free(calls);
-    if (g.edges)
-      xl_cfg_free(&g);
+  uint64_t *edge, *node;
+  LLVMValueRef *calls;
+  uint32_t n_calls;
+} solved;
+
+/* Phase 1: match and solve, changing nothing that another function's
+ * analysis could see (a `cold` attribute changes its callers' static
+ * branch probabilities, hence their counter placement). */
+static int solve(use_ctx *u, LLVMValueRef fn, const xprof_proc *f, solved *s) {
+  memset(s, 0, sizeof *s);
+  s->fn = fn;
+  s->f = f;
+  s->calls = xl_indirect_calls(fn, &s->n_calls);
+  if (!s->calls || !xl_cfg_build(fn, s->n_calls, &s->g) ||
+      s->g.signature != f->signature) {
+    free(s->calls);
+    if (s->g.edges)
+      xl_cfg_free(&s->g);
     u->mismatched++;
     xl_warning(u->m, "profile data for %s does not match this compilation (the "
                      "function or its compilation options changed since the "
                      "training build); it is compiled without profile data",
                f->name);
-    return;
+    return 0;
   }
-  uint32_t nc = (uint32_t)g.n_counters;
+  uint32_t nc = (uint32_t)s->g.n_counters;
   uint64_t *values = calloc(nc + 1, sizeof *values);
-  uint64_t *edge = calloc(g.n_edges + 1, sizeof *edge);
-  uint64_t *node = calloc(g.n_nodes + 1, sizeof *node);
+  s->edge = calloc(s->g.n_edges + 1, sizeof *s->edge);
+  s->node = calloc(s->g.n_nodes + 1, sizeof *s->node);
   for (uint32_t k = 0; k < nc; k++)
     values[k] = xprof_proc_counter(f, k);
-  int rc = xprof_solve_flow(g.n_nodes, g.edges, g.n_edges, g.counter_of_edge,
-                            values, nc, edge, node);
-  if (rc >= 0) {
-    u->matched++;
-    set_entry_count(u, fn, node[XPROF_ENTRY]);
-    if (node[XPROF_ENTRY] == 0)
-      add_attr(u, fn, "cold"); /* never run in training */
-    /* Weights per successor slot; parallel slots: all on the first. */
-    for (uint32_t b = 2; b < g.n_nodes; b++) {
-      LLVMValueRef t = LLVMGetBasicBlockTerminator(g.blocks[b]);
-      unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
-      LLVMOpcode op = t ? LLVMGetInstructionOpcode(t) : LLVMRet;
-      if (ns < 2 || (op != LLVMBr && op != LLVMSwitch && op != LLVMInvoke &&
-                     op != LLVMIndirectBr))
-        continue;
-      uint64_t w[64] = {0}, out = 0;
-      if (ns > 64)
-        continue;
-      for (uint32_t e = 0; e < g.n_edges; e++)
-        if (g.edges[e].src == b && g.edges[e].dst != XPROF_EXIT &&
-            !(g.edges[e].flags & XPROF_EDGE_FAKE)) {
-          w[g.succ_slot[e]] = edge[e];
-          out += edge[e];
-        }
-      if (out)
-        set_weights(u, t, w, ns);
-    }
-    if (node[XPROF_ENTRY])
-      value_profiles(u, o, f, calls, n_calls);
-  } else {
+  int rc = xprof_solve_flow(s->g.n_nodes, s->g.edges, s->g.n_edges,
+                            s->g.counter_of_edge, values, nc, s->edge, s->node);
+  free(values);
+  if (rc < 0) {
+    free(s->edge);
+    free(s->node);
+    free(s->calls);
+    xl_cfg_free(&s->g);
     u->mismatched++;
     xl_warning(u->m, "profile data for %s cannot be solved; it is compiled "
                      "without profile data", f->name);
+    return 0;
   }
-  free(values);
-  free(edge);
-  free(node);
-  free(calls);
-  xl_cfg_free(&g);
+  u->matched++;
+  return 1;
+}
+
+/* Phase 2: write what was solved. */
+static void apply(use_ctx *u, const xprof_objfile *o, solved *s) {
+  struct xl_cfg *g = &s->g;
+  set_entry_count(u, s->fn, s->node[XPROF_ENTRY]);
+  if (s->node[XPROF_ENTRY] == 0)
+    add_attr(u, s->fn, "cold"); /* never run in training */
+  /* Weights per successor slot; parallel slots: all on the first. */
+  for (uint32_t b = 2; b < g->n_nodes; b++) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(g->blocks[b]);
+    unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
+    LLVMOpcode op = t ? LLVMGetInstructionOpcode(t) : LLVMRet;
+    if (ns < 2 || ns > 64 ||
+        (op != LLVMBr && op != LLVMSwitch && op != LLVMInvoke && op != LLVMIndirectBr))
+      continue;
+    uint64_t w[64] = {0}, out = 0;
+    for (uint32_t e = 0; e < g->n_edges; e++)
+      if (g->edges[e].src == b && g->edges[e].dst != XPROF_EXIT &&
+          !(g->edges[e].flags & XPROF_EDGE_FAKE)) {
+        w[g->succ_slot[e]] = s->edge[e];
+        out += s->edge[e];
+      }
+    if (out)
+      set_weights(u, t, w, ns);
+  }
+  if (s->node[XPROF_ENTRY])
+    value_profiles(u, o, s->f, s->calls, s->n_calls);
+  free(s->edge);
+  free(s->node);
+  free(s->calls);
+  xl_cfg_free(g);
 }
 
 static void warn_cb(void *ctx, const char *msg) {
@@ -242,7 +264,11 @@ int xl_run_use(LLVMModuleRef m, const struct xl_options *o) {
     free(objpath);
     return 0;
   }
-  for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
+  uint32_t n_fns = 0, n_solved = 0;
+  for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
+    n_fns++;
+  solved *all = calloc(n_fns + 1, sizeof *all);
+  for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn && all; fn = LLVMGetNextFunction(fn)) {
     if (!xl_profiled_function(fn))
       continue;
     const xprof_proc *f = xprof_find_proc(obj, xl_function_name(fn));
@@ -250,8 +276,11 @@ int xl_run_use(LLVMModuleRef m, const struct xl_options *o) {
       u.missing++;
       continue;
     }
-    annotate(&u, obj, fn, f);
+    n_solved += solve(&u, fn, f, &all[n_solved]);
   }
+  for (uint32_t i = 0; i < n_solved; i++)
+    apply(&u, obj, &all[i]);
+  free(all);
   /* The whole profile's summary, the same in every module. */
   if (p->summary) {
     struct xl_summary_entry d[XPROF_SUMMARY_CUTOFFS];

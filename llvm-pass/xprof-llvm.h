@@ -50,6 +50,12 @@ LLVMBasicBlockRef xl_split_block_at_start(LLVMBasicBlockRef bb);
  * none can (a catchswitch block). */
 LLVMValueRef xl_first_insertion_point(LLVMBasicBlockRef bb);
 int xl_is_eh_pad_block(LLVMBasicBlockRef bb);
+/* Static edge frequencies (LLVM's BranchProbability and BlockFrequency
+ * analyses) for the spanning tree: open, query, close. */
+void *xl_freq_open(LLVMValueRef fn);
+uint64_t xl_freq_edge(void *h, LLVMBasicBlockRef src, unsigned succ);
+uint64_t xl_freq_block(void *h, LLVMBasicBlockRef bb);
+void xl_freq_close(void *h);
 /* Is the function's address used other than by direct calls? */
 int xl_address_taken(LLVMValueRef fn);
 void xl_append_global_ctor(LLVMModuleRef m, LLVMValueRef fn, int dtor);
