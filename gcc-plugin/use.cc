@@ -253,7 +253,8 @@ void xp_use_execute(void) {
    * without it): one run, hottest counter of the whole profile. */
   profile_info = XCNEW(gcov_summary);
   profile_info->runs = 1;
-  profile_info->sum_max = (gcov_type)(prof->total_max ? prof->total_max : 1);
+  uint64_t max = prof->summary ? prof->summary->total_max : 0;
+  profile_info->sum_max = (gcov_type)(max ? max : 1);
   set_branch_probabilities();
 
   use_stats st = {0, 0, 0, 0};

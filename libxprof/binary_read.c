@@ -442,10 +442,7 @@ static int parse_records(const char *name, unsigned char *buf, uint64_t len,
                       "%s: the header points to an index at offset %" PRIu64
                       " that is not there",
                       name, index_off);
-  if (xprof_validate(p, name, err) < 0)
-    return -1;
-  xprof_compute_totals(p);
-  return 0;
+  return xprof_validate(p, name, err);
 }
 
 int xprof_binary_parse(const char *name, unsigned char *buf, size_t len,
@@ -629,8 +626,6 @@ int xprof_binary_lookup(const char *path, const char *objpath,
         if (read_objf_at(fd, path, off, file_len, &p, err) < 0)
           goto out;
         if (strcmp(p->objfiles[0].path, objpath) == 0) {
-          p->total_max = sum.total_max;
-          p->total_sum = sum.total_sum;
           p->summary = xprof_alloc(p, sizeof *p->summary);
           if (p->summary)
             *p->summary = sum;

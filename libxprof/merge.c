@@ -511,7 +511,6 @@ int xprof_merge(xprof_profile *d, const xprof_profile *s, uint64_t weight,
   if (merge_programs(d, s) < 0)
     goto nomem;
   xprof_update_stats(d, 0);
-  xprof_compute_totals(d);
   rc = 0;
   goto out;
 nomem:

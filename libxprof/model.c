@@ -176,12 +176,23 @@ static void stats_set(xprof_stats *dst, const xprof_stats *src, int all) {
     dst->sum = src->sum, dst->has_sum = 1;
 }
 
+/* Statistics cost a pass over the counters: only for the scopes that
+ * carry them (or all, when asked), since merges call this every time. */
 void xprof_update_stats(xprof_profile *p, int all) {
+  int need_prog = all;
+  for (uint32_t i = 0; i < p->n_programs && !need_prog; i++)
+    need_prog = p->programs[i].stats.has_max || p->programs[i].stats.has_sum;
+  xprof_stats *per_obj = need_prog ? calloc((size_t)p->n_objfiles + 1, sizeof *per_obj) : NULL;
+  if (need_prog && !per_obj)
+    return;
   for (uint32_t i = 0; i < p->n_objfiles; i++) {
     xprof_objfile *o = &p->objfiles[i];
+    int need_obj = all || need_prog || o->stats.has_max || o->stats.has_sum;
     xprof_stats os = {0};
     for (uint32_t j = 0; j < o->n_procs; j++) {
       xprof_proc *f = &o->procs[j];
+      if (!need_obj && !f->stats.has_max && !f->stats.has_sum)
+        continue;
       xprof_stats fs = {0};
       for (uint32_t k = 0; k < f->n_counters; k++)
         stats_add(&fs, f->counters[k]);
@@ -190,35 +201,35 @@ void xprof_update_stats(xprof_profile *p, int all) {
         os.max = fs.max;
       os.sum = xprof_sat_add(os.sum, fs.sum);
     }
-    stats_set(&o->stats, &os, all);
+    if (need_obj && (all || o->stats.has_max || o->stats.has_sum))
+      stats_set(&o->stats, &os, all);
+    if (per_obj)
+      per_obj[i] = os;
+  }
+  if (!need_prog)
+    return;
+  xprof_strmap map;
+  if (xprof_strmap_init(&map, p->objfiles, sizeof *p->objfiles, p->n_objfiles) < 0) {
+    free(per_obj);
+    return;
   }
   for (uint32_t i = 0; i < p->n_programs; i++) {
     xprof_program *g = &p->programs[i];
+    if (!all && !g->stats.has_max && !g->stats.has_sum)
+      continue;
     xprof_stats gs = {0};
     for (uint32_t j = 0; j < g->n_objrefs; j++) {
-      const xprof_objfile *o = xprof_find_objfile(p, g->objrefs[j]);
-      xprof_stats os = {0};
-      for (uint32_t k = 0; o && k < o->n_procs; k++)
-        for (uint32_t c = 0; c < o->procs[k].n_counters; c++)
-          stats_add(&os, o->procs[k].counters[c]);
-      if (os.max > gs.max)
-        gs.max = os.max;
-      gs.sum = xprof_sat_add(gs.sum, os.sum);
+      uint32_t k = xprof_strmap_get(&map, g->objrefs[j]);
+      if (k == UINT32_MAX)
+        continue;
+      if (per_obj[k].max > gs.max)
+        gs.max = per_obj[k].max;
+      gs.sum = xprof_sat_add(gs.sum, per_obj[k].sum);
     }
     stats_set(&g->stats, &gs, all);
   }
-}
-
-void xprof_compute_totals(xprof_profile *p) {
-  xprof_stats t = {0};
-  for (uint32_t i = 0; i < p->n_objfiles; i++)
-    for (uint32_t j = 0; j < p->objfiles[i].n_procs; j++) {
-      const xprof_proc *f = &p->objfiles[i].procs[j];
-      for (uint32_t k = 0; k < f->n_counters; k++)
-        stats_add(&t, f->counters[k]);
-    }
-  p->total_max = t.max;
-  p->total_sum = t.sum;
+  xprof_strmap_free(&map);
+  free(per_obj);
 }
 
 int xprof_name_cmp(const void *a, const void *b) {

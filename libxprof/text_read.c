@@ -656,8 +656,6 @@ int xprof_text_parse(const char *name, const char *buf, size_t len,
   free(r.scratch);
   if (rc == 0)
     rc = xprof_validate(r.prof, name, err);
-  if (rc == 0)
-    xprof_compute_totals(r.prof);
   if (rc < 0) {
     xprof_profile_free(r.prof);
     return -1;

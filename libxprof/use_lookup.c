@@ -156,13 +156,8 @@ xprof_profile *xprof_use_lookup(const char *const *names, unsigned n_names,
     acc->summary = sum;
     xprof_profile_free(p);
   }
-  if (acc) {
+  if (acc)
     *obj = xprof_find_objfile(acc, lookup);
-    if (acc->summary) {
-      acc->total_max = acc->summary->total_max;
-      acc->total_sum = acc->summary->total_sum;
-    }
-  }
   if (acc && !*obj) {
     xprof_profile_free(acc);
     acc = NULL;

@@ -137,11 +137,10 @@ typedef struct xprof_profile {
   uint32_t n_foreign, cap_foreign;
   xprof_foreign *foreign;
   struct xprof_arena *arena; /* owns strings and arrays */
-  /* Largest counter and sum of all counters of the whole profile: set by
-   * every reader, also by a lookup that reads one object file (from the
-   * index), so that a compiler sees program-wide hotness. */
-  uint64_t total_max, total_sum;
-  struct xprof_summary *summary; /* from the index, or computed; may be NULL */
+  /* The whole profile's counter summary when this profile holds only part
+   * of it (set by a lookup through the index, so that a compiler reading
+   * one object file sees program-wide hotness); NULL otherwise. */
+  struct xprof_summary *summary;
 } xprof_profile;
 
 /* A percentile summary of all counters of a profile, as compilers want it
@@ -193,9 +192,6 @@ uint64_t xprof_proc_counter(const xprof_proc *f, uint32_t id);
 /* Recompute the statistics that are present (has_max/has_sum set), or
  * all of them when `all` is nonzero. */
 void xprof_update_stats(xprof_profile *p, int all);
-
-/* Compute total_max and total_sum from the counters. */
-void xprof_compute_totals(xprof_profile *p);
 
 /* Number of distinct VP_PROC values (the text header's n_proc_names). */
 uint32_t xprof_count_proc_names(const xprof_profile *p);

@@ -313,8 +313,9 @@ static int add_program(xprof_profile *p, const struct xprof_rt_object *obj) {
   return xprof_program_add_objref(p, g, obj->path);
 }
 
-/* Snapshot the objects going to `dir` (all of them, or just `only`). */
-static xprof_profile *snapshot(const char *dir,
+/* Snapshot the objects going to `dir` (all of them, or just `only`);
+ * obj_dirs[i] is the directory of the i-th registered object. */
+static xprof_profile *snapshot(const char *dir, char *const *obj_dirs,
                                const struct xprof_rt_object *only,
                                const target *targets, size_t n_targets) {
   snap_ctx c = {xprof_profile_new(), targets, n_targets, NULL, 0, NULL, 0};
@@ -332,13 +333,9 @@ static xprof_profile *snapshot(const char *dir,
     xprof_profile_free(c.p);
     return NULL;
   }
-  for (struct xprof_rt_object *o = rt_objects; o; o = o->next) {
-    if (only && o != only)
-      continue;
-    char *d = rt_profile_dir(o);
-    int mine = d && strcmp(d, dir) == 0;
-    free(d);
-    if (!mine)
+  size_t idx = 0;
+  for (struct xprof_rt_object *o = rt_objects; o; o = o->next, idx++) {
+    if ((only && o != only) || !obj_dirs[idx] || strcmp(obj_dirs[idx], dir) != 0)
       continue;
     int rc;
     if (xprof_find_objfile(c.p, o->path)) {
@@ -549,28 +546,34 @@ int rt_dump_locked(const struct xprof_rt_object *only, const char *when) {
   int status = 0;
   if (!targets)
     return -1;
-  /* Each distinct profile directory once. */
-  char **dirs = NULL;
-  size_t n_dirs = 0;
-  for (struct xprof_rt_object *o = rt_objects; o; o = o->next) {
+  /* Each object's profile directory, worked out once, and each distinct
+   * directory once (dirs[] points into obj_dirs[]). */
+  size_t n_objs = 0, n_dirs = 0;
+  for (struct xprof_rt_object *o = rt_objects; o; o = o->next)
+    n_objs++;
+  char **obj_dirs = calloc(n_objs + 1, sizeof *obj_dirs);
+  char **dirs = calloc(n_objs + 1, sizeof *dirs);
+  if (!obj_dirs || !dirs) {
+    free(obj_dirs);
+    free(dirs);
+    free(targets);
+    return -1;
+  }
+  size_t idx = 0;
+  for (struct xprof_rt_object *o = rt_objects; o; o = o->next, idx++) {
     if (only && o != only)
       continue;
-    char *d = rt_profile_dir(o);
+    char *d = obj_dirs[idx] = rt_profile_dir(o);
     if (!d)
       continue;
     int seen = 0;
     for (size_t i = 0; i < n_dirs && !seen; i++)
       seen = strcmp(dirs[i], d) == 0;
-    char **nd = seen ? NULL : realloc(dirs, (n_dirs + 1) * sizeof *dirs);
-    if (nd) {
-      dirs = nd;
+    if (!seen)
       dirs[n_dirs++] = d;
-    } else {
-      free(d);
-    }
   }
   for (size_t i = 0; i < n_dirs; i++) {
-    xprof_profile *snap = snapshot(dirs[i], only, targets, n_targets);
+    xprof_profile *snap = snapshot(dirs[i], obj_dirs, only, targets, n_targets);
     if (!snap) {
       rt_message("out of memory while collecting profile data for %s",
                  dirs[i]);
@@ -610,8 +613,9 @@ int rt_dump_locked(const struct xprof_rt_object *only, const char *when) {
       xprof_profile_free(snap);
     }
   }
-  for (size_t i = 0; i < n_dirs; i++)
-    free(dirs[i]);
+  for (size_t i = 0; i < n_objs; i++)
+    free(obj_dirs[i]);
+  free(obj_dirs);
   free(dirs);
   free(targets);
   return status;
