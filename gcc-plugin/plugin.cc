@@ -23,7 +23,7 @@ static struct plugin_info xp_plugin_info = {
     "xprof: profile feedback (-xprofile=collect|use) for GCC.\n"
     "  -fplugin-arg-xprof-xprofile=collect[:NAME] | use[:NAME] (repeatable)\n"
     "  -fplugin-arg-xprof-pathmap=COLLECT_PREFIX:USE_PREFIX (repeatable)\n"
-    "  -fplugin-arg-xprof-update=atomic|single\n"
+    "  -fplugin-arg-xprof-update=thread|atomic|single\n"
     "  -fplugin-arg-xprof-values-per-site=N\n"
     "  -fplugin-arg-xprof-skip-functions=PATTERN[,PATTERN...]\n"
     "  -fplugin-arg-xprof-skip-files=PATTERN[,PATTERN...]\n"
@@ -101,7 +101,7 @@ static bool parse_xprofile(const char *v) {
 }
 
 static bool parse_args(struct plugin_name_args *info) {
-  xp_opts.atomic = true;
+  xp_opts.update = XP_UPDATE_THREAD;
   xp_opts.warn_missing = true;
   xp_opts.values_per_site = 4;
   for (int i = 0; i < info->argc; i++) {
@@ -117,12 +117,14 @@ static bool parse_args(struct plugin_name_args *info) {
       }
       push(&xp_opts.pathmap, &xp_opts.n_pathmap, v);
     } else if (strcmp(k, "update") == 0 && v) {
-      if (strcmp(v, "atomic") == 0)
-        xp_opts.atomic = true;
+      if (strcmp(v, "thread") == 0)
+        xp_opts.update = XP_UPDATE_THREAD;
+      else if (strcmp(v, "atomic") == 0)
+        xp_opts.update = XP_UPDATE_ATOMIC;
       else if (strcmp(v, "single") == 0)
-        xp_opts.atomic = false;
+        xp_opts.update = XP_UPDATE_SINGLE;
       else {
-        error("xprof: %<update=%s%>: expected atomic or single", v);
+        error("xprof: %<update=%s%>: expected thread, atomic or single", v);
         return false;
       }
     } else if (strcmp(k, "values-per-site") == 0 && v) {

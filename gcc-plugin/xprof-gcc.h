@@ -8,6 +8,11 @@
 
 enum xp_mode { XP_MODE_NONE, XP_MODE_COLLECT, XP_MODE_USE };
 
+/* How counters are updated (update=...): per-thread copies with plain
+ * adds (exact, the default), atomic adds in the shared array (exact), or
+ * plain adds in the shared array (single-threaded training runs). */
+enum xp_update { XP_UPDATE_THREAD, XP_UPDATE_ATOMIC, XP_UPDATE_SINGLE };
+
 /* Plugin arguments (-fplugin-arg-xprof-KEY[=VALUE]). */
 struct xp_options {
   enum xp_mode mode;
@@ -16,7 +21,7 @@ struct xp_options {
   unsigned n_use_dirs;
   const char **pathmap;        /* COLLECT_PREFIX:USE_PREFIX */
   unsigned n_pathmap;
-  bool atomic;                 /* update=atomic (default) or single */
+  enum xp_update update;
   bool verbose;
   bool all_edges;              /* debug: count every edge as well */
   bool cfg_dump;               /* debug: write OBJECT.xpcfg */

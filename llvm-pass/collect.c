@@ -8,6 +8,11 @@
  * linkonce/weak (comdat) function gets an array of its own in a comdat
  * named after the function and its signature, so that the linker keeps
  * one array with the one copy of the code it keeps.
+ *
+ * With per-thread counters (the default) word 0 of each array is the
+ * runtime's header, and each function finds the calling thread's copy of
+ * its array at entry (runtime/threads.c): a distance d in words, so that
+ * counter i is updated as ARRAY[d + i] with plain adds.
  */
 #include <llvm-c/Comdat.h>
 #include <stdio.h>
@@ -42,8 +47,13 @@ typedef struct ctx {
   /* Placeholders while the sizes are not known: one global per array,
    * replaced at the end. */
   LLVMValueRef ctr_ph, vp_ph;
+  LLVMValueRef delta; /* per-thread: placeholder of the function's distance */
   FILE *cfg_dump;
 } ctx;
+
+static int per_thread(const ctx *c) { return c->o->update == XL_UPDATE_THREAD; }
+/* Words before the first counter of an array: the header. */
+static uint32_t header_words(const ctx *c) { return per_thread(c) ? 1 : 0; }
 
 /* Room for one more element in a malloc'd array. */
 static int grow(void **arr, uint32_t *cap, uint32_t n, size_t elem) {
@@ -74,7 +84,12 @@ static void increment(ctx *c, LLVMValueRef before, LLVMValueRef arr, uint32_t id
   LLVMPositionBuilderBefore(c->b, before);
   LLVMValueRef p = elem(c, arr, idx);
   LLVMValueRef one = LLVMConstInt(c->i64, 1, 0);
-  if (c->o->atomic) {
+  if (c->delta) {
+    LLVMValueRef i = LLVMBuildAdd(c->b, c->delta, LLVMConstInt(c->i64, idx, 0), "xprof.idx");
+    LLVMValueRef base = LLVMConstPointerCast(arr, c->i64p);
+    p = LLVMBuildGEP2(c->b, c->i64, base, &i, 1, "xprof.at");
+  }
+  if (c->o->update == XL_UPDATE_ATOMIC) {
     LLVMBuildAtomicRMW(c->b, LLVMAtomicRMWBinOpAdd, p, one,
                        LLVMAtomicOrderingMonotonic, 0);
   } else {
@@ -86,8 +101,9 @@ static void increment(ctx *c, LLVMValueRef before, LLVMValueRef arr, uint32_t id
 /* Where a counter for edge e goes (an instruction to insert before). */
 static LLVMValueRef insertion_point(ctx *c, struct xl_cfg *g, uint32_t e) {
   const xprof_edge *x = &g->edges[e];
-  if (x->src == XPROF_ENTRY)
-    return xl_first_insertion_point(g->blocks[2]);
+  if (x->src == XPROF_ENTRY) /* after the per-thread distance, if any */
+    return c->delta ? LLVMGetNextInstruction(c->delta)
+                    : xl_first_insertion_point(g->blocks[2]);
   LLVMBasicBlockRef src = g->blocks[x->src];
   LLVMValueRef t = LLVMGetBasicBlockTerminator(src);
   if (x->dst == XPROF_EXIT) {
@@ -105,12 +121,12 @@ static LLVMValueRef insertion_point(ctx *c, struct xl_cfg *g, uint32_t e) {
       return ip;
   }
   LLVMBasicBlockRef nb = xl_split_edge(t, g->succ_slot[e]);
-  (void)c;
   return nb ? LLVMGetBasicBlockTerminator(nb) : NULL;
 }
 
 static LLVMValueRef vp_proc_fn(ctx *c) {
-  const char *name = c->o->atomic ? "__xprof_vp_proc" : "__xprof_vp_proc_single";
+  const char *name = c->o->update == XL_UPDATE_SINGLE ? "__xprof_vp_proc_single"
+                                                      : "__xprof_vp_proc";
   LLVMValueRef f = LLVMGetNamedFunction(c->m, name);
   if (!f) {
     LLVMTypeRef args[2] = {c->i64p, c->i8p};
@@ -124,7 +140,7 @@ static LLVMValueRef vp_proc_fn(ctx *c) {
 static LLVMValueRef comdat_array(ctx *c, fn_data *f) {
   char *name;
   uint32_t words = XPROF_RT_VP_WORDS(c->o->values_per_site);
-  uint32_t total = f->n_counters + f->n_sites * words;
+  uint32_t total = header_words(c) + f->n_counters + f->n_sites * words;
   if (asprintf(&name, "__xprof_c.%s.%llx", f->name, (unsigned long long)f->signature) < 0)
     return NULL;
   LLVMTypeRef ty = LLVMArrayType(c->i64, total ? total : 1);
@@ -135,7 +151,8 @@ static LLVMValueRef comdat_array(ctx *c, fn_data *f) {
     for (uint32_t i = 0; i < total + 1; i++)
       init[i] = LLVMConstInt(c->i64, 0, 0);
     for (uint32_t s = 0; s < f->n_sites; s++)
-      init[f->n_counters + s * words] = LLVMConstInt(c->i64, c->o->values_per_site, 0);
+      init[header_words(c) + f->n_counters + s * words] =
+          LLVMConstInt(c->i64, c->o->values_per_site, 0);
     LLVMSetInitializer(g, LLVMConstArray(c->i64, init, total ? total : 1));
     free(init);
     LLVMSetLinkage(g, LLVMLinkOnceODRLinkage);
@@ -145,6 +162,93 @@ static LLVMValueRef comdat_array(ctx *c, fn_data *f) {
   }
   free(name);
   return g;
+}
+
+/* ---- per-thread counters: the code at function entry ------------------- */
+
+static LLVMValueRef named_decl(ctx *c, const char *name, LLVMTypeRef ty) {
+  LLVMValueRef f = LLVMGetNamedFunction(c->m, name);
+  if (!f)
+    f = LLVMAddFunction(c->m, name, ty);
+  return f;
+}
+
+static void add_fn_attr(ctx *c, LLVMValueRef f, const char *name) {
+  unsigned k = LLVMGetEnumAttributeKindForName(name, strlen(name));
+  LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c->cx, k, 0));
+}
+
+static void likely_true(ctx *c, LLVMValueRef br) {
+  LLVMMetadataRef md[3] = {LLVMMDStringInContext2(c->cx, "branch_weights", 14),
+                           LLVMValueAsMetadata(LLVMConstInt(c->i32, 2000, 0)),
+                           LLVMValueAsMetadata(LLVMConstInt(c->i32, 1, 0))};
+  LLVMSetMetadata(br, LLVMGetMDKindIDInContext(c->cx, "prof", 4),
+                  LLVMMetadataAsValue(c->cx, LLVMMDNodeInContext2(c->cx, md, 3)));
+}
+
+/* A placeholder for the distance at the top of the entry block (after
+ * its allocas), used by the increments until the real value exists. */
+static LLVMValueRef delta_placeholder(ctx *c, LLVMValueRef fn) {
+  LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(fn);
+  LLVMValueRef i = LLVMGetFirstInstruction(entry);
+  while (i && LLVMIsAAllocaInst(i))
+    i = LLVMGetNextInstruction(i);
+  LLVMPositionBuilderBefore(c->b, i);
+  return LLVMBuildFreeze(c->b, LLVMGetUndef(c->i64), "xprof.delta.ph");
+}
+
+/* Replace the placeholder:
+ *
+ *   entry: (allocas) t = load @__xprof_tls; br t != null, b1, slow
+ *   b1:    d1 = t[(uint32) load volatile ARRAY[0]]; br d1 != 0, rest, slow
+ *   slow:  d2 = call @__xprof_thread_counters(ARRAY); br rest
+ *   rest:  delta = phi [d1, b1], [d2, slow]; (the entry block's code)
+ */
+static void emit_thread_entry(ctx *c, LLVMValueRef fn, LLVMValueRef arr) {
+  LLVMValueRef ph = c->delta;
+  LLVMBasicBlockRef entry = LLVMGetInstructionParent(ph);
+  LLVMBasicBlockRef rest = xl_split_block_before(ph);
+  LLVMBasicBlockRef b1 = LLVMInsertBasicBlockInContext(c->cx, rest, "xprof.b1");
+  LLVMBasicBlockRef slow = LLVMInsertBasicBlockInContext(c->cx, rest, "xprof.slow");
+  LLVMInstructionEraseFromParent(LLVMGetBasicBlockTerminator(entry));
+
+  LLVMValueRef tls = LLVMGetNamedGlobal(c->m, "__xprof_tls");
+  if (!tls) {
+    tls = LLVMAddGlobal(c->m, c->i64p, "__xprof_tls");
+    LLVMSetThreadLocal(tls, 1);
+    /* One load from the thread pointer, in shared libraries too. */
+    LLVMSetThreadLocalMode(tls, LLVMInitialExecTLSModel);
+  }
+  LLVMPositionBuilderAtEnd(c->b, entry);
+  LLVMValueRef t = LLVMBuildLoad2(c->b, c->i64p, tls, "xprof.tls");
+  likely_true(c, LLVMBuildCondBr(c->b, LLVMBuildIsNotNull(c->b, t, ""), b1, slow));
+
+  LLVMPositionBuilderAtEnd(c->b, b1);
+  LLVMValueRef hdr = LLVMBuildLoad2(c->b, c->i64, elem(c, arr, 0), "xprof.hdr");
+  LLVMSetVolatile(hdr, 1); /* written by the runtime */
+  LLVMValueRef slot = LLVMBuildAnd(c->b, hdr, LLVMConstInt(c->i64, 0xffffffffu, 0), "xprof.slot");
+  LLVMValueRef at = LLVMBuildGEP2(c->b, c->i64, t, &slot, 1, "");
+  LLVMValueRef d1 = LLVMBuildLoad2(c->b, c->i64, at, "xprof.delta");
+  likely_true(c, LLVMBuildCondBr(c->b, LLVMBuildIsNotNull(c->b, d1, ""), rest, slow));
+
+  LLVMPositionBuilderAtEnd(c->b, slow);
+  LLVMTypeRef fty = LLVMFunctionType(c->i64, &c->i64p, 1, 0);
+  LLVMValueRef callee = named_decl(c, "__xprof_thread_counters", fty);
+  add_fn_attr(c, callee, "nounwind");
+  add_fn_attr(c, callee, "cold");
+  LLVMValueRef a = LLVMConstPointerCast(elem(c, arr, 0), c->i64p);
+  LLVMValueRef d2 = LLVMBuildCall2(c->b, fty, callee, &a, 1, "xprof.delta");
+  LLVMBuildBr(c->b, rest);
+
+  LLVMPositionBuilderBefore(c->b, LLVMGetFirstInstruction(rest));
+  LLVMValueRef phi = LLVMBuildPhi(c->b, c->i64, "xprof.delta");
+  LLVMValueRef vals[2] = {d1, d2};
+  LLVMBasicBlockRef from[2] = {b1, slow};
+  LLVMAddIncoming(phi, vals, from, 2);
+  LLVMReplaceAllUsesWith(ph, phi);
+  LLVMInstructionEraseFromParent(ph);
+  c->delta = NULL;
+  (void)fn;
 }
 
 static int instrument(ctx *c, LLVMValueRef fn) {
@@ -179,8 +283,8 @@ static int instrument(ctx *c, LLVMValueRef fn) {
   LLVMValueRef arr, vp_arr;
   if (is_comdat(fn)) {
     f->var = arr = vp_arr = comdat_array(c, f);
-    f->base = 0;
-    f->vp_base = f->n_counters;
+    f->base = header_words(c);
+    f->vp_base = f->base + f->n_counters;
   } else {
     arr = c->ctr_ph;
     vp_arr = c->vp_ph;
@@ -200,6 +304,7 @@ static int instrument(ctx *c, LLVMValueRef fn) {
                        g.n_edges, g.counter_of_edge, (uint32_t)g.n_counters,
                        n_debug != 0);
 
+  c->delta = per_thread(c) && f->n_counters ? delta_placeholder(c, fn) : NULL;
   /* Decide every insertion point before splitting any edge. */
   LLVMValueRef *at = calloc(g.n_edges + 1, sizeof *at);
   for (uint32_t e = 0; e < g.n_edges; e++) {
@@ -221,6 +326,8 @@ static int instrument(ctx *c, LLVMValueRef fn) {
     }
   }
   free(at);
+  if (c->delta)
+    emit_thread_entry(c, fn, arr);
   LLVMValueRef vp = n_sites ? vp_proc_fn(c) : NULL;
   for (uint32_t s = 0; s < n_sites; s++) {
     LLVMPositionBuilderBefore(c->b, calls[s]);
@@ -335,7 +442,7 @@ static void emit_descriptor(ctx *c, LLVMValueRef ctrs, LLVMValueRef vps) {
         LLVMConstInt(c->i32, f->n_counters, 0),
         ptr_to(c, f->var ? f->var : ctrs, f->base, c->i64p),
         LLVMConstInt(c->i32, f->n_sites, 0),
-        LLVMConstInt(c->i32, 0, 0),
+        LLVMConstInt(c->i32, per_thread(c) ? f->base : 0, 0),
         site_ptr,
         f->take_address ? LLVMConstPointerCast(f->fn, c->i8p) : LLVMConstNull(c->i8p)};
     pv[i] = LLVMConstNamedStruct(proc_t, v, 9);
@@ -360,7 +467,11 @@ static void emit_descriptor(ctx *c, LLVMValueRef ctrs, LLVMValueRef vps) {
   LLVMValueRef ix[2] = {LLVMConstInt(c->i32, 0, 0), LLVMConstInt(c->i32, 0, 0)};
   LLVMValueRef ov[14] = {
       LLVMConstInt(c->i32, XPROF_RT_ABI_VERSION, 0),
-      LLVMConstInt(c->i32, c->o->atomic ? XPROF_RT_ATOMIC_COUNTERS : 0, 0),
+      LLVMConstInt(c->i32,
+                   c->o->update == XL_UPDATE_THREAD   ? XPROF_RT_THREAD_COUNTERS
+                   : c->o->update == XL_UPDATE_ATOMIC ? XPROF_RT_ATOMIC_COUNTERS
+                                                      : 0,
+                   0),
       cstring(c, path ? path : "unknown.o", "__xprof_path"),
       LLVMConstInt(c->i64, sec, 0),
       LLVMConstInt(c->i32, usec, 0),
@@ -368,7 +479,7 @@ static void emit_descriptor(ctx *c, LLVMValueRef ctrs, LLVMValueRef vps) {
       LLVMConstInt(c->i64, objsig, 0),
       c->o->profile_name ? cstring(c, c->o->profile_name, "__xprof_pname") : LLVMConstNull(c->i8p),
       LLVMConstInt(c->i32, c->n_fns, 0),
-      LLVMConstInt(c->i32, c->n_ctrs, 0),
+      LLVMConstInt(c->i32, c->n_ctrs - header_words(c), 0),
       LLVMConstInBoundsGEP2(LLVMGlobalGetValueType(procs), procs, ix, 2),
       ptr_to(c, ctrs, 0, c->i64p),
       LLVMConstNull(c->i8p),
@@ -413,6 +524,7 @@ int xl_run_collect(LLVMModuleRef m, const struct xl_options *o) {
   LLVMTypeRef big = LLVMArrayType(c.i64, 1u << 30);
   c.ctr_ph = LLVMAddGlobal(m, big, "__xprof_counters.ph");
   c.vp_ph = LLVMAddGlobal(m, big, "__xprof_vp.ph");
+  c.n_ctrs = header_words(&c);
   if (o->cfg_dump) {
     char *path = xl_object_path(m, o), *name = NULL;
     if (path && asprintf(&name, "%s.xpcfg", path) >= 0)
@@ -440,8 +552,10 @@ int xl_run_collect(LLVMModuleRef m, const struct xl_options *o) {
     for (uint32_t i = 0; i < c.n_fns; i++)
       sites += c.fns[i].n_sites;
     xl_note(m, "%s: %u procedures, %u counters, %u indirect-call sites (%s updates)",
-            path ? path : "?", c.n_fns, c.n_ctrs, sites,
-            o->atomic ? "atomic" : "single-threaded");
+            path ? path : "?", c.n_fns, c.n_ctrs - header_words(&c), sites,
+            o->update == XL_UPDATE_THREAD   ? "per-thread"
+            : o->update == XL_UPDATE_ATOMIC ? "atomic"
+                                            : "single-threaded");
     free(path);
   }
   for (uint32_t i = 0; i < c.n_fns; i++)

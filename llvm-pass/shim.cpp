@@ -44,8 +44,8 @@ static cl::list<std::string> OptXprofile(
     "xprofile", cl::desc("xprof mode: collect[:NAME] or use[:NAME] (repeatable)"));
 static cl::list<std::string> OptPathmap(
     "xprofile-pathmap", cl::desc("xprof: COLLECT_PREFIX:USE_PREFIX"));
-static cl::opt<std::string> OptUpdate("xprof-update", cl::init("atomic"),
-                                      cl::desc("xprof: atomic or single"));
+static cl::opt<std::string> OptUpdate("xprof-update", cl::init("thread"),
+                                      cl::desc("xprof: thread, atomic or single"));
 static cl::opt<bool> OptVerbose("xprof-verbose", cl::desc("xprof: report per module"));
 static cl::opt<bool> OptAllEdges("xprof-all-edges", cl::desc("xprof debug: count every edge"));
 static cl::opt<bool> OptCfgDump("xprof-cfg-dump", cl::desc("xprof debug: write OBJECT.xpcfg"));
@@ -90,11 +90,14 @@ static bool readOptions(struct xl_options &o, std::vector<const char *> &uses,
     store.push_back(p);
     maps.push_back(store.back().c_str());
   }
-  if (OptUpdate != "atomic" && OptUpdate != "single") {
-    errs() << "xprof: -xprof-update=" << OptUpdate << ": expected atomic or single\n";
+  if (OptUpdate != "thread" && OptUpdate != "atomic" && OptUpdate != "single") {
+    errs() << "xprof: -xprof-update=" << OptUpdate
+           << ": expected thread, atomic or single\n";
     return false;
   }
-  o.atomic = OptUpdate == "atomic";
+  o.update = OptUpdate == "thread"   ? XL_UPDATE_THREAD
+             : OptUpdate == "atomic" ? XL_UPDATE_ATOMIC
+                                     : XL_UPDATE_SINGLE;
   o.verbose = OptVerbose;
   o.all_edges = OptAllEdges;
   o.cfg_dump = OptCfgDump;
@@ -241,6 +244,11 @@ extern "C" LLVMBasicBlockRef xl_split_edge(LLVMValueRef term, unsigned succ) {
 extern "C" LLVMBasicBlockRef xl_split_block_at_start(LLVMBasicBlockRef bb) {
   BasicBlock *BB = unwrap(bb);
   return wrap(BB->splitBasicBlock(BB->getFirstNonPHI()));
+}
+
+extern "C" LLVMBasicBlockRef xl_split_block_before(LLVMValueRef inst) {
+  Instruction *I = unwrap<Instruction>(inst);
+  return wrap(I->getParent()->splitBasicBlock(I));
 }
 
 extern "C" LLVMValueRef xl_first_insertion_point(LLVMBasicBlockRef bb) {

@@ -15,6 +15,9 @@ extern "C" {
 #endif
 
 enum xl_mode { XL_MODE_NONE, XL_MODE_COLLECT, XL_MODE_USE };
+/* Counter updates: per-thread copies (exact, the default), atomic adds,
+ * plain adds (single-threaded training runs). */
+enum xl_update { XL_UPDATE_THREAD, XL_UPDATE_ATOMIC, XL_UPDATE_SINGLE };
 
 struct xl_options {
   enum xl_mode mode;
@@ -23,7 +26,8 @@ struct xl_options {
   unsigned n_use_dirs;
   const char *const *pathmap; /* COLLECT_PREFIX:USE_PREFIX */
   unsigned n_pathmap;
-  int atomic, verbose, all_edges, cfg_dump, warn_missing;
+  enum xl_update update;
+  int verbose, all_edges, cfg_dump, warn_missing;
   unsigned values_per_site;
   const char *output; /* the -o of the compiler command, if known */
   int link;           /* the command also links */
@@ -46,6 +50,8 @@ LLVMBasicBlockRef xl_split_edge(LLVMValueRef term, unsigned succ);
 /* Split a block before its first non-PHI instruction; returns the new,
  * second block. */
 LLVMBasicBlockRef xl_split_block_at_start(LLVMBasicBlockRef bb);
+/* Split a block before an instruction; returns the new, second block. */
+LLVMBasicBlockRef xl_split_block_before(LLVMValueRef inst);
 /* The first instruction before which code may be inserted, or NULL when
  * none can (a catchswitch block). */
 LLVMValueRef xl_first_insertion_point(LLVMBasicBlockRef bb);

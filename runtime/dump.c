@@ -176,8 +176,10 @@ static int take_counters(snap_ctx *c, const struct xprof_rt_proc *rp,
     if (__atomic_load_n(&rp->counters[k], __ATOMIC_RELAXED))
       v = __atomic_exchange_n(&rp->counters[k], 0, __ATOMIC_RELAXED);
     c->scratch[k] = v;
-    any |= v != 0;
   }
+  rt_threads_take(rp, c->scratch);
+  for (uint32_t k = 0; k < rp->n_counters && !any; k++)
+    any = c->scratch[k] != 0;
   if (!any) /* loaded but not run: no counter records */
     return 0;
   if (xprof_proc_alloc_counters(c->p, f, rp->n_counters) < 0)

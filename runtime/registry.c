@@ -107,6 +107,7 @@ const char *rt_object_module(const struct xprof_rt_object *obj) {
 
 static void at_exit(void) {
   pthread_mutex_lock(&rt_lock);
+  rt_threads_exiting_locked();
   rt_async_stop();
   rt_dump_locked(NULL, "at exit");
   /* What could not be written now never will be: no second message from
@@ -120,6 +121,7 @@ static void fork_parent(void) { pthread_mutex_unlock(&rt_lock); }
 static void fork_child(void) {
   /* The child counts from zero so that parent and child add up to the
    * truth; data the parent could not write yet stays the parent's. */
+  rt_threads_fork_child_locked();
   rt_zero_locked(NULL);
   rt_drop_pending_locked();
   pthread_mutex_unlock(&rt_lock);
@@ -158,6 +160,7 @@ RT_EXPORT void __xprof_register(struct xprof_rt_object *obj) {
     }
   obj->next = NULL;
   *pp = obj;
+  rt_threads_register_locked(obj);
   pthread_mutex_unlock(&rt_lock);
   rt_object_module(obj); /* resolve while the module is surely loaded */
 }
@@ -175,6 +178,7 @@ RT_EXPORT void __xprof_unregister(struct xprof_rt_object *obj) {
     rt_dump_locked(obj, "at unload");
     *pp = obj->next;
     obj->next = NULL;
+    rt_threads_unregister_locked(obj);
   }
   if (!rt_objects)
     rt_async_stop();
@@ -191,6 +195,7 @@ RT_EXPORT int xprof_dump(void) {
 RT_EXPORT void xprof_reset(void) {
   pthread_mutex_lock(&rt_lock);
   rt_zero_locked(NULL);
+  rt_threads_reset_locked();
   rt_drop_pending_locked();
   pthread_mutex_unlock(&rt_lock);
 }
@@ -199,4 +204,5 @@ RT_EXPORT void xprof_reset(void) {
  * the library's code goes away. */
 __attribute__((destructor)) static void runtime_unload(void) {
   rt_async_join();
+  rt_threads_unload();
 }

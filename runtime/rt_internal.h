@@ -48,6 +48,16 @@ void rt_drop_pending_locked(void);
 void rt_vp_take(uint64_t *state, uint64_t *copy, uint32_t words);
 void rt_vp_clear(uint64_t *state);
 
+/* Per-thread counters (threads.c); the _locked ones want rt_lock held. */
+void rt_threads_register_locked(const struct xprof_rt_object *obj);
+void rt_threads_unregister_locked(const struct xprof_rt_object *obj);
+/* Add to sum[] what the threads counted for rp since the last call. */
+void rt_threads_take(const struct xprof_rt_proc *rp, uint64_t *sum);
+void rt_threads_reset_locked(void);
+void rt_threads_fork_child_locked(void);
+void rt_threads_exiting_locked(void);
+void rt_threads_unload(void);
+
 /* The interval writer (SUN_PROFDATA_ASYNC_INTERVAL). */
 void rt_async_start(void);
 void rt_async_stop(void); /* request only; rt_lock may be held */

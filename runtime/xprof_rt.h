@@ -2,10 +2,12 @@
  * xprof_rt.h - the contract between the compiler plugins and the xprof
  * runtime (libxprof_rt), and the runtime's public API.
  *
- * ABI version 1.  For every object file it instruments, the compiler
+ * ABI version 2.  For every object file it instruments, the compiler
  * emits (all zero-initialized unless said otherwise):
  *
- *   - one array of 64-bit counters for the whole object file;
+ *   - one array of 64-bit counters for the whole object file (and one
+ *     per comdat function); with per-thread counters (the default), word
+ *     0 of each array is a header owned by the runtime;
  *   - for each value-profiled expression, a state array of
  *     XPROF_RT_VP_WORDS(n) 64-bit words whose first word the compiler
  *     initializes to n, the object file's n_values_per_vp;
@@ -16,8 +18,12 @@
  *   - before each indirect call, __xprof_vp_proc(state, callee); before
  *     each profiled integer expression, __xprof_vp_int / __xprof_vp_llong.
  *
- * Counters are incremented inline by the compiled code, atomically
- * (relaxed fetch-add) by default.  Everything else is the runtime's.
+ * Counters are incremented inline by the compiled code: by default with
+ * plain adds in the calling thread's copy of the array, found at function
+ * entry through __xprof_tls and __xprof_thread_counters (threads.c says
+ * how); or atomically (relaxed fetch-add) in the array itself; or with
+ * plain adds in the array itself (update=single).  Everything else is the
+ * runtime's.
  * docs/runtime.md describes the behaviour users see.
  */
 #ifndef XPROF_RT_H
@@ -29,7 +35,7 @@
 extern "C" {
 #endif
 
-#define XPROF_RT_ABI_VERSION 1
+#define XPROF_RT_ABI_VERSION 2
 
 /* Words of one value-profile site's state for n values per record:
  * word 0: n (set by the compiler) and a lock bit (bit 63, runtime);
@@ -44,6 +50,7 @@ extern "C" {
 
 /* xprof_rt_object.flags */
 #define XPROF_RT_ATOMIC_COUNTERS 1u /* counters are updated atomically */
+#define XPROF_RT_THREAD_COUNTERS 2u /* in per-thread copies of the arrays */
 
 struct xprof_rt_vp_site {
   uint32_t type;    /* XPROF_RT_VP_* */
@@ -58,7 +65,9 @@ struct xprof_rt_proc {
   uint32_t n_counters;
   uint64_t *counters; /* n_counters words of the object's counter array */
   uint32_t n_vp_sites;
-  uint32_t reserved;
+  /* With XPROF_RT_THREAD_COUNTERS: index of counters[0] in its array
+   * (counters - array_offset is the array and its header); else 0. */
+  uint32_t array_offset;
   const struct xprof_rt_vp_site *vp_sites;
   const void *address; /* the function, to name indirect-call targets */
 };
@@ -88,6 +97,12 @@ void __xprof_vp_proc(uint64_t *state, const void *callee);
 void __xprof_vp_proc_single(uint64_t *state, const void *callee); /* update=single */
 void __xprof_vp_int(uint64_t *state, int32_t value);
 void __xprof_vp_llong(uint64_t *state, int64_t value);
+/* Per-thread counters: the calling thread's table of distances (in
+ * words) from counter arrays to its copies, indexed by the slot in an
+ * array's header; and the slow path that fills it (0: count in the array
+ * itself). */
+extern __thread intptr_t *__xprof_tls;
+intptr_t __xprof_thread_counters(uint64_t *array);
 
 /* Public API for programs that want to control collection (servers that
  * never exit, test harnesses).  Both are safe from any thread. */

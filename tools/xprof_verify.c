@@ -24,6 +24,28 @@ static const char usage[] =
     "the plugin options all-edges and cfg-dump).  Exit status 1 on any\n"
     "difference.\n";
 
+/* The object file's path as the compiler recorded it (resolved), also
+ * when the object itself was a temporary of a compile-and-link command:
+ * then only its directory exists. */
+static const char *resolve(const char *path, char *buf) {
+  char dir[4096];
+  if (realpath(path, buf))
+    return buf;
+  const char *slash = strrchr(path, '/');
+  const char *d = slash ? path : ".";
+  size_t n = slash ? (size_t)(slash - path) : 1;
+  if (slash == path)
+    n = 1;
+  char *dpath = strndup(d, n);
+  const char *res = path;
+  if (dpath && realpath(dpath, dir)) {
+    snprintf(buf, 8192, "%s/%s", strcmp(dir, "/") ? dir : "", slash ? slash + 1 : path);
+    res = buf;
+  }
+  free(dpath);
+  return res;
+}
+
 int main(int argc, char **argv) {
   tool_init("xprof_verify");
   if (tool_standard_options(argc, argv, usage))
@@ -52,9 +74,8 @@ int main(int argc, char **argv) {
     uint32_t n;
     if (xprof_cfgdump_read(dump, prof, &cfgs, &n, &err) < 0)
       return tool_fail(&err);
-    char real[4096];
-    const xprof_objfile *o = xprof_find_objfile(
-        prof, realpath(objpath, real) ? real : objpath);
+    char real[8192];
+    const xprof_objfile *o = xprof_find_objfile(prof, resolve(objpath, real));
     if (!o)
       return tool_error("%s: the profile has no object file %s", argv[first],
                         objpath);

@@ -1,11 +1,25 @@
-// What collect mode inserts: relaxed atomic increments by default, plain
-// ones with update=single; a value-profile call before each indirect
-// call; the descriptor registered from a constructor and unregistered from
-// a destructor.
+// What collect mode inserts: by default, code at entry that finds the
+// thread's copy of the counters and plain increments in it; relaxed
+// atomic increments with update=atomic, plain ones in the shared array
+// with update=single; a value-profile call before each indirect call; the
+// descriptor registered from a constructor and unregistered from a
+// destructor.
 // REQUIRES: gcc-plugin
-// RUN: xprof-gcc -O2 -xprofile=collect -S %s -o - | FileCheck --check-prefix=ATOMIC %s
+// RUN: xprof-gcc -O2 -xprofile=collect -S %s -o - | FileCheck --check-prefix=THREAD %s
+// RUN: xprof-gcc -O2 -xprofile=collect -fplugin-arg-xprof-update=atomic -S %s -o - | FileCheck --check-prefix=ATOMIC %s
 // RUN: xprof-gcc -O2 -xprofile=collect -fplugin-arg-xprof-update=single -S %s -o - | FileCheck --check-prefix=SINGLE %s
 // RUN: xprof-gcc -O2 -xprofile=collect -fdump-tree-optimized=- -S %s -o /dev/null | FileCheck --check-prefix=TREE %s
+//
+// THREAD-LABEL: dispatch:
+// THREAD:       movq __xprof_tls@gottpoff(%rip), [[T:%r[a-z0-9]+]]
+// THREAD-NEXT:  movq %fs:([[T]]),
+// THREAD:       movq __xprof_counters(%rip),
+// THREAD-NOT:   lock
+// THREAD:       addq $1, {{[0-9]*}}(%r{{[a-z0-9]+}},%r{{[a-z0-9]+}},8)
+// THREAD:       call __xprof_vp_proc
+// THREAD:       call *
+// THREAD:       call __xprof_thread_counters
+// THREAD-LABEL: _sub_I_65535_0:
 //
 // ATOMIC-LABEL: dispatch:
 // ATOMIC:       lock addq $1, {{[0-9]*\+?}}__xprof_counters
@@ -21,7 +35,15 @@
 // SINGLE:       addq $1, {{[0-9]*\+?}}__xprof_counters
 //
 // TREE-LABEL: dispatch (
-// TREE:       __atomic_fetch_add_8 (&__xprof_counters[{{[0-9]+}}], 1, 0);
+// TREE:       [[TLS:PROF_tls_[0-9]+]] = __xprof_tls;
+// TREE-NEXT:  if ([[TLS]] != 0B)
+// TREE:       PROF_hdr_{{[0-9]+}} ={v} __xprof_counters[0];
+// TREE:       = __xprof_thread_counters (&__xprof_counters[0]);
+// TREE:       # [[D:PROF_delta_[0-9]+]] = PHI <
+// TREE:       [[I:PROF_idx_[0-9]+]] = [[D]] + {{[0-9]+}};
+// TREE-NEXT:  [[E:PROF_edge_[0-9]+]] = __xprof_counters[[[I]]];
+// TREE-NEXT:  [[E2:PROF_edge_[0-9]+]] = [[E]] + 1;
+// TREE-NEXT:  __xprof_counters[[[I]]] = [[E2]];
 // TREE:       __xprof_vp_proc (&__xprof_vp[0], [[FN:fn_[0-9]+]](D));
 // TREE-NEXT:  _{{[0-9]+}} = [[FN]](D) (x_{{[0-9]+}}(D));
 int dispatch(int (*fn)(int), int x) {

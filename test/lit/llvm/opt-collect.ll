@@ -1,9 +1,11 @@
-; The IR collect mode produces, through opt: relaxed atomic increments on
-; counted edges, a value-profile call before the indirect call, a comdat
-; counter array for the linkonce_odr function, the descriptor and the
-; constructor and destructor.
+; The IR collect mode produces, through opt: code at entry that finds the
+; thread's copy of the counters and plain increments in it (relaxed
+; atomic increments with -xprof-update=atomic), a value-profile call
+; before the indirect call, a comdat counter array for the linkonce_odr
+; function, the descriptor and the constructor and destructor.
 ; REQUIRES: llvm-plugin
 ; RUN: opt -load-pass-plugin=%build/llvm-pass/xprof-llvm14.so -passes=xprof-collect -S %s -o - | FileCheck %s
+; RUN: opt -load=%build/llvm-pass/xprof-llvm14.so -load-pass-plugin=%build/llvm-pass/xprof-llvm14.so -passes=xprof-collect -xprof-update=atomic -S %s -o - | FileCheck --check-prefix=ATOMIC %s
 ; RUN: opt -load=%build/llvm-pass/xprof-llvm14.so -load-pass-plugin=%build/llvm-pass/xprof-llvm14.so -passes=xprof-collect -xprof-update=single -S %s -o - | FileCheck --check-prefix=SINGLE %s
 ; RUN: opt -load-pass-plugin=%build/llvm-pass/xprof-llvm14.so -passes=xprof-collect,xprof-collect -S %s -o - | FileCheck --check-prefix=TWICE %s
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
@@ -11,16 +13,30 @@ target triple = "x86_64-pc-linux-gnu"
 
 $inl = comdat any
 
-; CHECK-DAG: @__xprof_c.inl.{{[0-9a-f]+}} = linkonce_odr hidden global [{{[0-9]+}} x i64] zeroinitializer, comdat, align 8
+; CHECK-DAG: @__xprof_tls = external thread_local(initialexec) global i64*
+; CHECK-DAG: @__xprof_c.inl.{{[0-9a-f]+}} = linkonce_odr hidden global [3 x i64] zeroinitializer, comdat, align 8
 ; CHECK-DAG: @__xprof_counters = internal global [{{[0-9]+}} x i64]
 ; CHECK-DAG: @llvm.global_ctors = appending global [1 x { i32, void ()*, i8* }] [{ i32, void ()*, i8* } { i32 65535, void ()* @__xprof_ctor, i8* null }]
 ; CHECK-DAG: @llvm.global_dtors = appending global [1 x { i32, void ()*, i8* }] [{ i32, void ()*, i8* } { i32 65535, void ()* @__xprof_dtor, i8* null }]
 
 define i32 @dispatch(i32 (i32)* %fn, i32 %x) {
 ; CHECK-LABEL: define i32 @dispatch(
-; CHECK:       atomicrmw add i64* getelementptr inbounds ({{.*}}@__xprof_counters{{.*}}), i64 1 monotonic
+; CHECK:       %xprof.tls = load i64*, i64** @__xprof_tls
+; CHECK:       %xprof.hdr = load volatile i64, i64* getelementptr inbounds ([4 x i64], [4 x i64]* @__xprof_counters, i32 0, i32 0)
+; CHECK:       call i64 @__xprof_thread_counters(i64* getelementptr inbounds ([4 x i64], [4 x i64]* @__xprof_counters, i32 0, i32 0))
+; CHECK:       [[D:%xprof.delta[0-9]+]] = phi i64
+; CHECK-NEXT:  [[I:%xprof.idx[0-9]*]] = add i64 [[D]], 1
+; CHECK-NEXT:  [[P:%xprof.at[0-9]*]] = getelementptr i64, i64* getelementptr inbounds ({{.*}}@__xprof_counters, i32 0, i32 0), i64 [[I]]
+; CHECK-NEXT:  [[V:%xprof.ctr[0-9]*]] = load i64, i64* [[P]]
+; CHECK-NEXT:  [[V2:%xprof.inc[0-9]*]] = add i64 [[V]], 1
+; CHECK-NEXT:  store i64 [[V2]], i64* [[P]]
+; CHECK-NOT:   atomicrmw
 ; CHECK:       call void @__xprof_vp_proc(i64* getelementptr inbounds ({{.*}}@__xprof_vp, i32 0, i32 0), i8* %{{[0-9]+}})
 ; CHECK-NEXT:  %r = call i32 %fn(i32 %x)
+; ATOMIC-LABEL: define i32 @dispatch(
+; ATOMIC-NOT:   __xprof_tls
+; ATOMIC:       atomicrmw add i64* getelementptr inbounds ({{.*}}@__xprof_counters{{.*}}), i64 1 monotonic
+; ATOMIC:       call void @__xprof_vp_proc(
 ; SINGLE-LABEL: define i32 @dispatch(
 ; SINGLE-NOT:   atomicrmw
 ; SINGLE:       load i64, i64* getelementptr inbounds ({{.*}}@__xprof_counters
@@ -38,7 +54,7 @@ out:
 
 define linkonce_odr i32 @inl(i32 %x) comdat {
 ; CHECK-LABEL: define linkonce_odr i32 @inl(
-; CHECK:       atomicrmw add i64* getelementptr inbounds ({{.*}}@__xprof_c.inl.
+; CHECK:       call i64 @__xprof_thread_counters(i64* getelementptr inbounds ({{.*}}@__xprof_c.inl.{{[0-9a-f]+}}, i32 0, i32 0))
 entry:
   %c = icmp sgt i32 %x, 0
   br i1 %c, label %pos, label %neg

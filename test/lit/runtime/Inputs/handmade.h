@@ -1,6 +1,6 @@
 /*
  * handmade.h - object file descriptors built by hand exactly as the
- * compiler plugins emit them (runtime ABI 1), for the runtime's tests.
+ * compiler plugins emit them (runtime ABI 2), for the runtime's tests.
  *
  * A test defines its counters, value-profile states, sites and procedure
  * table, then XP_OBJECT(path, signature, n_values_per_vp, profile_name)
@@ -22,6 +22,28 @@
   static struct xprof_rt_object objvar = {                                  \
       XP_ABI, XPROF_RT_ATOMIC_COUNTERS, path, 1763777000, 0, nvp, sig,       \
       name, XP_COUNT(procs), XP_COUNT(counters), procs, counters, 0, {0}};   \
+  __attribute__((constructor)) static void objvar##_ctor(void) {             \
+    __xprof_register(&objvar);                                               \
+  }                                                                          \
+  __attribute__((destructor)) static void objvar##_dtor(void) {              \
+    __xprof_unregister(&objvar);                                             \
+  }
+
+/* Per-thread counters (XPROF_RT_THREAD_COUNTERS): the code the compilers
+ * put at function entry, giving this thread's copy of `array` (whose word
+ * 0 is the runtime's header). */
+static inline uint64_t *xp_thread_copy(uint64_t *array) {
+  intptr_t *t = __xprof_tls;
+  intptr_t d = t ? t[(uint32_t)array[0]] : 0;
+  if (!d)
+    d = __xprof_thread_counters(array);
+  return (uint64_t *)((uintptr_t)array + (uintptr_t)d * 8);
+}
+
+#define XP_THREAD_OBJECT(objvar, path, sig, procs, array)                    \
+  static struct xprof_rt_object objvar = {                                  \
+      XP_ABI, XPROF_RT_THREAD_COUNTERS, path, 1763777000, 0, 2, sig, NULL,   \
+      XP_COUNT(procs), XP_COUNT(array) - 1, procs, array, 0, {0}};           \
   __attribute__((constructor)) static void objvar##_ctor(void) {             \
     __xprof_register(&objvar);                                               \
   }                                                                          \
