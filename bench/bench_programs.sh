@@ -175,7 +175,7 @@ for prog in $programs; do
   done
 done
 
-echo "| program | compiler | plain (s) | native gen | native gen, atomic | xprof collect (atomic) | xprof collect (single) | native use | xprof use | counters native / xprof | profile bytes native / xprof | build s plain / native gen / xprof | use warnings |"
+echo "| program | compiler | plain (s) | native gen | native gen, atomic | xprof collect (exact, per-thread) | xprof collect (single) | native use | xprof use | counters native / xprof | profile bytes native / xprof | build s plain / native gen / xprof | use warnings |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 while read -r prog cc base gen genat xat xsin nuse xuse native xc nps xps bp bg bx warn ir; do
   cell() { echo "$1" | awk -F/ '{printf "%sx (%s–%s)", $1, $2, $3}'; }
@@ -189,7 +189,7 @@ for cc in $compilers; do
   for col in 4 5 6 7 8 9; do
     awk -v cc=$cc -v c=$col '$2 == cc {split($c, a, "/"); print a[1]}' "$results" | geomean > "$work/g.$col"
   done
-  echo "  $cc: native gen $(cat $work/g.4), native gen atomic $(cat $work/g.5), xprof atomic $(cat $work/g.6), xprof single $(cat $work/g.7), native use $(cat $work/g.8), xprof use $(cat $work/g.9)"
+  echo "  $cc: native gen $(cat $work/g.4), native gen atomic $(cat $work/g.5), xprof exact $(cat $work/g.6), xprof single $(cat $work/g.7), native use $(cat $work/g.8), xprof use $(cat $work/g.9)"
 done
 if [ $callgrind = 1 ]; then
   echo "instructions (callgrind, plain/native use/xprof use):"

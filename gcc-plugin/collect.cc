@@ -219,10 +219,10 @@ static void emit_thread_entry(tree var, tree delta) {
   tree at = make_temp_ssa_name(TREE_TYPE(t), NULL, "PROF_at");
   tree d1 = make_temp_ssa_name(long_integer_type_node, NULL, "PROF_delta");
   g = gsi_last_bb(b1);
-  /* Volatile: written by the runtime, which GCC cannot see. */
-  tree hdr_ref = element(var, 0);
-  TREE_THIS_VOLATILE(hdr_ref) = 1;
-  gsi_insert_after(&g, gimple_build_assign(hdr, hdr_ref), GSI_NEW_STMT);
+  /* Not volatile, so that inlined copies of this code can share it: the
+   * runtime writes the header before the object's code runs, and GCC
+   * cannot take it for the initial zero, ARRAY being written. */
+  gsi_insert_after(&g, gimple_build_assign(hdr, element(var, 0)), GSI_NEW_STMT);
   gsi_insert_after(&g, gimple_build_assign(slot, NOP_EXPR, hdr), GSI_NEW_STMT);
   gsi_insert_after(&g, gimple_build_assign(wide, NOP_EXPR, slot), GSI_NEW_STMT);
   gsi_insert_after(&g, gimple_build_assign(off, MULT_EXPR, wide, size_int(8)),

@@ -186,6 +186,11 @@ static void likely_true(ctx *c, LLVMValueRef br) {
                   LLVMMetadataAsValue(c->cx, LLVMMDNodeInContext2(c->cx, md, 3)));
 }
 
+static void invariant(ctx *c, LLVMValueRef load) {
+  LLVMSetMetadata(load, LLVMGetMDKindIDInContext(c->cx, "invariant.load", 14),
+                  LLVMMetadataAsValue(c->cx, LLVMMDNodeInContext2(c->cx, NULL, 0)));
+}
+
 /* A placeholder for the distance at the top of the entry block (after
  * its allocas), used by the increments until the real value exists. */
 static LLVMValueRef delta_placeholder(ctx *c, LLVMValueRef fn) {
@@ -224,11 +229,16 @@ static void emit_thread_entry(ctx *c, LLVMValueRef fn, LLVMValueRef arr) {
   likely_true(c, LLVMBuildCondBr(c->b, LLVMBuildIsNotNull(c->b, t, ""), b1, slow));
 
   LLVMPositionBuilderAtEnd(c->b, b1);
+  /* Invariant: the runtime writes the header before the object's code
+   * runs, and a table entry changes only from 0 (then the slow path gives
+   * the distance), so inlined copies of this code may share the loads
+   * across the counter updates, which LLVM cannot tell apart from them. */
   LLVMValueRef hdr = LLVMBuildLoad2(c->b, c->i64, elem(c, arr, 0), "xprof.hdr");
-  LLVMSetVolatile(hdr, 1); /* written by the runtime */
+  invariant(c, hdr);
   LLVMValueRef slot = LLVMBuildAnd(c->b, hdr, LLVMConstInt(c->i64, 0xffffffffu, 0), "xprof.slot");
   LLVMValueRef at = LLVMBuildGEP2(c->b, c->i64, t, &slot, 1, "");
   LLVMValueRef d1 = LLVMBuildLoad2(c->b, c->i64, at, "xprof.delta");
+  invariant(c, d1);
   likely_true(c, LLVMBuildCondBr(c->b, LLVMBuildIsNotNull(c->b, d1, ""), rest, slow));
 
   LLVMPositionBuilderAtEnd(c->b, slow);

@@ -13,7 +13,7 @@
 // THREAD-LABEL: dispatch:
 // THREAD:       movq __xprof_tls@gottpoff(%rip), [[T:%r[a-z0-9]+]]
 // THREAD-NEXT:  movq %fs:([[T]]),
-// THREAD:       movq __xprof_counters(%rip),
+// THREAD:       {{movl|movq}} __xprof_counters(%rip),
 // THREAD-NOT:   lock
 // THREAD:       addq $1, {{[0-9]*}}(%r{{[a-z0-9]+}},%r{{[a-z0-9]+}},8)
 // THREAD:       call __xprof_vp_proc
@@ -37,7 +37,7 @@
 // TREE-LABEL: dispatch (
 // TREE:       [[TLS:PROF_tls_[0-9]+]] = __xprof_tls;
 // TREE-NEXT:  if ([[TLS]] != 0B)
-// TREE:       PROF_hdr_{{[0-9]+}} ={v} __xprof_counters[0];
+// TREE:       PROF_hdr_{{[0-9]+}} = __xprof_counters[0];
 // TREE:       = __xprof_thread_counters (&__xprof_counters[0]);
 // TREE:       # [[D:PROF_delta_[0-9]+]] = PHI <
 // TREE:       [[I:PROF_idx_[0-9]+]] = [[D]] + {{[0-9]+}};

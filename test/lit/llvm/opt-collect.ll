@@ -22,7 +22,7 @@ $inl = comdat any
 define i32 @dispatch(i32 (i32)* %fn, i32 %x) {
 ; CHECK-LABEL: define i32 @dispatch(
 ; CHECK:       %xprof.tls = load i64*, i64** @__xprof_tls
-; CHECK:       %xprof.hdr = load volatile i64, i64* getelementptr inbounds ([4 x i64], [4 x i64]* @__xprof_counters, i32 0, i32 0)
+; CHECK:       %xprof.hdr = load i64, i64* getelementptr inbounds ([4 x i64], [4 x i64]* @__xprof_counters, i32 0, i32 0)
 ; CHECK:       call i64 @__xprof_thread_counters(i64* getelementptr inbounds ([4 x i64], [4 x i64]* @__xprof_counters, i32 0, i32 0))
 ; CHECK:       [[D:%xprof.delta[0-9]+]] = phi i64
 ; CHECK-NEXT:  [[I:%xprof.idx[0-9]*]] = add i64 [[D]], 1
