@@ -25,7 +25,10 @@
 #include "llvm/Passes/PassPlugin.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MD5.h"
+#include "llvm/Analysis/InlineCost.h"
 #include "llvm/Transforms/IPO/AlwaysInliner.h"
+#include "llvm/Transforms/IPO/GlobalDCE.h"
+#include "llvm/Transforms/IPO/Inliner.h"
 #include "llvm/Transforms/InstCombine/InstCombine.h"
 #include "llvm/Transforms/Instrumentation/PGOInstrumentation.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
@@ -44,6 +47,10 @@ static cl::list<std::string> OptXprofile(
     "xprofile", cl::desc("xprof mode: collect[:NAME] or use[:NAME] (repeatable)"));
 static cl::list<std::string> OptPathmap(
     "xprofile-pathmap", cl::desc("xprof: COLLECT_PREFIX:USE_PREFIX"));
+static cl::opt<int> OptPreInline("xprof-pre-inline", cl::init(75),
+                                  cl::desc("xprof: inline threshold before "
+                                           "counting when optimizing (0: off); "
+                                           "collect and use builds must agree"));
 static cl::opt<std::string> OptUpdate("xprof-update", cl::init("thread"),
                                       cl::desc("xprof: thread, atomic or single"));
 static cl::opt<bool> OptVerbose("xprof-verbose", cl::desc("xprof: report per module"));
@@ -164,7 +171,7 @@ static void registerCallbacks(PassBuilder &PB) {
   // At pipeline start, in both modes, after a fixed clean-up that makes
   // the CFG small and the same in both builds (and lowers
   // __builtin_expect first, so that measured weights win).
-  PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
+  PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel Level) {
     // always_inline functions first: they would be inlined anyway, and
     // counting them separately puts counters into the callers' hot loops.
     MPM.addPass(AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false));
@@ -176,6 +183,22 @@ static void registerCallbacks(PassBuilder &PB) {
     FPM.addPass(InstCombinePass());
     FPM.addPass(SimplifyCFGPass());
     MPM.addPass(createModuleToFunctionPassAdaptor(std::move(FPM)));
+    // When optimizing, a pre-inliner with a small threshold (as LLVM's own
+    // instrumentation has): small helpers are counted as part of their
+    // callers instead of paying for a function's counters and entry code
+    // per call in hot loops.  Both builds run it on the same IR without a
+    // profile, so they see the same CFGs.
+    if (Level != OptimizationLevel::O0 && OptPreInline > 0) {
+      ModuleInlinerWrapperPass Inliner(getInlineParams(OptPreInline));
+      FunctionPassManager Clean;
+      Clean.addPass(SROAPass());
+      Clean.addPass(EarlyCSEPass());
+      Clean.addPass(SimplifyCFGPass());
+      Clean.addPass(InstCombinePass());
+      Inliner.getPM().addPass(createCGSCCToFunctionPassAdaptor(std::move(Clean)));
+      MPM.addPass(std::move(Inliner));
+      MPM.addPass(GlobalDCEPass()); // nothing dead gets counters
+    }
     MPM.addPass(XprofPass());
   });
   PB.registerPipelineParsingCallback(
