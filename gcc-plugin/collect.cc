@@ -9,10 +9,10 @@
  * the linker keeps one array with the one copy of the code it keeps, and
  * every object file that has the function records the same counts.
  *
- * With per-thread counters (update=thread, the default) word 0 of each
- * array is the runtime's header, and each function finds the calling
- * thread's copy of its array at entry (runtime/threads.c): a distance d
- * in words, so that counter i is updated as ARRAY[d + i] with plain adds.
+ * With per-thread counters (update=thread, the default) each array has a
+ * thread-local word D, and each function finds the calling thread's copy
+ * of its array at entry (runtime/threads.c): a distance d in words, so
+ * that counter i is updated as ARRAY[d + i] with plain adds.
  * Written that way the access is still one to ARRAY as far as GCC's alias
  * analysis knows, a variable nothing else aliases: hot counters stay in
  * registers through loops (store motion) as with plain updates.
@@ -31,6 +31,7 @@ struct xp_fn {
   uint32_t n_counters; /* including debug counters */
   uint32_t n_vp_sites;
   tree var;            /* counters (and, for comdat, value-profile state) */
+  tree word;           /* per-thread: var's thread-local word */
   uint32_t base;       /* first counter in var */
   uint32_t vp_base;    /* first state word: in vp var, or in var (comdat) */
   bool comdat;
@@ -41,15 +42,14 @@ static vec<xp_fn> fns;
 static tree ctr_var, vp_var; /* per object file */
 static uint32_t n_ctrs, n_vp_words;
 static vec<uint32_t> vp_site_words; /* state offsets, object-wide vp_var */
-static tree vp_proc_decl, tls_decl, thread_fn_decl;
+static tree vp_proc_decl, thread_fn_decl;
+static tree thread_var; /* per-thread: the object array's thread-local word */
 static tree thread_delta; /* cfun's distance to its thread copy (SSA name) */
 static FILE *cfg_dump;
 
 static tree counter_type(void) { return get_gcov_type(); }
 
 static bool per_thread(void) { return xp_opts.update == XP_UPDATE_THREAD; }
-/* Words before the first counter of an array: the header. */
-static uint32_t header_words(void) { return per_thread() ? 1 : 0; }
 
 /* A static array whose size is fixed at the end (as coverage.cc does). */
 static tree open_array(const char *name) {
@@ -155,23 +155,30 @@ static void insert_vp_calls(tree var, uint32_t first_word, uint32_t stride) {
 
 /* ---- per-thread counters: the code at function entry ------------------- */
 
-static tree get_tls_decl(void) {
-  if (!tls_decl) {
-    tls_decl = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier("__xprof_tls"),
-                          build_pointer_type(long_integer_type_node));
-    TREE_PUBLIC(tls_decl) = 1;
-    DECL_EXTERNAL(tls_decl) = 1;
-    DECL_ARTIFICIAL(tls_decl) = 1;
-    /* One load from the thread pointer, in shared libraries too. */
-    set_decl_tls_model(tls_decl, TLS_MODEL_INITIAL_EXEC);
+/* The thread-local word of an array: the distance to this thread's copy. */
+static tree thread_word(const char *name, bool comdat) {
+  tree v = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier(name),
+                      long_integer_type_node);
+  TREE_STATIC(v) = 1;
+  TREE_ADDRESSABLE(v) = 1;
+  DECL_ARTIFICIAL(v) = 1;
+  DECL_IGNORED_P(v) = 1;
+  if (comdat) {
+    TREE_PUBLIC(v) = 1;
+    DECL_VISIBILITY(v) = VISIBILITY_HIDDEN;
+    DECL_VISIBILITY_SPECIFIED(v) = 1;
+    make_decl_one_only(v, DECL_ASSEMBLER_NAME(v));
   }
-  return tls_decl;
+  /* Local-exec in executables: one load from the thread pointer. */
+  set_decl_tls_model(v, decl_default_tls_model(v));
+  varpool_node::finalize_decl(v);
+  return v;
 }
 
 static tree get_thread_fn_decl(void) {
   if (!thread_fn_decl) {
     tree type = build_function_type_list(long_integer_type_node, ptr_type_node,
-                                         NULL_TREE);
+                                         ptr_type_node, NULL_TREE);
     thread_fn_decl = build_fn_decl("__xprof_thread_counters", type);
     TREE_NOTHROW(thread_fn_decl) = 1;
     DECL_ATTRIBUTES(thread_fn_decl) =
@@ -181,67 +188,37 @@ static tree get_thread_fn_decl(void) {
   return thread_fn_decl;
 }
 
-static void set_edge(edge e, int flags, profile_probability p) {
-  e->flags = (e->flags & ~EDGE_FALLTHRU) | flags;
-  e->probability = p;
-}
-
 /* Between the entry and the function's first block:
  *
- *   b0:   t = __xprof_tls; if (t != 0) goto b1; else goto slow;
- *   b1:   d1 = t[(uint32) ARRAY[0]]; if (d1 != 0) goto join; else goto slow;
- *   slow: d2 = __xprof_thread_counters (&ARRAY);
- *   join: delta = PHI <d1 (b1), d2 (slow)>
+ *   b0:   d1 = D; if (d1 != 0) goto join; else goto slow;
+ *   slow: d2 = __xprof_thread_counters (&ARRAY, &D);
+ *   join: delta = PHI <d1 (b0), d2 (slow)>
  */
-static void emit_thread_entry(tree var, tree delta) {
+static void emit_thread_entry(tree var, tree word, tree delta) {
   basic_block entry = ENTRY_BLOCK_PTR_FOR_FN(cfun);
   profile_count count = single_succ(entry)->count;
   basic_block b0 = split_edge(single_succ_edge(entry));
   basic_block join = split_edge(single_succ_edge(b0));
-  basic_block b1 = split_edge(single_succ_edge(b0));
-  basic_block slow = split_edge(single_succ_edge(b1));
+  basic_block slow = split_edge(single_succ_edge(b0));
   profile_probability likely = profile_probability::very_likely();
 
-  tree tls = get_tls_decl();
-  tree t = make_temp_ssa_name(TREE_TYPE(tls), NULL, "PROF_tls");
-  gimple_stmt_iterator g = gsi_last_bb(b0);
-  gsi_insert_after(&g, gimple_build_assign(t, tls), GSI_NEW_STMT);
-  gsi_insert_after(&g, gimple_build_cond(NE_EXPR, t, null_pointer_node, NULL_TREE,
-                                         NULL_TREE),
-                   GSI_NEW_STMT);
-  set_edge(single_succ_edge(b0), EDGE_TRUE_VALUE, likely);
-  make_edge(b0, slow, EDGE_FALSE_VALUE)->probability = likely.invert();
-
-  tree hdr = make_temp_ssa_name(counter_type(), NULL, "PROF_hdr");
-  tree slot = make_temp_ssa_name(unsigned_type_node, NULL, "PROF_slot");
-  tree wide = make_temp_ssa_name(sizetype, NULL, "PROF_slot");
-  tree off = make_temp_ssa_name(sizetype, NULL, "PROF_off");
-  tree at = make_temp_ssa_name(TREE_TYPE(t), NULL, "PROF_at");
   tree d1 = make_temp_ssa_name(long_integer_type_node, NULL, "PROF_delta");
-  g = gsi_last_bb(b1);
-  /* Not volatile, so that inlined copies of this code can share it: the
-   * runtime writes the header before the object's code runs, and GCC
-   * cannot take it for the initial zero, ARRAY being written. */
-  gsi_insert_after(&g, gimple_build_assign(hdr, element(var, 0)), GSI_NEW_STMT);
-  gsi_insert_after(&g, gimple_build_assign(slot, NOP_EXPR, hdr), GSI_NEW_STMT);
-  gsi_insert_after(&g, gimple_build_assign(wide, NOP_EXPR, slot), GSI_NEW_STMT);
-  gsi_insert_after(&g, gimple_build_assign(off, MULT_EXPR, wide, size_int(8)),
-                   GSI_NEW_STMT);
-  gsi_insert_after(&g, gimple_build_assign(at, POINTER_PLUS_EXPR, t, off), GSI_NEW_STMT);
-  gsi_insert_after(&g, gimple_build_assign(d1, build2(MEM_REF, long_integer_type_node, at,
-                                                      build_int_cst(TREE_TYPE(t), 0))),
-                   GSI_NEW_STMT);
+  gimple_stmt_iterator g = gsi_last_bb(b0);
+  gsi_insert_after(&g, gimple_build_assign(d1, word), GSI_NEW_STMT);
   gsi_insert_after(&g, gimple_build_cond(NE_EXPR, d1,
                                          build_int_cst(long_integer_type_node, 0),
                                          NULL_TREE, NULL_TREE),
                    GSI_NEW_STMT);
-  edge to_slow = single_succ_edge(b1);
-  set_edge(to_slow, EDGE_FALSE_VALUE, likely.invert());
-  edge to_join = make_edge(b1, join, EDGE_TRUE_VALUE);
+  edge to_slow = single_succ_edge(b0);
+  to_slow->flags = (to_slow->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE;
+  to_slow->probability = likely.invert();
+  edge to_join = make_edge(b0, join, EDGE_TRUE_VALUE);
   to_join->probability = likely;
 
   tree d2 = make_temp_ssa_name(long_integer_type_node, NULL, "PROF_delta");
-  gcall *call = gimple_build_call(get_thread_fn_decl(), 1, build_fold_addr_expr(element(var, 0)));
+  gcall *call = gimple_build_call(get_thread_fn_decl(), 2,
+                                  build_fold_addr_expr(element(var, 0)),
+                                  build_fold_addr_expr(word));
   gimple_call_set_lhs(call, d2);
   g = gsi_last_bb(slow);
   gsi_insert_after(&g, call, GSI_NEW_STMT);
@@ -250,7 +227,7 @@ static void emit_thread_entry(tree var, tree delta) {
   add_phi_arg(phi, d1, to_join, UNKNOWN_LOCATION);
   add_phi_arg(phi, d2, single_succ_edge(slow), UNKNOWN_LOCATION);
 
-  b0->count = b1->count = join->count = count;
+  b0->count = join->count = count;
   slow->count = count.apply_probability(likely.invert());
   if (current_loops)
     loops_state_set(LOOPS_NEED_FIXUP);
@@ -294,7 +271,7 @@ static bool instrument_function(cgraph_node *node) {
     char name[64 + 1024];
     snprintf(name, sizeof name, "__xprof_c.%.1000s.%llx", f.name,
              (unsigned long long)f.signature);
-    uint32_t total = header_words() + f.n_counters + n_sites * words;
+    uint32_t total = f.n_counters + n_sites * words;
     tree type = build_array_type(counter_type(),
                                  build_index_type(size_int(total ? total - 1 : 0)));
     tree v = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier(name), type);
@@ -309,15 +286,23 @@ static bool instrument_function(cgraph_node *node) {
     for (uint32_t s = 0; s < n_sites; s++)
       offs.safe_push(s * words);
     DECL_INITIAL(v) = vp_initializer(type, offs.address(), offs.length(),
-                                     header_words() + f.n_counters);
+                                     f.n_counters);
     offs.release();
     make_decl_one_only(v, DECL_ASSEMBLER_NAME(v));
     varpool_node::finalize_decl(v);
     f.var = v;
-    f.base = header_words();
-    f.vp_base = f.base + f.n_counters;
+    f.base = 0;
+    f.vp_base = f.n_counters;
+    if (per_thread() && f.n_counters) {
+      snprintf(name, sizeof name, "__xprof_d.%.1000s.%llx", f.name,
+               (unsigned long long)f.signature);
+      f.word = thread_word(name, true);
+    }
   } else {
     f.var = ctr_var;
+    if (per_thread() && !thread_var)
+      thread_var = thread_word("__xprof_d", false);
+    f.word = thread_var;
     f.base = n_ctrs;
     f.vp_base = n_vp_words;
     n_ctrs += f.n_counters;
@@ -346,7 +331,7 @@ static bool instrument_function(cgraph_node *node) {
   insert_vp_calls(f.comdat ? f.var : vp_var, f.vp_base, words);
   gsi_commit_edge_inserts();
   if (thread_delta)
-    emit_thread_entry(f.var, thread_delta);
+    emit_thread_entry(f.var, f.word, thread_delta);
   thread_delta = NULL_TREE;
   free_dominance_info(CDI_DOMINATORS);
   free_dominance_info(CDI_POST_DOMINATORS);
@@ -504,7 +489,7 @@ static void emit_descriptor(void) {
     set(&v, &proc, 3, u32(f.n_counters));
     set(&v, &proc, 4, build_fold_addr_expr(element(f.var, f.base)));
     set(&v, &proc, 5, u32(f.n_vp_sites));
-    set(&v, &proc, 6, u32(per_thread() ? f.base : 0));
+    set(&v, &proc, 6, u32(f.base));
     set(&v, &proc, 7,
         f.n_vp_sites ? build_fold_addr_expr(build4(ARRAY_REF, site.type, sites_var,
                                                    size_int(first_site), NULL_TREE,
@@ -554,7 +539,7 @@ static void emit_descriptor(void) {
   set(&v, &obj, 7,
       xp_opts.profile_name ? string(xp_opts.profile_name) : null_pointer_node);
   set(&v, &obj, 8, u32(fns.length()));
-  set(&v, &obj, 9, u32(n_ctrs - header_words()));
+  set(&v, &obj, 9, u32(n_ctrs));
   set(&v, &obj, 10, build_fold_addr_expr(build4(ARRAY_REF, proc.type, procs_var,
                                                 size_int(0), NULL_TREE, NULL_TREE)));
   set(&v, &obj, 11, build_fold_addr_expr(element(ctr_var, 0)));
@@ -578,8 +563,8 @@ static void emit_descriptor(void) {
 void xp_collect_execute(void) {
   ctr_var = open_array("__xprof_counters");
   vp_var = open_array("__xprof_vp");
-  n_ctrs = header_words();
-  n_vp_words = 0;
+  n_ctrs = n_vp_words = 0;
+  thread_var = NULL_TREE;
   if (xp_opts.cfg_dump) {
     char *name = concat(xp_object_path(), ".xpcfg", NULL);
     cfg_dump = fopen(name, "w");
@@ -629,7 +614,7 @@ void xp_collect_execute(void) {
       sites += fns[i].n_vp_sites;
     xp_note("%s: %u procedures, %u counters, %u indirect-call sites "
             "(%s updates)",
-            xp_object_path(), fns.length(), n_ctrs - header_words(), sites,
+            xp_object_path(), fns.length(), n_ctrs, sites,
             xp_opts.update == XP_UPDATE_THREAD   ? "per-thread"
             : xp_opts.update == XP_UPDATE_ATOMIC ? "atomic"
                                                  : "single-threaded");

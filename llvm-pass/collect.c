@@ -9,10 +9,10 @@
  * named after the function and its signature, so that the linker keeps
  * one array with the one copy of the code it keeps.
  *
- * With per-thread counters (the default) word 0 of each array is the
- * runtime's header, and each function finds the calling thread's copy of
- * its array at entry (runtime/threads.c): a distance d in words, so that
- * counter i is updated as ARRAY[d + i] with plain adds.
+ * With per-thread counters (the default) each array has a thread-local
+ * word D, and each function finds the calling thread's copy of its array
+ * at entry (runtime/threads.c): a distance d in words, so that counter i
+ * is updated as ARRAY[d + i] with plain adds.
  */
 #include <llvm-c/Comdat.h>
 #include <stdio.h>
@@ -52,8 +52,6 @@ typedef struct ctx {
 } ctx;
 
 static int per_thread(const ctx *c) { return c->o->update == XL_UPDATE_THREAD; }
-/* Words before the first counter of an array: the header. */
-static uint32_t header_words(const ctx *c) { return per_thread(c) ? 1 : 0; }
 
 /* Room for one more element in a malloc'd array. */
 static int grow(void **arr, uint32_t *cap, uint32_t n, size_t elem) {
@@ -140,7 +138,7 @@ static LLVMValueRef vp_proc_fn(ctx *c) {
 static LLVMValueRef comdat_array(ctx *c, fn_data *f) {
   char *name;
   uint32_t words = XPROF_RT_VP_WORDS(c->o->values_per_site);
-  uint32_t total = header_words(c) + f->n_counters + f->n_sites * words;
+  uint32_t total = f->n_counters + f->n_sites * words;
   if (asprintf(&name, "__xprof_c.%s.%llx", f->name, (unsigned long long)f->signature) < 0)
     return NULL;
   LLVMTypeRef ty = LLVMArrayType(c->i64, total ? total : 1);
@@ -151,8 +149,7 @@ static LLVMValueRef comdat_array(ctx *c, fn_data *f) {
     for (uint32_t i = 0; i < total + 1; i++)
       init[i] = LLVMConstInt(c->i64, 0, 0);
     for (uint32_t s = 0; s < f->n_sites; s++)
-      init[header_words(c) + f->n_counters + s * words] =
-          LLVMConstInt(c->i64, c->o->values_per_site, 0);
+      init[f->n_counters + s * words] = LLVMConstInt(c->i64, c->o->values_per_site, 0);
     LLVMSetInitializer(g, LLVMConstArray(c->i64, init, total ? total : 1));
     free(init);
     LLVMSetLinkage(g, LLVMLinkOnceODRLinkage);
@@ -186,11 +183,6 @@ static void likely_true(ctx *c, LLVMValueRef br) {
                   LLVMMetadataAsValue(c->cx, LLVMMDNodeInContext2(c->cx, md, 3)));
 }
 
-static void invariant(ctx *c, LLVMValueRef load) {
-  LLVMSetMetadata(load, LLVMGetMDKindIDInContext(c->cx, "invariant.load", 14),
-                  LLVMMetadataAsValue(c->cx, LLVMMDNodeInContext2(c->cx, NULL, 0)));
-}
-
 /* A placeholder for the distance at the top of the entry block (after
  * its allocas), used by the increments until the real value exists. */
 static LLVMValueRef delta_placeholder(ctx *c, LLVMValueRef fn) {
@@ -202,63 +194,61 @@ static LLVMValueRef delta_placeholder(ctx *c, LLVMValueRef fn) {
   return LLVMBuildFreeze(c->b, LLVMGetUndef(c->i64), "xprof.delta.ph");
 }
 
+/* The thread-local word of an array: the distance to this thread's copy
+ * (local-exec in executables: one load from the thread pointer). */
+static LLVMValueRef thread_word(ctx *c, const char *name, int comdat) {
+  LLVMValueRef g = LLVMGetNamedGlobal(c->m, name);
+  if (g)
+    return g;
+  g = LLVMAddGlobal(c->m, c->i64, name);
+  LLVMSetInitializer(g, LLVMConstInt(c->i64, 0, 0));
+  LLVMSetThreadLocal(g, 1);
+  LLVMSetAlignment(g, 8);
+  if (comdat) {
+    LLVMSetLinkage(g, LLVMLinkOnceODRLinkage);
+    LLVMSetVisibility(g, LLVMHiddenVisibility);
+    LLVMSetComdat(g, LLVMGetOrInsertComdat(c->m, name));
+  } else {
+    LLVMSetLinkage(g, LLVMInternalLinkage);
+  }
+  return g;
+}
+
 /* Replace the placeholder:
  *
- *   entry: (allocas) t = load @__xprof_tls; br t != null, b1, slow
- *   b1:    d1 = t[(uint32) load volatile ARRAY[0]]; br d1 != 0, rest, slow
- *   slow:  d2 = call @__xprof_thread_counters(ARRAY); br rest
- *   rest:  delta = phi [d1, b1], [d2, slow]; (the entry block's code)
+ *   entry: (allocas) d1 = load D; br d1 != 0, rest, slow
+ *   slow:  d2 = call @__xprof_thread_counters(ARRAY, D); br rest
+ *   rest:  delta = phi [d1, entry], [d2, slow]; (the entry block's code)
  */
-static void emit_thread_entry(ctx *c, LLVMValueRef fn, LLVMValueRef arr) {
+static void emit_thread_entry(ctx *c, LLVMValueRef arr, LLVMValueRef word) {
   LLVMValueRef ph = c->delta;
   LLVMBasicBlockRef entry = LLVMGetInstructionParent(ph);
   LLVMBasicBlockRef rest = xl_split_block_before(ph);
-  LLVMBasicBlockRef b1 = LLVMInsertBasicBlockInContext(c->cx, rest, "xprof.b1");
   LLVMBasicBlockRef slow = LLVMInsertBasicBlockInContext(c->cx, rest, "xprof.slow");
   LLVMInstructionEraseFromParent(LLVMGetBasicBlockTerminator(entry));
 
-  LLVMValueRef tls = LLVMGetNamedGlobal(c->m, "__xprof_tls");
-  if (!tls) {
-    tls = LLVMAddGlobal(c->m, c->i64p, "__xprof_tls");
-    LLVMSetThreadLocal(tls, 1);
-    /* One load from the thread pointer, in shared libraries too. */
-    LLVMSetThreadLocalMode(tls, LLVMInitialExecTLSModel);
-  }
   LLVMPositionBuilderAtEnd(c->b, entry);
-  LLVMValueRef t = LLVMBuildLoad2(c->b, c->i64p, tls, "xprof.tls");
-  likely_true(c, LLVMBuildCondBr(c->b, LLVMBuildIsNotNull(c->b, t, ""), b1, slow));
-
-  LLVMPositionBuilderAtEnd(c->b, b1);
-  /* Invariant: the runtime writes the header before the object's code
-   * runs, and a table entry changes only from 0 (then the slow path gives
-   * the distance), so inlined copies of this code may share the loads
-   * across the counter updates, which LLVM cannot tell apart from them. */
-  LLVMValueRef hdr = LLVMBuildLoad2(c->b, c->i64, elem(c, arr, 0), "xprof.hdr");
-  invariant(c, hdr);
-  LLVMValueRef slot = LLVMBuildAnd(c->b, hdr, LLVMConstInt(c->i64, 0xffffffffu, 0), "xprof.slot");
-  LLVMValueRef at = LLVMBuildGEP2(c->b, c->i64, t, &slot, 1, "");
-  LLVMValueRef d1 = LLVMBuildLoad2(c->b, c->i64, at, "xprof.delta");
-  invariant(c, d1);
+  LLVMValueRef d1 = LLVMBuildLoad2(c->b, c->i64, word, "xprof.delta");
   likely_true(c, LLVMBuildCondBr(c->b, LLVMBuildIsNotNull(c->b, d1, ""), rest, slow));
 
   LLVMPositionBuilderAtEnd(c->b, slow);
-  LLVMTypeRef fty = LLVMFunctionType(c->i64, &c->i64p, 1, 0);
+  LLVMTypeRef params[2] = {c->i64p, c->i64p};
+  LLVMTypeRef fty = LLVMFunctionType(c->i64, params, 2, 0);
   LLVMValueRef callee = named_decl(c, "__xprof_thread_counters", fty);
   add_fn_attr(c, callee, "nounwind");
   add_fn_attr(c, callee, "cold");
-  LLVMValueRef a = LLVMConstPointerCast(elem(c, arr, 0), c->i64p);
-  LLVMValueRef d2 = LLVMBuildCall2(c->b, fty, callee, &a, 1, "xprof.delta");
+  LLVMValueRef args[2] = {LLVMConstPointerCast(elem(c, arr, 0), c->i64p), word};
+  LLVMValueRef d2 = LLVMBuildCall2(c->b, fty, callee, args, 2, "xprof.delta");
   LLVMBuildBr(c->b, rest);
 
   LLVMPositionBuilderBefore(c->b, LLVMGetFirstInstruction(rest));
   LLVMValueRef phi = LLVMBuildPhi(c->b, c->i64, "xprof.delta");
   LLVMValueRef vals[2] = {d1, d2};
-  LLVMBasicBlockRef from[2] = {b1, slow};
+  LLVMBasicBlockRef from[2] = {entry, slow};
   LLVMAddIncoming(phi, vals, from, 2);
   LLVMReplaceAllUsesWith(ph, phi);
   LLVMInstructionEraseFromParent(ph);
   c->delta = NULL;
-  (void)fn;
 }
 
 static int instrument(ctx *c, LLVMValueRef fn) {
@@ -293,8 +283,8 @@ static int instrument(ctx *c, LLVMValueRef fn) {
   LLVMValueRef arr, vp_arr;
   if (is_comdat(fn)) {
     f->var = arr = vp_arr = comdat_array(c, f);
-    f->base = header_words(c);
-    f->vp_base = f->base + f->n_counters;
+    f->base = 0;
+    f->vp_base = f->n_counters;
   } else {
     arr = c->ctr_ph;
     vp_arr = c->vp_ph;
@@ -336,8 +326,19 @@ static int instrument(ctx *c, LLVMValueRef fn) {
     }
   }
   free(at);
-  if (c->delta)
-    emit_thread_entry(c, fn, arr);
+  if (c->delta) {
+    LLVMValueRef word;
+    if (f->var) {
+      char *name;
+      if (asprintf(&name, "__xprof_d.%s.%llx", f->name, (unsigned long long)f->signature) < 0)
+        return 0;
+      word = thread_word(c, name, 1);
+      free(name);
+    } else {
+      word = thread_word(c, "__xprof_d", 0);
+    }
+    emit_thread_entry(c, arr, word);
+  }
   LLVMValueRef vp = n_sites ? vp_proc_fn(c) : NULL;
   for (uint32_t s = 0; s < n_sites; s++) {
     LLVMPositionBuilderBefore(c->b, calls[s]);
@@ -452,7 +453,7 @@ static void emit_descriptor(ctx *c, LLVMValueRef ctrs, LLVMValueRef vps) {
         LLVMConstInt(c->i32, f->n_counters, 0),
         ptr_to(c, f->var ? f->var : ctrs, f->base, c->i64p),
         LLVMConstInt(c->i32, f->n_sites, 0),
-        LLVMConstInt(c->i32, per_thread(c) ? f->base : 0, 0),
+        LLVMConstInt(c->i32, f->base, 0),
         site_ptr,
         f->take_address ? LLVMConstPointerCast(f->fn, c->i8p) : LLVMConstNull(c->i8p)};
     pv[i] = LLVMConstNamedStruct(proc_t, v, 9);
@@ -489,7 +490,7 @@ static void emit_descriptor(ctx *c, LLVMValueRef ctrs, LLVMValueRef vps) {
       LLVMConstInt(c->i64, objsig, 0),
       c->o->profile_name ? cstring(c, c->o->profile_name, "__xprof_pname") : LLVMConstNull(c->i8p),
       LLVMConstInt(c->i32, c->n_fns, 0),
-      LLVMConstInt(c->i32, c->n_ctrs - header_words(c), 0),
+      LLVMConstInt(c->i32, c->n_ctrs, 0),
       LLVMConstInBoundsGEP2(LLVMGlobalGetValueType(procs), procs, ix, 2),
       ptr_to(c, ctrs, 0, c->i64p),
       LLVMConstNull(c->i8p),
@@ -534,7 +535,6 @@ int xl_run_collect(LLVMModuleRef m, const struct xl_options *o) {
   LLVMTypeRef big = LLVMArrayType(c.i64, 1u << 30);
   c.ctr_ph = LLVMAddGlobal(m, big, "__xprof_counters.ph");
   c.vp_ph = LLVMAddGlobal(m, big, "__xprof_vp.ph");
-  c.n_ctrs = header_words(&c);
   if (o->cfg_dump) {
     char *path = xl_object_path(m, o), *name = NULL;
     if (path && asprintf(&name, "%s.xpcfg", path) >= 0)
@@ -562,7 +562,7 @@ int xl_run_collect(LLVMModuleRef m, const struct xl_options *o) {
     for (uint32_t i = 0; i < c.n_fns; i++)
       sites += c.fns[i].n_sites;
     xl_note(m, "%s: %u procedures, %u counters, %u indirect-call sites (%s updates)",
-            path ? path : "?", c.n_fns, c.n_ctrs - header_words(&c), sites,
+            path ? path : "?", c.n_fns, c.n_ctrs, sites,
             o->update == XL_UPDATE_THREAD   ? "per-thread"
             : o->update == XL_UPDATE_ATOMIC ? "atomic"
                                             : "single-threaded");

@@ -166,7 +166,8 @@ static int need_scratch(snap_ctx *c, size_t n) {
 }
 
 /* Move a procedure's counts into f; returns -1 when out of memory. */
-static int take_counters(snap_ctx *c, const struct xprof_rt_proc *rp,
+static int take_counters(snap_ctx *c, const struct xprof_rt_object *obj,
+                         const struct xprof_rt_proc *rp,
                          xprof_proc *f) {
   if (need_scratch(c, rp->n_counters + 1) < 0)
     return -1;
@@ -177,7 +178,7 @@ static int take_counters(snap_ctx *c, const struct xprof_rt_proc *rp,
       v = __atomic_exchange_n(&rp->counters[k], 0, __ATOMIC_RELAXED);
     c->scratch[k] = v;
   }
-  rt_threads_take(rp, c->scratch);
+  rt_threads_take(obj, rp, c->scratch);
   for (uint32_t k = 0; k < rp->n_counters && !any; k++)
     any = c->scratch[k] != 0;
   if (!any) /* loaded but not run: no counter records */
@@ -278,7 +279,7 @@ static int take_object(snap_ctx *c, const struct xprof_rt_object *obj) {
       t->obj = obj_index;
       t->proc = j;
     }
-    if (take_counters(c, rp, f) < 0)
+    if (take_counters(c, obj, rp, f) < 0)
       return -1;
     if (!rp->n_vp_sites || !obj->n_values_per_vp)
       continue;

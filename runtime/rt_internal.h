@@ -52,7 +52,8 @@ void rt_vp_clear(uint64_t *state);
 void rt_threads_register_locked(const struct xprof_rt_object *obj);
 void rt_threads_unregister_locked(const struct xprof_rt_object *obj);
 /* Add to sum[] what the threads counted for rp since the last call. */
-void rt_threads_take(const struct xprof_rt_proc *rp, uint64_t *sum);
+void rt_threads_take(const struct xprof_rt_object *obj,
+                     const struct xprof_rt_proc *rp, uint64_t *sum);
 void rt_threads_reset_locked(void);
 void rt_threads_fork_child_locked(void);
 void rt_threads_exiting_locked(void);

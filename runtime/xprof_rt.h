@@ -6,8 +6,8 @@
  * emits (all zero-initialized unless said otherwise):
  *
  *   - one array of 64-bit counters for the whole object file (and one
- *     per comdat function); with per-thread counters (the default), word
- *     0 of each array is a header owned by the runtime;
+ *     per comdat function); with per-thread counters (the default), a
+ *     thread-local intptr_t per array besides;
  *   - for each value-profiled expression, a state array of
  *     XPROF_RT_VP_WORDS(n) 64-bit words whose first word the compiler
  *     initializes to n, the object file's n_values_per_vp;
@@ -20,8 +20,8 @@
  *
  * Counters are incremented inline by the compiled code: by default with
  * plain adds in the calling thread's copy of the array, found at function
- * entry through __xprof_tls and __xprof_thread_counters (threads.c says
- * how); or atomically (relaxed fetch-add) in the array itself; or with
+ * entry through the array's thread-local word and __xprof_thread_counters
+ * (threads.c says how); or atomically (relaxed fetch-add) in the array itself; or with
  * plain adds in the array itself (update=single).  Everything else is the
  * runtime's.
  * docs/runtime.md describes the behaviour users see.
@@ -65,8 +65,8 @@ struct xprof_rt_proc {
   uint32_t n_counters;
   uint64_t *counters; /* n_counters words of the object's counter array */
   uint32_t n_vp_sites;
-  /* With XPROF_RT_THREAD_COUNTERS: index of counters[0] in its array
-   * (counters - array_offset is the array and its header); else 0. */
+  /* Index of counters[0] in its counter array (counters - array_offset
+   * is the array); used with XPROF_RT_THREAD_COUNTERS. */
   uint32_t array_offset;
   const struct xprof_rt_vp_site *vp_sites;
   const void *address; /* the function, to name indirect-call targets */
@@ -97,12 +97,10 @@ void __xprof_vp_proc(uint64_t *state, const void *callee);
 void __xprof_vp_proc_single(uint64_t *state, const void *callee); /* update=single */
 void __xprof_vp_int(uint64_t *state, int32_t value);
 void __xprof_vp_llong(uint64_t *state, int64_t value);
-/* Per-thread counters: the calling thread's table of distances (in
- * words) from counter arrays to its copies, indexed by the slot in an
- * array's header; and the slow path that fills it (0: count in the array
- * itself). */
-extern __thread intptr_t *__xprof_tls;
-intptr_t __xprof_thread_counters(uint64_t *array);
+/* Per-thread counters: the distance in words from `array` to the calling
+ * thread's copy of it, also stored in *tls, the array's thread-local
+ * word; 0: count in the array itself. */
+intptr_t __xprof_thread_counters(uint64_t *array, intptr_t *tls);
 
 /* Public API for programs that want to control collection (servers that
  * never exit, test harnesses).  Both are safe from any thread. */

@@ -11,9 +11,8 @@
 // RUN: xprof-gcc -O2 -xprofile=collect -fdump-tree-optimized=- -S %s -o /dev/null | FileCheck --check-prefix=TREE %s
 //
 // THREAD-LABEL: dispatch:
-// THREAD:       movq __xprof_tls@gottpoff(%rip), [[T:%r[a-z0-9]+]]
-// THREAD-NEXT:  movq %fs:([[T]]),
-// THREAD:       {{movl|movq}} __xprof_counters(%rip),
+// THREAD:       movq %fs:__xprof_d@tpoff, [[D:%r[a-z0-9]+]]
+// THREAD-NEXT:  testq [[D]], [[D]]
 // THREAD-NOT:   lock
 // THREAD:       addq $1, {{[0-9]*}}(%r{{[a-z0-9]+}},%r{{[a-z0-9]+}},8)
 // THREAD:       call __xprof_vp_proc
@@ -35,10 +34,9 @@
 // SINGLE:       addq $1, {{[0-9]*\+?}}__xprof_counters
 //
 // TREE-LABEL: dispatch (
-// TREE:       [[TLS:PROF_tls_[0-9]+]] = __xprof_tls;
-// TREE-NEXT:  if ([[TLS]] != 0B)
-// TREE:       PROF_hdr_{{[0-9]+}} = __xprof_counters[0];
-// TREE:       = __xprof_thread_counters (&__xprof_counters[0]);
+// TREE:       [[D1:PROF_delta_[0-9]+]] = __xprof_d;
+// TREE-NEXT:  if ([[D1]] != 0)
+// TREE:       = __xprof_thread_counters (&__xprof_counters[0], &__xprof_d);
 // TREE:       # [[D:PROF_delta_[0-9]+]] = PHI <
 // TREE:       [[I:PROF_idx_[0-9]+]] = [[D]] + {{[0-9]+}};
 // TREE-NEXT:  [[E:PROF_edge_[0-9]+]] = __xprof_counters[[[I]]];

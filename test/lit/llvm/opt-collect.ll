@@ -13,19 +13,19 @@ target triple = "x86_64-pc-linux-gnu"
 
 $inl = comdat any
 
-; CHECK-DAG: @__xprof_tls = external thread_local(initialexec) global i64*
-; CHECK-DAG: @__xprof_c.inl.{{[0-9a-f]+}} = linkonce_odr hidden global [3 x i64] zeroinitializer, comdat, align 8
+; CHECK-DAG: @__xprof_d = internal thread_local global i64 0, align 8
+; CHECK-DAG: @__xprof_d.inl.{{[0-9a-f]+}} = linkonce_odr hidden thread_local global i64 0, comdat, align 8
+; CHECK-DAG: @__xprof_c.inl.{{[0-9a-f]+}} = linkonce_odr hidden global [2 x i64] zeroinitializer, comdat, align 8
 ; CHECK-DAG: @__xprof_counters = internal global [{{[0-9]+}} x i64]
 ; CHECK-DAG: @llvm.global_ctors = appending global [1 x { i32, void ()*, i8* }] [{ i32, void ()*, i8* } { i32 65535, void ()* @__xprof_ctor, i8* null }]
 ; CHECK-DAG: @llvm.global_dtors = appending global [1 x { i32, void ()*, i8* }] [{ i32, void ()*, i8* } { i32 65535, void ()* @__xprof_dtor, i8* null }]
 
 define i32 @dispatch(i32 (i32)* %fn, i32 %x) {
 ; CHECK-LABEL: define i32 @dispatch(
-; CHECK:       %xprof.tls = load i64*, i64** @__xprof_tls
-; CHECK:       %xprof.hdr = load i64, i64* getelementptr inbounds ([4 x i64], [4 x i64]* @__xprof_counters, i32 0, i32 0)
-; CHECK:       call i64 @__xprof_thread_counters(i64* getelementptr inbounds ([4 x i64], [4 x i64]* @__xprof_counters, i32 0, i32 0))
+; CHECK:       %xprof.delta = load i64, i64* @__xprof_d
+; CHECK:       call i64 @__xprof_thread_counters(i64* getelementptr inbounds ([3 x i64], [3 x i64]* @__xprof_counters, i32 0, i32 0), i64* @__xprof_d)
 ; CHECK:       [[D:%xprof.delta[0-9]+]] = phi i64
-; CHECK-NEXT:  [[I:%xprof.idx[0-9]*]] = add i64 [[D]], 1
+; CHECK-NEXT:  [[I:%xprof.idx[0-9]*]] = add i64 [[D]], 0
 ; CHECK-NEXT:  [[P:%xprof.at[0-9]*]] = getelementptr i64, i64* getelementptr inbounds ({{.*}}@__xprof_counters, i32 0, i32 0), i64 [[I]]
 ; CHECK-NEXT:  [[V:%xprof.ctr[0-9]*]] = load i64, i64* [[P]]
 ; CHECK-NEXT:  [[V2:%xprof.inc[0-9]*]] = add i64 [[V]], 1
@@ -54,7 +54,7 @@ out:
 
 define linkonce_odr i32 @inl(i32 %x) comdat {
 ; CHECK-LABEL: define linkonce_odr i32 @inl(
-; CHECK:       call i64 @__xprof_thread_counters(i64* getelementptr inbounds ({{.*}}@__xprof_c.inl.{{[0-9a-f]+}}, i32 0, i32 0))
+; CHECK:       call i64 @__xprof_thread_counters(i64* getelementptr inbounds ({{.*}}@__xprof_c.inl.{{[0-9a-f]+}}, i32 0, i32 0), i64* @__xprof_d.inl.
 entry:
   %c = icmp sgt i32 %x, 0
   br i1 %c, label %pos, label %neg

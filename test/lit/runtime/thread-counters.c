@@ -26,33 +26,35 @@
 
 #include "handmade.h"
 
-/* header, main, work x2 */
-static uint64_t array[4];
+/* main, work x2; and their thread-local word */
+static uint64_t array[3];
+static __thread intptr_t array_tls;
 /* A comdat function's own array, listed in two tables (two objects). */
-static uint64_t comdat[2];
+static uint64_t comdat[1];
+static __thread intptr_t comdat_tls;
 static const struct xprof_rt_proc procs[] = {
-    {"main", 0x1, 0, 1, &array[1], 0, 1, NULL, NULL},
-    {"work", 0x2, 1, 2, &array[2], 0, 2, NULL, NULL},
-    {"shared", 0x3, 2, 1, &comdat[1], 0, 1, NULL, NULL},
+    {"main", 0x1, 0, 1, &array[0], 0, 0, NULL, NULL},
+    {"work", 0x2, 1, 2, &array[1], 0, 1, NULL, NULL},
+    {"shared", 0x3, 2, 1, &comdat[0], 0, 0, NULL, NULL},
 };
 static const struct xprof_rt_proc procs2[] = {
-    {"shared", 0x3, 0, 1, &comdat[1], 0, 1, NULL, NULL},
+    {"shared", 0x3, 0, 1, &comdat[0], 0, 0, NULL, NULL},
 };
 static uint64_t array2[1];
 XP_THREAD_OBJECT(obj, "/handmade/tc.o", 0x7, procs, array)
 XP_THREAD_OBJECT(obj2, "/handmade/tc2.o", 0x3, procs2, array2)
 
-static void shared(void) { xp_thread_copy(comdat)[1]++; }
+static void shared(void) { xp_thread_copy(comdat, &comdat_tls)[0]++; }
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
 static int done;
 
 static void *work(void *arg) {
-  uint64_t *c = xp_thread_copy(array);
-  c[2]++;
+  uint64_t *c = xp_thread_copy(array, &array_tls);
+  c[1]++;
   for (int i = 0; i < 1000000; i++)
-    c[3]++;
+    c[2]++;
   shared();
   if (arg) { /* stay alive until the process exits */
     pthread_mutex_lock(&mu);
@@ -65,7 +67,7 @@ static void *work(void *arg) {
 }
 
 int main(void) {
-  xp_thread_copy(array)[1]++;
+  xp_thread_copy(array, &array_tls)[0]++;
   pthread_t t[8];
   for (int i = 0; i < 4; i++)
     pthread_create(&t[i], NULL, work, NULL);

@@ -30,20 +30,19 @@
   }
 
 /* Per-thread counters (XPROF_RT_THREAD_COUNTERS): the code the compilers
- * put at function entry, giving this thread's copy of `array` (whose word
- * 0 is the runtime's header). */
-static inline uint64_t *xp_thread_copy(uint64_t *array) {
-  intptr_t *t = __xprof_tls;
-  intptr_t d = t ? t[(uint32_t)array[0]] : 0;
+ * put at function entry, giving this thread's copy of `array`, whose
+ * thread-local word is `tls`. */
+static inline uint64_t *xp_thread_copy(uint64_t *array, intptr_t *tls) {
+  intptr_t d = *tls;
   if (!d)
-    d = __xprof_thread_counters(array);
+    d = __xprof_thread_counters(array, tls);
   return (uint64_t *)((uintptr_t)array + (uintptr_t)d * 8);
 }
 
 #define XP_THREAD_OBJECT(objvar, path, sig, procs, array)                    \
   static struct xprof_rt_object objvar = {                                  \
       XP_ABI, XPROF_RT_THREAD_COUNTERS, path, 1763777000, 0, 2, sig, NULL,   \
-      XP_COUNT(procs), XP_COUNT(array) - 1, procs, array, 0, {0}};           \
+      XP_COUNT(procs), XP_COUNT(array), procs, array, 0, {0}};               \
   __attribute__((constructor)) static void objvar##_ctor(void) {             \
     __xprof_register(&objvar);                                               \
   }                                                                          \
