@@ -348,6 +348,13 @@ int main(int argc, char **argv) {
     pass[n++] = rt;
     pass[n++] = "-Xlinker";
     pass[n++] = "--pop-state";
+    /* One runtime per process: a program exports its runtime's entry
+     * points, so that instrumented libraries, dlopen'ed ones too, register
+     * with it rather than with their own copies. */
+    pass[n++] = "-Xlinker";
+    pass[n++] = "--export-dynamic-symbol=__xprof_*";
+    pass[n++] = "-Xlinker";
+    pass[n++] = "--export-dynamic-symbol=xprof_*";
     pass[n++] = "-lpthread";
     pass[n++] = "-ldl";
   }

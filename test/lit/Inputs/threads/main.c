@@ -1,6 +1,6 @@
 /* Threads that count and end, threads that count and are still alive
  * when the process exits, a fork child, an instrumented library loaded
- * with dlopen.  The thread bodies are in a file compiled without xprof,
+ * with dlopen, called indirectly too.  The thread bodies are in a file compiled without xprof,
  * so that every instrumented function has returned at exit. */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -30,5 +30,8 @@ int main(int argc, char **argv) {
   }
   waitpid(pid, NULL, 0);
   printf("main %ld\n", work(7));
+  /* An indirect call into the library: named, the library having
+   * registered with the program's runtime. */
+  printf("lib %ld\n", lib(3));
   return 0;
 }
