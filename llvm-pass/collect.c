@@ -47,7 +47,7 @@ typedef struct ctx {
   /* Placeholders while the sizes are not known: one global per array,
    * replaced at the end. */
   LLVMValueRef ctr_ph, vp_ph;
-  LLVMValueRef delta; /* per-thread: placeholder of the function's distance */
+  LLVMValueRef delta; /* per-thread: placeholder of the copy's address */
   FILE *cfg_dump;
 } ctx;
 
@@ -82,10 +82,9 @@ static void increment(ctx *c, LLVMValueRef before, LLVMValueRef arr, uint32_t id
   LLVMPositionBuilderBefore(c->b, before);
   LLVMValueRef p = elem(c, arr, idx);
   LLVMValueRef one = LLVMConstInt(c->i64, 1, 0);
-  if (c->delta) {
-    LLVMValueRef i = LLVMBuildAdd(c->b, c->delta, LLVMConstInt(c->i64, idx, 0), "xprof.idx");
-    LLVMValueRef base = LLVMConstPointerCast(arr, c->i64p);
-    p = LLVMBuildGEP2(c->b, c->i64, base, &i, 1, "xprof.at");
+  if (c->delta) { /* the thread's copy: ARRAY + d, computed once */
+    LLVMValueRef i = LLVMConstInt(c->i64, idx, 0);
+    p = LLVMBuildGEP2(c->b, c->i64, c->delta, &i, 1, "xprof.at");
   }
   if (c->o->update == XL_UPDATE_ATOMIC) {
     LLVMBuildAtomicRMW(c->b, LLVMAtomicRMWBinOpAdd, p, one,
@@ -183,15 +182,16 @@ static void likely_true(ctx *c, LLVMValueRef br) {
                   LLVMMetadataAsValue(c->cx, LLVMMDNodeInContext2(c->cx, md, 3)));
 }
 
-/* A placeholder for the distance at the top of the entry block (after
- * its allocas), used by the increments until the real value exists. */
+/* A placeholder for the address of the thread's copy at the top of the
+ * entry block (after its allocas), used by the increments until the real
+ * value exists. */
 static LLVMValueRef delta_placeholder(ctx *c, LLVMValueRef fn) {
   LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(fn);
   LLVMValueRef i = LLVMGetFirstInstruction(entry);
   while (i && LLVMIsAAllocaInst(i))
     i = LLVMGetNextInstruction(i);
   LLVMPositionBuilderBefore(c->b, i);
-  return LLVMBuildFreeze(c->b, LLVMGetUndef(c->i64), "xprof.delta.ph");
+  return LLVMBuildFreeze(c->b, LLVMGetUndef(c->i64p), "xprof.copy.ph");
 }
 
 /* The thread-local word of an array: the distance to this thread's copy
@@ -218,7 +218,11 @@ static LLVMValueRef thread_word(ctx *c, const char *name, int comdat) {
  *
  *   entry: (allocas) d1 = load D; br d1 != 0, rest, slow
  *   slow:  d2 = call @__xprof_thread_counters(ARRAY, D); br rest
- *   rest:  delta = phi [d1, entry], [d2, slow]; (the entry block's code)
+ *   rest:  delta = phi [d1, entry], [d2, slow];
+ *          copy = getelementptr i64, ARRAY, delta; (the entry block's code)
+ *
+ * The counters are then addressed from one register; the address is still
+ * based on ARRAY as far as LLVM's alias analysis can tell.
  */
 static void emit_thread_entry(ctx *c, LLVMValueRef arr, LLVMValueRef word) {
   LLVMValueRef ph = c->delta;
@@ -246,7 +250,10 @@ static void emit_thread_entry(ctx *c, LLVMValueRef arr, LLVMValueRef word) {
   LLVMValueRef vals[2] = {d1, d2};
   LLVMBasicBlockRef from[2] = {entry, slow};
   LLVMAddIncoming(phi, vals, from, 2);
-  LLVMReplaceAllUsesWith(ph, phi);
+  LLVMPositionBuilderBefore(c->b, ph);
+  LLVMValueRef copy = LLVMBuildGEP2(c->b, c->i64, LLVMConstPointerCast(arr, c->i64p),
+                                    &phi, 1, "xprof.copy");
+  LLVMReplaceAllUsesWith(ph, copy);
   LLVMInstructionEraseFromParent(ph);
   c->delta = NULL;
 }

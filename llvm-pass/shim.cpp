@@ -47,6 +47,11 @@ static cl::list<std::string> OptXprofile(
     "xprofile", cl::desc("xprof mode: collect[:NAME] or use[:NAME] (repeatable)"));
 static cl::list<std::string> OptPathmap(
     "xprofile-pathmap", cl::desc("xprof: COLLECT_PREFIX:USE_PREFIX"));
+static cl::opt<bool> OptCallsReturn(
+    "xprof-calls-return",
+    cl::desc("xprof: take calls that cannot throw as returning (fewer "
+             "counters; a count is then off by one per exit or longjmp out "
+             "of such a call); collect and use builds must agree"));
 static cl::opt<int> OptPreInline("xprof-pre-inline", cl::init(75),
                                   cl::desc("xprof: inline threshold before "
                                            "counting when optimizing (0: off); "
@@ -224,6 +229,8 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
 static bool mayNotReturn(const CallBase *CB) {
   if (isa<IntrinsicInst>(CB) || isa<InvokeInst>(CB) || CB->isInlineAsm())
     return false;
+  if (OptCallsReturn && CB->doesNotThrow())
+    return false; // the user traded exactness across exit/longjmp for speed
   if (CB->doesNotReturn())
     return false; // followed by unreachable: that is its exit edge
   if (CB->hasFnAttr(Attribute::WillReturn))
