@@ -78,7 +78,8 @@ static LLVMValueRef elem(ctx *c, LLVMValueRef arr, uint32_t idx) {
   return LLVMConstInBoundsGEP2(LLVMGlobalGetValueType(arr), arr, ix, 2);
 }
 
-static void increment(ctx *c, LLVMValueRef before, LLVMValueRef arr, uint32_t idx) {
+/* Returns the update (the store, or the atomicrmw). */
+static LLVMValueRef increment(ctx *c, LLVMValueRef before, LLVMValueRef arr, uint32_t idx) {
   LLVMPositionBuilderBefore(c->b, before);
   LLVMValueRef p = elem(c, arr, idx);
   LLVMValueRef one = LLVMConstInt(c->i64, 1, 0);
@@ -87,11 +88,11 @@ static void increment(ctx *c, LLVMValueRef before, LLVMValueRef arr, uint32_t id
     p = LLVMBuildGEP2(c->b, c->i64, c->delta, &i, 1, "xprof.at");
   }
   if (c->o->update == XL_UPDATE_ATOMIC) {
-    LLVMBuildAtomicRMW(c->b, LLVMAtomicRMWBinOpAdd, p, one,
-                       LLVMAtomicOrderingMonotonic, 0);
+    return LLVMBuildAtomicRMW(c->b, LLVMAtomicRMWBinOpAdd, p, one,
+                              LLVMAtomicOrderingMonotonic, 0);
   } else {
     LLVMValueRef v = LLVMBuildLoad2(c->b, c->i64, p, "xprof.ctr");
-    LLVMBuildStore(c->b, LLVMBuildAdd(c->b, v, one, "xprof.inc"), p);
+    return LLVMBuildStore(c->b, LLVMBuildAdd(c->b, v, one, "xprof.inc"), p);
   }
 }
 
@@ -321,14 +322,16 @@ static int instrument(ctx *c, LLVMValueRef fn) {
     if (counted || debug)
       at[e] = insertion_point(c, &g, e);
   }
-  uint32_t dbg = 0;
+  uint32_t dbg = 0, n_updates = 0;
+  LLVMValueRef *updates = calloc(2 * (size_t)g.n_edges + 1, sizeof *updates);
   for (uint32_t e = 0; e < g.n_edges; e++) {
     uint32_t k = g.counter_of_edge[e];
     if (k != XPROF_ON_TREE && k != XPROF_NOT_IN_GRAPH && at[e])
-      increment(c, at[e], arr, f->base + k);
+      updates[n_updates++] = increment(c, at[e], arr, f->base + k);
     if (n_debug && !(g.edges[e].flags & (XPROF_EDGE_FAKE | XPROF_EDGE_NOCOUNT))) {
       if (at[e])
-        increment(c, at[e], arr, f->base + (uint32_t)g.n_counters + dbg);
+        updates[n_updates++] =
+            increment(c, at[e], arr, f->base + (uint32_t)g.n_counters + dbg);
       dbg++;
     }
   }
@@ -346,6 +349,9 @@ static int instrument(ctx *c, LLVMValueRef fn) {
     }
     emit_thread_entry(c, arr, word);
   }
+  if (updates)
+    xl_promote_counters(fn, updates, n_updates);
+  free(updates);
   LLVMValueRef vp = n_sites ? vp_proc_fn(c) : NULL;
   for (uint32_t s = 0; s < n_sites; s++) {
     LLVMPositionBuilderBefore(c->b, calls[s]);

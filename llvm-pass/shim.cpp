@@ -17,6 +17,7 @@
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/BasicBlock.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
@@ -37,6 +38,7 @@
 #include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/CallPromotionUtils.h"
+#include "llvm/Transforms/Utils/LoopUtils.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
 using namespace llvm;
@@ -316,6 +318,101 @@ extern "C" uint64_t xl_freq_edge(void *h, LLVMBasicBlockRef src, unsigned succ) 
 }
 
 extern "C" void xl_freq_close(void *h) { delete static_cast<Freq *>(h); }
+
+// ---- counter promotion -------------------------------------------------
+
+// A loop whose counts can wait for its exits: nothing in it leaves the
+// function another way (calls that may exit or longjmp, returns,
+// unreachable); given a preheader to start from and exits reached only
+// from inside it (made as LoopSimplify makes them).
+static bool promotable(Loop *L, DominatorTree &DT, LoopInfo &LI) {
+  for (const BasicBlock *BB : L->blocks()) {
+    if (succ_empty(BB))
+      return false;
+    for (const Instruction &I : *BB)
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        if (!isa<IntrinsicInst>(CB) || CB->isInlineAsm())
+          return false;
+  }
+  SmallVector<BasicBlock *, 8> Exits;
+  L->getUniqueExitBlocks(Exits);
+  for (const BasicBlock *E : Exits)
+    if (E->isEHPad())
+      return false;
+  if (Exits.empty())
+    return false;
+  if (!L->getLoopPreheader() && !InsertPreheaderForLoop(L, &DT, &LI, nullptr, false))
+    return false;
+  if (!L->hasDedicatedExits())
+    formDedicatedExitBlocks(L, &DT, &LI, nullptr, false);
+  return L->getLoopPreheader() && L->hasDedicatedExits();
+}
+
+// The counter's address, usable at `Before`: a constant, or a copy of the
+// GEP from the thread's copy (defined at function entry).
+static Value *addressAt(Value *P, Instruction *Before) {
+  auto *G = dyn_cast<GetElementPtrInst>(P);
+  if (!G)
+    return P;
+  Instruction *C = G->clone();
+  C->insertBefore(Before);
+  return C;
+}
+
+extern "C" void xl_promote_counters(LLVMValueRef fn, LLVMValueRef *updates, unsigned n) {
+  Function &F = *cast<Function>(unwrap(fn));
+  if (F.hasOptNone() || n == 0)
+    return;
+  DominatorTree DT(F);
+  LoopInfo LI(DT);
+  if (LI.empty())
+    return;
+  Type *I64 = Type::getInt64Ty(F.getContext());
+  DenseMap<const Loop *, bool> Ok;
+  Instruction *AllocaAt = &*F.getEntryBlock().getFirstInsertionPt();
+  for (unsigned i = 0; i < n; i++) {
+    Instruction *U = unwrap<Instruction>(updates[i]);
+    Loop *L = LI.getLoopFor(U->getParent());
+    if (!L)
+      continue;
+    auto It = Ok.find(L);
+    if (It == Ok.end())
+      It = Ok.insert({L, promotable(L, DT, LI)}).first;
+    if (!It->second)
+      continue;
+    auto *RMW = dyn_cast<AtomicRMWInst>(U);
+    auto *St = dyn_cast<StoreInst>(U);
+    Value *P = RMW ? RMW->getPointerOperand() : St->getPointerOperand();
+    auto *Ld = St ? dyn_cast<LoadInst>(cast<Instruction>(St->getValueOperand())->getOperand(0))
+                  : nullptr;
+    if (St && (!Ld || Ld->getPointerOperand() != P))
+      continue; // not the shape we emitted
+    AllocaInst *A = new AllocaInst(I64, 0, "xprof.local", AllocaAt);
+    new StoreInst(ConstantInt::get(I64, 0), A, L->getLoopPreheader()->getTerminator());
+    if (RMW) {
+      IRBuilder<> B(RMW);
+      B.CreateStore(B.CreateAdd(B.CreateLoad(I64, A), RMW->getValOperand()), A);
+      RMW->eraseFromParent();
+    } else {
+      Ld->setOperand(0, A);
+      St->setOperand(1, A);
+    }
+    SmallVector<BasicBlock *, 8> Exits;
+    L->getUniqueExitBlocks(Exits);
+    for (BasicBlock *E : Exits) {
+      IRBuilder<> B(&*E->getFirstInsertionPt());
+      Value *V = B.CreateLoad(I64, A, "xprof.pending");
+      Value *Q = addressAt(P, &*B.GetInsertPoint());
+      if (RMW)
+        B.CreateAtomicRMW(AtomicRMWInst::Add, Q, V, MaybeAlign(8), AtomicOrdering::Monotonic);
+      else
+        B.CreateStore(B.CreateAdd(B.CreateLoad(I64, Q, "xprof.ctr"), V), Q);
+    }
+    if (auto *G = dyn_cast<GetElementPtrInst>(P))
+      if (G->use_empty())
+        G->eraseFromParent();
+  }
+}
 
 extern "C" int xl_address_taken(LLVMValueRef fn) {
   return cast<Function>(unwrap(fn))->hasAddressTaken();

@@ -62,6 +62,12 @@ void *xl_freq_open(LLVMValueRef fn);
 uint64_t xl_freq_edge(void *h, LLVMBasicBlockRef src, unsigned succ);
 uint64_t xl_freq_block(void *h, LLVMBasicBlockRef bb);
 void xl_freq_close(void *h);
+/* Counter updates (the store of a load/add/store, or an atomicrmw) in
+ * loops without calls: counted in a local and added to memory once at
+ * each loop exit (mem2reg later keeps the local in a register).  Loops
+ * that may leave the function other than through their exits are left
+ * alone, so counts stay exact. */
+void xl_promote_counters(LLVMValueRef fn, LLVMValueRef *updates, unsigned n);
 /* Is the function's address used other than by direct calls? */
 int xl_address_taken(LLVMValueRef fn);
 void xl_append_global_ctor(LLVMModuleRef m, LLVMValueRef fn, int dtor);

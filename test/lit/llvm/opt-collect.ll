@@ -23,10 +23,10 @@ $inl = comdat any
 define i32 @dispatch(i32 (i32)* %fn, i32 %x) {
 ; CHECK-LABEL: define i32 @dispatch(
 ; CHECK:       %xprof.delta = load i64, i64* @__xprof_d
-; CHECK:       call i64 @__xprof_thread_counters(i64* getelementptr inbounds ([3 x i64], [3 x i64]* @__xprof_counters, i32 0, i32 0), i64* @__xprof_d)
+; CHECK:       call i64 @__xprof_thread_counters(i64* getelementptr inbounds ([{{[0-9]+}} x i64], [{{[0-9]+}} x i64]* @__xprof_counters, i32 0, i32 0), i64* @__xprof_d)
 ; CHECK:       [[D:%xprof.delta[0-9]+]] = phi i64
-; CHECK-NEXT:  [[I:%xprof.idx[0-9]*]] = add i64 [[D]], 0
-; CHECK-NEXT:  [[P:%xprof.at[0-9]*]] = getelementptr i64, i64* getelementptr inbounds ({{.*}}@__xprof_counters, i32 0, i32 0), i64 [[I]]
+; CHECK-NEXT:  [[C:%xprof.copy]] = getelementptr i64, i64* getelementptr inbounds ({{.*}}@__xprof_counters, i32 0, i32 0), i64 [[D]]
+; CHECK-NEXT:  [[P:%xprof.at[0-9]*]] = getelementptr i64, i64* [[C]], i64 0
 ; CHECK-NEXT:  [[V:%xprof.ctr[0-9]*]] = load i64, i64* [[P]]
 ; CHECK-NEXT:  [[V2:%xprof.inc[0-9]*]] = add i64 [[V]], 1
 ; CHECK-NEXT:  store i64 [[V2]], i64* [[P]]
@@ -50,6 +50,40 @@ call:
 out:
   %v = phi i32 [ 0, %entry ], [ %r, %call ]
   ret i32 %v
+}
+
+; A loop without calls counts in a local, added to the thread's copy at the
+; loop's exit (mem2reg later keeps it in a register).
+define i32 @sum(i32 %n) {
+; CHECK-LABEL: define i32 @sum(
+; CHECK:       %xprof.local = alloca i64
+; CHECK:       store i64 0, i64* %xprof.local
+; CHECK-NEXT:  br label %loop
+; CHECK:       loop:
+; CHECK-NOT:   @__xprof_counters
+; CHECK:       load i64, i64* %xprof.local
+; CHECK:       store i64 %{{.*}}, i64* %xprof.local
+; CHECK:       done:
+; CHECK-NEXT:  %xprof.pending = load i64, i64* %xprof.local
+; CHECK-NEXT:  [[Q:%.*]] = getelementptr i64, i64* %xprof.copy, i64 {{[0-9]+}}
+; CHECK-NEXT:  [[OLD:%xprof.ctr.*]] = load i64, i64* [[Q]]
+; CHECK-NEXT:  [[NEW:%.*]] = add i64 [[OLD]], %xprof.pending
+; CHECK-NEXT:  store i64 [[NEW]], i64* [[Q]]
+; ATOMIC-LABEL: define i32 @sum(
+; ATOMIC:       done:
+; ATOMIC-NEXT:  %xprof.pending = load i64, i64* %xprof.local
+; ATOMIC-NEXT:  atomicrmw add i64* getelementptr inbounds ({{.*}}@__xprof_counters{{.*}}), i64 %xprof.pending monotonic
+entry:
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i1, %loop ]
+  %s = phi i32 [ 0, %entry ], [ %s1, %loop ]
+  %s1 = add i32 %s, %i
+  %i1 = add i32 %i, 1
+  %c = icmp slt i32 %i1, %n
+  br i1 %c, label %loop, label %done
+done:
+  ret i32 %s1
 }
 
 define linkonce_odr i32 @inl(i32 %x) comdat {
