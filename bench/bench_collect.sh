@@ -26,33 +26,35 @@ if [ "$cc" = gcc ]; then
   build_vm plain gcc "-O2"
   build_vm native-single gcc "-O2 -fprofile-generate -fprofile-update=single"
   build_vm native-atomic gcc "-O2 -fprofile-generate -fprofile-update=atomic"
-  build_vm xprof-atomic xprof-gcc "-O2 -xprofile=collect -fplugin-arg-xprof-cfg-dump"
+  build_vm xprof-thread xprof-gcc "-O2 -xprofile=collect -fplugin-arg-xprof-cfg-dump"
+  build_vm xprof-atomic xprof-gcc "-O2 -xprofile=collect -fplugin-arg-xprof-update=atomic"
   build_vm xprof-single xprof-gcc "-O2 -xprofile=collect -fplugin-arg-xprof-update=single"
 else
   # clang 14 ignores -fprofile-update=atomic with -fprofile-generate.
   build_vm plain clang "-O2"
   build_vm native-single clang "-O2 -fprofile-generate"
   build_vm native-atomic clang "-O2 -fprofile-generate -mllvm -instrprof-atomic-counter-update-all"
-  build_vm xprof-atomic xprof-clang "-O2 -xprofile=collect -mllvm -xprof-cfg-dump"
+  build_vm xprof-thread xprof-clang "-O2 -xprofile=collect -mllvm -xprof-cfg-dump"
+  build_vm xprof-atomic xprof-clang "-O2 -xprofile=collect -mllvm -xprof-update=atomic"
   build_vm xprof-single xprof-clang "-O2 -xprofile=collect -mllvm -xprof-update=single"
 fi
 export LLVM_PROFILE_FILE=$work/clang-%p.profraw
 bash "$vmsrc/gen.sh" "$size" > "$work/p.vm"
 
-for v in plain native-single native-atomic xprof-atomic xprof-single; do
+for v in plain native-single native-atomic xprof-thread xprof-atomic xprof-single; do
   eval "run_$v() { (cd \"$work/$v\" && ./vm -q -n 3 \"$work/p.vm\"); }"
 done
 want=$(run_plain)
-for v in native-single native-atomic xprof-atomic xprof-single; do
+for v in native-single native-atomic xprof-thread xprof-atomic xprof-single; do
   got=$("run_$v")
   [ "$got" = "$want" ] || { echo "output of $v differs: $got vs $want"; exit 1; }
 done
 
-time_runs "$rounds" plain native-single native-atomic xprof-atomic xprof-single
+time_runs "$rounds" plain native-single native-atomic xprof-thread xprof-atomic xprof-single
 read -r base _ _ < <(stats < "$work/times.plain")
 echo "vm, $cc, size $size, $rounds rounds; run time relative to plain $cc -O2 (median, range):"
 printf "  %-34s %6.3f s\n" "plain -O2" "$base"
-for v in native-single native-atomic xprof-single xprof-atomic; do
+for v in native-single native-atomic xprof-single xprof-thread xprof-atomic; do
   read -r m lo hi < <(stats < "$work/times.$v")
   printf "  %-34s %6.3fx  (%.3f-%.3f)\n" "$v" "$(echo "$m $base" | awk '{print $1/$2}')" \
     "$(echo "$lo $base" | awk '{print $1/$2}')" "$(echo "$hi $base" | awk '{print $1/$2}')"
@@ -74,7 +76,7 @@ else # clang's counters are private symbols: count their sections instead
     done < <(readelf -SW "$f" | awk '/__llvm_prf_cnts/ {print $6}')
   done
 fi
-read -r xp_ctrs xp_min xp_procs < <(cat "$work"/xprof-atomic/*.xpcfg | awk '
+read -r xp_ctrs xp_min xp_procs < <(cat "$work"/xprof-thread/*.xpcfg | awk '
   /^PROC/ {procs++; ctrs += $6; if (n) min += e - n + 2; n = $4; e = 0; next}
   /^[0-9]/ && $3 % 4 < 2 {e++}   # edges in the graph (not IGNORE, flag 2)
   END {if (n) min += e - n + 2; print ctrs, min, procs}')
