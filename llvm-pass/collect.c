@@ -239,11 +239,20 @@ static void emit_thread_entry(ctx *c, LLVMValueRef arr, LLVMValueRef word) {
   LLVMPositionBuilderAtEnd(c->b, slow);
   LLVMTypeRef params[2] = {c->i64p, c->i64p};
   LLVMTypeRef fty = LLVMFunctionType(c->i64, params, 2, 0);
-  LLVMValueRef callee = named_decl(c, "__xprof_thread_counters", fty);
+  /* On x86-64 the runtime has a version that keeps every register, so a
+   * leaf function stays one: called with preserve_most. */
+  const char *triple = LLVMGetTarget(c->m);
+  int pm = triple && strncmp(triple, "x86_64", 6) == 0;
+  LLVMValueRef callee = named_decl(
+      c, pm ? "__xprof_thread_counters_pm" : "__xprof_thread_counters", fty);
   add_fn_attr(c, callee, "nounwind");
   add_fn_attr(c, callee, "cold");
+  if (pm)
+    LLVMSetFunctionCallConv(callee, LLVMPreserveMostCallConv);
   LLVMValueRef args[2] = {LLVMConstPointerCast(elem(c, arr, 0), c->i64p), word};
   LLVMValueRef d2 = LLVMBuildCall2(c->b, fty, callee, args, 2, "xprof.delta");
+  if (pm)
+    LLVMSetInstructionCallConv(d2, LLVMPreserveMostCallConv);
   LLVMBuildBr(c->b, rest);
 
   LLVMPositionBuilderBefore(c->b, LLVMGetFirstInstruction(rest));

@@ -47,6 +47,10 @@ try:
 except OSError:
     pass
 
+import platform
+if platform.machine() == "x86_64":
+    config.available_features.add("x86_64")
+
 # Features for tests that need optional parts of the build.
 for feature, rel in (("gcc-plugin", "gcc-plugin/xprof.so"),
                      ("llvm-plugin", "llvm-pass/xprof-llvm14.so"),
