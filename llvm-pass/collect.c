@@ -47,7 +47,7 @@ typedef struct ctx {
   /* Placeholders while the sizes are not known: one global per array,
    * replaced at the end. */
   LLVMValueRef ctr_ph, vp_ph;
-  LLVMValueRef delta; /* per-thread: placeholder of the copy's address */
+  LLVMValueRef copy; /* per-thread: placeholder of the copy's address */
   FILE *cfg_dump;
 } ctx;
 
@@ -83,9 +83,9 @@ static LLVMValueRef increment(ctx *c, LLVMValueRef before, LLVMValueRef arr, uin
   LLVMPositionBuilderBefore(c->b, before);
   LLVMValueRef p = elem(c, arr, idx);
   LLVMValueRef one = LLVMConstInt(c->i64, 1, 0);
-  if (c->delta) { /* the thread's copy: ARRAY + d, computed once */
+  if (c->copy) { /* the thread's copy: ARRAY + d, computed once */
     LLVMValueRef i = LLVMConstInt(c->i64, idx, 0);
-    p = LLVMBuildGEP2(c->b, c->i64, c->delta, &i, 1, "xprof.at");
+    p = LLVMBuildGEP2(c->b, c->i64, c->copy, &i, 1, "xprof.at");
   }
   if (c->o->update == XL_UPDATE_ATOMIC) {
     return LLVMBuildAtomicRMW(c->b, LLVMAtomicRMWBinOpAdd, p, one,
@@ -100,7 +100,7 @@ static LLVMValueRef increment(ctx *c, LLVMValueRef before, LLVMValueRef arr, uin
 static LLVMValueRef insertion_point(ctx *c, struct xl_cfg *g, uint32_t e) {
   const xprof_edge *x = &g->edges[e];
   if (x->src == XPROF_ENTRY) /* after the per-thread distance, if any */
-    return c->delta ? LLVMGetNextInstruction(c->delta)
+    return c->copy ? LLVMGetNextInstruction(c->copy)
                     : xl_first_insertion_point(g->blocks[2]);
   LLVMBasicBlockRef src = g->blocks[x->src];
   LLVMValueRef t = LLVMGetBasicBlockTerminator(src);
@@ -186,7 +186,7 @@ static void likely_true(ctx *c, LLVMValueRef br) {
 /* A placeholder for the address of the thread's copy at the top of the
  * entry block (after its allocas), used by the increments until the real
  * value exists. */
-static LLVMValueRef delta_placeholder(ctx *c, LLVMValueRef fn) {
+static LLVMValueRef copy_placeholder(ctx *c, LLVMValueRef fn) {
   LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(fn);
   LLVMValueRef i = LLVMGetFirstInstruction(entry);
   while (i && LLVMIsAAllocaInst(i))
@@ -226,7 +226,7 @@ static LLVMValueRef thread_word(ctx *c, const char *name, int comdat) {
  * based on ARRAY as far as LLVM's alias analysis can tell.
  */
 static void emit_thread_entry(ctx *c, LLVMValueRef arr, LLVMValueRef word) {
-  LLVMValueRef ph = c->delta;
+  LLVMValueRef ph = c->copy;
   LLVMBasicBlockRef entry = LLVMGetInstructionParent(ph);
   LLVMBasicBlockRef rest = xl_split_block_before(ph);
   LLVMBasicBlockRef slow = LLVMInsertBasicBlockInContext(c->cx, rest, "xprof.slow");
@@ -265,7 +265,7 @@ static void emit_thread_entry(ctx *c, LLVMValueRef arr, LLVMValueRef word) {
                                     &phi, 1, "xprof.copy");
   LLVMReplaceAllUsesWith(ph, copy);
   LLVMInstructionEraseFromParent(ph);
-  c->delta = NULL;
+  c->copy = NULL;
 }
 
 static int instrument(ctx *c, LLVMValueRef fn) {
@@ -321,7 +321,7 @@ static int instrument(ctx *c, LLVMValueRef fn) {
                        g.n_edges, g.counter_of_edge, (uint32_t)g.n_counters,
                        n_debug != 0);
 
-  c->delta = per_thread(c) && f->n_counters ? delta_placeholder(c, fn) : NULL;
+  c->copy = per_thread(c) && f->n_counters ? copy_placeholder(c, fn) : NULL;
   /* Decide every insertion point before splitting any edge. */
   LLVMValueRef *at = calloc(g.n_edges + 1, sizeof *at);
   for (uint32_t e = 0; e < g.n_edges; e++) {
@@ -345,7 +345,7 @@ static int instrument(ctx *c, LLVMValueRef fn) {
     }
   }
   free(at);
-  if (c->delta) {
+  if (c->copy) {
     LLVMValueRef word;
     if (f->var) {
       char *name;
