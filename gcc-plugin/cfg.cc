@@ -27,12 +27,194 @@ unsigned xp_count_indirect_calls(void) {
   return n;
 }
 
+/* ---- Calls that surely return ------------------------------------------
+ *
+ * GCC's profiler (tree-cfg.cc, stmt_can_terminate_bb_p) ends a block after
+ * every call that may not come back -- it may exit, longjmp or throw -- and
+ * gives it a fake edge to EXIT, which costs a counter.  A call to a
+ * function of this compilation unit that can do none of these needs
+ * neither.  Which ones those are is found once per compilation, before any
+ * function changes, so both modes see the same graphs. */
+
+static hash_set<tree> *returning; /* decls of functions that surely return */
+
+/* Noreturn calls that end the process without atexit handlers, so without
+ * a profile to get wrong. */
+static bool ends_without_profile(gcall *call) {
+  tree fn = gimple_call_fndecl(call);
+  if (!fn)
+    return false;
+  if (fndecl_built_in_p(fn, BUILT_IN_NORMAL))
+    switch (DECL_FUNCTION_CODE(fn)) {
+    case BUILT_IN_ABORT:
+    case BUILT_IN_TRAP:
+    case BUILT_IN_UNREACHABLE:
+    case BUILT_IN__EXIT:
+    case BUILT_IN__EXIT2:
+      return true;
+    default:
+      return false;
+    }
+  static const char *const names[] = {"__assert_fail", "__assert_perror_fail",
+                                      "__stack_chk_fail", "__chk_fail",
+                                      "__fortify_fail"};
+  const char *name = IDENTIFIER_POINTER(DECL_NAME(fn));
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (strcmp(name, names[i]) == 0)
+      return true;
+  return false;
+}
+
+static bool callee_returns(gcall *call) {
+  tree fn = gimple_call_fndecl(call);
+  cgraph_node *node = fn ? cgraph_node::get(fn) : NULL;
+  if (!node || !returning)
+    return false;
+  enum availability avail;
+  node = node->ultimate_alias_target(&avail);
+  return avail >= AVAIL_AVAILABLE && returning->contains(node->decl);
+}
+
+/* GCC's rule for a statement that may leave the function other than
+ * through the block's edges (tree-cfg.cc), less calls that surely return. */
+static bool may_leave(function *fun, gimple *t) {
+  if (stmt_can_throw_external(fun, t))
+    return true;
+  if (gasm *a = dyn_cast<gasm *>(t))
+    return gimple_asm_volatile_p(a) || gimple_asm_input_p(a);
+  gcall *call = dyn_cast<gcall *>(t);
+  if (!call)
+    return false;
+  tree fn = gimple_call_fndecl(call);
+  int flags = gimple_call_flags(call);
+  /* fork is wrapped by GCC's runtime to clear the counters: a fake edge
+   * for GCC; xprof's child keeps counting, but the graph stays GCC's. */
+  if (fn && fndecl_built_in_p(fn) && (flags & ECF_NOTHROW) &&
+      !(flags & ECF_RETURNS_TWICE) && !fndecl_built_in_p(fn, BUILT_IN_FORK))
+    return false;
+  if ((flags & (ECF_PURE | ECF_CONST)) && !(flags & ECF_LOOPING_CONST_OR_PURE))
+    return false;
+  if (callee_returns(call))
+    return false;
+  if (!(flags & ECF_NORETURN))
+    return true;
+  edge e;
+  edge_iterator ei;
+  FOR_EACH_EDGE(e, ei, gimple_bb(t)->succs) {
+    if (!(e->flags & EDGE_FAKE))
+      return true;
+  }
+  return false;
+}
+
+/* Does FUN surely return to its caller (given what is known of the
+ * others)?  Noreturn calls count against it too, but for the ones that end
+ * the process without a profile; and so do the exec calls, which write
+ * the profile (runtime/exec.c). */
+static bool function_returns(function *fun) {
+  basic_block bb;
+  FOR_EACH_BB_FN(bb, fun) {
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);
+         gsi_next(&gsi)) {
+      gimple *t = gsi_stmt(gsi);
+      if (may_leave(fun, t))
+        return false;
+      gcall *call = dyn_cast<gcall *>(t);
+      if (!call)
+        continue;
+      if ((gimple_call_flags(call) & ECF_NORETURN) && !ends_without_profile(call))
+        return false;
+      tree fn = gimple_call_fndecl(call);
+      if (fn && fndecl_built_in_p(fn, BUILT_IN_NORMAL))
+        switch (DECL_FUNCTION_CODE(fn)) {
+        case BUILT_IN_EXECL:
+        case BUILT_IN_EXECLP:
+        case BUILT_IN_EXECLE:
+        case BUILT_IN_EXECV:
+        case BUILT_IN_EXECVP:
+        case BUILT_IN_EXECVE:
+          return false;
+        default:
+          break;
+        }
+    }
+  }
+  return true;
+}
+
+/* The greatest set of functions that surely return: start from all with
+ * a body and drop those that call one outside the set until none is
+ * dropped, so that recursive functions can be in it. */
+void xp_find_returning_functions(void) {
+  delete returning;
+  returning = new hash_set<tree>;
+  cgraph_node *node;
+  FOR_EACH_DEFINED_FUNCTION(node) {
+    if (node->has_gimple_body_p() && !node->thunk)
+      returning->add(node->decl);
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    FOR_EACH_DEFINED_FUNCTION(node) {
+      if (!returning->contains(node->decl) ||
+          function_returns(DECL_STRUCT_FUNCTION(node->decl)))
+        continue;
+      returning->remove(node->decl);
+      changed = true;
+    }
+  }
+}
+
+void xp_forget_returning_functions(void) {
+  delete returning;
+  returning = NULL;
+}
+
+/* tree-cfg.cc's gimple_flow_call_edges_add with may_leave: after each
+ * statement that may leave the function, end the block and add a fake
+ * edge to EXIT. */
+static void add_call_exit_edges(void) {
+  if (n_basic_blocks_for_fn(cfun) == NUM_FIXED_BLOCKS)
+    return;
+  /* A fake edge out of the last block, which falls through to EXIT, would
+   * be folded into that edge: give the fallthrough a block of its own. */
+  basic_block last = EXIT_BLOCK_PTR_FOR_FN(cfun)->prev_bb;
+  gimple_stmt_iterator gsi = gsi_last_nondebug_bb(last);
+  if (!gsi_end_p(gsi) && may_leave(cfun, gsi_stmt(gsi))) {
+    edge e = find_edge(last, EXIT_BLOCK_PTR_FOR_FN(cfun));
+    if (e) {
+      gsi_insert_on_edge(e, gimple_build_nop());
+      gsi_commit_edge_inserts();
+    }
+  }
+  int n = last_basic_block_for_fn(cfun);
+  for (int i = 0; i < n; i++) {
+    basic_block bb = BASIC_BLOCK_FOR_FN(cfun, i);
+    if (!bb)
+      continue;
+    gsi = gsi_last_nondebug_bb(bb);
+    if (gsi_end_p(gsi))
+      continue;
+    gimple *last_stmt = gsi_stmt(gsi);
+    do {
+      gimple *t = gsi_stmt(gsi);
+      if (may_leave(cfun, t)) {
+        if (t != last_stmt)
+          split_block(bb, t);
+        edge e = make_edge(bb, EXIT_BLOCK_PTR_FOR_FN(cfun), EDGE_FAKE);
+        e->probability = profile_probability::guessed_never();
+      }
+      gsi_prev(&gsi);
+    } while (!gsi_end_p(gsi));
+  }
+}
+
 /* As profile.cc does: calls that may not return get a fake edge to EXIT,
  * and abnormal edges (setjmp, computed goto, nonlocal goto) are replaced
  * by fake edges from ENTRY / to EXIT, so that the graph left to count has
  * no cycles through edges that cannot carry counters. */
 static void add_fake_edges(void) {
-  flow_call_edges_add(NULL);
+  add_call_exit_edges();
   add_noreturn_fake_exit_edges();
   basic_block bb;
   FOR_EACH_BB_FN(bb, cfun) {

@@ -575,6 +575,7 @@ void xp_collect_execute(void) {
     free(name);
   }
 
+  xp_find_returning_functions();
   vec<cgraph_node *> done = vNULL;
   cgraph_node *node;
   FOR_EACH_DEFINED_FUNCTION(node) {
@@ -585,6 +586,7 @@ void xp_collect_execute(void) {
       done.safe_push(node);
     pop_cfun();
   }
+  xp_forget_returning_functions();
   for (unsigned i = 0; i < done.length(); i++) {
     done[i]->set_const_flag(false, false);
     done[i]->set_pure_flag(false, false);

@@ -21,6 +21,7 @@
 #include "gimple-iterator.h"
 #include "gimple-ssa.h"
 #include "tree-cfg.h"
+#include "tree-eh.h"
 #include "tree-cfgcleanup.h"
 #include "tree-into-ssa.h"
 #include "stringpool.h"

@@ -210,6 +210,15 @@ int plugin_init(struct plugin_name_args *info,
   register_callback(info->base_name, PLUGIN_INFO, NULL, &xp_plugin_info);
   if (!parse_args(info))
     return 1;
+  /* GCC's own -fprofile-generate and -fprofile-use turn the early function
+   * splitter off (ipa-split.cc): the functions it cuts in two would be
+   * counted twice over, and the cut is better made with the profile.  Do
+   * the same in both modes, so that both see the same functions; use mode
+   * runs GCC's feedback splitter after it has set the counts.  Marked as
+   * set on the command line, so optimize attributes keep it off too. */
+  xp_opts.partial_inlining = flag_partial_inlining;
+  flag_partial_inlining = 0;
+  global_options_set.x_flag_partial_inlining = 1;
   struct register_pass_info pass;
   pass.pass = new xp_pass(g);
   pass.reference_pass_name = "profile";

@@ -27,19 +27,48 @@ struct use_stats {
 
 static void warn_cb(void *, const char *msg) { xp_warning("%s", msg); }
 
-/* flag_branch_probabilities is an optimization option: set it in the
- * global options, the default optimization node and every function's own
- * (a function with optimize attributes would otherwise restore 0 and make
- * the inliner assert). */
-static void set_branch_probabilities(void) {
-  global_options.x_flag_branch_probabilities = 1;
-  TREE_OPTIMIZATION(optimization_default_node)->x_flag_branch_probabilities = 1;
-  cgraph_node *node;
-  FOR_EACH_FUNCTION(node) {
-    tree opts = DECL_FUNCTION_SPECIFIC_OPTIMIZATION(node->decl);
-    if (opts)
-      TREE_OPTIMIZATION(opts)->x_flag_branch_probabilities = 1;
+/* flag_branch_probabilities and flag_partial_inlining are optimization
+ * options: set them in the global options, the default optimization node
+ * and every function's own (a function with optimize attributes would
+ * otherwise restore 0 and make the inliner assert). */
+#define XP_SET_OPTIMIZATION(field, value)                                  \
+  do {                                                                     \
+    global_options.field = (value);                                        \
+    TREE_OPTIMIZATION(optimization_default_node)->field = (value);         \
+    cgraph_node *node_;                                                    \
+    FOR_EACH_FUNCTION(node_) {                                             \
+      tree opts_ = DECL_FUNCTION_SPECIFIC_OPTIMIZATION(node_->decl);       \
+      if (opts_)                                                           \
+        TREE_OPTIMIZATION(opts_)->field = (value);                         \
+    }                                                                      \
+  } while (0)
+
+/* What -fprofile-use does right after it reads the counts: GCC's feedback
+ * function splitter (partial inlining made with the profile), over the
+ * call graph in the order of GCC's pass manager.  plugin_init turned the
+ * early splitter off in both modes. */
+static void split_functions_with_profile(void) {
+  if (!xp_opts.partial_inlining)
+    return;
+  XP_SET_OPTIMIZATION(x_flag_partial_inlining, 1);
+  static opt_pass *split;
+  if (!split) {
+    split = make_pass_feedback_split_functions(g);
+    split->static_pass_number = -1; /* GCC's own instance has the dump */
   }
+  opt_pass *ours = current_pass; /* execute_pass_list leaves it NULL */
+  cgraph_node **order = XCNEWVEC(cgraph_node *, symtab->cgraph_count);
+  int n = ipa_reverse_postorder(order);
+  for (int i = n - 1; i >= 0; i--) {
+    cgraph_node *node = order[i];
+    if (!node->has_gimple_body_p())
+      continue;
+    push_cfun(DECL_STRUCT_FUNCTION(node->decl));
+    execute_pass_list(cfun, split);
+    pop_cfun();
+  }
+  XDELETEVEC(order);
+  current_pass = ours;
 }
 
 static bool call_matches(gcall *call, tree target) {
@@ -255,9 +284,10 @@ void xp_use_execute(void) {
   profile_info->runs = 1;
   uint64_t max = prof->summary ? prof->summary->total_max : 0;
   profile_info->sum_max = (gcov_type)(max ? max : 1);
-  set_branch_probabilities();
+  XP_SET_OPTIMIZATION(x_flag_branch_probabilities, 1);
 
   use_stats st = {0, 0, 0, 0};
+  xp_find_returning_functions();
   vec<cgraph_node *> done = vNULL;
   cgraph_node *node;
   FOR_EACH_DEFINED_FUNCTION(node) {
@@ -273,6 +303,7 @@ void xp_use_execute(void) {
       done.safe_push(node);
     pop_cfun();
   }
+  xp_forget_returning_functions();
   /* Call statements and the call graph, in every function: the entry
    * counts become node counts, calls get their counts. */
   FOR_EACH_DEFINED_FUNCTION(node) {
@@ -292,6 +323,7 @@ void xp_use_execute(void) {
   global_dc->dc_inhibit_warnings = true;
   handle_missing_profiles();
   global_dc->dc_inhibit_warnings = inhibit;
+  split_functions_with_profile();
   done.release();
   if (xp_opts.verbose)
     xp_note("%s: %u procedures matched the profile, %u mismatched, %u "

@@ -31,6 +31,7 @@ struct xp_options {
   unsigned n_skip_functions;
   const char **skip_files;
   unsigned n_skip_files;
+  bool partial_inlining;       /* the compile asked for it (-O2 and up) */
 };
 extern struct xp_options xp_opts;
 
@@ -49,6 +50,12 @@ struct xp_cfg {
  * modes call this at the same point, so they see the same graph. */
 bool xp_cfg_build(struct xp_cfg *c, uint32_t n_vp_sites);
 void xp_cfg_free(struct xp_cfg *c);
+
+/* Find the functions of this compilation that surely return to their
+ * caller (no exit, longjmp or exception out of them), whose calls need no
+ * fake edge; before any function changes, in both modes alike. */
+void xp_find_returning_functions(void);
+void xp_forget_returning_functions(void);
 
 /* Indirect calls of cfun, in statement order: the value-profile sites. */
 unsigned xp_count_indirect_calls(void);
