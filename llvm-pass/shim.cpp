@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "llvm/ADT/DenseSet.h"
+
 #include "llvm/Analysis/BlockFrequencyInfo.h"
 #include "llvm/Analysis/BranchProbabilityInfo.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -29,6 +31,7 @@
 #include "llvm/Analysis/InlineCost.h"
 #include "llvm/Transforms/IPO/AlwaysInliner.h"
 #include "llvm/Transforms/IPO/GlobalDCE.h"
+#include "llvm/Transforms/IPO/InferFunctionAttrs.h"
 #include "llvm/Transforms/IPO/Inliner.h"
 #include "llvm/Transforms/InstCombine/InstCombine.h"
 #include "llvm/Transforms/Instrumentation/PGOInstrumentation.h"
@@ -126,6 +129,12 @@ static bool readOptions(struct xl_options &o, std::vector<const char *> &uses,
   return true;
 }
 
+// Functions of the module that surely return to their caller: no exit,
+// longjmp or exception out of them (see findReturning).
+static DenseSet<const Function *> Returning;
+
+static void findReturning(Module &M);
+
 namespace {
 struct XprofPass : PassInfoMixin<XprofPass> {
   int forced; // XL_MODE_* from opt's pipeline name, or 0
@@ -138,6 +147,7 @@ struct XprofPass : PassInfoMixin<XprofPass> {
     if (forced)
       o.mode = (enum xl_mode)forced;
     int changed = 0;
+    findReturning(M);
     if (o.mode == XL_MODE_COLLECT)
       changed = xl_run_collect(wrap(&M), &o);
     else if (o.mode == XL_MODE_USE) {
@@ -146,6 +156,7 @@ struct XprofPass : PassInfoMixin<XprofPass> {
       if (auto *PSI = MAM.getCachedResult<ProfileSummaryAnalysis>(M))
         PSI->refresh();
     }
+    Returning.clear();
     return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
   }
   static bool isRequired() { return true; }
@@ -195,6 +206,11 @@ static void registerCallbacks(PassBuilder &PB) {
     // callers instead of paying for a function's counters and entry code
     // per call in hot loops.  Both builds run it on the same IR without a
     // profile, so they see the same CFGs.
+    // What LLVM knows of library functions (willreturn on strlen, malloc
+    // and the like: calls that need no fake edge), as it would infer a few
+    // passes later anyway.
+    if (Level != OptimizationLevel::O0)
+      MPM.addPass(InferFunctionAttrsPass());
     if (Level != OptimizationLevel::O0 && OptPreInline > 0) {
       ModuleInlinerWrapperPass Inliner(getInlineParams(OptPreInline));
       FunctionPassManager Clean;
@@ -228,6 +244,9 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
 
 // ---- helpers -----------------------------------------------------------
 
+// Does the call possibly leave the calling function other than by
+// returning to it (exit, longjmp, an exception the caller does not
+// catch)?  Then the block ends after it with a fake edge to EXIT.
 static bool mayNotReturn(const CallBase *CB) {
   if (isa<IntrinsicInst>(CB) || isa<InvokeInst>(CB) || CB->isInlineAsm())
     return false;
@@ -235,13 +254,81 @@ static bool mayNotReturn(const CallBase *CB) {
     return false; // the user traded exactness across exit/longjmp for speed
   if (CB->doesNotReturn())
     return false; // followed by unreachable: that is its exit edge
+  const Function *F = CB->getCalledFunction();
+  if (F && Returning.count(F))
+    return false;
+  if (!CB->doesNotThrow())
+    return true; // willreturn allows unwinding
   if (CB->hasFnAttr(Attribute::WillReturn))
     return false;
-  if (const Function *F = CB->getCalledFunction())
-    if (F->hasFnAttribute(Attribute::WillReturn) ||
-        (F->onlyReadsMemory() && F->doesNotThrow() && F->mustProgress()))
-      return false;
+  if (F && (F->hasFnAttribute(Attribute::WillReturn) ||
+            (F->onlyReadsMemory() && F->mustProgress())))
+    return false;
   return true;
+}
+
+// Noreturn calls that end the process without atexit handlers, so
+// without a profile to get wrong.
+static bool endsWithoutProfile(const CallBase *CB) {
+  if (auto *II = dyn_cast<IntrinsicInst>(CB))
+    return II->getIntrinsicID() == Intrinsic::trap ||
+           II->getIntrinsicID() == Intrinsic::ubsantrap;
+  const Function *F = CB->getCalledFunction();
+  if (!F)
+    return false;
+  static const char *const Names[] = {
+      "abort", "_exit", "_Exit", "__assert_fail", "__assert_perror_fail",
+      "__stack_chk_fail", "__chk_fail", "__fortify_fail"};
+  for (const char *N : Names)
+    if (F->getName() == N)
+      return true;
+  return false;
+}
+
+// Given the current set, does F surely return?  Noreturn calls count
+// against it but for those that end the process without a profile.
+static bool functionReturns(const Function &F) {
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB) {
+      if (isa<ResumeInst>(I) || isa<CleanupReturnInst>(I) ||
+          isa<CatchSwitchInst>(I))
+        return false; // may unwind to the caller
+      const auto *CB = dyn_cast<CallBase>(&I);
+      if (!CB)
+        continue;
+      if (CB->doesNotReturn()) {
+        if (!endsWithoutProfile(CB))
+          return false;
+      } else if (!isa<InvokeInst>(CB) && mayNotReturn(CB)) {
+        return false;
+      } else if (auto *II = dyn_cast<InvokeInst>(CB)) {
+        const Function *G = II->getCalledFunction();
+        if (!G || !Returning.count(G))
+          return false; // its landing pad may rethrow
+      }
+    }
+  return true;
+}
+
+// The greatest set of functions that surely return: start from every
+// function whose body is the one that runs, drop those that call one
+// outside the set until none is dropped (so recursion can be in it).
+// Computed before any function changes, the same in both modes.
+static void findReturning(Module &M) {
+  Returning.clear();
+  if (OptCallsReturn)
+    return;
+  for (const Function &F : M)
+    if (!F.isDeclaration() && F.hasExactDefinition())
+      Returning.insert(&F);
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (const Function &F : M)
+      if (Returning.count(&F) && !functionReturns(F)) {
+        Returning.erase(&F);
+        Changed = true;
+      }
+  }
 }
 
 extern "C" int xl_call_may_not_return(LLVMValueRef call) {
