@@ -22,6 +22,8 @@ int get(int key) {
 __attribute__((noinline)) int a(int k) { return get(k) + 1; }
 __attribute__((noinline)) int b(int k) { return get(k) * 3; }
 __attribute__((noinline)) int c(int k) { return get(k) - 5; }
+/* Options of its own: the splitter stays off for it in both builds. */
+__attribute__((noinline, optimize("O3"))) int d(int k) { return get(k) ^ 7; }
 
 int main(int argc, char **argv) {
   int n = argc > 1 ? atoi(argv[1]) : 1000;
@@ -30,7 +32,7 @@ int main(int argc, char **argv) {
   long s = 0;
   for (int i = 0; i < n; i++) {
     int k = i % 1000 == 999 ? 100 + i % 13 : i % 16;
-    s += a(k) + b(k) + c(k);
+    s += a(k) + b(k) + c(k) + d(k);
   }
   printf("%ld\n", s);
   return 0;
