@@ -14,8 +14,11 @@
 #
 # Prints a table (markdown) of run-time ratios against the plain build of
 # the same compiler, measured in the same run (medians, ranges), counters,
-# profile sizes and build times.  --quick: one program, one round, small
-# inputs (the test suite's smoke test).  Nothing is asserted about speed.
+# profile sizes and build times.  --callgrind: also the instructions of
+# every build on the measured input, counted by callgrind (repeatable where
+# wall times are not; adds about 15 minutes).  --quick: one program, one
+# round, small inputs (the test suite's smoke test).  Nothing is asserted
+# about speed.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -37,7 +40,13 @@ done
 src=${BENCH_SOURCES:-$root/build/bench-sources}
 PROGRAMS="$programs" bash "$here/programs/fetch.sh" "$src"
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# BENCH_KEEP=1 keeps the builds and inputs for a closer look (the path is
+# printed at the end).
+if [ "${BENCH_KEEP:-0}" = 1 ]; then
+  trap 'echo "builds kept in $work" >&2' EXIT
+else
+  trap 'rm -rf "$work"' EXIT
+fi
 wl=$here/workloads
 jobs=$(nproc)
 
@@ -164,7 +173,7 @@ for prog in $programs; do
     ir="-"
     if [ $callgrind = 1 ] && command -v valgrind >/dev/null; then
       ir=""
-      for v in plain nuse xuse; do
+      for v in plain gen genat xat xsin nuse xuse; do
         # Every process of the run (the program twice for bzip2 and zstd);
         # the shell's own share is the same for every build.
         ir="$ir$( (cd "$d/$v" && valgrind --tool=callgrind --trace-children=yes \
@@ -195,6 +204,22 @@ for cc in $compilers; do
   echo "  $cc: native gen $(cat $work/g.4), native gen atomic $(cat $work/g.5), xprof exact $(cat $work/g.6), xprof single $(cat $work/g.7), native use $(cat $work/g.8), xprof use $(cat $work/g.9)"
 done
 if [ $callgrind = 1 ]; then
-  echo "instructions (callgrind, plain/native use/xprof use):"
-  awk '{print "  " $1, $2, $NF}' "$results"
+  # Instructions are repeatable where wall times on a shared machine are
+  # not: the same comparison, counted by callgrind.
+  echo
+  echo "instructions (callgrind, the whole measured run, ratio to plain):"
+  echo
+  echo "| program | compiler | plain | native gen | native gen, atomic | xprof collect (exact) | xprof collect (single) | native use | xprof use |"
+  echo "|---|---|---|---|---|---|---|---|---|"
+  awk '{n = split($NF, v, "/"); if (n < 7 || v[1] == "") next;
+        printf "| %s | %s | %.3g |", $1, $2, v[1];
+        for (i = 2; i <= 7; i++) printf " %.3f |", v[i] / v[1]; printf "\n"}' "$results"
+  for cc in $compilers; do
+    line="  $cc geomeans:"
+    for i in 2 3 4 5 6 7; do
+      g=$(awk -v cc=$cc -v i=$i '$2 == cc {split($NF, v, "/"); if (v[1] != "") print v[i] / v[1]}' "$results" | geomean)
+      line="$line $g"
+    done
+    echo "$line (native gen, native gen atomic, xprof exact, xprof single, native use, xprof use)"
+  done
 fi

@@ -188,6 +188,60 @@ static tree get_thread_fn_decl(void) {
   return thread_fn_decl;
 }
 
+/* On x86-64 the slow path is an asm statement that calls the runtime's
+ * trampoline (runtime/threads_pm.S), which keeps every register but the
+ * result: GCC then sees no call, and a small leaf function stays a leaf
+ * that saves no registers and sets up no frame for a path taken once per
+ * thread.  The trampoline keeps the x87/SSE state but not the upper
+ * halves of wider vector registers, so a function that receives wider
+ * vectors calls the plain entry point. */
+static bool slow_path_in_asm(void) {
+#if defined(__x86_64__)
+  if (!TARGET_LP64)
+    return false;
+  for (tree a = DECL_ARGUMENTS(current_function_decl); a; a = DECL_CHAIN(a)) {
+    tree size = TYPE_SIZE_UNIT(TREE_TYPE(a));
+    if (!size || !tree_fits_uhwi_p(size))
+      return false;
+    unsigned HOST_WIDE_INT n = tree_to_uhwi(size);
+    if (n > 16 && (VECTOR_TYPE_P(TREE_TYPE(a)) || n == 32 || n == 64))
+      return false; /* a vector, or an aggregate that may be one */
+  }
+  return true;
+#else
+  return false;
+#endif
+}
+
+/* A string literal as the C front end makes it for asm operands. */
+static tree asm_string(const char *s) {
+  int len = (int)strlen(s) + 1;
+  tree str = build_string(len, s);
+  TREE_TYPE(str) = build_array_type(build_type_variant(char_type_node, 1, 0),
+                                    build_index_type(size_int(len - 1)));
+  TREE_CONSTANT(str) = TREE_READONLY(str) = TREE_STATIC(str) = 1;
+  return str;
+}
+
+static tree asm_operand(const char *constraint, tree value) {
+  return build_tree_list(build_tree_list(NULL_TREE, asm_string(constraint)), value);
+}
+
+static gasm *slow_path_asm(tree result, tree array_addr, tree word_addr) {
+  vec<tree, va_gc> *in = NULL, *out = NULL, *clobbers = NULL;
+  vec_safe_push(out, asm_operand("=a", result));
+  vec_safe_push(in, asm_operand("D", array_addr));
+  vec_safe_push(in, asm_operand("S", word_addr));
+  vec_safe_push(clobbers, build_tree_list(NULL_TREE, asm_string("cc")));
+  vec_safe_push(clobbers, build_tree_list(NULL_TREE, asm_string("memory")));
+  gasm *a = gimple_build_asm_vec("lea -128(%%rsp), %%rsp\n\t"
+                                 "call __xprof_thread_counters_asm@PLT\n\t"
+                                 "lea 128(%%rsp), %%rsp",
+                                 in, out, clobbers, NULL);
+  gimple_asm_set_volatile(a, true);
+  return a;
+}
+
 /* Between the entry and the function's first block:
  *
  *   b0:   d1 = D; if (d1 != 0) goto join; else goto slow;
@@ -216,12 +270,27 @@ static void emit_thread_entry(tree var, tree word, tree delta) {
   to_join->probability = likely;
 
   tree d2 = make_temp_ssa_name(long_integer_type_node, NULL, "PROF_delta");
-  gcall *call = gimple_build_call(get_thread_fn_decl(), 2,
-                                  build_fold_addr_expr(element(var, 0)),
-                                  build_fold_addr_expr(word));
-  gimple_call_set_lhs(call, d2);
   g = gsi_last_bb(slow);
-  gsi_insert_after(&g, call, GSI_NEW_STMT);
+  if (slow_path_in_asm()) {
+    /* Addresses of thread-locals are not invariants: into temporaries. */
+    tree array_addr = make_temp_ssa_name(ptr_type_node, NULL, "PROF_array");
+    tree word_addr = make_temp_ssa_name(ptr_type_node, NULL, "PROF_word");
+    gsi_insert_after(&g, gimple_build_assign(array_addr,
+                                             build_fold_addr_expr(element(var, 0))),
+                     GSI_NEW_STMT);
+    gsi_insert_after(&g, gimple_build_assign(word_addr, build_fold_addr_expr(word)),
+                     GSI_NEW_STMT);
+    gasm *a = slow_path_asm(d2, array_addr, word_addr);
+    gsi_insert_after(&g, a, GSI_NEW_STMT);
+    SSA_NAME_DEF_STMT(d2) = a;
+    update_stmt(a);
+  } else {
+    gcall *call = gimple_build_call(get_thread_fn_decl(), 2,
+                                    build_fold_addr_expr(element(var, 0)),
+                                    build_fold_addr_expr(word));
+    gimple_call_set_lhs(call, d2);
+    gsi_insert_after(&g, call, GSI_NEW_STMT);
+  }
 
   gphi *phi = create_phi_node(delta, join);
   add_phi_arg(phi, d1, to_join, UNKNOWN_LOCATION);

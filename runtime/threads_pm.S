@@ -44,5 +44,53 @@ __xprof_thread_counters_pm:
         ret
         .cfi_endproc
         .size   __xprof_thread_counters_pm, .-__xprof_thread_counters_pm
+
+/*
+ * __xprof_thread_counters_asm - the same for GCC-compiled code, which
+ * calls it from an asm statement the compiler does not see as a call
+ * (GCC has no preserve_most): arguments in rdi and rsi, the result in
+ * rax, every other register kept, the x87/SSE state too (fxsave: the
+ * plugin does not use it in functions with vector arguments wider than
+ * 16 bytes, whose upper halves it does not keep), any stack alignment.
+ * The caller has stepped over the red zone.
+ */
+        .globl  __xprof_thread_counters_asm
+        .type   __xprof_thread_counters_asm, @function
+__xprof_thread_counters_asm:
+        .cfi_startproc
+        pushq   %rbp
+        .cfi_adjust_cfa_offset 8
+        .cfi_rel_offset %rbp, 0
+        movq    %rsp, %rbp
+        .cfi_def_cfa_register %rbp
+        andq    $-16, %rsp
+        subq    $512, %rsp
+        fxsave64 (%rsp)
+        pushq   %rcx
+        pushq   %rdx
+        pushq   %rsi
+        pushq   %rdi
+        pushq   %r8
+        pushq   %r9
+        pushq   %r10
+        pushq   %r11
+        call    __xprof_thread_counters@PLT
+        popq    %r11
+        popq    %r10
+        popq    %r9
+        popq    %r8
+        popq    %rdi
+        popq    %rsi
+        popq    %rdx
+        popq    %rcx
+        fxrstor64 (%rsp)
+        movq    %rbp, %rsp
+        .cfi_def_cfa_register %rsp
+        popq    %rbp
+        .cfi_adjust_cfa_offset -8
+        .cfi_restore %rbp
+        ret
+        .cfi_endproc
+        .size   __xprof_thread_counters_asm, .-__xprof_thread_counters_asm
 #endif
         .section .note.GNU-stack,"",@progbits

@@ -1,0 +1,26 @@
+// On x86-64 the slow path of the entry code is an asm statement that GCC
+// does not see as a call: a small leaf function starts with the thread-local
+// load, saves no register for a call, and stays a leaf.  A function that receives vectors wider than the trampoline
+// keeps calls the plain entry point.
+// REQUIRES: gcc-plugin, x86_64
+// RUN: xprof-gcc -O2 -xprofile=collect -S %s -o - | FileCheck --check-prefix=LEAF %s
+// LEAF-LABEL: leaf:
+// LEAF-NEXT:   .LFB{{[0-9]+}}:
+// LEAF-NEXT:   .cfi_startproc
+// LEAF-NEXT:   movq %fs:__xprof_d@tpoff
+// LEAF-NOT:    call __xprof_thread_counters@PLT
+// LEAF:        call __xprof_thread_counters_asm@PLT
+// LEAF-NOT:    call __xprof_thread_counters@PLT
+// LEAF:        .size leaf
+int leaf(const int *p, int n) {
+  int s = 0;
+  for (int i = 0; i < n; i++)
+    s += p[i] > 0 ? p[i] : -p[i];
+  return s;
+}
+
+typedef float v8sf __attribute__((vector_size(32)));
+// LEAF-LABEL: wide:
+// LEAF:        call __xprof_thread_counters@PLT
+// LEAF:        .size wide
+__attribute__((target("avx"))) float wide(v8sf v) { return v[0] > 0 ? v[1] : v[2]; }
