@@ -50,7 +50,7 @@ const char *xl_function_name(LLVMValueRef fn) {
   return name[0] == 1 ? name + 1 : name;
 }
 
-static int is_indirect_call(LLVMValueRef i) {
+int xl_is_indirect_call(LLVMValueRef i) {
   if (!LLVMIsACallInst(i) && !LLVMIsAInvokeInst(i))
     return 0;
   LLVMValueRef callee = LLVMGetCalledValue(i);
@@ -58,14 +58,14 @@ static int is_indirect_call(LLVMValueRef i) {
          !LLVMIsAConstant(callee);
 }
 
-LLVMValueRef *xl_indirect_calls(LLVMValueRef fn, uint32_t *n) {
+LLVMValueRef *xl_vp_sites(LLVMValueRef fn, uint32_t *n) {
   uint32_t cap = 8, k = 0;
   LLVMValueRef *v = malloc(cap * sizeof *v);
   for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b && v;
        b = LLVMGetNextBasicBlock(b))
     for (LLVMValueRef i = LLVMGetFirstInstruction(b); i;
          i = LLVMGetNextInstruction(i))
-      if (is_indirect_call(i)) {
+      if (xl_is_indirect_call(i) || xl_memop_length(i)) {
         if (k == cap) {
           LLVMValueRef *nv = realloc(v, 2 * cap * sizeof *v);
           if (!nv) {

@@ -28,6 +28,7 @@ typedef struct fn_data {
   const char *name;
   uint64_t signature;
   uint32_t n_counters, n_sites;
+  uint8_t *site_types; /* XPROF_RT_VP_* per value-profile site */
   LLVMValueRef var; /* own array (comdat) or NULL: the module's */
   uint32_t base, vp_base;
   int take_address;
@@ -128,6 +129,19 @@ static LLVMValueRef vp_proc_fn(ctx *c) {
   LLVMValueRef f = LLVMGetNamedFunction(c->m, name);
   if (!f) {
     LLVMTypeRef args[2] = {c->i64p, c->i8p};
+    f = LLVMAddFunction(c->m, name, LLVMFunctionType(LLVMVoidTypeInContext(c->cx), args, 2, 0));
+    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                            LLVMCreateEnumAttribute(c->cx, LLVMGetEnumAttributeKindForName("nounwind", 8), 0));
+  }
+  return f;
+}
+
+/* Memory operations record their length (a site of type LLONG). */
+static LLVMValueRef vp_llong_fn(ctx *c) {
+  const char *name = "__xprof_vp_llong";
+  LLVMValueRef f = LLVMGetNamedFunction(c->m, name);
+  if (!f) {
+    LLVMTypeRef args[2] = {c->i64p, c->i64};
     f = LLVMAddFunction(c->m, name, LLVMFunctionType(LLVMVoidTypeInContext(c->cx), args, 2, 0));
     LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
                             LLVMCreateEnumAttribute(c->cx, LLVMGetEnumAttributeKindForName("nounwind", 8), 0));
@@ -270,7 +284,7 @@ static void emit_thread_entry(ctx *c, LLVMValueRef arr, LLVMValueRef word) {
 
 static int instrument(ctx *c, LLVMValueRef fn) {
   uint32_t n_sites;
-  LLVMValueRef *calls = xl_indirect_calls(fn, &n_sites);
+  LLVMValueRef *calls = xl_vp_sites(fn, &n_sites);
   struct xl_cfg g;
   if (!calls || !xl_cfg_build(fn, n_sites, &g)) {
     free(calls);
@@ -287,6 +301,14 @@ static int instrument(ctx *c, LLVMValueRef fn) {
   f->name = strdup(xl_function_name(fn));
   f->signature = g.signature;
   f->n_sites = n_sites;
+  f->site_types = malloc(n_sites + 1);
+  if (!f->site_types) {
+    free(calls);
+    xl_cfg_free(&g);
+    return 0;
+  }
+  for (uint32_t s = 0; s < n_sites; s++)
+    f->site_types[s] = xl_memop_length(calls[s]) ? XPROF_RT_VP_LLONG : XPROF_RT_VP_PROC;
   uint32_t n_debug = 0;
   for (uint32_t e = 0; c->o->all_edges && e < g.n_edges; e++)
     n_debug += !(g.edges[e].flags & (XPROF_EDGE_FAKE | XPROF_EDGE_NOCOUNT));
@@ -361,11 +383,17 @@ static int instrument(ctx *c, LLVMValueRef fn) {
   if (updates)
     xl_promote_counters(fn, updates, n_updates);
   free(updates);
-  LLVMValueRef vp = n_sites ? vp_proc_fn(c) : NULL;
   for (uint32_t s = 0; s < n_sites; s++) {
     LLVMPositionBuilderBefore(c->b, calls[s]);
-    LLVMValueRef args[2] = {elem(c, vp_arr, f->vp_base + s * words),
-                            LLVMBuildPointerCast(c->b, LLVMGetCalledValue(calls[s]), c->i8p, "")};
+    LLVMValueRef len = xl_memop_length(calls[s]), vp, args[2];
+    args[0] = elem(c, vp_arr, f->vp_base + s * words);
+    if (len) {
+      vp = vp_llong_fn(c);
+      args[1] = LLVMBuildZExtOrBitCast(c->b, len, c->i64, "");
+    } else {
+      vp = vp_proc_fn(c);
+      args[1] = LLVMBuildPointerCast(c->b, LLVMGetCalledValue(calls[s]), c->i8p, "");
+    }
     LLVMBuildCall2(c->b, LLVMGlobalGetValueType(vp), vp, args, 2, "");
   }
   free(calls);
@@ -446,7 +474,7 @@ static void emit_descriptor(ctx *c, LLVMValueRef ctrs, LLVMValueRef vps) {
     for (uint32_t i = 0; i < c->n_fns; i++) {
       fn_data *f = &c->fns[i];
       for (uint32_t s = 0; s < f->n_sites; s++) {
-        LLVMValueRef v[3] = {LLVMConstInt(c->i32, XPROF_RT_VP_PROC, 0),
+        LLVMValueRef v[3] = {LLVMConstInt(c->i32, f->site_types[s], 0),
                              LLVMConstInt(c->i32, s, 0),
                              ptr_to(c, f->var ? f->var : vps, f->vp_base + s * words, c->i64p)};
         sv[k++] = LLVMConstNamedStruct(site_t, v, 3);
@@ -580,18 +608,22 @@ int xl_run_collect(LLVMModuleRef m, const struct xl_options *o) {
     emit_descriptor(&c, ctrs, vps);
   if (o->verbose) {
     char *path = xl_object_path(m, o);
-    uint32_t sites = 0;
+    uint32_t sites = 0, memops = 0;
     for (uint32_t i = 0; i < c.n_fns; i++)
-      sites += c.fns[i].n_sites;
-    xl_note(m, "%s: %u procedures, %u counters, %u indirect-call sites (%s updates)",
-            path ? path : "?", c.n_fns, c.n_ctrs, sites,
+      for (uint32_t s = 0; s < c.fns[i].n_sites; s++)
+        c.fns[i].site_types[s] == XPROF_RT_VP_LLONG ? memops++ : sites++;
+    xl_note(m, "%s: %u procedures, %u counters, %u indirect-call sites, %u "
+               "memory-operation sites (%s updates)",
+            path ? path : "?", c.n_fns, c.n_ctrs, sites, memops,
             o->update == XL_UPDATE_THREAD   ? "per-thread"
             : o->update == XL_UPDATE_ATOMIC ? "atomic"
                                             : "single-threaded");
     free(path);
   }
-  for (uint32_t i = 0; i < c.n_fns; i++)
+  for (uint32_t i = 0; i < c.n_fns; i++) {
     free((char *)c.fns[i].name);
+    free(c.fns[i].site_types);
+  }
   free(c.fns);
   free(c.vp_offsets);
   LLVMDisposeBuilder(c.b);

@@ -25,8 +25,11 @@ struct xl_cfg {
 int xl_cfg_build(LLVMValueRef fn, uint32_t n_vp_sites, struct xl_cfg *c);
 void xl_cfg_free(struct xl_cfg *c);
 
-/* Indirect calls of fn in instruction order (caller frees). */
-LLVMValueRef *xl_indirect_calls(LLVMValueRef fn, uint32_t *n);
+/* The value-profile sites of fn in instruction order (caller frees):
+ * indirect calls (their targets) and memory operations with a length
+ * that is not a constant (see xl_memop_length). */
+LLVMValueRef *xl_vp_sites(LLVMValueRef fn, uint32_t *n);
+int xl_is_indirect_call(LLVMValueRef inst);
 
 /* Functions the pass handles: defined here, not available_externally. */
 int xl_profiled_function(LLVMValueRef fn);

@@ -223,6 +223,10 @@ static void registerCallbacks(PassBuilder &PB) {
       MPM.addPass(GlobalDCEPass()); // nothing dead gets counters
     }
     MPM.addPass(XprofPass());
+    // Use mode gives memory operations the lengths they saw, as LLVM's own
+    // profile does; LLVM's pipeline runs this only with -fprofile-use.
+    if (Level != OptimizationLevel::O0)
+      MPM.addPass(createModuleToFunctionPassAdaptor(PGOMemOPSizeOpt()));
   });
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM, ArrayRef<PassBuilder::PipelineElement>) {
@@ -334,6 +338,22 @@ static void findReturning(Module &M) {
 extern "C" int xl_call_may_not_return(LLVMValueRef call) {
   auto *CB = dyn_cast<CallBase>(unwrap(call));
   return CB && mayNotReturn(CB);
+}
+
+extern "C" LLVMValueRef xl_memop_length(LLVMValueRef inst) {
+  Value *Len = nullptr;
+  if (auto *MI = dyn_cast<MemIntrinsic>(unwrap(inst))) {
+    if (isa<MemCpyInlineInst>(MI))
+      return nullptr; // always expanded inline
+    Len = MI->getLength();
+  } else if (auto *CI = dyn_cast<CallInst>(unwrap(inst))) {
+    const Function *F = CI->getCalledFunction();
+    if (F && F->isDeclaration() && CI->arg_size() == 3 &&
+        (F->getName() == "memcmp" || F->getName() == "bcmp"))
+      Len = CI->getArgOperand(2);
+  }
+  return Len && !isa<Constant>(Len) && Len->getType()->isIntegerTy() ? wrap(Len)
+                                                                      : nullptr;
 }
 
 extern "C" int xl_call_returns_twice(LLVMValueRef call) {

@@ -87,13 +87,53 @@ static LLVMValueRef target_function(use_ctx *u, const char *value,
   return f;
 }
 
+/* The lengths a memory operation saw, as LLVM's own profile gives them
+ * (value-profile metadata of kind IPVK_MemOPSize, by decreasing count):
+ * LLVM's memop optimization (added after this pass) then turns a
+ * dominant length into a constant-length copy on a fast path. */
+static void memop_lengths(use_ctx *u, const xprof_objfile *o,
+                          const xprof_vp_record *rec, LLVMValueRef inst) {
+  uint32_t nv = o->n_values_per_vp, order[64], k = 0;
+  uint64_t total = 0;
+  for (uint32_t i = 0; i < nv && i < 64; i++) {
+    total = xprof_sat_add(total, rec->values[i].count);
+    if (rec->values[i].count)
+      order[k++] = i;
+  }
+  if (!total)
+    return;
+  for (uint32_t a = 1; a < k; a++)
+    for (uint32_t b = a; b > 0 && rec->values[order[b]].count >
+                                      rec->values[order[b - 1]].count; b--) {
+      uint32_t t = order[b];
+      order[b] = order[b - 1];
+      order[b - 1] = t;
+    }
+  LLVMMetadataRef ops[3 + 2 * 64];
+  unsigned n = 0;
+  ops[n++] = LLVMMDStringInContext2(u->cx, "VP", 2);
+  ops[n++] = md_u32(u, 1); /* IPVK_MemOPSize */
+  ops[n++] = md_u64(u, total);
+  for (uint32_t i = 0; i < k; i++) {
+    ops[n++] = md_u64(u, rec->values[order[i]].bits);
+    ops[n++] = md_u64(u, rec->values[order[i]].count);
+  }
+  LLVMSetMetadata(inst, u->prof_kind,
+                  LLVMMetadataAsValue(u->cx, LLVMMDNodeInContext2(u->cx, ops, n)));
+}
+
 static void value_profiles(use_ctx *u, const xprof_objfile *o,
                            const xprof_proc *f, LLVMValueRef *calls,
                            uint32_t n_calls) {
   unsigned vp_kind = u->prof_kind;
   for (uint32_t r = 0; r < f->n_vp_records; r++) {
     const xprof_vp_record *rec = &f->vp[r];
-    if (rec->type != XPROF_VP_PROC || rec->expr_id >= n_calls)
+    if (rec->expr_id >= n_calls)
+      continue;
+    int memop = xl_memop_length(calls[rec->expr_id]) != NULL;
+    if (memop && rec->type == XPROF_VP_LLONG)
+      memop_lengths(u, o, rec, calls[rec->expr_id]);
+    if (memop || rec->type != XPROF_VP_PROC)
       continue;
     LLVMValueRef call = calls[rec->expr_id];
     /* Entries by decreasing count: LLVM's promotion stops at the first
@@ -160,7 +200,7 @@ static int solve(use_ctx *u, LLVMValueRef fn, const xprof_proc *f, solved *s) {
   memset(s, 0, sizeof *s);
   s->fn = fn;
   s->f = f;
-  s->calls = xl_indirect_calls(fn, &s->n_calls);
+  s->calls = xl_vp_sites(fn, &s->n_calls);
   if (!s->calls || !xl_cfg_build(fn, s->n_calls, &s->g) ||
       s->g.signature != f->signature) {
     free(s->calls);

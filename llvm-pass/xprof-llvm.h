@@ -44,6 +44,10 @@ int xl_run_use(LLVMModuleRef m, const struct xl_options *o);
 void xl_split_after_calls(LLVMValueRef fn);
 int xl_call_may_not_return(LLVMValueRef call);
 int xl_call_returns_twice(LLVMValueRef call);
+/* The length operand of memcpy, memmove, memset (the intrinsics), memcmp
+ * or bcmp when it is not a constant: a value-profile site whose common
+ * lengths LLVM's memop optimization specializes; else NULL. */
+LLVMValueRef xl_memop_length(LLVMValueRef inst);
 /* Split the edge from `term`'s successor `succ` (merging identical switch
  * slots); returns the new block, or NULL when it cannot be split. */
 LLVMBasicBlockRef xl_split_edge(LLVMValueRef term, unsigned succ);
