@@ -189,8 +189,8 @@ static tree get_thread_fn_decl(void) {
 }
 
 /* On x86-64 the slow path is an asm statement that calls the runtime's
- * trampoline (runtime/threads_pm.S), which keeps every register but the
- * result: GCC then sees no call, and a small leaf function stays a leaf
+ * trampoline (runtime/threads_pm.S) through the GOT, which keeps every
+ * register but the result: GCC then sees no call, and a small leaf function stays a leaf
  * that saves no registers and sets up no frame for a path taken once per
  * thread.  The trampoline keeps the x87/SSE state but not the upper
  * halves of wider vector registers, so a function that receives wider
@@ -235,7 +235,7 @@ static gasm *slow_path_asm(tree result, tree array_addr, tree word_addr) {
   vec_safe_push(clobbers, build_tree_list(NULL_TREE, asm_string("cc")));
   vec_safe_push(clobbers, build_tree_list(NULL_TREE, asm_string("memory")));
   gasm *a = gimple_build_asm_vec("lea -128(%%rsp), %%rsp\n\t"
-                                 "call __xprof_thread_counters_asm@PLT\n\t"
+                                 "call *__xprof_thread_counters_asm@GOTPCREL(%%rip)\n\t"
                                  "lea 128(%%rsp), %%rsp",
                                  in, out, clobbers, NULL);
   gimple_asm_set_volatile(a, true);

@@ -239,6 +239,48 @@ static LLVMValueRef thread_word(ctx *c, const char *name, int comdat) {
  * The counters are then addressed from one register; the address is still
  * based on ARRAY as far as LLVM's alias analysis can tell.
  */
+/* The x86-64 trampolines keep the SSE registers but not the upper halves
+ * of wider vectors: live at the entry code only as arguments. */
+static unsigned element_bits(LLVMTypeRef t) {
+  switch (LLVMGetTypeKind(t)) {
+  case LLVMIntegerTypeKind: return LLVMGetIntTypeWidth(t);
+  case LLVMHalfTypeKind: case LLVMBFloatTypeKind: return 16;
+  case LLVMFloatTypeKind: return 32;
+  default: return 64; /* double, pointers; wider ones are rare */
+  }
+}
+
+static int has_wide_vector_args(LLVMValueRef fn) {
+  unsigned n = LLVMCountParams(fn);
+  for (unsigned i = 0; i < n; i++) {
+    LLVMTypeRef t = LLVMTypeOf(LLVMGetParam(fn, i));
+    if (LLVMGetTypeKind(t) == LLVMVectorTypeKind &&
+        LLVMGetVectorSize(t) * element_bits(LLVMGetElementType(t)) > 128)
+      return 1;
+  }
+  return 0;
+}
+
+/* The slow path as an asm statement calling, through the GOT, the
+ * runtime's trampoline that keeps every register but rax
+ * (runtime/threads_pm.S): to LLVM it is not a call, so neither the
+ * register allocator nor the inliner's cost model pays for one in every
+ * function; its arguments go in r10 and r11, so the function's own stay in
+ * their registers. */
+static LLVMValueRef slow_path_asm(ctx *c, LLVMValueRef array, LLVMValueRef word) {
+  LLVMTypeRef params[2] = {c->i64p, c->i64p};
+  LLVMTypeRef fty = LLVMFunctionType(c->i64, params, 2, 0);
+  char text[] = "lea -128(%rsp), %rsp\n\t"
+                "call *__xprof_thread_counters_asm_r10@GOTPCREL(%rip)\n\t"
+                "lea 128(%rsp), %rsp";
+  char constraints[] = "={rax},{r10},{r11},~{dirflag},~{fpsr},~{flags},~{memory}";
+  LLVMValueRef a = LLVMGetInlineAsm(fty, text, strlen(text), constraints,
+                                    strlen(constraints), 1, 0,
+                                    LLVMInlineAsmDialectATT, 0);
+  LLVMValueRef args[2] = {array, word};
+  return LLVMBuildCall2(c->b, fty, a, args, 2, "xprof.delta");
+}
+
 static void emit_thread_entry(ctx *c, LLVMValueRef arr, LLVMValueRef word) {
   LLVMValueRef ph = c->copy;
   LLVMBasicBlockRef entry = LLVMGetInstructionParent(ph);
@@ -254,19 +296,19 @@ static void emit_thread_entry(ctx *c, LLVMValueRef arr, LLVMValueRef word) {
   LLVMTypeRef params[2] = {c->i64p, c->i64p};
   LLVMTypeRef fty = LLVMFunctionType(c->i64, params, 2, 0);
   /* On x86-64 the runtime has a version that keeps every register, so a
-   * leaf function stays one: called with preserve_most. */
+   * leaf function stays one. */
   const char *triple = LLVMGetTarget(c->m);
-  int pm = triple && strncmp(triple, "x86_64", 6) == 0;
-  LLVMValueRef callee = named_decl(
-      c, pm ? "__xprof_thread_counters_pm" : "__xprof_thread_counters", fty);
-  add_fn_attr(c, callee, "nounwind");
-  add_fn_attr(c, callee, "cold");
-  if (pm)
-    LLVMSetFunctionCallConv(callee, LLVMPreserveMostCallConv);
+  int x86_64 = triple && strncmp(triple, "x86_64", 6) == 0;
   LLVMValueRef args[2] = {LLVMConstPointerCast(elem(c, arr, 0), c->i64p), word};
-  LLVMValueRef d2 = LLVMBuildCall2(c->b, fty, callee, args, 2, "xprof.delta");
-  if (pm)
-    LLVMSetInstructionCallConv(d2, LLVMPreserveMostCallConv);
+  LLVMValueRef d2;
+  if (x86_64 && !has_wide_vector_args(LLVMGetBasicBlockParent(entry))) {
+    d2 = slow_path_asm(c, args[0], args[1]);
+  } else {
+    LLVMValueRef callee = named_decl(c, "__xprof_thread_counters", fty);
+    add_fn_attr(c, callee, "nounwind");
+    add_fn_attr(c, callee, "cold");
+    d2 = LLVMBuildCall2(c->b, fty, callee, args, 2, "xprof.delta");
+  }
   LLVMBuildBr(c->b, rest);
 
   LLVMPositionBuilderBefore(c->b, LLVMGetFirstInstruction(rest));

@@ -1,59 +1,51 @@
 /*
  * threads_pm.S - __xprof_thread_counters for callers that keep their
- * registers (x86-64): LLVM-compiled code calls it with the preserve_most
- * convention, so the rarely taken slow path of a function's entry code
- * does not make small leaf functions save and restore registers on every
- * call.  It preserves every general register but rax (the result) and r11.
+ * registers (x86-64), so that the rarely taken slow path of a function's
+ * entry code does not make small functions save and restore registers,
+ * or look like a call to the inliner, on every call.
  */
 #if defined(__x86_64__) && defined(__ELF__)
         .text
-        .globl  __xprof_thread_counters_pm
-        .type   __xprof_thread_counters_pm, @function
-__xprof_thread_counters_pm:
-        .cfi_startproc
-        pushq   %rcx
-        .cfi_adjust_cfa_offset 8
-        pushq   %rdx
-        .cfi_adjust_cfa_offset 8
-        pushq   %rsi
-        .cfi_adjust_cfa_offset 8
-        pushq   %rdi
-        .cfi_adjust_cfa_offset 8
-        pushq   %r8
-        .cfi_adjust_cfa_offset 8
-        pushq   %r9
-        .cfi_adjust_cfa_offset 8
-        pushq   %r10
-        .cfi_adjust_cfa_offset 8
-        /* 7 words pushed after the return address: 16-byte aligned. */
-        call    __xprof_thread_counters@PLT
-        popq    %r10
-        .cfi_adjust_cfa_offset -8
-        popq    %r9
-        .cfi_adjust_cfa_offset -8
-        popq    %r8
-        .cfi_adjust_cfa_offset -8
-        popq    %rdi
-        .cfi_adjust_cfa_offset -8
-        popq    %rsi
-        .cfi_adjust_cfa_offset -8
-        popq    %rdx
-        .cfi_adjust_cfa_offset -8
-        popq    %rcx
-        .cfi_adjust_cfa_offset -8
-        ret
-        .cfi_endproc
-        .size   __xprof_thread_counters_pm, .-__xprof_thread_counters_pm
 
 /*
- * __xprof_thread_counters_asm - the same for GCC-compiled code, which
- * calls it from an asm statement the compiler does not see as a call
- * (GCC has no preserve_most): arguments in rdi and rsi, the result in
- * rax, every other register kept, the x87/SSE state too (fxsave: the
- * plugin does not use it in functions with vector arguments wider than
- * 16 bytes, whose upper halves it does not keep), any stack alignment.
- * The caller has stepped over the red zone.
+ * __xprof_thread_counters_asm - __xprof_thread_counters for code that
+ * calls it from an asm statement the compiler does not see as a call, so that it pays for
+ * no call in the functions it is in: the result in rax, every other
+ * register kept, the x87/SSE state too (fxsave: the plugins do not use it
+ * in functions with vector arguments wider than 16 bytes, whose upper
+ * halves it does not keep), any stack alignment.  The caller has stepped
+ * over the red zone and calls through the GOT, never through a lazily
+ * bound PLT entry (the dynamic linker's resolver would not keep r10 and
+ * r11).  Arguments in rdi and rsi (GCC's asm constraints can name them),
+ * or, at __xprof_thread_counters_asm_r10, in r10 and r11 (LLVM's can name
+ * any register: a function's own arguments then stay where they are).
  */
+        .globl  __xprof_thread_counters_asm_r10
+        .type   __xprof_thread_counters_asm_r10, @function
+__xprof_thread_counters_asm_r10:
+        .cfi_startproc
+        pushq   %rbp
+        .cfi_adjust_cfa_offset 8
+        .cfi_rel_offset %rbp, 0
+        movq    %rsp, %rbp
+        .cfi_def_cfa_register %rbp
+        andq    $-16, %rsp
+        subq    $512, %rsp
+        fxsave64 (%rsp)
+        pushq   %rcx
+        pushq   %rdx
+        pushq   %rsi
+        pushq   %rdi
+        pushq   %r8
+        pushq   %r9
+        pushq   %r10
+        pushq   %r11
+        movq    %r10, %rdi
+        movq    %r11, %rsi
+        jmp     1f
+        .cfi_endproc
+        .size   __xprof_thread_counters_asm_r10, .-__xprof_thread_counters_asm_r10
+
         .globl  __xprof_thread_counters_asm
         .type   __xprof_thread_counters_asm, @function
 __xprof_thread_counters_asm:
@@ -74,7 +66,7 @@ __xprof_thread_counters_asm:
         pushq   %r9
         pushq   %r10
         pushq   %r11
-        call    __xprof_thread_counters@PLT
+1:      call    __xprof_thread_counters@PLT
         popq    %r11
         popq    %r10
         popq    %r9

@@ -101,9 +101,11 @@ void __xprof_vp_llong(uint64_t *state, int64_t value);
  * thread's copy of it, also stored in *tls, the array's thread-local
  * word; 0: count in the array itself. */
 intptr_t __xprof_thread_counters(uint64_t *array, intptr_t *tls);
-/* The same for callers that keep their registers (x86-64, LLVM's
- * preserve_most convention): threads_pm.S. */
-intptr_t __xprof_thread_counters_pm(uint64_t *array, intptr_t *tls);
+/* x86-64 trampolines for calls from asm statements (threads_pm.S): every
+ * register but rax kept; arguments in rdi/rsi, or in r10/r11 for _r10.
+ * Not C functions: declared only to document them. */
+void __xprof_thread_counters_asm(void);
+void __xprof_thread_counters_asm_r10(void);
 
 /* Public API for programs that want to control collection (servers that
  * never exit, test harnesses).  Both are safe from any thread. */

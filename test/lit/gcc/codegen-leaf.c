@@ -9,7 +9,7 @@
 // LEAF-NEXT:   .cfi_startproc
 // LEAF-NEXT:   movq %fs:__xprof_d@tpoff
 // LEAF-NOT:    call __xprof_thread_counters@PLT
-// LEAF:        call __xprof_thread_counters_asm@PLT
+// LEAF:        call *__xprof_thread_counters_asm@GOTPCREL(%rip)
 // LEAF-NOT:    call __xprof_thread_counters@PLT
 // LEAF:        .size leaf
 int leaf(const int *p, int n) {

@@ -17,7 +17,7 @@
 // THREAD:       addq $1, {{[0-9]*}}(%r{{[a-z0-9]+}},%r{{[a-z0-9]+}},8)
 // THREAD:       call __xprof_vp_proc
 // THREAD:       call *
-// THREAD:       call __xprof_thread_counters_asm@PLT
+// THREAD:       call *__xprof_thread_counters_asm@GOTPCREL(%rip)
 // THREAD-LABEL: _sub_I_65535_0:
 //
 // ATOMIC-LABEL: dispatch:
@@ -37,7 +37,7 @@
 // TREE:       [[D1:PROF_delta_[0-9]+]] = __xprof_d;
 // TREE-NEXT:  if ([[D1]] != 0)
 // TREE:       __asm__ __volatile__("lea -128(%%rsp), %%rsp
-// TREE-NEXT:  call __xprof_thread_counters_asm@PLT
+// TREE-NEXT:  call *__xprof_thread_counters_asm@GOTPCREL(%%rip)
 // TREE-NEXT:  lea 128(%%rsp), %%rsp" : "=a" PROF_delta_{{[0-9]+}} : "D" &__xprof_counters[0], "S" &__xprof_d : "cc", "memory");
 // TREE:       # [[D:PROF_delta_[0-9]+]] = PHI <
 // TREE:       [[I:PROF_idx_[0-9]+]] = [[D]] + {{[0-9]+}};

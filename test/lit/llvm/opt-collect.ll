@@ -23,7 +23,8 @@ $inl = comdat any
 define i32 @dispatch(i32 (i32)* %fn, i32 %x) {
 ; CHECK-LABEL: define i32 @dispatch(
 ; CHECK:       %xprof.delta = load i64, i64* @__xprof_d
-; CHECK:       call preserve_mostcc i64 @__xprof_thread_counters_pm(i64* getelementptr inbounds ([{{[0-9]+}} x i64], [{{[0-9]+}} x i64]* @__xprof_counters, i32 0, i32 0), i64* @__xprof_d)
+;   The slow path: an asm statement calling the runtime's trampoline.
+; CHECK:       call i64 asm sideeffect "lea -128(%rsp), %rsp\0A\09call *__xprof_thread_counters_asm_r10@GOTPCREL(%rip)\0A\09lea 128(%rsp), %rsp", "={rax},{r10},{r11},~{dirflag},~{fpsr},~{flags},~{memory}"(i64* getelementptr inbounds ([{{[0-9]+}} x i64], [{{[0-9]+}} x i64]* @__xprof_counters, i32 0, i32 0), i64* @__xprof_d)
 ; CHECK:       [[D:%xprof.delta[0-9]+]] = phi i64
 ; CHECK-NEXT:  [[C:%xprof.copy]] = getelementptr i64, i64* getelementptr inbounds ({{.*}}@__xprof_counters, i32 0, i32 0), i64 [[D]]
 ; CHECK-NEXT:  [[P:%xprof.at[0-9]*]] = getelementptr i64, i64* [[C]], i64 0
@@ -88,7 +89,7 @@ done:
 
 define linkonce_odr i32 @inl(i32 %x) comdat {
 ; CHECK-LABEL: define linkonce_odr i32 @inl(
-; CHECK:       call preserve_mostcc i64 @__xprof_thread_counters_pm(i64* getelementptr inbounds ({{.*}}@__xprof_c.inl.{{[0-9a-f]+}}, i32 0, i32 0), i64* @__xprof_d.inl.
+; CHECK:       call i64 asm sideeffect {{.*}}(i64* getelementptr inbounds ({{.*}}@__xprof_c.inl.{{[0-9a-f]+}}, i32 0, i32 0), i64* @__xprof_d.inl.
 entry:
   %c = icmp sgt i32 %x, 0
   br i1 %c, label %pos, label %neg
