@@ -298,7 +298,7 @@ static void emit_thread_entry(ctx *c, LLVMValueRef arr, LLVMValueRef word) {
   /* On x86-64 the runtime has a version that keeps every register, so a
    * leaf function stays one. */
   const char *triple = LLVMGetTarget(c->m);
-  int x86_64 = triple && strncmp(triple, "x86_64", 6) == 0;
+  int x86_64 = triple && strncmp(triple, "x86_64", 6) == 0 && !strstr(triple, "x32");
   LLVMValueRef args[2] = {LLVMConstPointerCast(elem(c, arr, 0), c->i64p), word};
   LLVMValueRef d2;
   if (x86_64 && !has_wide_vector_args(LLVMGetBasicBlockParent(entry))) {

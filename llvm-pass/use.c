@@ -5,7 +5,8 @@
  * functions marked cold, a ProfileSummary computed from the whole profile
  * (the same in every module, so LTO links), and dominant indirect-call
  * targets promoted here, because without -fprofile-use LLVM's own
- * promotion runs only in LTO back ends (it gets sorted VP metadata too).
+ * promotion runs only in LTO back ends (it gets sorted VP metadata too),
+ * and memory operations given their lengths.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,8 +14,12 @@
 
 #include "core.h"
 
-#define XL_ICP_NUM 3 /* promote when the top target has >= 3/4 of calls */
-#define XL_ICP_DEN 4
+/* Indirect-call promotion as LLVM's own pass decides it: up to 3 targets,
+ * each with at least 30% of the calls not yet promoted and 5% of all; and
+ * at least 64 calls. */
+#define XL_ICP_MAX_TARGETS 3
+#define XL_ICP_LEFT_PCT 30
+#define XL_ICP_TOTAL_PCT 5
 #define XL_ICP_MIN_CALLS 64
 
 typedef struct use_ctx {
@@ -167,17 +172,22 @@ static void value_profiles(use_ctx *u, const xprof_objfile *o,
       free(name);
     }
     LLVMSetMetadata(call, vp_kind, LLVMMetadataAsValue(u->cx, LLVMMDNodeInContext2(u->cx, ops, n)));
-    if (!k)
-      continue;
-    const xprof_vp_value *top = &rec->values[order[0]];
-    if (top->count < XL_ICP_MIN_CALLS || top->count / XL_ICP_NUM < total / XL_ICP_DEN)
-      continue;
-    LLVMValueRef target = target_function(u, top->proc, call);
-    if (target && xl_promote_indirect_call(call, target, top->count, total)) {
+    /* LLVM's own rule (IndirectCallPromotion): up to three targets, each
+     * taking at least 30% of the calls left and 5% of all of them. */
+    uint64_t left = total;
+    for (uint32_t i = 0; i < k && i < XL_ICP_MAX_TARGETS; i++) {
+      const xprof_vp_value *v = &rec->values[order[i]];
+      if (v->count < XL_ICP_MIN_CALLS || v->count / XL_ICP_LEFT_PCT < left / 100 ||
+          v->count / XL_ICP_TOTAL_PCT < total / 100)
+        break;
+      LLVMValueRef target = target_function(u, v->proc, call);
+      if (!target || !xl_promote_indirect_call(call, target, v->count, left))
+        break;
+      left -= v->count;
       u->promoted++;
       if (u->o->verbose)
         xl_note(u->m, "%s: promoted an indirect call to %s (%llu of %llu calls)",
-                f->name, xl_function_name(target), (unsigned long long)top->count,
+                f->name, xl_function_name(target), (unsigned long long)v->count,
                 (unsigned long long)total);
     }
   }
