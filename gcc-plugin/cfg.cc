@@ -42,7 +42,8 @@ static hash_set<tree> *returning; /* decls of functions that surely return */
  * a profile to get wrong. */
 static bool ends_without_profile(gcall *call) {
   tree fn = gimple_call_fndecl(call);
-  if (!fn)
+  cgraph_node *node = fn ? cgraph_node::get(fn) : NULL;
+  if (!fn || (node && node->definition)) /* the C library's, not the program's */
     return false;
   if (fndecl_built_in_p(fn, BUILT_IN_NORMAL))
     switch (DECL_FUNCTION_CODE(fn)) {

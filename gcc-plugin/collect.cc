@@ -230,8 +230,9 @@ static tree asm_operand(const char *constraint, tree value) {
 static gasm *slow_path_asm(tree result, tree array_addr, tree word_addr) {
   vec<tree, va_gc> *in = NULL, *out = NULL, *clobbers = NULL;
   vec_safe_push(out, asm_operand("=a", result));
-  vec_safe_push(in, asm_operand("D", array_addr));
-  vec_safe_push(in, asm_operand("S", word_addr));
+  /* rax and rcx: a function's first three arguments stay in place. */
+  vec_safe_push(in, asm_operand("a", array_addr));
+  vec_safe_push(in, asm_operand("c", word_addr));
   vec_safe_push(clobbers, build_tree_list(NULL_TREE, asm_string("cc")));
   vec_safe_push(clobbers, build_tree_list(NULL_TREE, asm_string("memory")));
   gasm *a = gimple_build_asm_vec("lea -128(%%rsp), %%rsp\n\t"

@@ -278,7 +278,7 @@ static bool endsWithoutProfile(const CallBase *CB) {
     return II->getIntrinsicID() == Intrinsic::trap ||
            II->getIntrinsicID() == Intrinsic::ubsantrap;
   const Function *F = CB->getCalledFunction();
-  if (!F)
+  if (!F || !F->isDeclaration()) // the C library's, not one of the program's
     return false;
   static const char *const Names[] = {
       "abort", "_exit", "_Exit", "__assert_fail", "__assert_perror_fail",
@@ -429,16 +429,21 @@ extern "C" void xl_freq_close(void *h) { delete static_cast<Freq *>(h); }
 // ---- counter promotion -------------------------------------------------
 
 // A loop whose counts can wait for its exits: nothing in it leaves the
-// function another way (calls that may exit or longjmp, returns,
-// unreachable); given a preheader to start from and exits reached only
-// from inside it (made as LoopSimplify makes them).
+// function another way (calls that may exit, longjmp or throw, returns,
+// unreachable; calls that surely return are fine, and cannot read the
+// counters: the runtime's functions are not among them); given a
+// preheader to start from and exits reached only from inside it (made as
+// LoopSimplify makes them).
 static bool promotable(Loop *L, DominatorTree &DT, LoopInfo &LI) {
   for (const BasicBlock *BB : L->blocks()) {
     if (succ_empty(BB))
       return false;
     for (const Instruction &I : *BB)
       if (auto *CB = dyn_cast<CallBase>(&I))
-        if (!isa<IntrinsicInst>(CB) || CB->isInlineAsm())
+        if (CB->isInlineAsm() || isa<InvokeInst>(CB) ||
+            (!isa<IntrinsicInst>(CB) && mayNotReturn(CB)) ||
+            (CB->getCalledFunction() &&
+             CB->getCalledFunction()->getName().contains("xprof_")))
           return false;
   }
   SmallVector<BasicBlock *, 8> Exits;

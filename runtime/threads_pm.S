@@ -16,9 +16,10 @@
  * halves it does not keep), any stack alignment.  The caller has stepped
  * over the red zone and calls through the GOT, never through a lazily
  * bound PLT entry (the dynamic linker's resolver would not keep r10 and
- * r11).  Arguments in rdi and rsi (GCC's asm constraints can name them),
- * or, at __xprof_thread_counters_asm_r10, in r10 and r11 (LLVM's can name
- * any register: a function's own arguments then stay where they are).
+ * r11).  Arguments in rax and rcx (registers GCC's asm constraints can
+ * name that hold none of a function's first three arguments), or, at
+ * __xprof_thread_counters_asm_r10, in r10 and r11 (LLVM's can name any
+ * register: a function's own arguments then all stay where they are).
  */
         .globl  __xprof_thread_counters_asm_r10
         .type   __xprof_thread_counters_asm_r10, @function
@@ -66,6 +67,8 @@ __xprof_thread_counters_asm:
         pushq   %r9
         pushq   %r10
         pushq   %r11
+        movq    %rax, %rdi
+        movq    %rcx, %rsi
 1:      call    __xprof_thread_counters@PLT
         popq    %r11
         popq    %r10

@@ -102,7 +102,7 @@ void __xprof_vp_llong(uint64_t *state, int64_t value);
  * word; 0: count in the array itself. */
 intptr_t __xprof_thread_counters(uint64_t *array, intptr_t *tls);
 /* x86-64 trampolines for calls from asm statements (threads_pm.S): every
- * register but rax kept; arguments in rdi/rsi, or in r10/r11 for _r10.
+ * register but rax kept; arguments in rax/rcx, or in r10/r11 for _r10.
  * Not C functions: declared only to document them. */
 void __xprof_thread_counters_asm(void);
 void __xprof_thread_counters_asm_r10(void);

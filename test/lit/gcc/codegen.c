@@ -38,7 +38,7 @@
 // TREE-NEXT:  if ([[D1]] != 0)
 // TREE:       __asm__ __volatile__("lea -128(%%rsp), %%rsp
 // TREE-NEXT:  call *__xprof_thread_counters_asm@GOTPCREL(%%rip)
-// TREE-NEXT:  lea 128(%%rsp), %%rsp" : "=a" PROF_delta_{{[0-9]+}} : "D" &__xprof_counters[0], "S" &__xprof_d : "cc", "memory");
+// TREE-NEXT:  lea 128(%%rsp), %%rsp" : "=a" PROF_delta_{{[0-9]+}} : "a" &__xprof_counters[0], "c" &__xprof_d : "cc", "memory");
 // TREE:       # [[D:PROF_delta_[0-9]+]] = PHI <
 // TREE:       [[I:PROF_idx_[0-9]+]] = [[D]] + {{[0-9]+}};
 // TREE-NEXT:  [[E:PROF_edge_[0-9]+]] = __xprof_counters[[[I]]];

@@ -1,5 +1,5 @@
 // The slow path compiled code calls from an asm statement (GCC: arguments
-// in rdi and rsi; LLVM: in r10 and r11) keeps every register but rax, the
+// in rax and rcx; LLVM: in r10 and r11) keeps every register but rax, the
 // SSE registers too, whatever the stack's alignment, and gives the same
 // distance as the plain entry point.
 // REQUIRES: x86_64
@@ -24,15 +24,15 @@ XP_THREAD_OBJECT(obj, "/handmade/asm.o", 0x1, procs, array)
 /* The first call allocates the thread's copy (calloc, locks: code that
  * needs an aligned stack and may use SSE registers). */
 static intptr_t call_slow_path(int misalign, int *kept) {
-  intptr_t d;
-  register uint64_t rcx __asm__("rcx") = 0x1111;
+  register intptr_t rax __asm__("rax") = (intptr_t)array;
+  register intptr_t *rcx __asm__("rcx") = &array_tls;
   register uint64_t rdx __asm__("rdx") = 0x2222;
+  register uint64_t rdi __asm__("rdi") = 0x3333;
+  register uint64_t rsi __asm__("rsi") = 0x4444;
   register uint64_t r8 __asm__("r8") = 0x8888;
   register uint64_t r9 __asm__("r9") = 0x9999;
   register uint64_t r10 __asm__("r10") = 0xaaaa;
   register uint64_t r11 __asm__("r11") = 0xbbbb;
-  register uint64_t *rdi __asm__("rdi") = array;
-  register intptr_t *rsi __asm__("rsi") = &array_tls;
   register double x0 __asm__("xmm0") = 1.25;
   register double x7 __asm__("xmm7") = 7.5;
   register double x15 __asm__("xmm15") = 15.75;
@@ -42,22 +42,22 @@ static intptr_t call_slow_path(int misalign, int *kept) {
                      "call *__xprof_thread_counters_asm@GOTPCREL(%%rip)\n\t"
                      "lea 128(%%rsp), %%rsp\n\t"
                      "add $8, %%rsp"
-                     : "=a"(d), "+r"(rcx), "+r"(rdx), "+r"(r8), "+r"(r9), "+r"(r10),
-                       "+r"(r11), "+r"(rdi), "+r"(rsi), "+x"(x0), "+x"(x7), "+x"(x15)
+                     : "+r"(rax), "+r"(rcx), "+r"(rdx), "+r"(rdi), "+r"(rsi), "+r"(r8),
+                       "+r"(r9), "+r"(r10), "+r"(r11), "+x"(x0), "+x"(x7), "+x"(x15)
                      :
                      : "memory", "cc");
   else
     __asm__ volatile("lea -128(%%rsp), %%rsp\n\t"
                      "call *__xprof_thread_counters_asm@GOTPCREL(%%rip)\n\t"
                      "lea 128(%%rsp), %%rsp"
-                     : "=a"(d), "+r"(rcx), "+r"(rdx), "+r"(r8), "+r"(r9), "+r"(r10),
-                       "+r"(r11), "+r"(rdi), "+r"(rsi), "+x"(x0), "+x"(x7), "+x"(x15)
+                     : "+r"(rax), "+r"(rcx), "+r"(rdx), "+r"(rdi), "+r"(rsi), "+r"(r8),
+                       "+r"(r9), "+r"(r10), "+r"(r11), "+x"(x0), "+x"(x7), "+x"(x15)
                      :
                      : "memory", "cc");
-  *kept = rcx == 0x1111 && rdx == 0x2222 && r8 == 0x8888 && r9 == 0x9999 &&
-          r10 == 0xaaaa && r11 == 0xbbbb && rdi == array && rsi == &array_tls &&
+  *kept = rcx == &array_tls && rdx == 0x2222 && rdi == 0x3333 && rsi == 0x4444 &&
+          r8 == 0x8888 && r9 == 0x9999 && r10 == 0xaaaa && r11 == 0xbbbb &&
           x0 == 1.25 && x7 == 7.5 && x15 == 15.75;
-  return d;
+  return rax;
 }
 
 /* The entry LLVM-compiled code uses: arguments in r10 and r11. */
