@@ -429,21 +429,18 @@ extern "C" void xl_freq_close(void *h) { delete static_cast<Freq *>(h); }
 // ---- counter promotion -------------------------------------------------
 
 // A loop whose counts can wait for its exits: nothing in it leaves the
-// function another way (calls that may exit, longjmp or throw, returns,
-// unreachable; calls that surely return are fine, and cannot read the
-// counters: the runtime's functions are not among them); given a
-// preheader to start from and exits reached only from inside it (made as
-// LoopSimplify makes them).
+// function another way (calls that may exit or longjmp, returns,
+// unreachable); given a preheader to start from and exits reached only
+// from inside it (made as LoopSimplify makes them).  Loops with calls
+// that surely return were tried too: the counters then live across the
+// calls, and collection got slower (zstd 1.20x -> 1.32x in instructions).
 static bool promotable(Loop *L, DominatorTree &DT, LoopInfo &LI) {
   for (const BasicBlock *BB : L->blocks()) {
     if (succ_empty(BB))
       return false;
     for (const Instruction &I : *BB)
       if (auto *CB = dyn_cast<CallBase>(&I))
-        if (CB->isInlineAsm() || isa<InvokeInst>(CB) ||
-            (!isa<IntrinsicInst>(CB) && mayNotReturn(CB)) ||
-            (CB->getCalledFunction() &&
-             CB->getCalledFunction()->getName().contains("xprof_")))
+        if (!isa<IntrinsicInst>(CB) || CB->isInlineAsm())
           return false;
   }
   SmallVector<BasicBlock *, 8> Exits;

@@ -87,30 +87,8 @@ done:
   ret i32 %s1
 }
 
-; So does a loop whose calls surely return (strlen is willreturn nounwind)...
-define i64 @lens(i8* %p, i32 %n) {
-; CHECK-LABEL: define i64 @lens(
-; CHECK:       %xprof.local = alloca i64
-; CHECK:       loop:
-; CHECK-NOT:   @__xprof_counters
-; CHECK:       call i64 @strlen
-; CHECK:       done:
-; CHECK-NEXT:  %xprof.pending = load i64, i64* %xprof.local
-entry:
-  br label %loop
-loop:
-  %i = phi i32 [ 0, %entry ], [ %i1, %loop ]
-  %s = phi i64 [ 0, %entry ], [ %s1, %loop ]
-  %l = call i64 @strlen(i8* %p)
-  %s1 = add i64 %s, %l
-  %i1 = add i32 %i, 1
-  %c = icmp slt i32 %i1, %n
-  br i1 %c, label %loop, label %done
-done:
-  ret i64 %s1
-}
-
-; ...but not one with a call that may exit: its counts could not wait.
+; A loop with a call keeps counting in memory: a call that exits or
+; longjmps would lose counts held in a register.
 define i32 @calls_out(i32 %n) {
 ; CHECK-LABEL: define i32 @calls_out(
 ; CHECK-NOT:   %xprof.local
@@ -129,7 +107,6 @@ done:
   ret i32 %i1
 }
 
-declare i64 @strlen(i8*) nounwind readonly willreturn
 declare void @ext(i32)
 
 define linkonce_odr i32 @inl(i32 %x) comdat {
