@@ -123,12 +123,11 @@ static LLVMValueRef insertion_point(ctx *c, struct xl_cfg *g, uint32_t e) {
   return nb ? LLVMGetBasicBlockTerminator(nb) : NULL;
 }
 
-static LLVMValueRef vp_proc_fn(ctx *c) {
-  const char *name = c->o->update == XL_UPDATE_SINGLE ? "__xprof_vp_proc_single"
-                                                      : "__xprof_vp_proc";
+/* A value-profile recorder of the runtime: void NAME(uint64_t *, VALUE). */
+static LLVMValueRef vp_fn(ctx *c, const char *name, LLVMTypeRef value) {
   LLVMValueRef f = LLVMGetNamedFunction(c->m, name);
   if (!f) {
-    LLVMTypeRef args[2] = {c->i64p, c->i8p};
+    LLVMTypeRef args[2] = {c->i64p, value};
     f = LLVMAddFunction(c->m, name, LLVMFunctionType(LLVMVoidTypeInContext(c->cx), args, 2, 0));
     LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
                             LLVMCreateEnumAttribute(c->cx, LLVMGetEnumAttributeKindForName("nounwind", 8), 0));
@@ -136,18 +135,15 @@ static LLVMValueRef vp_proc_fn(ctx *c) {
   return f;
 }
 
-/* Memory operations record their length (a site of type LLONG). */
-static LLVMValueRef vp_llong_fn(ctx *c) {
-  const char *name = "__xprof_vp_llong";
-  LLVMValueRef f = LLVMGetNamedFunction(c->m, name);
-  if (!f) {
-    LLVMTypeRef args[2] = {c->i64p, c->i64};
-    f = LLVMAddFunction(c->m, name, LLVMFunctionType(LLVMVoidTypeInContext(c->cx), args, 2, 0));
-    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
-                            LLVMCreateEnumAttribute(c->cx, LLVMGetEnumAttributeKindForName("nounwind", 8), 0));
-  }
-  return f;
+/* Indirect calls record their target... */
+static LLVMValueRef vp_proc_fn(ctx *c) {
+  return vp_fn(c, c->o->update == XL_UPDATE_SINGLE ? "__xprof_vp_proc_single"
+                                                   : "__xprof_vp_proc",
+               c->i8p);
 }
+
+/* ...memory operations their length (a site of type LLONG). */
+static LLVMValueRef vp_llong_fn(ctx *c) { return vp_fn(c, "__xprof_vp_llong", c->i64); }
 
 static LLVMValueRef comdat_array(ctx *c, fn_data *f) {
   char *name;

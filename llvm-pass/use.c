@@ -92,21 +92,18 @@ static LLVMValueRef target_function(use_ctx *u, const char *value,
   return f;
 }
 
-/* The lengths a memory operation saw, as LLVM's own profile gives them
- * (value-profile metadata of kind IPVK_MemOPSize, by decreasing count):
- * LLVM's memop optimization (added after this pass) then turns a
- * dominant length into a constant-length copy on a fast path. */
-static void memop_lengths(use_ctx *u, const xprof_objfile *o,
-                          const xprof_vp_record *rec, LLVMValueRef inst) {
-  uint32_t nv = o->n_values_per_vp, order[64], k = 0;
-  uint64_t total = 0;
+/* A record's values with a count (and, for procedures, a name), by
+ * decreasing count as LLVM's value-profile metadata lists them; returns
+ * how many, and their total in *total. */
+static uint32_t sorted_values(const xprof_objfile *o, const xprof_vp_record *rec,
+                              uint32_t order[64], uint64_t *total) {
+  uint32_t nv = o->n_values_per_vp, k = 0;
+  *total = 0;
   for (uint32_t i = 0; i < nv && i < 64; i++) {
-    total = xprof_sat_add(total, rec->values[i].count);
-    if (rec->values[i].count)
+    *total = xprof_sat_add(*total, rec->values[i].count);
+    if (rec->values[i].count && (rec->type != XPROF_VP_PROC || rec->values[i].proc))
       order[k++] = i;
   }
-  if (!total)
-    return;
   for (uint32_t a = 1; a < k; a++)
     for (uint32_t b = a; b > 0 && rec->values[order[b]].count >
                                       rec->values[order[b - 1]].count; b--) {
@@ -114,14 +111,33 @@ static void memop_lengths(use_ctx *u, const xprof_objfile *o,
       order[b] = order[b - 1];
       order[b - 1] = t;
     }
+  return k;
+}
+
+/* !{"VP", kind, total, value, count, ...} on inst.  Kind 0
+ * (IPVK_IndirectCallTarget): values are the MD5 of the target's name;
+ * kind 1 (IPVK_MemOPSize): lengths.  LLVM's indirect-call promotion and
+ * memop optimization (added after this pass) read it; for the latter a
+ * dominant small length becomes a constant-length copy on a fast path. */
+static void set_value_profile(use_ctx *u, LLVMValueRef inst, unsigned kind,
+                              const xprof_vp_record *rec, const uint32_t *order,
+                              uint32_t k, uint64_t total) {
   LLVMMetadataRef ops[3 + 2 * 64];
   unsigned n = 0;
   ops[n++] = LLVMMDStringInContext2(u->cx, "VP", 2);
-  ops[n++] = md_u32(u, 1); /* IPVK_MemOPSize */
+  ops[n++] = md_u32(u, kind);
   ops[n++] = md_u64(u, total);
   for (uint32_t i = 0; i < k; i++) {
-    ops[n++] = md_u64(u, rec->values[order[i]].bits);
-    ops[n++] = md_u64(u, rec->values[order[i]].count);
+    const xprof_vp_value *v = &rec->values[order[i]];
+    if (kind == 0) {
+      const char *colon = strchr(v->proc, ':');
+      char *name = strndup(v->proc, colon ? (size_t)(colon - v->proc) : strlen(v->proc));
+      ops[n++] = md_u64(u, xl_md5(name));
+      free(name);
+    } else {
+      ops[n++] = md_u64(u, v->bits);
+    }
+    ops[n++] = md_u64(u, v->count);
   }
   LLVMSetMetadata(inst, u->prof_kind,
                   LLVMMetadataAsValue(u->cx, LLVMMDNodeInContext2(u->cx, ops, n)));
@@ -130,48 +146,22 @@ static void memop_lengths(use_ctx *u, const xprof_objfile *o,
 static void value_profiles(use_ctx *u, const xprof_objfile *o,
                            const xprof_proc *f, LLVMValueRef *calls,
                            uint32_t n_calls) {
-  unsigned vp_kind = u->prof_kind;
   for (uint32_t r = 0; r < f->n_vp_records; r++) {
     const xprof_vp_record *rec = &f->vp[r];
     if (rec->expr_id >= n_calls)
       continue;
-    int memop = xl_memop_length(calls[rec->expr_id]) != NULL;
-    if (memop && rec->type == XPROF_VP_LLONG)
-      memop_lengths(u, o, rec, calls[rec->expr_id]);
-    if (memop || rec->type != XPROF_VP_PROC)
-      continue;
     LLVMValueRef call = calls[rec->expr_id];
-    /* Entries by decreasing count: LLVM's promotion stops at the first
-     * unprofitable one. */
-    uint32_t nv = o->n_values_per_vp, order[64], k = 0;
-    uint64_t total = 0;
-    for (uint32_t i = 0; i < nv && i < 64; i++) {
-      total = xprof_sat_add(total, rec->values[i].count);
-      if (rec->values[i].count && rec->values[i].proc)
-        order[k++] = i;
-    }
-    for (uint32_t a = 1; a < k; a++)
-      for (uint32_t b = a; b > 0 && rec->values[order[b]].count >
-                                        rec->values[order[b - 1]].count; b--) {
-        uint32_t t = order[b];
-        order[b] = order[b - 1];
-        order[b - 1] = t;
-      }
+    int memop = xl_memop_length(call) != NULL;
+    if (memop ? rec->type != XPROF_VP_LLONG : rec->type != XPROF_VP_PROC)
+      continue;
+    uint32_t order[64];
+    uint64_t total;
+    uint32_t k = sorted_values(o, rec, order, &total);
     if (!total)
       continue;
-    LLVMMetadataRef ops[3 + 2 * 64];
-    unsigned n = 0;
-    ops[n++] = LLVMMDStringInContext2(u->cx, "VP", 2);
-    ops[n++] = md_u32(u, 0); /* IPVK_IndirectCallTarget */
-    ops[n++] = md_u64(u, total);
-    for (uint32_t i = 0; i < k; i++) {
-      const char *v = rec->values[order[i]].proc, *colon = strchr(v, ':');
-      char *name = strndup(v, colon ? (size_t)(colon - v) : strlen(v));
-      ops[n++] = md_u64(u, xl_md5(name));
-      ops[n++] = md_u64(u, rec->values[order[i]].count);
-      free(name);
-    }
-    LLVMSetMetadata(call, vp_kind, LLVMMetadataAsValue(u->cx, LLVMMDNodeInContext2(u->cx, ops, n)));
+    set_value_profile(u, call, memop ? 1 : 0, rec, order, k, total);
+    if (memop)
+      continue;
     /* LLVM's own rule (IndirectCallPromotion): up to three targets, each
      * taking at least 30% of the calls left and 5% of all of them. */
     uint64_t left = total;

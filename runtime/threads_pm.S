@@ -25,31 +25,21 @@
         .type   __xprof_thread_counters_asm_r10, @function
 __xprof_thread_counters_asm_r10:
         .cfi_startproc
-        pushq   %rbp
-        .cfi_adjust_cfa_offset 8
-        .cfi_rel_offset %rbp, 0
-        movq    %rsp, %rbp
-        .cfi_def_cfa_register %rbp
-        andq    $-16, %rsp
-        subq    $512, %rsp
-        fxsave64 (%rsp)
         pushq   %rcx
-        pushq   %rdx
-        pushq   %rsi
-        pushq   %rdi
-        pushq   %r8
-        pushq   %r9
-        pushq   %r10
-        pushq   %r11
-        movq    %r10, %rdi
-        movq    %r11, %rsi
-        jmp     1f
+        .cfi_adjust_cfa_offset 8
+        movq    %r10, %rax
+        movq    %r11, %rcx
+        call    .Lasm_body          /* local: no PLT, nothing lazily bound */
+        popq    %rcx
+        .cfi_adjust_cfa_offset -8
+        ret
         .cfi_endproc
         .size   __xprof_thread_counters_asm_r10, .-__xprof_thread_counters_asm_r10
 
         .globl  __xprof_thread_counters_asm
         .type   __xprof_thread_counters_asm, @function
 __xprof_thread_counters_asm:
+.Lasm_body:
         .cfi_startproc
         pushq   %rbp
         .cfi_adjust_cfa_offset 8
@@ -69,7 +59,7 @@ __xprof_thread_counters_asm:
         pushq   %r11
         movq    %rax, %rdi
         movq    %rcx, %rsi
-1:      call    __xprof_thread_counters@PLT
+        call    __xprof_thread_counters@PLT
         popq    %r11
         popq    %r10
         popq    %r9
