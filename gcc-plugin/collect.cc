@@ -190,9 +190,9 @@ static tree get_thread_fn_decl(void) {
 
 /* On x86-64 the slow path is an asm statement that calls the runtime's
  * trampoline (runtime/threads_pm.S) through the GOT, which keeps every
- * register but the result: GCC then sees no call, and a small leaf function stays a leaf
- * that saves no registers and sets up no frame for a path taken once per
- * thread.  The trampoline keeps the x87/SSE state but not the upper
+ * register but the result: GCC then sees no call, and a small leaf
+ * function stays a leaf that saves no registers and sets up no frame for
+ * a path taken once per thread.  The trampoline keeps the x87/SSE state but not the upper
  * halves of wider vector registers, so a function that receives wider
  * vectors calls the plain entry point. */
 static bool slow_path_in_asm(void) {
@@ -645,7 +645,6 @@ void xp_collect_execute(void) {
     free(name);
   }
 
-  xp_find_returning_functions();
   vec<cgraph_node *> done = vNULL;
   cgraph_node *node;
   FOR_EACH_DEFINED_FUNCTION(node) {
@@ -656,7 +655,6 @@ void xp_collect_execute(void) {
       done.safe_push(node);
     pop_cfun();
   }
-  xp_forget_returning_functions();
   for (unsigned i = 0; i < done.length(); i++) {
     done[i]->set_const_flag(false, false);
     done[i]->set_pure_flag(false, false);

@@ -191,10 +191,14 @@ public:
    * time, and the data travels in the LTO object. */
   bool gate(function *) override { return !in_lto_p && !seen_error(); }
   unsigned int execute(function *) override {
+    /* Both modes must see the same graphs: which calls surely return is
+     * settled here, before either changes a function. */
+    xp_find_returning_functions();
     if (xp_opts.mode == XP_MODE_COLLECT)
       xp_collect_execute();
     else
       xp_use_execute();
+    xp_forget_returning_functions();
     return 0;
   }
 };

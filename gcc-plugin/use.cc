@@ -287,7 +287,6 @@ void xp_use_execute(void) {
   XP_SET_OPTIMIZATION(x_flag_branch_probabilities, 1);
 
   use_stats st = {0, 0, 0, 0};
-  xp_find_returning_functions();
   vec<cgraph_node *> done = vNULL;
   cgraph_node *node;
   FOR_EACH_DEFINED_FUNCTION(node) {
@@ -303,7 +302,6 @@ void xp_use_execute(void) {
       done.safe_push(node);
     pop_cfun();
   }
-  xp_forget_returning_functions();
   /* Call statements and the call graph, in every function: the entry
    * counts become node counts, calls get their counts. */
   FOR_EACH_DEFINED_FUNCTION(node) {

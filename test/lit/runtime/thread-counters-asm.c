@@ -36,24 +36,17 @@ static intptr_t call_slow_path(int misalign, int *kept) {
   register double x0 __asm__("xmm0") = 1.25;
   register double x7 __asm__("xmm7") = 7.5;
   register double x15 __asm__("xmm15") = 15.75;
-  if (misalign)
-    __asm__ volatile("sub $8, %%rsp\n\t"
-                     "lea -128(%%rsp), %%rsp\n\t"
-                     "call *__xprof_thread_counters_asm@GOTPCREL(%%rip)\n\t"
-                     "lea 128(%%rsp), %%rsp\n\t"
-                     "add $8, %%rsp"
-                     : "+r"(rax), "+r"(rcx), "+r"(rdx), "+r"(rdi), "+r"(rsi), "+r"(r8),
-                       "+r"(r9), "+r"(r10), "+r"(r11), "+x"(x0), "+x"(x7), "+x"(x15)
-                     :
-                     : "memory", "cc");
-  else
-    __asm__ volatile("lea -128(%%rsp), %%rsp\n\t"
-                     "call *__xprof_thread_counters_asm@GOTPCREL(%%rip)\n\t"
-                     "lea 128(%%rsp), %%rsp"
-                     : "+r"(rax), "+r"(rcx), "+r"(rdx), "+r"(rdi), "+r"(rsi), "+r"(r8),
-                       "+r"(r9), "+r"(r10), "+r"(r11), "+x"(x0), "+x"(x7), "+x"(x15)
-                     :
-                     : "memory", "cc");
+  /* misalign words more on the stack before the call (0 or 1). */
+  uint64_t skip = 8 * (uint64_t)misalign;
+  __asm__ volatile("sub %[skip], %%rsp\n\t"
+                   "lea -128(%%rsp), %%rsp\n\t"
+                   "call *__xprof_thread_counters_asm@GOTPCREL(%%rip)\n\t"
+                   "lea 128(%%rsp), %%rsp\n\t"
+                   "add %[skip], %%rsp"
+                   : "+r"(rax), "+r"(rcx), "+r"(rdx), "+r"(rdi), "+r"(rsi), "+r"(r8),
+                     "+r"(r9), "+r"(r10), "+r"(r11), "+x"(x0), "+x"(x7), "+x"(x15)
+                   : [skip] "r"(skip)
+                   : "memory", "cc");
   *kept = rcx == &array_tls && rdx == 0x2222 && rdi == 0x3333 && rsi == 0x4444 &&
           r8 == 0x8888 && r9 == 0x9999 && r10 == 0xaaaa && r11 == 0xbbbb &&
           x0 == 1.25 && x7 == 7.5 && x15 == 15.75;
