@@ -9,11 +9,15 @@
  * the linker keeps one array with the one copy of the code it keeps, and
  * every object file that has the function records the same counts.
  *
- * With per-thread counters (update=thread, the default) each array has a
- * thread-local word D, and each function finds the calling thread's copy
- * of its array at entry (runtime/threads.c): a distance d in words, so
- * that counter i is updated as ARRAY[d + i] with plain adds.
- * Written that way the access is still one to ARRAY as far as GCC's alias
+ * With per-thread counters (update=thread, the default), code that goes
+ * into an executable counts with plain adds in a thread-local twin of
+ * each array (static TLS: %fs:TWIN@tpoff + 8i, nothing at function
+ * entry); the object's constructor tells the runtime where the twins are
+ * (runtime/threads.c).  Other code (-fPIC, whose TLS may be dynamic)
+ * gives each array a thread-local word D, and each function finds the
+ * calling thread's copy of its array at entry: a distance d in words, so
+ * that counter i is updated as ARRAY[d + i] with plain adds.  Written
+ * that way the access is still one to ARRAY as far as GCC's alias
  * analysis knows, a variable nothing else aliases: hot counters stay in
  * registers through loops (store motion) as with plain updates.
  */
@@ -31,7 +35,9 @@ struct xp_fn {
   uint32_t n_counters; /* including debug counters */
   uint32_t n_vp_sites;
   tree var;            /* counters (and, for comdat, value-profile state) */
-  tree word;           /* per-thread: var's thread-local word */
+  tree word;           /* per-thread: var's thread-local word, or */
+  tree twin;           /* var's thread-local twin, and */
+  tree twin_cell;      /* the word the constructor points at the twin */
   uint32_t base;       /* first counter in var */
   uint32_t vp_base;    /* first state word: in vp var, or in var (comdat) */
   bool comdat;
@@ -44,12 +50,19 @@ static uint32_t n_ctrs, n_vp_words;
 static vec<uint32_t> vp_site_words; /* state offsets, object-wide vp_var */
 static tree vp_proc_decl, thread_fn_decl;
 static tree thread_var; /* per-thread: the object array's thread-local word */
+static tree twin_var, twin_cell; /* or its thread-local twin, and its cell */
 static tree thread_delta; /* cfun's distance to its thread copy (SSA name) */
 static FILE *cfg_dump;
 
 static tree counter_type(void) { return get_gcov_type(); }
 
 static bool per_thread(void) { return xp_opts.update == XP_UPDATE_THREAD; }
+
+/* Thread-local twins: for code that goes into an executable, whose TLS is
+ * static (a shared library's may not be). */
+static bool use_twins(void) {
+  return per_thread() && !xp_opts.no_tls_counters && !flag_shlib;
+}
 
 /* A static array whose size is fixed at the end (as coverage.cc does). */
 static tree open_array(const char *name) {
@@ -94,7 +107,7 @@ static tree element(tree var, uint32_t idx) {
 static void insert_increment(edge e, tree var, uint32_t idx) {
   tree ref = element(var, idx);
   tree one = build_int_cst(counter_type(), 1);
-  if (per_thread()) {
+  if (thread_delta) {
     tree i = make_temp_ssa_name(long_integer_type_node, NULL, "PROF_idx");
     gsi_insert_on_edge(e, gimple_build_assign(i, PLUS_EXPR, thread_delta,
                                               build_int_cst(long_integer_type_node, idx)));
@@ -153,7 +166,41 @@ static void insert_vp_calls(tree var, uint32_t first_word, uint32_t stride) {
   }
 }
 
-/* ---- per-thread counters: the code at function entry ------------------- */
+/* ---- per-thread counters: twins and thread-local words --------------- */
+
+/* A comdat variable: one per program, whoever defines it. */
+static void make_comdat(tree v) {
+  TREE_PUBLIC(v) = 1;
+  DECL_VISIBILITY(v) = VISIBILITY_HIDDEN;
+  DECL_VISIBILITY_SPECIFIED(v) = 1;
+  make_decl_one_only(v, DECL_ASSEMBLER_NAME(v));
+}
+
+/* An array's thread-local twin (sized later for the object's array);
+ * local-exec, as the twins are only for executables. */
+static tree twin_array(const char *name, bool comdat, uint32_t n) {
+  tree v = open_array(name);
+  if (comdat)
+    make_comdat(v);
+  set_decl_tls_model(v, decl_default_tls_model(v));
+  if (comdat)
+    close_array(v, n, NULL_TREE);
+  return v;
+}
+
+/* The word the constructor points at a twin in the registering thread. */
+static tree twin_cell_var(const char *name, bool comdat) {
+  tree v = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier(name),
+                      build_pointer_type(counter_type()));
+  TREE_STATIC(v) = 1;
+  TREE_ADDRESSABLE(v) = 1;
+  DECL_ARTIFICIAL(v) = 1;
+  DECL_IGNORED_P(v) = 1;
+  if (comdat)
+    make_comdat(v);
+  varpool_node::finalize_decl(v);
+  return v;
+}
 
 /* The thread-local word of an array: the distance to this thread's copy. */
 static tree thread_word(const char *name, bool comdat) {
@@ -163,17 +210,15 @@ static tree thread_word(const char *name, bool comdat) {
   TREE_ADDRESSABLE(v) = 1;
   DECL_ARTIFICIAL(v) = 1;
   DECL_IGNORED_P(v) = 1;
-  if (comdat) {
-    TREE_PUBLIC(v) = 1;
-    DECL_VISIBILITY(v) = VISIBILITY_HIDDEN;
-    DECL_VISIBILITY_SPECIFIED(v) = 1;
-    make_decl_one_only(v, DECL_ASSEMBLER_NAME(v));
-  }
+  if (comdat)
+    make_comdat(v);
   /* Local-exec in executables: one load from the thread pointer. */
   set_decl_tls_model(v, decl_default_tls_model(v));
   varpool_node::finalize_decl(v);
   return v;
 }
+
+/* ---- per-thread counters: the code at function entry ------------------- */
 
 static tree get_thread_fn_decl(void) {
   if (!thread_fn_decl) {
@@ -363,16 +408,32 @@ static bool instrument_function(cgraph_node *node) {
     f.var = v;
     f.base = 0;
     f.vp_base = f.n_counters;
-    if (per_thread() && f.n_counters) {
+    if (use_twins() && f.n_counters) {
+      snprintf(name, sizeof name, "__xprof_t.%.1000s.%llx", f.name,
+               (unsigned long long)f.signature);
+      f.twin = twin_array(name, true, f.n_counters);
+      snprintf(name, sizeof name, "__xprof_tc.%.1000s.%llx", f.name,
+               (unsigned long long)f.signature);
+      f.twin_cell = twin_cell_var(name, true);
+    } else if (per_thread() && f.n_counters) {
       snprintf(name, sizeof name, "__xprof_d.%.1000s.%llx", f.name,
                (unsigned long long)f.signature);
       f.word = thread_word(name, true);
     }
   } else {
     f.var = ctr_var;
-    if (per_thread() && !thread_var)
-      thread_var = thread_word("__xprof_d", false);
-    f.word = thread_var;
+    if (use_twins()) {
+      if (!twin_var) {
+        twin_var = twin_array("__xprof_t", false, 0);
+        twin_cell = twin_cell_var("__xprof_tc", false);
+      }
+      f.twin = twin_var;
+      f.twin_cell = twin_cell;
+    } else if (per_thread()) {
+      if (!thread_var)
+        thread_var = thread_word("__xprof_d", false);
+      f.word = thread_var;
+    }
     f.base = n_ctrs;
     f.vp_base = n_vp_words;
     n_ctrs += f.n_counters;
@@ -381,16 +442,16 @@ static bool instrument_function(cgraph_node *node) {
     n_vp_words += n_sites * words;
   }
 
-  thread_delta = per_thread() && f.n_counters
+  thread_delta = f.word && f.n_counters
                      ? make_temp_ssa_name(long_integer_type_node, NULL, "PROF_delta")
                      : NULL_TREE;
   uint32_t dbg = 0;
   for (uint32_t i = 0; i < c.n_edges; i++) {
     uint32_t k = c.counter_of_edge[i];
     if (k != XPROF_ON_TREE && k != XPROF_NOT_IN_GRAPH)
-      insert_increment(c.gcc_edges[i], f.var, f.base + k);
+      insert_increment(c.gcc_edges[i], f.twin ? f.twin : f.var, f.base + k);
     if (n_debug && !(c.edges[i].flags & (XPROF_EDGE_FAKE | XPROF_EDGE_IGNORE)))
-      insert_increment(c.gcc_edges[i], f.var,
+      insert_increment(c.gcc_edges[i], f.twin ? f.twin : f.var,
                        f.base + (uint32_t)c.n_counters + dbg++);
   }
   if (cfg_dump)
@@ -501,6 +562,11 @@ static void compile_time(uint64_t *sec, uint32_t *usec) {
   *usec = (uint32_t)tv.tv_usec;
 }
 
+/* cell = &twin[0], in the constructor. */
+static tree point_cell(tree cell, tree twin) {
+  return build2(MODIFY_EXPR, TREE_TYPE(cell), cell, build_fold_addr_expr(element(twin, 0)));
+}
+
 static void emit_descriptor(void) {
   tree cptr = build_pointer_type(build_qualified_type(char_type_node, TYPE_QUAL_CONST));
   tree u64ptr = build_pointer_type(uint64_type_node);
@@ -522,6 +588,7 @@ static void emit_descriptor(void) {
   add_field(&proc, "array_offset", uint32_type_node);
   add_field(&proc, "vp_sites", build_pointer_type(site.type));
   add_field(&proc, "address", const_ptr_type_node);
+  add_field(&proc, "tls_array", build_pointer_type(build_pointer_type(counter_type())));
   finish_record(&proc, "xprof_rt_proc");
 
   /* All value-profile sites of the object file, in procedure order. */
@@ -567,6 +634,7 @@ static void emit_descriptor(void) {
                      : null_pointer_node);
     set(&v, &proc, 8,
         f.take_address ? build_fold_addr_expr(f.decl) : null_pointer_node);
+    set(&v, &proc, 9, f.twin_cell ? build_fold_addr_expr(f.twin_cell) : null_pointer_node);
     first_site += f.n_vp_sites;
     CONSTRUCTOR_APPEND_ELT(procs, size_int(i), build_constructor(proc.type, v));
     objsig = (objsig ^ f.signature) * 0x100000001b3ull;
@@ -616,11 +684,17 @@ static void emit_descriptor(void) {
   tree obj_var = static_var("__xprof_object", obj.type, build_constructor(obj.type, v));
   TREE_READONLY(obj_var) = 0;
 
-  /* Register from a constructor, unregister from a destructor (dlclose). */
+  /* Register from a constructor, unregister from a destructor (dlclose).
+   * The constructor first points the cells at the twins. */
   tree ftype = build_function_type_list(void_type_node, ptr_type_node, NULL_TREE);
   tree reg = build_fn_decl("__xprof_register", ftype);
   tree unreg = build_fn_decl("__xprof_unregister", ftype);
   tree body = NULL_TREE;
+  if (twin_cell)
+    append_to_statement_list(point_cell(twin_cell, twin_var), &body);
+  for (unsigned i = 0; i < fns.length(); i++)
+    if (fns[i].comdat && fns[i].twin_cell)
+      append_to_statement_list(point_cell(fns[i].twin_cell, fns[i].twin), &body);
   append_to_statement_list(build_call_expr(reg, 1, build_fold_addr_expr(obj_var)),
                            &body);
   cgraph_build_static_cdtor('I', body, DEFAULT_INIT_PRIORITY);
@@ -634,7 +708,7 @@ void xp_collect_execute(void) {
   ctr_var = open_array("__xprof_counters");
   vp_var = open_array("__xprof_vp");
   n_ctrs = n_vp_words = 0;
-  thread_var = NULL_TREE;
+  thread_var = twin_var = twin_cell = NULL_TREE;
   if (xp_opts.cfg_dump) {
     char *name = concat(xp_object_path(), ".xpcfg", NULL);
     cfg_dump = fopen(name, "w");
@@ -669,6 +743,8 @@ void xp_collect_execute(void) {
   done.release();
 
   close_array(ctr_var, n_ctrs, NULL_TREE);
+  if (twin_var)
+    close_array(twin_var, n_ctrs, NULL_TREE);
   close_array(vp_var, n_vp_words, NULL_TREE);
   DECL_INITIAL(vp_var) = vp_initializer(TREE_TYPE(vp_var), vp_site_words.address(),
                                         vp_site_words.length(), 0);

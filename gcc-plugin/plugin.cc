@@ -24,6 +24,7 @@ static struct plugin_info xp_plugin_info = {
     "  -fplugin-arg-xprof-xprofile=collect[:NAME] | use[:NAME] (repeatable)\n"
     "  -fplugin-arg-xprof-pathmap=COLLECT_PREFIX:USE_PREFIX (repeatable)\n"
     "  -fplugin-arg-xprof-update=thread|atomic|single\n"
+    "  -fplugin-arg-xprof-no-tls-counters\n"
     "  -fplugin-arg-xprof-values-per-site=N\n"
     "  -fplugin-arg-xprof-skip-functions=PATTERN[,PATTERN...]\n"
     "  -fplugin-arg-xprof-skip-files=PATTERN[,PATTERN...]\n"
@@ -152,6 +153,8 @@ static bool parse_args(struct plugin_name_args *info) {
         xp_opts.cfg_dump = true;
       else if (strcmp(k, "no-missing-warning") == 0)
         xp_opts.warn_missing = false;
+      else if (strcmp(k, "no-tls-counters") == 0)
+        xp_opts.no_tls_counters = true;
       else
         needs_value = true;
       if (needs_value || v) {

@@ -22,6 +22,7 @@ struct xp_options {
   const char **pathmap;        /* COLLECT_PREFIX:USE_PREFIX */
   unsigned n_pathmap;
   enum xp_update update;
+  bool no_tls_counters;        /* update=thread: no thread-local twins */
   bool verbose;
   bool all_edges;              /* debug: count every edge as well */
   bool cfg_dump;               /* debug: write OBJECT.xpcfg */

@@ -3,47 +3,66 @@
  *
  * Exact counts under threads without an atomic instruction per event:
  * each thread counts in a private copy of each counter array, with plain
- * adds, and the runtime adds the copies up.  The compiler gives every
- * counter array a thread-local word D (one per object file, one per
- * comdat function) holding the distance, in words, from the array to the
- * running thread's copy; compiled code does at function entry
+ * adds, and the runtime adds the copies up.  A thread's copy of an array
+ * is one of two kinds:
  *
- *     d = D;  if (!d) d = __xprof_thread_counters(array, &D);
- *     ... array[d + i] += 1 ...
+ *   - a thread-local twin of the array, for code that goes into an
+ *     executable.  Static TLS sits at the same distance from the thread
+ *     pointer in every thread, so the compiled code adds to
+ *     %fs:twin@tpoff + 8i with no code at function entry, and the runtime
+ *     finds any thread's twin from that distance (measured from a
+ *     thread-local of its own, `self`) -- if it knows the thread: threads
+ *     are made known by the pthread_create below, which wraps the start
+ *     routine, and by registration (the registering thread);
+ *   - a copy on the heap, for code that may go into a shared library
+ *     (whose TLS may be dynamic).  The compiler gives such an array a
+ *     thread-local word D holding the distance, in words, from the array
+ *     to the running thread's copy; compiled code does at function entry
+ *
+ *         d = D;  if (!d) d = __xprof_thread_counters(array, &D);
+ *         ... array[d + i] += 1 ...
  *
  * The runtime numbers the arrays of registered objects (slots; a comdat
- * array shared by several objects is one) and keeps, per thread, the
- * copy of each array the thread has run and the address of its D.
+ * array shared by several objects is one) and keeps, per thread, its copy
+ * of each array (and the address of its D).
  *
- * A copy is followed by a baseline: the values already handed to a
- * snapshot.  A snapshot adds copy - baseline and moves the baseline up,
- * writing nothing the owning thread writes, so threads keep counting
- * while another thread (or the async writer) dumps.  A thread that exits
- * adds what is left of its copies to the shared arrays (atomically),
- * clears its Ds and frees the copies.  Threads still running at exit are
- * read as they are.
+ * Each copy has a baseline: the values already handed to a snapshot.  A
+ * snapshot adds copy - baseline and moves the baseline up, writing nothing
+ * the owning thread writes, so threads keep counting while another thread
+ * (or the async writer) dumps.  A thread that exits adds what is left of
+ * its copies to the shared arrays (atomically).  Threads still running at
+ * exit are read as they are.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rt_internal.h"
 
 struct rt_slot {
-  uint64_t *array; /* NULL: released */
-  uint32_t words;  /* counters in the array */
-  uint32_t refs;   /* registered objects using the array */
-  uint64_t mark;   /* the last (un)registration that counted this array */
+  uint64_t *array;    /* NULL: released */
+  uint32_t words;     /* counters in the array */
+  uint32_t refs;      /* registered objects using the array */
+  uint64_t mark;      /* the last (un)registration that counted this array */
+  intptr_t tls_twin;  /* bytes from a thread's `self` to its twin */
+  int has_twin;
 };
 
 struct rt_copy {
-  uint64_t *copy;  /* words counters, then words baseline values */
-  intptr_t *tls;   /* the thread's D for the array */
+  uint64_t *now;  /* the thread's counters; NULL: none */
+  uint64_t *base; /* values already taken; NULL: all zero */
+  intptr_t *tls;  /* the thread's D for the array, or NULL */
+  int heap;       /* now is ours, with the baseline after it */
 };
 
 struct rt_thread {
   struct rt_copy *copies; /* by slot */
   uint32_t n_copies;
+  unsigned rounds;        /* of thread_exit */
+  char *anchor;           /* the thread's `self` */
   struct rt_thread *next;
 };
 
@@ -58,7 +77,10 @@ static struct rt_thread *threads;
 static uint64_t pass; /* numbers (un)registrations, for slot marks */
 static pthread_key_t thread_key;
 static int key_ok, exiting;
+/* Static TLS, at a fixed distance from the counter arrays' twins. */
 static __thread struct rt_thread *self __attribute__((tls_model("initial-exec")));
+/* `self` of a thread whose copies were added up for the last time. */
+static struct rt_thread gone;
 
 /* Distances are computed on addresses: the copy and the array are
  * different objects as far as C is concerned. */
@@ -66,8 +88,25 @@ static intptr_t distance(const uint64_t *from, const uint64_t *to) {
   return ((intptr_t)(uintptr_t)to - (intptr_t)(uintptr_t)from) / 8;
 }
 
-static uint64_t *copy_of(const struct rt_thread *t, uint32_t s) {
-  return s < t->n_copies ? t->copies[s].copy : NULL;
+static struct rt_copy *copy_of(const struct rt_thread *t, uint32_t s) {
+  return s < t->n_copies && t->copies[s].now ? &t->copies[s] : NULL;
+}
+
+static void free_copy(struct rt_copy *c) {
+  if (c->heap)
+    free(c->now);
+  else
+    free(c->base);
+  *c = (struct rt_copy){NULL, NULL, NULL, 0};
+}
+
+/* Counts and baseline to zero; only the owning thread may do this. */
+static void zero_copy(struct rt_copy *c, uint32_t words) {
+  memset(c->now, 0, (c->heap ? 2 : 1) * (size_t)words * 8);
+  if (!c->heap) {
+    free(c->base);
+    c->base = NULL;
+  }
 }
 
 /* ---- slots: caller holds rt_lock -------------------------------------- */
@@ -123,49 +162,127 @@ static uint32_t new_slot(uint64_t *array, uint32_t words) {
     map_used++;
   map[i].array = array;
   map[i].slot = n_slots;
-  slots[n_slots] = (struct rt_slot){array, words, 1, pass};
+  slots[n_slots] = (struct rt_slot){array, words, 1, pass, 0, 0};
   return n_slots++;
 }
 
-/* The slot of one array of a registering object. */
-static void use_array(uint64_t *array, uint32_t words) {
+/* The slot of one array of a registering object; twin: the array's
+ * thread-local twin in this thread, or NULL. */
+static void use_array(uint64_t *array, uint32_t words, uint64_t *twin) {
   uint32_t s = find_slot(array);
   if (!s) {
-    new_slot(array, words);
-    return;
+    s = new_slot(array, words);
+  } else {
+    if (slots[s].mark != pass) {
+      slots[s].mark = pass;
+      slots[s].refs++;
+    }
+    if (words > slots[s].words)
+      slots[s].words = words; /* procedures listed in any order */
   }
-  if (slots[s].mark != pass) {
-    slots[s].mark = pass;
-    slots[s].refs++;
+  if (s && twin && !slots[s].has_twin) {
+    slots[s].tls_twin = (char *)twin - (char *)&self;
+    slots[s].has_twin = 1;
   }
-  if (words > slots[s].words)
-    slots[s].words = words; /* procedures listed in any order */
 }
 
 static void release_slot(uint32_t s) {
   for (struct rt_thread *t = threads; t; t = t->next) {
-    uint64_t *copy = copy_of(t, s);
-    if (!copy)
+    struct rt_copy *c = copy_of(t, s);
+    if (!c)
       continue;
-    /* At exit other threads may still be counting into their copies;
+    /* At exit other threads may still be counting into their heap copies;
      * after dlclose nobody runs the code that uses them, and the Ds went
      * away with the library. */
-    if (!exiting)
-      free(copy);
-    t->copies[s] = (struct rt_copy){NULL, NULL};
+    if (exiting && c->heap)
+      c->now = NULL;
+    free_copy(c);
   }
   slots[s].array = NULL;
+  slots[s].has_twin = 0;
 }
+
+/* ---- threads: caller holds rt_lock ------------------------------------ */
+
+static int copies_room(struct rt_thread *t, uint32_t s) {
+  if (s < t->n_copies)
+    return 0;
+  uint32_t n = t->n_copies ? t->n_copies : 16;
+  while (n <= s)
+    n *= 2;
+  struct rt_copy *c = realloc(t->copies, n * sizeof *c);
+  if (!c)
+    return -1;
+  memset(c + t->n_copies, 0, (n - t->n_copies) * sizeof *c);
+  t->copies = c;
+  t->n_copies = n;
+  return 0;
+}
+
+/* Give t its twins of the arrays that have them. */
+static void attach_twins(struct rt_thread *t) {
+  for (uint32_t s = 1; s < n_slots; s++)
+    if (slots[s].array && slots[s].has_twin && !copy_of(t, s) &&
+        copies_room(t, s) == 0)
+      t->copies[s] = (struct rt_copy){
+          (uint64_t *)(void *)(t->anchor + slots[s].tls_twin), NULL, NULL, 0};
+}
+
+static void thread_exit(void *arg);
+
+/* The calling thread's record, made on first use; NULL when out of memory
+ * or when the thread is past its last count. */
+static struct rt_thread *this_thread_locked(void) {
+  if (self)
+    return self == &gone ? NULL : self;
+  if (!key_ok) {
+    if (pthread_key_create(&thread_key, thread_exit) != 0)
+      return NULL;
+    key_ok = 1;
+  }
+  struct rt_thread *t = calloc(1, sizeof *t);
+  if (!t || pthread_setspecific(thread_key, t) != 0) {
+    free(t);
+    return NULL;
+  }
+  t->anchor = (char *)&self;
+  t->next = threads;
+  threads = t;
+  attach_twins(t);
+  return self = t;
+}
+
+static void free_thread(struct rt_thread *t) {
+  for (uint32_t s = 1; s < t->n_copies; s++)
+    if (t->copies[s].now)
+      free_copy(&t->copies[s]);
+  free(t->copies);
+  free(t);
+}
+
+/* ---- registration: caller holds rt_lock ---------------------------------- */
 
 void rt_threads_register_locked(const struct xprof_rt_object *obj) {
   if (!(obj->flags & XPROF_RT_THREAD_COUNTERS))
     return;
   pass++;
+  int twins = 0;
   for (uint32_t j = 0; j < obj->n_procs; j++) {
     const struct xprof_rt_proc *rp = &obj->procs[j];
-    if (rp->n_counters)
-      use_array(rp->counters - rp->array_offset, rp->array_offset + rp->n_counters);
+    if (!rp->n_counters)
+      continue;
+    uint64_t *twin = rp->tls_array ? *rp->tls_array : NULL;
+    use_array(rp->counters - rp->array_offset, rp->array_offset + rp->n_counters,
+              twin);
+    twins |= twin != NULL;
   }
+  if (!twins)
+    return;
+  /* The registering thread counts in the twins already, and threads that
+   * exist count there too from now on. */
+  this_thread_locked();
+  for (struct rt_thread *t = threads; t; t = t->next)
+    attach_twins(t);
 }
 
 void rt_threads_unregister_locked(const struct xprof_rt_object *obj) {
@@ -185,6 +302,14 @@ void rt_threads_unregister_locked(const struct xprof_rt_object *obj) {
 
 /* ---- counts of a procedure: caller holds rt_lock ------------------------ */
 
+/* The baseline of a twin, made when first needed; NULL when out of
+ * memory (the counts then wait for a later call). */
+static uint64_t *baseline(struct rt_copy *c, uint32_t words) {
+  if (!c->base)
+    c->base = calloc(words, 8);
+  return c->base;
+}
+
 void rt_threads_take(const struct xprof_rt_object *obj,
                      const struct xprof_rt_proc *rp, uint64_t *sum) {
   if (!(obj->flags & XPROF_RT_THREAD_COUNTERS) || !threads)
@@ -194,10 +319,12 @@ void rt_threads_take(const struct xprof_rt_object *obj,
     return;
   uint32_t words = slots[s].words;
   for (struct rt_thread *t = threads; t; t = t->next) {
-    uint64_t *copy = copy_of(t, s);
-    if (!copy)
+    struct rt_copy *c = copy_of(t, s);
+    uint64_t *base = c ? baseline(c, words) : NULL;
+    if (!base)
       continue;
-    uint64_t *now = copy + rp->array_offset, *base = now + words;
+    const uint64_t *now = c->now + rp->array_offset;
+    base += rp->array_offset;
     for (uint32_t k = 0; k < rp->n_counters; k++) {
       uint64_t v = __atomic_load_n(&now[k], __ATOMIC_RELAXED);
       sum[k] += v - base[k];
@@ -210,104 +337,75 @@ void rt_threads_take(const struct xprof_rt_object *obj,
 void rt_threads_reset_locked(void) {
   for (struct rt_thread *t = threads; t; t = t->next)
     for (uint32_t s = 1; s < t->n_copies; s++) {
-      uint64_t *copy = copy_of(t, s);
-      if (!copy)
-        continue;
-      for (uint32_t k = 0; k < slots[s].words; k++)
-        copy[slots[s].words + k] = __atomic_load_n(&copy[k], __ATOMIC_RELAXED);
+      struct rt_copy *c = copy_of(t, s);
+      uint64_t *base = c ? baseline(c, slots[s].words) : NULL;
+      for (uint32_t k = 0; base && k < slots[s].words; k++)
+        base[k] = __atomic_load_n(&c->now[k], __ATOMIC_RELAXED);
     }
 }
 
-/* ---- threads ---------------------------------------------------------- */
-
-static void free_thread(struct rt_thread *t) {
-  for (uint32_t s = 1; s < t->n_copies; s++)
-    free(t->copies[s].copy);
-  free(t->copies);
-  free(t);
-}
-
-/* The parent's other threads do not exist in a fork child; its own
+/* The parent's other threads do not exist in a fork child; the calling
  * thread counts from zero (its Ds stay valid). */
 void rt_threads_fork_child_locked(void) {
   struct rt_thread **pp = &threads;
   while (*pp) {
     struct rt_thread *t = *pp;
     if (t == self) {
-      for (uint32_t s = 1; s < t->n_copies; s++)
-        if (t->copies[s].copy)
-          memset(t->copies[s].copy, 0, 2 * (size_t)slots[s].words * 8);
       pp = &t->next;
     } else {
       *pp = t->next;
       free_thread(t);
     }
   }
+  /* A thread not known yet: its twins hold the parent's counts. */
+  struct rt_thread *t = this_thread_locked();
+  for (uint32_t s = 1; t && s < t->n_copies; s++)
+    if (copy_of(t, s))
+      zero_copy(&t->copies[s], slots[s].words);
 }
 
-/* A thread ends: what its copies hold goes to the shared arrays, and code
- * that still runs in it (later key destructors) starts over. */
+/* A thread ends: what its copies hold goes to the shared arrays.  Code
+ * that runs in the thread later (other keys' destructors) counts again,
+ * so the record stays for every round of destructors that glibc makes and
+ * goes after the last. */
 static void thread_exit(void *arg) {
   struct rt_thread *t = arg;
   pthread_mutex_lock(&rt_lock);
+  int last = ++t->rounds >= PTHREAD_DESTRUCTOR_ITERATIONS;
   for (uint32_t s = 1; s < t->n_copies; s++) {
-    uint64_t *copy = t->copies[s].copy;
-    if (!copy)
+    struct rt_copy *c = copy_of(t, s);
+    if (!c)
       continue;
     uint64_t *array = slots[s].array;
     uint32_t words = slots[s].words;
-    for (uint32_t k = 0; k < words; k++)
-      if (copy[k] != copy[words + k])
-        __atomic_fetch_add(&array[k], copy[k] - copy[words + k], __ATOMIC_RELAXED);
-    *t->copies[s].tls = 0;
+    for (uint32_t k = 0; k < words; k++) {
+      uint64_t v = c->now[k] - (c->base ? c->base[k] : 0);
+      if (v)
+        __atomic_fetch_add(&array[k], v, __ATOMIC_RELAXED);
+    }
+    zero_copy(c, words); /* the thread's own: nobody else writes them */
+    if (last && c->tls)
+      *c->tls = 0;
   }
-  struct rt_thread **pp = &threads;
-  while (*pp && *pp != t)
-    pp = &(*pp)->next;
-  if (*pp)
-    *pp = t->next;
-  self = NULL;
-  free_thread(t);
+  if (last) {
+    struct rt_thread **pp = &threads;
+    while (*pp && *pp != t)
+      pp = &(*pp)->next;
+    if (*pp)
+      *pp = t->next;
+    self = &gone;
+    free_thread(t);
+  } else {
+    pthread_setspecific(thread_key, t);
+  }
   pthread_mutex_unlock(&rt_lock);
-}
-
-static struct rt_thread *this_thread_locked(void) {
-  if (self)
-    return self;
-  if (!key_ok) {
-    if (pthread_key_create(&thread_key, thread_exit) != 0)
-      return NULL;
-    key_ok = 1;
-  }
-  struct rt_thread *t = calloc(1, sizeof *t);
-  if (!t || pthread_setspecific(thread_key, t) != 0) {
-    free(t);
-    return NULL;
-  }
-  t->next = threads;
-  threads = t;
-  return self = t;
-}
-
-static int copies_room(struct rt_thread *t, uint32_t s) {
-  if (s < t->n_copies)
-    return 0;
-  uint32_t n = t->n_copies ? t->n_copies : 16;
-  while (n <= s)
-    n *= 2;
-  struct rt_copy *c = realloc(t->copies, n * sizeof *c);
-  if (!c)
-    return -1;
-  memset(c + t->n_copies, 0, (n - t->n_copies) * sizeof *c);
-  t->copies = c;
-  t->n_copies = n;
-  return 0;
 }
 
 /* The slow path of the code at function entry: the distance, in words,
  * from `array` to this thread's copy of it, also stored in *tls; or 0 to
- * count in the array itself (an object not registered yet, or no
- * memory). */
+ * count in the array itself (an object not registered yet, no memory, or
+ * a thread past its last count).  An array with a twin (a comdat array
+ * also compiled for an executable) is counted in the twin. */
 RT_EXPORT intptr_t __xprof_thread_counters(uint64_t *array, intptr_t *tls) {
   intptr_t d = 0;
   pthread_mutex_lock(&rt_lock);
@@ -315,11 +413,14 @@ RT_EXPORT intptr_t __xprof_thread_counters(uint64_t *array, intptr_t *tls) {
   struct rt_thread *t = s ? this_thread_locked() : NULL;
   if (t && copies_room(t, s) == 0) {
     struct rt_copy *c = &t->copies[s];
-    if (!c->copy)
-      c->copy = calloc(2 * (size_t)slots[s].words, 8);
-    if (c->copy) {
+    if (!c->now) {
+      c->now = calloc(2 * (size_t)slots[s].words, 8);
+      c->heap = c->now != NULL;
+      c->base = c->now ? c->now + slots[s].words : NULL;
+    }
+    if (c->now) {
       c->tls = tls;
-      d = *tls = distance(array, c->copy);
+      d = *tls = distance(array, c->now);
     }
   }
   pthread_mutex_unlock(&rt_lock);
@@ -334,4 +435,45 @@ void rt_threads_unload(void) {
   if (key_ok)
     pthread_key_delete(thread_key);
   key_ok = 0;
+}
+
+/* ---- pthread_create: new threads are known from their first instruction */
+
+struct rt_start {
+  void *(*routine)(void *);
+  void *arg;
+};
+
+static void *thread_start(void *p) {
+  struct rt_start start = *(struct rt_start *)p;
+  free(p);
+  pthread_mutex_lock(&rt_lock);
+  this_thread_locked();
+  pthread_mutex_unlock(&rt_lock);
+  return start.routine(start.arg);
+}
+
+/* Weak, so that a runtime that defines its own (a sanitizer's, linked
+ * statically) links; the threads it starts then stay unknown, and what
+ * they count in twins is lost. */
+RT_EXPORT __attribute__((weak)) int pthread_create(pthread_t *thread,
+                                                   const pthread_attr_t *attr,
+                                                   void *(*routine)(void *),
+                                                   void *arg) {
+  typedef int (*create_fn)(pthread_t *, const pthread_attr_t *,
+                           void *(*)(void *), void *);
+  static create_fn real;
+  if (!real)
+    real = (create_fn)dlsym(RTLD_NEXT, "pthread_create");
+  if (!real)
+    return EAGAIN;
+  struct rt_start *start = malloc(sizeof *start);
+  if (!start)
+    return real(thread, attr, routine, arg);
+  start->routine = routine;
+  start->arg = arg;
+  int rc = real(thread, attr, thread_start, start);
+  if (rc != 0)
+    free(start);
+  return rc;
 }

@@ -2,12 +2,13 @@
  * xprof_rt.h - the contract between the compiler plugins and the xprof
  * runtime (libxprof_rt), and the runtime's public API.
  *
- * ABI version 2.  For every object file it instruments, the compiler
+ * ABI version 3.  For every object file it instruments, the compiler
  * emits (all zero-initialized unless said otherwise):
  *
  *   - one array of 64-bit counters for the whole object file (and one
- *     per comdat function); with per-thread counters (the default), a
- *     thread-local intptr_t per array besides;
+ *     per comdat function); with per-thread counters (the default), per
+ *     array either a thread-local twin of the array (code that goes into
+ *     an executable) or a thread-local intptr_t (other code) besides;
  *   - for each value-profiled expression, a state array of
  *     XPROF_RT_VP_WORDS(n) 64-bit words whose first word the compiler
  *     initializes to n, the object file's n_values_per_vp;
@@ -19,11 +20,11 @@
  *     each profiled integer expression, __xprof_vp_int / __xprof_vp_llong.
  *
  * Counters are incremented inline by the compiled code: by default with
- * plain adds in the calling thread's copy of the array, found at function
- * entry through the array's thread-local word and __xprof_thread_counters
- * (threads.c says how); or atomically (relaxed fetch-add) in the array itself; or with
- * plain adds in the array itself (update=single).  Everything else is the
- * runtime's.
+ * plain adds in the calling thread's copy of the array -- its thread-local
+ * twin, or a copy found at function entry through the array's
+ * thread-local word and __xprof_thread_counters (threads.c says how); or
+ * atomically (relaxed fetch-add) in the array itself; or with plain adds
+ * in the array itself (update=single).  Everything else is the runtime's.
  * docs/runtime.md describes the behaviour users see.
  */
 #ifndef XPROF_RT_H
@@ -35,7 +36,7 @@
 extern "C" {
 #endif
 
-#define XPROF_RT_ABI_VERSION 2
+#define XPROF_RT_ABI_VERSION 3
 
 /* Words of one value-profile site's state for n values per record:
  * word 0: n (set by the compiler) and a lock bit (bit 63, runtime);
@@ -70,6 +71,12 @@ struct xprof_rt_proc {
   uint32_t array_offset;
   const struct xprof_rt_vp_site *vp_sites;
   const void *address; /* the function, to name indirect-call targets */
+  /* With XPROF_RT_THREAD_COUNTERS, when the counter array has a
+   * thread-local twin (static TLS: at the same distance from the thread
+   * pointer in every thread): a word that the object's constructor sets,
+   * before registering, to the twin's address in the registering thread.
+   * NULL: no twin, the code finds its copy through a thread-local word. */
+  uint64_t *const *tls_array;
 };
 
 struct xprof_rt_object {

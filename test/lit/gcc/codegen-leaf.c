@@ -3,7 +3,16 @@
 // load, saves no register for a call, and stays a leaf.  A function that receives vectors wider than the trampoline
 // keeps calls the plain entry point.
 // REQUIRES: gcc-plugin, x86_64
-// RUN: xprof-gcc -O2 -xprofile=collect -S %s -o - | FileCheck --check-prefix=LEAF %s
+// With thread-local twins (the default in code for executables) there is
+// no entry code at all.
+// RUN: xprof-gcc -O2 -xprofile=collect -fplugin-arg-xprof-no-tls-counters -S %s -o - | FileCheck --check-prefix=LEAF %s
+// RUN: xprof-gcc -O2 -xprofile=collect -S %s -o - | FileCheck --check-prefix=TWIN %s
+// TWIN-LABEL: leaf:
+// TWIN-NOT:    push
+// TWIN-NOT:    __xprof_d
+// TWIN:        %fs:{{[0-9]*\+?}}__xprof_t@tpoff
+// TWIN-NOT:    __xprof_thread_counters
+// TWIN:        .size leaf
 // LEAF-LABEL: leaf:
 // LEAF-NEXT:   .LFB{{[0-9]+}}:
 // LEAF-NEXT:   .cfi_startproc

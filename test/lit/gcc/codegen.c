@@ -1,14 +1,41 @@
-// What collect mode inserts: by default, code at entry that finds the
+// What collect mode inserts: by default, in code for an executable, plain
+// increments in the counter array's thread-local twin, whose address the
+// constructor hands to the runtime; in code that may go into a shared
+// library (-fPIC, or with no-tls-counters) code at entry that finds the
 // thread's copy of the counters and plain increments in it; relaxed
 // atomic increments with update=atomic, plain ones in the shared array
 // with update=single; a value-profile call before each indirect call; the
 // descriptor registered from a constructor and unregistered from a
 // destructor.
 // REQUIRES: gcc-plugin
-// RUN: xprof-gcc -O2 -xprofile=collect -S %s -o - | FileCheck --check-prefix=THREAD %s
+// RUN: xprof-gcc -O2 -xprofile=collect -S %s -o - | FileCheck --check-prefix=TWIN %s
+// RUN: xprof-gcc -O2 -xprofile=collect -fplugin-arg-xprof-no-tls-counters -S %s -o - | FileCheck --check-prefix=THREAD %s
+// RUN: xprof-gcc -O2 -fPIC -xprofile=collect -S %s -o - | FileCheck --check-prefix=PIC %s
 // RUN: xprof-gcc -O2 -xprofile=collect -fplugin-arg-xprof-update=atomic -S %s -o - | FileCheck --check-prefix=ATOMIC %s
 // RUN: xprof-gcc -O2 -xprofile=collect -fplugin-arg-xprof-update=single -S %s -o - | FileCheck --check-prefix=SINGLE %s
-// RUN: xprof-gcc -O2 -xprofile=collect -fdump-tree-optimized=- -S %s -o /dev/null | FileCheck --check-prefix=TREE %s
+// RUN: xprof-gcc -O2 -xprofile=collect -fplugin-arg-xprof-no-tls-counters -fdump-tree-optimized=- -S %s -o /dev/null | FileCheck --check-prefix=TREE %s
+//
+// TWIN-LABEL: dispatch:
+// TWIN-NOT:   __xprof_d
+// TWIN-NOT:   lock
+// TWIN:       addq $1, %fs:{{[0-9]*\+?}}__xprof_t@tpoff
+// TWIN:       call __xprof_vp_proc
+// TWIN:       call *
+// TWIN-NOT:   __xprof_thread_counters
+// TWIN-LABEL: _sub_I_65535_0:
+// TWIN:       movq %fs:0, [[TP:%r[a-z0-9]+]]
+// TWIN:       addq $__xprof_t@tpoff, [[TP]]
+// TWIN:       movq [[TP]], __xprof_tc(%rip)
+// TWIN:       __xprof_register
+// TWIN:       __xprof_procs:
+// TWIN-COUNT-2: .quad __xprof_tc
+//
+// PIC-LABEL: dispatch:
+// PIC:       __xprof_d@{{dtpoff|tlsld}}
+// PIC-NOT:   __xprof_t@tpoff
+// PIC:       call *__xprof_thread_counters_asm@GOTPCREL(%rip)
+// PIC-NOT:   __xprof_t@tpoff
+// PIC-LABEL: _sub_I_65535_0:
 //
 // THREAD-LABEL: dispatch:
 // THREAD:       movq %fs:__xprof_d@tpoff, [[D:%r[a-z0-9]+]]
@@ -19,6 +46,8 @@
 // THREAD:       call *
 // THREAD:       call *__xprof_thread_counters_asm@GOTPCREL(%rip)
 // THREAD-LABEL: _sub_I_65535_0:
+// THREAD-NOT:   __xprof_tc
+// THREAD:       __xprof_register
 //
 // ATOMIC-LABEL: dispatch:
 // ATOMIC:       lock addq $1, {{[0-9]*\+?}}__xprof_counters
@@ -52,3 +81,6 @@ int dispatch(int (*fn)(int), int x) {
   return fn(x);
 }
 
+
+// Another function, so that the procedure table lists the cell twice.
+int twice(int x) { return x > 3 ? x * 2 : x; }
