@@ -9,10 +9,13 @@
  * named after the function and its signature, so that the linker keeps
  * one array with the one copy of the code it keeps.
  *
- * With per-thread counters (the default) each array has a thread-local
- * word D, and each function finds the calling thread's copy of its array
- * at entry (runtime/threads.c): a distance d in words, so that counter i
- * is updated as ARRAY[d + i] with plain adds.
+ * With per-thread counters (the default), code for an executable counts
+ * with plain adds in a thread-local twin of each array (local-exec TLS:
+ * nothing at function entry), whose address the constructor hands to the
+ * runtime (runtime/threads.c).  Other code (PIC, whose TLS may be
+ * dynamic) gives each array a thread-local word D, and each function
+ * finds the calling thread's copy of its array at entry: a distance d in
+ * words, so that counter i is updated as ARRAY[d + i] with plain adds.
  */
 #include <llvm-c/Comdat.h>
 #include <stdio.h>
@@ -30,6 +33,7 @@ typedef struct fn_data {
   uint32_t n_counters, n_sites;
   uint8_t *site_types; /* XPROF_RT_VP_* per value-profile site */
   LLVMValueRef var; /* own array (comdat) or NULL: the module's */
+  LLVMValueRef twin, twin_cell; /* own (comdat) twin and its cell, or NULL */
   uint32_t base, vp_base;
   int take_address;
 } fn_data;
@@ -47,12 +51,22 @@ typedef struct ctx {
   uint32_t n_vp_offsets, cap_vp_offsets;
   /* Placeholders while the sizes are not known: one global per array,
    * replaced at the end. */
-  LLVMValueRef ctr_ph, vp_ph;
+  LLVMValueRef ctr_ph, vp_ph, twin_ph;
+  LLVMValueRef twin_cell; /* of the module's twin */
+  int twins;              /* counters in thread-local twins */
   LLVMValueRef copy; /* per-thread: placeholder of the copy's address */
   FILE *cfg_dump;
 } ctx;
 
 static int per_thread(const ctx *c) { return c->o->update == XL_UPDATE_THREAD; }
+
+/* Twins are for code that goes into an executable, whose TLS is static:
+ * not position-independent, or position-independent for an executable. */
+static int use_twins(const ctx *c) {
+  return per_thread(c) && c->o->tls_counters &&
+         (!LLVMGetModuleFlag(c->m, "PIC Level", 9) ||
+          LLVMGetModuleFlag(c->m, "PIE Level", 9));
+}
 
 /* Room for one more element in a malloc'd array. */
 static int grow(void **arr, uint32_t *cap, uint32_t n, size_t elem) {
@@ -169,6 +183,73 @@ static LLVMValueRef comdat_array(ctx *c, fn_data *f) {
   }
   free(name);
   return g;
+}
+
+/* ---- per-thread counters: twins ----------------------------------------- */
+
+static void make_comdat(ctx *c, LLVMValueRef g, const char *name) {
+  LLVMSetLinkage(g, LLVMLinkOnceODRLinkage);
+  LLVMSetVisibility(g, LLVMHiddenVisibility);
+  LLVMSetComdat(g, LLVMGetOrInsertComdat(c->m, name));
+}
+
+/* A thread-local twin of n counters (local-exec: only in executables). */
+static LLVMValueRef twin_array(ctx *c, const char *name, uint32_t n, int comdat) {
+  LLVMValueRef g = LLVMGetNamedGlobal(c->m, name);
+  if (g)
+    return g;
+  LLVMTypeRef ty = LLVMArrayType(c->i64, n ? n : 1);
+  g = LLVMAddGlobal(c->m, ty, name);
+  LLVMSetInitializer(g, LLVMConstNull(ty));
+  LLVMSetThreadLocal(g, 1);
+  LLVMSetThreadLocalMode(g, LLVMLocalExecTLSModel);
+  LLVMSetAlignment(g, 8);
+  if (comdat)
+    make_comdat(c, g, name);
+  else
+    LLVMSetLinkage(g, LLVMInternalLinkage);
+  return g;
+}
+
+/* The word the constructor points at a twin in the registering thread. */
+static LLVMValueRef twin_cell(ctx *c, const char *name, int comdat) {
+  LLVMValueRef g = LLVMGetNamedGlobal(c->m, name);
+  if (g)
+    return g;
+  g = LLVMAddGlobal(c->m, c->i64p, name);
+  LLVMSetInitializer(g, LLVMConstNull(c->i64p));
+  LLVMSetAlignment(g, 8);
+  if (comdat)
+    make_comdat(c, g, name);
+  else
+    LLVMSetLinkage(g, LLVMInternalLinkage);
+  return g;
+}
+
+/* The array f's counters are added to: its twin (made here) or arr. */
+static LLVMValueRef counting_array(ctx *c, fn_data *f, LLVMValueRef arr) {
+  if (!c->twins || !f->n_counters)
+    return arr;
+  if (!f->var) {
+    if (!c->twin_ph) { /* sized at the end, as the module's array */
+      c->twin_ph = twin_array(c, "__xprof_t.ph", 1u << 30, 0);
+      c->twin_cell = twin_cell(c, "__xprof_tc", 0);
+    }
+    return c->twin_ph;
+  }
+  char *name, *cell;
+  unsigned long long sig = (unsigned long long)f->signature;
+  if (asprintf(&name, "__xprof_t.%s.%llx", f->name, sig) < 0)
+    return NULL;
+  if (asprintf(&cell, "__xprof_tc.%s.%llx", f->name, sig) < 0) {
+    free(name);
+    return NULL;
+  }
+  f->twin = twin_array(c, name, f->n_counters, 1);
+  f->twin_cell = twin_cell(c, cell, 1);
+  free(name);
+  free(cell);
+  return f->twin;
 }
 
 /* ---- per-thread counters: the code at function entry ------------------- */
@@ -381,7 +462,10 @@ static int instrument(ctx *c, LLVMValueRef fn) {
                        g.n_edges, g.counter_of_edge, (uint32_t)g.n_counters,
                        n_debug != 0);
 
-  c->copy = per_thread(c) && f->n_counters ? copy_placeholder(c, fn) : NULL;
+  LLVMValueRef count_arr = counting_array(c, f, arr);
+  if (!count_arr)
+    return 0;
+  c->copy = per_thread(c) && !c->twins && f->n_counters ? copy_placeholder(c, fn) : NULL;
   /* Decide every insertion point before splitting any edge. */
   LLVMValueRef *at = calloc(g.n_edges + 1, sizeof *at);
   for (uint32_t e = 0; e < g.n_edges; e++) {
@@ -396,11 +480,11 @@ static int instrument(ctx *c, LLVMValueRef fn) {
   for (uint32_t e = 0; e < g.n_edges; e++) {
     uint32_t k = g.counter_of_edge[e];
     if (k != XPROF_ON_TREE && k != XPROF_NOT_IN_GRAPH && at[e])
-      updates[n_updates++] = increment(c, at[e], arr, f->base + k);
+      updates[n_updates++] = increment(c, at[e], count_arr, f->base + k);
     if (n_debug && !(g.edges[e].flags & (XPROF_EDGE_FAKE | XPROF_EDGE_NOCOUNT))) {
       if (at[e])
         updates[n_updates++] =
-            increment(c, at[e], arr, f->base + (uint32_t)g.n_counters + dbg);
+            increment(c, at[e], count_arr, f->base + (uint32_t)g.n_counters + dbg);
       dbg++;
     }
   }
@@ -465,6 +549,14 @@ static LLVMValueRef finish_array(ctx *c, LLVMValueRef ph, const char *name,
   return g;
 }
 
+/* The module's twin, of its final size, in place of its placeholder. */
+static LLVMValueRef finish_twin(ctx *c) {
+  LLVMValueRef g = twin_array(c, "__xprof_t", c->n_ctrs, 0);
+  LLVMReplaceAllUsesWith(c->twin_ph, LLVMConstPointerCast(g, LLVMTypeOf(c->twin_ph)));
+  LLVMDeleteGlobal(c->twin_ph);
+  return g;
+}
+
 static LLVMValueRef cstring(ctx *c, const char *s, const char *name) {
   LLVMValueRef str = LLVMConstStringInContext(c->cx, s, (unsigned)strlen(s), 0);
   LLVMValueRef g = LLVMAddGlobal(c->m, LLVMTypeOf(str), name);
@@ -492,15 +584,17 @@ static void compile_time(uint64_t *sec, uint32_t *usec) {
   *usec = (uint32_t)tv.tv_usec;
 }
 
-static void emit_descriptor(ctx *c, LLVMValueRef ctrs, LLVMValueRef vps) {
+static void emit_descriptor(ctx *c, LLVMValueRef ctrs, LLVMValueRef vps,
+                            LLVMValueRef twin) {
   uint32_t words = XPROF_RT_VP_WORDS(c->o->values_per_site);
   LLVMTypeRef site_t = LLVMStructCreateNamed(c->cx, "xprof_rt_vp_site");
   LLVMTypeRef site_f[3] = {c->i32, c->i32, c->i64p};
   LLVMStructSetBody(site_t, site_f, 3, 0);
   LLVMTypeRef proc_t = LLVMStructCreateNamed(c->cx, "xprof_rt_proc");
-  LLVMTypeRef proc_f[9] = {c->i8p, c->i64, c->i32, c->i32, c->i64p,
-                           c->i32, c->i32, LLVMPointerType(site_t, 0), c->i8p};
-  LLVMStructSetBody(proc_t, proc_f, 9, 0);
+  LLVMTypeRef i64pp = LLVMPointerType(c->i64p, 0);
+  LLVMTypeRef proc_f[10] = {c->i8p, c->i64, c->i32, c->i32, c->i64p,
+                            c->i32, c->i32, LLVMPointerType(site_t, 0), c->i8p, i64pp};
+  LLVMStructSetBody(proc_t, proc_f, 10, 0);
 
   uint32_t n_sites = 0;
   for (uint32_t i = 0; i < c->n_fns; i++)
@@ -534,7 +628,10 @@ static void emit_descriptor(ctx *c, LLVMValueRef ctrs, LLVMValueRef vps) {
       LLVMValueRef ix[2] = {LLVMConstInt(c->i32, 0, 0), LLVMConstInt(c->i32, first, 0)};
       site_ptr = LLVMConstInBoundsGEP2(LLVMGlobalGetValueType(sites), sites, ix, 2);
     }
-    LLVMValueRef v[9] = {
+    LLVMValueRef cell = f->twin_cell ? f->twin_cell
+                        : twin && f->n_counters ? c->twin_cell
+                                                : NULL;
+    LLVMValueRef v[10] = {
         cstring(c, f->name, "__xprof_name"),
         LLVMConstInt(c->i64, f->signature, 0),
         LLVMConstInt(c->i32, i, 0),
@@ -543,8 +640,9 @@ static void emit_descriptor(ctx *c, LLVMValueRef ctrs, LLVMValueRef vps) {
         LLVMConstInt(c->i32, f->n_sites, 0),
         LLVMConstInt(c->i32, f->base, 0),
         site_ptr,
-        f->take_address ? LLVMConstPointerCast(f->fn, c->i8p) : LLVMConstNull(c->i8p)};
-    pv[i] = LLVMConstNamedStruct(proc_t, v, 9);
+        f->take_address ? LLVMConstPointerCast(f->fn, c->i8p) : LLVMConstNull(c->i8p),
+        cell ? cell : LLVMConstNull(i64pp)};
+    pv[i] = LLVMConstNamedStruct(proc_t, v, 10);
     first += f->n_sites;
     objsig = (objsig ^ f->signature) * 0x100000001b3ull;
   }
@@ -599,6 +697,13 @@ static void emit_descriptor(ctx *c, LLVMValueRef ctrs, LLVMValueRef vps) {
     LLVMSetLinkage(fn, LLVMInternalLinkage);
     LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(c->cx, fn, "entry");
     LLVMPositionBuilderAtEnd(c->b, bb);
+    if (!d) { /* the cells point at the twins first */
+      if (twin)
+        LLVMBuildStore(c->b, ptr_to(c, twin, 0, c->i64p), c->twin_cell);
+      for (uint32_t i = 0; i < c->n_fns; i++)
+        if (c->fns[i].twin_cell)
+          LLVMBuildStore(c->b, ptr_to(c, c->fns[i].twin, 0, c->i64p), c->fns[i].twin_cell);
+    }
     LLVMValueRef arg = LLVMConstPointerCast(obj, c->i8p);
     LLVMBuildCall2(c->b, reg_t, callee, &arg, 1, "");
     LLVMBuildRetVoid(c->b);
@@ -619,6 +724,7 @@ int xl_run_collect(LLVMModuleRef m, const struct xl_options *o) {
   c.i8p = LLVMPointerType(c.i8, 0);
   c.i64p = LLVMPointerType(c.i64, 0);
   c.b = LLVMCreateBuilderInContext(c.cx);
+  c.twins = use_twins(&c);
   /* Placeholders of a large size; replaced once the sizes are known. */
   LLVMTypeRef big = LLVMArrayType(c.i64, 1u << 30);
   c.ctr_ph = LLVMAddGlobal(m, big, "__xprof_counters.ph");
@@ -640,10 +746,11 @@ int xl_run_collect(LLVMModuleRef m, const struct xl_options *o) {
   LLVMValueRef ctrs = finish_array(&c, c.ctr_ph, "__xprof_counters", c.n_ctrs, NULL, 0);
   LLVMValueRef vps = finish_array(&c, c.vp_ph, "__xprof_vp", c.n_vp_words,
                                   c.vp_offsets, c.n_vp_offsets);
+  LLVMValueRef twin = c.twin_ph ? finish_twin(&c) : NULL;
   if (c.cfg_dump)
     fclose(c.cfg_dump);
   if (c.n_fns)
-    emit_descriptor(&c, ctrs, vps);
+    emit_descriptor(&c, ctrs, vps, twin);
   if (o->verbose) {
     char *path = xl_object_path(m, o);
     uint32_t sites = 0, memops = 0;

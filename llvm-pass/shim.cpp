@@ -63,6 +63,10 @@ static cl::opt<int> OptPreInline("xprof-pre-inline", cl::init(75),
                                            "collect and use builds must agree"));
 static cl::opt<std::string> OptUpdate("xprof-update", cl::init("thread"),
                                       cl::desc("xprof: thread, atomic or single"));
+static cl::opt<bool> OptTls("xprof-tls-counters", cl::init(true),
+                            cl::desc("xprof: per-thread counters in thread-local "
+                                     "twins of the arrays in code for executables "
+                                     "(false: copies found at function entry)"));
 static cl::opt<bool> OptVerbose("xprof-verbose", cl::desc("xprof: report per module"));
 static cl::opt<bool> OptAllEdges("xprof-all-edges", cl::desc("xprof debug: count every edge"));
 static cl::opt<bool> OptCfgDump("xprof-cfg-dump", cl::desc("xprof debug: write OBJECT.xpcfg"));
@@ -115,6 +119,7 @@ static bool readOptions(struct xl_options &o, std::vector<const char *> &uses,
   o.update = OptUpdate == "thread"   ? XL_UPDATE_THREAD
              : OptUpdate == "atomic" ? XL_UPDATE_ATOMIC
                                      : XL_UPDATE_SINGLE;
+  o.tls_counters = OptTls;
   o.verbose = OptVerbose;
   o.all_edges = OptAllEdges;
   o.cfg_dump = OptCfgDump;

@@ -27,6 +27,7 @@ struct xl_options {
   const char *const *pathmap; /* COLLECT_PREFIX:USE_PREFIX */
   unsigned n_pathmap;
   enum xl_update update;
+  int tls_counters; /* update=thread: twins in code for executables */
   int verbose, all_edges, cfg_dump, warn_missing;
   unsigned values_per_site;
   const char *output; /* the -o of the compiler command, if known */

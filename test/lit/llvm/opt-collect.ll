@@ -1,10 +1,11 @@
-; The IR collect mode produces, through opt: code at entry that finds the
+; The IR collect mode produces, through opt: with -xprof-tls-counters=false
+; (and in PIC code, llvm/twins.ll), code at entry that finds the
 ; thread's copy of the counters and plain increments in it (relaxed
 ; atomic increments with -xprof-update=atomic), a value-profile call
 ; before the indirect call, a comdat counter array for the linkonce_odr
 ; function, the descriptor and the constructor and destructor.
 ; REQUIRES: llvm-plugin
-; RUN: opt -load-pass-plugin=%build/llvm-pass/xprof-llvm14.so -passes=xprof-collect -S %s -o - | FileCheck %s
+; RUN: opt -load=%build/llvm-pass/xprof-llvm14.so -load-pass-plugin=%build/llvm-pass/xprof-llvm14.so -passes=xprof-collect -xprof-tls-counters=false -S %s -o - | FileCheck %s
 ; RUN: opt -load=%build/llvm-pass/xprof-llvm14.so -load-pass-plugin=%build/llvm-pass/xprof-llvm14.so -passes=xprof-collect -xprof-update=atomic -S %s -o - | FileCheck --check-prefix=ATOMIC %s
 ; RUN: opt -load=%build/llvm-pass/xprof-llvm14.so -load-pass-plugin=%build/llvm-pass/xprof-llvm14.so -passes=xprof-collect -xprof-update=single -S %s -o - | FileCheck --check-prefix=SINGLE %s
 ; RUN: opt -load-pass-plugin=%build/llvm-pass/xprof-llvm14.so -passes=xprof-collect,xprof-collect -S %s -o - | FileCheck --check-prefix=TWICE %s
