@@ -74,6 +74,7 @@ static uint32_t n_slots = 1, cap_slots;
 static struct { uint64_t *array; uint32_t slot; } *map;
 static size_t map_mask, map_used;
 static struct rt_thread *threads;
+static size_t twin_bytes; /* of all twins: TLS that each thread's stack holds */
 static uint64_t pass; /* numbers (un)registrations, for slot marks */
 static pthread_key_t thread_key;
 static int key_ok, exiting;
@@ -183,6 +184,7 @@ static void use_array(uint64_t *array, uint32_t words, uint64_t *twin) {
   if (s && twin && !slots[s].has_twin) {
     slots[s].tls_twin = (char *)twin - (char *)&self;
     slots[s].has_twin = 1;
+    __atomic_store_n(&twin_bytes, twin_bytes + (size_t)words * 8, __ATOMIC_RELAXED);
   }
 }
 
@@ -453,6 +455,54 @@ static void *thread_start(void *p) {
   return start.routine(start.arg);
 }
 
+/* glibc carves a thread's static TLS (the twins among it) out of its
+ * stack and refuses stacks too small for it: a thread whose stack size is
+ * the program's choice gets the twins' size on top.  Changing the
+ * caller's attributes for the call is serialized. */
+static pthread_mutex_t attr_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The caller gave the stack itself.  glibc reports an unset stack as
+ * ending at address 0 (pthread_attr_getstackaddr, which says it plainly,
+ * warns at every link). */
+static int stack_is_callers(const pthread_attr_t *attr) {
+  void *addr = NULL;
+  size_t size = 0;
+  return pthread_attr_getstack(attr, &addr, &size) == 0 &&
+         (uintptr_t)addr + size != 0;
+}
+
+typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *),
+                         void *);
+
+static int create_with_room(create_fn real, pthread_t *thread,
+                            const pthread_attr_t *attr, void *(*routine)(void *),
+                            void *arg) {
+  size_t extra = __atomic_load_n(&twin_bytes, __ATOMIC_RELAXED);
+  pthread_attr_t own;
+  size_t size;
+  if (!extra || (attr && stack_is_callers(attr)))
+    return real(thread, attr, routine, arg);
+  if (!attr) {
+    if (pthread_getattr_default_np(&own) != 0)
+      return real(thread, attr, routine, arg);
+    int rc = pthread_attr_getstacksize(&own, &size);
+    if (rc == 0)
+      pthread_attr_setstacksize(&own, size + extra);
+    rc = real(thread, &own, routine, arg);
+    pthread_attr_destroy(&own);
+    return rc;
+  }
+  pthread_mutex_lock(&attr_lock);
+  pthread_attr_t *a = (pthread_attr_t *)attr; /* restored below */
+  int have = pthread_attr_getstacksize(a, &size) == 0 &&
+             pthread_attr_setstacksize(a, size + extra) == 0;
+  int rc = real(thread, a, routine, arg);
+  if (have)
+    pthread_attr_setstacksize(a, size);
+  pthread_mutex_unlock(&attr_lock);
+  return rc;
+}
+
 /* Weak, so that a runtime that defines its own (a sanitizer's, linked
  * statically) links; the threads it starts then stay unknown, and what
  * they count in twins is lost. */
@@ -460,8 +510,6 @@ RT_EXPORT __attribute__((weak)) int pthread_create(pthread_t *thread,
                                                    const pthread_attr_t *attr,
                                                    void *(*routine)(void *),
                                                    void *arg) {
-  typedef int (*create_fn)(pthread_t *, const pthread_attr_t *,
-                           void *(*)(void *), void *);
   static create_fn real;
   if (!real)
     real = (create_fn)dlsym(RTLD_NEXT, "pthread_create");
@@ -469,10 +517,10 @@ RT_EXPORT __attribute__((weak)) int pthread_create(pthread_t *thread,
     return EAGAIN;
   struct rt_start *start = malloc(sizeof *start);
   if (!start)
-    return real(thread, attr, routine, arg);
+    return create_with_room(real, thread, attr, routine, arg);
   start->routine = routine;
   start->arg = arg;
-  int rc = real(thread, attr, thread_start, start);
+  int rc = create_with_room(real, thread, attr, thread_start, start);
   if (rc != 0)
     free(start);
   return rc;

@@ -1,0 +1,60 @@
+// Thread-local twins live in each thread's static TLS, which glibc takes
+// from the thread's stack: a program that asks for small thread stacks
+// still gets its threads (the runtime adds the twins' size to the stack
+// size the program chose, and puts the attributes back as they were), and
+// the threads' counts add up.  A stack the program gives itself is left
+// alone.
+// RUN: rm -rf %t && mkdir -p %t && cd %t
+// RUN: %cc_rt %s -o %t/ts
+// RUN: %t/ts | FileCheck --check-prefix=OUT %s
+// OUT: small stack 0, attributes kept 1
+// OUT: default stack 0
+// RUN: xprof_btoa ts.profile - | FileCheck %s
+// CHECK:      PROC: big 0x1 65536 0 0 0
+// CHECK-NEXT: 0 2
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "handmade.h"
+
+#define WORDS 65536 /* 512 KB of twin */
+static uint64_t array[WORDS];
+static __thread uint64_t twin[WORDS] __attribute__((tls_model("local-exec")));
+static uint64_t *twin_cell;
+static const struct xprof_rt_proc procs[] = {
+    {"big", 0x1, 0, WORDS, &array[0], 0, 0, NULL, NULL, &twin_cell},
+};
+static struct xprof_rt_object obj = {
+    XPROF_RT_ABI_VERSION, XPROF_RT_THREAD_COUNTERS, "/handmade/ts.o",
+    1763777000, 0, 2, 0x1, NULL, 1, WORDS, procs, array, 0, {0}};
+__attribute__((constructor)) static void obj_ctor(void) {
+  twin_cell = twin;
+  __xprof_register(&obj);
+}
+__attribute__((destructor)) static void obj_dtor(void) { __xprof_unregister(&obj); }
+
+static void *run(void *arg) {
+  volatile char use[16384]; /* the stack the program asked for is there */
+  memset((char *)use, 1, sizeof use);
+  twin[0]++;
+  return arg;
+}
+
+int main(void) {
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, 65536);
+  pthread_t t;
+  int rc = pthread_create(&t, &attr, run, NULL);
+  if (rc == 0)
+    pthread_join(t, NULL);
+  size_t size = 0;
+  pthread_attr_getstacksize(&attr, &size);
+  printf("small stack %d, attributes kept %d\n", rc, size == 65536);
+  rc = pthread_create(&t, NULL, run, NULL);
+  if (rc == 0)
+    pthread_join(t, NULL);
+  printf("default stack %d\n", rc);
+  return 0;
+}
