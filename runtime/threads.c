@@ -503,6 +503,23 @@ static int create_with_room(create_fn real, pthread_t *thread,
   return rc;
 }
 
+/* The C library's function: from the dynamic linker, or in a static
+ * link (no dlsym) under its own name, which the drivers make the linker
+ * take from libc.a (--undefined=__pthread_create_2_1). */
+extern int __pthread_create_2_1(pthread_t *, const pthread_attr_t *,
+                                void *(*)(void *), void *) __attribute__((weak));
+
+static create_fn libc_pthread_create(void) {
+  create_fn f = (create_fn)dlsym(RTLD_NEXT, "pthread_create");
+  if (!f)
+    f = __pthread_create_2_1;
+  if (!f)
+    rt_message("cannot find the C library's pthread_create (a static link: "
+               "link with -Wl,--undefined=__pthread_create_2_1, as the xprof "
+               "drivers do)");
+  return f;
+}
+
 /* Weak, so that a runtime that defines its own (a sanitizer's, linked
  * statically) links; the threads it starts then stay unknown, and what
  * they count in twins is lost. */
@@ -512,7 +529,7 @@ RT_EXPORT __attribute__((weak)) int pthread_create(pthread_t *thread,
                                                    void *arg) {
   static create_fn real;
   if (!real)
-    real = (create_fn)dlsym(RTLD_NEXT, "pthread_create");
+    real = libc_pthread_create();
   if (!real)
     return EAGAIN;
   struct rt_start *start = malloc(sizeof *start);

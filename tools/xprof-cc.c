@@ -183,7 +183,7 @@ int main(int argc, char **argv) {
   char **user = calloc((size_t)argc + 1, sizeof *user);
   char **pass = calloc((size_t)argc + 96, sizeof *pass);
   int n_use = 0, n_map = 0, n_user = 0, n = 0;
-  int link = 1, inputs = 0, sources = 0;
+  int link = 1, inputs = 0, sources = 0, static_link = 0;
   const char *output = NULL;
   if (!use_names || !pathmaps || !user || !pass)
     return die("%s", "out of memory");
@@ -234,6 +234,8 @@ int main(int argc, char **argv) {
       link = 0;
     if (strcmp(a, "-o") == 0 && i + 1 < argc)
       output = argv[i + 1];
+    if (strcmp(a, "-static") == 0 || strcmp(a, "--static") == 0)
+      static_link = 1;
     if (takes_value(a) && i + 1 < argc) {
       if (strcmp(a, "-l") == 0) /* a library is an input of the link */
         inputs++;
@@ -355,6 +357,15 @@ int main(int argc, char **argv) {
     pass[n++] = "--export-dynamic-symbol=__xprof_*";
     pass[n++] = "-Xlinker";
     pass[n++] = "--export-dynamic-symbol=xprof_*";
+    /* Threads that libraries start (C++ std::thread) go through the
+     * runtime's pthread_create too; a static link has no dlsym to find
+     * the C library's, so it is linked under its own name. */
+    pass[n++] = "-Xlinker";
+    pass[n++] = "--export-dynamic-symbol=pthread_create";
+    if (static_link) {
+      pass[n++] = "-Xlinker";
+      pass[n++] = "--undefined=__pthread_create_2_1";
+    }
     pass[n++] = "-lpthread";
     pass[n++] = "-ldl";
   }
