@@ -188,34 +188,30 @@ static tree twin_array(const char *name, bool comdat, uint32_t n) {
   return v;
 }
 
-/* The word the constructor points at a twin in the registering thread. */
-static tree twin_cell_var(const char *name, bool comdat) {
-  tree v = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier(name),
-                      build_pointer_type(counter_type()));
+/* A zero-initialized word of the object file (one per program if comdat);
+ * finalized, thread-local if asked. */
+static tree word_var(const char *name, tree type, bool comdat, bool tls) {
+  tree v = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier(name), type);
   TREE_STATIC(v) = 1;
   TREE_ADDRESSABLE(v) = 1;
   DECL_ARTIFICIAL(v) = 1;
   DECL_IGNORED_P(v) = 1;
   if (comdat)
     make_comdat(v);
+  if (tls) /* local-exec in executables: one load from the thread pointer */
+    set_decl_tls_model(v, decl_default_tls_model(v));
   varpool_node::finalize_decl(v);
   return v;
 }
 
+/* The word the constructor points at a twin in the registering thread. */
+static tree twin_cell_var(const char *name, bool comdat) {
+  return word_var(name, build_pointer_type(counter_type()), comdat, false);
+}
+
 /* The thread-local word of an array: the distance to this thread's copy. */
 static tree thread_word(const char *name, bool comdat) {
-  tree v = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier(name),
-                      long_integer_type_node);
-  TREE_STATIC(v) = 1;
-  TREE_ADDRESSABLE(v) = 1;
-  DECL_ARTIFICIAL(v) = 1;
-  DECL_IGNORED_P(v) = 1;
-  if (comdat)
-    make_comdat(v);
-  /* Local-exec in executables: one load from the thread pointer. */
-  set_decl_tls_model(v, decl_default_tls_model(v));
-  varpool_node::finalize_decl(v);
-  return v;
+  return word_var(name, long_integer_type_node, comdat, true);
 }
 
 /* ---- per-thread counters: the code at function entry ------------------- */

@@ -193,16 +193,14 @@ static void make_comdat(ctx *c, LLVMValueRef g, const char *name) {
   LLVMSetComdat(g, LLVMGetOrInsertComdat(c->m, name));
 }
 
-/* A thread-local twin of n counters (local-exec: only in executables). */
-static LLVMValueRef twin_array(ctx *c, const char *name, uint32_t n, int comdat) {
+/* A zero-initialized word or array of the module, made once: private to
+ * the module, or one per program (comdat). */
+static LLVMValueRef module_global(ctx *c, const char *name, LLVMTypeRef ty, int comdat) {
   LLVMValueRef g = LLVMGetNamedGlobal(c->m, name);
   if (g)
     return g;
-  LLVMTypeRef ty = LLVMArrayType(c->i64, n ? n : 1);
   g = LLVMAddGlobal(c->m, ty, name);
   LLVMSetInitializer(g, LLVMConstNull(ty));
-  LLVMSetThreadLocal(g, 1);
-  LLVMSetThreadLocalMode(g, LLVMLocalExecTLSModel);
   LLVMSetAlignment(g, 8);
   if (comdat)
     make_comdat(c, g, name);
@@ -211,19 +209,17 @@ static LLVMValueRef twin_array(ctx *c, const char *name, uint32_t n, int comdat)
   return g;
 }
 
+/* A thread-local twin of n counters (local-exec: only in executables). */
+static LLVMValueRef twin_array(ctx *c, const char *name, uint32_t n, int comdat) {
+  LLVMValueRef g = module_global(c, name, LLVMArrayType(c->i64, n ? n : 1), comdat);
+  LLVMSetThreadLocal(g, 1);
+  LLVMSetThreadLocalMode(g, LLVMLocalExecTLSModel);
+  return g;
+}
+
 /* The word the constructor points at a twin in the registering thread. */
 static LLVMValueRef twin_cell(ctx *c, const char *name, int comdat) {
-  LLVMValueRef g = LLVMGetNamedGlobal(c->m, name);
-  if (g)
-    return g;
-  g = LLVMAddGlobal(c->m, c->i64p, name);
-  LLVMSetInitializer(g, LLVMConstNull(c->i64p));
-  LLVMSetAlignment(g, 8);
-  if (comdat)
-    make_comdat(c, g, name);
-  else
-    LLVMSetLinkage(g, LLVMInternalLinkage);
-  return g;
+  return module_global(c, name, c->i64p, comdat);
 }
 
 /* The array f's counters are added to: its twin (made here) or arr. */
@@ -289,20 +285,8 @@ static LLVMValueRef copy_placeholder(ctx *c, LLVMValueRef fn) {
 /* The thread-local word of an array: the distance to this thread's copy
  * (local-exec in executables: one load from the thread pointer). */
 static LLVMValueRef thread_word(ctx *c, const char *name, int comdat) {
-  LLVMValueRef g = LLVMGetNamedGlobal(c->m, name);
-  if (g)
-    return g;
-  g = LLVMAddGlobal(c->m, c->i64, name);
-  LLVMSetInitializer(g, LLVMConstInt(c->i64, 0, 0));
+  LLVMValueRef g = module_global(c, name, c->i64, comdat);
   LLVMSetThreadLocal(g, 1);
-  LLVMSetAlignment(g, 8);
-  if (comdat) {
-    LLVMSetLinkage(g, LLVMLinkOnceODRLinkage);
-    LLVMSetVisibility(g, LLVMHiddenVisibility);
-    LLVMSetComdat(g, LLVMGetOrInsertComdat(c->m, name));
-  } else {
-    LLVMSetLinkage(g, LLVMInternalLinkage);
-  }
   return g;
 }
 
