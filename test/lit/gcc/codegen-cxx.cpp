@@ -6,8 +6,12 @@
 // RUN: FileCheck --check-prefix=ASM %s < %t.s
 // TREE-LABEL: call_area (
 // TREE:       [[FN:_[0-9]+]] = *_{{[0-9]+}};
-// TREE-NEXT:  __xprof_vp_proc (&__xprof_vp[0], [[FN]]);
-// TREE-NEXT:  _{{[0-9]+}} = OBJ_TYPE_REF([[FN]];
+// TREE-NEXT:  [[T:PROF_fn_[0-9]+]] = (long int) [[FN]];
+// TREE-NEXT:  [[V:PROF_vp_[0-9]+]] = __xprof_vp[2];
+// TREE-NEXT:  if ([[T]] == [[V]])
+// TREE:       __atomic_fetch_add_8 (&__xprof_vp[3], 1, 0);
+// TREE:       __xprof_vp_proc (&__xprof_vp[0], [[FN]]);
+// TREE:       _{{[0-9]+}} = OBJ_TYPE_REF([[FN]];
 // ASM:        .hidden __xprof_c._Z6squarei.{{[0-9a-f]+}}
 // ASM:        .section .bss.__xprof_c._Z6squarei.{{[0-9a-f]+}},"awG",@nobits,__xprof_c._Z6squarei.{{[0-9a-f]+}},comdat
 struct Shape {

@@ -4,7 +4,9 @@
 // library (-fPIC, or with no-tls-counters) code at entry that finds the
 // thread's copy of the counters and plain increments in it; relaxed
 // atomic increments with update=atomic, plain ones in the shared array
-// with update=single; a value-profile call before each indirect call; the
+// with update=single; before each indirect call, a check of the
+// value-profile site's first target that counts it inline (atomically but
+// with update=single) and a call of the runtime for other targets; the
 // descriptor registered from a constructor and unregistered from a
 // destructor.
 // REQUIRES: gcc-plugin
@@ -19,8 +21,11 @@
 // TWIN-NOT:   __xprof_d
 // TWIN-NOT:   lock
 // TWIN:       addq $1, %fs:{{[0-9]*\+?}}__xprof_t@tpoff
-// TWIN:       call __xprof_vp_proc
+// TWIN:       cmpq 16+__xprof_vp(%rip), %r{{[a-z0-9]+}}
+// TWIN-NEXT:  jne
+// TWIN-NEXT:  lock addq $1, 24+__xprof_vp(%rip)
 // TWIN:       call *
+// TWIN:       call __xprof_vp_proc
 // TWIN-NOT:   __xprof_thread_counters
 // TWIN-LABEL: _sub_I_65535_0:
 // TWIN:       movq %fs:0, [[TP:%r[a-z0-9]+]]
@@ -40,10 +45,10 @@
 // THREAD-LABEL: dispatch:
 // THREAD:       movq %fs:__xprof_d@tpoff, [[D:%r[a-z0-9]+]]
 // THREAD-NEXT:  testq [[D]], [[D]]
-// THREAD-NOT:   lock
+// THREAD-NOT:   lock addq $1, {{.*}}__xprof_counters
 // THREAD:       addq $1, {{[0-9]*}}(%r{{[a-z0-9]+}},%r{{[a-z0-9]+}},8)
+// THREAD-NOT:   lock addq $1, {{.*}}__xprof_counters
 // THREAD:       call __xprof_vp_proc
-// THREAD:       call *
 // THREAD:       call *__xprof_thread_counters_asm@GOTPCREL(%rip)
 // THREAD-LABEL: _sub_I_65535_0:
 // THREAD-NOT:   __xprof_tc
@@ -51,8 +56,11 @@
 //
 // ATOMIC-LABEL: dispatch:
 // ATOMIC:       lock addq $1, {{[0-9]*\+?}}__xprof_counters
-// ATOMIC:       call __xprof_vp_proc
+// ATOMIC:       cmpq 16+__xprof_vp(%rip)
+// ATOMIC-NEXT:  jne
+// ATOMIC-NEXT:  lock addq $1, 24+__xprof_vp(%rip)
 // ATOMIC:       call *
+// ATOMIC:       call __xprof_vp_proc@
 // ATOMIC-LABEL: _sub_I_65535_0:
 // ATOMIC:       __xprof_object
 // ATOMIC:       {{call|jmp}} __xprof_register
@@ -61,6 +69,10 @@
 // SINGLE-LABEL: dispatch:
 // SINGLE-NOT:   lock
 // SINGLE:       addq $1, {{[0-9]*\+?}}__xprof_counters
+// SINGLE-NOT:   lock
+// SINGLE:       addq $1, 24+__xprof_vp(%rip)
+// SINGLE-NOT:   lock
+// SINGLE:       call __xprof_vp_proc_single
 //
 // TREE-LABEL: dispatch (
 // TREE:       [[D1:PROF_delta_[0-9]+]] = __xprof_d;
@@ -73,8 +85,12 @@
 // TREE-NEXT:  [[E:PROF_edge_[0-9]+]] = __xprof_counters[[[I]]];
 // TREE-NEXT:  [[E2:PROF_edge_[0-9]+]] = [[E]] + 1;
 // TREE-NEXT:  __xprof_counters[[[I]]] = [[E2]];
-// TREE:       __xprof_vp_proc (&__xprof_vp[0], [[FN:fn_[0-9]+]](D));
-// TREE-NEXT:  _{{[0-9]+}} = [[FN]](D) (x_{{[0-9]+}}(D));
+// TREE:       [[T:PROF_fn_[0-9]+]] = (long int) [[FN:fn_[0-9]+]](D);
+// TREE-NEXT:  [[V:PROF_vp_[0-9]+]] = __xprof_vp[2];
+// TREE-NEXT:  if ([[T]] == [[V]])
+// TREE:       __atomic_fetch_add_8 (&__xprof_vp[3], 1, 0);
+// TREE:       __xprof_vp_proc (&__xprof_vp[0], [[FN]](D));
+// TREE:       _{{[0-9]+}} = [[FN]](D) (x_{{[0-9]+}}(D));
 int dispatch(int (*fn)(int), int x) {
   if (x > 100)
     return 0;
