@@ -161,58 +161,79 @@ static void insert_vp_count(gimple_stmt_iterator *gsi, tree state_var, uint32_t 
   gsi_insert_after(gsi, gimple_build_assign(unshare_expr(ref), t2), GSI_NEW_STMT);
 }
 
+/* Pairs of a value-profile site that the compiled code checks itself. */
+#define VP_INLINE_PAIRS 2
+
+/* A new block after `after`, in its loop, that runs with probability p
+ * of `from`'s count. */
+static basic_block vp_block(basic_block after, basic_block from, profile_probability p) {
+  basic_block b = create_empty_bb(after);
+  if (current_loops)
+    add_bb_to_loop(b, from->loop_father);
+  b->count = from->count.apply_probability(p);
+  return b;
+}
+
+static void vp_edge(basic_block from, basic_block to, int flags, profile_probability p) {
+  make_edge(from, to, flags)->probability = p;
+}
+
 /* Before an indirect call, record its target:
  *
- *   head: if (STATE[2] == (uint64) fn) goto fast; else goto slow;
- *   fast: STATE[3] += 1;
- *   slow: __xprof_vp_proc (&STATE[0], fn);
- *   join: the call
+ *   head:  if (STATE.value[0] == (uint64) fn) goto fast0; else goto next1;
+ *   next1: if (STATE.value[1] == (uint64) fn) goto fast1; else goto slow;
+ *   fastK: STATE.count[K] += 1;              (atomically but with single)
+ *   slow:  __xprof_vp_proc (&STATE, fn);
+ *   join:  the call
  *
- * The first pair holds the first target seen, at most sites the only one:
- * a compare, a branch and an add instead of a call and a scan (sqlite:
- * 4.3 M events, 31 instructions each in the runtime).  The runtime counts
- * a kept value with the same add, and a free pair has value 0, which no
- * target equals. */
+ * The runtime keeps the most frequent values in front, so most events
+ * cost a compare, a branch and an add instead of a call and a scan
+ * (sqlite: 4.3 M events, 31 instructions each in the runtime).  The
+ * runtime counts a kept value with the same add, and a free pair has
+ * value 0, which no target equals. */
 static void insert_vp_site(gimple *call, tree state_var, uint32_t word) {
   tree fn = gimple_call_fn(call);
   if (TREE_CODE(fn) == OBJ_TYPE_REF)
     fn = OBJ_TYPE_REF_EXPR(fn);
   gimple_stmt_iterator gsi = gsi_for_stmt(call);
   tree target = make_temp_ssa_name(counter_type(), NULL, "PROF_fn");
-  tree value = make_temp_ssa_name(counter_type(), NULL, "PROF_vp");
-  gsi_insert_before(&gsi, gimple_build_assign(target, NOP_EXPR, unshare_expr(fn)),
-                    GSI_SAME_STMT);
-  gsi_insert_before(&gsi, gimple_build_assign(value, element(state_var, word + 2)),
-                    GSI_SAME_STMT);
-  gcond *cond = gimple_build_cond(EQ_EXPR, value, target, NULL_TREE, NULL_TREE);
-  gsi_insert_before(&gsi, cond, GSI_SAME_STMT);
-
+  gimple *conv = gimple_build_assign(target, NOP_EXPR, unshare_expr(fn));
+  gsi_insert_before(&gsi, conv, GSI_SAME_STMT);
   basic_block head = gimple_bb(call);
-  edge to_join = split_block(head, cond);
-  basic_block join = to_join->dest;
-  basic_block fast = split_edge(to_join);
-  basic_block slow = create_empty_bb(fast);
-  if (current_loops) {
-    add_bb_to_loop(slow, head->loop_father);
-    loops_state_set(LOOPS_NEED_FIXUP);
-  }
-  edge to_fast = single_pred_edge(fast);
-  to_fast->flags = (to_fast->flags & ~EDGE_FALLTHRU) | EDGE_TRUE_VALUE;
-  to_fast->probability = profile_probability::likely();
-  edge to_slow = make_edge(head, slow, EDGE_FALSE_VALUE);
-  to_slow->probability = to_fast->probability.invert();
-  make_single_succ_edge(slow, join, EDGE_FALLTHRU);
-  fast->count = head->count.apply_probability(to_fast->probability);
-  slow->count = head->count.apply_probability(to_slow->probability);
+  edge rest = split_block(head, conv);
+  basic_block join = rest->dest;
+  profile_count total = head->count;
+  remove_edge(rest);
 
-  gimple_stmt_iterator g = gsi_last_bb(fast);
-  insert_vp_count(&g, state_var, word + 3);
+  basic_block check = head, after = head;
+  profile_probability hit = profile_probability::likely();
+  for (uint32_t k = 0; k < VP_INLINE_PAIRS && k < xp_opts.values_per_site; k++) {
+    tree value = make_temp_ssa_name(counter_type(), NULL, "PROF_vp");
+    gimple_stmt_iterator g = gsi_last_bb(check);
+    gsi_insert_after(&g, gimple_build_assign(value, element(state_var, word + 2 + 2 * k)),
+                     GSI_NEW_STMT);
+    gsi_insert_after(&g, gimple_build_cond(EQ_EXPR, value, target, NULL_TREE, NULL_TREE),
+                     GSI_NEW_STMT);
+    basic_block fast = vp_block(after, check, hit);
+    g = gsi_last_bb(fast);
+    insert_vp_count(&g, state_var, word + 3 + 2 * k);
+    vp_edge(check, fast, EDGE_TRUE_VALUE, hit);
+    vp_edge(fast, join, EDGE_FALLTHRU, profile_probability::always());
+    basic_block next = vp_block(fast, check, hit.invert());
+    vp_edge(check, next, EDGE_FALSE_VALUE, hit.invert());
+    check = after = next;
+  }
+  /* check is now the slow path. */
   tree ptr = make_temp_ssa_name(ptr_type_node, NULL, "PROF_fn");
-  g = gsi_last_bb(slow);
+  gimple_stmt_iterator g = gsi_last_bb(check);
   gsi_insert_after(&g, gimple_build_assign(ptr, NOP_EXPR, unshare_expr(fn)), GSI_NEW_STMT);
   gsi_insert_after(&g, gimple_build_call(get_vp_proc_decl(), 2,
                                          build_fold_addr_expr(element(state_var, word)), ptr),
                    GSI_NEW_STMT);
+  vp_edge(check, join, EDGE_FALLTHRU, profile_probability::always());
+  join->count = total;
+  if (current_loops)
+    loops_state_set(LOOPS_NEED_FIXUP);
 }
 
 /* Before each indirect call, record its target (sites numbered in block

@@ -32,6 +32,21 @@ static void site_unlock(uint64_t *state) {
   __atomic_fetch_and(&state[0], ~LOCK_BIT, __ATOMIC_RELEASE);
 }
 
+/* The compiled code counts the value of the first pair itself (a compare
+ * and an add) and calls the runtime for the others, so the most frequent
+ * value moves to the front once its count is clearly ahead (by a quarter,
+ * so that two values of equal weight do not swap back and forth).  The
+ * caller holds the lock or is alone. */
+static int ahead(uint64_t count, uint64_t first) { return count > first + first / 4 + 16; }
+
+static void swap_to_front(uint64_t *pair, uint32_t i) {
+  uint64_t v0 = pair[0], c0 = pair[1];
+  pair[0] = pair[2 * i];
+  pair[1] = pair[2 * i + 1];
+  pair[2 * i] = v0;
+  pair[2 * i + 1] = c0;
+}
+
 /* Space-Saving update; the caller holds the lock or is alone. */
 static void record_locked(uint64_t *state, uint64_t value) {
   uint32_t n = (uint32_t)state[0];
@@ -41,6 +56,8 @@ static void record_locked(uint64_t *state, uint64_t value) {
     uint64_t count = pair[2 * i + 1];
     if (count && pair[2 * i] == value) {
       pair[2 * i + 1] = count + 1;
+      if (i && ahead(count + 1, pair[1]))
+        swap_to_front(pair, i);
       return;
     }
     if (!count && free_slot == UINT32_MAX)
@@ -55,17 +72,27 @@ static void record_locked(uint64_t *state, uint64_t value) {
   }
 }
 
-/* The common case, a value already kept, costs one atomic add and no lock:
- * the number of events is the sum of the counts, so it stays exact.  A
- * replacement racing with it can give one event to the new value; that is
- * within Space-Saving's own error. */
+static void move_to_front(uint64_t *state, uint32_t i) {
+  site_lock(state);
+  if (ahead(state[2 + 2 * i + 1], state[3]))
+    swap_to_front(state + 2, i);
+  site_unlock(state);
+}
+
+/* A value already kept costs one atomic add and no lock: the number of
+ * events is the sum of the counts, so it stays exact.  A replacement (or
+ * a move to the front) racing with it can give one event to the other
+ * value; that is within Space-Saving's own error. */
 static void record(uint64_t *state, uint64_t value) {
   uint32_t n = (uint32_t)__atomic_load_n(&state[0], __ATOMIC_RELAXED);
   uint64_t *pair = state + 2;
   for (uint32_t i = 0; i < n; i++)
     if (__atomic_load_n(&pair[2 * i], __ATOMIC_RELAXED) == value &&
         __atomic_load_n(&pair[2 * i + 1], __ATOMIC_RELAXED)) {
-      __atomic_fetch_add(&pair[2 * i + 1], 1, __ATOMIC_RELAXED);
+      uint64_t c = __atomic_add_fetch(&pair[2 * i + 1], 1, __ATOMIC_RELAXED);
+      uint64_t c0 = __atomic_load_n(&pair[1], __ATOMIC_RELAXED);
+      if (i && ahead(c, c0))
+        move_to_front(state, i);
       return;
     }
   site_lock(state);

@@ -25,6 +25,9 @@
 // TWIN-NEXT:  jne
 // TWIN-NEXT:  lock addq $1, 24+__xprof_vp(%rip)
 // TWIN:       call *
+// TWIN:       cmpq 32+__xprof_vp(%rip), %r{{[a-z0-9]+}}
+// TWIN-NEXT:  jne
+// TWIN-NEXT:  lock addq $1, 40+__xprof_vp(%rip)
 // TWIN:       call __xprof_vp_proc
 // TWIN-NOT:   __xprof_thread_counters
 // TWIN-LABEL: _sub_I_65535_0:
