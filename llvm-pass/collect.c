@@ -489,18 +489,24 @@ static int instrument(ctx *c, LLVMValueRef fn) {
   if (updates)
     xl_promote_counters(fn, updates, n_updates);
   free(updates);
+  /* The runtime keeps a site's most frequent values in front: the first
+   * two are checked and counted inline, a call for the others (sqlite
+   * under GCC: 4.3 M events, 31 instructions each in the runtime). */
+  unsigned inline_pairs = c->o->values_per_site < 2 ? c->o->values_per_site : 2;
   for (uint32_t s = 0; s < n_sites; s++) {
     LLVMPositionBuilderBefore(c->b, calls[s]);
-    LLVMValueRef len = xl_memop_length(calls[s]), vp, args[2];
-    args[0] = elem(c, vp_arr, f->vp_base + s * words);
+    LLVMValueRef len = xl_memop_length(calls[s]), vp, state, arg, value;
+    state = elem(c, vp_arr, f->vp_base + s * words);
     if (len) {
       vp = vp_llong_fn(c);
-      args[1] = LLVMBuildZExtOrBitCast(c->b, len, c->i64, "");
+      arg = value = LLVMBuildZExtOrBitCast(c->b, len, c->i64, "");
     } else {
       vp = vp_proc_fn(c);
-      args[1] = LLVMBuildPointerCast(c->b, LLVMGetCalledValue(calls[s]), c->i8p, "");
+      arg = LLVMBuildPointerCast(c->b, LLVMGetCalledValue(calls[s]), c->i8p, "");
+      value = LLVMBuildPtrToInt(c->b, arg, c->i64, "");
     }
-    LLVMBuildCall2(c->b, LLVMGlobalGetValueType(vp), vp, args, 2, "");
+    xl_record_value(calls[s], state, value, vp, arg, inline_pairs,
+                    c->o->update != XL_UPDATE_SINGLE);
   }
   free(calls);
   xl_cfg_free(&g);

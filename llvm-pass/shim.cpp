@@ -37,6 +37,7 @@
 #include "llvm/Transforms/Instrumentation/PGOInstrumentation.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
 #include "llvm/Transforms/Scalar/LowerExpectIntrinsic.h"
+#include "llvm/IR/MDBuilder.h"
 #include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
@@ -548,6 +549,41 @@ extern "C" void xl_promote_counters(LLVMValueRef fn, LLVMValueRef *updates, unsi
       if (G->use_empty())
         G->eraseFromParent();
   }
+}
+
+extern "C" void xl_record_value(LLVMValueRef before, LLVMValueRef state, LLVMValueRef value,
+                                LLVMValueRef recorder, LLVMValueRef arg, unsigned pairs,
+                                int atomic) {
+  Instruction *At = cast<Instruction>(unwrap(before));
+  Function *F = At->getFunction();
+  LLVMContext &Ctx = F->getContext();
+  Type *I64 = Type::getInt64Ty(Ctx);
+  Value *State = unwrap(state), *V = unwrap(value);
+  BasicBlock *Check = At->getParent();
+  BasicBlock *Join = Check->splitBasicBlock(At, "xprof.vp.join");
+  Check->getTerminator()->eraseFromParent();
+  MDBuilder MDB(Ctx);
+  for (unsigned k = 0; k < pairs; k++) {
+    IRBuilder<> B(Check);
+    Value *Kept = B.CreateLoad(I64, B.CreateConstInBoundsGEP1_64(I64, State, 2 + 2 * k),
+                               "xprof.vp.value");
+    BasicBlock *Hit = BasicBlock::Create(Ctx, "xprof.vp.hit", F, Join);
+    BasicBlock *Next = BasicBlock::Create(Ctx, "xprof.vp.next", F, Join);
+    B.CreateCondBr(B.CreateICmpEQ(Kept, V), Hit, Next, MDB.createBranchWeights(4, 1));
+    IRBuilder<> H(Hit);
+    Value *Count = H.CreateConstInBoundsGEP1_64(I64, State, 3 + 2 * k);
+    if (atomic)
+      H.CreateAtomicRMW(AtomicRMWInst::Add, Count, ConstantInt::get(I64, 1), MaybeAlign(8),
+                        AtomicOrdering::Monotonic);
+    else
+      H.CreateStore(H.CreateAdd(H.CreateLoad(I64, Count), ConstantInt::get(I64, 1)), Count);
+    H.CreateBr(Join);
+    Check = Next;
+  }
+  IRBuilder<> B(Check);
+  FunctionCallee Rec(cast<Function>(unwrap(recorder)));
+  B.CreateCall(Rec, {State, unwrap(arg)});
+  B.CreateBr(Join);
 }
 
 extern "C" int xl_address_taken(LLVMValueRef fn) {

@@ -73,6 +73,11 @@ void xl_freq_close(void *h);
  * that may leave the function other than through their exits are left
  * alone, so counts stay exact. */
 void xl_promote_counters(LLVMValueRef fn, LLVMValueRef *updates, unsigned n);
+/* Before `before`, record the i64 `value` in a value-profile site: the
+ * first `pairs` values kept in `state` are compared and counted inline
+ * (atomically if asked), any other value goes to recorder(state, arg). */
+void xl_record_value(LLVMValueRef before, LLVMValueRef state, LLVMValueRef value,
+                     LLVMValueRef recorder, LLVMValueRef arg, unsigned pairs, int atomic);
 /* Is the function's address used other than by direct calls? */
 int xl_address_taken(LLVMValueRef fn);
 void xl_append_global_ctor(LLVMModuleRef m, LLVMValueRef fn, int dtor);

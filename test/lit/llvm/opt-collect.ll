@@ -32,8 +32,20 @@ define i32 @dispatch(i32 (i32)* %fn, i32 %x) {
 ; CHECK-NEXT:  [[V:%xprof.ctr[0-9]*]] = load i64, i64* [[P]]
 ; CHECK-NEXT:  [[V2:%xprof.inc[0-9]*]] = add i64 [[V]], 1
 ; CHECK-NEXT:  store i64 [[V2]], i64* [[P]]
-; CHECK-NOT:   atomicrmw
-; CHECK:       call void @__xprof_vp_proc(i64* getelementptr inbounds ({{.*}}@__xprof_vp, i32 0, i32 0), i8* %{{[0-9]+}})
+;   The site's first two values are checked and counted inline, the
+;   runtime called for others.
+; CHECK-NOT:   atomicrmw add i64* {{.*}}@__xprof_counters
+; CHECK:       [[T:%[0-9]+]] = ptrtoint i8* [[FN:%[0-9]+]] to i64
+; CHECK-NEXT:  [[K0:%xprof.vp.value]] = load i64, i64* getelementptr inbounds ({{.*}}@__xprof_vp, i32 0, i64 2)
+; CHECK-NEXT:  [[E0:%[0-9]+]] = icmp eq i64 [[K0]], [[T]]
+; CHECK-NEXT:  br i1 [[E0]], label %xprof.vp.hit, label %xprof.vp.next
+; CHECK:       atomicrmw add i64* getelementptr inbounds ({{.*}}@__xprof_vp, i32 0, i64 3), i64 1 monotonic
+; CHECK:       load i64, i64* getelementptr inbounds ({{.*}}@__xprof_vp, i32 0, i64 4)
+; CHECK:       atomicrmw add i64* getelementptr inbounds ({{.*}}@__xprof_vp, i32 0, i64 5), i64 1 monotonic
+; CHECK-NOT:   atomicrmw add i64* {{.*}}@__xprof_counters
+; CHECK:       call void @__xprof_vp_proc(i64* getelementptr inbounds ({{.*}}@__xprof_vp, i32 0, i32 0), i8* [[FN]])
+; CHECK-NEXT:  br label %xprof.vp.join
+; CHECK:       xprof.vp.join:
 ; CHECK-NEXT:  %r = call i32 %fn(i32 %x)
 ; ATOMIC-LABEL: define i32 @dispatch(
 ; ATOMIC-NOT:   __xprof_tls
@@ -42,6 +54,7 @@ define i32 @dispatch(i32 (i32)* %fn, i32 %x) {
 ; SINGLE-LABEL: define i32 @dispatch(
 ; SINGLE-NOT:   atomicrmw
 ; SINGLE:       load i64, i64* getelementptr inbounds ({{.*}}@__xprof_counters
+; SINGLE:       store i64 {{.*}}@__xprof_vp, i32 0, i64 3)
 ; SINGLE:       call void @__xprof_vp_proc_single(
 entry:
   %big = icmp sgt i32 %x, 100
