@@ -104,27 +104,33 @@ static tree element(tree var, uint32_t idx) {
                 build_int_cst(integer_type_node, idx), NULL_TREE, NULL_TREE);
 }
 
+/* ref += 1, atomically (relaxed) or as a load, an add and a store. */
+static gimple_seq increment_seq(tree ref, bool atomic, const char *tmp_name) {
+  gimple_seq seq = NULL;
+  tree one = build_int_cst(counter_type(), 1);
+  if (atomic) {
+    gimple_seq_add_stmt(&seq, gimple_build_call(builtin_decl_explicit(BUILT_IN_ATOMIC_FETCH_ADD_8),
+                                                3, build_fold_addr_expr(ref), one,
+                                                build_int_cst(integer_type_node, MEMMODEL_RELAXED)));
+    return seq;
+  }
+  tree t1 = make_temp_ssa_name(counter_type(), NULL, tmp_name);
+  tree t2 = make_temp_ssa_name(counter_type(), NULL, tmp_name);
+  gimple_seq_add_stmt(&seq, gimple_build_assign(t1, ref));
+  gimple_seq_add_stmt(&seq, gimple_build_assign(t2, PLUS_EXPR, t1, one));
+  gimple_seq_add_stmt(&seq, gimple_build_assign(unshare_expr(ref), t2));
+  return seq;
+}
+
 static void insert_increment(edge e, tree var, uint32_t idx) {
   tree ref = element(var, idx);
-  tree one = build_int_cst(counter_type(), 1);
   if (thread_delta) {
     tree i = make_temp_ssa_name(long_integer_type_node, NULL, "PROF_idx");
     gsi_insert_on_edge(e, gimple_build_assign(i, PLUS_EXPR, thread_delta,
                                               build_int_cst(long_integer_type_node, idx)));
     ref = build4(ARRAY_REF, counter_type(), var, i, NULL_TREE, NULL_TREE);
   }
-  if (xp_opts.update == XP_UPDATE_ATOMIC) {
-    gcall *call = gimple_build_call(builtin_decl_explicit(BUILT_IN_ATOMIC_FETCH_ADD_8),
-                                    3, build_fold_addr_expr(ref), one,
-                                    build_int_cst(integer_type_node, MEMMODEL_RELAXED));
-    gsi_insert_on_edge(e, call);
-  } else {
-    tree t1 = make_temp_ssa_name(counter_type(), NULL, "PROF_edge");
-    tree t2 = make_temp_ssa_name(counter_type(), NULL, "PROF_edge");
-    gsi_insert_on_edge(e, gimple_build_assign(t1, ref));
-    gsi_insert_on_edge(e, gimple_build_assign(t2, PLUS_EXPR, t1, one));
-    gsi_insert_on_edge(e, gimple_build_assign(unshare_expr(ref), t2));
-  }
+  gsi_insert_seq_on_edge(e, increment_seq(ref, xp_opts.update == XP_UPDATE_ATOMIC, "PROF_edge"));
 }
 
 static tree get_vp_proc_decl(void) {
@@ -142,24 +148,6 @@ static tree get_vp_proc_decl(void) {
   return vp_proc_decl;
 }
 
-/* state[word] += 1: atomically unless counters are single-threaded. */
-static void insert_vp_count(gimple_stmt_iterator *gsi, tree state_var, uint32_t word) {
-  tree ref = element(state_var, word);
-  tree one = build_int_cst(counter_type(), 1);
-  if (xp_opts.update != XP_UPDATE_SINGLE) {
-    gsi_insert_after(gsi,
-                     gimple_build_call(builtin_decl_explicit(BUILT_IN_ATOMIC_FETCH_ADD_8), 3,
-                                       build_fold_addr_expr(ref), one,
-                                       build_int_cst(integer_type_node, MEMMODEL_RELAXED)),
-                     GSI_NEW_STMT);
-    return;
-  }
-  tree t1 = make_temp_ssa_name(counter_type(), NULL, "PROF_vp");
-  tree t2 = make_temp_ssa_name(counter_type(), NULL, "PROF_vp");
-  gsi_insert_after(gsi, gimple_build_assign(t1, ref), GSI_NEW_STMT);
-  gsi_insert_after(gsi, gimple_build_assign(t2, PLUS_EXPR, t1, one), GSI_NEW_STMT);
-  gsi_insert_after(gsi, gimple_build_assign(unshare_expr(ref), t2), GSI_NEW_STMT);
-}
 
 /* Pairs of a value-profile site that the compiled code checks itself. */
 #define VP_INLINE_PAIRS 2
@@ -216,7 +204,9 @@ static void insert_vp_site(gimple *call, tree state_var, uint32_t word) {
                      GSI_NEW_STMT);
     basic_block fast = vp_block(after, check, hit);
     g = gsi_last_bb(fast);
-    insert_vp_count(&g, state_var, word + 3 + 2 * k);
+    gsi_insert_seq_after(&g, increment_seq(element(state_var, word + 3 + 2 * k),
+                                           xp_opts.update != XP_UPDATE_SINGLE, "PROF_vp"),
+                         GSI_NEW_STMT);
     vp_edge(check, fast, EDGE_TRUE_VALUE, hit);
     vp_edge(fast, join, EDGE_FALLTHRU, profile_probability::always());
     basic_block next = vp_block(fast, check, hit.invert());
