@@ -34,6 +34,17 @@ cc_rt = ("gcc -O1 -g -I{rt_src} -I{lib_src} -I{inputs} -Wl,--push-state,--whole-
     rt_src=os.path.join(src_root, "runtime"), lib_src=os.path.join(src_root, "libxprof"),
     inputs=os.path.join(config.test_source_root, "runtime", "Inputs"), rt=rt)
 config.substitutions.append(("%cc_rt", cc_rt))
+# The same with the runtime compiled from its sources under ASan and UBSan
+# (the library itself is built without sanitizers).
+import glob
+rt_sources = sorted(glob.glob(os.path.join(src_root, "runtime", "*.[cS]")) +
+                    glob.glob(os.path.join(src_root, "libxprof", "*.c")))
+cc_rt_san = ("gcc -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all "
+             "-I{rt_src} -I{lib_src} -I{inputs} {sources} -lpthread -ldl").format(
+    rt_src=os.path.join(src_root, "runtime"), lib_src=os.path.join(src_root, "libxprof"),
+    inputs=os.path.join(config.test_source_root, "runtime", "Inputs"),
+    sources=" ".join(rt_sources))
+config.substitutions.append(("%cc_san_rt", cc_rt_san))
 
 # Root may mount: the tests of read-only and full file systems need it.
 import subprocess, tempfile

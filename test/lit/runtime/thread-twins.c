@@ -14,6 +14,11 @@
 // OUT: slow path gives the twin 1
 // OUT: child done
 // RUN: xprof_btoa tw.profile - | FileCheck %s
+// The same with the runtime under ASan and UBSan (whose own pthread_create
+// the runtime's wraps).
+// RUN: %cc_san_rt %s -o %t/twsan
+// RUN: env ASAN_OPTIONS=detect_leaks=0 %t/twsan | FileCheck --check-prefix=OUT %s
+// RUN: xprof_btoa twsan.profile - | FileCheck %s
 // CHECK:      PROC: main 0x1 1 0 0 0
 // CHECK-NEXT: 0 6
 // CHECK:      PROC: work 0x2 2 0 0 1

@@ -6,6 +6,8 @@
 // on every event.
 // RUN: %cc_rt %s -o %t
 // RUN: %t | FileCheck %s
+// RUN: %cc_san_rt %s -o %t.san
+// RUN: env ASAN_OPTIONS=detect_leaks=0 %t.san | FileCheck %s
 // CHECK: atomic: front 2 (100), then 1 (10), events 110
 // CHECK: single: front 2 (100), then 1 (10), events 110
 // CHECK: even: events 2000, swaps at most 2
