@@ -1,5 +1,8 @@
 // 8 threads x 1e6 atomic increments give exact totals; value profiles
-// recorded from all threads keep exact totals too.
+// recorded from all threads keep exact totals too.  Each value's own
+// count may be off by a few events: a value that moves to the front of
+// its site (runtime/valueprof.c) can take the add of a thread that found
+// it at its old place, as a replacement can.
 // RUN: rm -rf %t && mkdir -p %t && cd %t
 // RUN: %cc_rt %s -o %t/threads
 // RUN: %t/threads
@@ -7,8 +10,10 @@
 // CHECK:      PROC: work 0x1 2 1 1 0
 // CHECK-NEXT: 0 8
 // CHECK-NEXT: 1 8000000
-// CHECK-DAG: VP_PROC 0 4000000 even:/handmade/threads.o
-// CHECK-DAG: VP_PROC 0 4000000 odd:/handmade/threads.o
+// CHECK-DAG: VP_PROC 0 {{[0-9]+}} even:/handmade/threads.o
+// CHECK-DAG: VP_PROC 0 {{[0-9]+}} odd:/handmade/threads.o
+// RUN: xprof_btoa threads.profile - | awk '$1 == "VP_PROC" && $3 > 0 { n += $3; d = $3 - 4000000; if (d < 0) d = -d; if (d > 1000) off++ } END { print "events", n, "values off", off + 0 }' | FileCheck --check-prefix=VP %s
+// VP: events 8000000 values off 0
 #include <pthread.h>
 
 #include "handmade.h"
