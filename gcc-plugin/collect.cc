@@ -149,9 +149,6 @@ static tree get_vp_proc_decl(void) {
 }
 
 
-/* Pairs of a value-profile site that the compiled code checks itself. */
-#define VP_INLINE_PAIRS 2
-
 /* A new block after `after`, in its loop, that runs with probability p
  * of `from`'s count. */
 static basic_block vp_block(basic_block after, basic_block from, profile_probability p) {
@@ -195,7 +192,7 @@ static void insert_vp_site(gimple *call, tree state_var, uint32_t word) {
 
   basic_block check = head, after = head;
   profile_probability hit = profile_probability::likely();
-  for (uint32_t k = 0; k < VP_INLINE_PAIRS && k < xp_opts.values_per_site; k++) {
+  for (uint32_t k = 0; k < XPROF_RT_VP_INLINE_PAIRS && k < xp_opts.values_per_site; k++) {
     tree value = make_temp_ssa_name(counter_type(), NULL, "PROF_vp");
     gimple_stmt_iterator g = gsi_last_bb(check);
     gsi_insert_after(&g, gimple_build_assign(value, element(state_var, word + 2 + 2 * k)),

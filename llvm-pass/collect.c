@@ -492,7 +492,9 @@ static int instrument(ctx *c, LLVMValueRef fn) {
   /* The runtime keeps a site's most frequent values in front: the first
    * two are checked and counted inline, a call for the others (sqlite
    * under GCC: 4.3 M events, 31 instructions each in the runtime). */
-  unsigned inline_pairs = c->o->values_per_site < 2 ? c->o->values_per_site : 2;
+  unsigned inline_pairs = c->o->values_per_site < XPROF_RT_VP_INLINE_PAIRS
+                              ? c->o->values_per_site
+                              : XPROF_RT_VP_INLINE_PAIRS;
   for (uint32_t s = 0; s < n_sites; s++) {
     LLVMPositionBuilderBefore(c->b, calls[s]);
     LLVMValueRef len = xl_memop_length(calls[s]), vp, state, arg, value;

@@ -47,8 +47,7 @@ struct rt_slot {
   uint32_t words;     /* counters in the array */
   uint32_t refs;      /* registered objects using the array */
   uint64_t mark;      /* the last (un)registration that counted this array */
-  intptr_t tls_twin;  /* bytes from a thread's `self` to its twin */
-  int has_twin;
+  intptr_t tls_twin;  /* bytes from a thread's `self` to its twin; 0: none */
 };
 
 struct rt_copy {
@@ -163,7 +162,7 @@ static uint32_t new_slot(uint64_t *array, uint32_t words) {
     map_used++;
   map[i].array = array;
   map[i].slot = n_slots;
-  slots[n_slots] = (struct rt_slot){array, words, 1, pass, 0, 0};
+  slots[n_slots] = (struct rt_slot){array, words, 1, pass, 0};
   return n_slots++;
 }
 
@@ -181,9 +180,8 @@ static void use_array(uint64_t *array, uint32_t words, uint64_t *twin) {
     if (words > slots[s].words)
       slots[s].words = words; /* procedures listed in any order */
   }
-  if (s && twin && !slots[s].has_twin) {
+  if (s && twin && !slots[s].tls_twin) {
     slots[s].tls_twin = (char *)twin - (char *)&self;
-    slots[s].has_twin = 1;
     __atomic_store_n(&twin_bytes, twin_bytes + (size_t)words * 8, __ATOMIC_RELAXED);
   }
 }
@@ -201,7 +199,7 @@ static void release_slot(uint32_t s) {
     free_copy(c);
   }
   slots[s].array = NULL;
-  slots[s].has_twin = 0;
+  slots[s].tls_twin = 0;
 }
 
 /* ---- threads: caller holds rt_lock ------------------------------------ */
@@ -224,7 +222,7 @@ static int copies_room(struct rt_thread *t, uint32_t s) {
 /* Give t its twins of the arrays that have them. */
 static void attach_twins(struct rt_thread *t) {
   for (uint32_t s = 1; s < n_slots; s++)
-    if (slots[s].array && slots[s].has_twin && !copy_of(t, s) &&
+    if (slots[s].array && slots[s].tls_twin && !copy_of(t, s) &&
         copies_room(t, s) == 0)
       t->copies[s] = (struct rt_copy){
           (uint64_t *)(void *)(t->anchor + slots[s].tls_twin), NULL, NULL, 0};
@@ -478,28 +476,27 @@ static int create_with_room(create_fn real, pthread_t *thread,
                             const pthread_attr_t *attr, void *(*routine)(void *),
                             void *arg) {
   size_t extra = __atomic_load_n(&twin_bytes, __ATOMIC_RELAXED);
-  pthread_attr_t own;
-  size_t size;
   if (!extra || (attr && stack_is_callers(attr)))
     return real(thread, attr, routine, arg);
-  if (!attr) {
-    if (pthread_getattr_default_np(&own) != 0)
-      return real(thread, attr, routine, arg);
-    int rc = pthread_attr_getstacksize(&own, &size);
-    if (rc == 0)
-      pthread_attr_setstacksize(&own, size + extra);
-    rc = real(thread, &own, routine, arg);
-    pthread_attr_destroy(&own);
-    return rc;
-  }
-  pthread_mutex_lock(&attr_lock);
-  pthread_attr_t *a = (pthread_attr_t *)attr; /* restored below */
-  int have = pthread_attr_getstacksize(a, &size) == 0 &&
-             pthread_attr_setstacksize(a, size + extra) == 0;
+  /* No attributes: the defaults, in attributes of our own. */
+  pthread_attr_t own;
+  int owned = !attr && pthread_getattr_default_np(&own) == 0;
+  if (!attr && !owned)
+    return real(thread, attr, routine, arg);
+  pthread_attr_t *a = owned ? &own : (pthread_attr_t *)attr; /* restored below */
+  if (!owned)
+    pthread_mutex_lock(&attr_lock);
+  size_t size;
+  int grown = pthread_attr_getstacksize(a, &size) == 0 &&
+              pthread_attr_setstacksize(a, size + extra) == 0;
   int rc = real(thread, a, routine, arg);
-  if (have)
-    pthread_attr_setstacksize(a, size);
-  pthread_mutex_unlock(&attr_lock);
+  if (owned) {
+    pthread_attr_destroy(&own);
+  } else {
+    if (grown)
+      pthread_attr_setstacksize(a, size);
+    pthread_mutex_unlock(&attr_lock);
+  }
   return rc;
 }
 

@@ -32,8 +32,9 @@ static void site_unlock(uint64_t *state) {
   __atomic_fetch_and(&state[0], ~LOCK_BIT, __ATOMIC_RELEASE);
 }
 
-/* The compiled code counts the value of the first pair itself (a compare
- * and an add) and calls the runtime for the others, so the most frequent
+/* The compiled code counts the values of the first pairs itself (a compare
+ * and an add, XPROF_RT_VP_INLINE_PAIRS of them) and calls the runtime for
+ * the others, so the most frequent
  * value moves to the front once its count is clearly ahead (by a quarter,
  * so that two values of equal weight do not swap back and forth).  The
  * caller holds the lock or is alone. */

@@ -44,6 +44,12 @@ extern "C" {
  * then n (value, count) pairs. */
 #define XPROF_RT_VP_WORDS(n) (2 + 2 * (n))
 
+/* Pairs whose value the compiled code compares with the recorded value
+ * itself, counting a match with one add (relaxed atomic unless
+ * update=single) before it calls the runtime; the runtime keeps the most
+ * frequent values in front. */
+#define XPROF_RT_VP_INLINE_PAIRS 2
+
 /* Value-profile kinds (the numbers of xprof_vp_type in libxprof). */
 #define XPROF_RT_VP_INT 0
 #define XPROF_RT_VP_LLONG 1
