@@ -32,12 +32,11 @@ static void site_unlock(uint64_t *state) {
   __atomic_fetch_and(&state[0], ~LOCK_BIT, __ATOMIC_RELEASE);
 }
 
-/* The compiled code counts the values of the first pairs itself (a compare
- * and an add, XPROF_RT_VP_INLINE_PAIRS of them) and calls the runtime for
- * the others, so the most frequent
- * value moves to the front once its count is clearly ahead (by a quarter,
- * so that two values of equal weight do not swap back and forth).  The
- * caller holds the lock or is alone. */
+/* The compiled code counts the values of the first XPROF_RT_VP_INLINE_PAIRS
+ * pairs itself (a compare and an add) and calls the runtime for the
+ * others, so the most frequent value moves to the front once its count is
+ * clearly ahead (by a quarter, so that two values of equal weight do not
+ * swap back and forth).  The caller holds the lock or is alone. */
 static int ahead(uint64_t count, uint64_t first) { return count > first + first / 4 + 16; }
 
 static void swap_to_front(uint64_t *pair, uint32_t i) {
