@@ -507,10 +507,11 @@ extern int __pthread_create_2_1(pthread_t *, const pthread_attr_t *,
                                 void *(*)(void *), void *) __attribute__((weak));
 
 static create_fn libc_pthread_create(void) {
+  static int said;
   create_fn f = (create_fn)dlsym(RTLD_NEXT, "pthread_create");
   if (!f)
     f = __pthread_create_2_1;
-  if (!f)
+  if (!f && !__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
     rt_message("cannot find the C library's pthread_create (a static link: "
                "link with -Wl,--undefined=__pthread_create_2_1, as the xprof "
                "drivers do)");

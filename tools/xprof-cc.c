@@ -234,7 +234,8 @@ int main(int argc, char **argv) {
       link = 0;
     if (strcmp(a, "-o") == 0 && i + 1 < argc)
       output = argv[i + 1];
-    if (strcmp(a, "-static") == 0 || strcmp(a, "--static") == 0)
+    if (strcmp(a, "-static") == 0 || strcmp(a, "--static") == 0 ||
+        strcmp(a, "-static-pie") == 0)
       static_link = 1;
     if (takes_value(a) && i + 1 < argc) {
       if (strcmp(a, "-l") == 0) /* a library is an input of the link */
