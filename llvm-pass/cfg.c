@@ -107,11 +107,12 @@ static int terminator_kind(LLVMValueRef t, int *exits, int *fake_exit) {
   return op;
 }
 
-/* Does the block end with a call that may not return (then a branch)? */
-static int ends_in_risky_call(LLVMBasicBlockRef b) {
-  LLVMValueRef t = LLVMGetBasicBlockTerminator(b);
-  LLVMValueRef prev = t ? LLVMGetPreviousInstruction(t) : NULL;
-  return prev && LLVMIsACallInst(prev) && xl_call_may_not_return(prev);
+/* Does the block hold a call that may not return? */
+static int has_risky_call(LLVMBasicBlockRef b) {
+  for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i))
+    if (LLVMIsACallInst(i) && xl_call_may_not_return(i))
+      return 1;
+  return 0;
 }
 
 static int after_returns_twice(LLVMBasicBlockRef b, LLVMBasicBlockRef *from) {
@@ -123,7 +124,7 @@ static int after_returns_twice(LLVMBasicBlockRef b, LLVMBasicBlockRef *from) {
 
 int xl_cfg_build(LLVMValueRef fn, uint32_t n_vp_sites, struct xl_cfg *c) {
   memset(c, 0, sizeof *c);
-  xl_split_after_calls(fn);
+  xl_split_after_returns_twice(fn);
 
   uint32_t nb = LLVMCountBasicBlocks(fn);
   c->n_nodes = nb + 2;
@@ -211,7 +212,7 @@ int xl_cfg_build(LLVMValueRef fn, uint32_t n_vp_sites, struct xl_cfg *c) {
     }
     if (exits)
       c->edges[n++] = (xprof_edge){k, XPROF_EXIT, 0, xl_freq_block(freq, b)};
-    if (fake_exit || ends_in_risky_call(b))
+    if (fake_exit || has_risky_call(b))
       c->edges[n++] = (xprof_edge){k, XPROF_EXIT, XPROF_EDGE_FAKE, 0};
   }
   xl_freq_close(freq);

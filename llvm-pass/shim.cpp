@@ -16,6 +16,7 @@
 #include "llvm/Analysis/BranchProbabilityInfo.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ProfileSummaryInfo.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/BasicBlock.h"
 #include "llvm/IR/Instructions.h"
@@ -138,6 +139,9 @@ static bool readOptions(struct xl_options &o, std::vector<const char *> &uses,
 // Functions of the module that surely return to their caller: no exit,
 // longjmp or exception out of them (see findReturning).
 static DenseSet<const Function *> Returning;
+// C library functions (known to LLVM by name and prototype) that return
+// to their caller: none of them calls back into the program.
+static DenseSet<const Function *> LibReturning;
 
 static void findReturning(Module &M);
 
@@ -278,7 +282,7 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
 
 // Does the call possibly leave the calling function other than by
 // returning to it (exit, longjmp, an exception the caller does not
-// catch)?  Then the block ends after it with a fake edge to EXIT.
+// catch)?  Then its block gets a fake edge to EXIT.
 static bool mayNotReturn(const CallBase *CB) {
   if (isa<IntrinsicInst>(CB) || isa<InvokeInst>(CB) || CB->isInlineAsm())
     return false;
@@ -291,6 +295,8 @@ static bool mayNotReturn(const CallBase *CB) {
     return false;
   if (!CB->doesNotThrow())
     return true; // willreturn allows unwinding
+  if (F && LibReturning.count(F) && !CB->getFunction()->hasFnAttribute("no-builtins"))
+    return false;
   if (CB->hasFnAttr(Attribute::WillReturn))
     return false;
   if (F && (F->hasFnAttribute(Attribute::WillReturn) ||
@@ -342,14 +348,36 @@ static bool functionReturns(const Function &F) {
   return true;
 }
 
+// The C library's functions return, but for those that run code of the
+// program (qsort's comparison) or replace the process (exec*).  A signal
+// handler that leaves by longjmp is not seen, here as anywhere.
+static void findLibReturning(Module &M) {
+  static const LibFunc Leaving[] = {
+      LibFunc_qsort, LibFunc_execl,  LibFunc_execle, LibFunc_execlp, LibFunc_execv,
+      LibFunc_execvP, LibFunc_execve, LibFunc_execvp, LibFunc_execvpe};
+  TargetLibraryInfoImpl TLII{Triple(M.getTargetTriple())};
+  for (const Function &F : M) {
+    LibFunc LF;
+    if (!F.isDeclaration() || !TLII.getLibFunc(F, LF))
+      continue;
+    bool leaves = false;
+    for (LibFunc L : Leaving)
+      leaves |= L == LF;
+    if (!leaves)
+      LibReturning.insert(&F);
+  }
+}
+
 // The greatest set of functions that surely return: start from every
 // function whose body is the one that runs, drop those that call one
 // outside the set until none is dropped (so recursion can be in it).
 // Computed before any function changes, the same in both modes.
 static void findReturning(Module &M) {
   Returning.clear();
+  LibReturning.clear();
   if (OptCallsReturn)
     return;
+  findLibReturning(M);
   for (const Function &F : M)
     if (!F.isDeclaration() && F.hasExactDefinition())
       Returning.insert(&F);
@@ -389,14 +417,13 @@ extern "C" int xl_call_returns_twice(LLVMValueRef call) {
   return CB && CB->hasFnAttr(Attribute::ReturnsTwice);
 }
 
-extern "C" void xl_split_after_calls(LLVMValueRef fn) {
+extern "C" void xl_split_after_returns_twice(LLVMValueRef fn) {
   Function *F = cast<Function>(unwrap(fn));
   std::vector<Instruction *> at;
   for (BasicBlock &BB : *F)
     for (Instruction &I : BB)
       if (auto *CB = dyn_cast<CallBase>(&I))
-        if ((mayNotReturn(CB) || CB->hasFnAttr(Attribute::ReturnsTwice)) &&
-            !I.getNextNode()->isTerminator())
+        if (CB->hasFnAttr(Attribute::ReturnsTwice) && !I.getNextNode()->isTerminator())
           at.push_back(I.getNextNode());
   for (Instruction *I : at)
     I->getParent()->splitBasicBlock(I);

@@ -40,9 +40,9 @@ int xl_run_use(LLVMModuleRef m, const struct xl_options *o);
 
 /* ---- helpers implemented in C++ (shim.cpp) ---- */
 
-/* Split blocks after calls that may not return and after calls that may
- * return twice (setjmp), so that each such call ends its block. */
-void xl_split_after_calls(LLVMValueRef fn);
+/* Split blocks after calls that may return twice (setjmp), so that their
+ * continuation, entered again from nowhere, starts a block. */
+void xl_split_after_returns_twice(LLVMValueRef fn);
 int xl_call_may_not_return(LLVMValueRef call);
 int xl_call_returns_twice(LLVMValueRef call);
 /* The length operand of memcpy, memmove, memset (the intrinsics), memcmp

@@ -1,7 +1,8 @@
 /* Calls to functions of this file that surely return need no fake edge
  * to EXIT; calls that may end in exit() keep theirs, also through other
  * functions of the file, so counts stay exact when the program exits
- * inside one.  Usage: returning N [STOP] (exit when step reaches STOP). */
+ * inside one.  Usage: returning N [STOP] (exit when step, or a comparison
+ * of qsort, reaches STOP). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -42,13 +43,31 @@ __attribute__((noinline)) int calls_returning(int x) {
   return square(x) + sum_to(x) + ping(x);
 }
 
-/* Three calls that may exit: the block is cut after each and gets a fake
- * edge to EXIT: 4 counters (with GCC, the fallthrough to EXIT gets a
- * block of its own: 6 nodes and 8 edges; with LLVM 5 and 7). */
+/* Three calls that may exit.  GCC: the block is cut after each and gets a
+ * fake edge to EXIT (and the fallthrough to EXIT a block of its own): 6
+ * nodes, 8 edges, 4 counters.  LLVM: one fake edge for the whole block,
+ * ENTRY -> B -> EXIT and B -> EXIT (fake): 3 nodes, 3 edges, 2 counters. */
 __attribute__((noinline)) void calls_exiting(int x, int stop) {
   step(x, stop);
   step(x + 1, stop);
   step(x + 2, stop);
+}
+
+/* C library calls come back (LLVM knows them by name and prototype), but
+ * qsort's, which run the program's comparison: it may exit. */
+static int sort_stop;
+static int by_value(const void *a, const void *b) {
+  int x = *(const int *)a, y = *(const int *)b;
+  check(x, sort_stop);
+  return (x > y) - (x < y);
+}
+__attribute__((noinline)) void calls_library(char *buf, int x) {
+  snprintf(buf, 32, "%d", x);
+  puts(buf);
+}
+__attribute__((noinline)) void calls_qsort(int *v, int n, int stop) {
+  sort_stop = stop;
+  qsort(v, n, sizeof *v, by_value);
 }
 
 int main(int argc, char **argv) {
@@ -56,7 +75,11 @@ int main(int argc, char **argv) {
   int stop = argc > 2 ? atoi(argv[2]) : -1;
   for (int i = 0; i < n; i++) {
     total += calls_returning(i % 7);
+    int v[3] = {100 + i, 102 + i, 101 + i};
+    calls_qsort(v, 3, stop);
     calls_exiting(i * 3, stop);
+    char buf[32];
+    calls_library(buf, v[1]);
     printf("%ld\n", total);
   }
   return 0;
