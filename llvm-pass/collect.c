@@ -32,6 +32,8 @@ typedef struct fn_data {
   uint64_t signature;
   uint32_t n_counters, n_sites;
   uint8_t *site_types; /* XPROF_RT_VP_* per value-profile site */
+  uint32_t *site_off;  /* each site's state, in words from vp_base */
+  uint32_t vp_words;   /* of all its sites' states */
   LLVMValueRef var; /* own array (comdat) or NULL: the module's */
   LLVMValueRef twin, twin_cell; /* own (comdat) twin and its cell, or NULL */
   uint32_t base, vp_base;
@@ -47,8 +49,8 @@ typedef struct ctx {
   fn_data *fns;
   uint32_t n_fns, cap_fns;
   uint32_t n_ctrs, n_vp_words;
-  uint32_t *vp_offsets; /* words of site states in the module's vp array */
-  uint32_t n_vp_offsets, cap_vp_offsets;
+  struct vp_state { uint32_t at; uint64_t word0; } *vp_states; /* in the module's vp array */
+  uint32_t n_vp_states, cap_vp_states;
   /* Placeholders while the sizes are not known: one global per array,
    * replaced at the end. */
   LLVMValueRef ctr_ph, vp_ph, twin_ph;
@@ -91,6 +93,18 @@ static int is_comdat(LLVMValueRef fn) {
 static LLVMValueRef elem(ctx *c, LLVMValueRef arr, uint32_t idx) {
   LLVMValueRef ix[2] = {LLVMConstInt(c->i32, 0, 0), LLVMConstInt(c->i32, idx, 0)};
   return LLVMConstInBoundsGEP2(LLVMGlobalGetValueType(arr), arr, ix, 2);
+}
+
+/* A site's state: (value, count) pairs, or for the lengths of memory
+ * operations a histogram that the compiled code counts in (xprof_rt.h). */
+static int is_histogram(uint8_t type) { return type == XPROF_RT_VP_LLONG; }
+
+static uint32_t site_words(const ctx *c, uint8_t type) {
+  return is_histogram(type) ? XPROF_RT_VP_HIST_WORDS : XPROF_RT_VP_WORDS(c->o->values_per_site);
+}
+
+static uint64_t site_word0(const ctx *c, uint8_t type) {
+  return c->o->values_per_site | (is_histogram(type) ? XPROF_RT_VP_HISTOGRAM : 0);
 }
 
 /* Returns the update (the store, or the atomicrmw). */
@@ -157,12 +171,10 @@ static LLVMValueRef vp_proc_fn(ctx *c) {
 }
 
 /* ...memory operations their length (a site of type LLONG). */
-static LLVMValueRef vp_llong_fn(ctx *c) { return vp_fn(c, "__xprof_vp_llong", c->i64); }
 
 static LLVMValueRef comdat_array(ctx *c, fn_data *f) {
   char *name;
-  uint32_t words = XPROF_RT_VP_WORDS(c->o->values_per_site);
-  uint32_t total = f->n_counters + f->n_sites * words;
+  uint32_t total = f->n_counters + f->vp_words;
   if (asprintf(&name, "__xprof_c.%s.%llx", f->name, (unsigned long long)f->signature) < 0)
     return NULL;
   LLVMTypeRef ty = LLVMArrayType(c->i64, total ? total : 1);
@@ -173,7 +185,7 @@ static LLVMValueRef comdat_array(ctx *c, fn_data *f) {
     for (uint32_t i = 0; i < total + 1; i++)
       init[i] = LLVMConstInt(c->i64, 0, 0);
     for (uint32_t s = 0; s < f->n_sites; s++)
-      init[f->n_counters + s * words] = LLVMConstInt(c->i64, c->o->values_per_site, 0);
+      init[f->n_counters + f->site_off[s]] = LLVMConstInt(c->i64, site_word0(c, f->site_types[s]), 0);
     LLVMSetInitializer(g, LLVMConstArray(c->i64, init, total ? total : 1));
     free(init);
     LLVMSetLinkage(g, LLVMLinkOnceODRLinkage);
@@ -405,13 +417,17 @@ static int instrument(ctx *c, LLVMValueRef fn) {
   f->signature = g.signature;
   f->n_sites = n_sites;
   f->site_types = malloc(n_sites + 1);
-  if (!f->site_types) {
+  f->site_off = malloc((n_sites + 1) * sizeof *f->site_off);
+  if (!f->site_types || !f->site_off) {
     free(calls);
     xl_cfg_free(&g);
     return 0;
   }
-  for (uint32_t s = 0; s < n_sites; s++)
+  for (uint32_t s = 0; s < n_sites; s++) {
     f->site_types[s] = xl_memop_length(calls[s]) ? XPROF_RT_VP_LLONG : XPROF_RT_VP_PROC;
+    f->site_off[s] = f->vp_words;
+    f->vp_words += site_words(c, f->site_types[s]);
+  }
   uint32_t n_debug = 0;
   for (uint32_t e = 0; c->o->all_edges && e < g.n_edges; e++)
     n_debug += !(g.edges[e].flags & (XPROF_EDGE_FAKE | XPROF_EDGE_NOCOUNT));
@@ -421,7 +437,6 @@ static int instrument(ctx *c, LLVMValueRef fn) {
   f->take_address = (l != LLVMInternalLinkage && l != LLVMPrivateLinkage &&
                      !is_comdat(fn)) ||
                     xl_address_taken(fn);
-  uint32_t words = XPROF_RT_VP_WORDS(c->o->values_per_site);
   LLVMValueRef arr, vp_arr;
   if (is_comdat(fn)) {
     f->var = arr = vp_arr = comdat_array(c, f);
@@ -434,12 +449,13 @@ static int instrument(ctx *c, LLVMValueRef fn) {
     f->vp_base = c->n_vp_words;
     c->n_ctrs += f->n_counters;
     for (uint32_t s = 0; s < n_sites; s++) {
-      if (grow((void **)&c->vp_offsets, &c->cap_vp_offsets, c->n_vp_offsets,
-                     sizeof *c->vp_offsets) < 0)
+      if (grow((void **)&c->vp_states, &c->cap_vp_states, c->n_vp_states,
+               sizeof *c->vp_states) < 0)
         return 0;
-      c->vp_offsets[c->n_vp_offsets++] = c->n_vp_words + s * words;
+      c->vp_states[c->n_vp_states++] =
+          (struct vp_state){c->n_vp_words + f->site_off[s], site_word0(c, f->site_types[s])};
     }
-    c->n_vp_words += n_sites * words;
+    c->n_vp_words += f->vp_words;
   }
   if (c->cfg_dump)
     xprof_cfgdump_proc(c->cfg_dump, f->name, f->signature, g.n_nodes, g.edges,
@@ -495,20 +511,20 @@ static int instrument(ctx *c, LLVMValueRef fn) {
   unsigned inline_pairs = c->o->values_per_site < XPROF_RT_VP_INLINE_PAIRS
                               ? c->o->values_per_site
                               : XPROF_RT_VP_INLINE_PAIRS;
+  int atomic = c->o->update != XL_UPDATE_SINGLE;
   for (uint32_t s = 0; s < n_sites; s++) {
     LLVMPositionBuilderBefore(c->b, calls[s]);
-    LLVMValueRef len = xl_memop_length(calls[s]), vp, state, arg, value;
-    state = elem(c, vp_arr, f->vp_base + s * words);
+    LLVMValueRef len = xl_memop_length(calls[s]);
+    LLVMValueRef state = elem(c, vp_arr, f->vp_base + f->site_off[s]);
     if (len) {
-      vp = vp_llong_fn(c);
-      arg = value = LLVMBuildZExtOrBitCast(c->b, len, c->i64, "");
+      /* Lengths vary (sqlite: 4.1 M events of many lengths, which cost
+       * the runtime's recorder 8.6e7 instructions): a histogram. */
+      xl_count_length(calls[s], state, LLVMBuildZExtOrBitCast(c->b, len, c->i64, ""), atomic);
     } else {
-      vp = vp_proc_fn(c);
-      arg = LLVMBuildPointerCast(c->b, LLVMGetCalledValue(calls[s]), c->i8p, "");
-      value = LLVMBuildPtrToInt(c->b, arg, c->i64, "");
+      LLVMValueRef arg = LLVMBuildPointerCast(c->b, LLVMGetCalledValue(calls[s]), c->i8p, "");
+      LLVMValueRef value = LLVMBuildPtrToInt(c->b, arg, c->i64, "");
+      xl_record_value(calls[s], state, value, vp_proc_fn(c), arg, inline_pairs, atomic);
     }
-    xl_record_value(calls[s], state, value, vp, arg, inline_pairs,
-                    c->o->update != XL_UPDATE_SINGLE);
   }
   free(calls);
   xl_cfg_free(&g);
@@ -518,18 +534,18 @@ static int instrument(ctx *c, LLVMValueRef fn) {
 
 /* Replace a placeholder array by the real one, of its final size. */
 static LLVMValueRef finish_array(ctx *c, LLVMValueRef ph, const char *name,
-                                 uint32_t n, const uint32_t *vp_offsets,
-                                 uint32_t n_offsets) {
+                                 uint32_t n, const struct vp_state *states,
+                                 uint32_t n_states) {
   LLVMTypeRef ty = LLVMArrayType(c->i64, n ? n : 1);
   LLVMValueRef g = LLVMAddGlobal(c->m, ty, name);
   LLVMSetLinkage(g, LLVMInternalLinkage);
   LLVMSetAlignment(g, 8);
-  if (n_offsets) {
+  if (n_states) {
     LLVMValueRef *init = calloc((size_t)n + 1, sizeof *init);
     for (uint32_t i = 0; i < n; i++)
       init[i] = LLVMConstInt(c->i64, 0, 0);
-    for (uint32_t i = 0; i < n_offsets; i++)
-      init[vp_offsets[i]] = LLVMConstInt(c->i64, c->o->values_per_site, 0);
+    for (uint32_t i = 0; i < n_states; i++)
+      init[states[i].at] = LLVMConstInt(c->i64, states[i].word0, 0);
     LLVMSetInitializer(g, LLVMConstArray(c->i64, init, n));
     free(init);
   } else {
@@ -578,7 +594,6 @@ static void compile_time(uint64_t *sec, uint32_t *usec) {
 
 static void emit_descriptor(ctx *c, LLVMValueRef ctrs, LLVMValueRef vps,
                             LLVMValueRef twin) {
-  uint32_t words = XPROF_RT_VP_WORDS(c->o->values_per_site);
   LLVMTypeRef site_t = LLVMStructCreateNamed(c->cx, "xprof_rt_vp_site");
   LLVMTypeRef site_f[3] = {c->i32, c->i32, c->i64p};
   LLVMStructSetBody(site_t, site_f, 3, 0);
@@ -600,7 +615,7 @@ static void emit_descriptor(ctx *c, LLVMValueRef ctrs, LLVMValueRef vps,
       for (uint32_t s = 0; s < f->n_sites; s++) {
         LLVMValueRef v[3] = {LLVMConstInt(c->i32, f->site_types[s], 0),
                              LLVMConstInt(c->i32, s, 0),
-                             ptr_to(c, f->var ? f->var : vps, f->vp_base + s * words, c->i64p)};
+                             ptr_to(c, f->var ? f->var : vps, f->vp_base + f->site_off[s], c->i64p)};
         sv[k++] = LLVMConstNamedStruct(site_t, v, 3);
       }
     }
@@ -737,7 +752,7 @@ int xl_run_collect(LLVMModuleRef m, const struct xl_options *o) {
       instrument(&c, fn);
   LLVMValueRef ctrs = finish_array(&c, c.ctr_ph, "__xprof_counters", c.n_ctrs, NULL, 0);
   LLVMValueRef vps = finish_array(&c, c.vp_ph, "__xprof_vp", c.n_vp_words,
-                                  c.vp_offsets, c.n_vp_offsets);
+                                  c.vp_states, c.n_vp_states);
   LLVMValueRef twin = c.twin_ph ? finish_twin(&c) : NULL;
   if (c.cfg_dump)
     fclose(c.cfg_dump);
@@ -760,9 +775,10 @@ int xl_run_collect(LLVMModuleRef m, const struct xl_options *o) {
   for (uint32_t i = 0; i < c.n_fns; i++) {
     free((char *)c.fns[i].name);
     free(c.fns[i].site_types);
+    free(c.fns[i].site_off);
   }
   free(c.fns);
-  free(c.vp_offsets);
+  free(c.vp_states);
   LLVMDisposeBuilder(c.b);
   return 1;
 }

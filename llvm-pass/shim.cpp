@@ -3,6 +3,7 @@
 // one-line helpers behind C functions (see xprof-llvm.h).  Everything
 // else is in core.c.
 #include "xprof-llvm.h"
+#include "xprof_rt.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -612,6 +613,26 @@ extern "C" void xl_record_value(LLVMValueRef before, LLVMValueRef state, LLVMVal
   FunctionCallee Rec(cast<Function>(unwrap(recorder)));
   B.CreateCall(Rec, {State, unwrap(arg)});
   B.CreateBr(Join);
+}
+
+extern "C" void xl_count_length(LLVMValueRef before, LLVMValueRef state, LLVMValueRef length,
+                                int atomic) {
+  IRBuilder<> B(cast<Instruction>(unwrap(before)));
+  Type *I64 = B.getInt64Ty();
+  Value *Len = unwrap(length);
+  auto K = [&](uint64_t v) { return ConstantInt::get(I64, v); };
+  // Bucket: the length itself up to 8; 9 + log2(length / 16) for 16, 32,
+  // 64 and 128; the last bucket for all others.  Selects, no branches.
+  Value *Pow2 = B.CreateICmpEQ(B.CreateAnd(Len, B.CreateSub(Len, K(1))), K(0));
+  Value *Listed = B.CreateAnd(Pow2, B.CreateICmpULE(Len, K(128)));
+  Value *Log = B.CreateBinaryIntrinsic(Intrinsic::cttz, Len, B.getTrue());
+  Value *Big = B.CreateSelect(Listed, B.CreateAdd(Log, K(5)), K(XPROF_RT_VP_HIST_BUCKETS - 1));
+  Value *Bucket = B.CreateSelect(B.CreateICmpULE(Len, K(8)), Len, Big, "xprof.bucket");
+  Value *P = B.CreateInBoundsGEP(I64, unwrap(state), B.CreateAdd(Bucket, K(2)));
+  if (atomic)
+    B.CreateAtomicRMW(AtomicRMWInst::Add, P, K(1), MaybeAlign(8), AtomicOrdering::Monotonic);
+  else
+    B.CreateStore(B.CreateAdd(B.CreateLoad(I64, P), K(1)), P);
 }
 
 extern "C" int xl_address_taken(LLVMValueRef fn) {

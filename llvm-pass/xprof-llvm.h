@@ -78,6 +78,9 @@ void xl_promote_counters(LLVMValueRef fn, LLVMValueRef *updates, unsigned n);
  * (atomically if asked), any other value goes to recorder(state, arg). */
 void xl_record_value(LLVMValueRef before, LLVMValueRef state, LLVMValueRef value,
                      LLVMValueRef recorder, LLVMValueRef arg, unsigned pairs, int atomic);
+/* Before `before`, add 1 to the histogram bucket of the i64 `length` in
+ * the length histogram `state` (xprof_rt.h, XPROF_RT_VP_HISTOGRAM). */
+void xl_count_length(LLVMValueRef before, LLVMValueRef state, LLVMValueRef length, int atomic);
 /* Is the function's address used other than by direct calls? */
 int xl_address_taken(LLVMValueRef fn);
 void xl_append_global_ctor(LLVMModuleRef m, LLVMValueRef fn, int dtor);

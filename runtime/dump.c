@@ -191,11 +191,11 @@ static int take_counters(snap_ctx *c, const struct xprof_rt_object *obj,
 
 static int take_site(snap_ctx *c, const struct xprof_rt_vp_site *site,
                      uint32_t nv, xprof_vp_record *rec, int *has) {
-  uint32_t words = XPROF_RT_VP_WORDS((uint32_t)site->state[0]);
-  if (need_scratch(c, words) < 0)
+  uint32_t words = rt_vp_words(site->state);
+  if (need_scratch(c, rt_vp_copy_words(site->state)) < 0)
     return -1;
   rt_vp_take(site->state, c->scratch, words);
-  uint32_t n = (uint32_t)c->scratch[0];
+  uint32_t n = rt_vp_pairs(c->scratch);
   *has = 0;
   for (uint32_t i = 0; i < n; i++)
     *has |= c->scratch[3 + 2 * i] != 0;

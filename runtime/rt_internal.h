@@ -44,8 +44,13 @@ void rt_zero_locked(const struct xprof_rt_object *only);
 /* Drop data kept from failed writes. */
 void rt_drop_pending_locked(void);
 
-/* Value profiles: copy a site's state out and clear it. */
+/* Value profiles: the words of a site's state, and of a copy that
+ * rt_vp_pairs can turn into (value, count) pairs; copy a site's state out
+ * and clear it; turn a copy into pairs, returning how many. */
+uint32_t rt_vp_words(const uint64_t *state);
+uint32_t rt_vp_copy_words(const uint64_t *state);
 void rt_vp_take(uint64_t *state, uint64_t *copy, uint32_t words);
+uint32_t rt_vp_pairs(uint64_t *copy);
 void rt_vp_clear(uint64_t *state);
 
 /* Per-thread counters (threads.c); the _locked ones want rt_lock held. */

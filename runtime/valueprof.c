@@ -11,6 +11,10 @@
  * number of events is the sum of the counts.  A value already kept is
  * counted with one atomic add; replacing a value takes a spin lock in the
  * site's first word, held for a scan of n pairs.
+ *
+ * The lengths of memory operations are counted by the compiled code
+ * itself in a histogram (xprof_rt.h, XPROF_RT_VP_HISTOGRAM): exact, and
+ * without a call for lengths that vary a lot, as sqlite's do.
  */
 #include <sched.h>
 #include <string.h>
@@ -117,6 +121,39 @@ RT_EXPORT void __xprof_vp_llong(uint64_t *state, int64_t value) {
   record(state, (uint64_t)value);
 }
 
+uint32_t rt_vp_words(const uint64_t *state) {
+  uint64_t w0 = __atomic_load_n(&state[0], __ATOMIC_RELAXED);
+  return w0 & XPROF_RT_VP_HISTOGRAM ? XPROF_RT_VP_HIST_WORDS
+                                    : XPROF_RT_VP_WORDS((uint32_t)w0);
+}
+
+uint32_t rt_vp_copy_words(const uint64_t *state) {
+  uint32_t words = rt_vp_words(state);
+  uint32_t pairs = XPROF_RT_VP_WORDS(XPROF_RT_VP_HIST_BUCKETS);
+  return words < pairs && (state[0] & XPROF_RT_VP_HISTOGRAM) ? pairs : words;
+}
+
+/* The length a histogram bucket stands for. */
+static uint64_t bucket_value(uint32_t b) {
+  if (b <= 8)
+    return b;
+  if (b < XPROF_RT_VP_HIST_BUCKETS - 1)
+    return 16ull << (b - 9);
+  return XPROF_RT_VP_HIST_OTHER;
+}
+
+uint32_t rt_vp_pairs(uint64_t *copy) {
+  if (!(copy[0] & XPROF_RT_VP_HISTOGRAM))
+    return (uint32_t)copy[0];
+  /* From the last bucket down, so that no count is overwritten unread. */
+  for (uint32_t b = XPROF_RT_VP_HIST_BUCKETS; b-- > 0;) {
+    uint64_t count = copy[2 + b];
+    copy[2 + 2 * b] = bucket_value(b);
+    copy[3 + 2 * b] = count;
+  }
+  return XPROF_RT_VP_HIST_BUCKETS;
+}
+
 void rt_vp_take(uint64_t *state, uint64_t *copy, uint32_t words) {
   site_lock(state);
   memcpy(copy, state, (size_t)words * sizeof *copy);
@@ -127,7 +164,6 @@ void rt_vp_take(uint64_t *state, uint64_t *copy, uint32_t words) {
 
 void rt_vp_clear(uint64_t *state) {
   site_lock(state);
-  uint32_t n = (uint32_t)state[0];
-  memset(state + 1, 0, (size_t)(XPROF_RT_VP_WORDS(n) - 1) * sizeof *state);
+  memset(state + 1, 0, (size_t)(rt_vp_words(state) - 1) * sizeof *state);
   site_unlock(state);
 }

@@ -2,7 +2,7 @@
  * xprof_rt.h - the contract between the compiler plugins and the xprof
  * runtime (libxprof_rt), and the runtime's public API.
  *
- * ABI version 3.  For every object file it instruments, the compiler
+ * ABI version 4.  For every object file it instruments, the compiler
  * emits (all zero-initialized unless said otherwise):
  *
  *   - one array of 64-bit counters for the whole object file (and one
@@ -11,13 +11,17 @@
  *     an executable) or a thread-local intptr_t (other code) besides;
  *   - for each value-profiled expression, a state array of
  *     XPROF_RT_VP_WORDS(n) 64-bit words whose first word the compiler
- *     initializes to n, the object file's n_values_per_vp;
+ *     initializes to n, the object file's n_values_per_vp (or, for a
+ *     length histogram, XPROF_RT_VP_HIST_WORDS words, the first
+ *     n | XPROF_RT_VP_HISTOGRAM);
  *   - a constant table of procedures and of value-profile sites;
  *   - one xprof_rt_object, registered from a constructor with
  *     __xprof_register() and unregistered from a destructor with
  *     __xprof_unregister() (so that dlclose writes the data);
  *   - before each indirect call, __xprof_vp_proc(state, callee); before
- *     each profiled integer expression, __xprof_vp_int / __xprof_vp_llong.
+ *     each profiled integer expression, __xprof_vp_int / __xprof_vp_llong,
+ *     or, for the length of a memory operation, an inline increment of
+ *     its histogram bucket (XPROF_RT_VP_HISTOGRAM).
  *
  * Counters are incremented inline by the compiled code: by default with
  * plain adds in the calling thread's copy of the array -- its thread-local
@@ -36,13 +40,25 @@
 extern "C" {
 #endif
 
-#define XPROF_RT_ABI_VERSION 3
+#define XPROF_RT_ABI_VERSION 4
 
 /* Words of one value-profile site's state for n values per record:
  * word 0: n (set by the compiler) and a lock bit (bit 63, runtime);
  * word 1: reserved (zero);
  * then n (value, count) pairs. */
 #define XPROF_RT_VP_WORDS(n) (2 + 2 * (n))
+
+/* A length histogram (the lengths of a memory operation, VP_LLONG): the
+ * compiled code adds 1 to the bucket of each length, with no call; the
+ * runtime reports the buckets with the largest counts as values.  Word 0
+ * is n | XPROF_RT_VP_HISTOGRAM, word 1 reserved, then one count for each
+ * of the lengths 0 to 8, 16, 32, 64 and 128 (those LLVM's memop
+ * optimization can specialize for) and one for all other lengths,
+ * reported as the value XPROF_RT_VP_HIST_OTHER (no real length). */
+#define XPROF_RT_VP_HISTOGRAM (1ull << 32)
+#define XPROF_RT_VP_HIST_BUCKETS 14
+#define XPROF_RT_VP_HIST_WORDS (2 + XPROF_RT_VP_HIST_BUCKETS)
+#define XPROF_RT_VP_HIST_OTHER UINT64_MAX
 
 /* Pairs whose value the compiled code compares with the recorded value
  * itself, counting a match with one add (relaxed atomic unless

@@ -1,6 +1,6 @@
 /*
  * handmade.h - object file descriptors built by hand exactly as the
- * compiler plugins emit them (runtime ABI 3), for the runtime's tests.
+ * compiler plugins emit them (runtime ABI 4), for the runtime's tests.
  *
  * A test defines its counters, value-profile states, sites and procedure
  * table, then XP_OBJECT(path, signature, n_values_per_vp, profile_name)
