@@ -31,7 +31,8 @@ unsigned xp_count_indirect_calls(void) {
  *
  * GCC's profiler (tree-cfg.cc, stmt_can_terminate_bb_p) ends a block after
  * every call that may not come back -- it may exit, longjmp or throw -- and
- * gives it a fake edge to EXIT, which costs a counter.  A call to a
+ * gives it a fake edge to EXIT, which costs a counter (the plugin gives a
+ * block one, however many such calls it holds).  A call to a
  * function of this compilation unit that can do none of these needs
  * neither.  Which ones those are is found once per compilation, before any
  * function changes, so both modes see the same graphs. */
@@ -171,9 +172,10 @@ void xp_forget_returning_functions(void) {
   returning = NULL;
 }
 
-/* tree-cfg.cc's gimple_flow_call_edges_add with may_leave: after each
- * statement that may leave the function, end the block and add a fake
- * edge to EXIT. */
+/* tree-cfg.cc's gimple_flow_call_edges_add with may_leave, but one fake
+ * edge to EXIT per block with statements that may leave the function
+ * instead of a cut and a fake edge (so a counter) after each: the counts
+ * of the blocks and edges stay exact all the same. */
 static void add_call_exit_edges(void) {
   if (n_basic_blocks_for_fn(cfun) == NUM_FIXED_BLOCKS)
     return;
@@ -196,17 +198,21 @@ static void add_call_exit_edges(void) {
     gsi = gsi_last_nondebug_bb(bb);
     if (gsi_end_p(gsi))
       continue;
-    gimple *last_stmt = gsi_stmt(gsi);
+    gimple *last_stmt = gsi_stmt(gsi), *leaving = NULL;
     do {
-      gimple *t = gsi_stmt(gsi);
-      if (may_leave(cfun, t)) {
-        if (t != last_stmt)
-          split_block(bb, t);
-        edge e = make_edge(bb, EXIT_BLOCK_PTR_FOR_FN(cfun), EDGE_FAKE);
-        e->probability = profile_probability::guessed_never();
-      }
+      if (may_leave(cfun, gsi_stmt(gsi)))
+        leaving = gsi_stmt(gsi);
       gsi_prev(&gsi);
-    } while (!gsi_end_p(gsi));
+    } while (!gsi_end_p(gsi) && !leaving);
+    if (!leaving)
+      continue;
+    /* GCC keeps one edge per pair of blocks: a block that already goes to
+     * EXIT is cut after its last such statement. */
+    if (leaving != last_stmt && find_edge(bb, EXIT_BLOCK_PTR_FOR_FN(cfun)))
+      split_block(bb, leaving);
+    edge e = make_edge(bb, EXIT_BLOCK_PTR_FOR_FN(cfun), EDGE_FAKE);
+    if (e)
+      e->probability = profile_probability::guessed_never();
   }
 }
 
