@@ -179,23 +179,12 @@ void xp_forget_returning_functions(void) {
 static void add_call_exit_edges(void) {
   if (n_basic_blocks_for_fn(cfun) == NUM_FIXED_BLOCKS)
     return;
-  /* A fake edge out of the last block, which falls through to EXIT, would
-   * be folded into that edge: give the fallthrough a block of its own. */
-  basic_block last = EXIT_BLOCK_PTR_FOR_FN(cfun)->prev_bb;
-  gimple_stmt_iterator gsi = gsi_last_nondebug_bb(last);
-  if (!gsi_end_p(gsi) && may_leave(cfun, gsi_stmt(gsi))) {
-    edge e = find_edge(last, EXIT_BLOCK_PTR_FOR_FN(cfun));
-    if (e) {
-      gsi_insert_on_edge(e, gimple_build_nop());
-      gsi_commit_edge_inserts();
-    }
-  }
   int n = last_basic_block_for_fn(cfun);
   for (int i = 0; i < n; i++) {
     basic_block bb = BASIC_BLOCK_FOR_FN(cfun, i);
     if (!bb)
       continue;
-    gsi = gsi_last_nondebug_bb(bb);
+    gimple_stmt_iterator gsi = gsi_last_nondebug_bb(bb);
     if (gsi_end_p(gsi))
       continue;
     gimple *last_stmt = gsi_stmt(gsi), *leaving = NULL;
@@ -207,12 +196,16 @@ static void add_call_exit_edges(void) {
     if (!leaving)
       continue;
     /* GCC keeps one edge per pair of blocks: a block that already goes to
-     * EXIT is cut after its last such statement. */
-    if (leaving != last_stmt && find_edge(bb, EXIT_BLOCK_PTR_FOR_FN(cfun)))
-      split_block(bb, leaving);
+     * EXIT is cut after its last such statement, or, if that ends it (a
+     * call falling through to EXIT), its edge to EXIT gets a block. */
+    if (edge to_exit = find_edge(bb, EXIT_BLOCK_PTR_FOR_FN(cfun))) {
+      if (leaving != last_stmt)
+        split_block(bb, leaving);
+      else
+        split_edge(to_exit);
+    }
     edge e = make_edge(bb, EXIT_BLOCK_PTR_FOR_FN(cfun), EDGE_FAKE);
-    if (e)
-      e->probability = profile_probability::guessed_never();
+    e->probability = profile_probability::guessed_never();
   }
 }
 
