@@ -33,7 +33,11 @@
 #include "llvm/Support/MD5.h"
 #include "llvm/Analysis/InlineCost.h"
 #include "llvm/Transforms/IPO/AlwaysInliner.h"
+#include "llvm/Transforms/IPO/DeadArgumentElimination.h"
 #include "llvm/Transforms/IPO/GlobalDCE.h"
+#include "llvm/Transforms/IPO/GlobalOpt.h"
+#include "llvm/Transforms/IPO/SCCP.h"
+#include "llvm/Transforms/Utils/Mem2Reg.h"
 #include "llvm/Transforms/IPO/InferFunctionAttrs.h"
 #include "llvm/Transforms/IPO/Inliner.h"
 #include "llvm/Transforms/InstCombine/InstCombine.h"
@@ -219,10 +223,10 @@ static void keepCounterUpdatesApart() {
 static void registerCallbacks(PassBuilder &PB) {
   if (!hostMatches())
     return;
-  // At pipeline start, in both modes, after a fixed clean-up that makes
-  // the CFG small and the same in both builds (and lowers
-  // __builtin_expect first, so that measured weights win).
-  PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel Level) {
+  // In both modes, after a fixed clean-up that makes the CFG small and the
+  // same in both builds (and lowers __builtin_expect first, so that
+  // measured weights win).
+  auto Xprof = [](ModulePassManager &MPM, OptimizationLevel Level) {
     keepCounterUpdatesApart(); // before the later passes are made
     // always_inline functions first: they would be inlined anyway, and
     // counting them separately puts counters into the callers' hot loops.
@@ -261,6 +265,32 @@ static void registerCallbacks(PassBuilder &PB) {
     // profile does; LLVM's pipeline runs this only with -fprofile-use.
     if (Level != OptimizationLevel::O0)
       MPM.addPass(createModuleToFunctionPassAdaptor(PGOMemOPSizeOpt()));
+  };
+  // -O0: at the pipeline start.
+  PB.registerPipelineStartEPCallback([Xprof](ModulePassManager &MPM, OptimizationLevel Level) {
+    if (Level == OptimizationLevel::O0)
+      Xprof(MPM, Level);
+  });
+  // Optimizing: where LLVM's own instrumentation runs (addPGOInstrPasses),
+  // after the module-wide clean-up that follows this extension point --
+  // run here first: interprocedural constant propagation, global
+  // optimization, dead arguments -- so that counters go on the CFGs LLVM
+  // optimizes further and use builds annotate those (zstd, hand run: 1.5%
+  // fewer instructions collecting, 1.0% fewer in the use build, than at
+  // the pipeline start).  Both modes run the same passes, so they agree.
+  PB.registerPipelineEarlySimplificationEPCallback([Xprof](ModulePassManager &MPM,
+                                                           OptimizationLevel Level) {
+    if (Level == OptimizationLevel::O0)
+      return;
+    MPM.addPass(IPSCCPPass());
+    MPM.addPass(GlobalOptPass());
+    MPM.addPass(createModuleToFunctionPassAdaptor(PromotePass()));
+    MPM.addPass(DeadArgumentEliminationPass());
+    FunctionPassManager Cleanup;
+    Cleanup.addPass(InstCombinePass());
+    Cleanup.addPass(SimplifyCFGPass());
+    MPM.addPass(createModuleToFunctionPassAdaptor(std::move(Cleanup)));
+    Xprof(MPM, Level);
   });
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM, ArrayRef<PassBuilder::PipelineElement>) {
