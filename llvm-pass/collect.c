@@ -151,26 +151,20 @@ static LLVMValueRef insertion_point(ctx *c, struct xl_cfg *g, uint32_t e) {
   return nb ? LLVMGetBasicBlockTerminator(nb) : NULL;
 }
 
-/* A value-profile recorder of the runtime: void NAME(uint64_t *, VALUE). */
-static LLVMValueRef vp_fn(ctx *c, const char *name, LLVMTypeRef value) {
+/* The runtime's recorder of indirect-call targets: void NAME(uint64_t *,
+ * void *).  (Memory-operation lengths need no call: xl_count_length.) */
+static LLVMValueRef vp_proc_fn(ctx *c) {
+  const char *name = c->o->update == XL_UPDATE_SINGLE ? "__xprof_vp_proc_single"
+                                                      : "__xprof_vp_proc";
   LLVMValueRef f = LLVMGetNamedFunction(c->m, name);
   if (!f) {
-    LLVMTypeRef args[2] = {c->i64p, value};
+    LLVMTypeRef args[2] = {c->i64p, c->i8p};
     f = LLVMAddFunction(c->m, name, LLVMFunctionType(LLVMVoidTypeInContext(c->cx), args, 2, 0));
     LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
                             LLVMCreateEnumAttribute(c->cx, LLVMGetEnumAttributeKindForName("nounwind", 8), 0));
   }
   return f;
 }
-
-/* Indirect calls record their target... */
-static LLVMValueRef vp_proc_fn(ctx *c) {
-  return vp_fn(c, c->o->update == XL_UPDATE_SINGLE ? "__xprof_vp_proc_single"
-                                                   : "__xprof_vp_proc",
-               c->i8p);
-}
-
-/* ...memory operations their length (a site of type LLONG). */
 
 static LLVMValueRef comdat_array(ctx *c, fn_data *f) {
   char *name;

@@ -127,10 +127,10 @@ uint32_t rt_vp_words(const uint64_t *state) {
                                     : XPROF_RT_VP_WORDS((uint32_t)w0);
 }
 
+/* A histogram's copy grows into one pair per bucket. */
 uint32_t rt_vp_copy_words(const uint64_t *state) {
-  uint32_t words = rt_vp_words(state);
-  uint32_t pairs = XPROF_RT_VP_WORDS(XPROF_RT_VP_HIST_BUCKETS);
-  return words < pairs && (state[0] & XPROF_RT_VP_HISTOGRAM) ? pairs : words;
+  return state[0] & XPROF_RT_VP_HISTOGRAM ? XPROF_RT_VP_WORDS(XPROF_RT_VP_HIST_BUCKETS)
+                                          : rt_vp_words(state);
 }
 
 /* The length a histogram bucket stands for. */
