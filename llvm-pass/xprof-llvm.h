@@ -29,6 +29,8 @@ struct xl_options {
   enum xl_update update;
   int tls_counters; /* update=thread: twins in code for executables */
   int verbose, all_edges, cfg_dump, warn_missing;
+  int inline_bonus; /* tell the inliner what the counters add */
+  int promote;      /* count in registers in loops (shim.cpp) */
   unsigned values_per_site;
   const char *output; /* the -o of the compiler command, if known */
   int link;           /* the command also links */
@@ -39,6 +41,11 @@ int xl_run_collect(LLVMModuleRef m, const struct xl_options *o);
 int xl_run_use(LLVMModuleRef m, const struct xl_options *o);
 
 /* ---- helpers implemented in C++ (shim.cpp) ---- */
+
+/* The call-site attribute that marks the empty asm statement carrying a
+ * function's inliner bonus (collect.c), removed at the end of the
+ * optimizer (shim.cpp). */
+#define XL_INLINE_BONUS "call-threshold-bonus"
 
 /* Split blocks after calls that may return twice (setjmp), so that their
  * continuation, entered again from nowhere, starts a block. */

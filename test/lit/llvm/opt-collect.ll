@@ -9,6 +9,7 @@
 ; RUN: opt -load=%build/llvm-pass/xprof-llvm14.so -load-pass-plugin=%build/llvm-pass/xprof-llvm14.so -passes=xprof-collect -xprof-update=atomic -S %s -o - | FileCheck --check-prefix=ATOMIC %s
 ; RUN: opt -load=%build/llvm-pass/xprof-llvm14.so -load-pass-plugin=%build/llvm-pass/xprof-llvm14.so -passes=xprof-collect -xprof-update=single -S %s -o - | FileCheck --check-prefix=SINGLE %s
 ; RUN: opt -load-pass-plugin=%build/llvm-pass/xprof-llvm14.so -passes=xprof-collect,xprof-collect -S %s -o - | FileCheck --check-prefix=TWICE %s
+; RUN: opt -load=%build/llvm-pass/xprof-llvm14.so -load-pass-plugin=%build/llvm-pass/xprof-llvm14.so -passes=xprof-collect -xprof-tls-counters=false -xprof-promote -S %s -o - | FileCheck --check-prefix=PROMOTE %s
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
@@ -67,24 +68,37 @@ out:
   ret i32 %v
 }
 
-; A loop without calls counts in a local, added to the thread's copy at the
-; loop's exit (mem2reg later keeps it in a register).
+; A loop without calls: with atomic updates (or -xprof-promote) each
+; counter counts in a local, added to memory at the loop's exit (mem2reg
+; later keeps it in a register); per-thread and single-threaded updates
+; stay plain adds in the loop.
 define i32 @sum(i32 %n) {
 ; CHECK-LABEL: define i32 @sum(
-; CHECK:       %xprof.local = alloca i64
-; CHECK:       store i64 0, i64* %xprof.local
-; CHECK-NEXT:  br label %loop
+; CHECK-NOT:   %xprof.local
 ; CHECK:       loop:
-; CHECK-NOT:   @__xprof_counters
-; CHECK:       load i64, i64* %xprof.local
-; CHECK:       store i64 %{{.*}}, i64* %xprof.local
-; CHECK:       done:
-; CHECK-NEXT:  %xprof.pending = load i64, i64* %xprof.local
-; CHECK-NEXT:  [[Q:%.*]] = getelementptr i64, i64* %xprof.copy, i64 {{[0-9]+}}
+; CHECK:       [[Q:%.*]] = getelementptr i64, i64* %xprof.copy, i64 {{[0-9]+}}
 ; CHECK-NEXT:  [[OLD:%xprof.ctr.*]] = load i64, i64* [[Q]]
-; CHECK-NEXT:  [[NEW:%.*]] = add i64 [[OLD]], %xprof.pending
+; CHECK-NEXT:  [[NEW:%.*]] = add i64 [[OLD]], 1
 ; CHECK-NEXT:  store i64 [[NEW]], i64* [[Q]]
+; CHECK:       done:
+; CHECK-NOT:   %xprof.local
+; CHECK:       ret i32
+; PROMOTE-LABEL: define i32 @sum(
+; PROMOTE:       %xprof.local = alloca i64
+; PROMOTE:       store i64 0, i64* %xprof.local
+; PROMOTE-NEXT:  br label %loop
+; PROMOTE:       loop:
+; PROMOTE-NOT:   @__xprof_counters
+; PROMOTE:       load i64, i64* %xprof.local
+; PROMOTE:       store i64 %{{.*}}, i64* %xprof.local
+; PROMOTE:       done:
+; PROMOTE-NEXT:  %xprof.pending = load i64, i64* %xprof.local
+; PROMOTE-NEXT:  [[Q:%.*]] = getelementptr i64, i64* %xprof.copy, i64 {{[0-9]+}}
+; PROMOTE-NEXT:  [[OLD:%xprof.ctr.*]] = load i64, i64* [[Q]]
+; PROMOTE-NEXT:  [[NEW:%.*]] = add i64 [[OLD]], %xprof.pending
+; PROMOTE-NEXT:  store i64 [[NEW]], i64* [[Q]]
 ; ATOMIC-LABEL: define i32 @sum(
+; ATOMIC:       %xprof.local = alloca i64
 ; ATOMIC:       done:
 ; ATOMIC-NEXT:  %xprof.pending = load i64, i64* %xprof.local
 ; ATOMIC-NEXT:  atomicrmw add i64* getelementptr inbounds ({{.*}}@__xprof_counters{{.*}}), i64 %xprof.pending monotonic
@@ -104,11 +118,11 @@ done:
 ; A loop with a call keeps counting in memory: a call that exits or
 ; longjmps would lose counts held in a register.
 define i32 @calls_out(i32 %n) {
-; CHECK-LABEL: define i32 @calls_out(
-; CHECK-NOT:   %xprof.local
-; CHECK:       call void @ext(
-; CHECK-NOT:   %xprof.local
-; CHECK:       ret i32
+; ATOMIC-LABEL: define i32 @calls_out(
+; ATOMIC-NOT:   %xprof.local
+; ATOMIC:       call void @ext(
+; ATOMIC-NOT:   %xprof.local
+; ATOMIC:       ret i32
 entry:
   br label %loop
 loop:
