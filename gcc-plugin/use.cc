@@ -90,13 +90,15 @@ static bool call_matches(gcall *call, tree target) {
   return !parm || TREE_VALUE(parm) == void_type_node;
 }
 
-/* The target named "entry:objfile" if this compilation knows it. */
-static cgraph_node *find_target(const char *value, const char *objpath) {
+/* The target named "entry:objfile" if this compilation knows it.
+ * profile_path is this object file's path as the profile records it (the
+ * collect build's; the use build's may differ, -xprofile-pathmap). */
+static cgraph_node *find_target(const char *value, const char *profile_path) {
   const char *colon = strchr(value, ':');
   if (!colon)
     return NULL;
   char *name = xstrndup(value, (size_t)(colon - value));
-  bool same_object = strcmp(colon + 1, objpath) == 0;
+  bool same_object = strcmp(colon + 1, profile_path) == 0;
   cgraph_node *node = cgraph_node::get_for_asmname(get_identifier(name));
   free(name);
   if (!node || (!node->definition && !DECL_EXTERNAL(node->decl)))
@@ -109,8 +111,7 @@ static cgraph_node *find_target(const char *value, const char *objpath) {
 }
 
 static unsigned promote_indirect_calls(const xprof_objfile *o,
-                                       const xprof_proc *f,
-                                       const char *objpath) {
+                                       const xprof_proc *f) {
   unsigned promoted = 0, site = 0;
   vec<gcall *> calls = vNULL;
   basic_block bb;
@@ -138,7 +139,7 @@ static unsigned promote_indirect_calls(const xprof_objfile *o,
     if (!top->proc || top->count < XP_ICP_MIN_CALLS ||
         top->count / XP_ICP_NUM < total / XP_ICP_DEN)
       continue;
-    cgraph_node *target = find_target(top->proc, objpath);
+    cgraph_node *target = find_target(top->proc, o->path);
     if (!target || !call_matches(calls[site], target->decl))
       continue;
     profile_probability prob = profile_probability::probability_in_gcov_type(
@@ -171,8 +172,7 @@ static void record_loop_bounds(void) {
 }
 
 /* Apply f's counts to cfun.  Returns false when they do not fit. */
-static bool annotate(const xprof_objfile *o, const xprof_proc *f,
-                     const char *objpath, use_stats *st) {
+static bool annotate(const xprof_objfile *o, const xprof_proc *f, use_stats *st) {
   if (execute_fixup_cfg() & TODO_cleanup_cfg)
     cleanup_tree_cfg();
   uint32_t n_sites = xp_count_indirect_calls();
@@ -248,7 +248,7 @@ static bool annotate(const xprof_objfile *o, const xprof_proc *f,
   profile_status_for_fn(cfun) = PROFILE_READ;
   record_loop_bounds();
   if (node_count[XPROF_ENTRY] > 0)
-    st->promoted += promote_indirect_calls(o, f, objpath);
+    st->promoted += promote_indirect_calls(o, f);
   update_max_bb_count();
   compute_function_frequency();
   free_dominance_info(CDI_DOMINATORS);
@@ -298,7 +298,7 @@ void xp_use_execute(void) {
       continue;
     }
     push_cfun(DECL_STRUCT_FUNCTION(node->decl));
-    if (annotate(o, f, objpath, &st))
+    if (annotate(o, f, &st))
       done.safe_push(node);
     pop_cfun();
   }

@@ -771,3 +771,18 @@ extern "C" void xl_set_profile_summary(LLVMModuleRef m, uint64_t total, uint64_t
                     (uint32_t)num_counts, (uint32_t)num_functions);
   M->setProfileSummary(PS.getMD(M->getContext()), ProfileSummary::PSK_Instr);
 }
+
+extern "C" void *xl_hotness_open(LLVMModuleRef m) {
+  return new ProfileSummaryInfo(*unwrap(m));
+}
+
+extern "C" int xl_hotness(void *h, uint64_t entry, uint64_t max) {
+  auto *PSI = static_cast<ProfileSummaryInfo *>(h);
+  if (!PSI->hasProfileSummary())
+    return 0;
+  if (PSI->isHotCount(entry))
+    return 1;
+  return PSI->isColdCount(max) ? -1 : 0;
+}
+
+extern "C" void xl_hotness_close(void *h) { delete static_cast<ProfileSummaryInfo *>(h); }

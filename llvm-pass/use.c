@@ -27,8 +27,10 @@ typedef struct use_ctx {
   LLVMContextRef cx;
   const struct xl_options *o;
   const char *objpath;
+  const char *profile_objpath; /* the same as the profile records it */
   unsigned prof_kind;
   unsigned matched, mismatched, missing, promoted;
+  void *hotness; /* xl_hotness_open */
 } use_ctx;
 
 static LLVMMetadataRef md_u64(use_ctx *u, uint64_t v) {
@@ -71,7 +73,9 @@ static void add_attr(use_ctx *u, LLVMValueRef fn, const char *name) {
 
 /* The function named "entry:objfile", declaring it when it lives in
  * another object file (extern_weak, so that a stale profile naming a
- * function that is gone never breaks the link). */
+ * function that is gone never breaks the link).  objfile is compared with
+ * this object's path in the profile: the collect build's, which
+ * -xprofile-pathmap lets differ from the use build's. */
 static LLVMValueRef target_function(use_ctx *u, const char *value,
                                     LLVMValueRef call) {
   const char *colon = strchr(value, ':');
@@ -79,7 +83,7 @@ static LLVMValueRef target_function(use_ctx *u, const char *value,
     return NULL;
   size_t n = (size_t)(colon - value);
   char *name = strndup(value, n);
-  int here = strcmp(colon + 1, u->objpath) == 0;
+  int here = strcmp(colon + 1, u->profile_objpath) == 0;
   LLVMValueRef f = LLVMGetNamedFunction(u->m, name);
   if (f && !here && (LLVMGetLinkage(f) == LLVMInternalLinkage ||
                      LLVMGetLinkage(f) == LLVMPrivateLinkage))
@@ -236,12 +240,31 @@ static int solve(use_ctx *u, LLVMValueRef fn, const xprof_proc *f, solved *s) {
   return 1;
 }
 
+/* As LLVM's own profile use marks functions: an inline hint for those
+ * entered a hot number of times (the inliner's threshold for calls to
+ * them goes from 225 to 325), cold for those whose busiest block is cold
+ * (never run, or nearly) unless the source says hot. */
+static void mark_hot_or_cold(use_ctx *u, const solved *s) {
+  uint64_t max = 0;
+  for (uint32_t b = 0; b < s->g.n_nodes; b++)
+    max = s->node[b] > max ? s->node[b] : max;
+  unsigned hot = LLVMGetEnumAttributeKindForName("hot", 3);
+  switch (s->node[XPROF_ENTRY] == 0 ? -1 : xl_hotness(u->hotness, s->node[XPROF_ENTRY], max)) {
+  case 1:
+    add_attr(u, s->fn, "inlinehint");
+    break;
+  case -1:
+    if (!LLVMGetEnumAttributeAtIndex(s->fn, LLVMAttributeFunctionIndex, hot))
+      add_attr(u, s->fn, "cold");
+    break;
+  }
+}
+
 /* Phase 2: write what was solved. */
 static void apply(use_ctx *u, const xprof_objfile *o, solved *s) {
   struct xl_cfg *g = &s->g;
   set_entry_count(u, s->fn, s->node[XPROF_ENTRY]);
-  if (s->node[XPROF_ENTRY] == 0)
-    add_attr(u, s->fn, "cold"); /* never run in training */
+  mark_hot_or_cold(u, s);
   /* Weights per successor slot; parallel slots: all on the first. */
   for (uint32_t b = 2; b < g->n_nodes; b++) {
     LLVMValueRef t = LLVMGetBasicBlockTerminator(g->blocks[b]);
@@ -304,6 +327,7 @@ int xl_run_use(LLVMModuleRef m, const struct xl_options *o) {
     free(objpath);
     return 0;
   }
+  u.profile_objpath = obj->path;
   uint32_t n_fns = 0, n_solved = 0;
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
     n_fns++;
@@ -318,9 +342,6 @@ int xl_run_use(LLVMModuleRef m, const struct xl_options *o) {
     }
     n_solved += solve(&u, fn, f, &all[n_solved]);
   }
-  for (uint32_t i = 0; i < n_solved; i++)
-    apply(&u, obj, &all[i]);
-  free(all);
   /* The whole profile's summary, the same in every module. */
   if (p->summary) {
     struct xl_summary_entry d[XPROF_SUMMARY_CUTOFFS];
@@ -333,6 +354,11 @@ int xl_run_use(LLVMModuleRef m, const struct xl_options *o) {
                            p->summary->n_counts, p->summary->n_procs, d,
                            XPROF_SUMMARY_CUTOFFS);
   }
+  u.hotness = xl_hotness_open(m);
+  for (uint32_t i = 0; i < n_solved; i++)
+    apply(&u, obj, &all[i]);
+  xl_hotness_close(u.hotness);
+  free(all);
   if (o->verbose)
     xl_note(m, "%s: %u procedures matched the profile, %u mismatched, %u missing; "
                "%u indirect calls promoted",

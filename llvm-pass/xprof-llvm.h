@@ -103,6 +103,12 @@ struct xl_summary_entry {
 void xl_set_profile_summary(LLVMModuleRef m, uint64_t total, uint64_t max,
                             uint64_t num_counts, uint64_t num_functions,
                             const struct xl_summary_entry *d, unsigned n);
+/* Hot or cold as LLVM's own profile use judges a function, from the
+ * module's ProfileSummary (set it first): 1 if its entry count is hot,
+ * -1 if its largest count is cold, else 0. */
+void *xl_hotness_open(LLVMModuleRef m);
+int xl_hotness(void *h, uint64_t entry, uint64_t max);
+void xl_hotness_close(void *h);
 
 #ifdef __cplusplus
 }
