@@ -476,8 +476,15 @@ static long inliner_size(LLVMValueRef fn) {
  * instrumentation added, and costs nothing itself ("call-inline-cost").
  * Inlined, it goes along, so a caller's bonus covers its callees'
  * counters as well; the optimizer's last step removes it. */
+static int has_fn_attr(LLVMValueRef fn, const char *name) {
+  unsigned k = LLVMGetEnumAttributeKindForName(name, strlen(name));
+  return LLVMGetEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, k) != NULL;
+}
+
 static void compensate_inliner(ctx *c, LLVMValueRef fn, long added) {
-  if (added <= 0 || !c->o->inline_bonus)
+  /* Never inlined (-O0 makes every function both): nothing to tell. */
+  if (added <= 0 || !c->o->inline_bonus || has_fn_attr(fn, "noinline") ||
+      has_fn_attr(fn, "optnone"))
     return;
   LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(c->cx), NULL, 0, 0);
   LLVMValueRef a = LLVMGetInlineAsm(fty, "", 0, "", 0, 1, 0, LLVMInlineAsmDialectATT, 0);

@@ -189,7 +189,8 @@ struct XprofPass : PassInfoMixin<XprofPass> {
 };
 
 // The inliner is done: the asm statements that carried the bonus go, so
-// that code generation sees the function as it would without them.
+// that the vectorizer and code generation see the function as they would
+// without them.
 struct DropInlineBonusPass : PassInfoMixin<DropInlineBonusPass> {
   PreservedAnalyses run(Function &F, FunctionAnalysisManager &) {
     SmallVector<CallInst *, 4> Marks;
@@ -317,6 +318,12 @@ static void registerCallbacks(PassBuilder &PB) {
     Cleanup.addPass(SimplifyCFGPass());
     MPM.addPass(createModuleToFunctionPassAdaptor(std::move(Cleanup)));
     Xprof(MPM, Level);
+  });
+  // The inliner is done before the vectorizer starts: an asm statement in
+  // a loop would keep it from vectorizing the loop.  The optimizer's last
+  // step catches pipelines without a vectorizer.
+  PB.registerVectorizerStartEPCallback([](FunctionPassManager &FPM, OptimizationLevel) {
+    FPM.addPass(DropInlineBonusPass());
   });
   PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
     MPM.addPass(createModuleToFunctionPassAdaptor(DropInlineBonusPass()));
