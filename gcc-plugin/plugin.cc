@@ -226,6 +226,19 @@ int plugin_init(struct plugin_name_args *info,
   xp_opts.partial_inlining = flag_partial_inlining;
   flag_partial_inlining = 0;
   global_options_set.x_flag_partial_inlining = 1;
+  /* Collect builds run without loop invariant motion.  Its store motion
+   * keeps a loop's counters in registers or stack slots, and a counter
+   * not updated on every iteration gets a flag set beside each update so
+   * that the exits store it only if it changed: two instructions where
+   * one add to memory did, plus set-up and exit code on every pass
+   * through the loop.  Without it: bzip2 1.146x -> 1.106x the plain
+   * build's instructions, zstd 1.205x -> 1.181x, sqlite 1.168x -> 1.152x,
+   * lua 1.089x -> 1.072x (the program's own invariants stay in the loop:
+   * included in these figures).  The pass runs after the counters are
+   * placed, so both modes still see the same graphs; use builds keep it;
+   * an explicit -ftree-loop-im wins. */
+  if (xp_opts.mode == XP_MODE_COLLECT && !global_options_set.x_flag_tree_loop_im)
+    flag_tree_loop_im = 0;
   struct register_pass_info pass;
   pass.pass = new xp_pass(g);
   pass.reference_pass_name = "profile";
