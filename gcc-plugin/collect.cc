@@ -18,8 +18,9 @@
  * calling thread's copy of its array at entry: a distance d in words, so
  * that counter i is updated as ARRAY[d + i] with plain adds.  Written
  * that way the access is still one to ARRAY as far as GCC's alias
- * analysis knows, a variable nothing else aliases: hot counters stay in
- * registers through loops (store motion) as with plain updates.
+ * analysis knows, a variable nothing else aliases, so the program's own
+ * loads and stores are optimized as without counters.  (Collect builds
+ * turn store motion off: plugin.cc.)
  */
 #include "gcc-common.h"
 
