@@ -236,9 +236,12 @@ int plugin_init(struct plugin_name_args *info,
    * lua 1.089x -> 1.072x (the program's own invariants stay in the loop:
    * included in these figures).  The pass runs after the counters are
    * placed, so both modes still see the same graphs; use builds keep it;
-   * an explicit -ftree-loop-im wins. */
-  if (xp_opts.mode == XP_MODE_COLLECT && !global_options_set.x_flag_tree_loop_im)
+   * an explicit -ftree-loop-im wins.  Marked as set, so that optimize
+   * attributes keep it off too. */
+  if (xp_opts.mode == XP_MODE_COLLECT && !global_options_set.x_flag_tree_loop_im) {
     flag_tree_loop_im = 0;
+    global_options_set.x_flag_tree_loop_im = 1;
+  }
   struct register_pass_info pass;
   pass.pass = new xp_pass(g);
   pass.reference_pass_name = "profile";

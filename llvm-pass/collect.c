@@ -421,10 +421,10 @@ static void emit_thread_entry(ctx *c, LLVMValueRef arr, LLVMValueRef word) {
 
 /* The size of a function as LLVM's inline cost analysis sees it, roughly
  * (InlineCost.cpp: 5 for an instruction that does not fold away, 25 more
- * for a call, 5 per argument of a call or asm statement; free: phis, jumps, constant addresses,
- * casts between pointers and integers, and accesses to allocas, which
- * SROA turns into registers before the inliner runs).  Only differences
- * are used. */
+ * for a call, 5 per argument of a call or asm statement; free: phis,
+ * jumps, constant addresses, casts between pointers and integers, and
+ * accesses to allocas, which SROA turns into registers before the
+ * inliner runs).  Only differences are used. */
 static long inliner_size(LLVMValueRef fn) {
   long size = 0;
   for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b))
@@ -467,6 +467,11 @@ static long inliner_size(LLVMValueRef fn) {
   return size;
 }
 
+static int has_fn_attr(LLVMValueRef fn, const char *name) {
+  unsigned k = LLVMGetEnumAttributeKindForName(name, strlen(name));
+  return LLVMGetEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, k) != NULL;
+}
+
 /* Counters make a function look bigger to the inliner than it is to the
  * program (sqlite3DbNNFreeNN: 170 -> 620, over the threshold of 225), so
  * collection builds inlined less than the plain build, and paid for the
@@ -475,12 +480,7 @@ static long inliner_size(LLVMValueRef fn) {
  * one empty asm statement at the entry carries the size the
  * instrumentation added, and costs nothing itself ("call-inline-cost").
  * Inlined, it goes along, so a caller's bonus covers its callees'
- * counters as well; the optimizer's last step removes it. */
-static int has_fn_attr(LLVMValueRef fn, const char *name) {
-  unsigned k = LLVMGetEnumAttributeKindForName(name, strlen(name));
-  return LLVMGetEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, k) != NULL;
-}
-
+ * counters as well; it is removed once inlining is over (shim.cpp). */
 static void compensate_inliner(ctx *c, LLVMValueRef fn, long added) {
   /* Never inlined (-O0 makes every function both): nothing to tell. */
   if (added <= 0 || !c->o->inline_bonus || has_fn_attr(fn, "noinline") ||
