@@ -18,7 +18,8 @@
 # every build on the measured input, counted by callgrind (repeatable where
 # wall times are not; adds about 15 minutes).  --quick: one program, one
 # round, small inputs (the test suite's smoke test).  Nothing is asserted
-# about speed.
+# about speed.  BENCH_XPROF_GCC_FLAGS and BENCH_XPROF_CLANG_FLAGS add
+# options to the xprof builds.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -121,9 +122,13 @@ for prog in $programs; do
     t0=$(now); "build_$prog" "$d/gen" "$cc" "$(native_flags $cc gen)"; btime[gen]=$(echo "$(now) $t0" | awk '{print $1-$2}')
     "build_$prog" "$d/genat" "$cc" "$(native_flags $cc genat)"
     xdump=$([ $cc = gcc ] && echo "-fplugin-arg-xprof-cfg-dump" || echo "-mllvm -xprof-cfg-dump")
-    t0=$(now); "build_$prog" "$d/xat" "xprof-$cc" "-xprofile=collect $xdump"; btime[xat]=$(echo "$(now) $t0" | awk '{print $1-$2}')
+    # BENCH_XPROF_GCC_FLAGS / BENCH_XPROF_CLANG_FLAGS: more options for the
+    # xprof builds (e.g. "-ftree-loop-im", "-mllvm -xprof-promote"), to
+    # measure what a default of ours is worth.
+    xextra=$([ $cc = gcc ] && echo "${BENCH_XPROF_GCC_FLAGS:-}" || echo "${BENCH_XPROF_CLANG_FLAGS:-}")
+    t0=$(now); "build_$prog" "$d/xat" "xprof-$cc" "-xprofile=collect $xdump $xextra"; btime[xat]=$(echo "$(now) $t0" | awk '{print $1-$2}')
     xsingle=$([ $cc = gcc ] && echo "-fplugin-arg-xprof-update=single" || echo "-mllvm -xprof-update=single")
-    "build_$prog" "$d/xsin" "xprof-$cc" "-xprofile=collect $xsingle"
+    "build_$prog" "$d/xsin" "xprof-$cc" "-xprofile=collect $xsingle $xextra"
     # Native use: the generate build, trained, rebuilt in place.
     "build_$prog" "$d/nuse" "$cc" "$(native_flags $cc gen)"
     LLVM_PROFILE_FILE=$d/nuse/prof-%p.profraw "run_$prog" "$d/nuse" train >/dev/null
@@ -136,11 +141,11 @@ for prog in $programs; do
       "build_$prog" "$d/nuse" "$cc" "-fprofile-use -Wno-missing-profile"
     fi
     # xprof use: the collect build, trained, rebuilt in place.
-    "build_$prog" "$d/xuse" "xprof-$cc" "-xprofile=collect"
+    "build_$prog" "$d/xuse" "xprof-$cc" "-xprofile=collect $xextra"
     "run_$prog" "$d/xuse" train >/dev/null
     bin=$(binary $prog)
     xprof_size=$(stat -c %s "$d/xuse/$bin.profile/feedback")
-    "build_$prog" "$d/xuse" "xprof-$cc" "-xprofile=use:$bin" 2> "$d/xuse.log"
+    "build_$prog" "$d/xuse" "xprof-$cc" "-xprofile=use:$bin $xextra" 2> "$d/xuse.log"
     warnings=$(grep -c 'warning: xprof' "$d/xuse.log" || true)
 
     want=$("run_$prog" "$d/plain" run)
