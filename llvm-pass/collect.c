@@ -483,8 +483,7 @@ static int has_fn_attr(LLVMValueRef fn, const char *name) {
  * counters as well; it is removed once inlining is over (shim.cpp). */
 static void compensate_inliner(ctx *c, LLVMValueRef fn, long added) {
   /* Never inlined (-O0 makes every function both): nothing to tell. */
-  if (added <= 0 || !c->o->inline_bonus || has_fn_attr(fn, "noinline") ||
-      has_fn_attr(fn, "optnone"))
+  if (added <= 0 || has_fn_attr(fn, "noinline") || has_fn_attr(fn, "optnone"))
     return;
   LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(c->cx), NULL, 0, 0);
   LLVMValueRef a = LLVMGetInlineAsm(fty, "", 0, "", 0, 1, 0, LLVMInlineAsmDialectATT, 0);
@@ -507,7 +506,7 @@ static void compensate_inliner(ctx *c, LLVMValueRef fn, long added) {
 }
 
 static int instrument(ctx *c, LLVMValueRef fn) {
-  long size_before = inliner_size(fn);
+  long size_before = c->o->inline_bonus ? inliner_size(fn) : 0;
   uint32_t n_sites;
   LLVMValueRef *calls = xl_vp_sites(fn, &n_sites);
   struct xl_cfg g;
@@ -638,7 +637,8 @@ static int instrument(ctx *c, LLVMValueRef fn) {
   }
   free(calls);
   xl_cfg_free(&g);
-  compensate_inliner(c, fn, inliner_size(fn) - size_before);
+  if (c->o->inline_bonus)
+    compensate_inliner(c, fn, inliner_size(fn) - size_before);
   c->n_fns++;
   return 1;
 }

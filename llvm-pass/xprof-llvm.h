@@ -43,8 +43,8 @@ int xl_run_use(LLVMModuleRef m, const struct xl_options *o);
 /* ---- helpers implemented in C++ (shim.cpp) ---- */
 
 /* The call-site attribute that marks the empty asm statement carrying a
- * function's inliner bonus (collect.c), removed at the end of the
- * optimizer (shim.cpp). */
+ * function's inliner bonus (collect.c), removed once inlining is over
+ * (shim.cpp). */
 #define XL_INLINE_BONUS "call-threshold-bonus"
 
 /* Split blocks after calls that may return twice (setjmp), so that their
