@@ -105,10 +105,58 @@ static tree element(tree var, uint32_t idx) {
                 build_int_cst(integer_type_node, idx), NULL_TREE, NULL_TREE);
 }
 
+/* A string literal as the C front end makes it for asm operands. */
+static tree asm_string(const char *s) {
+  int len = (int)strlen(s) + 1;
+  tree str = build_string(len, s);
+  TREE_TYPE(str) = build_array_type(build_type_variant(char_type_node, 1, 0),
+                                    build_index_type(size_int(len - 1)));
+  TREE_CONSTANT(str) = TREE_READONLY(str) = TREE_STATIC(str) = 1;
+  return str;
+}
+
+static tree asm_operand(const char *constraint, tree value) {
+  return build_tree_list(build_tree_list(NULL_TREE, asm_string(constraint)), value);
+}
+
+/* Counters as one x86-64 instruction in an "asm inline": the code is the
+ * add GCC would emit for the load, add and store, but GCC's size
+ * estimates (inlining, unrolling, jump threading) count one statement
+ * instead of three, or a call with its arguments for an atomic add, so
+ * counters cost less inlining (sqlite, single updates: 38.6 M calls
+ * against 42.3 M with GIMPLE counters and 35.8 M in the plain build;
+ * instructions 1.139x -> 1.111x the plain build's).  Volatile: nothing
+ * may move, merge or drop a count, and loop invariant motion has no
+ * counter to keep in a register (plugin.cc).  GCC's
+ * counter type is 64-bit on every x86 ABI; -m32 gets GIMPLE. */
+bool xp_counters_in_asm(void) {
+#ifdef TARGET_64BIT
+  return !xp_opts.no_asm_counters && TARGET_64BIT;
+#else
+  return false;
+#endif
+}
+
+static gimple *asm_increment(tree ref, bool atomic) {
+  vec<tree, va_gc> *in = NULL, *out = NULL;
+  vec_safe_push(out, asm_operand("=m", ref));
+  vec_safe_push(in, asm_operand("m", unshare_expr(ref)));
+  gasm *a = gimple_build_asm_vec(atomic ? "lock {addq\t$1, %0|add\t%0, 1}"
+                                        : "{addq\t$1, %0|add\t%0, 1}",
+                                 in, out, NULL, NULL);
+  gimple_asm_set_volatile(a, true);
+  gimple_asm_set_inline(a, true);
+  return a;
+}
+
 /* ref += 1, atomically (relaxed) or as a load, an add and a store. */
 static gimple_seq increment_seq(tree ref, bool atomic, const char *tmp_name) {
   gimple_seq seq = NULL;
   tree one = build_int_cst(counter_type(), 1);
+  if (xp_counters_in_asm()) {
+    gimple_seq_add_stmt(&seq, asm_increment(ref, atomic));
+    return seq;
+  }
   if (atomic) {
     gimple_seq_add_stmt(&seq, gimple_build_call(builtin_decl_explicit(BUILT_IN_ATOMIC_FETCH_ADD_8),
                                                 3, build_fold_addr_expr(ref), one,
@@ -325,20 +373,6 @@ static bool slow_path_in_asm(void) {
 #else
   return false;
 #endif
-}
-
-/* A string literal as the C front end makes it for asm operands. */
-static tree asm_string(const char *s) {
-  int len = (int)strlen(s) + 1;
-  tree str = build_string(len, s);
-  TREE_TYPE(str) = build_array_type(build_type_variant(char_type_node, 1, 0),
-                                    build_index_type(size_int(len - 1)));
-  TREE_CONSTANT(str) = TREE_READONLY(str) = TREE_STATIC(str) = 1;
-  return str;
-}
-
-static tree asm_operand(const char *constraint, tree value) {
-  return build_tree_list(build_tree_list(NULL_TREE, asm_string(constraint)), value);
 }
 
 static gasm *slow_path_asm(tree result, tree array_addr, tree word_addr) {

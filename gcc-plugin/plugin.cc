@@ -24,7 +24,7 @@ static struct plugin_info xp_plugin_info = {
     "  -fplugin-arg-xprof-xprofile=collect[:NAME] | use[:NAME] (repeatable)\n"
     "  -fplugin-arg-xprof-pathmap=COLLECT_PREFIX:USE_PREFIX (repeatable)\n"
     "  -fplugin-arg-xprof-update=thread|atomic|single\n"
-    "  -fplugin-arg-xprof-no-tls-counters\n"
+    "  -fplugin-arg-xprof-no-tls-counters, -fplugin-arg-xprof-no-asm-counters\n"
     "  -fplugin-arg-xprof-values-per-site=N\n"
     "  -fplugin-arg-xprof-skip-functions=PATTERN[,PATTERN...]\n"
     "  -fplugin-arg-xprof-skip-files=PATTERN[,PATTERN...]\n"
@@ -155,6 +155,8 @@ static bool parse_args(struct plugin_name_args *info) {
         xp_opts.warn_missing = false;
       else if (strcmp(k, "no-tls-counters") == 0)
         xp_opts.no_tls_counters = true;
+      else if (strcmp(k, "no-asm-counters") == 0)
+        xp_opts.no_asm_counters = true;
       else
         needs_value = true;
       if (needs_value || v) {
@@ -226,19 +228,21 @@ int plugin_init(struct plugin_name_args *info,
   xp_opts.partial_inlining = flag_partial_inlining;
   flag_partial_inlining = 0;
   global_options_set.x_flag_partial_inlining = 1;
-  /* Collect builds run without loop invariant motion.  Its store motion
-   * keeps a loop's counters in registers or stack slots, and a counter
-   * not updated on every iteration gets a flag set beside each update so
-   * that the exits store it only if it changed: two instructions where
-   * one add to memory did, plus set-up and exit code on every pass
-   * through the loop.  Without it: bzip2 1.146x -> 1.106x the plain
-   * build's instructions, zstd 1.205x -> 1.181x, sqlite 1.168x -> 1.152x,
-   * lua 1.089x -> 1.072x (the program's own invariants stay in the loop:
-   * included in these figures).  The pass runs after the counters are
+  /* Collect builds with counters in GIMPLE (not x86-64 asm, collect.cc)
+   * run without loop invariant motion.  Its store motion keeps a loop's
+   * counters in registers or stack slots, and a counter not updated on
+   * every iteration gets a flag set beside each update so that the exits
+   * store it only if it changed: two instructions where one add to
+   * memory did, plus set-up and exit code on every pass through the
+   * loop.  Without it: bzip2 1.146x -> 1.106x the plain build's
+   * instructions, zstd 1.205x -> 1.181x, sqlite 1.168x -> 1.152x, lua
+   * 1.089x -> 1.072x.  Asm counters stay where they are, and the pass
+   * runs as in the plain build.  The pass runs after the counters are
    * placed, so both modes still see the same graphs; use builds keep it;
    * an explicit -ftree-loop-im wins.  Marked as set, so that optimize
    * attributes keep it off too. */
-  if (xp_opts.mode == XP_MODE_COLLECT && !global_options_set.x_flag_tree_loop_im) {
+  if (xp_opts.mode == XP_MODE_COLLECT && !xp_counters_in_asm() &&
+      !global_options_set.x_flag_tree_loop_im) {
     flag_tree_loop_im = 0;
     global_options_set.x_flag_tree_loop_im = 1;
   }

@@ -23,6 +23,7 @@ struct xp_options {
   unsigned n_pathmap;
   enum xp_update update;
   bool no_tls_counters;        /* update=thread: no thread-local twins */
+  bool no_asm_counters;        /* counters as GIMPLE, not x86-64 asm */
   bool verbose;
   bool all_edges;              /* debug: count every edge as well */
   bool cfg_dump;               /* debug: write OBJECT.xpcfg */
@@ -71,6 +72,8 @@ const char *xp_function_name(tree decl);
 const char *xp_object_path(void);
 
 void xp_collect_execute(void);
+/* Collect mode: counters are updated by x86-64 asm statements. */
+bool xp_counters_in_asm(void);
 void xp_use_execute(void);
 
 /* GCC diagnostics want their own format language; these take printf. */

@@ -9,7 +9,7 @@
 // TREE-NEXT:  [[T:PROF_fn_[0-9]+]] = (long int) [[FN]];
 // TREE-NEXT:  [[V:PROF_vp_[0-9]+]] = __xprof_vp[2];
 // TREE-NEXT:  if ([[T]] == [[V]])
-// TREE:       __atomic_fetch_add_8 (&__xprof_vp[3], 1, 0);
+// TREE:       __asm__ __volatile__ __inline__("lock {addq	$1, %0|add	%0, 1}" : "=m" __xprof_vp[3] : "m" __xprof_vp[3]);
 // TREE:       __xprof_vp_proc (&__xprof_vp[0], [[FN]]);
 // TREE:       _{{[0-9]+}} = OBJ_TYPE_REF([[FN]];
 // ASM:        .hidden __xprof_c._Z6squarei.{{[0-9a-f]+}}

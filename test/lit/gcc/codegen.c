@@ -8,25 +8,35 @@
 // value-profile site's first target that counts it inline (atomically but
 // with update=single) and a call of the runtime for other targets; the
 // descriptor registered from a constructor and unregistered from a
-// destructor.
+// destructor.  On x86-64 each increment is one add in an "asm inline"
+// (in either assembler dialect), so that GCC's size estimates count it
+// as one statement; with no-asm-counters, and with -m32, GIMPLE.
 // REQUIRES: gcc-plugin
 // RUN: xprof-gcc -O2 -xprofile=collect -S %s -o - | FileCheck --check-prefix=TWIN %s
 // RUN: xprof-gcc -O2 -xprofile=collect -fplugin-arg-xprof-no-tls-counters -S %s -o - | FileCheck --check-prefix=THREAD %s
 // RUN: xprof-gcc -O2 -fPIC -xprofile=collect -S %s -o - | FileCheck --check-prefix=PIC %s
 // RUN: xprof-gcc -O2 -xprofile=collect -fplugin-arg-xprof-update=atomic -S %s -o - | FileCheck --check-prefix=ATOMIC %s
 // RUN: xprof-gcc -O2 -xprofile=collect -fplugin-arg-xprof-update=single -S %s -o - | FileCheck --check-prefix=SINGLE %s
-// RUN: xprof-gcc -O2 -xprofile=collect -fplugin-arg-xprof-no-tls-counters -fdump-tree-optimized=- -S %s -o /dev/null | FileCheck --check-prefix=TREE %s
+// RUN: xprof-gcc -O2 -xprofile=collect -fplugin-arg-xprof-no-tls-counters -fdump-tree-optimized=- -S %s -o /dev/null | FileCheck --check-prefixes=TREE,TREE-ASM %s
+// RUN: xprof-gcc -O2 -xprofile=collect -fplugin-arg-xprof-no-tls-counters -fplugin-arg-xprof-no-asm-counters -fdump-tree-optimized=- -S %s -o /dev/null | FileCheck --check-prefixes=TREE,TREE-GIMPLE %s
+// RUN: xprof-gcc -O2 -xprofile=collect -masm=intel -S %s -o - | FileCheck --check-prefix=INTEL %s
+// RUN: xprof-gcc -O2 -xprofile=collect -fplugin-arg-xprof-no-asm-counters -S %s -o - | FileCheck --check-prefix=NOASM %s
+// RUN: xprof-gcc -O2 -xprofile=collect -m32 -S %s -o - | FileCheck --check-prefix=M32 %s
 //
 // TWIN-LABEL: dispatch:
 // TWIN-NOT:   __xprof_d
 // TWIN-NOT:   lock
-// TWIN:       addq $1, %fs:{{[0-9]*\+?}}__xprof_t@tpoff
+// TWIN:       #APP
+// TWIN-NEXT:  addq $1, %fs:{{[0-9]*\+?}}__xprof_t@tpoff
+// TWIN-NEXT:  #NO_APP
 // TWIN:       cmpq 16+__xprof_vp(%rip), %r{{[a-z0-9]+}}
 // TWIN-NEXT:  jne
+// TWIN-NEXT:  #APP
 // TWIN-NEXT:  lock addq $1, 24+__xprof_vp(%rip)
 // TWIN:       call *
 // TWIN:       cmpq 32+__xprof_vp(%rip), %r{{[a-z0-9]+}}
 // TWIN-NEXT:  jne
+// TWIN-NEXT:  #APP
 // TWIN-NEXT:  lock addq $1, 40+__xprof_vp(%rip)
 // TWIN:       call __xprof_vp_proc
 // TWIN-NOT:   __xprof_thread_counters
@@ -61,6 +71,7 @@
 // ATOMIC:       lock addq $1, {{[0-9]*\+?}}__xprof_counters
 // ATOMIC:       cmpq 16+__xprof_vp(%rip)
 // ATOMIC-NEXT:  jne
+// ATOMIC-NEXT:  #APP
 // ATOMIC-NEXT:  lock addq $1, 24+__xprof_vp(%rip)
 // ATOMIC:       call *
 // ATOMIC:       call __xprof_vp_proc@
@@ -85,15 +96,42 @@
 // TREE-NEXT:  lea 128(%%rsp), %%rsp" : "=a" PROF_delta_{{[0-9]+}} : "a" &__xprof_counters[0], "c" &__xprof_d : "cc", "memory");
 // TREE:       # [[D:PROF_delta_[0-9]+]] = PHI <
 // TREE:       [[I:PROF_idx_[0-9]+]] = [[D]] + {{[0-9]+}};
-// TREE-NEXT:  [[E:PROF_edge_[0-9]+]] = __xprof_counters[[[I]]];
-// TREE-NEXT:  [[E2:PROF_edge_[0-9]+]] = [[E]] + 1;
-// TREE-NEXT:  __xprof_counters[[[I]]] = [[E2]];
+// TREE-ASM-NEXT:     __asm__ __volatile__ __inline__("{addq	$1, %0|add	%0, 1}" : "=m" __xprof_counters[[[I]]] : "m" __xprof_counters[[[I]]]);
+// TREE-GIMPLE-NEXT:  [[E:PROF_edge_[0-9]+]] = __xprof_counters[[[I]]];
+// TREE-GIMPLE-NEXT:  [[E2:PROF_edge_[0-9]+]] = [[E]] + 1;
+// TREE-GIMPLE-NEXT:  __xprof_counters[[[I]]] = [[E2]];
 // TREE:       [[T:PROF_fn_[0-9]+]] = (long int) [[FN:fn_[0-9]+]](D);
 // TREE-NEXT:  [[V:PROF_vp_[0-9]+]] = __xprof_vp[2];
 // TREE-NEXT:  if ([[T]] == [[V]])
-// TREE:       __atomic_fetch_add_8 (&__xprof_vp[3], 1, 0);
+// TREE-ASM:     __asm__ __volatile__ __inline__("lock {addq	$1, %0|add	%0, 1}" : "=m" __xprof_vp[3] : "m" __xprof_vp[3]);
+// TREE-GIMPLE:  __atomic_fetch_add_8 (&__xprof_vp[3], 1, 0);
 // TREE:       __xprof_vp_proc (&__xprof_vp[0], [[FN]](D));
 // TREE:       _{{[0-9]+}} = [[FN]](D) (x_{{[0-9]+}}(D));
+//
+// INTEL-LABEL: dispatch:
+// INTEL:       #APP
+// INTEL-NEXT:  add QWORD PTR fs:{{[0-9]*\+?}}__xprof_t@tpoff, 1
+// INTEL:       cmp r{{[a-z0-9]+}}, QWORD PTR __xprof_vp[rip+16]
+// INTEL-NEXT:  jne
+// INTEL-NEXT:  #APP
+// INTEL-NEXT:  lock add QWORD PTR __xprof_vp[rip+24], 1
+//
+// NOASM-LABEL: dispatch:
+// NOASM-NOT:   #APP
+// NOASM:       addq $1, %fs:{{[0-9]*\+?}}__xprof_t@tpoff
+// NOASM-NOT:   #APP
+// NOASM:       lock addq $1, 24+__xprof_vp(%rip)
+// NOASM-NOT:   #APP
+// NOASM-LABEL: .size dispatch
+//
+// M32-LABEL: dispatch:
+// M32-NOT:   #APP
+// M32:       addl $1, %gs:{{[0-9]*\+?}}__xprof_t@ntpoff
+// M32-NEXT:  adcl $0, %gs:{{[0-9]*\+?}}__xprof_t@ntpoff
+// M32-NOT:   #APP
+// M32:       lock cmpxchg8b
+// M32-NOT:   #APP
+// M32-LABEL: .size dispatch
 int dispatch(int (*fn)(int), int x) {
   if (x > 100)
     return 0;
