@@ -2,7 +2,8 @@
  * use.cc - -xprofile=use: read this object file's data (through the
  * profile's index), solve every matching function's edge counts, and hand
  * them to GCC as read feedback: block counts, edge probabilities, entry
- * and call-graph counts; then promote dominant indirect-call targets.
+ * and call-graph counts; then promote dominant indirect-call targets
+ * (as speculative calls, for the inliner to keep or drop).
  *
  * The GCC state to set, and when, follows ../shared notes (section 3):
  * profile_info before the first compute_function_frequency, and
@@ -110,9 +111,18 @@ static cgraph_node *find_target(const char *value, const char *profile_path) {
   return node;
 }
 
-static unsigned promote_indirect_calls(const xprof_objfile *o,
-                                       const xprof_proc *f) {
-  unsigned promoted = 0, site = 0;
+/* An indirect call to promote, decided while its function's counts were
+ * applied, made speculative once the call graph is final. */
+struct xp_promotion {
+  tree caller;
+  gcall *call;
+  cgraph_node *target;
+  profile_probability prob;
+};
+static vec<xp_promotion> promotions;
+
+static unsigned choose_promotions(const xprof_objfile *o, const xprof_proc *f) {
+  unsigned chosen = 0, site = 0;
   vec<gcall *> calls = vNULL;
   basic_block bb;
   FOR_EACH_BB_FN(bb, cfun) {
@@ -142,18 +152,53 @@ static unsigned promote_indirect_calls(const xprof_objfile *o,
     cgraph_node *target = find_target(top->proc, o->path);
     if (!target || !call_matches(calls[site], target->decl))
       continue;
-    profile_probability prob = profile_probability::probability_in_gcov_type(
-        (gcov_type)top->count, (gcov_type)total);
-    if (gimple_ic(calls[site], target, prob)) {
-      promoted++;
-      if (xp_opts.verbose)
-        xp_note("%s: promoted an indirect call to %s (%" PRIu64 " of %" PRIu64
-                " calls)",
-                f->name, xp_function_name(target->decl), top->count, total);
-    }
+    xp_promotion p = {current_function_decl, calls[site], target,
+                      profile_probability::probability_in_gcov_type(
+                          (gcov_type)top->count, (gcov_type)total)};
+    promotions.safe_push(p);
+    chosen++;
+    if (xp_opts.verbose)
+      xp_note("%s: promoted an indirect call to %s (%" PRIu64 " of %" PRIu64
+              " calls), speculatively",
+              f->name, xp_function_name(target->decl), top->count, total);
   }
   calls.release();
-  return promoted;
+  return chosen;
+}
+
+/* Promotions become speculative call-graph edges, as GCC's own profile
+ * use makes them (ipa-profile.cc): the inliner inlines the target where
+ * that pays, and drops the guess where the target stays out of line,
+ * since a compare and a direct call gain nothing over an indirect call
+ * the processor predicts, and cost the caller's size (sqlite's
+ * vdbeSorterMerge then stays too big to inline into its hot caller).
+ * Made after the call graph is rebuilt and split, which would drop them.
+ * A call that moved into a split-off part is not found, and not
+ * promoted: fnsplit splits off code that rarely runs. */
+static unsigned make_promotions_speculative(void) {
+  unsigned made = 0;
+  for (unsigned i = 0; i < promotions.length(); i++) {
+    const xp_promotion &p = promotions[i];
+    cgraph_node *caller = cgraph_node::get(p.caller);
+    cgraph_edge *e = caller ? caller->get_edge(p.call) : NULL;
+    if (!e || !e->indirect_unknown_callee || e->speculative)
+      continue;
+    cgraph_node *target = p.target;
+    if (target->get_availability() <= AVAIL_INTERPOSABLE &&
+        target->can_be_discarded_p())
+      continue;
+    /* The profile says the calls reach this definition: speculate on a
+     * local alias where it could be interposed, so it can be inlined. */
+    if (!target->can_be_discarded_p()) {
+      cgraph_node *alias = dyn_cast<cgraph_node *>(target->noninterposable_alias());
+      if (alias)
+        target = alias;
+    }
+    e->make_speculative(target, e->count.apply_probability(p.prob));
+    made++;
+  }
+  promotions.release();
+  return made;
 }
 
 /* Measured iteration counts, for the unroller and peeler (as profile.cc
@@ -248,7 +293,7 @@ static bool annotate(const xprof_objfile *o, const xprof_proc *f, use_stats *st)
   profile_status_for_fn(cfun) = PROFILE_READ;
   record_loop_bounds();
   if (node_count[XPROF_ENTRY] > 0)
-    st->promoted += promote_indirect_calls(o, f);
+    st->promoted += choose_promotions(o, f);
   update_max_bb_count();
   compute_function_frequency();
   free_dominance_info(CDI_DOMINATORS);
@@ -322,6 +367,7 @@ void xp_use_execute(void) {
   handle_missing_profiles();
   global_dc->dc_inhibit_warnings = inhibit;
   split_functions_with_profile();
+  st.promoted = make_promotions_speculative();
   done.release();
   if (xp_opts.verbose)
     xp_note("%s: %u procedures matched the profile, %u mismatched, %u "
