@@ -1,8 +1,8 @@
 /*
  * gcc-common.h - the one place that includes GCC's plugin headers, in an
- * order that works with GCC 12 (see ../shared notes: system.h refuses C,
- * tree-ssanames.h needs ssa.h first).  Every plugin source includes this
- * first.
+ * order that works with GCC 12 and 11 (see ../shared notes: system.h
+ * refuses C, tree-ssanames.h needs ssa.h first), and the few differences
+ * between them.  Every plugin source includes this first.
  */
 #ifndef XPROF_GCC_COMMON_H
 #define XPROF_GCC_COMMON_H
@@ -49,5 +49,14 @@
 #include "toplev.h"
 #include "opts.h"
 #include "diagnostic.h"
+
+/* GCC 11 walks loops with a macro, GCC 12 with a range. */
+#if GCCPLUGIN_VERSION_MAJOR >= 12
+#define XP_FOR_EACH_LOOP(loop) for (auto loop : loops_list(cfun, 0))
+#else
+#define XP_FOR_EACH_LOOP(loop) \
+  class loop *loop;            \
+  FOR_EACH_LOOP(loop, 0)
+#endif
 
 #endif

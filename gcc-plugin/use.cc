@@ -206,7 +206,7 @@ static unsigned make_promotions_speculative(void) {
 static void record_loop_bounds(void) {
   if (!current_loops)
     return;
-  for (auto loop : loops_list(cfun, 0)) {
+  XP_FOR_EACH_LOOP(loop) {
     if (loop->header->count > profile_count::zero() &&
         loop->header->count.reliable_p()) {
       gcov_type nit = expected_loop_iterations_unbounded(loop);

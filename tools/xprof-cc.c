@@ -9,7 +9,8 @@
  * Every other argument goes to the compiler unchanged, so CC=xprof-gcc
  * works with configure scripts and CMake.  The compiler, plugin and
  * runtime are found next to this program (build tree or installation);
- * XPROF_CC, XPROF_GCC_PLUGIN and XPROF_RUNTIME override them.
+ * XPROF_CC (XPROF_CXX for the C++ drivers), XPROF_GCC_PLUGIN and
+ * XPROF_RUNTIME override them.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -153,17 +154,27 @@ static void usage(FILE *f) {
           "OLD at\n"
           "                            collect time and are under NEW now\n"
           "Everything else is passed to %s unchanged.  Environment: "
-          "XPROF_CC,\n"
-          "XPROF_GCC_PLUGIN, XPROF_RUNTIME override the compiler, plugin and "
-          "runtime.\n",
+          "XPROF_CC\n"
+          "(XPROF_CXX for C++), XPROF_GCC_PLUGIN, XPROF_RUNTIME override the "
+          "compiler,\nplugin and runtime.\n",
           me, XPROF_COMPILER, XPROF_COMPILER);
+}
+
+/* The compiler to run: XPROF_CXX for the C++ drivers, else XPROF_CC,
+ * else the one the driver is named after. */
+static const char *compiler(void) {
+  size_t n = strlen(XPROF_DRIVER_NAME);
+  const char *cc = NULL;
+  if (n >= 2 && strcmp(XPROF_DRIVER_NAME + n - 2, "++") == 0)
+    cc = getenv("XPROF_CXX");
+  if (!cc || !*cc)
+    cc = getenv("XPROF_CC");
+  return cc && *cc ? cc : XPROF_COMPILER;
 }
 
 int main(int argc, char **argv) {
   find_self();
-  const char *cc = getenv("XPROF_CC");
-  if (!cc || !*cc)
-    cc = XPROF_COMPILER;
+  const char *cc = compiler();
 
   if (argc == 2 && strcmp(argv[1], "--help") == 0) {
     usage(stdout);

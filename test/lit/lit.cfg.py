@@ -20,6 +20,11 @@ config.environment["PATH"] = os.pathsep.join(path + [config.environment.get("PAT
 config.environment["LC_ALL"] = "C"
 for var in ("SUN_PROFDATA", "SUN_PROFDATA_DIR", "SUN_PROFDATA_REPLACE"):
     config.environment.pop(var, None)
+# Other compilers and their plugin for the drivers (compatibility runs:
+# XPROF_CC=gcc-11 XPROF_CXX=g++-11 XPROF_GCC_PLUGIN=.../xprof.so lit ...).
+for var in ("XPROF_CC", "XPROF_CXX", "XPROF_GCC_PLUGIN", "XPROF_LLVM_PLUGIN"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
 
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.substitutions.append(("%corrupt", "python3 " + os.path.join(config.test_source_root, "Inputs", "corrupt.py")))
