@@ -127,8 +127,8 @@ static tree asm_operand(const char *constraint, tree value) {
  * against 42.3 M with GIMPLE counters and 35.8 M in the plain build;
  * instructions 1.139x -> 1.111x the plain build's).  Volatile: nothing
  * may move, merge or drop a count, and loop invariant motion has no
- * counter to keep in a register (plugin.cc).  GCC's
- * counter type is 64-bit on every x86 ABI; -m32 gets GIMPLE. */
+ * counter to keep in a register (plugin.cc).  GCC's counter type is
+ * 64-bit on every x86 ABI; -m32 gets GIMPLE. */
 bool xp_counters_in_asm(void) {
 #ifdef TARGET_64BIT
   return !xp_opts.no_asm_counters && TARGET_64BIT;

@@ -183,6 +183,8 @@ static unsigned make_promotions_speculative(void) {
     cgraph_edge *e = caller ? caller->get_edge(p.call) : NULL;
     if (!e || !e->indirect_unknown_callee || e->speculative)
       continue;
+    /* Not a function defined elsewhere: never inlined here, so never a
+     * guess worth keeping (GCC's own use does not see those either). */
     cgraph_node *target = p.target;
     if (target->get_availability() <= AVAIL_INTERPOSABLE &&
         target->can_be_discarded_p())
