@@ -121,8 +121,8 @@ struct xp_promotion {
 };
 static vec<xp_promotion> promotions;
 
-static unsigned choose_promotions(const xprof_objfile *o, const xprof_proc *f) {
-  unsigned chosen = 0, site = 0;
+static void choose_promotions(const xprof_objfile *o, const xprof_proc *f) {
+  unsigned site = 0;
   vec<gcall *> calls = vNULL;
   basic_block bb;
   FOR_EACH_BB_FN(bb, cfun) {
@@ -152,18 +152,21 @@ static unsigned choose_promotions(const xprof_objfile *o, const xprof_proc *f) {
     cgraph_node *target = find_target(top->proc, o->path);
     if (!target || !call_matches(calls[site], target->decl))
       continue;
+    /* Not a function defined elsewhere: never inlined here, so never a
+     * guess worth keeping (GCC's own use does not see those either). */
+    if (target->get_availability() <= AVAIL_INTERPOSABLE &&
+        target->can_be_discarded_p())
+      continue;
     xp_promotion p = {current_function_decl, calls[site], target,
                       profile_probability::probability_in_gcov_type(
                           (gcov_type)top->count, (gcov_type)total)};
     promotions.safe_push(p);
-    chosen++;
     if (xp_opts.verbose)
       xp_note("%s: promoted an indirect call to %s (%" PRIu64 " of %" PRIu64
               " calls), speculatively",
               f->name, xp_function_name(target->decl), top->count, total);
   }
   calls.release();
-  return chosen;
 }
 
 /* Promotions become speculative call-graph edges, as GCC's own profile
@@ -183,12 +186,7 @@ static unsigned make_promotions_speculative(void) {
     cgraph_edge *e = caller ? caller->get_edge(p.call) : NULL;
     if (!e || !e->indirect_unknown_callee || e->speculative)
       continue;
-    /* Not a function defined elsewhere: never inlined here, so never a
-     * guess worth keeping (GCC's own use does not see those either). */
     cgraph_node *target = p.target;
-    if (target->get_availability() <= AVAIL_INTERPOSABLE &&
-        target->can_be_discarded_p())
-      continue;
     /* The profile says the calls reach this definition: speculate on a
      * local alias where it could be interposed, so it can be inlined. */
     if (!target->can_be_discarded_p()) {
@@ -295,7 +293,7 @@ static bool annotate(const xprof_objfile *o, const xprof_proc *f, use_stats *st)
   profile_status_for_fn(cfun) = PROFILE_READ;
   record_loop_bounds();
   if (node_count[XPROF_ENTRY] > 0)
-    st->promoted += choose_promotions(o, f);
+    choose_promotions(o, f);
   update_max_bb_count();
   compute_function_frequency();
   free_dominance_info(CDI_DOMINATORS);
