@@ -318,8 +318,17 @@ void xp_use_execute(void) {
     bool has_functions = false;
     cgraph_node *node;
     FOR_EACH_DEFINED_FUNCTION(node) has_functions |= !xp_skip_function(node);
-    if (any_data && xp_opts.warn_missing && has_functions)
-      xp_warning("no profile data for %s; it is compiled without it", objpath);
+    if (any_data && xp_opts.warn_missing && has_functions) {
+      char *map = xprof_use_pathmap_hint(xp_opts.use_dirs, xp_opts.n_use_dirs, objpath);
+      if (map)
+        xp_warning("no profile data for %s; it is compiled without it (the "
+                   "profile has data for this file under another directory: "
+                   "if the build tree moved, -xprofile_pathmap=%s maps it)",
+                   objpath, map);
+      else
+        xp_warning("no profile data for %s; it is compiled without it", objpath);
+      free(map);
+    }
     return;
   }
 

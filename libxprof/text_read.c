@@ -137,6 +137,7 @@ static int parse_u64(reader *r, int i, const char *what, uint64_t *out) {
 static int parse_u32(reader *r, int i, const char *what, uint32_t *out) {
   uint64_t v;
   char b[48];
+  *out = 0; /* defined on failure too: -O3 cannot see that callers stop */
   if (parse_u64(r, i, what, &v) < 0)
     return -1;
   if (v > UINT32_MAX)

@@ -83,6 +83,16 @@ static void say(xprof_warn_fn warn, void *ctx, const char *fmt, ...) {
     warn(ctx, buf);
 }
 
+/* NAME -> NAME.profile (unless it ends so already), malloc'd. */
+static char *profile_dir_name(const char *name) {
+  size_t n = strlen(name);
+  char *dir;
+  if (asprintf(&dir, "%s%s", name,
+               n >= 8 && strcmp(name + n - 8, ".profile") == 0 ? "" : ".profile") < 0)
+    return NULL;
+  return dir;
+}
+
 xprof_profile *xprof_use_lookup(const char *const *names, unsigned n_names,
                                 const char *const *pathmap, unsigned n_pathmap,
                                 const char *objpath, const xprof_objfile **obj,
@@ -110,11 +120,8 @@ xprof_profile *xprof_use_lookup(const char *const *names, unsigned n_names,
   xprof_profile *acc = NULL;
   xprof_summary *sum = NULL;
   for (unsigned i = 0; i < n_names; i++) {
-    const char *name = names[i];
-    size_t n = strlen(name);
-    char *dir;
-    if (asprintf(&dir, "%s%s", name,
-                 n >= 8 && strcmp(name + n - 8, ".profile") == 0 ? "" : ".profile") < 0)
+    char *dir = profile_dir_name(names[i]);
+    if (!dir)
       continue;
     xprof_error err;
     xprof_profile *p;
@@ -164,4 +171,71 @@ xprof_profile *xprof_use_lookup(const char *const *names, unsigned n_names,
   }
   free(lookup);
   return acc;
+}
+
+char *xprof_pathmap_between(const char *collect_path, const char *use_path,
+                            unsigned *depth) {
+  if (strcmp(collect_path, use_path) == 0)
+    return NULL;
+  size_t i = strlen(use_path), j = strlen(collect_path);
+  while (i > 0 && j > 0 && use_path[i - 1] == collect_path[j - 1])
+    i--, j--;
+  /* The shared part starts at a component boundary: the first '/' of it
+   * that both paths have (a '/' at i or later lines up in both). */
+  const char *cut = strchr(use_path + i, '/');
+  if (!cut)
+    return NULL;
+  size_t k = (size_t)(cut - use_path), l = j + (k - i);
+  if (k == 0 || l == 0)
+    return NULL; /* one path is all suffix: nothing to map */
+  if (depth) {
+    unsigned d = 0;
+    for (const char *s = cut; *s; s++)
+      d += *s == '/';
+    *depth = d;
+  }
+  char *map;
+  if (asprintf(&map, "%.*s:%.*s", (int)l, collect_path, (int)k, use_path) < 0)
+    return NULL;
+  return map;
+}
+
+char *xprof_use_pathmap_hint(const char *const *names, unsigned n_names,
+                             const char *objpath) {
+  char *best = NULL;
+  unsigned best_depth = 0;
+  int ambiguous = 0;
+  for (unsigned i = 0; i < n_names; i++) {
+    char *dir = profile_dir_name(names[i]);
+    xprof_profile *p = NULL;
+    xprof_error err;
+    if (!dir || xprof_read_profile_dir(dir, &p, &err) < 0) {
+      free(dir);
+      continue;
+    }
+    free(dir);
+    for (uint32_t o = 0; o < p->n_objfiles; o++) {
+      unsigned d = 0;
+      char *map = xprof_pathmap_between(p->objfiles[o].path, objpath, &d);
+      if (!map)
+        continue;
+      if (d > best_depth) {
+        free(best);
+        best = map;
+        best_depth = d;
+        ambiguous = 0;
+      } else if (d == best_depth && strcmp(map, best) != 0) {
+        ambiguous = 1;
+        free(map);
+      } else {
+        free(map);
+      }
+    }
+    xprof_profile_free(p);
+  }
+  if (ambiguous) {
+    free(best);
+    return NULL;
+  }
+  return best;
 }

@@ -276,6 +276,20 @@ xprof_profile *xprof_use_lookup(const char *const *names, unsigned n_names,
                                 const char *objpath, const xprof_objfile **obj,
                                 int *any_data, xprof_warn_fn warn, void *ctx);
 
+/* The pathmap "COLLECT_PREFIX:USE_PREFIX" that maps `use_path` to
+ * `collect_path` when the two end in the same path components (at least
+ * the file name) and differ before them, malloc'd; NULL otherwise.
+ * *depth (when not NULL) gets the number of components they share. */
+char *xprof_pathmap_between(const char *collect_path, const char *use_path,
+                            unsigned *depth);
+/* When `objpath` has no data in the profiles of `names`: the pathmap to
+ * the one object file there that ends like it over the most components
+ * (a build tree that moved between collect and use), or NULL when there
+ * is none or no single best.  Reads the profiles whole: only for the
+ * message of a compilation that found no data. */
+char *xprof_use_pathmap_hint(const char *const *names, unsigned n_names,
+                             const char *objpath);
+
 /* ---- merging --------------------------------------------------------- */
 
 typedef enum xprof_replace {

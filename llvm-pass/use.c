@@ -322,8 +322,17 @@ int xl_run_use(LLVMModuleRef m, const struct xl_options *o) {
     for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn && !has_functions;
          fn = LLVMGetNextFunction(fn))
       has_functions = xl_profiled_function(fn);
-    if (any_data && o->warn_missing && has_functions)
-      xl_warning(m, "no profile data for %s; it is compiled without it", objpath);
+    if (any_data && o->warn_missing && has_functions) {
+      char *map = xprof_use_pathmap_hint(dirs, n_dirs, objpath);
+      if (map)
+        xl_warning(m, "no profile data for %s; it is compiled without it (the "
+                      "profile has data for this file under another directory: "
+                      "if the build tree moved, -xprofile_pathmap=%s maps it)",
+                   objpath, map);
+      else
+        xl_warning(m, "no profile data for %s; it is compiled without it", objpath);
+      free(map);
+    }
     free(objpath);
     return 0;
   }

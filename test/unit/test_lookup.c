@@ -1,0 +1,71 @@
+/*
+ * test_lookup.c - what use mode does when an object file has no data:
+ * the pathmap that would map it to data under another directory.
+ */
+#include <stdlib.h>
+
+#include "unit.h"
+#include "xprof.h"
+
+static void pathmap_between_paths(void) {
+  unsigned d = 0;
+  char *m = xprof_pathmap_between("/b/collect/lib/x.o", "/b/use/lib/x.o", &d);
+  CHECK_STR(m, "/b/collect:/b/use");
+  CHECK_U64(d, 2);
+  free(m);
+  /* The shared part starts at a component, not inside "old"/"bold". */
+  m = xprof_pathmap_between("/tmp/old/x.o", "/tmp/bold/x.o", &d);
+  CHECK_STR(m, "/tmp/old:/tmp/bold");
+  CHECK_U64(d, 1);
+  free(m);
+  /* Only the file name is shared: still a map, of depth 1. */
+  m = xprof_pathmap_between("/a/y/x.o", "/c/z/x.o", &d);
+  CHECK_STR(m, "/a/y:/c/z");
+  CHECK_U64(d, 1);
+  free(m);
+  /* No map: same path, other file names, a path that is all suffix. */
+  CHECK(xprof_pathmap_between("/a/x.o", "/a/x.o", NULL) == NULL);
+  CHECK(xprof_pathmap_between("/a/x.o", "/a/ax.o", NULL) == NULL);
+  CHECK(xprof_pathmap_between("/a/b/x.o", "/b/x.o", NULL) == NULL);
+  CHECK(xprof_pathmap_between("x.o", "/a/x.o", NULL) == NULL);
+}
+
+/* A profile directory holding object files at `paths`. */
+static char *write_profile(const char *name, const char *const *paths, unsigned n) {
+  xprof_profile *p = xprof_profile_new();
+  for (unsigned i = 0; i < n; i++)
+    CHECK(xprof_add_objfile(p, paths[i]) != NULL);
+  char *dir = malloc(strlen(unit_tmpdir()) + strlen(name) + 16);
+  sprintf(dir, "%s/%s.profile", unit_tmpdir(), name);
+  xprof_error err;
+  CHECK(xprof_write_profile_dir(p, dir, &err) == 0);
+  xprof_profile_free(p);
+  dir[strlen(dir) - 8] = 0; /* the name as -xprofile=use:NAME gives it */
+  return dir;
+}
+
+static void pathmap_hint(void) {
+  static const char *const moved[] = {"/old/tree/main.o", "/old/tree/lib/util.o",
+                                      "/other/lib/util.o"};
+  char *name = write_profile("moved", moved, 3);
+  const char *names[] = {name};
+  /* The deepest shared ending wins: tree/lib/util.o over lib/util.o. */
+  char *m = xprof_use_pathmap_hint(names, 1, "/new/tree/lib/util.o");
+  CHECK_STR(m, "/old:/new");
+  free(m);
+  m = xprof_use_pathmap_hint(names, 1, "/new/tree/main.o");
+  CHECK_STR(m, "/old:/new");
+  free(m);
+  /* Two equally good candidates: no hint rather than a guess. */
+  CHECK(xprof_use_pathmap_hint(names, 1, "/new/lib/util.o") == NULL);
+  CHECK(xprof_use_pathmap_hint(names, 1, "/new/tree/none.o") == NULL);
+  /* A missing profile directory is no hint and no crash. */
+  const char *missing[] = {"/nonexistent/dir/prog"};
+  CHECK(xprof_use_pathmap_hint(missing, 1, "/new/tree/main.o") == NULL);
+  free(name);
+}
+
+UNIT_TABLE(lookup_tests) = {
+    {"lookup/pathmap_between", pathmap_between_paths},
+    {"lookup/pathmap_hint", pathmap_hint},
+    UNIT_END};
