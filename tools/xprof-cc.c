@@ -108,6 +108,42 @@ static char *runtime_path(void) {
   return locate("XPROF_RUNTIME", c);
 }
 
+/* Does this input of a link hold code compiled with -xprofile=collect:
+ * an object file or archive (ELF, or LLVM bitcode for -flto) that names
+ * the runtime's registration function?  libtool drops options it does
+ * not know from the commands that link shared libraries, so such a link
+ * arrives here without -xprofile=collect and would leave the library's
+ * calls into the runtime undefined: loadable only by an instrumented
+ * program.  A byte search, not an ELF reader: the name is in the symbol
+ * string table of an object file, the symbol index of an archive, and
+ * the string table of a bitcode file. */
+static int instrumented_input(const char *path) {
+  static const char needle[] = "__xprof_register";
+  enum { CHUNK = 1 << 20, KEEP = sizeof needle - 2 };
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return 0;
+  char *buf = malloc(CHUNK + KEEP);
+  size_t have = buf ? fread(buf, 1, CHUNK + KEEP, f) : 0;
+  int kind_ok = have >= 18 &&
+                ((memcmp(buf, "\177ELF", 4) == 0 && buf[16] == 1 && buf[17] == 0) ||
+                 memcmp(buf, "!<arch>\n", 8) == 0 || memcmp(buf, "BC\300\336", 4) == 0);
+  int found = 0;
+  while (kind_ok && have > 0 && !found) {
+    found = memmem(buf, have, needle, sizeof needle - 1) != NULL;
+    if (found || have < CHUNK + KEEP)
+      break;
+    /* The last KEEP bytes may start the name: carry them over. */
+    memmove(buf, buf + have - KEEP, KEEP);
+    have = KEEP + fread(buf + KEEP, 1, CHUNK, f);
+    if (have == KEEP)
+      break;
+  }
+  free(buf);
+  fclose(f);
+  return found;
+}
+
 /* Options whose value is the next argument (so it is not an input). */
 static int takes_value(const char *a) {
   static const char *const opts[] = {
@@ -194,9 +230,10 @@ int main(int argc, char **argv) {
   char **user = calloc((size_t)argc + 1, sizeof *user);
   char **pass = calloc((size_t)argc + 96, sizeof *pass);
   int n_use = 0, n_map = 0, n_user = 0, n = 0;
-  int link = 1, inputs = 0, sources = 0, static_link = 0;
+  const char **objects = calloc((size_t)argc, sizeof *objects);
+  int link = 1, inputs = 0, sources = 0, static_link = 0, n_objects = 0;
   const char *output = NULL;
-  if (!use_names || !pathmaps || !user || !pass)
+  if (!use_names || !pathmaps || !user || !pass || !objects)
     return die("%s", "out of memory");
 
   for (int i = 1; i < argc; i++) {
@@ -257,6 +294,8 @@ int main(int argc, char **argv) {
     if (a[0] != '-' || strcmp(a, "-") == 0 || strncmp(a, "-l", 2) == 0)
       inputs++;
     sources += is_source(a);
+    if (a[0] != '-' && !is_source(a))
+      objects[n_objects++] = a;
   }
 
   /* Our options go first (the plugin must precede any of the user's
@@ -348,6 +387,11 @@ int main(int argc, char **argv) {
 #endif
   for (int k = 0; k < n_user; k++)
     pass[n++] = user[k];
+  /* A link of instrumented objects gets the runtime without being told
+   * (see instrumented_input); use mode's objects are not instrumented. */
+  for (int k = 0; mode == NONE && link && k < n_objects; k++)
+    if (instrumented_input(objects[k]))
+      mode = COLLECT;
   if (mode == COLLECT && link && inputs) {
     char *rt = runtime_path();
     if (!rt)
