@@ -23,3 +23,14 @@ time_runs() {
 }
 
 geomean() { awk '{s+=log($1); n++} END {if (n) printf "%.3f\n", exp(s/n)}'; }
+
+# ensure_deb_src: a deb-src entry for bookworm main, so that apt-get
+# source works (added when there is none; needs root or sudo).
+ensure_deb_src() {
+  grep -rqs "^Types:.*deb-src" /etc/apt/sources.list.d/ && return 0
+  grep -qs "^deb-src" /etc/apt/sources.list && return 0
+  local sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo
+  printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: bookworm\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' |
+    $sudo tee /etc/apt/sources.list.d/xprof-bench-src.sources >/dev/null
+  $sudo apt-get update -qq
+}

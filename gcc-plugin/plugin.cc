@@ -33,7 +33,8 @@ static struct plugin_info xp_plugin_info = {
     "  -fplugin-arg-xprof-all-edges, -fplugin-arg-xprof-cfg-dump (debug)\n"};
 
 /* Messages about profile data are printed in GCC's style but not through
- * its diagnostics: a stale profile must not fail a -Werror build. */
+ * its diagnostics: a stale profile must not fail a -Werror build.  -w
+ * silences the warnings all the same (configure scripts use it). */
 static void message(const char *kind, const char *fmt, va_list ap) {
   char buf[1024];
   vsnprintf(buf, sizeof buf, fmt, ap);
@@ -42,6 +43,8 @@ static void message(const char *kind, const char *fmt, va_list ap) {
 }
 
 void xp_warning(const char *fmt, ...) {
+  if (global_dc->dc_inhibit_warnings) /* -w */
+    return;
   va_list ap;
   va_start(ap, fmt);
   message("warning", fmt, ap);

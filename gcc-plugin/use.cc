@@ -306,6 +306,34 @@ static bool annotate(const xprof_objfile *o, const xprof_proc *f, use_stats *st)
   return true;
 }
 
+/* An object file without data: a warning when the build tree seems to
+ * have moved (naming the pathmap that finds the data) or the profile
+ * seems to be another build's; a note (verbose) when it was in no
+ * program that ran, which is common and, as a warning, would change
+ * configure scripts' results (zlib's takes any output as failure). */
+static void explain_missing(const char *objpath) {
+  char *map;
+  switch (xprof_use_explain_missing(xp_opts.use_dirs, xp_opts.n_use_dirs, xp_opts.pathmap,
+                                    xp_opts.n_pathmap, objpath, &map)) {
+  case XPROF_MISSING_MOVED:
+    xp_warning("no profile data for %s; it is compiled without it (the profile "
+               "has data for this file under another directory: if the build "
+               "tree moved, -xprofile_pathmap=%s maps it)",
+               objpath, map);
+    free(map);
+    break;
+  case XPROF_MISSING_FOREIGN:
+    xp_warning("no profile data for %s nor for any object file of its "
+               "directory; it is compiled without it", objpath);
+    break;
+  case XPROF_MISSING_UNLINKED:
+    if (xp_opts.verbose)
+      xp_note("no profile data for %s (it was in no program that ran); it is "
+              "compiled without it", objpath);
+    break;
+  }
+}
+
 void xp_use_execute(void) {
   const char *objpath = xp_object_path();
   const xprof_objfile *o;
@@ -318,17 +346,8 @@ void xp_use_execute(void) {
     bool has_functions = false;
     cgraph_node *node;
     FOR_EACH_DEFINED_FUNCTION(node) has_functions |= !xp_skip_function(node);
-    if (any_data && xp_opts.warn_missing && has_functions) {
-      char *map = xprof_use_pathmap_hint(xp_opts.use_dirs, xp_opts.n_use_dirs, objpath);
-      if (map)
-        xp_warning("no profile data for %s; it is compiled without it (the "
-                   "profile has data for this file under another directory: "
-                   "if the build tree moved, -xprofile_pathmap=%s maps it)",
-                   objpath, map);
-      else
-        xp_warning("no profile data for %s; it is compiled without it", objpath);
-      free(map);
-    }
+    if (any_data && xp_opts.warn_missing && has_functions)
+      explain_missing(objpath);
     return;
   }
 

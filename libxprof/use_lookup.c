@@ -83,6 +83,25 @@ static void say(xprof_warn_fn warn, void *ctx, const char *fmt, ...) {
     warn(ctx, buf);
 }
 
+/* The name the object had when the profile was collected: the first
+ * pathmap entry whose USE_PREFIX starts objpath (malloc'd), else NULL. */
+static char *collect_path(const char *const *pathmap, unsigned n_pathmap,
+                          const char *objpath) {
+  for (unsigned i = 0; i < n_pathmap; i++) {
+    const char *colon = strchr(pathmap[i], ':');
+    if (!colon)
+      continue;
+    const char *use_prefix = colon + 1;
+    size_t ul = strlen(use_prefix);
+    char *path;
+    if (ul && strncmp(objpath, use_prefix, ul) == 0 &&
+        asprintf(&path, "%.*s%s", (int)(colon - pathmap[i]), pathmap[i],
+                 objpath + ul) >= 0)
+      return path;
+  }
+  return NULL;
+}
+
 /* NAME -> NAME.profile (unless it ends so already), malloc'd. */
 static char *profile_dir_name(const char *name) {
   size_t n = strlen(name);
@@ -99,19 +118,7 @@ xprof_profile *xprof_use_lookup(const char *const *names, unsigned n_names,
                                 int *any_data, xprof_warn_fn warn, void *ctx) {
   *obj = NULL;
   *any_data = 0;
-  /* The name the object had when the profile was collected. */
-  char *lookup = NULL;
-  for (unsigned i = 0; i < n_pathmap && !lookup; i++) {
-    const char *colon = strchr(pathmap[i], ':');
-    if (!colon)
-      continue;
-    const char *use_prefix = colon + 1;
-    size_t ul = strlen(use_prefix);
-    if (ul && strncmp(objpath, use_prefix, ul) == 0 &&
-        asprintf(&lookup, "%.*s%s", (int)(colon - pathmap[i]), pathmap[i],
-                 objpath + ul) < 0)
-      lookup = NULL;
-  }
+  char *lookup = collect_path(pathmap, n_pathmap, objpath);
   if (!lookup)
     lookup = strdup(objpath);
   if (!lookup)
@@ -200,11 +207,22 @@ char *xprof_pathmap_between(const char *collect_path, const char *use_path,
   return map;
 }
 
-char *xprof_use_pathmap_hint(const char *const *names, unsigned n_names,
-                             const char *objpath) {
+/* Length of the directory part of a path ("/a/b.o" -> 2, "b.o" -> 0). */
+static size_t dir_len(const char *path) {
+  const char *slash = strrchr(path, '/');
+  return slash ? (size_t)(slash - path) : 0;
+}
+
+xprof_missing xprof_use_explain_missing(const char *const *names, unsigned n_names,
+                                        const char *const *pathmap, unsigned n_pathmap,
+                                        const char *objpath, char **map) {
+  *map = NULL;
+  char *mapped = collect_path(pathmap, n_pathmap, objpath);
+  const char *path = mapped ? mapped : objpath;
+  size_t dl = dir_len(path);
   char *best = NULL;
   unsigned best_depth = 0;
-  int ambiguous = 0;
+  int ambiguous = 0, same_dir = 0;
   for (unsigned i = 0; i < n_names; i++) {
     char *dir = profile_dir_name(names[i]);
     xprof_profile *p = NULL;
@@ -215,27 +233,31 @@ char *xprof_use_pathmap_hint(const char *const *names, unsigned n_names,
     }
     free(dir);
     for (uint32_t o = 0; o < p->n_objfiles; o++) {
+      const char *other = p->objfiles[o].path;
+      same_dir |= dir_len(other) == dl && strncmp(other, path, dl) == 0;
       unsigned d = 0;
-      char *map = xprof_pathmap_between(p->objfiles[o].path, objpath, &d);
-      if (!map)
+      char *m = mapped ? NULL : xprof_pathmap_between(other, path, &d);
+      if (!m)
         continue;
       if (d > best_depth) {
         free(best);
-        best = map;
+        best = m;
         best_depth = d;
         ambiguous = 0;
-      } else if (d == best_depth && strcmp(map, best) != 0) {
+      } else if (d == best_depth && strcmp(m, best) != 0) {
         ambiguous = 1;
-        free(map);
+        free(m);
       } else {
-        free(map);
+        free(m);
       }
     }
     xprof_profile_free(p);
   }
-  if (ambiguous) {
-    free(best);
-    return NULL;
+  free(mapped);
+  if (best && !ambiguous && !same_dir) {
+    *map = best;
+    return XPROF_MISSING_MOVED;
   }
-  return best;
+  free(best);
+  return same_dir ? XPROF_MISSING_UNLINKED : XPROF_MISSING_FOREIGN;
 }

@@ -282,13 +282,24 @@ xprof_profile *xprof_use_lookup(const char *const *names, unsigned n_names,
  * *depth (when not NULL) gets the number of components they share. */
 char *xprof_pathmap_between(const char *collect_path, const char *use_path,
                             unsigned *depth);
-/* When `objpath` has no data in the profiles of `names`: the pathmap to
- * the one object file there that ends like it over the most components
- * (a build tree that moved between collect and use), or NULL when there
- * is none or no single best.  Reads the profiles whole: only for the
- * message of a compilation that found no data. */
-char *xprof_use_pathmap_hint(const char *const *names, unsigned n_names,
-                             const char *objpath);
+/* Why `objpath` has no data in the profiles of `names` (read whole: only
+ * for the message of a compilation that found none), with `pathmap` as
+ * for xprof_use_lookup:
+ *   MOVED    no pathmap applied, and one object file there ends like it
+ *            over the most components: a build tree that moved; *map gets
+ *            the pathmap that would find it (malloc'd);
+ *   UNLINKED the profile has other object files of its directory: it was
+ *            in no program that ran (an unlinked archive member, a test
+ *            program, a configure probe) -- nothing to warn about;
+ *   FOREIGN  nothing of its directory: a profile of another build. */
+typedef enum xprof_missing {
+  XPROF_MISSING_UNLINKED,
+  XPROF_MISSING_MOVED,
+  XPROF_MISSING_FOREIGN
+} xprof_missing;
+xprof_missing xprof_use_explain_missing(const char *const *names, unsigned n_names,
+                                        const char *const *pathmap, unsigned n_pathmap,
+                                        const char *objpath, char **map);
 
 /* ---- merging --------------------------------------------------------- */
 

@@ -19,7 +19,11 @@ static void message(LLVMModuleRef m, const char *kind, const char *fmt,
   fputc('\n', stderr);
 }
 
+int xl_no_warnings;
+
 void xl_warning(LLVMModuleRef m, const char *fmt, ...) {
+  if (xl_no_warnings)
+    return;
   va_list ap;
   va_start(ap, fmt);
   message(m, "warning", fmt, ap);

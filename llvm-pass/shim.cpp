@@ -79,6 +79,8 @@ static cl::opt<bool> OptTls("xprof-tls-counters", cl::init(true),
 static cl::opt<bool> OptVerbose("xprof-verbose", cl::desc("xprof: report per module"));
 static cl::opt<bool> OptAllEdges("xprof-all-edges", cl::desc("xprof debug: count every edge"));
 static cl::opt<bool> OptCfgDump("xprof-cfg-dump", cl::desc("xprof debug: write OBJECT.xpcfg"));
+static cl::opt<bool> OptNoWarnings("xprof-no-warnings",
+                                   cl::desc("xprof: no warnings (the drivers pass it for -w)"));
 static cl::opt<bool> OptNoMissing("xprof-no-missing-warning",
                                   cl::desc("xprof: no warning for object files without data"));
 static cl::opt<unsigned> OptValues("xprof-values-per-site", cl::init(4),
@@ -139,6 +141,7 @@ static bool readOptions(struct xl_options &o, std::vector<const char *> &uses,
   o.all_edges = OptAllEdges;
   o.cfg_dump = OptCfgDump;
   o.warn_missing = !OptNoMissing;
+  xl_no_warnings = OptNoWarnings;
   o.values_per_site = OptValues;
   o.inline_bonus = OptInlineBonus;
   o.promote = OptPromote == cl::BOU_UNSET ? o.update == XL_UPDATE_ATOMIC

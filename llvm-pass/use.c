@@ -295,6 +295,31 @@ static void warn_cb(void *ctx, const char *msg) {
   xl_warning((LLVMModuleRef)ctx, "%s", msg);
 }
 
+/* An object file without data: as the GCC plugin says it (use.cc). */
+static void explain_missing(LLVMModuleRef m, const struct xl_options *o,
+                            const char *const *dirs, unsigned n_dirs,
+                            const char *objpath) {
+  char *map;
+  switch (xprof_use_explain_missing(dirs, n_dirs, o->pathmap, o->n_pathmap, objpath, &map)) {
+  case XPROF_MISSING_MOVED:
+    xl_warning(m, "no profile data for %s; it is compiled without it (the "
+                  "profile has data for this file under another directory: "
+                  "if the build tree moved, -xprofile_pathmap=%s maps it)",
+               objpath, map);
+    free(map);
+    break;
+  case XPROF_MISSING_FOREIGN:
+    xl_warning(m, "no profile data for %s nor for any object file of its "
+                  "directory; it is compiled without it", objpath);
+    break;
+  case XPROF_MISSING_UNLINKED:
+    if (o->verbose)
+      xl_note(m, "no profile data for %s (it was in no program that ran); it "
+                 "is compiled without it", objpath);
+    break;
+  }
+}
+
 int xl_run_use(LLVMModuleRef m, const struct xl_options *o) {
   use_ctx u = {0};
   u.m = m;
@@ -322,17 +347,8 @@ int xl_run_use(LLVMModuleRef m, const struct xl_options *o) {
     for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn && !has_functions;
          fn = LLVMGetNextFunction(fn))
       has_functions = xl_profiled_function(fn);
-    if (any_data && o->warn_missing && has_functions) {
-      char *map = xprof_use_pathmap_hint(dirs, n_dirs, objpath);
-      if (map)
-        xl_warning(m, "no profile data for %s; it is compiled without it (the "
-                      "profile has data for this file under another directory: "
-                      "if the build tree moved, -xprofile_pathmap=%s maps it)",
-                   objpath, map);
-      else
-        xl_warning(m, "no profile data for %s; it is compiled without it", objpath);
-      free(map);
-    }
+    if (any_data && o->warn_missing && has_functions)
+      explain_missing(m, o, dirs, n_dirs, objpath);
     free(objpath);
     return 0;
   }

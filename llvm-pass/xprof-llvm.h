@@ -39,6 +39,9 @@ struct xl_options {
 /* Run a mode over a module; returns nonzero when the module changed. */
 int xl_run_collect(LLVMModuleRef m, const struct xl_options *o);
 int xl_run_use(LLVMModuleRef m, const struct xl_options *o);
+/* Warnings are printed unless this is set (-w, which the drivers pass
+ * on as -xprof-no-warnings); notes always. */
+extern int xl_no_warnings;
 
 /* ---- helpers implemented in C++ (shim.cpp) ---- */
 

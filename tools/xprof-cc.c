@@ -349,6 +349,12 @@ int main(int argc, char **argv) {
       pass[n++] = "-mllvm";
       pass[n++] = "-xprof-link";
     }
+    for (int k = 0; k < n_user; k++)
+      if (strcmp(user[k], "-w") == 0) { /* the plugin cannot see it */
+        pass[n++] = "-mllvm";
+        pass[n++] = "-xprof-no-warnings";
+        break;
+      }
   }
 #else
   (void)sources;

@@ -5,6 +5,7 @@
 # Adds a deb-src entry for bookworm main when there is none (needs root).
 # PROGRAMS (default "lua bzip2 sqlite zstd") limits what is fetched.
 set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
 dir=$1
 programs=${PROGRAMS:-lua bzip2 sqlite zstd}
 mkdir -p "$dir/dl"
@@ -13,12 +14,7 @@ need=()
 for p in $programs; do [ -e "$dir/$p/.ready" ] || need+=("${pkg[$p]}"); done
 ((${#need[@]})) || exit 0
 
-if ! grep -rqs "^Types:.*deb-src" /etc/apt/sources.list.d/ && ! grep -qs "^deb-src" /etc/apt/sources.list; then
-  sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo
-  printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: bookworm\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' |
-    $sudo tee /etc/apt/sources.list.d/xprof-bench-src.sources >/dev/null
-  $sudo apt-get update -qq
-fi
+ensure_deb_src
 (cd "$dir/dl" && apt-get source --download-only -qq "${need[@]}" 2>&1 | grep -v '^W: Download is performed unsandboxed' || true)
 
 unpack() { # NAME TARBALL-GLOB

@@ -1,6 +1,7 @@
 /*
  * test_lookup.c - what use mode does when an object file has no data:
- * the pathmap that would map it to data under another directory.
+ * why (a moved tree, with the pathmap that would find the data; an
+ * object in no program that ran; another build's profile).
  */
 #include <stdlib.h>
 
@@ -44,28 +45,46 @@ static char *write_profile(const char *name, const char *const *paths, unsigned 
   return dir;
 }
 
-static void pathmap_hint(void) {
+static void explain_missing(void) {
   static const char *const moved[] = {"/old/tree/main.o", "/old/tree/lib/util.o",
                                       "/other/lib/util.o"};
   char *name = write_profile("moved", moved, 3);
   const char *names[] = {name};
+  char *m = NULL;
   /* The deepest shared ending wins: tree/lib/util.o over lib/util.o. */
-  char *m = xprof_use_pathmap_hint(names, 1, "/new/tree/lib/util.o");
+  CHECK(xprof_use_explain_missing(names, 1, NULL, 0, "/new/tree/lib/util.o", &m) ==
+        XPROF_MISSING_MOVED);
   CHECK_STR(m, "/old:/new");
   free(m);
-  m = xprof_use_pathmap_hint(names, 1, "/new/tree/main.o");
+  CHECK(xprof_use_explain_missing(names, 1, NULL, 0, "/new/tree/main.o", &m) ==
+        XPROF_MISSING_MOVED);
   CHECK_STR(m, "/old:/new");
   free(m);
-  /* Two equally good candidates: no hint rather than a guess. */
-  CHECK(xprof_use_pathmap_hint(names, 1, "/new/lib/util.o") == NULL);
-  CHECK(xprof_use_pathmap_hint(names, 1, "/new/tree/none.o") == NULL);
-  /* A missing profile directory is no hint and no crash. */
+  /* Two equally good candidates: no map rather than a guess. */
+  CHECK(xprof_use_explain_missing(names, 1, NULL, 0, "/new/lib/util.o", &m) ==
+        XPROF_MISSING_FOREIGN);
+  CHECK(m == NULL);
+  CHECK(xprof_use_explain_missing(names, 1, NULL, 0, "/new/tree/none.o", &m) ==
+        XPROF_MISSING_FOREIGN);
+  /* Other object files of its directory ran: it was in no program. */
+  CHECK(xprof_use_explain_missing(names, 1, NULL, 0, "/old/tree/lib/other.o", &m) ==
+        XPROF_MISSING_UNLINKED);
+  CHECK(m == NULL);
+  /* The same through a pathmap, which also rules out a map of its own. */
+  const char *map[] = {"/old/tree:/new/tree"};
+  CHECK(xprof_use_explain_missing(names, 1, map, 1, "/new/tree/lib/other.o", &m) ==
+        XPROF_MISSING_UNLINKED);
+  CHECK(xprof_use_explain_missing(names, 1, map, 1, "/new/tree/x/other.o", &m) ==
+        XPROF_MISSING_FOREIGN);
+  CHECK(m == NULL);
+  /* A missing profile directory: foreign, and no crash. */
   const char *missing[] = {"/nonexistent/dir/prog"};
-  CHECK(xprof_use_pathmap_hint(missing, 1, "/new/tree/main.o") == NULL);
+  CHECK(xprof_use_explain_missing(missing, 1, NULL, 0, "/new/tree/main.o", &m) ==
+        XPROF_MISSING_FOREIGN);
   free(name);
 }
 
 UNIT_TABLE(lookup_tests) = {
     {"lookup/pathmap_between", pathmap_between_paths},
-    {"lookup/pathmap_hint", pathmap_hint},
+    {"lookup/explain_missing", explain_missing},
     UNIT_END};
