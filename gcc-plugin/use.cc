@@ -312,26 +312,16 @@ static bool annotate(const xprof_objfile *o, const xprof_proc *f, use_stats *st)
  * program that ran, which is common and, as a warning, would change
  * configure scripts' results (zlib's takes any output as failure). */
 static void explain_missing(const char *objpath) {
-  char *map;
-  switch (xprof_use_explain_missing(xp_opts.use_dirs, xp_opts.n_use_dirs, xp_opts.pathmap,
-                                    xp_opts.n_pathmap, objpath, &map)) {
-  case XPROF_MISSING_MOVED:
-    xp_warning("no profile data for %s; it is compiled without it (the profile "
-               "has data for this file under another directory: if the build "
-               "tree moved, -xprofile_pathmap=%s maps it)",
-               objpath, map);
-    free(map);
-    break;
-  case XPROF_MISSING_FOREIGN:
-    xp_warning("no profile data for %s nor for any object file of its "
-               "directory; it is compiled without it", objpath);
-    break;
-  case XPROF_MISSING_UNLINKED:
-    if (xp_opts.verbose)
-      xp_note("no profile data for %s (it was in no program that ran); it is "
-              "compiled without it", objpath);
-    break;
-  }
+  char *map, text[1024];
+  xprof_missing why = xprof_use_explain_missing(xp_opts.use_dirs, xp_opts.n_use_dirs,
+                                                xp_opts.pathmap, xp_opts.n_pathmap,
+                                                objpath, &map);
+  xprof_use_missing_text(why, objpath, map, text, sizeof text);
+  if (why != XPROF_MISSING_UNLINKED)
+    xp_warning("%s", text);
+  else if (xp_opts.verbose)
+    xp_note("%s", text);
+  free(map);
 }
 
 void xp_use_execute(void) {

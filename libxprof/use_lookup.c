@@ -261,3 +261,26 @@ xprof_missing xprof_use_explain_missing(const char *const *names, unsigned n_nam
   free(best);
   return same_dir ? XPROF_MISSING_UNLINKED : XPROF_MISSING_FOREIGN;
 }
+
+void xprof_use_missing_text(xprof_missing why, const char *objpath,
+                            const char *map, char *buf, size_t size) {
+  switch (why) {
+  case XPROF_MISSING_MOVED:
+    snprintf(buf, size,
+             "no profile data for %s; it is compiled without it (the profile has "
+             "data for this file under another directory: if the build tree "
+             "moved, -xprofile_pathmap=%s maps it)",
+             objpath, map ? map : "?");
+    break;
+  case XPROF_MISSING_FOREIGN:
+    snprintf(buf, size,
+             "no profile data for %s nor for any object file of its directory; "
+             "it is compiled without it", objpath);
+    break;
+  case XPROF_MISSING_UNLINKED:
+    snprintf(buf, size,
+             "no profile data for %s (it was in no program that ran); it is "
+             "compiled without it", objpath);
+    break;
+  }
+}

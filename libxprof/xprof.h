@@ -300,6 +300,10 @@ typedef enum xprof_missing {
 xprof_missing xprof_use_explain_missing(const char *const *names, unsigned n_names,
                                         const char *const *pathmap, unsigned n_pathmap,
                                         const char *objpath, char **map);
+/* The message both plugins print for it: a warning for MOVED and
+ * FOREIGN, a note (verbose only) for UNLINKED. */
+void xprof_use_missing_text(xprof_missing why, const char *objpath,
+                            const char *map, char *buf, size_t size);
 
 /* ---- merging --------------------------------------------------------- */
 

@@ -299,25 +299,15 @@ static void warn_cb(void *ctx, const char *msg) {
 static void explain_missing(LLVMModuleRef m, const struct xl_options *o,
                             const char *const *dirs, unsigned n_dirs,
                             const char *objpath) {
-  char *map;
-  switch (xprof_use_explain_missing(dirs, n_dirs, o->pathmap, o->n_pathmap, objpath, &map)) {
-  case XPROF_MISSING_MOVED:
-    xl_warning(m, "no profile data for %s; it is compiled without it (the "
-                  "profile has data for this file under another directory: "
-                  "if the build tree moved, -xprofile_pathmap=%s maps it)",
-               objpath, map);
-    free(map);
-    break;
-  case XPROF_MISSING_FOREIGN:
-    xl_warning(m, "no profile data for %s nor for any object file of its "
-                  "directory; it is compiled without it", objpath);
-    break;
-  case XPROF_MISSING_UNLINKED:
-    if (o->verbose)
-      xl_note(m, "no profile data for %s (it was in no program that ran); it "
-                 "is compiled without it", objpath);
-    break;
-  }
+  char *map, text[1024];
+  xprof_missing why = xprof_use_explain_missing(dirs, n_dirs, o->pathmap, o->n_pathmap,
+                                                objpath, &map);
+  xprof_use_missing_text(why, objpath, map, text, sizeof text);
+  if (why != XPROF_MISSING_UNLINKED)
+    xl_warning(m, "%s", text);
+  else if (o->verbose)
+    xl_note(m, "%s", text);
+  free(map);
 }
 
 int xl_run_use(LLVMModuleRef m, const struct xl_options *o) {

@@ -84,7 +84,19 @@ static void explain_missing(void) {
   free(name);
 }
 
+static void missing_text(void) {
+  char buf[512];
+  xprof_use_missing_text(XPROF_MISSING_MOVED, "/new/a.o", "/old:/new", buf, sizeof buf);
+  CHECK_HAS(buf, "no profile data for /new/a.o");
+  CHECK_HAS(buf, "-xprofile_pathmap=/old:/new maps it");
+  xprof_use_missing_text(XPROF_MISSING_FOREIGN, "/new/a.o", NULL, buf, sizeof buf);
+  CHECK_HAS(buf, "nor for any object file of its directory");
+  xprof_use_missing_text(XPROF_MISSING_UNLINKED, "/new/a.o", NULL, buf, sizeof buf);
+  CHECK_HAS(buf, "(it was in no program that ran)");
+}
+
 UNIT_TABLE(lookup_tests) = {
+    {"lookup/missing_text", missing_text},
     {"lookup/pathmap_between", pathmap_between_paths},
     {"lookup/explain_missing", explain_missing},
     UNIT_END};
