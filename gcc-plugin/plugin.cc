@@ -228,6 +228,10 @@ int plugin_init(struct plugin_name_args *info,
    * the same in both modes, so that both see the same functions; use mode
    * runs GCC's feedback splitter after it has set the counts.  Marked as
    * set on the command line, so optimize attributes keep it off too. */
+  /* GCC's -f[no-]profile-partial-training, where the user gave it. */
+  xp_opts.partial_training = global_options_set.x_flag_profile_partial_training
+                                 ? flag_profile_partial_training
+                                 : XPROF_PARTIAL_TRAINING_DEFAULT;
   xp_opts.partial_inlining = flag_partial_inlining;
   flag_partial_inlining = 0;
   global_options_set.x_flag_partial_inlining = 1;

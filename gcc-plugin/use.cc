@@ -23,7 +23,7 @@
 #define XP_ICP_MIN_CALLS 64
 
 struct use_stats {
-  unsigned matched, mismatched, missing, promoted;
+  unsigned matched, untrained, mismatched, missing, promoted;
 };
 
 static void warn_cb(void *, const char *msg) { xp_warning("%s", msg); }
@@ -259,7 +259,21 @@ static bool annotate(const xprof_objfile *o, const xprof_proc *f, use_stats *st)
             f->name);
 
   basic_block bb;
-  if (node_count[XPROF_ENTRY] == 0) {
+  bool untrained = node_count[XPROF_ENTRY] == 0;
+  if (untrained && xp_opts.partial_training) {
+    /* Never run in training, and partial training: the function keeps
+     * GCC's estimate and no profile status, as with
+     * -fprofile-partial-training, as if it had no data. */
+    remove_fake_edges();
+    XDELETEVEC(values);
+    XDELETEVEC(edge_count);
+    XDELETEVEC(node_count);
+    xp_cfg_free(&c);
+    st->matched++;
+    st->untrained++;
+    return true;
+  }
+  if (untrained) {
     /* Never run in training: as profile.cc does, keep the guessed shape
      * but say it is globally zero, so the function is optimized for size
      * and placed in .text.unlikely. */
@@ -267,8 +281,12 @@ static bool annotate(const xprof_objfile *o, const xprof_proc *f, use_stats *st)
     if (!(bb->count == profile_count::zero()))
       bb->count = bb->count.global0();
   } else {
+    /* Partial training (as profile.cc): a block that never ran is a
+     * guessed zero, so it is not taken for surely dead and moved out. */
     FOR_ALL_BB_FN(bb, cfun)
-    bb->count = profile_count::from_gcov_type((gcov_type)node_count[bb->index]);
+    bb->count = node_count[bb->index] || !xp_opts.partial_training
+                    ? profile_count::from_gcov_type((gcov_type)node_count[bb->index])
+                    : profile_count::guessed_zero();
     /* Probabilities from the real (not fake) successor edges. */
     for (uint32_t i = 0; i < c.n_nodes; i++) {
       bb = BASIC_BLOCK_FOR_FN(cfun, i);
@@ -281,12 +299,23 @@ static bool annotate(const xprof_objfile *o, const xprof_proc *f, use_stats *st)
           out = xprof_sat_add(out, edge_count[e]);
       if (!out)
         continue; /* never left this way: keep the guess */
+      bool now_never = false;
       for (uint32_t e = 0; e < c.n_edges; e++)
         if (c.edges[e].src == i &&
-            !(c.edges[e].flags & (XPROF_EDGE_FAKE | XPROF_EDGE_IGNORE)))
-          c.gcc_edges[e]->probability =
-              profile_probability::probability_in_gcov_type(
-                  (gcov_type)edge_count[e], (gcov_type)out);
+            !(c.edges[e].flags & (XPROF_EDGE_FAKE | XPROF_EDGE_IGNORE))) {
+          edge ge = c.gcc_edges[e];
+          bool was_never = ge->probability == profile_probability::never();
+          ge->probability = profile_probability::probability_in_gcov_type(
+              (gcov_type)edge_count[e], (gcov_type)out);
+          now_never |= !was_never && ge->probability == profile_probability::never();
+        }
+      /* Partial training: a way out that training never took is a guess,
+       * not a certainty (profile.cc again). */
+      if (now_never && xp_opts.partial_training)
+        for (uint32_t e = 0; e < c.n_edges; e++)
+          if (c.edges[e].src == i &&
+              !(c.edges[e].flags & (XPROF_EDGE_FAKE | XPROF_EDGE_IGNORE)))
+            c.gcc_edges[e]->probability = c.gcc_edges[e]->probability.guessed();
     }
   }
   remove_fake_edges();
@@ -303,6 +332,7 @@ static bool annotate(const xprof_objfile *o, const xprof_proc *f, use_stats *st)
   XDELETEVEC(node_count);
   xp_cfg_free(&c);
   st->matched++;
+  st->untrained += untrained;
   return true;
 }
 
@@ -348,8 +378,10 @@ void xp_use_execute(void) {
   uint64_t max = prof->summary ? prof->summary->total_max : 0;
   profile_info->sum_max = (gcov_type)(max ? max : 1);
   XP_SET_OPTIMIZATION(x_flag_branch_probabilities, 1);
+  /* GCC's clones and inliner look at the flag as well (cgraphclones.cc). */
+  XP_SET_OPTIMIZATION(x_flag_profile_partial_training, xp_opts.partial_training);
 
-  use_stats st = {0, 0, 0, 0};
+  use_stats st = {0, 0, 0, 0, 0};
   vec<cgraph_node *> done = vNULL;
   cgraph_node *node;
   FOR_EACH_DEFINED_FUNCTION(node) {
@@ -389,7 +421,9 @@ void xp_use_execute(void) {
   done.release();
   if (xp_opts.verbose)
     xp_note("%s: %u procedures matched the profile, %u mismatched, %u "
-            "missing; %u indirect calls promoted",
-            objpath, st.matched, st.mismatched, st.missing, st.promoted);
+            "missing; %u indirect calls promoted; %u never ran in training%s",
+            objpath, st.matched, st.mismatched, st.missing,
+            st.promoted, st.untrained,
+            xp_opts.partial_training ? " (optimized as without a profile)" : "");
   xprof_profile_free(prof);
 }

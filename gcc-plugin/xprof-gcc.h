@@ -34,6 +34,7 @@ struct xp_options {
   const char **skip_files;
   unsigned n_skip_files;
   bool partial_inlining;       /* the compile asked for it (-O2 and up) */
+  bool partial_training;       /* use: never-run functions keep their guess */
 };
 extern struct xp_options xp_opts;
 

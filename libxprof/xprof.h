@@ -305,6 +305,13 @@ xprof_missing xprof_use_explain_missing(const char *const *names, unsigned n_nam
 void xprof_use_missing_text(xprof_missing why, const char *objpath,
                             const char *map, char *buf, size_t size);
 
+/* Partial training: a function that never ran in training keeps the
+ * compiler's own estimate (it is optimized as without a profile) instead
+ * of being made cold, optimized for size and moved out of the way; the
+ * training run may simply not have reached code that matters
+ * (GCC's -fprofile-partial-training).  The default of both plugins. */
+#define XPROF_PARTIAL_TRAINING_DEFAULT 0
+
 /* ---- merging --------------------------------------------------------- */
 
 typedef enum xprof_replace {

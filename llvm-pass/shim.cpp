@@ -3,6 +3,7 @@
 // one-line helpers behind C functions (see xprof-llvm.h).  Everything
 // else is in core.c.
 #include "xprof-llvm.h"
+#include "xprof.h"
 #include "xprof_rt.h"
 
 #include <dlfcn.h>
@@ -91,6 +92,11 @@ static cl::opt<cl::boolOrDefault> OptPromote(
 static cl::opt<bool> OptInlineBonus("xprof-inline-bonus", cl::init(true),
                                     cl::desc("xprof: raise the inliner's threshold for "
                                              "a function by what its counters add"));
+static cl::opt<bool> OptPartialTraining(
+    "xprof-partial-training", cl::init(XPROF_PARTIAL_TRAINING_DEFAULT),
+    cl::desc("xprof: functions that never ran in training are optimized as "
+             "without a profile, not as cold (the drivers pass GCC's "
+             "-f[no-]profile-partial-training as this)"));
 static cl::opt<std::string> OptOutput("xprof-output",
                                       cl::desc("xprof: the compiler's -o (set by the drivers)"));
 static cl::opt<bool> OptLink("xprof-link", cl::desc("xprof: the command also links"));
@@ -141,6 +147,7 @@ static bool readOptions(struct xl_options &o, std::vector<const char *> &uses,
   o.all_edges = OptAllEdges;
   o.cfg_dump = OptCfgDump;
   o.warn_missing = !OptNoMissing;
+  o.partial_training = OptPartialTraining;
   xl_no_warnings = OptNoWarnings;
   o.values_per_site = OptValues;
   o.inline_bonus = OptInlineBonus;

@@ -2,7 +2,7 @@
  * use.c - -xprofile=use on LLVM IR: the object file's data found through
  * the profile index (libxprof), each matching function's edge counts
  * solved and written as branch_weights and function_entry_count, never-run
- * functions marked cold, a ProfileSummary computed from the whole profile
+ * functions marked cold (or, with partial training, left without data), a ProfileSummary computed from the whole profile
  * (the same in every module, so LTO links), and dominant indirect-call
  * targets promoted here, because without -fprofile-use LLVM's own
  * promotion runs only in LTO back ends (it gets sorted VP metadata too),
@@ -29,7 +29,7 @@ typedef struct use_ctx {
   const char *objpath;
   const char *profile_objpath; /* the same as the profile records it */
   unsigned prof_kind;
-  unsigned matched, mismatched, missing, promoted;
+  unsigned matched, untrained, mismatched, missing, promoted;
   void *hotness; /* xl_hotness_open */
 } use_ctx;
 
@@ -260,9 +260,26 @@ static void mark_hot_or_cold(use_ctx *u, const solved *s) {
   }
 }
 
+static void free_solved(solved *s) {
+  free(s->edge);
+  free(s->node);
+  free(s->calls);
+  xl_cfg_free(&s->g);
+}
+
 /* Phase 2: write what was solved. */
 static void apply(use_ctx *u, const xprof_objfile *o, solved *s) {
   struct xl_cfg *g = &s->g;
+  if (s->node[XPROF_ENTRY] == 0) {
+    u->untrained++;
+    /* Partial training: no entry count, weights or cold mark, as for a
+     * function the profile does not know; LLVM optimizes it as without
+     * a profile. */
+    if (u->o->partial_training) {
+      free_solved(s);
+      return;
+    }
+  }
   set_entry_count(u, s->fn, s->node[XPROF_ENTRY]);
   mark_hot_or_cold(u, s);
   /* Weights per successor slot; parallel slots: all on the first. */
@@ -285,10 +302,7 @@ static void apply(use_ctx *u, const xprof_objfile *o, solved *s) {
   }
   if (s->node[XPROF_ENTRY])
     value_profiles(u, o, s->f, s->calls, s->n_calls);
-  free(s->edge);
-  free(s->node);
-  free(s->calls);
-  xl_cfg_free(g);
+  free_solved(s);
 }
 
 static void warn_cb(void *ctx, const char *msg) {
@@ -376,8 +390,9 @@ int xl_run_use(LLVMModuleRef m, const struct xl_options *o) {
   free(all);
   if (o->verbose)
     xl_note(m, "%s: %u procedures matched the profile, %u mismatched, %u missing; "
-               "%u indirect calls promoted",
-            objpath, u.matched, u.mismatched, u.missing, u.promoted);
+               "%u indirect calls promoted; %u never ran in training%s",
+            objpath, u.matched, u.mismatched, u.missing, u.promoted, u.untrained,
+            o->partial_training ? " (optimized as without a profile)" : "");
   xprof_profile_free(p);
   free(objpath);
   return 1;

@@ -31,6 +31,7 @@ struct xl_options {
   int verbose, all_edges, cfg_dump, warn_missing;
   int inline_bonus; /* tell the inliner what the counters add */
   int promote;      /* count in registers in loops (shim.cpp) */
+  int partial_training; /* use: never-run functions keep their estimate */
   unsigned values_per_site;
   const char *output; /* the -o of the compiler command, if known */
   int link;           /* the command also links */

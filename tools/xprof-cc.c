@@ -233,6 +233,9 @@ int main(int argc, char **argv) {
   const char **objects = calloc((size_t)argc, sizeof *objects);
   int link = 1, inputs = 0, sources = 0, static_link = 0, n_objects = 0;
   const char *output = NULL;
+#ifdef XPROF_FOR_CLANG
+  const char *partial_training = NULL; /* its -mllvm option, if given */
+#endif
   if (!use_names || !pathmaps || !user || !pass || !objects)
     return die("%s", "out of memory");
 
@@ -275,6 +278,15 @@ int main(int argc, char **argv) {
       return die("unknown option %s: expected -xprofile=collect[:NAME], "
                  "-xprofile=use[:NAME] or -xprofile_pathmap=OLD:NEW",
                  a);
+#ifdef XPROF_FOR_CLANG
+    /* GCC's spelling, for the LLVM plugin (clang does not know it). */
+    if (strcmp(a, "-fprofile-partial-training") == 0 ||
+        strcmp(a, "-fno-profile-partial-training") == 0) {
+      partial_training = a[2] == 'p' ? "-xprof-partial-training=true"
+                                     : "-xprof-partial-training=false";
+      continue;
+    }
+#endif
     user[n_user++] = (char *)a;
     if (strcmp(a, "-c") == 0 || strcmp(a, "-S") == 0 || strcmp(a, "-E") == 0 ||
         strcmp(a, "-M") == 0 || strcmp(a, "-MM") == 0 ||
@@ -348,6 +360,10 @@ int main(int argc, char **argv) {
     if (link) {
       pass[n++] = "-mllvm";
       pass[n++] = "-xprof-link";
+    }
+    if (partial_training) {
+      pass[n++] = "-mllvm";
+      pass[n++] = (char *)partial_training;
     }
     for (int k = 0; k < n_user; k++)
       if (strcmp(user[k], "-w") == 0) { /* the plugin cannot see it */
