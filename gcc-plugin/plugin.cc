@@ -222,16 +222,16 @@ int plugin_init(struct plugin_name_args *info,
   register_callback(info->base_name, PLUGIN_INFO, NULL, &xp_plugin_info);
   if (!parse_args(info))
     return 1;
+  /* GCC's -f[no-]profile-partial-training, where the user gave it. */
+  xp_opts.partial_training = global_options_set.x_flag_profile_partial_training
+                                 ? flag_profile_partial_training
+                                 : XPROF_PARTIAL_TRAINING_DEFAULT;
   /* GCC's own -fprofile-generate and -fprofile-use turn the early function
    * splitter off (ipa-split.cc): the functions it cuts in two would be
    * counted twice over, and the cut is better made with the profile.  Do
    * the same in both modes, so that both see the same functions; use mode
    * runs GCC's feedback splitter after it has set the counts.  Marked as
    * set on the command line, so optimize attributes keep it off too. */
-  /* GCC's -f[no-]profile-partial-training, where the user gave it. */
-  xp_opts.partial_training = global_options_set.x_flag_profile_partial_training
-                                 ? flag_profile_partial_training
-                                 : XPROF_PARTIAL_TRAINING_DEFAULT;
   xp_opts.partial_inlining = flag_partial_inlining;
   flag_partial_inlining = 0;
   global_options_set.x_flag_partial_inlining = 1;

@@ -309,7 +309,9 @@ void xprof_use_missing_text(xprof_missing why, const char *objpath,
  * compiler's own estimate (it is optimized as without a profile) instead
  * of being made cold, optimized for size and moved out of the way; the
  * training run may simply not have reached code that matters
- * (GCC's -fprofile-partial-training).  The default of both plugins. */
+ * (GCC's -fprofile-partial-training).  Off by default in both plugins,
+ * as in GCC: untrained code then gets every optimization use mode turns
+ * on, and grows (docs/performance.md, eighth measurement). */
 #define XPROF_PARTIAL_TRAINING_DEFAULT 0
 
 /* ---- merging --------------------------------------------------------- */

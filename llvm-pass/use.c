@@ -2,8 +2,9 @@
  * use.c - -xprofile=use on LLVM IR: the object file's data found through
  * the profile index (libxprof), each matching function's edge counts
  * solved and written as branch_weights and function_entry_count, never-run
- * functions marked cold (or, with partial training, left without data), a ProfileSummary computed from the whole profile
- * (the same in every module, so LTO links), and dominant indirect-call
+ * functions marked cold (or, with partial training, left without data), a
+ * ProfileSummary computed from the whole profile (the same in every
+ * module, so LTO links), and dominant indirect-call
  * targets promoted here, because without -fprofile-use LLVM's own
  * promotion runs only in LTO back ends (it gets sorted VP metadata too),
  * and memory operations given their lengths.
