@@ -216,6 +216,14 @@ static void record_loop_bounds(void) {
   }
 }
 
+static void free_solution(uint64_t *values, uint64_t *edge_count,
+                          uint64_t *node_count, xp_cfg *c) {
+  XDELETEVEC(values);
+  XDELETEVEC(edge_count);
+  XDELETEVEC(node_count);
+  xp_cfg_free(c);
+}
+
 /* Apply f's counts to cfun.  Returns false when they do not fit. */
 static bool annotate(const xprof_objfile *o, const xprof_proc *f, use_stats *st) {
   if (execute_fixup_cfg() & TODO_cleanup_cfg)
@@ -243,10 +251,7 @@ static bool annotate(const xprof_objfile *o, const xprof_proc *f, use_stats *st)
                             values, n, edge_count, node_count);
   if (rc < 0) {
     remove_fake_edges();
-    XDELETEVEC(values);
-    XDELETEVEC(edge_count);
-    XDELETEVEC(node_count);
-    xp_cfg_free(&c);
+    free_solution(values, edge_count, node_count, &c);
     st->mismatched++;
     xp_warning("profile data for %s cannot be solved; it is compiled "
                "without profile data",
@@ -265,10 +270,7 @@ static bool annotate(const xprof_objfile *o, const xprof_proc *f, use_stats *st)
      * GCC's estimate and no profile status, as with
      * -fprofile-partial-training, as if it had no data. */
     remove_fake_edges();
-    XDELETEVEC(values);
-    XDELETEVEC(edge_count);
-    XDELETEVEC(node_count);
-    xp_cfg_free(&c);
+    free_solution(values, edge_count, node_count, &c);
     st->matched++;
     st->untrained++;
     return true;
@@ -327,10 +329,7 @@ static bool annotate(const xprof_objfile *o, const xprof_proc *f, use_stats *st)
   compute_function_frequency();
   free_dominance_info(CDI_DOMINATORS);
   free_dominance_info(CDI_POST_DOMINATORS);
-  XDELETEVEC(values);
-  XDELETEVEC(edge_count);
-  XDELETEVEC(node_count);
-  xp_cfg_free(&c);
+  free_solution(values, edge_count, node_count, &c);
   st->matched++;
   st->untrained += untrained;
   return true;
