@@ -283,12 +283,16 @@ static bool annotate(const xprof_objfile *o, const xprof_proc *f, use_stats *st)
     if (!(bb->count == profile_count::zero()))
       bb->count = bb->count.global0();
   } else {
-    /* Partial training (as profile.cc): a block that never ran is a
-     * guessed zero, so it is not taken for surely dead and moved out. */
+    /* A function that ran has its counts as measured, with or without
+     * partial training.  profile.cc makes a block that never ran a
+     * guessed zero under partial training; that kept lua's interpreter
+     * loop from being split and cost it 1.3% more instructions
+     * (performance.md, ninth measurement), while what partial training
+     * is for -- code that training never reached -- is whole functions
+     * (zstd gained the same 4% without it).  The LLVM plugin does the
+     * same. */
     FOR_ALL_BB_FN(bb, cfun)
-    bb->count = node_count[bb->index] || !xp_opts.partial_training
-                    ? profile_count::from_gcov_type((gcov_type)node_count[bb->index])
-                    : profile_count::guessed_zero();
+    bb->count = profile_count::from_gcov_type((gcov_type)node_count[bb->index]);
     /* Probabilities from the real (not fake) successor edges. */
     for (uint32_t i = 0; i < c.n_nodes; i++) {
       bb = BASIC_BLOCK_FOR_FN(cfun, i);
@@ -301,23 +305,11 @@ static bool annotate(const xprof_objfile *o, const xprof_proc *f, use_stats *st)
           out = xprof_sat_add(out, edge_count[e]);
       if (!out)
         continue; /* never left this way: keep the guess */
-      bool now_never = false;
       for (uint32_t e = 0; e < c.n_edges; e++)
         if (c.edges[e].src == i &&
-            !(c.edges[e].flags & (XPROF_EDGE_FAKE | XPROF_EDGE_IGNORE))) {
-          edge ge = c.gcc_edges[e];
-          bool was_never = ge->probability == profile_probability::never();
-          ge->probability = profile_probability::probability_in_gcov_type(
+            !(c.edges[e].flags & (XPROF_EDGE_FAKE | XPROF_EDGE_IGNORE)))
+          c.gcc_edges[e]->probability = profile_probability::probability_in_gcov_type(
               (gcov_type)edge_count[e], (gcov_type)out);
-          now_never |= !was_never && ge->probability == profile_probability::never();
-        }
-      /* Partial training: a way out that training never took is a guess,
-       * not a certainty (profile.cc again). */
-      if (now_never && xp_opts.partial_training)
-        for (uint32_t e = 0; e < c.n_edges; e++)
-          if (c.edges[e].src == i &&
-              !(c.edges[e].flags & (XPROF_EDGE_FAKE | XPROF_EDGE_IGNORE)))
-            c.gcc_edges[e]->probability = c.gcc_edges[e]->probability.guessed();
     }
   }
   remove_fake_edges();
