@@ -30,7 +30,9 @@ static struct plugin_info xp_plugin_info = {
     "  -fplugin-arg-xprof-skip-files=PATTERN[,PATTERN...]\n"
     "  -fplugin-arg-xprof-no-missing-warning\n"
     "  -fplugin-arg-xprof-verbose\n"
-    "  -fplugin-arg-xprof-all-edges, -fplugin-arg-xprof-cfg-dump (debug)\n"};
+    "  -fplugin-arg-xprof-all-edges, -fplugin-arg-xprof-cfg-dump (debug)\n"
+    "  -fplugin-arg-xprof-use-flags-added (from the drivers: they added\n"
+    "    -fprofile-use's optimization flags to the command line)\n"};
 
 /* Messages about profile data are printed in GCC's style but not through
  * its diagnostics: a stale profile must not fail a -Werror build.  -w
@@ -160,6 +162,8 @@ static bool parse_args(struct plugin_name_args *info) {
         xp_opts.no_tls_counters = true;
       else if (strcmp(k, "no-asm-counters") == 0)
         xp_opts.no_asm_counters = true;
+      else if (strcmp(k, "use-flags-added") == 0)
+        xp_opts.use_flags_added = true;
       else
         needs_value = true;
       if (needs_value || v) {

@@ -224,6 +224,8 @@ static void free_solution(uint64_t *values, uint64_t *edge_count,
   xp_cfg_free(c);
 }
 
+static xp_plain_cache plain_cache;
+
 /* Apply f's counts to cfun.  Returns false when they do not fit. */
 static bool annotate(const xprof_objfile *o, const xprof_proc *f, use_stats *st) {
   if (execute_fixup_cfg() & TODO_cleanup_cfg)
@@ -268,7 +270,10 @@ static bool annotate(const xprof_objfile *o, const xprof_proc *f, use_stats *st)
   if (untrained && xp_opts.partial_training) {
     /* Never run in training, and partial training: the function keeps
      * GCC's estimate and no profile status, as with
-     * -fprofile-partial-training, as if it had no data. */
+     * -fprofile-partial-training, as if it had no data -- and the
+     * options it would have had without the profile. */
+    if (tree plain = xp_plain_optimization(current_function_decl, &plain_cache))
+      DECL_FUNCTION_SPECIFIC_OPTIMIZATION(current_function_decl) = plain;
     remove_fake_edges();
     free_solution(values, edge_count, node_count, &c);
     st->matched++;
@@ -373,6 +378,7 @@ void xp_use_execute(void) {
   XP_SET_OPTIMIZATION(x_flag_profile_partial_training, xp_opts.partial_training);
 
   use_stats st = {0, 0, 0, 0, 0};
+  plain_cache = xp_plain_cache();
   vec<cgraph_node *> done = vNULL;
   cgraph_node *node;
   FOR_EACH_DEFINED_FUNCTION(node) {

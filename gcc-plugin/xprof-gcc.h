@@ -35,6 +35,7 @@ struct xp_options {
   unsigned n_skip_files;
   bool partial_inlining;       /* the compile asked for it (-O2 and up) */
   bool partial_training;       /* use: never-run functions keep their guess */
+  bool use_flags_added;        /* use: the driver added -fprofile-use's flags */
 };
 extern struct xp_options xp_opts;
 
@@ -76,6 +77,15 @@ void xp_collect_execute(void);
 /* Collect mode: counters are updated by x86-64 asm statements. */
 bool xp_counters_in_asm(void);
 void xp_use_execute(void);
+
+/* Partial training: the optimization node fndecl would have in a build
+ * without the profile (use mode's flags that the driver added undone), or
+ * NULL_TREE when the driver added none. */
+#define XP_PLAIN_CACHE 4
+struct xp_plain_cache {
+  tree from[XP_PLAIN_CACHE], made[XP_PLAIN_CACHE];
+};
+tree xp_plain_optimization(tree fndecl, struct xp_plain_cache *cache);
 
 /* GCC diagnostics want their own format language; these take printf. */
 void xp_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -409,6 +409,9 @@ int main(int argc, char **argv) {
       }
       for (const char *const *f = fdo_flags; *f; f++)
         pass[n++] = (char *)*f;
+      /* So that the plugin can tell them from the user's (partial
+       * training gives untrained functions the plain build's options). */
+      pass[n++] = "-fplugin-arg-xprof-use-flags-added";
     }
   }
 #endif
