@@ -16,7 +16,7 @@
  * The user's own flags win: the drivers mark where their flags end
  * (-fplugin-arg-xprof-use-flags-added), and a flag the user gives comes
  * after the mark.  Used directly, without the mark, the plugin takes every
- * flag as the user's.
+ * flag as the user's; so it does for a function with an optimize attribute.
  */
 #include "gcc-common.h"
 
@@ -106,6 +106,11 @@ static void make_plain(cl_optimization *c, unsigned mark) {
 tree xp_plain_optimization(tree fndecl, xp_plain_cache *cache) {
   unsigned mark = mark_index();
   if (!xp_opts.use_flags_added || !mark)
+    return NULL_TREE;
+  /* A function with options of its own (an optimize attribute, or a
+   * #pragma GCC optimize, which GCC turns into one) keeps them all: its
+   * node cannot tell the attribute's flags from the drivers'. */
+  if (lookup_attribute("optimize", DECL_ATTRIBUTES(fndecl)))
     return NULL_TREE;
   tree base = DECL_FUNCTION_SPECIFIC_OPTIMIZATION(fndecl);
   if (!base)
