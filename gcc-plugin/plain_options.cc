@@ -104,7 +104,7 @@ static void make_plain(cl_optimization *c, unsigned mark) {
  * default one).  The cache lives for one use pass: GC does not run inside
  * it, and afterwards the functions given the nodes keep them alive. */
 tree xp_plain_optimization(tree fndecl, xp_plain_cache *cache) {
-  unsigned mark = xp_opts.use_flags_added ? mark_index() : 0;
+  unsigned mark = mark_index();
   if (!mark)
     return NULL_TREE;
   /* A function with options of its own (an optimize attribute, or a

@@ -163,7 +163,7 @@ static bool parse_args(struct plugin_name_args *info) {
       else if (strcmp(k, "no-asm-counters") == 0)
         xp_opts.no_asm_counters = true;
       else if (strcmp(k, "use-flags-added") == 0)
-        xp_opts.use_flags_added = true;
+        ; /* its place on the command line is what counts: plain_options.cc */
       else
         needs_value = true;
       if (needs_value || v) {

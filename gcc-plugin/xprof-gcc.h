@@ -35,7 +35,6 @@ struct xp_options {
   unsigned n_skip_files;
   bool partial_inlining;       /* the compile asked for it (-O2 and up) */
   bool partial_training;       /* use: never-run functions keep their guess */
-  bool use_flags_added;        /* use: the driver added -fprofile-use's flags */
 };
 extern struct xp_options xp_opts;
 
