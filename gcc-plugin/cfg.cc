@@ -175,8 +175,11 @@ void xp_forget_returning_functions(void) {
 /* tree-cfg.cc's gimple_flow_call_edges_add with may_leave, but one fake
  * edge to EXIT per block with statements that may leave the function
  * instead of a cut and a fake edge (so a counter) after each: the counts
- * of the blocks and edges stay exact all the same. */
-static void add_call_exit_edges(void) {
+ * of the blocks and edges stay exact all the same.  A block that already
+ * goes to EXIT needs no fake edge: that edge, never counted, carries both
+ * ways out (its count is what the block's other edges leave); it goes
+ * into UNCOUNTED. */
+static void add_call_exit_edges(hash_set<edge> *uncounted) {
   if (n_basic_blocks_for_fn(cfun) == NUM_FIXED_BLOCKS)
     return;
   int n = last_basic_block_for_fn(cfun);
@@ -184,25 +187,15 @@ static void add_call_exit_edges(void) {
     basic_block bb = BASIC_BLOCK_FOR_FN(cfun, i);
     if (!bb)
       continue;
-    gimple_stmt_iterator gsi = gsi_last_nondebug_bb(bb);
-    if (gsi_end_p(gsi))
+    bool leaves = false;
+    for (gimple_stmt_iterator gsi = gsi_last_nondebug_bb(bb); !gsi_end_p(gsi) && !leaves;
+         gsi_prev(&gsi))
+      leaves = may_leave(cfun, gsi_stmt(gsi));
+    if (!leaves)
       continue;
-    gimple *last_stmt = gsi_stmt(gsi), *leaving = NULL;
-    do {
-      if (may_leave(cfun, gsi_stmt(gsi)))
-        leaving = gsi_stmt(gsi);
-      gsi_prev(&gsi);
-    } while (!gsi_end_p(gsi) && !leaving);
-    if (!leaving)
-      continue;
-    /* GCC keeps one edge per pair of blocks: a block that already goes to
-     * EXIT is cut after its last such statement, or, if that ends it (a
-     * call falling through to EXIT), its edge to EXIT gets a block. */
     if (edge to_exit = find_edge(bb, EXIT_BLOCK_PTR_FOR_FN(cfun))) {
-      if (leaving != last_stmt)
-        split_block(bb, leaving);
-      else
-        split_edge(to_exit);
+      uncounted->add(to_exit);
+      continue;
     }
     edge e = make_edge(bb, EXIT_BLOCK_PTR_FOR_FN(cfun), EDGE_FAKE);
     e->probability = profile_probability::guessed_never();
@@ -213,8 +206,8 @@ static void add_call_exit_edges(void) {
  * and abnormal edges (setjmp, computed goto, nonlocal goto) are replaced
  * by fake edges from ENTRY / to EXIT, so that the graph left to count has
  * no cycles through edges that cannot carry counters. */
-static void add_fake_edges(void) {
-  add_call_exit_edges();
+static void add_fake_edges(hash_set<edge> *uncounted) {
+  add_call_exit_edges(uncounted);
   add_noreturn_fake_exit_edges();
   basic_block bb;
   FOR_EACH_BB_FN(bb, cfun) {
@@ -238,6 +231,8 @@ static void add_fake_edges(void) {
     }
     if (need_exit && !have_exit)
       make_edge(bb, EXIT_BLOCK_PTR_FOR_FN(cfun), EDGE_FAKE);
+    else if (need_exit)
+      uncounted->add(find_edge(bb, EXIT_BLOCK_PTR_FOR_FN(cfun)));
     if (need_entry && !have_entry) {
       make_edge(ENTRY_BLOCK_PTR_FOR_FN(cfun), bb, EDGE_FAKE);
       /* A block with a fake entry edge and an exit edge would need a
@@ -263,7 +258,8 @@ static uint64_t edge_weight(edge e) {
 
 bool xp_cfg_build(struct xp_cfg *c, uint32_t n_vp_sites) {
   memset(c, 0, sizeof *c);
-  add_fake_edges();
+  hash_set<edge> uncounted;
+  add_fake_edges(&uncounted);
   compact_blocks();
 
   c->n_nodes = (uint32_t)n_basic_blocks_for_fn(cfun);
@@ -297,6 +293,8 @@ bool xp_cfg_build(struct xp_cfg *c, uint32_t n_vp_sites) {
         x->flags |= XPROF_EDGE_IGNORE;
       if (EDGE_CRITICAL_P(e))
         x->flags |= XPROF_EDGE_CRITICAL;
+      if (uncounted.contains(e))
+        x->flags |= XPROF_EDGE_NOCOUNT;
       x->weight = edge_weight(e);
       c->gcc_edges[n++] = e;
     }

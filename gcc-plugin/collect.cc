@@ -481,7 +481,7 @@ static bool instrument_function(cgraph_node *node) {
   uint32_t n_debug = 0;
   if (xp_opts.all_edges)
     for (uint32_t i = 0; i < c.n_edges; i++)
-      n_debug += !(c.edges[i].flags & (XPROF_EDGE_FAKE | XPROF_EDGE_IGNORE));
+      n_debug += !(c.edges[i].flags & (XPROF_EDGE_FAKE | XPROF_EDGE_IGNORE | XPROF_EDGE_NOCOUNT));
   f.n_counters = (uint32_t)c.n_counters + n_debug;
   uint32_t words = XPROF_RT_VP_WORDS(xp_opts.values_per_site);
 
@@ -553,7 +553,8 @@ static bool instrument_function(cgraph_node *node) {
     uint32_t k = c.counter_of_edge[i];
     if (k != XPROF_ON_TREE && k != XPROF_NOT_IN_GRAPH)
       insert_increment(c.gcc_edges[i], f.twin ? f.twin : f.var, f.base + k);
-    if (n_debug && !(c.edges[i].flags & (XPROF_EDGE_FAKE | XPROF_EDGE_IGNORE)))
+    if (n_debug &&
+        !(c.edges[i].flags & (XPROF_EDGE_FAKE | XPROF_EDGE_IGNORE | XPROF_EDGE_NOCOUNT)))
       insert_increment(c.gcc_edges[i], f.twin ? f.twin : f.var,
                        f.base + (uint32_t)c.n_counters + dbg++);
   }

@@ -178,6 +178,21 @@ int xl_cfg_build(LLVMValueRef fn, uint32_t n_vp_sites, struct xl_cfg *c) {
     if (after_returns_twice(c->blocks[k], NULL) && t && LLVMGetNumSuccessors(t) == 1)
       fake_entry[node_of(&m, LLVMGetSuccessor(t, 0))] = 1;
   }
+  /* A continuation that also holds a call that may not return would have
+   * its flow in and out uncounted, a cycle with no counter (the function
+   * went unprofiled): its head becomes a block of its own, so that the
+   * edge between the two can be counted. */
+  for (k = 2; k < c->n_nodes; k++)
+    if (fake_entry[k] && has_risky_call(c->blocks[k])) {
+      LLVMBasicBlockRef head = c->blocks[k];
+      free(m.keys);
+      free(m.vals);
+      free(preds);
+      free(fake_entry);
+      xl_cfg_free(c);
+      xl_split_block_at_start(head);
+      return xl_cfg_build(fn, n_vp_sites, c);
+    }
 
   /* Estimated frequencies: the heaviest edges stay on the tree. */
   void *freq = xl_freq_open(fn);
@@ -214,9 +229,14 @@ int xl_cfg_build(LLVMValueRef fn, uint32_t n_vp_sites, struct xl_cfg *c) {
       c->succ_slot[n] = i;
       c->edges[n++] = (xprof_edge){k, dn, flags, w};
     }
+    /* A block that returns and holds a call that may not return needs no
+     * fake edge beside its return: the return edge, never counted, carries
+     * both (its count is everything that entered the block). */
+    int risky = has_risky_call(b);
     if (exits)
-      c->edges[n++] = (xprof_edge){k, XPROF_EXIT, 0, xl_freq_block(freq, b)};
-    if (fake_exit || has_risky_call(b))
+      c->edges[n++] = (xprof_edge){k, XPROF_EXIT, risky ? XPROF_EDGE_NOCOUNT : 0,
+                                   xl_freq_block(freq, b)};
+    if (fake_exit || (risky && !exits))
       c->edges[n++] = (xprof_edge){k, XPROF_EXIT, XPROF_EDGE_FAKE, 0};
   }
   xl_freq_close(freq);

@@ -43,10 +43,9 @@ __attribute__((noinline)) int calls_returning(int x) {
   return square(x) + sum_to(x) + ping(x);
 }
 
-/* Three calls that may exit: one fake edge to EXIT for the whole block.
- * LLVM: ENTRY -> B -> EXIT and B -> EXIT (fake): 3 nodes, 3 edges, 2
- * counters.  GCC: the same, but the fallthrough to EXIT gets a block of
- * its own (GCC keeps one edge per pair of blocks): 4 nodes, 4 edges. */
+/* Three calls that may exit in a block that returns: no fake edge, but
+ * the return edge B -> EXIT is never counted, so that it takes what
+ * leaves by exit too: ENTRY -> B -> EXIT, one counter, as above. */
 __attribute__((noinline)) void calls_exiting(int x, int stop) {
   step(x, stop);
   step(x + 1, stop);
