@@ -177,8 +177,8 @@ void xp_forget_returning_functions(void) {
  * instead of a cut and a fake edge (so a counter) after each: the counts
  * of the blocks and edges stay exact all the same.  A block that already
  * goes to EXIT needs no fake edge: that edge, never counted, carries both
- * ways out (its count is what the block's other edges leave); it goes
- * into UNCOUNTED. */
+ * ways out (its count is what entered the block less what left it by its
+ * other edges); it goes into UNCOUNTED. */
 static void add_call_exit_edges(hash_set<edge> *uncounted) {
   if (n_basic_blocks_for_fn(cfun) == NUM_FIXED_BLOCKS)
     return;
