@@ -102,6 +102,13 @@ static uint32_t node_of(const block_map *m, LLVMBasicBlockRef b) {
   return m->vals[bm_slot(m, b)];
 }
 
+static void free_scratch(block_map *m, uint32_t *preds, unsigned char *fake_entry) {
+  free(m->keys);
+  free(m->vals);
+  free(preds);
+  free(fake_entry);
+}
+
 static int terminator_kind(LLVMValueRef t, int *exits, int *fake_exit) {
   LLVMOpcode op = LLVMGetInstructionOpcode(t);
   *exits = op == LLVMRet;
@@ -185,10 +192,7 @@ int xl_cfg_build(LLVMValueRef fn, uint32_t n_vp_sites, struct xl_cfg *c) {
   for (k = 2; k < c->n_nodes; k++)
     if (fake_entry[k] && has_risky_call(c->blocks[k])) {
       LLVMBasicBlockRef head = c->blocks[k];
-      free(m.keys);
-      free(m.vals);
-      free(preds);
-      free(fake_entry);
+      free_scratch(&m, preds, fake_entry);
       xl_cfg_free(c);
       xl_split_block_at_start(head);
       return xl_cfg_build(fn, n_vp_sites, c);
@@ -244,16 +248,10 @@ int xl_cfg_build(LLVMValueRef fn, uint32_t n_vp_sites, struct xl_cfg *c) {
   c->n_counters = xprof_place_counters(c->n_nodes, c->edges, n, c->counter_of_edge);
   c->signature = xprof_cfg_signature(c->n_nodes, c->edges, n, c->counter_of_edge) ^
                  (0x9e3779b97f4a7c15ull * (uint64_t)(n_vp_sites + 1));
-  free(m.keys);
-  free(m.vals);
-  free(preds);
-  free(fake_entry);
+  free_scratch(&m, preds, fake_entry);
   return c->n_counters >= 0;
 fail:
-  free(m.keys);
-  free(m.vals);
-  free(preds);
-  free(fake_entry);
+  free_scratch(&m, preds, fake_entry);
   xl_cfg_free(c);
   c->n_counters = -1;
   return 0;
