@@ -802,4 +802,11 @@ extern "C" int xl_hotness(void *h, uint64_t entry, uint64_t max) {
   return PSI->isColdCount(max) ? -1 : 0;
 }
 
+extern "C" int xl_hot_count(void *h, uint64_t count) {
+  auto *PSI = static_cast<ProfileSummaryInfo *>(h);
+  if (!PSI->hasProfileSummary())
+    return -1;
+  return PSI->isHotCount(count);
+}
+
 extern "C" void xl_hotness_close(void *h) { delete static_cast<ProfileSummaryInfo *>(h); }

@@ -112,6 +112,8 @@ void xl_set_profile_summary(LLVMModuleRef m, uint64_t total, uint64_t max,
  * -1 if its largest count is cold, else 0. */
 void *xl_hotness_open(LLVMModuleRef m);
 int xl_hotness(void *h, uint64_t entry, uint64_t max);
+/* Is count hot by the summary (1), not (0), or is there none (-1)? */
+int xl_hot_count(void *h, uint64_t count);
 void xl_hotness_close(void *h);
 
 #ifdef __cplusplus
