@@ -351,7 +351,10 @@ int xprof_profile_clone(const xprof_profile *src, xprof_profile **out,
 #define XPROF_EDGE_FAKE 1u     /* stands for abnormal flow: never counted */
 #define XPROF_EDGE_IGNORE 2u   /* replaced by fake edges: not in the graph */
 #define XPROF_EDGE_CRITICAL 4u /* counting it would need a new block */
-#define XPROF_EDGE_NOCOUNT 8u  /* real flow, but no counter can go there */
+/* Real flow that must stay on the spanning tree: no counter can go there,
+ * or (an edge to EXIT from a block with a call that may not return) its
+ * derived count must take in what left through that call too. */
+#define XPROF_EDGE_NOCOUNT 8u
 
 typedef struct xprof_edge {
   uint32_t src, dst;
