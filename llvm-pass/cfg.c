@@ -133,9 +133,24 @@ static int after_returns_twice(LLVMBasicBlockRef b, LLVMBasicBlockRef *from) {
   return prev && LLVMIsACallInst(prev) && xl_call_returns_twice(prev);
 }
 
+/* A setjmp continuation that also holds a call that may not return would
+ * have its flow in (fake, from ENTRY) and out (fake, to EXIT) uncounted: a
+ * cycle with no counter, and the function would go unprofiled.  Its head
+ * becomes a block of its own, so that the edge between the two parts can
+ * be counted. */
+static void split_risky_continuations(LLVMValueRef fn) {
+  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b)) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(b);
+    if (after_returns_twice(b, NULL) && t && LLVMGetNumSuccessors(t) == 1 &&
+        has_risky_call(LLVMGetSuccessor(t, 0)))
+      xl_split_block_at_start(LLVMGetSuccessor(t, 0));
+  }
+}
+
 int xl_cfg_build(LLVMValueRef fn, uint32_t n_vp_sites, struct xl_cfg *c) {
   memset(c, 0, sizeof *c);
   xl_split_after_returns_twice(fn);
+  split_risky_continuations(fn);
 
   uint32_t nb = LLVMCountBasicBlocks(fn);
   c->n_nodes = nb + 2;
@@ -185,18 +200,6 @@ int xl_cfg_build(LLVMValueRef fn, uint32_t n_vp_sites, struct xl_cfg *c) {
     if (after_returns_twice(c->blocks[k], NULL) && t && LLVMGetNumSuccessors(t) == 1)
       fake_entry[node_of(&m, LLVMGetSuccessor(t, 0))] = 1;
   }
-  /* A continuation that also holds a call that may not return would have
-   * its flow in and out uncounted, a cycle with no counter (the function
-   * went unprofiled): its head becomes a block of its own, so that the
-   * edge between the two can be counted. */
-  for (k = 2; k < c->n_nodes; k++)
-    if (fake_entry[k] && has_risky_call(c->blocks[k])) {
-      LLVMBasicBlockRef head = c->blocks[k];
-      free_scratch(&m, preds, fake_entry);
-      xl_cfg_free(c);
-      xl_split_block_at_start(head);
-      return xl_cfg_build(fn, n_vp_sites, c);
-    }
 
   /* Estimated frequencies: the heaviest edges stay on the tree. */
   void *freq = xl_freq_open(fn);
