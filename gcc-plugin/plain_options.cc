@@ -104,7 +104,11 @@ static void make_plain(cl_optimization *c, unsigned mark) {
  * default one).  The cache lives for one use pass: GC does not run inside
  * it, and afterwards the functions given the nodes keep them alive. */
 tree xp_plain_optimization(tree fndecl, xp_plain_cache *cache) {
-  unsigned mark = mark_index();
+  if (!cache->mark_found) {
+    cache->mark = mark_index();
+    cache->mark_found = true;
+  }
+  unsigned mark = cache->mark;
   if (!mark)
     return NULL_TREE;
   /* A function with options of its own (an optimize attribute, or a

@@ -79,10 +79,13 @@ void xp_use_execute(void);
 
 /* Partial training: the optimization node fndecl would have in a build
  * without the profile (use mode's flags that the driver added undone), or
- * NULL_TREE when the driver added none. */
+ * NULL_TREE when the driver added none.  The cache, zeroed at the start
+ * of each use pass, keeps the nodes made and where the drivers' mark is. */
 #define XP_PLAIN_CACHE 4
 struct xp_plain_cache {
   tree from[XP_PLAIN_CACHE], made[XP_PLAIN_CACHE];
+  unsigned mark;    /* valid when mark_found */
+  bool mark_found;
 };
 tree xp_plain_optimization(tree fndecl, struct xp_plain_cache *cache);
 
