@@ -342,8 +342,7 @@ static void explain_missing(const char *objpath) {
   xprof_missing why = xprof_use_explain_missing(xp_opts.use_dirs, xp_opts.n_use_dirs,
                                                 xp_opts.pathmap, xp_opts.n_pathmap,
                                                 objpath, &map);
-  xprof_use_missing_text(why, objpath, map, text, sizeof text);
-  if (why != XPROF_MISSING_UNLINKED)
+  if (xprof_use_missing_text(why, objpath, map, text, sizeof text))
     xp_warning("%s", text);
   else if (xp_opts.verbose)
     xp_note("%s", text);

@@ -262,8 +262,8 @@ xprof_missing xprof_use_explain_missing(const char *const *names, unsigned n_nam
   return same_dir ? XPROF_MISSING_UNLINKED : XPROF_MISSING_FOREIGN;
 }
 
-void xprof_use_missing_text(xprof_missing why, const char *objpath,
-                            const char *map, char *buf, size_t size) {
+int xprof_use_missing_text(xprof_missing why, const char *objpath,
+                           const char *map, char *buf, size_t size) {
   switch (why) {
   case XPROF_MISSING_MOVED:
     snprintf(buf, size,
@@ -283,4 +283,5 @@ void xprof_use_missing_text(xprof_missing why, const char *objpath,
              "compiled without it", objpath);
     break;
   }
+  return why != XPROF_MISSING_UNLINKED;
 }

@@ -300,10 +300,10 @@ typedef enum xprof_missing {
 xprof_missing xprof_use_explain_missing(const char *const *names, unsigned n_names,
                                         const char *const *pathmap, unsigned n_pathmap,
                                         const char *objpath, char **map);
-/* The message both plugins print for it: a warning for MOVED and
- * FOREIGN, a note (verbose only) for UNLINKED. */
-void xprof_use_missing_text(xprof_missing why, const char *objpath,
-                            const char *map, char *buf, size_t size);
+/* The message both plugins print for it; returns 1 when it is a warning
+ * (MOVED, FOREIGN), 0 when a note for verbose output only (UNLINKED). */
+int xprof_use_missing_text(xprof_missing why, const char *objpath,
+                           const char *map, char *buf, size_t size);
 
 /* Partial training: a function that never ran in training keeps the
  * compiler's own estimate (it is optimized as without a profile) instead

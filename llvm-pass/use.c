@@ -323,8 +323,7 @@ static void explain_missing(LLVMModuleRef m, const struct xl_options *o,
   char *map, text[1024];
   xprof_missing why = xprof_use_explain_missing(dirs, n_dirs, o->pathmap, o->n_pathmap,
                                                 objpath, &map);
-  xprof_use_missing_text(why, objpath, map, text, sizeof text);
-  if (why != XPROF_MISSING_UNLINKED)
+  if (xprof_use_missing_text(why, objpath, map, text, sizeof text))
     xl_warning(m, "%s", text);
   else if (o->verbose)
     xl_note(m, "%s", text);

@@ -86,12 +86,16 @@ static void explain_missing(void) {
 
 static void missing_text(void) {
   char buf[512];
-  xprof_use_missing_text(XPROF_MISSING_MOVED, "/new/a.o", "/old:/new", buf, sizeof buf);
+  /* Warnings for a moved tree and another build's profile, a note for an
+   * object in no program that ran. */
+  CHECK(xprof_use_missing_text(XPROF_MISSING_MOVED, "/new/a.o", "/old:/new", buf,
+                               sizeof buf) == 1);
   CHECK_HAS(buf, "no profile data for /new/a.o");
   CHECK_HAS(buf, "-xprofile_pathmap=/old:/new maps it");
-  xprof_use_missing_text(XPROF_MISSING_FOREIGN, "/new/a.o", NULL, buf, sizeof buf);
+  CHECK(xprof_use_missing_text(XPROF_MISSING_FOREIGN, "/new/a.o", NULL, buf, sizeof buf) == 1);
   CHECK_HAS(buf, "nor for any object file of its directory");
-  xprof_use_missing_text(XPROF_MISSING_UNLINKED, "/new/a.o", NULL, buf, sizeof buf);
+  CHECK(xprof_use_missing_text(XPROF_MISSING_UNLINKED, "/new/a.o", NULL, buf, sizeof buf) ==
+        0);
   CHECK_HAS(buf, "(it was in no program that ran)");
 }
 
