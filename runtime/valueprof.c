@@ -9,8 +9,11 @@
  * the events is kept, and a kept count overestimates the truth by at most
  * the smallest count.  Word 1 is not maintained while recording: the
  * number of events is the sum of the counts.  A value already kept is
- * counted with one atomic add; replacing a value takes a spin lock in the
- * site's first word, held for a scan of n pairs.
+ * counted with one atomic add, without the lock; replacing a value takes a
+ * spin lock in the site's first word, held for a scan of n pairs.  Under
+ * the lock, too, counts change only by atomic adds and exchanges, so that
+ * an add made meanwhile without the lock is never lost: the counts keep
+ * summing to the number of events.
  *
  * The lengths of memory operations are counted by the compiled code
  * itself in a histogram (xprof_rt.h, XPROF_RT_VP_HISTOGRAM): exact, and
@@ -43,12 +46,16 @@ static void site_unlock(uint64_t *state) {
  * swap back and forth).  The caller holds the lock or is alone. */
 static int ahead(uint64_t count, uint64_t first) { return count > first + first / 4 + 16; }
 
+/* Counts move by exchange and add: an add that lands on either pair in
+ * between stays in the sum (if perhaps with the other value). */
 static void swap_to_front(uint64_t *pair, uint32_t i) {
-  uint64_t v0 = pair[0], c0 = pair[1];
-  pair[0] = pair[2 * i];
-  pair[1] = pair[2 * i + 1];
-  pair[2 * i] = v0;
-  pair[2 * i + 1] = c0;
+  uint64_t v0 = __atomic_load_n(&pair[0], __ATOMIC_RELAXED);
+  __atomic_store_n(&pair[0], __atomic_load_n(&pair[2 * i], __ATOMIC_RELAXED), __ATOMIC_RELAXED);
+  __atomic_store_n(&pair[2 * i], v0, __ATOMIC_RELAXED);
+  uint64_t c0 = __atomic_exchange_n(&pair[1], 0, __ATOMIC_RELAXED);
+  uint64_t ci = __atomic_exchange_n(&pair[2 * i + 1], 0, __ATOMIC_RELAXED);
+  __atomic_add_fetch(&pair[1], ci, __ATOMIC_RELAXED);
+  __atomic_add_fetch(&pair[2 * i + 1], c0, __ATOMIC_RELAXED);
 }
 
 /* Space-Saving update; the caller holds the lock or is alone. */
@@ -57,10 +64,10 @@ static void record_locked(uint64_t *state, uint64_t value) {
   uint64_t *pair = state + 2;
   uint32_t min = 0, free_slot = UINT32_MAX;
   for (uint32_t i = 0; i < n; i++) {
-    uint64_t count = pair[2 * i + 1];
+    uint64_t count = __atomic_load_n(&pair[2 * i + 1], __ATOMIC_RELAXED);
     if (count && pair[2 * i] == value) {
-      pair[2 * i + 1] = count + 1;
-      if (i && ahead(count + 1, pair[1]))
+      count = __atomic_add_fetch(&pair[2 * i + 1], 1, __ATOMIC_RELAXED);
+      if (i && ahead(count, __atomic_load_n(&pair[1], __ATOMIC_RELAXED)))
         swap_to_front(pair, i);
       return;
     }
@@ -71,8 +78,8 @@ static void record_locked(uint64_t *state, uint64_t value) {
   }
   if (n) {
     uint32_t k = free_slot != UINT32_MAX ? free_slot : min;
-    pair[2 * k] = value;
-    pair[2 * k + 1] = pair[2 * k + 1] + 1;
+    __atomic_store_n(&pair[2 * k], value, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&pair[2 * k + 1], 1, __ATOMIC_RELAXED);
   }
 }
 
@@ -154,12 +161,14 @@ uint32_t rt_vp_pairs(uint64_t *copy) {
   return XPROF_RT_VP_HIST_BUCKETS;
 }
 
+/* Word by word with exchanges: an add made meanwhile without the lock is
+ * either in the copy or left in the site, never lost. */
 void rt_vp_take(uint64_t *state, uint64_t *copy, uint32_t words) {
   site_lock(state);
-  memcpy(copy, state, (size_t)words * sizeof *copy);
-  memset(state + 1, 0, (size_t)(words - 1) * sizeof *state);
+  copy[0] = state[0] & ~LOCK_BIT;
+  for (uint32_t k = 1; k < words; k++)
+    copy[k] = __atomic_exchange_n(&state[k], 0, __ATOMIC_RELAXED);
   site_unlock(state);
-  copy[0] &= ~LOCK_BIT;
 }
 
 void rt_vp_clear(uint64_t *state) {
