@@ -44,8 +44,10 @@ void *xprof_alloc(xprof_profile *p, size_t size) {
 
 const char *xprof_strndup(xprof_profile *p, const char *s, size_t n) {
   char *d = xprof_arena_alloc(p->arena, n + 1);
-  if (d)
+  if (d) {
     memcpy(d, s, n);
+    d[n] = 0;
+  }
   return d;
 }
 

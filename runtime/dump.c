@@ -205,8 +205,9 @@ static int take_site(snap_ctx *c, const struct xprof_rt_vp_site *site,
   rec->expr_id = site->expr_id;
   uint32_t k = 0;
   uint64_t unnamed = 0;
-  /* Largest counts first; at most nv values (n == nv from the compiler). */
-  for (;;) {
+  /* Largest counts first; at most nv values (a histogram has more
+   * buckets, a site may have more pairs): the rest are not written. */
+  while (k < nv) {
     uint32_t best = UINT32_MAX;
     for (uint32_t i = 0; i < n; i++) {
       uint64_t cnt = c->scratch[3 + 2 * i];
@@ -233,8 +234,7 @@ static int take_site(snap_ctx *c, const struct xprof_rt_vp_site *site,
     } else {
       rec->values[k].bits = value;
     }
-    if (k < nv)
-      rec->values[k++].count = cnt;
+    rec->values[k++].count = cnt;
   }
   if (unnamed && k < nv) {
     rec->values[k].count = unnamed; /* empty value: not profiled */
