@@ -14,8 +14,6 @@
 // CHECK-DAG: VP_PROC 0 {{[0-9]+}} odd:/handmade/threads.o
 // RUN: xprof_btoa threads.profile - | awk '$1 == "VP_PROC" && $3 > 0 { n += $3; d = $3 - 4000000; if (d < 0) d = -d; if (d > 1000) off++ } END { print "events", n, "values off", off + 0 }' | FileCheck --check-prefix=VP %s
 // VP: events 8000000 values off 0
-#include <pthread.h>
-
 #include "handmade.h"
 
 static uint64_t counters[2];
@@ -44,10 +42,6 @@ static void *work(void *arg) {
 }
 
 int main(void) {
-  pthread_t t[8];
-  for (long i = 0; i < 8; i++)
-    pthread_create(&t[i], NULL, work, (void *)i);
-  for (int i = 0; i < 8; i++)
-    pthread_join(t[i], NULL);
+  xp_run_threads(8, work);
   return 0;
 }

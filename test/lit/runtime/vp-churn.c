@@ -9,8 +9,6 @@
 // RUN: %t/churn
 // RUN: xprof_btoa churn.profile - | awk '$1 == "VP_PROC" { n += $3 } END { print "events", n }' | FileCheck %s
 // CHECK: events 6000000
-#include <pthread.h>
-
 #include "handmade.h"
 
 static uint64_t counters[1];
@@ -36,11 +34,7 @@ static void *work(void *arg) {
 }
 
 int main(void) {
-  pthread_t t[8];
-  for (long i = 0; i < 8; i++)
-    pthread_create(&t[i], NULL, work, (void *)i);
-  for (int i = 0; i < 8; i++)
-    pthread_join(t[i], NULL);
+  xp_run_threads(8, work);
   XP_INC(counters, 0);
   return 0;
 }

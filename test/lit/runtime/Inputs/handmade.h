@@ -6,6 +6,7 @@
  * table, then XP_OBJECT(path, signature, n_values_per_vp, profile_name)
  * emits the descriptor plus the constructor and destructor.
  */
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -49,3 +50,12 @@ static inline uint64_t *xp_thread_copy(uint64_t *array, intptr_t *tls) {
   __attribute__((destructor)) static void objvar##_dtor(void) {              \
     __xprof_unregister(&objvar);                                             \
   }
+
+/* Run fn in n threads (at most 16), each given its number, and wait. */
+static inline void xp_run_threads(int n, void *(*fn)(void *)) {
+  pthread_t t[16];
+  for (long i = 0; i < n && i < 16; i++)
+    pthread_create(&t[i], NULL, fn, (void *)i);
+  for (int i = 0; i < n && i < 16; i++)
+    pthread_join(t[i], NULL);
+}
