@@ -427,12 +427,15 @@ static bool functionReturns(const Function &F) {
 }
 
 // The C library's functions return, but for those that run code of the
-// program (qsort's comparison) or replace the process (exec*).  A signal
-// handler that leaves by longjmp is not seen, here as anywhere.
+// program (qsort's comparison), replace the process (exec*) or return
+// twice as far as the counts go (fork: the child counts from zero, so
+// parent and child together leave each frame on the stack once more than
+// they entered it; the fake edge takes the difference, as GCC's does).  A
+// signal handler that leaves by longjmp is not seen, here as anywhere.
 static void findLibReturning(Module &M) {
   static const LibFunc Leaving[] = {
-      LibFunc_qsort, LibFunc_execl,  LibFunc_execle, LibFunc_execlp, LibFunc_execv,
-      LibFunc_execvP, LibFunc_execve, LibFunc_execvp, LibFunc_execvpe};
+      LibFunc_qsort,  LibFunc_execl,  LibFunc_execle, LibFunc_execlp,  LibFunc_execv,
+      LibFunc_execvP, LibFunc_execve, LibFunc_execvp, LibFunc_execvpe, LibFunc_fork};
   TargetLibraryInfoImpl TLII{Triple(M.getTargetTriple())};
   for (const Function &F : M) {
     LibFunc LF;
