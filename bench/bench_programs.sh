@@ -11,6 +11,7 @@
 #
 #   bench/bench_programs.sh [--quick] [--rounds N] [--compilers "gcc clang"]
 #                           [--programs "lua bzip2 sqlite zstd"] [--callgrind]
+#                           [--verify]
 #
 # Prints a table (markdown) of run-time ratios against the plain build of
 # the same compiler, measured in the same run (medians, ranges), counters,
@@ -18,7 +19,10 @@
 # every build on the measured input, counted by callgrind (repeatable where
 # wall times are not; adds about 15 minutes).  --quick: one program, one
 # round, small inputs (the test suite's smoke test).  Nothing is asserted
-# about speed.  BENCH_XPROF_GCC_FLAGS and BENCH_XPROF_CLANG_FLAGS add
+# about speed.  --verify: instead of all that, build each program with
+# the xprof plugins' debug counters on every edge, run the training and
+# the measured input, and check with xprof_verify that the spanning-tree
+# counters give every edge count exactly (exit status 1 if not).  BENCH_XPROF_GCC_FLAGS and BENCH_XPROF_CLANG_FLAGS add
 # options to the xprof builds.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -26,7 +30,7 @@ root=$(dirname "$here")
 build=${BUILD:-$root/build}
 export PATH=$build/tools:$PATH
 . "$here/lib.sh"
-rounds=5 compilers="gcc clang" programs="lua bzip2 sqlite zstd" quick=0 callgrind=0
+rounds=5 compilers="gcc clang" programs="lua bzip2 sqlite zstd" quick=0 callgrind=0 verify=0
 while (($#)); do
   case $1 in
     --quick) quick=1 rounds=1 programs=bzip2 ;;
@@ -34,7 +38,8 @@ while (($#)); do
     --compilers) compilers=$2; shift ;;
     --programs) programs=$2; shift ;;
     --callgrind) callgrind=1 ;;
-    *) echo "usage: bench_programs.sh [--quick] [--rounds N] [--compilers LIST] [--programs LIST] [--callgrind]" >&2; exit 2 ;;
+    --verify) verify=1 ;;
+    *) echo "usage: bench_programs.sh [--quick] [--rounds N] [--compilers LIST] [--programs LIST] [--callgrind] [--verify]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -115,6 +120,34 @@ native_flags() { # COMPILER KIND
     clang/genat) echo "-fprofile-generate -mllvm -instrprof-atomic-counter-update-all" ;;
   esac
 }
+
+# --verify: every edge count exact on both inputs, or exit status 1.
+if [ $verify = 1 ]; then
+  echo "| program | compiler | procedures (never run) | edges checked | result |"
+  echo "|---|---|---|---|---|"
+  status=0
+  for prog in $programs; do
+    for cc in $compilers; do
+      d=$work/$prog-$cc/verify
+      mkdir -p "$d"
+      if [ $cc = gcc ]; then
+        debug="-fplugin-arg-xprof-all-edges -fplugin-arg-xprof-cfg-dump"
+      else
+        debug="-mllvm -xprof-all-edges -mllvm -xprof-cfg-dump"
+      fi
+      "build_$prog" "$d" "xprof-$cc" "-xprofile=collect:$d/verify $debug"
+      "run_$prog" "$d" train >/dev/null
+      "run_$prog" "$d" run >/dev/null
+      out=$(find "$d" -name '*.xpcfg' -print0 | xargs -0 xprof_verify "$d/verify.profile" |
+              tee "$d/verify.log" | tail -1)
+      # "N procedures (M never run), K edges checked: all exact"
+      echo "$out" | awk -v p=$prog -v c=$cc '{gsub(/[(]/, "", $3);
+        printf "| %s | %s | %s (%s) | %s | %s |\n", p, c, $1, $3, $6, ($NF == "exact" ? "all exact" : "MISMATCHES")}'
+      case $out in *"all exact") ;; *) status=1; grep -v 'edges checked' "$d/verify.log" | head -5 >&2 ;; esac
+    done
+  done
+  exit $status
+fi
 
 results=${BENCH_RESULTS:-$work/results}
 : > "$results"

@@ -1,26 +1,34 @@
 #!/usr/bin/env bash
 # Real-world build test: Debian source packages built the way users build
-# them (CC=xprof-gcc / CC=xprof-clang, -xprofile in CFLAGS), their own
-# test suites run on the collect build (the training run) and again on
-# the use build, which is made in another directory (-xprofile_pathmap).
+# them (CC=xprof-gcc / CC=xprof-clang, CXX=xprof-g++ / xprof-clang++,
+# -xprofile in CFLAGS or CMAKE_*_FLAGS), their own test suites run on the
+# collect build (the training run) and again on the use build, which is
+# made in another directory (-xprofile_pathmap); then a third build with
+# the plugins' debug counters on every edge runs the tests once more and
+# xprof_verify checks that the spanning-tree counters give every edge
+# count exactly.
 #
-#   bench/build_packages.sh [--compilers "gcc clang"] [--packages "gzip xz pcre2 lz4 zlib"]
+#   bench/build_packages.sh [--compilers "gcc clang"] [--packages LIST]
 #
-# Prints one markdown row per package and compiler: whether each build
-# and its test suite passed, how many object files the use build
-# compiled without data (objects linked into no program that ran), and
-# how many functions it found stale -- always 0 for an unchanged source
-# tree; anything else is a bug.  Exits 1 when a build or test fails or a
-# function is stale.  Sources are fetched with apt-get source (never
-# committed); logs stay in $BENCH_WORK (default: a temporary directory,
-# printed at the end).
+# Packages: gzip xz pcre2 lz4 zlib (C: autoconf, libtool, plain make) and
+# pugixml tinyxml2 double-conversion (C++: cmake, exceptions, templates);
+# all by default.  Prints one markdown row per package and compiler:
+# whether each build and its test suite passed, how many object files the
+# use build compiled without data (objects linked into no program that
+# ran), how many functions it found stale -- always 0 for an unchanged
+# source tree; anything else is a bug -- and the edges xprof_verify found
+# exact.  Exits 1 when a build or test fails, a function is stale or an
+# edge count is not exact.  Sources are fetched with apt-get source
+# (never committed); logs stay in $BENCH_WORK (default: a temporary
+# directory, printed at the end).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 build=${BUILD:-$root/build}
 export PATH=$build/tools:$PATH
 . "$here/lib.sh"
-compilers="gcc clang" packages="gzip xz pcre2 lz4 zlib"
+compilers="gcc clang"
+packages="gzip xz pcre2 lz4 zlib pugixml tinyxml2 double-conversion"
 while (($#)); do
   case $1 in
     --compilers) compilers=$2; shift ;;
@@ -31,10 +39,14 @@ while (($#)); do
 done
 work=${BENCH_WORK:-$(mktemp -d)}
 mkdir -p "$work/dl"
-declare -A source=([gzip]=gzip [xz]=xz-utils [pcre2]=pcre2 [lz4]=lz4 [zlib]=zlib)
+declare -A source=([gzip]=gzip [xz]=xz-utils [pcre2]=pcre2 [lz4]=lz4 [zlib]=zlib
+                   [pugixml]=pugixml [tinyxml2]=tinyxml2
+                   [double-conversion]=double-conversion)
 declare -A tarball=([gzip]='gzip_*.orig.tar.xz' [xz]='xz-utils_*.orig.tar.xz'
                     [pcre2]='pcre2_*.orig.tar.gz' [lz4]='lz4_*.orig.tar.gz'
-                    [zlib]='zlib_*.orig.tar.*')
+                    [zlib]='zlib_*.orig.tar.*' [pugixml]='pugixml_*.orig.tar.*'
+                    [tinyxml2]='tinyxml2_*.orig.tar.*'
+                    [double-conversion]='double-conversion_*.orig.tar.*')
 need=()
 for p in $packages; do
   [ -n "${source[$p]:-}" ] || { echo "build_packages.sh: unknown package $p" >&2; exit 2; }
@@ -45,12 +57,25 @@ if ((${#need[@]})); then
   (cd "$work/dl" && apt-get source --download-only -qq "${need[@]}" 2>&1 | grep -v '^W: Download is performed unsandboxed' || true)
 fi
 
-# build PACKAGE CC MODE: unpack, build and run the package's tests in
-# $work/PACKAGE-CC-MODE; "ok", "build failed" or "tests failed".
+# build PACKAGE COMPILER MODE: unpack, build with xprof-COMPILER (and its
+# C++ twin) and run the package's tests in $work/PACKAGE-COMPILER-MODE;
+# "ok", "build failed" or "tests failed".  MODE verify is a collect build
+# with the debug counters on every edge and a profile of its own.
 build() {
-  local p=$1 cc=$2 mode=$3 d=$work/$1-$2-$3
-  local flags="-O2 -xprofile=$mode:$work/prof-$p-$cc"
-  [ "$mode" = use ] && flags="$flags -xprofile_pathmap=$work/$p-$cc-collect:$d"
+  local p=$1 compiler=$2 mode=$3 d=$work/$1-$2-$3
+  local cc=xprof-$compiler cxx=xprof-g++ prof=$work/prof-$p-$compiler
+  [ "$compiler" = clang ] && cxx=xprof-clang++
+  local flags="-O2 -xprofile=$mode:$prof"
+  case $mode in
+    use) flags="$flags -xprofile_pathmap=$work/$p-$compiler-collect:$d" ;;
+    verify)
+      flags="-O2 -xprofile=collect:$work/prof-verify-$p-$compiler"
+      if [ "$compiler" = gcc ]; then
+        flags="$flags -fplugin-arg-xprof-all-edges -fplugin-arg-xprof-cfg-dump"
+      else
+        flags="$flags -mllvm -xprof-all-edges -mllvm -xprof-cfg-dump"
+      fi ;;
+  esac
   rm -rf "$d" && mkdir -p "$d"
   tar -xf $(ls "$work"/dl/${tarball[$p]} | head -1) -C "$d" --strip-components=1
   (
@@ -62,6 +87,12 @@ build() {
       zlib)
         CC=$cc CFLAGS=$flags ./configure >build.log 2>&1 && make -j2 >>build.log 2>&1 || exit 1
         make check >check.log 2>&1 || exit 2 ;;
+      pugixml | tinyxml2 | double-conversion)
+        cmake -S . -B build -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cxx" \
+          -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" -DBUILD_TESTING=ON \
+          -DPUGIXML_BUILD_TESTS=ON -Dtinyxml2_BUILD_TESTING=ON >build.log 2>&1 &&
+          make -C build -j2 >>build.log 2>&1 || exit 1
+        (cd build && ctest --output-on-failure) >check.log 2>&1 || exit 2 ;;
       *)
         ./configure -q CC="$cc" CFLAGS="$flags" >build.log 2>&1 && make -j2 >>build.log 2>&1 || exit 1
         make -j2 check >check.log 2>&1 || exit 2 ;;
@@ -69,19 +100,36 @@ build() {
   ) && echo ok || { [ $? = 1 ] && echo "build failed" || echo "tests failed"; }
 }
 
+# exact PACKAGE COMPILER: after the verify build, "N of N" edges exact
+# or what went wrong.  Configure's probes are left out: they share one
+# object name, so a probe's dump need not be the one whose program ran.
+exact() {
+  local d=$work/$1-$2-verify out
+  out=$(find "$d" -name '*.xpcfg' ! -name 'conftest*' -print0 |
+          xargs -0 xprof_verify "$work/prof-verify-$1-$2.profile" 2>"$d/verify.err" |
+          tee "$d/verify.log" | tail -1)
+  case $out in
+    *"edges checked: all exact") echo "$out" | sed 's/.*), \([0-9]*\) edges.*/all \1/' ;;
+    *MISMATCHES) echo "MISMATCHES" ;;
+    *) echo "not checked" ;;
+  esac
+}
+
 status=0
-echo "| package | compiler | collect build, tests | use build, tests | objects without data | stale functions |"
-echo "|---|---|---|---|---|---|"
-for cc in $compilers; do
+echo "| package | compiler | collect build, tests | use build, tests | objects without data | stale functions | edges exact |"
+echo "|---|---|---|---|---|---|---|"
+for compiler in $compilers; do
   for p in $packages; do
-    rm -rf "$work/prof-$p-xprof-$cc.profile"
-    c=$(build "$p" "xprof-$cc" collect)
-    u=$(build "$p" "xprof-$cc" use)
-    logs=("$work/$p-xprof-$cc-use"/{build,check}.log)
+    rm -rf "$work/prof-$p-$compiler.profile" "$work/prof-verify-$p-$compiler.profile"
+    c=$(build "$p" "$compiler" collect)
+    u=$(build "$p" "$compiler" use)
+    logs=("$work/$p-$compiler-use"/{build,check}.log)
     missing=$(cat "${logs[@]}" 2>/dev/null | grep -ac "xprof: no profile data for" || true)
     stale=$(cat "${logs[@]}" 2>/dev/null | grep -acE "xprof: profile data for .* (does not match|cannot be solved)" || true)
-    echo "| $p | xprof-$cc | $c | $u | $missing | $stale |"
-    [ "$c" = ok ] && [ "$u" = ok ] && [ "$stale" = 0 ] || status=1
+    v=$(build "$p" "$compiler" verify)
+    [ "$v" = ok ] && e=$(exact "$p" "$compiler") || e="verify build: $v"
+    echo "| $p | xprof-$compiler | $c | $u | $missing | $stale | $e |"
+    [ "$c" = ok ] && [ "$u" = ok ] && [ "$stale" = 0 ] && [ "${e#all }" != "$e" ] || status=1
   done
 done
 echo "logs in $work" >&2

@@ -2,8 +2,9 @@
 # Set up and run the whole test suite:
 #   unit tests (plain and under ASan+UBSan), lit tests, a quick run of the
 #   real-program benchmark (bzip2 from Debian's sources, built every way,
-#   outputs compared; no timing assertions), and a short run of every fuzz
-#   target.  Ends with a line "N passed, N failed".
+#   outputs compared; no timing assertions), the same program checked
+#   exact edge by edge (--verify), and a short run of every fuzz target.
+#   Ends with a line "N passed, N failed".
 # Environment: FUZZ_SECONDS (default 30 per target; 0 skips fuzzing).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -46,16 +47,26 @@ passed=$((passed + lp))
 failed=$((failed + lf))
 if [ "$lp" -eq 0 ]; then failed=$((failed + 1)); fi
 
-echo "== benchmark smoke test (bench/bench_programs.sh --quick: bzip2, both compilers)"
-if bash bench/bench_programs.sh --quick >"$logs/bench" 2>&1; then
-  tail -4 "$logs/bench"
-  echo "1 passed, 0 failed"
-  passed=$((passed + 1))
-else
-  tail -20 "$logs/bench"
-  echo "0 passed, 1 failed"
-  failed=$((failed + 1))
-fi
+# step TITLE LOG N COMMAND...: one test that passes when COMMAND does;
+# prints the last N lines of its log (20 when it fails).
+step() {
+  local title=$1 log=$logs/$2 n=$3
+  shift 3
+  echo "== $title"
+  if "$@" >"$log" 2>&1; then
+    tail -"$n" "$log"
+    echo "1 passed, 0 failed"
+    passed=$((passed + 1))
+  else
+    tail -20 "$log"
+    echo "0 passed, 1 failed"
+    failed=$((failed + 1))
+  fi
+}
+step "benchmark smoke test (bench/bench_programs.sh --quick: bzip2, both compilers)" \
+  bench 4 bash bench/bench_programs.sh --quick
+step "real-program exactness (bench/bench_programs.sh --quick --verify: bzip2, both compilers)" \
+  verify 2 bash bench/bench_programs.sh --quick --verify
 
 secs=${FUZZ_SECONDS:-30}
 if [ "$secs" != 0 ]; then
