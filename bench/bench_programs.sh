@@ -22,7 +22,8 @@
 # about speed.  --verify: instead of all that, build each program with
 # the xprof plugins' debug counters on every edge, run the training and
 # the measured input, and check with xprof_verify that the spanning-tree
-# counters give every edge count exactly (exit status 1 if not).  BENCH_XPROF_GCC_FLAGS and BENCH_XPROF_CLANG_FLAGS add
+# counters give every edge count exactly (exit status 1 if not;
+# BENCH_XPROF_*_FLAGS apply, e.g. "-O3 -flto").  BENCH_XPROF_GCC_FLAGS and BENCH_XPROF_CLANG_FLAGS add
 # options to the xprof builds.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -112,6 +113,11 @@ run_sqlite() { (cd "$1" && ./sqlite3 :memory: < "$work/$2.sql"); }
 run_zstd() { (cd "$1" && ./zstd -q -f -6 -c "$work/$2.txt" > "$1/out.zst" && ./zstd -q -dc "$1/out.zst" | cksum && wc -c < "$1/out.zst"); }
 binary() { case $1 in lua) echo lua ;; bzip2) echo bzip2 ;; sqlite) echo sqlite3 ;; zstd) echo zstd ;; esac; }
 
+# xprof_extra COMPILER: BENCH_XPROF_GCC_FLAGS / BENCH_XPROF_CLANG_FLAGS,
+# more options for the xprof builds (e.g. "-ftree-loop-im", "-mllvm
+# -xprof-promote"), to measure what a default of ours is worth.
+xprof_extra() { [ "$1" = gcc ] && echo "${BENCH_XPROF_GCC_FLAGS:-}" || echo "${BENCH_XPROF_CLANG_FLAGS:-}"; }
+
 native_flags() { # COMPILER KIND
   case $1/$2 in
     gcc/gen) echo "-fprofile-generate -fprofile-update=single" ;;
@@ -135,7 +141,8 @@ if [ $verify = 1 ]; then
       else
         debug="-mllvm -xprof-all-edges -mllvm -xprof-cfg-dump"
       fi
-      "build_$prog" "$d" "xprof-$cc" "-xprofile=collect:$d/verify $debug"
+      xextra=$(xprof_extra $cc)
+      "build_$prog" "$d" "xprof-$cc" "-xprofile=collect:$d/verify $debug $xextra"
       "run_$prog" "$d" train >/dev/null
       "run_$prog" "$d" run >/dev/null
       out=$(find "$d" -name '*.xpcfg' -print0 | xargs -0 xprof_verify "$d/verify.profile" |
@@ -160,10 +167,7 @@ for prog in $programs; do
     t0=$(now); "build_$prog" "$d/gen" "$cc" "$(native_flags $cc gen)"; btime[gen]=$(echo "$(now) $t0" | awk '{print $1-$2}')
     "build_$prog" "$d/genat" "$cc" "$(native_flags $cc genat)"
     xdump=$([ $cc = gcc ] && echo "-fplugin-arg-xprof-cfg-dump" || echo "-mllvm -xprof-cfg-dump")
-    # BENCH_XPROF_GCC_FLAGS / BENCH_XPROF_CLANG_FLAGS: more options for the
-    # xprof builds (e.g. "-ftree-loop-im", "-mllvm -xprof-promote"), to
-    # measure what a default of ours is worth.
-    xextra=$([ $cc = gcc ] && echo "${BENCH_XPROF_GCC_FLAGS:-}" || echo "${BENCH_XPROF_CLANG_FLAGS:-}")
+    xextra=$(xprof_extra $cc)
     t0=$(now); "build_$prog" "$d/xat" "xprof-$cc" "-xprofile=collect $xdump $xextra"; btime[xat]=$(echo "$(now) $t0" | awk '{print $1-$2}')
     xsingle=$([ $cc = gcc ] && echo "-fplugin-arg-xprof-update=single" || echo "-mllvm -xprof-update=single")
     "build_$prog" "$d/xsin" "xprof-$cc" "-xprofile=collect $xsingle $xextra"
