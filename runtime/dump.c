@@ -471,7 +471,8 @@ static int lock_dir(const char *dir, const char *what) {
 
 static int write_dir(const char *dir, xprof_profile *snap, const char *when) {
   const char *lost = strcmp(when, "at exit") == 0 || strcmp(when, "at unload") == 0 ||
-                             strcmp(when, "before exec") == 0
+                             strcmp(when, "before exec") == 0 ||
+                             strcmp(when, "before daemon") == 0
                          ? "the counts of this run are lost"
                          : "the counts are kept for the next write";
   xprof_error err;

@@ -1,11 +1,12 @@
 /*
- * exec.c - write the profile before the process image is replaced.
+ * exec.c - write the profile before the process image is replaced, or
+ * the process ends without running its exit handlers.
  *
- * The runtime defines the exec family itself; linked into the program, its
- * definitions take precedence over the C library's for every caller in
- * the process.  Each writes the data gathered so far (and zeroes it, so
- * that a failed exec does not count twice), then calls the C library's
- * function.
+ * The runtime defines the exec family and daemon() itself; linked into the
+ * program, its definitions take precedence over the C library's for every
+ * caller in the process.  Each writes the data gathered so far (and zeroes
+ * it, so that a failed exec does not count twice), then calls the C
+ * library's function.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -16,14 +17,16 @@
 
 #include "rt_internal.h"
 
-static void before_exec(void) {
+static void write_before(const char *what) {
   int saved = errno;
   pthread_mutex_lock(&rt_lock);
   if (rt_objects)
-    rt_dump_locked(NULL, "before exec");
+    rt_dump_locked(NULL, what);
   pthread_mutex_unlock(&rt_lock);
   errno = saved;
 }
+
+static void before_exec(void) { write_before("before exec"); }
 
 static void *next_symbol(const char *name) {
   void *f = dlsym(RTLD_NEXT, name);
@@ -118,4 +121,14 @@ RT_EXPORT int execle(const char *path, const char *arg, ...) {
   int rc = execve(path, argv, envp);
   free(argv);
   return rc;
+}
+
+/* daemon() forks and ends the parent with _exit, which runs no exit
+ * handlers: without a write first, a daemon's training run would lose
+ * everything its start-up counted.  The child counts from zero (fork). */
+RT_EXPORT int daemon(int nochdir, int noclose) {
+  typedef int (*daemon_fn)(int, int);
+  daemon_fn real = (daemon_fn)next_symbol("daemon");
+  write_before("before daemon");
+  return real ? real(nochdir, noclose) : -1;
 }
