@@ -10,7 +10,8 @@
 #
 #   bench/build_packages.sh [--compilers "gcc clang"] [--packages LIST]
 #
-# Packages: gzip xz pcre2 lz4 zlib (C: autoconf, libtool, plain make) and
+# Packages: gzip xz pcre2 lz4 zlib libpng (C: autoconf, libtool, plain
+# make; libpng's errors leave by longjmp) and
 # pugixml tinyxml2 double-conversion (C++: cmake, exceptions, templates);
 # all by default.  Prints one markdown row per package and compiler:
 # whether each build and its test suite passed, how many object files the
@@ -28,7 +29,7 @@ build=${BUILD:-$root/build}
 export PATH=$build/tools:$PATH
 . "$here/lib.sh"
 compilers="gcc clang"
-packages="gzip xz pcre2 lz4 zlib pugixml tinyxml2 double-conversion"
+packages="gzip xz pcre2 lz4 zlib libpng pugixml tinyxml2 double-conversion"
 while (($#)); do
   case $1 in
     --compilers) compilers=$2; shift ;;
@@ -39,12 +40,13 @@ while (($#)); do
 done
 work=${BENCH_WORK:-$(mktemp -d)}
 mkdir -p "$work/dl"
-declare -A source=([gzip]=gzip [xz]=xz-utils [pcre2]=pcre2 [lz4]=lz4 [zlib]=zlib
+declare -A source=([gzip]=gzip [xz]=xz-utils [pcre2]=pcre2 [lz4]=lz4 [zlib]=zlib [libpng]=libpng1.6
                    [pugixml]=pugixml [tinyxml2]=tinyxml2
                    [double-conversion]=double-conversion)
 declare -A tarball=([gzip]='gzip_*.orig.tar.xz' [xz]='xz-utils_*.orig.tar.xz'
                     [pcre2]='pcre2_*.orig.tar.gz' [lz4]='lz4_*.orig.tar.gz'
-                    [zlib]='zlib_*.orig.tar.*' [pugixml]='pugixml_*.orig.tar.*'
+                    [zlib]='zlib_*.orig.tar.*' [libpng]='libpng1.6_*.orig.tar.*'
+                    [pugixml]='pugixml_*.orig.tar.*'
                     [tinyxml2]='tinyxml2_*.orig.tar.*'
                     [double-conversion]='double-conversion_*.orig.tar.*')
 need=()
