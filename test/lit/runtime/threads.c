@@ -23,8 +23,8 @@ void even(void) {}
 void odd(void) {}
 static const struct xprof_rt_proc procs[] = {
     {"work", 0x1, 0, 2, counters, 1, 0, sites, NULL},
-    {"even", 0x2, 1, 0, counters, 0, 0, NULL, (const void *)even},
-    {"odd", 0x3, 2, 0, counters, 0, 0, NULL, (const void *)odd},
+    XP_TARGET(even, 0x2, 1, counters),
+    XP_TARGET(odd, 0x3, 2, counters),
 };
 XP_OBJECT(obj, "/handmade/threads.o", 0x7, 2, NULL, procs, counters)
 

@@ -30,8 +30,8 @@ void hot(void) {}
 void warm(void) {}
 static const struct xprof_rt_proc procs[] = {
     {"main", 0x1, 0, 1, counters, 3, 0, sites, NULL},
-    {"hot", 0x2, 1, 0, counters, 0, 0, NULL, (const void *)hot},
-    {"warm", 0x3, 2, 0, counters, 0, 0, NULL, (const void *)warm},
+    XP_TARGET(hot, 0x2, 1, counters),
+    XP_TARGET(warm, 0x3, 2, counters),
 };
 XP_OBJECT(obj, "/handmade/vp.o", 0x9, 3, NULL, procs, counters)
 

@@ -19,9 +19,9 @@ void f1(void) {}
 void f2(void) {}
 static const struct xprof_rt_proc procs[] = {
     {"work", 0x1, 0, 1, counters, 1, 0, sites, NULL},
-    {"f0", 0x2, 1, 0, counters, 0, 0, NULL, (const void *)f0},
-    {"f1", 0x3, 2, 0, counters, 0, 0, NULL, (const void *)f1},
-    {"f2", 0x4, 3, 0, counters, 0, 0, NULL, (const void *)f2},
+    XP_TARGET(f0, 0x2, 1, counters),
+    XP_TARGET(f1, 0x3, 2, counters),
+    XP_TARGET(f2, 0x4, 3, counters),
 };
 XP_OBJECT(obj, "/handmade/churn.o", 0x7, 2, NULL, procs, counters)
 

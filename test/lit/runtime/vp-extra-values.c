@@ -26,9 +26,9 @@ void odd(void) {}
 void third(void) {}
 static const struct xprof_rt_proc procs[] = {
     {"main", 0x1, 0, 1, counters, 2, 0, sites, NULL},
-    {"even", 0x2, 1, 0, counters, 0, 0, NULL, (const void *)even},
-    {"odd", 0x3, 2, 0, counters, 0, 0, NULL, (const void *)odd},
-    {"third", 0x4, 3, 0, counters, 0, 0, NULL, (const void *)third},
+    XP_TARGET(even, 0x2, 1, counters),
+    XP_TARGET(odd, 0x3, 2, counters),
+    XP_TARGET(third, 0x4, 3, counters),
 };
 XP_OBJECT(obj, "/handmade/extra.o", 0x9, 2, NULL, procs, counters)
 

@@ -15,6 +15,11 @@
 #define XP_INC(counters, i) __atomic_fetch_add(&(counters)[i], 1, __ATOMIC_RELAXED)
 #define XP_COUNT(a) (sizeof(a) / sizeof *(a))
 
+/* A procedure with no counters of its own that indirect calls go to: its
+ * address lets the runtime name it as a value-profile target. */
+#define XP_TARGET(fn, sig, first, counters)                                   \
+  { #fn, sig, first, 0, counters, 0, 0, NULL, (const void *)fn }
+
 #ifndef XP_ABI
 #define XP_ABI XPROF_RT_ABI_VERSION
 #endif
