@@ -22,9 +22,9 @@
 # about speed.  --verify: instead of all that, build each program with
 # the xprof plugins' debug counters on every edge, run the training and
 # the measured input, and check with xprof_verify that the spanning-tree
-# counters give every edge count exactly (exit status 1 if not;
-# BENCH_XPROF_*_FLAGS apply, e.g. "-O3 -flto").  BENCH_XPROF_GCC_FLAGS and BENCH_XPROF_CLANG_FLAGS add
-# options to the xprof builds.
+# counters give every edge count exactly (exit status 1 if not).
+# BENCH_XPROF_GCC_FLAGS and BENCH_XPROF_CLANG_FLAGS add options to the
+# xprof builds, --verify's too (e.g. "-O3 -flto").
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -136,18 +136,10 @@ if [ $verify = 1 ]; then
     for cc in $compilers; do
       d=$work/$prog-$cc/verify
       mkdir -p "$d"
-      if [ $cc = gcc ]; then
-        debug="-fplugin-arg-xprof-all-edges -fplugin-arg-xprof-cfg-dump"
-      else
-        debug="-mllvm -xprof-all-edges -mllvm -xprof-cfg-dump"
-      fi
-      xextra=$(xprof_extra $cc)
-      "build_$prog" "$d" "xprof-$cc" "-xprofile=collect:$d/verify $debug $xextra"
+      "build_$prog" "$d" "xprof-$cc" "-xprofile=collect:$d/verify $(xprof_debug_flags $cc) $(xprof_extra $cc)"
       "run_$prog" "$d" train >/dev/null
       "run_$prog" "$d" run >/dev/null
-      out=$(find "$d" -name '*.xpcfg' -print0 | xargs -0 xprof_verify "$d/verify.profile" |
-              tee "$d/verify.log" | tail -1)
-      # "N procedures (M never run), K edges checked: all exact"
+      out=$(verify_tree "$d" "$d/verify.profile")
       echo "$out" | awk -v p=$prog -v c=$cc '{gsub(/[(]/, "", $3);
         printf "| %s | %s | %s (%s) | %s | %s |\n", p, c, $1, $3, $6, ($NF == "exact" ? "all exact" : "MISMATCHES")}'
       case $out in *"all exact") ;; *) status=1; grep -v 'edges checked' "$d/verify.log" | head -5 >&2 ;; esac

@@ -70,13 +70,7 @@ build() {
   local flags="-O2 -xprofile=$mode:$prof"
   case $mode in
     use) flags="$flags -xprofile_pathmap=$work/$p-$compiler-collect:$d" ;;
-    verify)
-      flags="-O2 -xprofile=collect:$work/prof-verify-$p-$compiler"
-      if [ "$compiler" = gcc ]; then
-        flags="$flags -fplugin-arg-xprof-all-edges -fplugin-arg-xprof-cfg-dump"
-      else
-        flags="$flags -mllvm -xprof-all-edges -mllvm -xprof-cfg-dump"
-      fi ;;
+    verify) flags="-O2 -xprofile=collect:$work/prof-verify-$p-$compiler $(xprof_debug_flags $compiler)" ;;
   esac
   rm -rf "$d" && mkdir -p "$d"
   tar -xf $(ls "$work"/dl/${tarball[$p]} | head -1) -C "$d" --strip-components=1
@@ -102,14 +96,11 @@ build() {
   ) && echo ok || { [ $? = 1 ] && echo "build failed" || echo "tests failed"; }
 }
 
-# exact PACKAGE COMPILER: after the verify build, "N of N" edges exact
-# or what went wrong.  Configure's probes are left out: they share one
-# object name, so a probe's dump need not be the one whose program ran.
+# exact PACKAGE COMPILER: after the verify build, "all N" (edges exact)
+# or what went wrong.
 exact() {
-  local d=$work/$1-$2-verify out
-  out=$(find "$d" -name '*.xpcfg' ! -name 'conftest*' -print0 |
-          xargs -0 xprof_verify "$work/prof-verify-$1-$2.profile" 2>"$d/verify.err" |
-          tee "$d/verify.log" | tail -1)
+  local out
+  out=$(verify_tree "$work/$1-$2-verify" "$work/prof-verify-$1-$2.profile")
   case $out in
     *"edges checked: all exact") echo "$out" | sed 's/.*), \([0-9]*\) edges.*/all \1/' ;;
     *MISMATCHES) echo "MISMATCHES" ;;

@@ -34,3 +34,23 @@ ensure_deb_src() {
     $sudo tee /etc/apt/sources.list.d/xprof-bench-src.sources >/dev/null
   $sudo apt-get update -qq
 }
+
+# xprof_debug_flags COMPILER: the plugin options that put a debug counter
+# on every edge and dump each object's CFG beside it (OBJECT.xpcfg).
+xprof_debug_flags() {
+  if [ "$1" = gcc ]; then
+    echo "-fplugin-arg-xprof-all-edges -fplugin-arg-xprof-cfg-dump"
+  else
+    echo "-mllvm -xprof-all-edges -mllvm -xprof-cfg-dump"
+  fi
+}
+
+# verify_tree DIR PROFILE: xprof_verify on every CFG dump under DIR but
+# configure's probes (they share one object name, so a probe's dump need
+# not be the one whose program ran); the full output goes to
+# DIR/verify.log, messages to DIR/verify.err; prints its summary line,
+# "N procedures (M never run), K edges checked: all exact" (or MISMATCHES).
+verify_tree() {
+  find "$1" -name '*.xpcfg' ! -name 'conftest*' -print0 |
+    xargs -0 xprof_verify "$2" 2>"$1/verify.err" | tee "$1/verify.log" | tail -1
+}
