@@ -121,7 +121,7 @@ static int terminator_kind(LLVMValueRef t, int *exits, int *fake_exit) {
 /* Does the block hold a call that may not return? */
 static int has_risky_call(LLVMBasicBlockRef b) {
   for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i))
-    if (LLVMIsACallInst(i) && xl_call_may_not_return(i))
+    if ((LLVMIsACallInst(i) || LLVMIsAInvokeInst(i)) && xl_call_may_not_return(i))
       return 1;
   return 0;
 }
@@ -150,6 +150,7 @@ static void split_risky_continuations(LLVMValueRef fn) {
 int xl_cfg_build(LLVMValueRef fn, uint32_t n_vp_sites, struct xl_cfg *c) {
   memset(c, 0, sizeof *c);
   xl_split_after_returns_twice(fn);
+  xl_split_landing_pads(fn);
   split_risky_continuations(fn);
 
   uint32_t nb = LLVMCountBasicBlocks(fn);

@@ -165,6 +165,9 @@ static bool readOptions(struct xl_options &o, std::vector<const char *> &uses,
 // Functions of the module that surely return to their caller: no exit,
 // longjmp or exception out of them (see findReturning).
 static DenseSet<const Function *> Returning;
+// Functions of the module that leave only by returning or by throwing: no
+// exit or longjmp out of them.  An invoke's unwind edge covers the throw.
+static DenseSet<const Function *> ReturnsOrThrows;
 // C library functions (known to LLVM by name and prototype) that return
 // to their caller: none of them calls back into the program.
 static DenseSet<const Function *> LibReturning;
@@ -193,6 +196,7 @@ struct XprofPass : PassInfoMixin<XprofPass> {
         PSI->refresh();
     }
     Returning.clear();
+    ReturnsOrThrows.clear();
     return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
   }
   static bool isRequired() { return true; }
@@ -358,12 +362,75 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
 
 // ---- helpers -----------------------------------------------------------
 
+// The C++ runtime's functions that never return but always throw.
+static bool onlyThrows(const Function *F) {
+  if (!F || !F->isDeclaration())
+    return false;
+  StringRef N = F->getName();
+  return N == "__cxa_throw" || N == "__cxa_rethrow" || N == "_Unwind_Resume" ||
+         N == "__cxa_bad_cast" || N == "__cxa_bad_typeid" ||
+         N == "__cxa_throw_bad_array_new_length" ||
+         (N.startswith("_ZSt") && N.contains("__throw_")); // std::__throw_*
+}
+
+static bool endsWithoutProfile(const CallBase *CB);
+
+// May the call leave by exit or longjmp, abandoning the caller's frame?
+// (Throwing is not asked about here.)
+static bool mayExitOrJump(const CallBase *CB) {
+  const Function *F = CB->getCalledFunction();
+  if (F && ReturnsOrThrows.count(F))
+    return false;
+  if (CB->doesNotReturn())
+    return !onlyThrows(F) && !endsWithoutProfile(CB);
+  if (F && LibReturning.count(F) && !CB->getFunction()->hasFnAttribute("no-builtins"))
+    return false;
+  if (CB->hasFnAttr(Attribute::WillReturn))
+    return false;
+  if (F && (F->hasFnAttribute(Attribute::WillReturn) ||
+            (F->onlyReadsMemory() && F->mustProgress())))
+    return false;
+  return true;
+}
+
+// Can an exception pass this invoke's landing pad without entering it?
+// The unwinder skips a pad with no cleanup when no clause takes the
+// exception: only a catch-all or an empty filter takes every one.
+static bool padMaySkip(const InvokeInst *II) {
+  const auto *LP = dyn_cast<LandingPadInst>(II->getUnwindDest()->getFirstNonPHI());
+  if (!LP)
+    return true; // funclet EH (not on Linux): assume the worst
+  if (LP->isCleanup())
+    return false;
+  for (unsigned i = 0; i < LP->getNumClauses(); i++) {
+    const Constant *C = LP->getClause(i);
+    if (LP->isCatch(i) && C->isNullValue())
+      return false;
+    if (LP->isFilter(i) && cast<ArrayType>(C->getType())->getNumElements() == 0)
+      return false;
+  }
+  return true;
+}
+
+// An invoke leaves the calling function other than by its two edges when
+// an exception passes its landing pad by, or when the callee exits or
+// longjmps.
+static bool invokeMayNotReturn(const InvokeInst *II) {
+  if (!II->doesNotThrow() && padMaySkip(II))
+    return true;
+  if (OptCallsReturn)
+    return false; // the user traded exactness across exit/longjmp for speed
+  return mayExitOrJump(II);
+}
+
 // Does the call possibly leave the calling function other than by
 // returning to it (exit, longjmp, an exception the caller does not
 // catch)?  Then its block gets a fake edge to EXIT.
 static bool mayNotReturn(const CallBase *CB) {
-  if (isa<IntrinsicInst>(CB) || isa<InvokeInst>(CB) || CB->isInlineAsm())
+  if (isa<IntrinsicInst>(CB) || CB->isInlineAsm())
     return false;
+  if (const auto *II = dyn_cast<InvokeInst>(CB))
+    return invokeMayNotReturn(II);
   if (OptCallsReturn && CB->doesNotThrow())
     return false; // the user traded exactness across exit/longjmp for speed
   if (CB->doesNotReturn())
@@ -373,14 +440,7 @@ static bool mayNotReturn(const CallBase *CB) {
     return false;
   if (!CB->doesNotThrow())
     return true; // willreturn allows unwinding
-  if (F && LibReturning.count(F) && !CB->getFunction()->hasFnAttribute("no-builtins"))
-    return false;
-  if (CB->hasFnAttr(Attribute::WillReturn))
-    return false;
-  if (F && (F->hasFnAttribute(Attribute::WillReturn) ||
-            (F->onlyReadsMemory() && F->mustProgress())))
-    return false;
-  return true;
+  return mayExitOrJump(CB);
 }
 
 // Noreturn calls that end the process without atexit handlers, so
@@ -426,6 +486,17 @@ static bool functionReturns(const Function &F) {
   return true;
 }
 
+// Given the current set, does F surely leave by returning or throwing?
+static bool functionReturnsOrThrows(const Function &F) {
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB) {
+      const auto *CB = dyn_cast<CallBase>(&I);
+      if (CB && !isa<IntrinsicInst>(CB) && !CB->isInlineAsm() && mayExitOrJump(CB))
+        return false;
+    }
+  return true;
+}
+
 // The C library's functions return, but for those that run code of the
 // program (qsort's comparison), replace the process (exec*) or return
 // twice as far as the counts go (fork: the child counts from zero, so
@@ -449,27 +520,36 @@ static void findLibReturning(Module &M) {
   }
 }
 
-// The greatest set of functions that surely return: start from every
-// function whose body is the one that runs, drop those that call one
-// outside the set until none is dropped (so recursion can be in it).
-// Computed before any function changes, the same in both modes.
+// Shrink Set to the greatest subset whose every function passes Keeps
+// with the set as it stands (so recursion can be in it).
+static void shrinkToFixpoint(Module &M, DenseSet<const Function *> &Set,
+                             bool (*Keeps)(const Function &)) {
+  for (const Function &F : M)
+    if (!F.isDeclaration() && F.hasExactDefinition())
+      Set.insert(&F);
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (const Function &F : M)
+      if (Set.count(&F) && !Keeps(F)) {
+        Set.erase(&F);
+        Changed = true;
+      }
+  }
+}
+
+// The functions that surely return, and those that surely return or
+// throw: start from every function whose body is the one that runs, drop
+// those that call one outside the set until none is dropped.  Computed
+// before any function changes, the same in both modes.
 static void findReturning(Module &M) {
   Returning.clear();
+  ReturnsOrThrows.clear();
   LibReturning.clear();
   if (OptCallsReturn)
     return;
   findLibReturning(M);
-  for (const Function &F : M)
-    if (!F.isDeclaration() && F.hasExactDefinition())
-      Returning.insert(&F);
-  for (bool Changed = true; Changed;) {
-    Changed = false;
-    for (const Function &F : M)
-      if (Returning.count(&F) && !functionReturns(F)) {
-        Returning.erase(&F);
-        Changed = true;
-      }
-  }
+  shrinkToFixpoint(M, ReturnsOrThrows, functionReturnsOrThrows);
+  shrinkToFixpoint(M, Returning, functionReturns);
 }
 
 extern "C" int xl_call_may_not_return(LLVMValueRef call) {
@@ -508,6 +588,41 @@ extern "C" void xl_split_after_returns_twice(LLVMValueRef fn) {
           at.push_back(I.getNextNode());
   for (Instruction *I : at)
     I->getParent()->splitBasicBlock(I);
+}
+
+// The shared pad's landingpad becomes a PHI of the copies in the new
+// pads; the unwinder enters each new pad as it entered the shared one.
+static void splitLandingPad(BasicBlock *Pad) {
+  SmallVector<BasicBlock *, 8> Preds;
+  for (BasicBlock *P : predecessors(Pad))
+    if (!is_contained(Preds, P))
+      Preds.push_back(P);
+  if (Preds.size() < 2)
+    return;
+  LandingPadInst *LP = Pad->getLandingPadInst();
+  PHINode *PN = PHINode::Create(LP->getType(), Preds.size(), LP->getName() + ".xp", LP);
+  for (BasicBlock *P : Preds) {
+    BasicBlock *NB = BasicBlock::Create(Pad->getContext(), Pad->getName() + ".xp",
+                                        Pad->getParent(), Pad);
+    Instruction *Copy = LP->clone();
+    NB->getInstList().push_back(Copy);
+    BranchInst::Create(Pad, NB)->setDebugLoc(LP->getDebugLoc());
+    P->getTerminator()->replaceSuccessorWith(Pad, NB);
+    Pad->replacePhiUsesWith(P, NB);
+    PN->addIncoming(Copy, NB);
+  }
+  LP->replaceAllUsesWith(PN);
+  LP->eraseFromParent();
+}
+
+extern "C" void xl_split_landing_pads(LLVMValueRef fn) {
+  Function *F = cast<Function>(unwrap(fn));
+  std::vector<BasicBlock *> Pads;
+  for (BasicBlock &BB : *F)
+    if (BB.isLandingPad())
+      Pads.push_back(&BB);
+  for (BasicBlock *Pad : Pads)
+    splitLandingPad(Pad);
 }
 
 extern "C" LLVMBasicBlockRef xl_split_edge(LLVMValueRef term, unsigned succ) {

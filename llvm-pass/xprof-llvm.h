@@ -54,6 +54,11 @@ extern int xl_no_warnings;
 /* Split blocks after calls that may return twice (setjmp), so that their
  * continuation, entered again from nowhere, starts a block. */
 void xl_split_after_returns_twice(LLVMValueRef fn);
+/* Give each invoke its own landing pad, which branches to the shared one:
+ * the unwind edge into a pad cannot be split later, and an invoke whose
+ * callee may exit has two edges out besides its normal one (unwind and
+ * fake) that flow conservation cannot tell apart. */
+void xl_split_landing_pads(LLVMValueRef fn);
 int xl_call_may_not_return(LLVMValueRef call);
 int xl_call_returns_twice(LLVMValueRef call);
 /* The length operand of memcpy, memmove, memset (the intrinsics), memcmp
