@@ -133,24 +133,78 @@ static int after_returns_twice(LLVMBasicBlockRef b, LLVMBasicBlockRef *from) {
   return prev && LLVMIsACallInst(prev) && xl_call_returns_twice(prev);
 }
 
-/* A setjmp continuation that also holds a call that may not return would
- * have its flow in (fake, from ENTRY) and out (fake, to EXIT) uncounted: a
- * cycle with no counter, and the function would go unprofiled.  Its head
- * becomes a block of its own, so that the edge between the two parts can
- * be counted. */
-static void split_risky_continuations(LLVMValueRef fn) {
+/* Before CoroSplit, a coroutine's suspend point is a switch on the
+ * result of llvm.coro.suspend, in the same block.  CoroSplit cuts the
+ * block before the call: what follows it runs when the coroutine
+ * suspends (the switch then takes its default edge) and again each time
+ * the resume or destroy function enters there (its two cases) -- from
+ * nowhere, as far as this CFG goes, as a setjmp continuation is. */
+int xl_is_coro_suspend(LLVMValueRef t) {
+  static unsigned id;
+  if (!id)
+    id = LLVMLookupIntrinsicID("llvm.coro.suspend", strlen("llvm.coro.suspend"));
+  if (!t || LLVMGetInstructionOpcode(t) != LLVMSwitch)
+    return 0;
+  LLVMValueRef c = LLVMGetOperand(t, 0), f = NULL;
+  if (LLVMIsACallInst(c) && LLVMGetInstructionParent(c) == LLVMGetInstructionParent(t))
+    f = LLVMGetCalledValue(c);
+  return f && LLVMIsAFunction(f) && id && LLVMGetIntrinsicID(f) == id;
+}
+
+/* So that the block a suspend point's switch ends starts where CoroSplit
+ * cuts: the call to llvm.coro.suspend. */
+static void split_before_suspends(LLVMValueRef fn) {
   for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b)) {
     LLVMValueRef t = LLVMGetBasicBlockTerminator(b);
-    if (after_returns_twice(b, NULL) && t && LLVMGetNumSuccessors(t) == 1 &&
-        has_risky_call(LLVMGetSuccessor(t, 0)))
-      xl_split_block_at_start(LLVMGetSuccessor(t, 0));
+    if (xl_is_coro_suspend(t) && LLVMGetPreviousInstruction(LLVMGetOperand(t, 0)))
+      xl_split_block_before(LLVMGetOperand(t, 0));
   }
+}
+
+/* The blocks entered from nowhere that a block leads to: a setjmp call's
+ * continuation; a suspend point (after split_before_suspends), itself. */
+static void for_each_reentry(LLVMBasicBlockRef b, void (*fn)(LLVMBasicBlockRef, void *),
+                             void *arg) {
+  LLVMValueRef t = LLVMGetBasicBlockTerminator(b);
+  if (!t)
+    return;
+  if (after_returns_twice(b, NULL) && LLVMGetNumSuccessors(t) == 1)
+    fn(LLVMGetSuccessor(t, 0), arg);
+  else if (xl_is_coro_suspend(t))
+    fn(b, arg);
+}
+
+static void split_if_risky(LLVMBasicBlockRef b, void *arg) {
+  (void)arg;
+  if (has_risky_call(b))
+    xl_split_block_at_start(b);
+}
+
+/* A continuation (see for_each_reentry) that also holds a call that may
+ * not return would have its flow in (fake, from ENTRY) and out (fake, to
+ * EXIT) uncounted: a cycle with no counter, and the function would go
+ * unprofiled.  Its head becomes a block of its own, so that the edge
+ * between the two parts can be counted. */
+static void split_risky_continuations(LLVMValueRef fn) {
+  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b))
+    for_each_reentry(b, split_if_risky, NULL);
+}
+
+struct mark_ctx {
+  block_map *m;
+  unsigned char *fake_entry;
+};
+
+static void mark_fake_entry(LLVMBasicBlockRef b, void *arg) {
+  struct mark_ctx *mc = arg;
+  mc->fake_entry[node_of(mc->m, b)] = 1;
 }
 
 int xl_cfg_build(LLVMValueRef fn, uint32_t n_vp_sites, struct xl_cfg *c) {
   memset(c, 0, sizeof *c);
   xl_split_after_returns_twice(fn);
   xl_split_landing_pads(fn);
+  split_before_suspends(fn);
   split_risky_continuations(fn);
 
   uint32_t nb = LLVMCountBasicBlocks(fn);
@@ -197,9 +251,8 @@ int xl_cfg_build(LLVMValueRef fn, uint32_t n_vp_sites, struct xl_cfg *c) {
       if (!dup)
         preds[node_of(&m, d)]++;
     }
-    /* A setjmp-like call returns a second time into its continuation. */
-    if (after_returns_twice(c->blocks[k], NULL) && t && LLVMGetNumSuccessors(t) == 1)
-      fake_entry[node_of(&m, LLVMGetSuccessor(t, 0))] = 1;
+    struct mark_ctx mc = {&m, fake_entry};
+    for_each_reentry(c->blocks[k], mark_fake_entry, &mc);
   }
 
   /* Estimated frequencies: the heaviest edges stay on the tree. */

@@ -427,7 +427,16 @@ static bool invokeMayNotReturn(const InvokeInst *II) {
 // returning to it (exit, longjmp, an exception the caller does not
 // catch)?  Then its block gets a fake edge to EXIT.
 static bool mayNotReturn(const CallBase *CB) {
-  if (isa<IntrinsicInst>(CB) || CB->isInlineAsm())
+  // A coroutine's resume and destroy functions return at llvm.coro.end
+  // (CoroSplit makes it a ret there); only the ramp goes on past it.
+  // coro.resume and coro.destroy (calls, after CoroEarly) run the
+  // coroutine's code, which may throw or exit.
+  if (const auto *II = dyn_cast<IntrinsicInst>(CB)) {
+    Intrinsic::ID ID = II->getIntrinsicID();
+    return ID == Intrinsic::coro_end || ID == Intrinsic::coro_resume ||
+           ID == Intrinsic::coro_destroy;
+  }
+  if (CB->isInlineAsm())
     return false;
   if (const auto *II = dyn_cast<InvokeInst>(CB))
     return invokeMayNotReturn(II);
