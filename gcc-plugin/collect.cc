@@ -481,14 +481,20 @@ static bool instrument_function(cgraph_node *node) {
   uint32_t n_debug = 0;
   if (xp_opts.all_edges)
     for (uint32_t i = 0; i < c.n_edges; i++)
-      n_debug += !(c.edges[i].flags & (XPROF_EDGE_FAKE | XPROF_EDGE_IGNORE | XPROF_EDGE_NOCOUNT));
+      n_debug += XPROF_DEBUG_COUNTED(c.edges[i].flags);
   f.n_counters = (uint32_t)c.n_counters + n_debug;
   uint32_t words = XPROF_RT_VP_WORDS(xp_opts.values_per_site);
 
   if (f.comdat) {
+    /* The names the copies of this function in other objects share. */
+    vec<uint32_t> site_words = vNULL;
+    for (uint32_t s = 0; s < n_sites; s++)
+      site_words.safe_push(words);
+    unsigned long long key = xprof_comdat_key(f.signature, c.edges, c.n_edges, n_debug != 0,
+                                              site_words.address(), n_sites);
+    site_words.release();
     char name[64 + 1024];
-    snprintf(name, sizeof name, "__xprof_c.%.1000s.%llx", f.name,
-             (unsigned long long)f.signature);
+    snprintf(name, sizeof name, "__xprof_c.%.1000s.%llx", f.name, key);
     uint32_t total = f.n_counters + n_sites * words;
     tree type = build_array_type(counter_type(),
                                  build_index_type(size_int(total ? total - 1 : 0)));
@@ -512,15 +518,12 @@ static bool instrument_function(cgraph_node *node) {
     f.base = 0;
     f.vp_base = f.n_counters;
     if (use_twins() && f.n_counters) {
-      snprintf(name, sizeof name, "__xprof_t.%.1000s.%llx", f.name,
-               (unsigned long long)f.signature);
+      snprintf(name, sizeof name, "__xprof_t.%.1000s.%llx", f.name, key);
       f.twin = twin_array(name, true, f.n_counters);
-      snprintf(name, sizeof name, "__xprof_tc.%.1000s.%llx", f.name,
-               (unsigned long long)f.signature);
+      snprintf(name, sizeof name, "__xprof_tc.%.1000s.%llx", f.name, key);
       f.twin_cell = twin_cell_var(name, true);
     } else if (per_thread() && f.n_counters) {
-      snprintf(name, sizeof name, "__xprof_d.%.1000s.%llx", f.name,
-               (unsigned long long)f.signature);
+      snprintf(name, sizeof name, "__xprof_d.%.1000s.%llx", f.name, key);
       f.word = thread_word(name, true);
     }
   } else {
@@ -553,8 +556,7 @@ static bool instrument_function(cgraph_node *node) {
     uint32_t k = c.counter_of_edge[i];
     if (k != XPROF_ON_TREE && k != XPROF_NOT_IN_GRAPH)
       insert_increment(c.gcc_edges[i], f.twin ? f.twin : f.var, f.base + k);
-    if (n_debug &&
-        !(c.edges[i].flags & (XPROF_EDGE_FAKE | XPROF_EDGE_IGNORE | XPROF_EDGE_NOCOUNT)))
+    if (n_debug && XPROF_DEBUG_COUNTED(c.edges[i].flags))
       insert_increment(c.gcc_edges[i], f.twin ? f.twin : f.var,
                        f.base + (uint32_t)c.n_counters + dbg++);
   }

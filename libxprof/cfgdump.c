@@ -16,7 +16,7 @@ void xprof_cfgdump_proc(FILE *f, const char *name, uint64_t signature,
                         uint32_t n_counters, int with_debug) {
   uint32_t n_debug = 0;
   for (uint32_t i = 0; with_debug && i < n_edges; i++)
-    n_debug += !(edges[i].flags & (XPROF_EDGE_FAKE | XPROF_EDGE_IGNORE | XPROF_EDGE_NOCOUNT));
+    n_debug += XPROF_DEBUG_COUNTED(edges[i].flags);
   fprintf(f, "PROC %s 0x%" PRIx64 " %u %u %u %u\n", name, signature, n_nodes,
           n_edges, n_counters, n_debug);
   uint32_t next_debug = n_counters;
@@ -28,7 +28,7 @@ void xprof_cfgdump_proc(FILE *f, const char *name, uint64_t signature,
       fputs("-", f);
     else
       fprintf(f, "%u", c);
-    if (with_debug && !(e->flags & (XPROF_EDGE_FAKE | XPROF_EDGE_IGNORE | XPROF_EDGE_NOCOUNT)))
+    if (with_debug && XPROF_DEBUG_COUNTED(e->flags))
       fprintf(f, " %u\n", next_debug++);
     else
       fputs(" -\n", f);

@@ -134,6 +134,17 @@ uint64_t xprof_cfg_signature(uint32_t n_nodes, const xprof_edge *edges,
   return h;
 }
 
+uint64_t xprof_comdat_key(uint64_t signature, const xprof_edge *edges,
+                          uint32_t n_edges, int debug_counters,
+                          const uint32_t *site_words, uint32_t n_sites) {
+  uint64_t h = signature ^ 0x9e3779b97f4a7c15ull;
+  for (uint32_t e = 0; debug_counters && e < n_edges; e++)
+    h = (h ^ (XPROF_DEBUG_COUNTED(edges[e].flags) ? e + 1 : 0)) * 0x100000001b3ull;
+  for (uint32_t s = 0; s < n_sites; s++)
+    h = (h ^ site_words[s]) * 0x100000001b3ull;
+  return h;
+}
+
 int xprof_solve_flow(uint32_t n_nodes, const xprof_edge *edges,
                      uint32_t n_edges, const uint32_t *counter_of_edge,
                      const uint64_t *counters, uint32_t n_counters,

@@ -380,6 +380,22 @@ int64_t xprof_place_counters(uint32_t n_nodes, const xprof_edge *edges,
 uint64_t xprof_cfg_signature(uint32_t n_nodes, const xprof_edge *edges,
                              uint32_t n_edges, const uint32_t *counter_of_edge);
 
+/* Whether an edge gets a debug counter of its own (all-edges mode). */
+#define XPROF_DEBUG_COUNTED(flags) \
+  (!((flags) & (XPROF_EDGE_FAKE | XPROF_EDGE_IGNORE | XPROF_EDGE_NOCOUNT)))
+
+/* The key in the names of a comdat function's counter arrays, which the
+ * linker makes one for all copies of the function: copies must agree on
+ * the arrays' layout to share them, and the signature does not cover it
+ * all.  Copies compiled in different translation units can agree on the
+ * signature and not on which edges can be counted (NOCOUNT is not in the
+ * signature: a call may be taken as returning where the callee's body is
+ * seen), which moves the debug counters; or be compiled with different
+ * value-profile options (site_words: each site's state, in words). */
+uint64_t xprof_comdat_key(uint64_t signature, const xprof_edge *edges,
+                          uint32_t n_edges, int debug_counters,
+                          const uint32_t *site_words, uint32_t n_sites);
+
 /* Solve every edge and node count from the counters by flow conservation.
  * counter_value(id) comes from `counters` (n_counters values).  Returns 0
  * when the counts are consistent, 1 when the count of a real edge came

@@ -30,6 +30,7 @@ typedef struct fn_data {
   LLVMValueRef fn;
   const char *name;
   uint64_t signature;
+  uint64_t comdat_key; /* in the names its comdat arrays share with copies */
   uint32_t n_counters, n_sites;
   uint8_t *site_types; /* XPROF_RT_VP_* per value-profile site */
   uint32_t *site_off;  /* each site's state, in words from vp_base */
@@ -197,7 +198,7 @@ static LLVMValueRef vp_proc_fn(ctx *c) {
 static LLVMValueRef comdat_array(ctx *c, fn_data *f) {
   char *name;
   uint32_t total = f->n_counters + f->vp_words;
-  if (asprintf(&name, "__xprof_c.%s.%llx", f->name, (unsigned long long)f->signature) < 0)
+  if (asprintf(&name, "__xprof_c.%s.%llx", f->name, (unsigned long long)f->comdat_key) < 0)
     return NULL;
   LLVMTypeRef ty = LLVMArrayType(c->i64, total ? total : 1);
   LLVMValueRef g = LLVMGetNamedGlobal(c->m, name);
@@ -268,7 +269,7 @@ static LLVMValueRef counting_array(ctx *c, fn_data *f, LLVMValueRef arr) {
     return c->twin_ph;
   }
   char *name, *cell;
-  unsigned long long sig = (unsigned long long)f->signature;
+  unsigned long long sig = (unsigned long long)f->comdat_key;
   if (asprintf(&name, "__xprof_t.%s.%llx", f->name, sig) < 0)
     return NULL;
   if (asprintf(&cell, "__xprof_tc.%s.%llx", f->name, sig) < 0) {
@@ -532,15 +533,25 @@ static int instrument(ctx *c, LLVMValueRef fn) {
     xl_cfg_free(&g);
     return 0;
   }
+  uint32_t *words = malloc((n_sites + 1) * sizeof *words);
+  if (!words) {
+    free(calls);
+    xl_cfg_free(&g);
+    return 0;
+  }
   for (uint32_t s = 0; s < n_sites; s++) {
     f->site_types[s] = xl_memop_length(calls[s]) ? XPROF_RT_VP_LLONG : XPROF_RT_VP_PROC;
     f->site_off[s] = f->vp_words;
-    f->vp_words += site_words(c, f->site_types[s]);
+    words[s] = site_words(c, f->site_types[s]);
+    f->vp_words += words[s];
   }
   uint32_t n_debug = 0;
   for (uint32_t e = 0; c->o->all_edges && e < g.n_edges; e++)
-    n_debug += !(g.edges[e].flags & (XPROF_EDGE_FAKE | XPROF_EDGE_NOCOUNT));
+    n_debug += XPROF_DEBUG_COUNTED(g.edges[e].flags);
   f->n_counters = (uint32_t)g.n_counters + n_debug;
+  f->comdat_key = xprof_comdat_key(f->signature, g.edges, g.n_edges, n_debug != 0,
+                                   words, n_sites);
+  free(words);
   LLVMLinkage l = LLVMGetLinkage(fn);
   /* Only possible indirect-call targets need their address recorded. */
   f->take_address = (l != LLVMInternalLinkage && l != LLVMPrivateLinkage &&
@@ -580,7 +591,7 @@ static int instrument(ctx *c, LLVMValueRef fn) {
   for (uint32_t e = 0; e < g.n_edges; e++) {
     uint32_t k = g.counter_of_edge[e];
     int counted = k != XPROF_ON_TREE && k != XPROF_NOT_IN_GRAPH;
-    int debug = n_debug && !(g.edges[e].flags & (XPROF_EDGE_FAKE | XPROF_EDGE_NOCOUNT));
+    int debug = n_debug && XPROF_DEBUG_COUNTED(g.edges[e].flags);
     if (counted || debug)
       at[e] = insertion_point(c, &g, e);
   }
@@ -590,7 +601,7 @@ static int instrument(ctx *c, LLVMValueRef fn) {
     uint32_t k = g.counter_of_edge[e];
     if (k != XPROF_ON_TREE && k != XPROF_NOT_IN_GRAPH && at[e])
       updates[n_updates++] = increment(c, at[e], count_arr, f->base + k);
-    if (n_debug && !(g.edges[e].flags & (XPROF_EDGE_FAKE | XPROF_EDGE_NOCOUNT))) {
+    if (n_debug && XPROF_DEBUG_COUNTED(g.edges[e].flags)) {
       if (at[e])
         updates[n_updates++] =
             increment(c, at[e], count_arr, f->base + (uint32_t)g.n_counters + dbg);
@@ -602,7 +613,7 @@ static int instrument(ctx *c, LLVMValueRef fn) {
     LLVMValueRef word;
     if (f->var) {
       char *name;
-      if (asprintf(&name, "__xprof_d.%s.%llx", f->name, (unsigned long long)f->signature) < 0)
+      if (asprintf(&name, "__xprof_d.%s.%llx", f->name, (unsigned long long)f->comdat_key) < 0)
         return 0;
       word = thread_word(c, name, 1);
       free(name);

@@ -169,7 +169,26 @@ static void inconsistent(void) {
   CHECK(xprof_solve_flow(6, e, 6, cyc, one, 1, solved, NULL) == -1);
 }
 
+static void comdat_keys(void) {
+  /* The same CFG, the return edge uncountable in one copy (a call taken
+   * as possibly exiting there) and not in the other: one signature. */
+  xprof_edge a[] = {{0, 2, 0, 9}, {2, 1, XPROF_EDGE_NOCOUNT, 9}};
+  xprof_edge b[] = {{0, 2, 0, 9}, {2, 1, 0, 9}};
+  uint32_t c[2] = {0, XPROF_ON_TREE};
+  uint64_t sig = xprof_cfg_signature(3, a, 2, c);
+  CHECK(sig == xprof_cfg_signature(3, b, 2, c));
+  uint32_t w4[2] = {10, 10}, w8[2] = {18, 18};
+  /* Without debug counters the arrays agree, with them they do not. */
+  CHECK(xprof_comdat_key(sig, a, 2, 0, w4, 2) == xprof_comdat_key(sig, b, 2, 0, w4, 2));
+  CHECK(xprof_comdat_key(sig, a, 2, 1, w4, 2) != xprof_comdat_key(sig, b, 2, 1, w4, 2));
+  CHECK(xprof_comdat_key(sig, a, 2, 1, w4, 2) == xprof_comdat_key(sig, a, 2, 1, w4, 2));
+  /* Value-profile sites of another size: other arrays. */
+  CHECK(xprof_comdat_key(sig, a, 2, 0, w4, 2) != xprof_comdat_key(sig, a, 2, 0, w8, 2));
+  CHECK(xprof_comdat_key(sig, a, 2, 0, w4, 1) != xprof_comdat_key(sig, a, 2, 0, w4, 2));
+}
+
 UNIT_TABLE(flow_tests) = {
+    {"flow/comdat_keys", comdat_keys},
     {"flow/random_graphs", random_graphs},
     {"flow/heavy_edges_uncounted", heavy_edges_uncounted},
     {"flow/fake_and_ignored", fake_and_ignored},
