@@ -12,8 +12,9 @@
 #
 # Packages: gzip xz pcre2 lz4 zlib libpng (C: autoconf, libtool, plain
 # make; libpng's errors leave by longjmp) and
-# pugixml tinyxml2 double-conversion (C++: cmake, exceptions, templates);
-# all by default.  Prints one markdown row per package and compiler:
+# pugixml tinyxml2 double-conversion yaml-cpp (C++: cmake, exceptions,
+# templates; yaml-cpp's tests use the system's googletest, installed when
+# missing); all by default.  Prints one markdown row per package and compiler:
 # whether each build and its test suite passed, how many object files the
 # use build compiled without data (objects linked into no program that
 # ran), how many functions it found stale -- always 0 for an unchanged
@@ -29,7 +30,7 @@ build=${BUILD:-$root/build}
 export PATH=$build/tools:$PATH
 . "$here/lib.sh"
 compilers="gcc clang"
-packages="gzip xz pcre2 lz4 zlib libpng pugixml tinyxml2 double-conversion"
+packages="gzip xz pcre2 lz4 zlib libpng pugixml tinyxml2 double-conversion yaml-cpp"
 while (($#)); do
   case $1 in
     --compilers) compilers=$2; shift ;;
@@ -42,13 +43,15 @@ work=${BENCH_WORK:-$(mktemp -d)}
 mkdir -p "$work/dl"
 declare -A source=([gzip]=gzip [xz]=xz-utils [pcre2]=pcre2 [lz4]=lz4 [zlib]=zlib [libpng]=libpng1.6
                    [pugixml]=pugixml [tinyxml2]=tinyxml2
-                   [double-conversion]=double-conversion)
+                   [double-conversion]=double-conversion [yaml-cpp]=yaml-cpp)
 declare -A tarball=([gzip]='gzip_*.orig.tar.xz' [xz]='xz-utils_*.orig.tar.xz'
                     [pcre2]='pcre2_*.orig.tar.gz' [lz4]='lz4_*.orig.tar.gz'
                     [zlib]='zlib_*.orig.tar.*' [libpng]='libpng1.6_*.orig.tar.*'
                     [pugixml]='pugixml_*.orig.tar.*'
                     [tinyxml2]='tinyxml2_*.orig.tar.*'
-                    [double-conversion]='double-conversion_*.orig.tar.*')
+                    [double-conversion]='double-conversion_*.orig.tar.*'
+                    [yaml-cpp]='yaml-cpp_*.orig.tar.*')
+case " $packages " in *" yaml-cpp "*) ensure_debs googletest ;; esac
 need=()
 for p in $packages; do
   [ -n "${source[$p]:-}" ] || { echo "build_packages.sh: unknown package $p" >&2; exit 2; }
@@ -83,10 +86,17 @@ build() {
       zlib)
         CC=$cc CFLAGS=$flags ./configure >build.log 2>&1 && make -j2 >>build.log 2>&1 || exit 1
         make check >check.log 2>&1 || exit 2 ;;
-      pugixml | tinyxml2 | double-conversion)
+      pugixml | tinyxml2 | double-conversion | yaml-cpp)
+        if [ $p = yaml-cpp ]; then # Debian's patches: the system's googletest
+          tar -xf $(ls "$work"/dl/yaml-cpp_*.debian.tar.* | head -1)
+          for patch in $(cat debian/patches/series); do
+            patch -p1 -s < debian/patches/$patch || exit 1
+          done
+        fi
         cmake -S . -B build -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cxx" \
           -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" -DBUILD_TESTING=ON \
-          -DPUGIXML_BUILD_TESTS=ON -Dtinyxml2_BUILD_TESTING=ON >build.log 2>&1 &&
+          -DPUGIXML_BUILD_TESTS=ON -Dtinyxml2_BUILD_TESTING=ON \
+          -DYAML_CPP_BUILD_TESTS=ON -DYAML_CPP_BUILD_TOOLS=OFF >build.log 2>&1 &&
           make -C build -j2 >>build.log 2>&1 || exit 1
         (cd build && ctest --output-on-failure) >check.log 2>&1 || exit 2 ;;
       *)

@@ -35,6 +35,20 @@ ensure_deb_src() {
   $sudo apt-get update -qq
 }
 
+# ensure_debs PACKAGE...: install the Debian packages that are missing
+# (needs root or sudo).
+ensure_debs() {
+  local missing=() p sudo=""
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+      missing+=("$p")
+  done
+  ((${#missing[@]})) || return 0
+  [ "$(id -u)" -eq 0 ] || sudo=sudo
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
+    "${missing[@]}" >/dev/null
+}
+
 # xprof_debug_flags COMPILER: the plugin options that put a debug counter
 # on every edge and dump each object's CFG beside it (OBJECT.xpcfg).
 xprof_debug_flags() {
