@@ -139,7 +139,7 @@ static int after_returns_twice(LLVMBasicBlockRef b, LLVMBasicBlockRef *from) {
  * suspends (the switch then takes its default edge) and again each time
  * the resume or destroy function enters there (its two cases) -- from
  * nowhere, as far as this CFG goes, as a setjmp continuation is. */
-int xl_is_coro_suspend(LLVMValueRef t) {
+static int is_coro_suspend(LLVMValueRef t) {
   static unsigned id;
   if (!id)
     id = LLVMLookupIntrinsicID("llvm.coro.suspend", strlen("llvm.coro.suspend"));
@@ -156,7 +156,7 @@ int xl_is_coro_suspend(LLVMValueRef t) {
 static void split_before_suspends(LLVMValueRef fn) {
   for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b)) {
     LLVMValueRef t = LLVMGetBasicBlockTerminator(b);
-    if (xl_is_coro_suspend(t) && LLVMGetPreviousInstruction(LLVMGetOperand(t, 0)))
+    if (is_coro_suspend(t) && LLVMGetPreviousInstruction(LLVMGetOperand(t, 0)))
       xl_split_block_before(LLVMGetOperand(t, 0));
   }
 }
@@ -170,7 +170,7 @@ static void for_each_reentry(LLVMBasicBlockRef b, void (*fn)(LLVMBasicBlockRef, 
     return;
   if (after_returns_twice(b, NULL) && LLVMGetNumSuccessors(t) == 1)
     fn(LLVMGetSuccessor(t, 0), arg);
-  else if (xl_is_coro_suspend(t))
+  else if (is_coro_suspend(t))
     fn(b, arg);
 }
 

@@ -24,8 +24,6 @@ struct xl_cfg {
 /* Prepare fn (split after calls that may not return) and describe it. */
 int xl_cfg_build(LLVMValueRef fn, uint32_t n_vp_sites, struct xl_cfg *c);
 void xl_cfg_free(struct xl_cfg *c);
-/* Is t a coroutine's suspend point, the switch on llvm.coro.suspend? */
-int xl_is_coro_suspend(LLVMValueRef t);
 
 /* The value-profile sites of fn in instruction order (caller frees):
  * indirect calls (their targets) and memory operations with a length
