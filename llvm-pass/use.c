@@ -43,7 +43,10 @@ static LLVMMetadataRef md_u32(use_ctx *u, uint32_t v) {
   return LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(u->cx), v, 0));
 }
 
-/* branch_weights operands are 32-bit: scale down together. */
+/* branch_weights operands are 32-bit: scale down together.  Any number of
+ * successors: an interpreter's dispatch switch or computed goto has
+ * hundreds, and without weights LLVM spreads the loop's count evenly over
+ * them (sqlite3VdbeExec's rarest opcodes looked as hot as its commonest). */
 static void set_weights(use_ctx *u, LLVMValueRef term, const uint64_t *w,
                         unsigned n) {
   uint64_t max = 0;
@@ -51,14 +54,15 @@ static void set_weights(use_ctx *u, LLVMValueRef term, const uint64_t *w,
     if (w[i] > max)
       max = w[i];
   uint64_t scale = max > UINT32_MAX ? max / UINT32_MAX + 1 : 1;
-  LLVMMetadataRef ops[65];
-  if (n > 64)
+  LLVMMetadataRef *ops = malloc((n + 1) * sizeof *ops);
+  if (!ops)
     return;
   ops[0] = LLVMMDStringInContext2(u->cx, "branch_weights", 14);
   for (unsigned i = 0; i < n; i++)
     ops[i + 1] = md_u32(u, (uint32_t)(w[i] / scale));
   LLVMSetMetadata(term, u->prof_kind,
                   LLVMMetadataAsValue(u->cx, LLVMMDNodeInContext2(u->cx, ops, n + 1)));
+  free(ops);
 }
 
 static void set_entry_count(use_ctx *u, LLVMValueRef fn, uint64_t count) {
@@ -290,14 +294,24 @@ static void apply(use_ctx *u, const xprof_objfile *o, solved *s) {
   set_entry_count(u, s->fn, s->node[XPROF_ENTRY]);
   mark_hot_or_cold(u, s);
   /* Weights per successor slot; parallel slots: all on the first. */
+  uint64_t *w = NULL;
+  unsigned w_cap = 0;
   for (uint32_t b = 2; b < g->n_nodes; b++) {
     LLVMValueRef t = LLVMGetBasicBlockTerminator(g->blocks[b]);
     unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
     LLVMOpcode op = t ? LLVMGetInstructionOpcode(t) : LLVMRet;
-    if (ns < 2 || ns > 64 ||
+    if (ns < 2 ||
         (op != LLVMBr && op != LLVMSwitch && op != LLVMInvoke && op != LLVMIndirectBr))
       continue;
-    uint64_t w[64] = {0}, out = 0;
+    if (ns > w_cap) {
+      uint64_t *nw = realloc(w, ns * sizeof *w);
+      if (!nw)
+        continue;
+      w = nw;
+      w_cap = ns;
+    }
+    memset(w, 0, ns * sizeof *w);
+    uint64_t out = 0;
     for (uint32_t e = 0; e < g->n_edges; e++)
       if (g->edges[e].src == b && g->edges[e].dst != XPROF_EXIT &&
           !(g->edges[e].flags & XPROF_EDGE_FAKE)) {
@@ -307,6 +321,7 @@ static void apply(use_ctx *u, const xprof_objfile *o, solved *s) {
     if (out)
       set_weights(u, t, w, ns);
   }
+  free(w);
   if (s->node[XPROF_ENTRY])
     value_profiles(u, o, s->f, s->calls, s->n_calls);
   free_solved(s);
