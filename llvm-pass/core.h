@@ -14,7 +14,7 @@
 struct xl_cfg {
   uint32_t n_nodes, n_edges;
   LLVMBasicBlockRef *blocks; /* by node; [0], [1] NULL */
-  xprof_edge *edges;
+  xprof_edge *edges;  /* a block's out-edges are consecutive */
   uint32_t *counter_of_edge;
   uint32_t *succ_slot; /* first successor slot of the edge's source */
   int64_t n_counters;  /* -1: cannot be profiled exactly */

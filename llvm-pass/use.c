@@ -43,26 +43,43 @@ static LLVMMetadataRef md_u32(use_ctx *u, uint32_t v) {
   return LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(u->cx), v, 0));
 }
 
+/* Scratch for the weights of one branch, grown to the widest seen. */
+typedef struct weight_buf {
+  uint64_t *w;          /* count per successor slot */
+  LLVMMetadataRef *ops; /* the node's operands: name, then w */
+  unsigned cap;
+} weight_buf;
+
+static int weight_buf_fit(weight_buf *b, unsigned n) {
+  if (n <= b->cap)
+    return 1;
+  uint64_t *w = realloc(b->w, n * sizeof *w);
+  if (w)
+    b->w = w;
+  LLVMMetadataRef *ops = realloc(b->ops, (n + 1) * sizeof *ops);
+  if (ops)
+    b->ops = ops;
+  if (!w || !ops)
+    return 0;
+  b->cap = n;
+  return 1;
+}
+
 /* branch_weights operands are 32-bit: scale down together.  Any number of
  * successors: an interpreter's dispatch switch or computed goto has
  * hundreds, and without weights LLVM spreads the loop's count evenly over
  * them (sqlite3VdbeExec's rarest opcodes looked as hot as its commonest). */
-static void set_weights(use_ctx *u, LLVMValueRef term, const uint64_t *w,
-                        unsigned n) {
+static void set_weights(use_ctx *u, LLVMValueRef term, weight_buf *b, unsigned n) {
   uint64_t max = 0;
   for (unsigned i = 0; i < n; i++)
-    if (w[i] > max)
-      max = w[i];
+    if (b->w[i] > max)
+      max = b->w[i];
   uint64_t scale = max > UINT32_MAX ? max / UINT32_MAX + 1 : 1;
-  LLVMMetadataRef *ops = malloc((n + 1) * sizeof *ops);
-  if (!ops)
-    return;
-  ops[0] = LLVMMDStringInContext2(u->cx, "branch_weights", 14);
+  b->ops[0] = LLVMMDStringInContext2(u->cx, "branch_weights", 14);
   for (unsigned i = 0; i < n; i++)
-    ops[i + 1] = md_u32(u, (uint32_t)(w[i] / scale));
+    b->ops[i + 1] = md_u32(u, (uint32_t)(b->w[i] / scale));
   LLVMSetMetadata(term, u->prof_kind,
-                  LLVMMetadataAsValue(u->cx, LLVMMDNodeInContext2(u->cx, ops, n + 1)));
-  free(ops);
+                  LLVMMetadataAsValue(u->cx, LLVMMDNodeInContext2(u->cx, b->ops, n + 1)));
 }
 
 static void set_entry_count(use_ctx *u, LLVMValueRef fn, uint64_t count) {
@@ -278,6 +295,30 @@ static void free_solved(solved *s) {
   xl_cfg_free(&s->g);
 }
 
+/* The weights of block b's terminator from its out-edges, edges
+ * [first, end); parallel slots: all on the first. */
+static void weigh_block(use_ctx *u, const solved *s, uint32_t b, uint32_t first,
+                        uint32_t end, weight_buf *buf) {
+  const struct xl_cfg *g = &s->g;
+  LLVMValueRef t = LLVMGetBasicBlockTerminator(g->blocks[b]);
+  unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
+  LLVMOpcode op = t ? LLVMGetInstructionOpcode(t) : LLVMRet;
+  if (ns < 2 ||
+      (op != LLVMBr && op != LLVMSwitch && op != LLVMInvoke && op != LLVMIndirectBr))
+    return;
+  if (!weight_buf_fit(buf, ns))
+    return;
+  memset(buf->w, 0, ns * sizeof *buf->w);
+  uint64_t out = 0;
+  for (uint32_t e = first; e < end; e++)
+    if (g->edges[e].dst != XPROF_EXIT && !(g->edges[e].flags & XPROF_EDGE_FAKE)) {
+      buf->w[g->succ_slot[e]] = s->edge[e];
+      out += s->edge[e];
+    }
+  if (out)
+    set_weights(u, t, buf, ns);
+}
+
 /* Phase 2: write what was solved. */
 static void apply(use_ctx *u, const xprof_objfile *o, solved *s) {
   struct xl_cfg *g = &s->g;
@@ -293,35 +334,18 @@ static void apply(use_ctx *u, const xprof_objfile *o, solved *s) {
   }
   set_entry_count(u, s->fn, s->node[XPROF_ENTRY]);
   mark_hot_or_cold(u, s);
-  /* Weights per successor slot; parallel slots: all on the first. */
-  uint64_t *w = NULL;
-  unsigned w_cap = 0;
-  for (uint32_t b = 2; b < g->n_nodes; b++) {
-    LLVMValueRef t = LLVMGetBasicBlockTerminator(g->blocks[b]);
-    unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
-    LLVMOpcode op = t ? LLVMGetInstructionOpcode(t) : LLVMRet;
-    if (ns < 2 ||
-        (op != LLVMBr && op != LLVMSwitch && op != LLVMInvoke && op != LLVMIndirectBr))
-      continue;
-    if (ns > w_cap) {
-      uint64_t *nw = realloc(w, ns * sizeof *w);
-      if (!nw)
-        continue;
-      w = nw;
-      w_cap = ns;
-    }
-    memset(w, 0, ns * sizeof *w);
-    uint64_t out = 0;
-    for (uint32_t e = 0; e < g->n_edges; e++)
-      if (g->edges[e].src == b && g->edges[e].dst != XPROF_EXIT &&
-          !(g->edges[e].flags & XPROF_EDGE_FAKE)) {
-        w[g->succ_slot[e]] = s->edge[e];
-        out += s->edge[e];
-      }
-    if (out)
-      set_weights(u, t, w, ns);
+  /* One pass over the edges: a block's out-edges are consecutive
+   * (xl_cfg_build). */
+  weight_buf buf = {NULL, NULL, 0};
+  for (uint32_t e = 0, end; e < g->n_edges; e = end) {
+    uint32_t b = g->edges[e].src;
+    for (end = e + 1; end < g->n_edges && g->edges[end].src == b;)
+      end++;
+    if (b >= 2)
+      weigh_block(u, s, b, e, end, &buf);
   }
-  free(w);
+  free(buf.w);
+  free(buf.ops);
   if (s->node[XPROF_ENTRY])
     value_profiles(u, o, s->f, s->calls, s->n_calls);
   free_solved(s);
