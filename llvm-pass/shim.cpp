@@ -269,9 +269,14 @@ static void registerCallbacks(PassBuilder &PB) {
   // measured weights win).
   auto Xprof = [](ModulePassManager &MPM, OptimizationLevel Level) {
     keepCounterUpdatesApart(); // before the later passes are made
-    // always_inline functions first: they would be inlined anyway, and
-    // counting them separately puts counters into the callers' hot loops.
-    MPM.addPass(AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false));
+    bool PreInline = Level != OptimizationLevel::O0 && OptPreInline > 0;
+    // always_inline functions are inlined before counting: they would be
+    // inlined anyway, and counting them separately puts counters into the
+    // callers' hot loops.  The pre-inliner below does it when it runs, in
+    // its bottom-up order as LLVM's own does, so that small helpers go
+    // into an always_inline function before it goes into its callers.
+    if (!PreInline)
+      MPM.addPass(AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false));
     FunctionPassManager FPM;
     FPM.addPass(LowerExpectIntrinsicPass());
     FPM.addPass(SimplifyCFGPass());
@@ -280,18 +285,29 @@ static void registerCallbacks(PassBuilder &PB) {
     FPM.addPass(InstCombinePass());
     FPM.addPass(SimplifyCFGPass());
     MPM.addPass(createModuleToFunctionPassAdaptor(std::move(FPM)));
-    // When optimizing, a pre-inliner with a small threshold (as LLVM's own
-    // instrumentation has): small helpers are counted as part of their
-    // callers instead of paying for a function's counters and entry code
-    // per call in hot loops.  Both builds run it on the same IR without a
-    // profile, so they see the same CFGs.
     // What LLVM knows of library functions (willreturn on strlen, malloc
     // and the like: calls that need no fake edge), as it would infer a few
     // passes later anyway.
     if (Level != OptimizationLevel::O0)
       MPM.addPass(InferFunctionAttrsPass());
-    if (Level != OptimizationLevel::O0 && OptPreInline > 0) {
-      ModuleInlinerWrapperPass Inliner(getInlineParams(OptPreInline));
+    // When optimizing, a pre-inliner with a small threshold, as LLVM's own
+    // instrumentation has: small helpers are counted as part of their
+    // callers instead of paying for a function's counters and entry code
+    // per call in hot loops.  Both builds run it on the same IR without a
+    // profile, so they see the same CFGs.  Its parameters are LLVM's
+    // (addPGOInstrPasses): a default and an inline-hint threshold and
+    // nothing else.  The full set of getInlineParams would make a call
+    // that static estimates put under 2% of its caller's entries "cold"
+    // (threshold 45) and one in a loop "locally hot" (525): guesses that
+    // the profile is there to replace, and inlining decided before
+    // counting cannot be undone by the use build (zstd's BIT_reloadDStream
+    // stayed a call in the sequence decoder's loop and kept the bit stream
+    // in memory).
+    if (PreInline) {
+      InlineParams Params;
+      Params.DefaultThreshold = OptPreInline;
+      Params.HintThreshold = Level.isOptimizingForSize() ? (int)OptPreInline : 325;
+      ModuleInlinerWrapperPass Inliner(Params);
       FunctionPassManager Clean;
       Clean.addPass(SROAPass());
       Clean.addPass(EarlyCSEPass());
