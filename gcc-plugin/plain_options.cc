@@ -100,36 +100,37 @@ static void make_plain(cl_optimization *c, unsigned mark) {
 #undef XP_PLAIN
 }
 
-/* Functions share the node made from the same node (most have the
- * default one).  The cache lives for one use pass: GC does not run inside
- * it, and afterwards the functions given the nodes keep them alive. */
+tree xp_derived_node(xp_node_cache *cache, tree base,
+                     void (*edit)(cl_optimization *, unsigned), unsigned arg) {
+  if (!base)
+    base = optimization_default_node;
+  unsigned slot = 0;
+  for (; slot < XP_NODE_CACHE && cache->from[slot]; slot++)
+    if (cache->from[slot] == base)
+      return cache->made[slot];
+  tree node = make_node(OPTIMIZATION_NODE);
+  TREE_OPTIMIZATION(node) = ggc_cleared_alloc<cl_optimization>();
+  *TREE_OPTIMIZATION(node) = *TREE_OPTIMIZATION(base);
+  edit(TREE_OPTIMIZATION(node), arg);
+  if (slot < XP_NODE_CACHE) {
+    cache->from[slot] = base;
+    cache->made[slot] = node;
+  }
+  return node;
+}
+
 tree xp_plain_optimization(tree fndecl, xp_plain_cache *cache) {
   if (!cache->mark_found) {
     cache->mark = mark_index();
     cache->mark_found = true;
   }
-  unsigned mark = cache->mark;
-  if (!mark)
+  if (!cache->mark)
     return NULL_TREE;
   /* A function with options of its own (an optimize attribute, or a
    * #pragma GCC optimize, which GCC turns into one) keeps them all: its
    * node cannot tell the attribute's flags from the drivers'. */
   if (lookup_attribute("optimize", DECL_ATTRIBUTES(fndecl)))
     return NULL_TREE;
-  tree base = DECL_FUNCTION_SPECIFIC_OPTIMIZATION(fndecl);
-  if (!base)
-    base = optimization_default_node;
-  unsigned slot = 0;
-  for (; slot < XP_PLAIN_CACHE && cache->from[slot]; slot++)
-    if (cache->from[slot] == base)
-      return cache->made[slot];
-  tree node = make_node(OPTIMIZATION_NODE);
-  TREE_OPTIMIZATION(node) = ggc_cleared_alloc<cl_optimization>();
-  *TREE_OPTIMIZATION(node) = *TREE_OPTIMIZATION(base);
-  make_plain(TREE_OPTIMIZATION(node), mark);
-  if (slot < XP_PLAIN_CACHE) {
-    cache->from[slot] = base;
-    cache->made[slot] = node;
-  }
-  return node;
+  return xp_derived_node(&cache->nodes, DECL_FUNCTION_SPECIFIC_OPTIMIZATION(fndecl),
+                         make_plain, cache->mark);
 }

@@ -26,6 +26,8 @@ static struct plugin_info xp_plugin_info = {
     "  -fplugin-arg-xprof-update=thread|atomic|single\n"
     "  -fplugin-arg-xprof-no-tls-counters, -fplugin-arg-xprof-no-asm-counters\n"
     "  -fplugin-arg-xprof-values-per-site=N\n"
+    "  -fplugin-arg-xprof-hot-inline=N (use: inlining limit in functions\n"
+    "    that ran in training, default 400; 0: GCC's own)\n"
     "  -fplugin-arg-xprof-skip-functions=PATTERN[,PATTERN...]\n"
     "  -fplugin-arg-xprof-skip-files=PATTERN[,PATTERN...]\n"
     "  -fplugin-arg-xprof-no-missing-warning\n"
@@ -110,6 +112,7 @@ static bool parse_args(struct plugin_name_args *info) {
   xp_opts.update = XP_UPDATE_THREAD;
   xp_opts.warn_missing = true;
   xp_opts.values_per_site = 4;
+  xp_opts.hot_inline = 400;
   for (int i = 0; i < info->argc; i++) {
     const char *k = info->argv[i].key, *v = info->argv[i].value;
     bool needs_value = true;
@@ -142,6 +145,14 @@ static bool parse_args(struct plugin_name_args *info) {
         return false;
       }
       xp_opts.values_per_site = (unsigned)n;
+    } else if (strcmp(k, "hot-inline") == 0 && v) {
+      char *end;
+      unsigned long n = strtoul(v, &end, 10);
+      if (*end || n > 100000) {
+        error("xprof: %<hot-inline=%s%>: expected a number from 0 to 100000", v);
+        return false;
+      }
+      xp_opts.hot_inline = (unsigned)n;
     } else if (strcmp(k, "skip-functions") == 0 && v) {
       push_patterns(&xp_opts.skip_functions, &xp_opts.n_skip_functions, v);
     } else if (strcmp(k, "skip-files") == 0 && v) {

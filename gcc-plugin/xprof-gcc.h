@@ -35,6 +35,7 @@ struct xp_options {
   unsigned n_skip_files;
   bool partial_inlining;       /* the compile asked for it (-O2 and up) */
   bool partial_training;       /* use: never-run functions keep their guess */
+  unsigned hot_inline;         /* use: inlining limit in trained functions */
 };
 extern struct xp_options xp_opts;
 
@@ -77,17 +78,38 @@ void xp_collect_execute(void);
 bool xp_counters_in_asm(void);
 void xp_use_execute(void);
 
+/* Optimization nodes made from others by the use pass, kept for one use
+ * pass (zeroed at its start): functions share the node made from the same
+ * node (most have the default one).  GC does not run inside the pass, and
+ * afterwards the functions given the nodes keep them alive. */
+#define XP_NODE_CACHE 4
+struct xp_node_cache {
+  tree from[XP_NODE_CACHE], made[XP_NODE_CACHE];
+};
+/* The node made from `base` (NULL_TREE: the default one) by `edit`. */
+tree xp_derived_node(struct xp_node_cache *cache, tree base,
+                     void (*edit)(cl_optimization *, unsigned), unsigned arg);
+
 /* Partial training: the optimization node fndecl would have in a build
  * without the profile (use mode's flags that the driver added undone), or
- * NULL_TREE when the driver added none.  The cache, zeroed at the start
- * of each use pass, keeps the nodes made and where the drivers' mark is. */
-#define XP_PLAIN_CACHE 4
+ * NULL_TREE when the driver added none.  The cache also keeps where the
+ * drivers' mark is. */
 struct xp_plain_cache {
-  tree from[XP_PLAIN_CACHE], made[XP_PLAIN_CACHE];
+  struct xp_node_cache nodes;
   unsigned mark;    /* valid when mark_found */
   bool mark_found;
 };
 tree xp_plain_optimization(tree fndecl, struct xp_plain_cache *cache);
+
+/* The optimization node of a function that ran in training: its own with
+ * GCC's inlining limit for callees not declared inline raised to
+ * xp_opts.hot_inline (hot_inline.cc), or NULL_TREE to keep its own.  The
+ * cache also keeps whether the user gave that limit. */
+struct xp_hot_cache {
+  struct xp_node_cache nodes;
+  bool user_limit, user_limit_known;
+};
+tree xp_hot_optimization(tree fndecl, struct xp_hot_cache *cache);
 
 /* GCC diagnostics want their own format language; these take printf. */
 void xp_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
