@@ -3,8 +3,9 @@
 # against the same compiler's -fprofile-generate, on the example VM,
 # measured in one run.
 #   bench/bench_collect.sh [ROUNDS] [SIZE] [gcc|clang]   (7, 400, gcc)
-# Prints, per build, the median run time as a ratio to the plain -O2 build
-# of the same run, with the range; and the edge counters each instrumented.
+# Prints, per build, its CPU time as a ratio to the plain -O2 build's in
+# the same round (median and range over the rounds); and the edge counters
+# each instrumented.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -52,12 +53,11 @@ done
 
 time_runs "$rounds" plain native-single native-atomic xprof-thread xprof-atomic xprof-single
 read -r base _ _ < <(stats < "$work/times.plain")
-echo "vm, $cc, size $size, $rounds rounds; run time relative to plain $cc -O2 (median, range):"
+echo "vm, $cc, size $size, $rounds rounds; CPU time relative to plain $cc -O2 in the same round (median, range):"
 printf "  %-34s %6.3f s\n" "plain -O2" "$base"
 for v in native-single native-atomic xprof-single xprof-thread xprof-atomic; do
-  read -r m lo hi < <(stats < "$work/times.$v")
-  printf "  %-34s %6.3fx  (%.3f-%.3f)\n" "$v" "$(echo "$m $base" | awk '{print $1/$2}')" \
-    "$(echo "$lo $base" | awk '{print $1/$2}')" "$(echo "$hi $base" | awk '{print $1/$2}')"
+  read -r m lo hi < <(ratio_stats "$v" plain)
+  printf "  %-34s %6.3fx  (%.3f-%.3f)\n" "$v" "$m" "$lo" "$hi"
 done
 
 # Counters: the native arc counters are GCC's __gcov0.* arrays or clang's

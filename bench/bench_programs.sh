@@ -14,10 +14,11 @@
 #                           [--verify]
 #
 # Prints a table (markdown) of run-time ratios against the plain build of
-# the same compiler, measured in the same run (medians, ranges), counters,
+# the same compiler, measured in the same run: the CPU time of each run
+# over the plain build's in the same round (medians, ranges), counters,
 # profile sizes and build times.  --callgrind: also the instructions of
 # every build on the measured input, counted by callgrind (repeatable where
-# wall times are not; adds about 15 minutes).  --quick: one program, one
+# CPU times on a shared machine are not quite; adds about 15 minutes).  --quick: one program, one
 # round, small inputs (the test suite's smoke test).  Nothing is asserted
 # about speed.  --verify: instead of all that, build each program with
 # the xprof plugins' debug counters on every edge, run the training and
@@ -195,8 +196,8 @@ for prog in $programs; do
     read -r base _ _ < <(stats < "$work/times.plain")
     line="$prog $cc $base"
     for v in gen genat xat xsin nuse xuse; do
-      read -r m lo hi < <(stats < "$work/times.$v")
-      line="$line $(echo "$m $lo $hi $base" | awk '{printf "%.3f/%.3f/%.3f", $1/$4, $2/$4, $3/$4}')"
+      read -r m lo hi < <(ratio_stats "$v" plain)
+      line="$line $(printf "%.3f/%.3f/%.3f" "$m" "$lo" "$hi")"
     done
     # counters: native arcs, xprof from its CFG dumps
     native=0
@@ -226,7 +227,7 @@ for prog in $programs; do
   done
 done
 
-echo "| program | compiler | plain (s) | native gen | native gen, atomic | xprof collect (exact, per-thread) | xprof collect (single) | native use | xprof use | counters native / xprof | profile bytes native / xprof | build s plain / native gen / xprof | use warnings |"
+echo "| program | compiler | plain (CPU s) | native gen | native gen, atomic | xprof collect (exact, per-thread) | xprof collect (single) | native use | xprof use | counters native / xprof | profile bytes native / xprof | build s plain / native gen / xprof | use warnings |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 while read -r prog cc base gen genat xat xsin nuse xuse native xc nps xps bp bg bx warn ir; do
   cell() { echo "$1" | awk -F/ '{printf "%sx (%s–%s)", $1, $2, $3}'; }
@@ -235,7 +236,7 @@ while read -r prog cc base gen genat xat xsin nuse xuse native xc nps xps bp bg 
     "$(cell $nuse)" "$(cell $xuse)" "$native" "$xc" "$nps" "$xps" "$bp" "$bg" "$bx" "$warn"
 done < "$results"
 echo
-echo "geomeans of the medians (ratio to plain):"
+echo "geomeans of the medians (CPU time, ratio to plain in the same round):"
 for cc in $compilers; do
   for col in 4 5 6 7 8 9; do
     awk -v cc=$cc -v c=$col '$2 == cc {split($c, a, "/"); print a[1]}' "$results" | geomean > "$work/g.$col"

@@ -54,11 +54,10 @@ read -r base _ _ < <(stats < "$work/times.plain")
 echo "vm, $cc, trained on size $train, measured on size $size, $rounds rounds:"
 printf "  %-28s %6.3f s\n" "plain $cc -O2" "$base"
 for v in gcc xprof; do
-  read -r m lo hi < <(stats < "$work/times.$v")
+  read -r m lo hi < <(ratio_stats "$v" plain)
   label=$([ $v = gcc ] && echo "$cc -fprofile-use" || echo "xprof-$cc -xprofile=use")
-  printf "  %-28s %6.3fx time (%.3f-%.3f), speedup %.3f\n" "$label" \
-    "$(echo "$m $base" | awk '{print $1/$2}')" "$(echo "$lo $base" | awk '{print $1/$2}')" \
-    "$(echo "$hi $base" | awk '{print $1/$2}')" "$(echo "$m $base" | awk '{print $2/$1}')"
+  printf "  %-28s %6.3fx CPU time (%.3f-%.3f), speedup %.3f\n" "$label" \
+    "$m" "$lo" "$hi" "$(echo "$m" | awk '{print 1/$1}')"
 done
 if command -v valgrind >/dev/null; then
   for v in plain gcc xprof; do

@@ -8,18 +8,27 @@ stats() { sort -g | awk '{v[NR]=$1} END {m=(NR%2)?v[(NR+1)/2]:(v[NR/2]+v[NR/2+1]
 
 # time_runs ROUNDS NAME... : run "run_NAME" for each variant, rounds
 # alternating between the variants (rotating the order), and leave the
-# times in $work/times.NAME.
+# times in $work/times.NAME, a line per round.  The time is the CPU time
+# (user + system) of the run's processes: the programs are single-threaded,
+# and on a shared virtual machine the time a run waits for a processor
+# (other guests, other processes) is most of what wall times add.
 time_runs() {
   local rounds=$1; shift
-  local names=("$@") n=${#@} r i k
+  local names=("$@") n=${#@} r i k TIMEFORMAT='%3U %3S'
   for ((r = 0; r < rounds; r++)); do
     for ((i = 0; i < n; i++)); do
       k=${names[$(((i + r) % n))]}
-      local t0; t0=$(now)
-      "run_$k" >/dev/null
-      echo "$(now) $t0" | awk '{printf "%.6f\n", $1 - $2}' >> "$work/times.$k"
+      { time "run_$k" >/dev/null 2>&1; } 2> "$work/time.tmp"
+      awk '{printf "%.6f\n", $1 + $2}' "$work/time.tmp" >> "$work/times.$k"
     done
   done
+}
+
+# ratio_stats NAME BASE: "median min max" of NAME's time over BASE's in
+# the same round.  Pairing by round takes out what drifts between rounds
+# (the machine slowing down for a while hits both).
+ratio_stats() {
+  paste "$work/times.$1" "$work/times.$2" | awk '{printf "%.6f\n", $1 / $2}' | stats
 }
 
 geomean() { awk '{s+=log($1); n++} END {if (n) printf "%.3f\n", exp(s/n)}'; }
