@@ -244,7 +244,7 @@ for cc in $compilers; do
   echo "  $cc: native gen $(cat $work/g.4), native gen atomic $(cat $work/g.5), xprof exact $(cat $work/g.6), xprof single $(cat $work/g.7), native use $(cat $work/g.8), xprof use $(cat $work/g.9)"
 done
 if [ $callgrind = 1 ]; then
-  # Instructions are repeatable where wall times on a shared machine are
+  # Instructions are repeatable where CPU times on a shared machine are
   # not: the same comparison, counted by callgrind.
   echo
   echo "instructions (callgrind, the whole measured run, ratio to plain):"

@@ -38,10 +38,10 @@ run_pgo() { (cd "$work/pgo" && ./vm -q -n 2 "$work/run.vm"); }
 [ "$(run_plain)" = "$(run_pgo)" ] && echo "  outputs identical: $(run_pgo)"
 time_runs 7 plain pgo
 read -r p _ _ < <(stats < "$work/times.plain")
-read -r u lo hi < <(stats < "$work/times.pgo")
-echo "  plain -O2: $p s; xprof use build: $u s ($lo-$hi)" |
-  awk '{print}'
-echo "$p $u" | awk '{printf "  use build / plain = %.3f (speedup %.3f; wall time on a shared machine is noisy)\n", $2/$1, $1/$2}'
+read -r u _ _ < <(stats < "$work/times.pgo")
+read -r r lo hi < <(ratio_stats pgo plain)
+echo "  CPU time, medians of 7 rounds: plain -O2 $p s, xprof use build $u s"
+echo "$r $lo $hi" | awk '{printf "  use build / plain, paired by round = %.3f (%.3f-%.3f; speedup %.3f; CPU time on a shared machine is noisy)\n", $1, $2, $3, 1/$1}'
 if command -v valgrind >/dev/null; then
   ip=$(cd "$work/plain" && valgrind --tool=callgrind --callgrind-out-file=/dev/null ./vm -q "$work/run.vm" 2>&1 >/dev/null | awk '/Collected/ {print $NF}')
   iu=$(cd "$work/pgo" && valgrind --tool=callgrind --callgrind-out-file=/dev/null ./vm -q "$work/run.vm" 2>&1 >/dev/null | awk '/Collected/ {print $NF}')
