@@ -19,36 +19,24 @@
  *
  * Left alone: functions optimized for size or below -O2, functions with
  * options of their own (an optimize attribute or pragma), and every
- * function when the user gave --param max-inline-insns-auto (the drivers
- * never add it).
+ * function when the user gave --param max-inline-insns-auto (plugin.cc
+ * turns this off then).
  */
 #include "gcc-common.h"
 
 #include "xprof-gcc.h"
 
-static bool user_gave_limit(void) {
-  for (unsigned i = 1; i < save_decoded_options_count; i++)
-    if (save_decoded_options[i].opt_index == OPT__param_max_inline_insns_auto_)
-      return true;
-  return false;
-}
-
 static void raise_limit(cl_optimization *o, unsigned limit) {
   o->x_param_max_inline_insns_auto = (int)limit;
 }
 
-tree xp_hot_optimization(tree fndecl, xp_hot_cache *cache) {
-  if (!cache->user_limit_known) {
-    cache->user_limit = user_gave_limit();
-    cache->user_limit_known = true;
-  }
-  if (xp_opts.hot_inline == 0 || cache->user_limit ||
-      lookup_attribute("optimize", DECL_ATTRIBUTES(fndecl)))
+tree xp_hot_optimization(tree fndecl, xp_node_cache *cache) {
+  if (xp_opts.hot_inline == 0)
     return NULL_TREE;
   tree base = DECL_FUNCTION_SPECIFIC_OPTIMIZATION(fndecl);
   const cl_optimization *o = TREE_OPTIMIZATION(base ? base : optimization_default_node);
   if (o->x_optimize < 2 || o->x_optimize_size ||
       o->x_param_max_inline_insns_auto >= (int)xp_opts.hot_inline)
     return NULL_TREE;
-  return xp_derived_node(&cache->nodes, base, raise_limit, xp_opts.hot_inline);
+  return xp_derived_node(cache, fndecl, raise_limit, xp_opts.hot_inline);
 }

@@ -100,8 +100,14 @@ static void make_plain(cl_optimization *c, unsigned mark) {
 #undef XP_PLAIN
 }
 
-tree xp_derived_node(xp_node_cache *cache, tree base,
+tree xp_derived_node(xp_node_cache *cache, tree fndecl,
                      void (*edit)(cl_optimization *, unsigned), unsigned arg) {
+  /* A function with options of its own (an optimize attribute, or a
+   * #pragma GCC optimize, which GCC turns into one) keeps them all: its
+   * node cannot tell the attribute's options from the command line's. */
+  if (lookup_attribute("optimize", DECL_ATTRIBUTES(fndecl)))
+    return NULL_TREE;
+  tree base = DECL_FUNCTION_SPECIFIC_OPTIMIZATION(fndecl);
   if (!base)
     base = optimization_default_node;
   unsigned slot = 0;
@@ -126,11 +132,5 @@ tree xp_plain_optimization(tree fndecl, xp_plain_cache *cache) {
   }
   if (!cache->mark)
     return NULL_TREE;
-  /* A function with options of its own (an optimize attribute, or a
-   * #pragma GCC optimize, which GCC turns into one) keeps them all: its
-   * node cannot tell the attribute's flags from the drivers'. */
-  if (lookup_attribute("optimize", DECL_ATTRIBUTES(fndecl)))
-    return NULL_TREE;
-  return xp_derived_node(&cache->nodes, DECL_FUNCTION_SPECIFIC_OPTIMIZATION(fndecl),
-                         make_plain, cache->mark);
+  return xp_derived_node(&cache->nodes, fndecl, make_plain, cache->mark);
 }

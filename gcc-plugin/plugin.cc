@@ -241,6 +241,10 @@ int plugin_init(struct plugin_name_args *info,
   xp_opts.partial_training = global_options_set.x_flag_profile_partial_training
                                  ? flag_profile_partial_training
                                  : XPROF_PARTIAL_TRAINING_DEFAULT;
+  /* A --param max-inline-insns-auto of the user's applies everywhere
+   * (hot_inline.cc); the drivers never add it. */
+  if (global_options_set.x_param_max_inline_insns_auto)
+    xp_opts.hot_inline = 0;
   /* GCC's own -fprofile-generate and -fprofile-use turn the early function
    * splitter off (ipa-split.cc): the functions it cuts in two would be
    * counted twice over, and the cut is better made with the profile.  Do

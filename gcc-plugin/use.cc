@@ -225,7 +225,7 @@ static void free_solution(uint64_t *values, uint64_t *edge_count,
 }
 
 static xp_plain_cache plain_cache;
-static xp_hot_cache hot_cache;
+static xp_node_cache hot_cache;
 
 /* Apply f's counts to cfun.  Returns false when they do not fit. */
 static bool annotate(const xprof_objfile *o, const xprof_proc *f, use_stats *st) {
@@ -382,7 +382,7 @@ void xp_use_execute(void) {
 
   use_stats st = {0, 0, 0, 0, 0};
   plain_cache = xp_plain_cache();
-  hot_cache = xp_hot_cache();
+  hot_cache = xp_node_cache();
   vec<cgraph_node *> done = vNULL;
   cgraph_node *node;
   FOR_EACH_DEFINED_FUNCTION(node) {

@@ -86,8 +86,10 @@ void xp_use_execute(void);
 struct xp_node_cache {
   tree from[XP_NODE_CACHE], made[XP_NODE_CACHE];
 };
-/* The node made from `base` (NULL_TREE: the default one) by `edit`. */
-tree xp_derived_node(struct xp_node_cache *cache, tree base,
+/* The node made by `edit` from fndecl's (or the default one), or
+ * NULL_TREE for a function with an optimize attribute, which keeps its
+ * own. */
+tree xp_derived_node(struct xp_node_cache *cache, tree fndecl,
                      void (*edit)(cl_optimization *, unsigned), unsigned arg);
 
 /* Partial training: the optimization node fndecl would have in a build
@@ -103,13 +105,8 @@ tree xp_plain_optimization(tree fndecl, struct xp_plain_cache *cache);
 
 /* The optimization node of a function that ran in training: its own with
  * GCC's inlining limit for callees not declared inline raised to
- * xp_opts.hot_inline (hot_inline.cc), or NULL_TREE to keep its own.  The
- * cache also keeps whether the user gave that limit. */
-struct xp_hot_cache {
-  struct xp_node_cache nodes;
-  bool user_limit, user_limit_known;
-};
-tree xp_hot_optimization(tree fndecl, struct xp_hot_cache *cache);
+ * xp_opts.hot_inline (hot_inline.cc), or NULL_TREE to keep its own. */
+tree xp_hot_optimization(tree fndecl, struct xp_node_cache *cache);
 
 /* GCC diagnostics want their own format language; these take printf. */
 void xp_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
