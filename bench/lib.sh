@@ -18,7 +18,8 @@ time_runs() {
   for ((r = 0; r < rounds; r++)); do
     for ((i = 0; i < n; i++)); do
       k=${names[$(((i + r) % n))]}
-      { time "run_$k" >/dev/null 2>&1; } 2> "$work/time.tmp"
+      # time's report goes to the file, the run's own errors to ours
+      { time "run_$k" >/dev/null 2>&3; } 3>&2 2> "$work/time.tmp"
       awk '{printf "%.6f\n", $1 + $2}' "$work/time.tmp" >> "$work/times.$k"
     done
   done
