@@ -864,9 +864,10 @@ void xp_collect_execute(void) {
     unsigned sites = 0;
     for (unsigned i = 0; i < fns.length(); i++)
       sites += fns[i].n_vp_sites;
-    xp_note("%s: %u procedures, %u counters, %u indirect-call sites "
+    xp_note("%s: %u procedure%s, %u counter%s, %u indirect-call site%s "
             "(%s updates)",
-            xp_object_path(), fns.length(), n_ctrs, sites,
+            xp_object_path(), fns.length(), xprof_plural(fns.length()),
+            n_ctrs, xprof_plural(n_ctrs), sites, xprof_plural(sites),
             xp_opts.update == XP_UPDATE_THREAD   ? "per-thread"
             : xp_opts.update == XP_UPDATE_ATOMIC ? "atomic"
                                                  : "single-threaded");

@@ -421,10 +421,10 @@ void xp_use_execute(void) {
   st.promoted = make_promotions_speculative();
   done.release();
   if (xp_opts.verbose)
-    xp_note("%s: %u procedures matched the profile, %u mismatched, %u "
-            "missing; %u indirect calls promoted; %u never ran in training%s",
-            objpath, st.matched, st.mismatched, st.missing,
-            st.promoted, st.untrained,
+    xp_note("%s: %u procedure%s matched the profile, %u mismatched, %u "
+            "missing; %u indirect call%s promoted; %u never ran in training%s",
+            objpath, st.matched, xprof_plural(st.matched), st.mismatched,
+            st.missing, st.promoted, xprof_plural(st.promoted), st.untrained,
             xp_opts.partial_training ? " (optimized as without a profile)" : "");
   xprof_profile_free(prof);
 }

@@ -434,9 +434,9 @@ static int parse_records(const char *name, unsigned char *buf, uint64_t len,
   }
   if (seen != n_records)
     return xprof_fail(err, XPROF_ERR_FORMAT,
-                      "%s: the header announces %u records, the file holds "
+                      "%s: the header announces %u record%s, the file holds "
                       "%u",
-                      name, n_records, seen);
+                      name, n_records, xprof_plural(n_records), seen);
   if (index_off && !saw_index)
     return xprof_fail(err, XPROF_ERR_FORMAT,
                       "%s: the header points to an index at offset %" PRIu64

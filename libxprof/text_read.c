@@ -388,11 +388,12 @@ static int parse_proc(reader *r, xprof_objfile *o) {
    * before allocating (every record takes at least 4 bytes). */
   uint64_t left = (uint64_t)(r->end - r->p) + (r->pending ? 64 : 0);
   if ((uint64_t)n_counters * 4 > left + 4)
-    return rfail(r, "procedure %s declares %u counters, more than the rest "
-                    "of the file holds", f->name, n_counters);
+    return rfail(r, "procedure %s declares %u counter%s, more than the rest "
+                    "of the file holds", f->name, n_counters, xprof_plural(n_counters));
   if ((uint64_t)n_vp_records * o->n_values_per_vp * 8 > left + 8)
-    return rfail(r, "procedure %s declares %u value-profile records, more "
-                    "than the rest of the file holds", f->name, n_vp_records);
+    return rfail(r, "procedure %s declares %u value-profile record%s, more "
+                    "than the rest of the file holds", f->name, n_vp_records,
+                 xprof_plural(n_vp_records));
 
   pair *pairs = n_counters ? malloc((size_t)n_counters * sizeof *pairs) : NULL;
   if (n_counters && !pairs)
@@ -521,8 +522,8 @@ static int parse_objfile(reader *r) {
   if (parse_stats(r, &o->stats) < 0)
     return -1;
   if ((uint64_t)n_procs * 16 > (uint64_t)(r->end - r->p) + 64)
-    return rfail(r, "object file %s declares %u procedures, more than the "
-                    "rest of the file holds", o->path, n_procs);
+    return rfail(r, "object file %s declares %u procedure%s, more than the "
+                    "rest of the file holds", o->path, n_procs, xprof_plural(n_procs));
   for (uint32_t j = 0; j < n_procs; j++) {
     char b[48];
     int rc = next_line(r);
@@ -530,9 +531,9 @@ static int parse_objfile(reader *r) {
       return -1;
     if (rc == 0 || !is_tok(r, 0, "PROC:")) {
       const char *found = rc == 0 ? "end of file" : show(r, 0, b, sizeof b);
-      return rfail(r, "object file %s declares %u procedures, found %u "
+      return rfail(r, "object file %s declares %u procedure%s, found %u "
                       "(expected PROC:, found %s)",
-                   o->path, n_procs, j, found);
+                   o->path, n_procs, xprof_plural(n_procs), j, found);
     }
     /* The procedure array may move while it grows: refetch o each time. */
     if (parse_proc(r, &r->prof->objfiles[r->prof->n_objfiles - 1]) < 0)
@@ -561,9 +562,10 @@ static int parse_program(reader *r) {
     if (rc < 0)
       return -1;
     if (rc == 0 || !is_tok(r, 0, "OBJREF:"))
-      return rfail(r, "program %s declares %u object files, found %u "
+      return rfail(r, "program %s declares %u object file%s, found %u "
                       "(expected OBJREF:, found %s)",
-                   g->path, n, j, rc ? show(r, 0, b, sizeof b) : "end of file");
+                   g->path, n, xprof_plural(n), j,
+                   rc ? show(r, 0, b, sizeof b) : "end of file");
     if (expect_fields(r, 2, "OBJREF: record") < 0 ||
         parse_name(r, 1, "object file name", &ref) < 0)
       return -1;
@@ -605,9 +607,10 @@ static int parse_all(reader *r) {
     if (rc < 0)
       return -1;
     if (rc == 0 || !is_tok(r, 0, "OBJFILE:"))
-      return rfail(r, "header declares %u object files, found %u (expected "
+      return rfail(r, "header declares %u object file%s, found %u (expected "
                       "OBJFILE:, found %s)",
-                   n_obj, i, rc ? show(r, 0, b, sizeof b) : "end of file");
+                   n_obj, xprof_plural(n_obj), i,
+                   rc ? show(r, 0, b, sizeof b) : "end of file");
     if (parse_objfile(r) < 0)
       return -1;
   }
@@ -616,9 +619,9 @@ static int parse_all(reader *r) {
     if (rc < 0)
       return -1;
     if (rc == 0 || !is_tok(r, 0, "PROGRAM:"))
-      return rfail(r, "header declares %u object files and %u programs, "
-                      "found %u programs (expected PROGRAM:, found %s)",
-                   n_obj, n_prog, i,
+      return rfail(r, "header declares %u object file%s and %u program%s, "
+                      "found %u (expected PROGRAM:, found %s)",
+                   n_obj, xprof_plural(n_obj), n_prog, xprof_plural(n_prog), i,
                    rc ? show(r, 0, b, sizeof b) : "end of file");
     if (parse_program(r) < 0)
       return -1;
@@ -628,13 +631,14 @@ static int parse_all(reader *r) {
     return -1;
   if (rc > 0)
     return rfail(r, "unexpected %s after the last record (header declares "
-                    "%u object files and %u programs)",
-                 show(r, 0, b, sizeof b), n_obj, n_prog);
+                    "%u object file%s and %u program%s)",
+                 show(r, 0, b, sizeof b), n_obj, xprof_plural(n_obj), n_prog,
+                 xprof_plural(n_prog));
   uint32_t names = xprof_count_proc_names(r->prof);
   if (names != n_names) {
     r->line = 1;
-    return rfail(r, "header declares %u indirectly called procedure names, "
-                    "the value profiles name %u", n_names, names);
+    return rfail(r, "header declares %u indirectly called procedure name%s, "
+                    "the value profiles name %u", n_names, xprof_plural(n_names), names);
   }
   return 0;
 }

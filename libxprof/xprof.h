@@ -452,6 +452,10 @@ static inline uint64_t xprof_sat_mul(uint64_t a, uint64_t b) {
   return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
 }
 
+/* The plural ending of a count's noun, for messages: "1 procedure",
+ * "2 procedures". */
+static inline const char *xprof_plural(uint64_t n) { return n == 1 ? "" : "s"; }
+
 #ifdef __cplusplus
 }
 #endif

@@ -886,9 +886,11 @@ int xl_run_collect(LLVMModuleRef m, const struct xl_options *o) {
     for (uint32_t i = 0; i < c.n_fns; i++)
       for (uint32_t s = 0; s < c.fns[i].n_sites; s++)
         c.fns[i].site_types[s] == XPROF_RT_VP_LLONG ? memops++ : sites++;
-    xl_note(m, "%s: %u procedures, %u counters, %u indirect-call sites, %u "
-               "memory-operation sites (%s updates)",
-            path ? path : "?", c.n_fns, c.n_ctrs, sites, memops,
+    xl_note(m, "%s: %u procedure%s, %u counter%s, %u indirect-call site%s, %u "
+               "memory-operation site%s (%s updates)",
+            path ? path : "?", c.n_fns, xprof_plural(c.n_fns), c.n_ctrs,
+            xprof_plural(c.n_ctrs), sites, xprof_plural(sites), memops,
+            xprof_plural(memops),
             o->update == XL_UPDATE_THREAD   ? "per-thread"
             : o->update == XL_UPDATE_ATOMIC ? "atomic"
                                             : "single-threaded");

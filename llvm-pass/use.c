@@ -434,9 +434,10 @@ int xl_run_use(LLVMModuleRef m, const struct xl_options *o) {
   xl_hotness_close(u.hotness);
   free(all);
   if (o->verbose)
-    xl_note(m, "%s: %u procedures matched the profile, %u mismatched, %u missing; "
-               "%u indirect calls promoted; %u never ran in training%s",
-            objpath, u.matched, u.mismatched, u.missing, u.promoted, u.untrained,
+    xl_note(m, "%s: %u procedure%s matched the profile, %u mismatched, %u missing; "
+               "%u indirect call%s promoted; %u never ran in training%s",
+            objpath, u.matched, xprof_plural(u.matched), u.mismatched, u.missing,
+            u.promoted, xprof_plural(u.promoted), u.untrained,
             o->partial_training ? " (optimized as without a profile)" : "");
   xprof_profile_free(p);
   free(objpath);

@@ -70,11 +70,12 @@ int main(int argc, char **argv) {
       rows[n++] = (row){s, f->name, base ? base + 1 : o->path};
     }
   }
-  printf("%s: %u programs, %u object files, %zu procedures (%zu ran)\n",
-         argv[i], p->n_programs, p->n_objfiles, n, ran);
+  printf("%s: %u program%s, %u object file%s, %zu procedure%s (%zu ran)\n",
+         argv[i], p->n_programs, xprof_plural(p->n_programs), p->n_objfiles,
+         xprof_plural(p->n_objfiles), n, xprof_plural(n), ran);
   for (uint32_t k = 0; k < p->n_programs; k++)
-    printf("  program %s: %u object files\n", p->programs[k].path,
-           p->programs[k].n_objrefs);
+    printf("  program %s: %u object file%s\n", p->programs[k].path,
+           p->programs[k].n_objrefs, xprof_plural(p->programs[k].n_objrefs));
   qsort(rows, n, sizeof *rows, by_sum);
   printf("busiest procedures (sum of counters):\n");
   for (size_t k = 0; k < n && k < (size_t)top && rows[k].sum; k++)

@@ -147,9 +147,9 @@ int main(int argc, char **argv) {
   }
   if (skipped && !found)
     return tool_error("%s: holds none of the objects", argv[first]);
-  printf("%llu procedures (%llu never run), %llu edges checked: %s\n",
-         (unsigned long long)procs, (unsigned long long)unrun,
-         (unsigned long long)edges, bad ? "MISMATCHES" : "all exact");
+  printf("%llu procedure%s (%llu never run), %llu edge%s checked: %s\n",
+         (unsigned long long)procs, xprof_plural(procs), (unsigned long long)unrun,
+         (unsigned long long)edges, xprof_plural(edges), bad ? "MISMATCHES" : "all exact");
   xprof_profile_free(prof);
   return bad ? 1 : 0;
 }

@@ -169,7 +169,7 @@ static void parse_errors(void) {
        "t:1: text format version '3.2' is not supported (this reader knows "
        "3.1)"},
       {"PROFILE-FEEDBACK-DATA: 3.1 1 0 0\n",
-       "t:1: header declares 1 object files, found 0 (expected OBJFILE:, "
+       "t:1: header declares 1 object file, found 0 (expected OBJFILE:, "
        "found end of file)"},
       {"PROFILE-FEEDBACK-DATA: 3.1 0 0 0\nOBJFILE: a.o 0 0 0 0\n0x1\n",
        "t:2: unexpected 'OBJFILE:' after the last record (header declares 0 "
