@@ -237,6 +237,24 @@ int plugin_init(struct plugin_name_args *info,
   register_callback(info->base_name, PLUGIN_INFO, NULL, &xp_plugin_info);
   if (!parse_args(info))
     return 1;
+  /* GCC's own instrumentation or profile feedback beside xprof's: the code
+   * xprof sees differs from the other build's (every procedure's profile
+   * would mismatch), or two profiles set the same counts.  The drivers
+   * refuse the options by name; this catches -fplugin= users. */
+  const char *native = profile_arc_flag            ? "-fprofile-arcs"
+                       : flag_branch_probabilities ? "-fbranch-probabilities"
+                       : flag_auto_profile         ? "-fauto-profile"
+                                                   : NULL;
+  if (native) {
+    error("xprof: %qs (GCC%'s own profiling, also set by %s) cannot be "
+          "combined with xprof%'s %s mode; use one or the other",
+          native,
+          profile_arc_flag            ? "-fprofile-generate and --coverage"
+          : flag_branch_probabilities ? "-fprofile-use"
+                                      : "-fauto-profile=FILE",
+          xp_opts.mode == XP_MODE_COLLECT ? "collect" : "use");
+    return 1;
+  }
   /* GCC's -f[no-]profile-partial-training, where the user gave it. */
   xp_opts.partial_training = global_options_set.x_flag_profile_partial_training
                                  ? flag_profile_partial_training

@@ -201,6 +201,26 @@ static void usage(FILE *f) {
           me, XPROF_COMPILER, XPROF_COMPILER);
 }
 
+/* Is the argument one of the compiler's own profiling options (GCC's and
+ * clang's instrumentation, coverage and profile feedback)?  Beside an
+ * -xprofile option it changes the code that xprof counts or sets counts
+ * on, so that every procedure's profile mismatches in the other build,
+ * or a second profile sets the same counts.  Negations and modifiers
+ * (-fno-profile-use, -fprofile-update=, -fprofile-dir=) are not. */
+static int native_profiling(const char *a) {
+  static const char *const options[] = {
+      "-fprofile-generate", "-fprofile-use", "-fprofile-instr-generate",
+      "-fprofile-instr-use", "-fcs-profile-generate", "-fprofile-sample-use",
+      "-fauto-profile", "-fprofile-arcs", "-fbranch-probabilities",
+      "--coverage", "-coverage", NULL};
+  for (int k = 0; options[k]; k++) {
+    size_t n = strlen(options[k]);
+    if (strncmp(a, options[k], n) == 0 && (a[n] == 0 || a[n] == '='))
+      return 1;
+  }
+  return 0;
+}
+
 /* The compiler to run: XPROF_CXX for the C++ drivers, else XPROF_CC,
  * else the one the driver is named after. */
 static const char *compiler(void) {
@@ -238,6 +258,7 @@ int main(int argc, char **argv) {
   const char **objects = calloc((size_t)argc, sizeof *objects);
   int link = 1, inputs = 0, sources = 0, static_link = 0, n_objects = 0;
   const char *output = NULL;
+  const char *native = NULL; /* the first of the compiler's own profiling options */
 #ifdef XPROF_FOR_CLANG
   const char *partial_training = NULL; /* its -mllvm option, if given */
 #endif
@@ -292,6 +313,8 @@ int main(int argc, char **argv) {
       continue;
     }
 #endif
+    if (!native && native_profiling(a))
+      native = a;
     user[n_user++] = (char *)a;
     if (strcmp(a, "-c") == 0 || strcmp(a, "-S") == 0 || strcmp(a, "-E") == 0 ||
         strcmp(a, "-M") == 0 || strcmp(a, "-MM") == 0 ||
@@ -313,6 +336,16 @@ int main(int argc, char **argv) {
     sources += is_source(a);
     if (a[0] != '-' && !is_source(a))
       objects[n_objects++] = a;
+  }
+
+  if (mode != NONE && native) {
+    fprintf(stderr,
+            "%s: %s cannot be combined with -xprofile=%s: the compiler's own "
+            "profiling changes the code that xprof %s, and the profile would "
+            "not match the other build; use one or the other\n",
+            me, native, mode == COLLECT ? "collect" : "use",
+            mode == COLLECT ? "counts" : "optimizes");
+    return 1;
   }
 
   /* Our options go first (the plugin must precede any of the user's
