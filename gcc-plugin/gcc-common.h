@@ -46,6 +46,7 @@
 #include "fold-const.h"
 #include "cfgloop.h"
 #include "tree-ssa-loop-niter.h"
+#include "tree-inline.h"
 #include "toplev.h"
 #include "opts.h"
 #include "diagnostic.h"

@@ -1,6 +1,6 @@
 /*
- * hot_inline.cc - a higher inlining limit for the hot call sites of use
- * builds.
+ * hot_inline.cc - the inlining limits of use builds: higher at hot call
+ * sites, and small callees inlined at cold ones too.
  *
  * LLVM's profile use inlines a call whose count is hot up to a cost of
  * 3000 (about 600 instructions), against 225 elsewhere.  GCC's has no
@@ -17,26 +17,97 @@
  * docs/performance.md, thirteenth measurement); functions that never ran,
  * and code without a profile, keep GCC's own.
  *
+ * At the cold call sites GCC refuses any growth at all, where its plain
+ * build inlines small helpers everywhere and LLVM's profile use keeps a
+ * threshold of 45 for cold call sites (about 13 instructions beyond what
+ * the call itself takes).  Where a local aggregate's address goes to
+ * calls that ran and to calls that never did, that costs the hot path:
+ * the cold calls, left as calls, keep the aggregate in memory everywhere
+ * (zstd's ZSTD_encodeSequences keeps its bit stream on the stack for a
+ * BIT_flushBits that never runs: 5% more instructions there than plain
+ * -O2).  Such functions also get --param max-inline-insns-size, the
+ * growth below which GCC inlines whatever the call's count
+ * (-fplugin-arg-xprof-cold-inline=N, default 12; 0 for GCC's own).  Not
+ * every function: given to all, the helpers cost sqlite3VdbeExec 4.5%
+ * more instructions, and to those with such a local, the same, since it
+ * has one too; functions GCC calls large keep GCC's limit
+ * (docs/performance.md, fourteenth measurement).
+ *
  * Left alone: functions optimized for size or below -O2, functions with
  * options of their own (an optimize attribute or pragma), and every
- * function when the user gave --param max-inline-insns-auto (plugin.cc
- * turns this off then).
+ * function when the user gave --param max-inline-insns-auto or
+ * --param max-inline-insns-size (plugin.cc turns that limit off then).
  */
 #include "gcc-common.h"
 
 #include "xprof-gcc.h"
 
-static void raise_limit(cl_optimization *o, unsigned limit) {
-  o->x_param_max_inline_insns_auto = (int)limit;
+/* Limits are only raised: a higher one of the function's own stays. */
+static void raise_limits(cl_optimization *o, unsigned cold_too) {
+  if (o->x_param_max_inline_insns_auto < (int)xp_opts.hot_inline)
+    o->x_param_max_inline_insns_auto = (int)xp_opts.hot_inline;
+  if (cold_too && o->x_param_max_inline_insns_size < (int)xp_opts.cold_inline)
+    o->x_param_max_inline_insns_size = (int)xp_opts.cold_inline;
 }
 
-tree xp_hot_optimization(tree fndecl, xp_node_cache *cache) {
-  if (xp_opts.hot_inline == 0)
+/* Is the function one GCC calls large (--param large-function-insns,
+ * 2700 by its size estimate)?  Such a function keeps GCC's limit: the
+ * helpers inlined into sqlite3VdbeExec, the bytecode interpreter's loop,
+ * cost its hot paths 4.5% more instructions. */
+static bool is_large(tree fndecl, const cl_optimization *o) {
+  return estimate_num_insns_fn(fndecl, &eni_size_weights) >
+         o->x_param_large_function_insns;
+}
+
+/* The local aggregate whose address an argument is, or NULL_TREE. */
+static tree local_aggregate(tree arg) {
+  if (TREE_CODE(arg) != ADDR_EXPR)
     return NULL_TREE;
+  tree base = get_base_address(TREE_OPERAND(arg, 0));
+  if (!base || !VAR_P(base) || !auto_var_in_fn_p(base, current_function_decl) ||
+      !AGGREGATE_TYPE_P(TREE_TYPE(base)))
+    return NULL_TREE;
+  return base;
+}
+
+/* Does a local aggregate's address go to calls that ran and to calls that
+ * never did?  Then the calls that never ran keep it in memory on the
+ * paths that did, unless they are inlined as well.  (cfun, with its
+ * counts set.) */
+static bool cold_calls_pin_a_local(void) {
+  auto_vec<tree, 8> hot, cold;
+  basic_block bb;
+  FOR_EACH_BB_FN(bb, cfun) {
+    if (!bb->count.initialized_p())
+      continue;
+    bool ran = bb->count.nonzero_p();
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+      gcall *call = dyn_cast<gcall *>(gsi_stmt(gsi));
+      if (!call || gimple_call_internal_p(call))
+        continue;
+      for (unsigned i = 0; i < gimple_call_num_args(call); i++) {
+        tree var = local_aggregate(gimple_call_arg(call, i));
+        if (!var)
+          continue;
+        if ((ran ? cold : hot).contains(var))
+          return true;
+        if (!(ran ? hot : cold).contains(var))
+          (ran ? hot : cold).safe_push(var);
+      }
+    }
+  }
+  return false;
+}
+
+tree xp_hot_optimization(tree fndecl, xp_node_cache caches[2]) {
   tree base = DECL_FUNCTION_SPECIFIC_OPTIMIZATION(fndecl);
   const cl_optimization *o = TREE_OPTIMIZATION(base ? base : optimization_default_node);
-  if (o->x_optimize < 2 || o->x_optimize_size ||
-      o->x_param_max_inline_insns_auto >= (int)xp_opts.hot_inline)
+  if (o->x_optimize < 2 || o->x_optimize_size)
     return NULL_TREE;
-  return xp_derived_node(cache, fndecl, raise_limit, xp_opts.hot_inline);
+  bool hot = o->x_param_max_inline_insns_auto < (int)xp_opts.hot_inline;
+  bool cold = o->x_param_max_inline_insns_size < (int)xp_opts.cold_inline &&
+              cold_calls_pin_a_local() && !is_large(fndecl, o);
+  if (!hot && !cold)
+    return NULL_TREE; /* nothing to raise */
+  return xp_derived_node(&caches[cold], fndecl, raise_limits, cold);
 }

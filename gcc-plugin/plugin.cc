@@ -28,6 +28,8 @@ static struct plugin_info xp_plugin_info = {
     "  -fplugin-arg-xprof-values-per-site=N\n"
     "  -fplugin-arg-xprof-hot-inline=N (use: inlining limit in functions\n"
     "    that ran in training, default 400; 0: GCC's own)\n"
+    "  -fplugin-arg-xprof-cold-inline=N (use: growth inlined at any call\n"
+    "    site in those functions, default 12; 0: GCC's own)\n"
     "  -fplugin-arg-xprof-skip-functions=PATTERN[,PATTERN...]\n"
     "  -fplugin-arg-xprof-skip-files=PATTERN[,PATTERN...]\n"
     "  -fplugin-arg-xprof-no-missing-warning\n"
@@ -113,6 +115,7 @@ static bool parse_args(struct plugin_name_args *info) {
   xp_opts.warn_missing = true;
   xp_opts.values_per_site = 4;
   xp_opts.hot_inline = 400;
+  xp_opts.cold_inline = 12;
   for (int i = 0; i < info->argc; i++) {
     const char *k = info->argv[i].key, *v = info->argv[i].value;
     bool needs_value = true;
@@ -153,6 +156,14 @@ static bool parse_args(struct plugin_name_args *info) {
         return false;
       }
       xp_opts.hot_inline = (unsigned)n;
+    } else if (strcmp(k, "cold-inline") == 0 && v) {
+      char *end;
+      unsigned long n = strtoul(v, &end, 10);
+      if (*end || n > 1000) {
+        error("xprof: %<cold-inline=%s%>: expected a number from 0 to 1000", v);
+        return false;
+      }
+      xp_opts.cold_inline = (unsigned)n;
     } else if (strcmp(k, "skip-functions") == 0 && v) {
       push_patterns(&xp_opts.skip_functions, &xp_opts.n_skip_functions, v);
     } else if (strcmp(k, "skip-files") == 0 && v) {
@@ -259,10 +270,12 @@ int plugin_init(struct plugin_name_args *info,
   xp_opts.partial_training = global_options_set.x_flag_profile_partial_training
                                  ? flag_profile_partial_training
                                  : XPROF_PARTIAL_TRAINING_DEFAULT;
-  /* A --param max-inline-insns-auto of the user's applies everywhere
-   * (hot_inline.cc); the drivers never add it. */
+  /* A --param max-inline-insns-auto or max-inline-insns-size of the
+   * user's applies everywhere (hot_inline.cc); the drivers add neither. */
   if (global_options_set.x_param_max_inline_insns_auto)
     xp_opts.hot_inline = 0;
+  if (global_options_set.x_param_max_inline_insns_size)
+    xp_opts.cold_inline = 0;
   /* GCC's own -fprofile-generate and -fprofile-use turn the early function
    * splitter off (ipa-split.cc): the functions it cuts in two would be
    * counted twice over, and the cut is better made with the profile.  Do

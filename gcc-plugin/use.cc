@@ -225,7 +225,7 @@ static void free_solution(uint64_t *values, uint64_t *edge_count,
 }
 
 static xp_plain_cache plain_cache;
-static xp_node_cache hot_cache;
+static xp_node_cache hot_caches[2]; /* without, with the cold-call limit */
 
 /* Apply f's counts to cfun.  Returns false when they do not fit. */
 static bool annotate(const xprof_objfile *o, const xprof_proc *f, use_stats *st) {
@@ -300,7 +300,7 @@ static bool annotate(const xprof_objfile *o, const xprof_proc *f, use_stats *st)
     FOR_ALL_BB_FN(bb, cfun)
     bb->count = profile_count::from_gcov_type((gcov_type)node_count[bb->index]);
     /* Its hot call sites may inline more (hot_inline.cc). */
-    if (tree hot = xp_hot_optimization(current_function_decl, &hot_cache))
+    if (tree hot = xp_hot_optimization(current_function_decl, hot_caches))
       DECL_FUNCTION_SPECIFIC_OPTIMIZATION(current_function_decl) = hot;
     /* Probabilities from the real (not fake) successor edges. */
     for (uint32_t i = 0; i < c.n_nodes; i++) {
@@ -382,7 +382,7 @@ void xp_use_execute(void) {
 
   use_stats st = {0, 0, 0, 0, 0};
   plain_cache = xp_plain_cache();
-  hot_cache = xp_node_cache();
+  hot_caches[0] = hot_caches[1] = xp_node_cache();
   vec<cgraph_node *> done = vNULL;
   cgraph_node *node;
   FOR_EACH_DEFINED_FUNCTION(node) {

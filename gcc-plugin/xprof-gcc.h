@@ -36,6 +36,7 @@ struct xp_options {
   bool partial_inlining;       /* the compile asked for it (-O2 and up) */
   bool partial_training;       /* use: never-run functions keep their guess */
   unsigned hot_inline;         /* use: inlining limit in trained functions */
+  unsigned cold_inline;        /* use: growth inlined at any call site there */
 };
 extern struct xp_options xp_opts;
 
@@ -105,8 +106,9 @@ tree xp_plain_optimization(tree fndecl, struct xp_plain_cache *cache);
 
 /* The optimization node of a function that ran in training: its own with
  * GCC's inlining limit for callees not declared inline raised to
- * xp_opts.hot_inline (hot_inline.cc), or NULL_TREE to keep its own. */
-tree xp_hot_optimization(tree fndecl, struct xp_node_cache *cache);
+ * xp_opts.hot_inline and the growth it inlines at any call site to
+ * xp_opts.cold_inline (hot_inline.cc), or NULL_TREE to keep its own. */
+tree xp_hot_optimization(tree fndecl, struct xp_node_cache caches[2]);
 
 /* GCC diagnostics want their own format language; these take printf. */
 void xp_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
