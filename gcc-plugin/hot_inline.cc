@@ -27,11 +27,12 @@
  * BIT_flushBits that never runs: 5% more instructions there than plain
  * -O2).  Such functions also get --param max-inline-insns-size, the
  * growth below which GCC inlines whatever the call's count
- * (-fplugin-arg-xprof-cold-inline=N, default 12; 0 for GCC's own).  Not
- * every function: given to all, the helpers cost sqlite3VdbeExec 4.5%
- * more instructions, and to those with such a local, the same, since it
- * has one too; functions GCC calls large keep GCC's limit
- * (docs/performance.md, fourteenth measurement).
+ * (-fplugin-arg-xprof-cold-inline=N, default 12; 0 for GCC's own).
+ * Not every function, and not large ones (--param large-function-insns):
+ * given to every function that ran, or to every one with such a local,
+ * the helpers cost sqlite3VdbeExec, the bytecode interpreter's loop
+ * (which has one), 4.5% more instructions (docs/performance.md,
+ * fourteenth measurement).
  *
  * Left alone: functions optimized for size or below -O2, functions with
  * options of their own (an optimize attribute or pragma), and every
@@ -59,25 +60,24 @@ static bool is_large(tree fndecl, const cl_optimization *o) {
          o->x_param_large_function_insns;
 }
 
-/* The local aggregate whose address an argument is, or NULL_TREE. */
-static tree local_aggregate(tree arg) {
+/* The local aggregate of fndecl whose address arg is, or NULL_TREE. */
+static tree local_aggregate(tree arg, tree fndecl) {
   if (TREE_CODE(arg) != ADDR_EXPR)
     return NULL_TREE;
   tree base = get_base_address(TREE_OPERAND(arg, 0));
-  if (!base || !VAR_P(base) || !auto_var_in_fn_p(base, current_function_decl) ||
+  if (!base || !VAR_P(base) || !auto_var_in_fn_p(base, fndecl) ||
       !AGGREGATE_TYPE_P(TREE_TYPE(base)))
     return NULL_TREE;
   return base;
 }
 
 /* Does a local aggregate's address go to calls that ran and to calls that
- * never did?  Then the calls that never ran keep it in memory on the
- * paths that did, unless they are inlined as well.  (cfun, with its
- * counts set.) */
-static bool cold_calls_pin_a_local(void) {
+ * never did (by the counts just set)?  Then the calls that never ran keep
+ * it in memory on the paths that did, unless they are inlined as well. */
+static bool cold_calls_pin_a_local(tree fndecl) {
   auto_vec<tree, 8> hot, cold;
   basic_block bb;
-  FOR_EACH_BB_FN(bb, cfun) {
+  FOR_EACH_BB_FN(bb, DECL_STRUCT_FUNCTION(fndecl)) {
     if (!bb->count.initialized_p())
       continue;
     bool ran = bb->count.nonzero_p();
@@ -86,7 +86,7 @@ static bool cold_calls_pin_a_local(void) {
       if (!call || gimple_call_internal_p(call))
         continue;
       for (unsigned i = 0; i < gimple_call_num_args(call); i++) {
-        tree var = local_aggregate(gimple_call_arg(call, i));
+        tree var = local_aggregate(gimple_call_arg(call, i), fndecl);
         if (!var)
           continue;
         if ((ran ? cold : hot).contains(var))
@@ -106,7 +106,7 @@ tree xp_hot_optimization(tree fndecl, xp_node_cache caches[2]) {
     return NULL_TREE;
   bool hot = o->x_param_max_inline_insns_auto < (int)xp_opts.hot_inline;
   bool cold = o->x_param_max_inline_insns_size < (int)xp_opts.cold_inline &&
-              cold_calls_pin_a_local() && !is_large(fndecl, o);
+              cold_calls_pin_a_local(fndecl) && !is_large(fndecl, o);
   if (!hot && !cold)
     return NULL_TREE; /* nothing to raise */
   return xp_derived_node(&caches[cold], fndecl, raise_limits, cold);
