@@ -110,6 +110,20 @@ static bool parse_xprofile(const char *v) {
   return true;
 }
 
+/* KEY=V, a decimal number from LO to HI, into *out. */
+static bool parse_number(const char *key, const char *v, unsigned long lo,
+                         unsigned long hi, unsigned *out) {
+  char *end;
+  errno = 0;
+  unsigned long n = strtoul(v, &end, 10);
+  if (!*v || *end || errno || n < lo || n > hi || v[0] == '-') {
+    error("xprof: %<%s=%s%>: expected a number from %lu to %lu", key, v, lo, hi);
+    return false;
+  }
+  *out = (unsigned)n;
+  return true;
+}
+
 static bool parse_args(struct plugin_name_args *info) {
   xp_opts.update = XP_UPDATE_THREAD;
   xp_opts.warn_missing = true;
@@ -140,30 +154,14 @@ static bool parse_args(struct plugin_name_args *info) {
         return false;
       }
     } else if (strcmp(k, "values-per-site") == 0 && v) {
-      char *end;
-      unsigned long n = strtoul(v, &end, 10);
-      if (*end || n < 1 || n > 64) {
-        error("xprof: %<values-per-site=%s%>: expected a number from 1 to 64",
-              v);
+      if (!parse_number(k, v, 1, 64, &xp_opts.values_per_site))
         return false;
-      }
-      xp_opts.values_per_site = (unsigned)n;
     } else if (strcmp(k, "hot-inline") == 0 && v) {
-      char *end;
-      unsigned long n = strtoul(v, &end, 10);
-      if (*end || n > 100000) {
-        error("xprof: %<hot-inline=%s%>: expected a number from 0 to 100000", v);
+      if (!parse_number(k, v, 0, 100000, &xp_opts.hot_inline))
         return false;
-      }
-      xp_opts.hot_inline = (unsigned)n;
     } else if (strcmp(k, "cold-inline") == 0 && v) {
-      char *end;
-      unsigned long n = strtoul(v, &end, 10);
-      if (*end || n > 1000) {
-        error("xprof: %<cold-inline=%s%>: expected a number from 0 to 1000", v);
+      if (!parse_number(k, v, 0, 1000, &xp_opts.cold_inline))
         return false;
-      }
-      xp_opts.cold_inline = (unsigned)n;
     } else if (strcmp(k, "skip-functions") == 0 && v) {
       push_patterns(&xp_opts.skip_functions, &xp_opts.n_skip_functions, v);
     } else if (strcmp(k, "skip-files") == 0 && v) {
