@@ -27,7 +27,10 @@
  * BIT_flushBits that never runs: 5% more instructions there than plain
  * -O2).  Such functions also get --param max-inline-insns-size, the
  * growth below which GCC inlines whatever the call's count
- * (-fplugin-arg-xprof-cold-inline=N, default 12; 0 for GCC's own).
+ * (-fplugin-arg-xprof-cold-inline=N, default 12; 0 for GCC's own), set
+ * here, after the early inliner: on the command line it changes early
+ * inlining too, and the use build's functions would no longer match the
+ * collect build's.
  * Not every function, and not large ones (--param large-function-insns):
  * given to every function that ran, or to every one with such a local,
  * the helpers cost sqlite3VdbeExec, the bytecode interpreter's loop
