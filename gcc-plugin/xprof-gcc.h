@@ -104,10 +104,12 @@ struct xp_plain_cache {
 };
 tree xp_plain_optimization(tree fndecl, struct xp_plain_cache *cache);
 
-/* The optimization node of a function that ran in training: its own with
- * GCC's inlining limit for callees not declared inline raised to
- * xp_opts.hot_inline and the growth it inlines at any call site to
- * xp_opts.cold_inline (hot_inline.cc), or NULL_TREE to keep its own. */
+/* The optimization node of a function that ran in training (its counts
+ * set): its own with GCC's inlining limit for callees not declared inline
+ * raised to xp_opts.hot_inline and, where a call that never ran keeps a
+ * local aggregate in memory, the growth GCC inlines at any call site to
+ * xp_opts.cold_inline (hot_inline.cc); NULL_TREE to keep its own.
+ * caches[0] holds the nodes without the cold-call limit, caches[1] with. */
 tree xp_hot_optimization(tree fndecl, struct xp_node_cache caches[2]);
 
 /* GCC diagnostics want their own format language; these take printf. */

@@ -271,13 +271,13 @@ int main(int argc, char **argv) {
       const char *v = a + 10;
       const char *colon = strchr(v, ':');
       size_t len = colon ? (size_t)(colon - v) : strlen(v);
-      const char *name = colon && colon[1] ? colon + 1 : NULL;
       /* "collect:" is a name left out by mistake (an unset variable in
        * "collect:$NAME"), not a request for the default. */
       if (colon && !colon[1])
         return die("%s: a profile name must follow the colon (leave the colon "
                    "out for the default name)",
                    a);
+      const char *name = colon ? colon + 1 : NULL;
       if (len == 7 && strncmp(v, "collect", 7) == 0) {
         mode = COLLECT; /* the rightmost -xprofile wins, as in Sun Studio */
         collect_name = name;
