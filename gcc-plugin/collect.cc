@@ -554,7 +554,7 @@ static bool instrument_function(cgraph_node *node) {
   uint32_t dbg = 0;
   for (uint32_t i = 0; i < c.n_edges; i++) {
     uint32_t k = c.counter_of_edge[i];
-    if (k != XPROF_ON_TREE && k != XPROF_NOT_IN_GRAPH)
+    if (XPROF_HAS_COUNTER(k))
       insert_increment(c.gcc_edges[i], f.twin ? f.twin : f.var, f.base + k);
     if (n_debug && XPROF_DEBUG_COUNTED(c.edges[i].flags))
       insert_increment(c.gcc_edges[i], f.twin ? f.twin : f.var,

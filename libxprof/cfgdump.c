@@ -26,6 +26,8 @@ void xprof_cfgdump_proc(FILE *f, const char *name, uint64_t signature,
     fprintf(f, "%u %u %u ", e->src, e->dst, e->flags);
     if (c == XPROF_ON_TREE || c == XPROF_NOT_IN_GRAPH)
       fputs("-", f);
+    else if (c == XPROF_MEASURED)
+      fprintf(f, "s%u", e->site);
     else
       fprintf(f, "%u", c);
     if (with_debug && XPROF_DEBUG_COUNTED(e->flags))
@@ -46,6 +48,17 @@ static int parse_id(const char *s, uint32_t *out) {
   if (*end || end == s || errno || v >= UINT32_MAX - 1)
     return -1;
   *out = (uint32_t)v;
+  return 0;
+}
+
+/* A counter id, "-", or "sN" for an edge that site N measures. */
+static int parse_counter(const char *s, xprof_edge *e, uint32_t *out) {
+  if (s[0] != 's')
+    return parse_id(s, out);
+  if (!(e->flags & XPROF_EDGE_MEASURED) || parse_id(s + 1, &e->site) < 0 ||
+      e->site == XPROF_ON_TREE)
+    return -1;
+  *out = XPROF_MEASURED;
   return 0;
 }
 
@@ -91,7 +104,7 @@ int xprof_cfgdump_read(const char *path, xprof_profile *owner,
       if (!fgets(line, sizeof line, f) ||
           sscanf(line, "%u %u %u %31s %31s", &p.edges[i].src, &p.edges[i].dst,
                  &p.edges[i].flags, a, b) != 5 ||
-          parse_id(a, &p.counter_of_edge[i]) < 0 ||
+          parse_counter(a, &p.edges[i], &p.counter_of_edge[i]) < 0 ||
           parse_id(b, &p.debug_of_edge[i]) < 0) {
         xprof_fail(err, XPROF_ERR_FORMAT, "%s:%lu: expected an edge line",
                    path, lineno);

@@ -70,6 +70,10 @@ int64_t xprof_place_counters(uint32_t n_nodes, const xprof_edge *edges,
       free(order);
       return -1;
     }
+    if (edges[e].flags & XPROF_EDGE_MEASURED) {
+      counter_of_edge[e] = XPROF_MEASURED;
+      continue;
+    }
     /* Fake edges cannot carry counters; counters on edges into EXIT would
      * sit after the return value is set.  Critical edges would need a new
      * block, so they count double. */
@@ -97,7 +101,7 @@ int64_t xprof_place_counters(uint32_t n_nodes, const xprof_edge *edges,
     uint32_t next = 0;
     for (uint32_t e = 0; e < n_edges; e++)
       if (counter_of_edge[e] == 0 &&
-          !(edges[e].flags & XPROF_EDGE_IGNORE))
+          !(edges[e].flags & (XPROF_EDGE_IGNORE | XPROF_EDGE_MEASURED)))
         counter_of_edge[e] = next++;
     result = next;
   }
@@ -128,6 +132,7 @@ uint64_t xprof_cfg_signature(uint32_t n_nodes, const xprof_edge *edges,
     MIX(edges[e].flags & (XPROF_EDGE_FAKE | XPROF_EDGE_IGNORE));
     MIX(counter_of_edge[e] == XPROF_ON_TREE        ? 0u
         : counter_of_edge[e] == XPROF_NOT_IN_GRAPH ? 1u
+        : counter_of_edge[e] == XPROF_MEASURED     ? 3u + edges[e].site
                                                    : 2u);
   }
 #undef MIX
@@ -149,6 +154,16 @@ int xprof_solve_flow(uint32_t n_nodes, const xprof_edge *edges,
                      uint32_t n_edges, const uint32_t *counter_of_edge,
                      const uint64_t *counters, uint32_t n_counters,
                      uint64_t *edge_count, uint64_t *node_count) {
+  return xprof_solve_flow_sites(n_nodes, edges, n_edges, counter_of_edge,
+                                counters, n_counters, NULL, 0, edge_count,
+                                node_count);
+}
+
+int xprof_solve_flow_sites(uint32_t n_nodes, const xprof_edge *edges,
+                           uint32_t n_edges, const uint32_t *counter_of_edge,
+                           const uint64_t *counters, uint32_t n_counters,
+                           const uint64_t *site_total, uint32_t n_sites,
+                           uint64_t *edge_count, uint64_t *node_count) {
   /* Edge n_edges is the virtual EXIT -> ENTRY edge.  Counts are kept as
    * signed 128-bit values while solving so that an inconsistent profile
    * shows up as a negative count instead of wrapping. */
@@ -205,7 +220,14 @@ int xprof_solve_flow(uint32_t n_nodes, const xprof_edge *edges,
       known[e] = 1; /* not part of the graph: count 0 */
       continue;
     }
-    if (c != XPROF_ON_TREE && c != XPROF_NOT_IN_GRAPH) {
+    if (c == XPROF_MEASURED) {
+      if (edges[e].site >= n_sites)
+        goto out;
+      known[e] = 1;
+      val[e] = site_total[edges[e].site];
+      in_sum[DST(e)] += val[e];
+      out_sum[SRC(e)] += val[e];
+    } else if (XPROF_HAS_COUNTER(c)) {
       if (c >= n_counters)
         goto out;
       known[e] = 1;

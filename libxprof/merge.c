@@ -16,8 +16,11 @@
  *    counts, then the n_values_per_vp largest counts are kept (ties in
  *    order of first appearance, existing data first).  When the union
  *    holds no more than n_values_per_vp distinct values the result is
- *    exact; otherwise the dropped values' counts are lost, and a kept
- *    value may miss counts that the other side had dropped earlier.
+ *    exact.  Otherwise an indirect call's record adds the dropped counts
+ *    to its empty value (callees not named), so that its counts still sum
+ *    to the calls made (xprof_vp_keep_largest); other records lose them.
+ *    Either way a kept value may miss counts that the other side had
+ *    dropped earlier.
  *  - Programs are united by pathname, their object file lists too.
  */
 #include <stdlib.h>
@@ -195,22 +198,7 @@ static int merge_vp_record(xprof_profile *p, uint32_t nv, xprof_vp_record *d,
       n++;
     }
   }
-  /* Stable insertion sort by count, descending (n <= 2 * nv). */
-  for (uint32_t a = 1; a < n; a++) {
-    xprof_vp_value v = tmp[a];
-    uint32_t b = a;
-    while (b > 0 && tmp[b - 1].count < v.count) {
-      tmp[b] = tmp[b - 1];
-      b--;
-    }
-    tmp[b] = v;
-  }
-  for (uint32_t k = 0; k < nv; k++) {
-    if (k < n)
-      d->values[k] = tmp[k];
-    else
-      memset(&d->values[k], 0, sizeof d->values[k]);
-  }
+  xprof_vp_keep_largest(d->type, tmp, n, d->values, nv);
   return 0;
 }
 

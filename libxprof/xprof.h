@@ -189,6 +189,22 @@ xprof_program *xprof_find_program(const xprof_profile *p, const char *path);
 /* Counter value by id (0 when absent). */
 uint64_t xprof_proc_counter(const xprof_proc *f, uint32_t id);
 
+/* Keep the nv largest of n candidate values (distinct, counts above zero)
+ * in out[0..nv), largest first, ties in candidate order; slots left over
+ * are zeroed.  For VP_PROC what does not fit is not lost: it goes to the
+ * empty value ("not profiled": the callees not named), which then takes
+ * the last slot, or with nv == 1 to the one value kept.  So an indirect
+ * call's counts keep summing to the calls made, as the runtime records
+ * them, through every dump and merge (the LLVM pass derives an edge count
+ * from the sum: XPROF_EDGE_MEASURED).  Other types drop what does not fit.
+ * Reorders vals. */
+void xprof_vp_keep_largest(xprof_vp_type type, xprof_vp_value *vals,
+                           uint32_t n, xprof_vp_value *out, uint32_t nv);
+/* What value-profile sites 0..n_sites-1 of f counted: each record's
+ * counts summed (saturating), 0 for a site without a record. */
+void xprof_vp_site_totals(const xprof_objfile *o, const xprof_proc *f,
+                          uint64_t *total, uint32_t n_sites);
+
 /* Recompute the statistics that are present (has_max/has_sum set), or
  * all of them when `all` is nonzero. */
 void xprof_update_stats(xprof_profile *p, int all);
@@ -355,23 +371,32 @@ int xprof_profile_clone(const xprof_profile *src, xprof_profile **out,
  * or (an edge to EXIT from a block with a call that may not return) its
  * derived count must take in what left through that call too. */
 #define XPROF_EDGE_NOCOUNT 8u
+/* Real flow whose count a value-profile site measures: the edge into an
+ * indirect call, made as often as the call (an indirect call's record
+ * keeps the sum of its counts: see xprof_vp_keep_largest).  It needs no
+ * counter and stays off the tree; `site` names the site (its expr id). */
+#define XPROF_EDGE_MEASURED 16u
 
 typedef struct xprof_edge {
   uint32_t src, dst;
   uint32_t flags;
   uint64_t weight; /* estimated frequency: heavier edges stay uncounted */
+  uint32_t site;   /* XPROF_EDGE_MEASURED only */
 } xprof_edge;
 
 /* counter_of_edge values other than counter ids */
 #define XPROF_ON_TREE UINT32_MAX     /* derived by flow conservation */
 #define XPROF_NOT_IN_GRAPH (UINT32_MAX - 1) /* XPROF_EDGE_IGNORE */
+#define XPROF_MEASURED (UINT32_MAX - 2)     /* XPROF_EDGE_MEASURED */
+/* Does counter_of_edge value c name a counter? */
+#define XPROF_HAS_COUNTER(c) ((c) < XPROF_MEASURED)
 
 /* Choose the edges to count: a maximum spanning tree by weight (the
  * virtual edge, fake edges and edges into EXIT first, then by decreasing
  * weight, critical edges favoured) stays uncounted; every other edge gets
- * the next counter id in edge order.  Returns the number of counters, or
- * -1 when a fake edge cannot be put on the tree (the procedure cannot be
- * profiled exactly). */
+ * the next counter id in edge order, but measured edges, which need none.
+ * Returns the number of counters, or -1 when a fake edge cannot be put on
+ * the tree (the procedure cannot be profiled exactly). */
 int64_t xprof_place_counters(uint32_t n_nodes, const xprof_edge *edges,
                              uint32_t n_edges, uint32_t *counter_of_edge);
 
@@ -407,6 +432,14 @@ int xprof_solve_flow(uint32_t n_nodes, const xprof_edge *edges,
                      uint32_t n_edges, const uint32_t *counter_of_edge,
                      const uint64_t *counters, uint32_t n_counters,
                      uint64_t *edge_count, uint64_t *node_count);
+/* The same for a graph with measured edges: site_total[s] is what site s
+ * measured (xprof_vp_site_totals); -1 when a measured edge names a site
+ * beyond n_sites. */
+int xprof_solve_flow_sites(uint32_t n_nodes, const xprof_edge *edges,
+                           uint32_t n_edges, const uint32_t *counter_of_edge,
+                           const uint64_t *counters, uint32_t n_counters,
+                           const uint64_t *site_total, uint32_t n_sites,
+                           uint64_t *edge_count, uint64_t *node_count);
 
 /* ---- CFG dumps (debug): what the plugins instrumented, for xprof_verify */
 
@@ -415,7 +448,8 @@ int xprof_solve_flow(uint32_t n_nodes, const xprof_edge *edges,
  * dump (OBJECT.xpcfg) records the graph and both numberings:
  *   XPCFG 1
  *   PROC <name> <signature 0x..> <n_nodes> <n_edges> <n_counters> <n_debug>
- *   <src> <dst> <flags> <counter|-> <debug counter|->      (n_edges lines)
+ *   <src> <dst> <flags> <counter|-|sSITE> <debug counter|-> (n_edges lines)
+ * where sSITE marks an edge that value-profile site SITE measures.
  */
 void xprof_cfgdump_begin(FILE *f);
 void xprof_cfgdump_proc(FILE *f, const char *name, uint64_t signature,

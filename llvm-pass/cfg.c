@@ -200,12 +200,34 @@ static void mark_fake_entry(LLVMBasicBlockRef b, void *arg) {
   mc->fake_entry[node_of(mc->m, b)] = 1;
 }
 
-int xl_cfg_build(LLVMValueRef fn, uint32_t n_vp_sites, struct xl_cfg *c) {
+/* Each indirect call that its site measures starts a block of its own,
+ * entered by one edge from the block split off before it: that edge runs
+ * as often as the call, which the site's counts sum to, so it needs no
+ * counter -- one counter fewer per call, and no more for a fake edge
+ * beside a call that may not return.  Returns the new blocks by site
+ * (NULL for sites not measured), or NULL when out of memory. */
+static LLVMBasicBlockRef *split_before_measured_calls(const LLVMValueRef *sites,
+                                                      uint32_t n_sites) {
+  LLVMBasicBlockRef *head = calloc(n_sites + 1, sizeof *head);
+  for (uint32_t s = 0; head && s < n_sites; s++)
+    if (!xl_memop_length(sites[s]))
+      head[s] = xl_split_block_before(sites[s]);
+  return head;
+}
+
+int xl_cfg_build(LLVMValueRef fn, const LLVMValueRef *sites, uint32_t n_vp_sites,
+                 int measure_calls, struct xl_cfg *c) {
   memset(c, 0, sizeof *c);
   xl_split_after_returns_twice(fn);
   xl_split_landing_pads(fn);
   split_before_suspends(fn);
   split_risky_continuations(fn);
+  LLVMBasicBlockRef *measured =
+      measure_calls ? split_before_measured_calls(sites, n_vp_sites) : NULL;
+  if (measure_calls && !measured) {
+    c->n_counters = -1;
+    return 0;
+  }
 
   uint32_t nb = LLVMCountBasicBlocks(fn);
   c->n_nodes = nb + 2;
@@ -228,8 +250,9 @@ int xl_cfg_build(LLVMValueRef fn, uint32_t n_vp_sites, struct xl_cfg *c) {
   c->counter_of_edge = calloc(cap, sizeof *c->counter_of_edge);
   c->succ_slot = calloc(cap, sizeof *c->succ_slot);
   unsigned char *fake_entry = calloc(c->n_nodes, 1);
+  uint32_t *site_of_node = malloc(c->n_nodes * sizeof *site_of_node);
   if (!c->blocks || !m.keys || !m.vals || !preds || !c->edges ||
-      !c->counter_of_edge || !c->succ_slot || !fake_entry)
+      !c->counter_of_edge || !c->succ_slot || !fake_entry || !site_of_node)
     goto fail;
 
   uint32_t k = 2;
@@ -254,16 +277,21 @@ int xl_cfg_build(LLVMValueRef fn, uint32_t n_vp_sites, struct xl_cfg *c) {
     struct mark_ctx mc = {&m, fake_entry};
     for_each_reentry(c->blocks[k], mark_fake_entry, &mc);
   }
+  for (k = 0; k < c->n_nodes; k++)
+    site_of_node[k] = UINT32_MAX;
+  for (uint32_t s = 0; measured && s < n_vp_sites; s++)
+    if (measured[s])
+      site_of_node[node_of(&m, measured[s])] = s;
 
   /* Estimated frequencies: the heaviest edges stay on the tree. */
   void *freq = xl_freq_open(fn);
   uint32_t n = 0;
-  c->edges[n++] = (xprof_edge){XPROF_ENTRY, 2, 0, xl_freq_block(freq, c->blocks[2])};
+  c->edges[n++] = (xprof_edge){XPROF_ENTRY, 2, 0, xl_freq_block(freq, c->blocks[2]), 0};
   for (k = 2; k < c->n_nodes; k++) {
     LLVMBasicBlockRef b = c->blocks[k];
     LLVMValueRef t = LLVMGetBasicBlockTerminator(b);
     if (fake_entry[k])
-      c->edges[n++] = (xprof_edge){XPROF_ENTRY, k, XPROF_EDGE_FAKE, 0};
+      c->edges[n++] = (xprof_edge){XPROF_ENTRY, k, XPROF_EDGE_FAKE, 0, 0};
     int exits = 0, fake_exit = 0;
     unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
     int op = t ? terminator_kind(t, &exits, &fake_exit) : LLVMUnreachable;
@@ -287,8 +315,11 @@ int xl_cfg_build(LLVMValueRef fn, uint32_t n_vp_sites, struct xl_cfg *c) {
       if (!(flags & XPROF_EDGE_CRITICAL) && ns > 1 && !xl_first_insertion_point(d))
         flags |= XPROF_EDGE_NOCOUNT;
       uint64_t w = xl_freq_edge(freq, b, i);
+      uint32_t site = site_of_node[dn];
+      if (site != UINT32_MAX) /* the block's one way in (split off) */
+        flags |= XPROF_EDGE_MEASURED;
       c->succ_slot[n] = i;
-      c->edges[n++] = (xprof_edge){k, dn, flags, w};
+      c->edges[n++] = (xprof_edge){k, dn, flags, w, site != UINT32_MAX ? site : 0};
     }
     /* A block that returns and holds a call that may not return needs no
      * fake edge beside its return: the return edge, never counted, carries
@@ -296,9 +327,9 @@ int xl_cfg_build(LLVMValueRef fn, uint32_t n_vp_sites, struct xl_cfg *c) {
     int risky = has_risky_call(b);
     if (exits)
       c->edges[n++] = (xprof_edge){k, XPROF_EXIT, risky ? XPROF_EDGE_NOCOUNT : 0,
-                                   xl_freq_block(freq, b)};
+                                   xl_freq_block(freq, b), 0};
     if (fake_exit || (risky && !exits))
-      c->edges[n++] = (xprof_edge){k, XPROF_EXIT, XPROF_EDGE_FAKE, 0};
+      c->edges[n++] = (xprof_edge){k, XPROF_EXIT, XPROF_EDGE_FAKE, 0, 0};
   }
   xl_freq_close(freq);
   c->n_edges = n;
@@ -306,9 +337,13 @@ int xl_cfg_build(LLVMValueRef fn, uint32_t n_vp_sites, struct xl_cfg *c) {
   c->signature = xprof_cfg_signature(c->n_nodes, c->edges, n, c->counter_of_edge) ^
                  (0x9e3779b97f4a7c15ull * (uint64_t)(n_vp_sites + 1));
   free_scratch(&m, preds, fake_entry);
+  free(site_of_node);
+  free(measured);
   return c->n_counters >= 0;
 fail:
   free_scratch(&m, preds, fake_entry);
+  free(site_of_node);
+  free(measured);
   xl_cfg_free(c);
   c->n_counters = -1;
   return 0;

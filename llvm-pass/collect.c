@@ -511,7 +511,7 @@ static int instrument(ctx *c, LLVMValueRef fn) {
   uint32_t n_sites;
   LLVMValueRef *calls = xl_vp_sites(fn, &n_sites);
   struct xl_cfg g;
-  if (!calls || !xl_cfg_build(fn, n_sites, &g)) {
+  if (!calls || !xl_cfg_build(fn, calls, n_sites, c->o->values_per_site > 0, &g)) {
     free(calls);
     if (c->o->verbose)
       xl_note(c->m, "%s: not profiled (control flow counters cannot follow "
@@ -590,7 +590,7 @@ static int instrument(ctx *c, LLVMValueRef fn) {
   LLVMValueRef *at = calloc(g.n_edges + 1, sizeof *at);
   for (uint32_t e = 0; e < g.n_edges; e++) {
     uint32_t k = g.counter_of_edge[e];
-    int counted = k != XPROF_ON_TREE && k != XPROF_NOT_IN_GRAPH;
+    int counted = XPROF_HAS_COUNTER(k);
     int debug = n_debug && XPROF_DEBUG_COUNTED(g.edges[e].flags);
     if (counted || debug)
       at[e] = insertion_point(c, &g, e);
@@ -599,7 +599,7 @@ static int instrument(ctx *c, LLVMValueRef fn) {
   LLVMValueRef *updates = calloc(2 * (size_t)g.n_edges + 1, sizeof *updates);
   for (uint32_t e = 0; e < g.n_edges; e++) {
     uint32_t k = g.counter_of_edge[e];
-    if (k != XPROF_ON_TREE && k != XPROF_NOT_IN_GRAPH && at[e])
+    if (XPROF_HAS_COUNTER(k) && at[e])
       updates[n_updates++] = increment(c, at[e], count_arr, f->base + k);
     if (n_debug && XPROF_DEBUG_COUNTED(g.edges[e].flags)) {
       if (at[e])

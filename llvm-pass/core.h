@@ -21,8 +21,12 @@ struct xl_cfg {
   uint64_t signature;
 };
 
-/* Prepare fn (split after calls that may not return) and describe it. */
-int xl_cfg_build(LLVMValueRef fn, uint32_t n_vp_sites, struct xl_cfg *c);
+/* Prepare fn (split blocks where the graph needs it) and describe it.
+ * sites: its value-profile sites (xl_vp_sites); with measure_calls (the
+ * profile keeps values), the edge into each indirect call is measured by
+ * the call's site instead of a counter. */
+int xl_cfg_build(LLVMValueRef fn, const LLVMValueRef *sites, uint32_t n_vp_sites,
+                 int measure_calls, struct xl_cfg *c);
 void xl_cfg_free(struct xl_cfg *c);
 
 /* The value-profile sites of fn in instruction order (caller frees):

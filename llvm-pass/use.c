@@ -228,12 +228,15 @@ typedef struct solved {
 /* Phase 1: match and solve, changing nothing that another function's
  * analysis could see (a `cold` attribute changes its callers' static
  * branch probabilities, hence their counter placement). */
-static int solve(use_ctx *u, LLVMValueRef fn, const xprof_proc *f, solved *s) {
+static int solve(use_ctx *u, const xprof_objfile *o, LLVMValueRef fn,
+                 const xprof_proc *f, solved *s) {
   memset(s, 0, sizeof *s);
   s->fn = fn;
   s->f = f;
   s->calls = xl_vp_sites(fn, &s->n_calls);
-  if (!s->calls || !xl_cfg_build(fn, s->n_calls, &s->g) ||
+  /* Calls were measured by their sites if the profile keeps values. */
+  if (!s->calls ||
+      !xl_cfg_build(fn, s->calls, s->n_calls, o->n_values_per_vp > 0, &s->g) ||
       s->g.signature != f->signature) {
     free(s->calls);
     if (s->g.edges)
@@ -247,13 +250,20 @@ static int solve(use_ctx *u, LLVMValueRef fn, const xprof_proc *f, solved *s) {
   }
   uint32_t nc = (uint32_t)s->g.n_counters;
   uint64_t *values = calloc(nc + 1, sizeof *values);
+  uint64_t *sites = calloc(s->n_calls + 1, sizeof *sites);
   s->edge = calloc(s->g.n_edges + 1, sizeof *s->edge);
   s->node = calloc(s->g.n_nodes + 1, sizeof *s->node);
-  for (uint32_t k = 0; k < nc; k++)
-    values[k] = xprof_proc_counter(f, k);
-  int rc = xprof_solve_flow(s->g.n_nodes, s->g.edges, s->g.n_edges,
-                            s->g.counter_of_edge, values, nc, s->edge, s->node);
+  int rc = -1;
+  if (values && sites && s->edge && s->node) {
+    for (uint32_t k = 0; k < nc; k++)
+      values[k] = xprof_proc_counter(f, k);
+    xprof_vp_site_totals(o, f, sites, s->n_calls);
+    rc = xprof_solve_flow_sites(s->g.n_nodes, s->g.edges, s->g.n_edges,
+                                s->g.counter_of_edge, values, nc, sites,
+                                s->n_calls, s->edge, s->node);
+  }
   free(values);
+  free(sites);
   if (rc < 0) {
     free(s->edge);
     free(s->node);
@@ -414,7 +424,7 @@ int xl_run_use(LLVMModuleRef m, const struct xl_options *o) {
       u.missing++;
       continue;
     }
-    n_solved += solve(&u, fn, f, &all[n_solved]);
+    n_solved += solve(&u, obj, fn, f, &all[n_solved]);
   }
   /* The whole profile's summary, the same in every module. */
   if (p->summary) {

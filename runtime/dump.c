@@ -189,6 +189,32 @@ static int take_counters(snap_ctx *c, const struct xprof_rt_object *obj,
   return 0;
 }
 
+/* A site's pairs as candidate values: numbers as they are; callees named
+ * by the procedure at the address (proc set to a placeholder until the
+ * kept ones are named), those xprof did not compile pooled as one empty
+ * value.  Returns the number of candidates. */
+static uint32_t site_candidates(const snap_ctx *c, int is_proc, const uint64_t *pair,
+                                uint32_t n, xprof_vp_value *cand) {
+  static const char named[] = "";
+  uint32_t k = 0, unnamed = UINT32_MAX;
+  for (uint32_t i = 0; i < n; i++) {
+    uint64_t value = pair[2 * i], cnt = pair[2 * i + 1];
+    if (!cnt)
+      continue;
+    if (!is_proc) {
+      cand[k++] = (xprof_vp_value){cnt, value, NULL};
+    } else if (find_target(c->targets, c->n_targets, value)) {
+      cand[k++] = (xprof_vp_value){cnt, value, named};
+    } else if (unnamed == UINT32_MAX) {
+      unnamed = k;
+      cand[k++] = (xprof_vp_value){cnt, 0, NULL};
+    } else {
+      cand[unnamed].count = xprof_sat_add(cand[unnamed].count, cnt);
+    }
+  }
+  return k;
+}
+
 static int take_site(snap_ctx *c, const struct xprof_rt_vp_site *site,
                      uint32_t nv, xprof_vp_record *rec, int *has) {
   uint32_t words = rt_vp_words(site->state);
@@ -196,49 +222,35 @@ static int take_site(snap_ctx *c, const struct xprof_rt_vp_site *site,
     return -1;
   rt_vp_take(site->state, c->scratch, words);
   uint32_t n = rt_vp_pairs(c->scratch);
-  *has = 0;
-  for (uint32_t i = 0; i < n; i++)
-    *has |= c->scratch[3 + 2 * i] != 0;
-  if (!*has)
+  int is_proc = site->type == XPROF_RT_VP_PROC;
+  xprof_vp_value *cand = malloc(((size_t)n + 1) * sizeof *cand);
+  if (!cand)
+    return -1;
+  uint32_t k = site_candidates(c, is_proc, c->scratch + 2, n, cand);
+  *has = k != 0;
+  if (!k) {
+    free(cand);
     return 0;
+  }
   rec->type = (xprof_vp_type)site->type;
   rec->expr_id = site->expr_id;
-  uint32_t k = 0;
-  uint64_t unnamed = 0;
-  /* Largest counts first; at most nv values (a histogram has more
-   * buckets, a site may have more pairs): the rest are not written. */
-  while (k < nv) {
-    uint32_t best = UINT32_MAX;
-    for (uint32_t i = 0; i < n; i++) {
-      uint64_t cnt = c->scratch[3 + 2 * i];
-      if (cnt && (best == UINT32_MAX || cnt > c->scratch[3 + 2 * best]))
-        best = i;
-    }
-    if (best == UINT32_MAX)
-      break;
-    uint64_t value = c->scratch[2 + 2 * best], cnt = c->scratch[3 + 2 * best];
-    c->scratch[3 + 2 * best] = 0;
-    if (site->type == XPROF_RT_VP_PROC) {
-      const target *t = find_target(c->targets, c->n_targets, value);
-      if (!t) { /* a function that xprof did not compile */
-        unnamed += cnt;
-        continue;
-      }
-      char *s;
-      if (asprintf(&s, "%s:%s", t->name, t->objpath) < 0)
-        return -1;
-      rec->values[k].proc = xprof_strdup(c->p, s);
-      free(s);
-      if (!rec->values[k].proc)
-        return -1;
-    } else {
-      rec->values[k].bits = value;
-    }
-    rec->values[k++].count = cnt;
-  }
-  if (unnamed && k < nv) {
-    rec->values[k].count = unnamed; /* empty value: not profiled */
-    rec->values[k].proc = NULL;
+  /* At most nv values (a histogram has more buckets, a site may have more
+   * pairs); an indirect call's record keeps the sum of its counts. */
+  xprof_vp_keep_largest(rec->type, cand, k, rec->values, nv);
+  free(cand);
+  for (uint32_t i = 0; i < nv && is_proc; i++) {
+    xprof_vp_value *v = &rec->values[i];
+    if (!v->proc)
+      continue;
+    const target *t = find_target(c->targets, c->n_targets, v->bits);
+    char *name;
+    if (asprintf(&name, "%s:%s", t->name, t->objpath) < 0)
+      return -1;
+    v->proc = xprof_strdup(c->p, name);
+    v->bits = 0;
+    free(name);
+    if (!v->proc)
+      return -1;
   }
   return 0;
 }

@@ -108,7 +108,7 @@ int main(int argc, char **argv) {
                           "with the all-edges option)",
                           dump, c->name);
       procs++;
-      if (f->n_counters == 0) { /* never ran: all zero */
+      if (f->n_counters == 0 && f->n_vp_records == 0) { /* never ran */
         unrun++;
         continue;
       }
@@ -117,9 +117,13 @@ int main(int argc, char **argv) {
       uint64_t *solved = calloc((size_t)c->n_edges + 1, sizeof *solved);
       for (uint32_t k = 0; k < total; k++)
         values[k] = xprof_proc_counter(f, k);
-      int rc = xprof_solve_flow(c->n_nodes, c->edges, c->n_edges,
-                                c->counter_of_edge, values, c->n_counters,
-                                solved, NULL);
+      /* Edges into indirect calls are measured by their sites. */
+      uint64_t *sites = calloc((size_t)f->n_vp_sites + 1, sizeof *sites);
+      xprof_vp_site_totals(o, f, sites, f->n_vp_sites);
+      int rc = xprof_solve_flow_sites(c->n_nodes, c->edges, c->n_edges,
+                                      c->counter_of_edge, values, c->n_counters,
+                                      sites, f->n_vp_sites, solved, NULL);
+      free(sites);
       if (rc != 0) {
         printf("%s: %s: the flow solver %s\n", dump, c->name,
                rc > 0 ? "found inconsistent counts" : "failed");

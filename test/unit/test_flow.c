@@ -17,14 +17,14 @@ static uint64_t rng(void) {
  * branches, self loops, edges into EXIT). */
 static uint32_t random_cfg(uint32_t n_nodes, xprof_edge *e, uint32_t max) {
   uint32_t n = 0;
-  e[n++] = (xprof_edge){XPROF_ENTRY, 2, 0, 0};
+  e[n++] = (xprof_edge){XPROF_ENTRY, 2, 0, 0, 0};
   for (uint32_t v = 2; v + 1 < n_nodes; v++)
-    e[n++] = (xprof_edge){v, v + 1, 0, 0};
-  e[n++] = (xprof_edge){n_nodes - 1, XPROF_EXIT, 0, 0};
+    e[n++] = (xprof_edge){v, v + 1, 0, 0, 0};
+  e[n++] = (xprof_edge){n_nodes - 1, XPROF_EXIT, 0, 0, 0};
   while (n < max) {
     uint32_t s = 2 + (uint32_t)(rng() % (n_nodes - 2));
     uint32_t d = rng() % 5 == 0 ? XPROF_EXIT : 2 + (uint32_t)(rng() % (n_nodes - 2));
-    e[n++] = (xprof_edge){s, d, 0, rng() % 1000};
+    e[n++] = (xprof_edge){s, d, 0, rng() % 1000, 0};
   }
   return n;
 }
@@ -98,10 +98,10 @@ static void random_graphs(void) {
  * and the body, the lighter one carries the counter. */
 static void heavy_edges_uncounted(void) {
   /* ENTRY -> 2, 2 -> 3 (heavy), 3 -> 2 (back edge), 3 -> EXIT */
-  xprof_edge e[] = {{XPROF_ENTRY, 2, 0, 1},
-                    {2, 3, 0, 1000},
-                    {3, 2, 0, 999},
-                    {3, XPROF_EXIT, 0, 1}};
+  xprof_edge e[] = {{XPROF_ENTRY, 2, 0, 1, 0},
+                    {2, 3, 0, 1000, 0},
+                    {3, 2, 0, 999, 0},
+                    {3, XPROF_EXIT, 0, 1, 0}};
   uint32_t c[4];
   CHECK(xprof_place_counters(4, e, 4, c) == 2);
   CHECK(c[1] == XPROF_ON_TREE);
@@ -114,11 +114,11 @@ static void heavy_edges_uncounted(void) {
 
 static void fake_and_ignored(void) {
   /* 2 -> 3 is abnormal: replaced by fake 2 -> EXIT and ENTRY -> 3. */
-  xprof_edge e[] = {{XPROF_ENTRY, 2, 0, 5},
-                    {2, 3, XPROF_EDGE_IGNORE, 5},
-                    {2, XPROF_EXIT, XPROF_EDGE_FAKE, 0},
-                    {XPROF_ENTRY, 3, XPROF_EDGE_FAKE, 0},
-                    {3, XPROF_EXIT, 0, 5}};
+  xprof_edge e[] = {{XPROF_ENTRY, 2, 0, 5, 0},
+                    {2, 3, XPROF_EDGE_IGNORE, 5, 0},
+                    {2, XPROF_EXIT, XPROF_EDGE_FAKE, 0, 0},
+                    {XPROF_ENTRY, 3, XPROF_EDGE_FAKE, 0, 0},
+                    {3, XPROF_EXIT, 0, 5, 0}};
   uint32_t c[5];
   CHECK(xprof_place_counters(4, e, 5, c) == 2);
   CHECK(c[1] == XPROF_NOT_IN_GRAPH);
@@ -139,8 +139,8 @@ static void fake_and_ignored(void) {
   CHECK(xprof_cfg_signature(4, e, 5, c) != xprof_cfg_signature(4, e, 5, c2));
 
   /* A block with both a fake entry and a fake exit edge cannot be exact. */
-  xprof_edge f[] = {{XPROF_ENTRY, 2, XPROF_EDGE_FAKE, 0},
-                    {2, XPROF_EXIT, XPROF_EDGE_FAKE, 0}};
+  xprof_edge f[] = {{XPROF_ENTRY, 2, XPROF_EDGE_FAKE, 0, 0},
+                    {2, XPROF_EXIT, XPROF_EDGE_FAKE, 0, 0}};
   CHECK(xprof_place_counters(3, f, 2, c) == -1);
 }
 
@@ -148,8 +148,8 @@ static void inconsistent(void) {
   /* diamond: ENTRY->2, 2->3, 2->4, 3->5, 4->5, 5->EXIT, counted on the
    * first two edges (a valid placement: the rest plus the virtual edge
    * form a spanning tree). */
-  xprof_edge e[] = {{0, 2, 0, 9}, {2, 3, 0, 5}, {2, 4, 0, 1},
-                    {3, 5, 0, 5}, {4, 5, 0, 1}, {5, 1, 0, 9}};
+  xprof_edge e[] = {{0, 2, 0, 9, 0}, {2, 3, 0, 5, 0}, {2, 4, 0, 1, 0},
+                    {3, 5, 0, 5, 0}, {4, 5, 0, 1, 0}, {5, 1, 0, 9, 0}};
   uint32_t c[6] = {0, 1, XPROF_ON_TREE, XPROF_ON_TREE, XPROF_ON_TREE,
                    XPROF_ON_TREE};
   uint64_t solved[6];
@@ -172,8 +172,8 @@ static void inconsistent(void) {
 static void comdat_keys(void) {
   /* The same CFG, the return edge uncountable in one copy (a call taken
    * as possibly exiting there) and not in the other: one signature. */
-  xprof_edge a[] = {{0, 2, 0, 9}, {2, 1, XPROF_EDGE_NOCOUNT, 9}};
-  xprof_edge b[] = {{0, 2, 0, 9}, {2, 1, 0, 9}};
+  xprof_edge a[] = {{0, 2, 0, 9, 0}, {2, 1, XPROF_EDGE_NOCOUNT, 9, 0}};
+  xprof_edge b[] = {{0, 2, 0, 9, 0}, {2, 1, 0, 9, 0}};
   uint32_t c[2] = {0, XPROF_ON_TREE};
   uint64_t sig = xprof_cfg_signature(3, a, 2, c);
   CHECK(sig == xprof_cfg_signature(3, b, 2, c));
@@ -187,7 +187,48 @@ static void comdat_keys(void) {
   CHECK(xprof_comdat_key(sig, a, 2, 0, w4, 1) != xprof_comdat_key(sig, a, 2, 0, w4, 2));
 }
 
+/* An indirect call that may exit: block 2 splits before the call into
+ * 2 and 3, and the edge 2 -> 3 is measured by the call's site (1).  With
+ * the measurement the graph needs two counters; without, three. */
+static void measured_edges(void) {
+  xprof_edge e[] = {{XPROF_ENTRY, 2, 0, 9, 0},
+                    {2, 3, XPROF_EDGE_MEASURED, 9, 1},
+                    {3, 4, 0, 8, 0},
+                    {3, XPROF_EXIT, XPROF_EDGE_FAKE, 0, 0},
+                    {4, 2, 0, 7, 0},
+                    {4, XPROF_EXIT, 0, 1, 0}};
+  uint32_t c[6];
+  CHECK(xprof_place_counters(5, e, 6, c) == 2);
+  CHECK(c[1] == XPROF_MEASURED);
+  CHECK(!XPROF_HAS_COUNTER(c[1]) && !XPROF_HAS_COUNTER(XPROF_ON_TREE));
+  /* Entered 3 times, 10 calls, the 10th exits: the loop went back 7
+   * times (4 -> 2), 2 returned (4 -> EXIT). */
+  uint64_t truth[6] = {3, 10, 9, 1, 7, 2};
+  uint64_t v[2] = {0, 0}, sites[2] = {0, 10}, solved[6], nodes[5];
+  for (uint32_t i = 0; i < 6; i++)
+    if (XPROF_HAS_COUNTER(c[i]))
+      v[c[i]] = truth[i];
+  CHECK(xprof_solve_flow_sites(5, e, 6, c, v, 2, sites, 2, solved, nodes) == 0);
+  for (uint32_t i = 0; i < 6; i++)
+    CHECK_U64(solved[i], truth[i]);
+  CHECK_U64(nodes[3], 10);
+  /* The site must be there. */
+  CHECK(xprof_solve_flow_sites(5, e, 6, c, v, 2, sites, 1, solved, NULL) == -1);
+  CHECK(xprof_solve_flow(5, e, 6, c, v, 2, solved, NULL) == -1);
+  /* Without the measurement: a second counter, another signature. */
+  uint32_t c2[6];
+  e[1].flags = 0;
+  CHECK(xprof_place_counters(5, e, 6, c2) == 3);
+  e[1].flags = XPROF_EDGE_MEASURED;
+  CHECK(xprof_cfg_signature(5, e, 6, c) != xprof_cfg_signature(5, e, 6, c2));
+  /* Measured by another site: another signature. */
+  uint64_t sig = xprof_cfg_signature(5, e, 6, c);
+  e[1].site = 0;
+  CHECK(xprof_cfg_signature(5, e, 6, c) != sig);
+}
+
 UNIT_TABLE(flow_tests) = {
+    {"flow/measured_edges", measured_edges},
     {"flow/comdat_keys", comdat_keys},
     {"flow/random_graphs", random_graphs},
     {"flow/heavy_edges_uncounted", heavy_edges_uncounted},

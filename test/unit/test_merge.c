@@ -158,6 +158,52 @@ static void vp_proc_and_new_records(void) {
   xprof_profile_free(s);
 }
 
+/* An indirect call's record keeps the sum of its counts (the calls made):
+ * callees that do not fit go to the empty value, in the last slot. */
+static void vp_proc_keeps_calls(void) {
+  xprof_error err;
+  xprof_profile *d = make(0xa, 100, 1, 0, 0), *s = make(0xa, 100, 1, 0, 0);
+  xprof_vp_record *dv = &d->objfiles[0].procs[0].vp[0];
+  xprof_vp_record *sv = &s->objfiles[0].procs[0].vp[0];
+  dv->type = sv->type = XPROF_VP_PROC;
+  dv->values[0] = (xprof_vp_value){5, 0, "f:a.o"};
+  dv->values[1] = (xprof_vp_value){3, 0, "g:a.o"};
+  sv->values[0] = (xprof_vp_value){6, 0, "h:a.o"};
+  sv->values[1] = (xprof_vp_value){4, 0, "g:a.o"};
+  CHECK(xprof_merge(d, s, 2, XPROF_REPLACE_OBJFILE, &err) == 0);
+  dv = &d->objfiles[0].procs[0].vp[0];
+  /* h 12, g 3 + 8, f 5: h stays, g and f go to the empty value. */
+  CHECK(dv->values[0].proc == NULL);
+  CHECK_U64(dv->values[0].count, 16);
+  CHECK_STR(dv->values[1].proc, "h:a.o");
+  CHECK_U64(dv->values[1].count, 12);
+  /* Merging again keeps the sum: 28 + 28. */
+  xprof_profile *q = NULL;
+  CHECK(xprof_profile_clone(d, &q, &err) == 0);
+  CHECK(xprof_merge(d, q, 1, XPROF_REPLACE_OBJFILE, &err) == 0);
+  dv = &d->objfiles[0].procs[0].vp[0];
+  CHECK_U64(dv->values[0].count + dv->values[1].count, 56);
+  xprof_profile_free(q);
+  xprof_profile_free(d);
+  xprof_profile_free(s);
+
+  /* One slot: the value kept takes all (as the runtime's recorder does). */
+  xprof_vp_value v[3] = {{2, 0, "a"}, {7, 0, NULL}, {4, 0, "b"}}, out[1];
+  xprof_vp_keep_largest(XPROF_VP_PROC, v, 3, out, 1);
+  CHECK(out[0].proc == NULL);
+  CHECK_U64(out[0].count, 13);
+  /* Numbers drop what does not fit; all that fits is kept in order. */
+  xprof_vp_value n[3] = {{2, 1, NULL}, {7, 2, NULL}, {4, 3, NULL}}, two[2];
+  xprof_vp_keep_largest(XPROF_VP_LLONG, n, 3, two, 2);
+  CHECK_U64(two[0].bits, 2);
+  CHECK_U64(two[1].bits, 3);
+  CHECK_U64(two[0].count + two[1].count, 11);
+  xprof_vp_value f[1] = {{2, 0, "a"}}, three[3];
+  xprof_vp_keep_largest(XPROF_VP_PROC, f, 1, three, 3);
+  CHECK_STR(three[0].proc, "a");
+  CHECK_U64(three[1].count + three[2].count, 0);
+}
+
 static void rebuilt_objfile(void) {
   xprof_error err;
   /* objfile: the newer build replaces a.o only */
@@ -254,6 +300,7 @@ UNIT_TABLE(merge_tests) = {
     {"merge/counter_id_union", counter_id_union},
     {"merge/value_profiles", value_profiles},
     {"merge/vp_proc_and_new_records", vp_proc_and_new_records},
+    {"merge/vp_proc_keeps_calls", vp_proc_keeps_calls},
     {"merge/rebuilt_objfile", rebuilt_objfile},
     {"merge/programs_united", programs_united},
     {"merge/clone_is_equal", clone_is_equal},
