@@ -101,7 +101,7 @@ int64_t xprof_place_counters(uint32_t n_nodes, const xprof_edge *edges,
     uint32_t next = 0;
     for (uint32_t e = 0; e < n_edges; e++)
       if (counter_of_edge[e] == 0 &&
-          !(edges[e].flags & (XPROF_EDGE_IGNORE | XPROF_EDGE_MEASURED)))
+          !(edges[e].flags & XPROF_EDGE_IGNORE))
         counter_of_edge[e] = next++;
     result = next;
   }
