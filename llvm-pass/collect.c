@@ -136,11 +136,13 @@ static LLVMValueRef tag_counter_access(ctx *c, LLVMValueRef access) {
   return access;
 }
 
-/* Returns the update (the store, or the atomicrmw). */
-static LLVMValueRef increment(ctx *c, LLVMValueRef before, LLVMValueRef arr, uint32_t idx) {
+/* Add step (an i64, NULL for 1) to counter idx before `before`.  Returns
+ * the update (the store, or the atomicrmw). */
+static LLVMValueRef add_to_counter(ctx *c, LLVMValueRef before, LLVMValueRef arr,
+                                   uint32_t idx, LLVMValueRef step) {
   LLVMPositionBuilderBefore(c->b, before);
   LLVMValueRef p = elem(c, arr, idx);
-  LLVMValueRef one = LLVMConstInt(c->i64, 1, 0);
+  LLVMValueRef one = step ? step : LLVMConstInt(c->i64, 1, 0);
   if (c->copy) { /* the thread's copy: ARRAY + d, computed once */
     LLVMValueRef i = LLVMConstInt(c->i64, idx, 0);
     p = LLVMBuildGEP2(c->b, c->i64, c->copy, &i, 1, "xprof.at");
@@ -151,6 +153,24 @@ static LLVMValueRef increment(ctx *c, LLVMValueRef before, LLVMValueRef arr, uin
   } else {
     LLVMValueRef v = tag_counter_access(c, LLVMBuildLoad2(c->b, c->i64, p, "xprof.ctr"));
     return tag_counter_access(c, LLVMBuildStore(c->b, LLVMBuildAdd(c->b, v, one, "xprof.inc"), p));
+  }
+}
+
+static LLVMValueRef increment(ctx *c, LLVMValueRef before, LLVMValueRef arr, uint32_t idx) {
+  return add_to_counter(c, before, arr, idx, NULL);
+}
+
+/* Count how often each counted select's condition holds: a select's
+ * other way is its block's count less that (use.c). */
+static void count_selects(ctx *c, const struct xl_cfg *g, LLVMValueRef arr, uint32_t base) {
+  for (uint32_t i = 0, next = 0; i < g->n_selects; i++) {
+    if (g->select_counter[i] != next)
+      continue; /* shares the counter of an earlier select */
+    next++;
+    LLVMValueRef sel = g->selects[i];
+    LLVMPositionBuilderBefore(c->b, sel);
+    LLVMValueRef step = LLVMBuildZExt(c->b, LLVMGetOperand(sel, 0), c->i64, "xprof.held");
+    add_to_counter(c, sel, arr, base + g->select_counter[i], step);
   }
 }
 
@@ -511,7 +531,8 @@ static int instrument(ctx *c, LLVMValueRef fn) {
   uint32_t n_sites;
   LLVMValueRef *calls = xl_vp_sites(fn, &n_sites);
   struct xl_cfg g;
-  if (!calls || !xl_cfg_build(fn, calls, n_sites, c->o->values_per_site > 0, &g)) {
+  if (!calls || !xl_cfg_build(fn, calls, n_sites, c->o->values_per_site > 0,
+                              c->o->count_selects, &g)) {
     free(calls);
     if (c->o->verbose)
       xl_note(c->m, "%s: not profiled (control flow counters cannot follow "
@@ -545,10 +566,12 @@ static int instrument(ctx *c, LLVMValueRef fn) {
     words[s] = site_words(c, f->site_types[s]);
     f->vp_words += words[s];
   }
+  /* Counters: the edges', the selects', then the debug counters. */
+  uint32_t n_edge_ctrs = (uint32_t)g.n_counters + g.n_select_counters;
   uint32_t n_debug = 0;
   for (uint32_t e = 0; c->o->all_edges && e < g.n_edges; e++)
     n_debug += XPROF_DEBUG_COUNTED(g.edges[e].flags);
-  f->n_counters = (uint32_t)g.n_counters + n_debug;
+  f->n_counters = n_edge_ctrs + n_debug;
   f->comdat_key = xprof_comdat_key(f->signature, g.edges, g.n_edges, n_debug != 0,
                                    words, n_sites);
   free(words);
@@ -579,8 +602,7 @@ static int instrument(ctx *c, LLVMValueRef fn) {
   }
   if (c->cfg_dump)
     xprof_cfgdump_proc(c->cfg_dump, f->name, f->signature, g.n_nodes, g.edges,
-                       g.n_edges, g.counter_of_edge, (uint32_t)g.n_counters,
-                       n_debug != 0);
+                       g.n_edges, g.counter_of_edge, n_edge_ctrs, n_debug != 0);
 
   LLVMValueRef count_arr = counting_array(c, f, arr);
   if (!count_arr)
@@ -603,12 +625,12 @@ static int instrument(ctx *c, LLVMValueRef fn) {
       updates[n_updates++] = increment(c, at[e], count_arr, f->base + k);
     if (n_debug && XPROF_DEBUG_COUNTED(g.edges[e].flags)) {
       if (at[e])
-        updates[n_updates++] =
-            increment(c, at[e], count_arr, f->base + (uint32_t)g.n_counters + dbg);
+        updates[n_updates++] = increment(c, at[e], count_arr, f->base + n_edge_ctrs + dbg);
       dbg++;
     }
   }
   free(at);
+  count_selects(c, &g, count_arr, f->base + (uint32_t)g.n_counters);
   if (c->copy) {
     LLVMValueRef word;
     if (f->var) {

@@ -19,14 +19,21 @@ struct xl_cfg {
   uint32_t *succ_slot; /* first successor slot of the edge's source */
   int64_t n_counters;  /* -1: cannot be profiled exactly */
   uint64_t signature;
+  /* Counted selects (count_selects): each one's counter, numbered from 0
+   * after the edge counters (selects of a block with the same condition
+   * share one), and its node. */
+  LLVMValueRef *selects;
+  uint32_t *select_counter, *select_node;
+  uint32_t n_selects, n_select_counters;
 };
 
 /* Prepare fn (split blocks where the graph needs it) and describe it.
  * sites: its value-profile sites (xl_vp_sites); with measure_calls (the
  * profile keeps values), the edge into each indirect call is measured by
- * the call's site instead of a counter. */
+ * the call's site instead of a counter.  With count_selects, the selects
+ * whose conditions get counters too (see find_selects). */
 int xl_cfg_build(LLVMValueRef fn, const LLVMValueRef *sites, uint32_t n_vp_sites,
-                 int measure_calls, struct xl_cfg *c);
+                 int measure_calls, int count_selects, struct xl_cfg *c);
 void xl_cfg_free(struct xl_cfg *c);
 
 /* The value-profile sites of fn in instruction order (caller frees):

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SCCIterator.h"
 #include "llvm/ADT/Triple.h"
 
 #include "llvm/Analysis/AssumptionCache.h"
@@ -108,6 +109,11 @@ static cl::opt<unsigned> OptSplitCold(
     cl::desc("xprof: use builds move the code that never ran in training out of "
              "functions of at least N IR instructions into FUNCTION.cold.K "
              "(0: off)"));
+static cl::opt<bool> OptSelects(
+    "xprof-selects", cl::init(true),
+    cl::desc("xprof: count how often the conditions of selects outside loops "
+             "hold, in functions with loops, for their branch weights; "
+             "collect and use builds must agree"));
 static cl::opt<bool> OptLink("xprof-link", cl::desc("xprof: the command also links"));
 
 // The mode can also come from the environment (XPROF_LLVM=collect[:NAME]
@@ -164,6 +170,7 @@ static bool readOptions(struct xl_options &o, std::vector<const char *> &uses,
                                           : OptPromote == cl::BOU_TRUE;
   o.output = OptOutput.empty() ? nullptr : OptOutput.c_str();
   o.link = OptLink;
+  o.count_selects = OptSelects;
   o.use_dirs = uses.data();
   o.n_use_dirs = (unsigned)uses.size();
   o.pathmap = maps.data();
@@ -742,6 +749,26 @@ extern "C" LLVMValueRef xl_first_insertion_point(LLVMBasicBlockRef bb) {
 }
 
 extern "C" int xl_is_eh_pad_block(LLVMBasicBlockRef bb) { return unwrap(bb)->isEHPad(); }
+
+extern "C" unsigned xl_mark_cycle_blocks(LLVMValueRef fn, unsigned char *on_cycle) {
+  Function &F = *unwrap<Function>(fn);
+  DenseMap<const BasicBlock *, unsigned> Index;
+  for (const BasicBlock &BB : F) {
+    unsigned I = Index.size();
+    Index[&BB] = I;
+    on_cycle[I] = 0;
+  }
+  unsigned N = 0;
+  // Strongly connected components: a block is on a cycle when its
+  // component has one (more than one block, or a branch to itself).
+  for (scc_iterator<Function *> C = scc_begin(&F); !C.isAtEnd(); ++C)
+    if (C.hasCycle())
+      for (const BasicBlock *BB : *C) {
+        on_cycle[Index[BB]] = 1;
+        N++;
+      }
+  return N;
+}
 
 namespace {
 struct Freq {

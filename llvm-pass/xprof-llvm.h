@@ -32,6 +32,7 @@ struct xl_options {
   int inline_bonus; /* tell the inliner what the counters add */
   int promote;      /* count in registers in loops (shim.cpp) */
   int partial_training; /* use: never-run functions keep their estimate */
+  int count_selects;    /* weights of selects outside loops (cfg.c) */
   unsigned values_per_site;
   const char *output; /* the -o of the compiler command, if known */
   int link;           /* the command also links */
@@ -77,6 +78,10 @@ LLVMBasicBlockRef xl_split_block_before(LLVMValueRef inst);
  * none can (a catchswitch block). */
 LLVMValueRef xl_first_insertion_point(LLVMBasicBlockRef bb);
 int xl_is_eh_pad_block(LLVMBasicBlockRef bb);
+/* Mark in on_cycle[i] (one byte per block, in function order) whether
+ * the i-th block lies on a cycle of the CFG (a loop, reducible or not);
+ * returns how many do. */
+unsigned xl_mark_cycle_blocks(LLVMValueRef fn, unsigned char *on_cycle);
 /* Static edge frequencies (LLVM's BranchProbability and BlockFrequency
  * analyses) for the spanning tree: open, query, close. */
 void *xl_freq_open(LLVMValueRef fn);

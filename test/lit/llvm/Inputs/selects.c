@@ -1,0 +1,44 @@
+/* Selects for selects.test.  window() and fill() have loops: their
+ * selects outside the loops are counted (fill's runs once: not hot).
+ * clamp() has no loop and is not inlined, and the select in sum()'s loop
+ * runs every iteration: neither is counted. */
+#include <stdio.h>
+#include <stdlib.h>
+
+__attribute__((noinline)) unsigned window(const unsigned *v, unsigned n, unsigned shift) {
+  unsigned cap = shift < 4 ? shift : 4;
+  unsigned s = 0;
+  for (unsigned i = 0; i < n; i++)
+    s += v[i] << cap;
+  return s;
+}
+
+__attribute__((noinline)) void fill(unsigned *v, unsigned n, unsigned step) {
+  unsigned k = step > 7 ? 7 : step;
+  for (unsigned i = 0; i < n; i++)
+    v[i] = i * k;
+}
+
+__attribute__((noinline)) unsigned clamp(unsigned x, unsigned hi) {
+  return x < hi ? x : hi;
+}
+
+__attribute__((noinline)) unsigned sum(const unsigned *v, unsigned n) {
+  unsigned s = 0;
+  for (unsigned i = 0; i < n; i++)
+    s += v[i] & 1 ? v[i] : 3;
+  return s;
+}
+
+/* selects CALLS EVERY: window() with a small shift on every EVERY-th of
+ * CALLS calls. */
+int main(int argc, char **argv) {
+  unsigned calls = argc > 1 ? (unsigned)atoi(argv[1]) : 10;
+  unsigned every = argc > 2 ? (unsigned)atoi(argv[2]) : 4;
+  unsigned v[64], t = 0;
+  fill(v, 64, (unsigned)argc + 5);
+  for (unsigned r = 0; r < calls; r++)
+    t += window(v, 64, r % every == 0 ? 2 : 9);
+  printf("%u %u %u\n", t, clamp(t, 1000), sum(v, 64));
+  return 0;
+}
