@@ -246,29 +246,20 @@ static int find_selects(LLVMValueRef fn, struct xl_cfg *c) {
         continue; /* vector selects have no branch weights */
       if (c->n_selects == cap) {
         cap = cap ? 2 * cap : 8;
-        LLVMValueRef *ns = realloc(c->selects, cap * sizeof *ns);
-        if (ns)
-          c->selects = ns;
-        uint32_t *nc = realloc(c->select_counter, cap * sizeof *nc);
-        if (nc)
-          c->select_counter = nc;
-        uint32_t *nn = realloc(c->select_node, cap * sizeof *nn);
-        if (nn)
-          c->select_node = nn;
-        if (!ns || !nc || !nn) {
+        struct xl_select *ns = realloc(c->selects, cap * sizeof *ns);
+        if (!ns) {
           free(on_cycle);
           return 0;
         }
+        c->selects = ns;
       }
       uint32_t counter = c->n_select_counters;
       for (uint32_t j = first_of_block; j < c->n_selects; j++)
-        if (LLVMGetOperand(c->selects[j], 0) == cond)
-          counter = c->select_counter[j];
+        if (LLVMGetOperand(c->selects[j].inst, 0) == cond)
+          counter = c->selects[j].counter;
       if (counter == c->n_select_counters)
         c->n_select_counters++;
-      c->selects[c->n_selects] = i;
-      c->select_counter[c->n_selects] = counter;
-      c->select_node[c->n_selects++] = k;
+      c->selects[c->n_selects++] = (struct xl_select){i, counter, k};
     }
   }
   free(on_cycle);
@@ -421,14 +412,11 @@ void xl_cfg_free(struct xl_cfg *c) {
   free(c->counter_of_edge);
   free(c->succ_slot);
   free(c->selects);
-  free(c->select_counter);
-  free(c->select_node);
   c->blocks = NULL;
   c->edges = NULL;
   c->counter_of_edge = NULL;
   c->succ_slot = NULL;
   c->selects = NULL;
-  c->select_counter = c->select_node = NULL;
   c->n_selects = c->n_select_counters = 0;
 }
 

@@ -163,14 +163,15 @@ static LLVMValueRef increment(ctx *c, LLVMValueRef before, LLVMValueRef arr, uin
 /* Count how often each counted select's condition holds: a select's
  * other way is its block's count less that (use.c). */
 static void count_selects(ctx *c, const struct xl_cfg *g, LLVMValueRef arr, uint32_t base) {
+  /* Counters are numbered in the order of their first selects. */
   for (uint32_t i = 0, next = 0; i < g->n_selects; i++) {
-    if (g->select_counter[i] != next)
+    const struct xl_select *sel = &g->selects[i];
+    if (sel->counter != next)
       continue; /* shares the counter of an earlier select */
     next++;
-    LLVMValueRef sel = g->selects[i];
-    LLVMPositionBuilderBefore(c->b, sel);
-    LLVMValueRef step = LLVMBuildZExt(c->b, LLVMGetOperand(sel, 0), c->i64, "xprof.held");
-    add_to_counter(c, sel, arr, base + g->select_counter[i], step);
+    LLVMPositionBuilderBefore(c->b, sel->inst);
+    LLVMValueRef step = LLVMBuildZExt(c->b, LLVMGetOperand(sel->inst, 0), c->i64, "xprof.held");
+    add_to_counter(c, sel->inst, arr, base + sel->counter, step);
   }
 }
 

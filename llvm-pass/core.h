@@ -9,6 +9,14 @@
 #include "xprof-llvm.h"
 #include "xprof.h"
 
+/* A select whose condition is counted: its counter, numbered from 0 after
+ * the edge counters (selects of a block with the same condition share
+ * one), and its block's node. */
+struct xl_select {
+  LLVMValueRef inst;
+  uint32_t counter, node;
+};
+
 /* A function's CFG as libxprof sees it.  Nodes: 0 ENTRY, 1 EXIT, then the
  * blocks in function order.  One edge per (block, successor block). */
 struct xl_cfg {
@@ -19,11 +27,7 @@ struct xl_cfg {
   uint32_t *succ_slot; /* first successor slot of the edge's source */
   int64_t n_counters;  /* -1: cannot be profiled exactly */
   uint64_t signature;
-  /* Counted selects (count_selects): each one's counter, numbered from 0
-   * after the edge counters (selects of a block with the same condition
-   * share one), and its node. */
-  LLVMValueRef *selects;
-  uint32_t *select_counter, *select_node;
+  struct xl_select *selects; /* counted selects, with count_selects */
   uint32_t n_selects, n_select_counters;
 };
 

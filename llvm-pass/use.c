@@ -343,8 +343,9 @@ static void weigh_selects(use_ctx *u, const solved *s, weight_buf *buf) {
   if (!g->n_selects || !weight_buf_fit(buf, 2))
     return;
   for (uint32_t i = 0; i < g->n_selects; i++) {
-    uint64_t held = xprof_proc_counter(s->f, (uint32_t)g->n_counters + g->select_counter[i]);
-    uint64_t total = s->node[g->select_node[i]];
+    const struct xl_select *sel = &g->selects[i];
+    uint64_t held = xprof_proc_counter(s->f, (uint32_t)g->n_counters + sel->counter);
+    uint64_t total = s->node[sel->node];
     if (held > total)
       total = held;
     if (xl_hot_count(u->hotness, total) == 0)
@@ -352,7 +353,7 @@ static void weigh_selects(use_ctx *u, const solved *s, weight_buf *buf) {
     buf->w[0] = held;
     buf->w[1] = total - held;
     if (total)
-      set_weights(u, g->selects[i], buf, 2);
+      set_weights(u, sel->inst, buf, 2);
   }
 }
 
