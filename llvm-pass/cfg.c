@@ -37,6 +37,31 @@ void xl_note(LLVMModuleRef m, const char *fmt, ...) {
   va_end(ap);
 }
 
+/* The attribute named, in v's context; NULL for a name LLVM lacks. */
+static LLVMAttributeRef enum_attr(LLVMValueRef v, const char *name) {
+  unsigned kind = LLVMGetEnumAttributeKindForName(name, strlen(name));
+  if (kind == 0)
+    return NULL;
+  return LLVMCreateEnumAttribute(LLVMGetTypeContext(LLVMTypeOf(v)), kind, 0);
+}
+
+void xl_add_fn_attr(LLVMValueRef fn, const char *name) {
+  LLVMAttributeRef a = enum_attr(fn, name);
+  if (a)
+    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, a);
+}
+
+void xl_add_call_attr(LLVMValueRef call, const char *name) {
+  LLVMAttributeRef a = enum_attr(call, name);
+  if (a)
+    LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex, a);
+}
+
+int xl_has_fn_attr(LLVMValueRef fn, const char *name) {
+  unsigned kind = LLVMGetEnumAttributeKindForName(name, strlen(name));
+  return kind && LLVMGetEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, kind) != NULL;
+}
+
 int xl_profiled_function(LLVMValueRef fn) {
   if (LLVMIsDeclaration(fn))
     return 0;

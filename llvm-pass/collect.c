@@ -210,8 +210,7 @@ static LLVMValueRef vp_proc_fn(ctx *c) {
   if (!f) {
     LLVMTypeRef args[2] = {c->i64p, c->i8p};
     f = LLVMAddFunction(c->m, name, LLVMFunctionType(LLVMVoidTypeInContext(c->cx), args, 2, 0));
-    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
-                            LLVMCreateEnumAttribute(c->cx, LLVMGetEnumAttributeKindForName("nounwind", 8), 0));
+    xl_add_fn_attr(f, "nounwind");
   }
   return f;
 }
@@ -311,11 +310,6 @@ static LLVMValueRef named_decl(ctx *c, const char *name, LLVMTypeRef ty) {
   if (!f)
     f = LLVMAddFunction(c->m, name, ty);
   return f;
-}
-
-static void add_fn_attr(ctx *c, LLVMValueRef f, const char *name) {
-  unsigned k = LLVMGetEnumAttributeKindForName(name, strlen(name));
-  LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c->cx, k, 0));
 }
 
 static void likely_true(ctx *c, LLVMValueRef br) {
@@ -422,8 +416,8 @@ static void emit_thread_entry(ctx *c, LLVMValueRef arr, LLVMValueRef word) {
     d2 = slow_path_asm(c, args[0], args[1]);
   } else {
     LLVMValueRef callee = named_decl(c, "__xprof_thread_counters", fty);
-    add_fn_attr(c, callee, "nounwind");
-    add_fn_attr(c, callee, "cold");
+    xl_add_fn_attr(callee, "nounwind");
+    xl_add_fn_attr(callee, "cold");
     d2 = LLVMBuildCall2(c->b, fty, callee, args, 2, "xprof.delta");
   }
   LLVMBuildBr(c->b, rest);
@@ -489,11 +483,6 @@ static long inliner_size(LLVMValueRef fn) {
   return size;
 }
 
-static int has_fn_attr(LLVMValueRef fn, const char *name) {
-  unsigned k = LLVMGetEnumAttributeKindForName(name, strlen(name));
-  return LLVMGetEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, k) != NULL;
-}
-
 /* Counters make a function look bigger to the inliner than it is to the
  * program (sqlite3DbNNFreeNN: 170 -> 620, over the threshold of 225), so
  * collection builds inlined less than the plain build, and paid for the
@@ -505,7 +494,7 @@ static int has_fn_attr(LLVMValueRef fn, const char *name) {
  * counters as well; it is removed once inlining is over (shim.cpp). */
 static void compensate_inliner(ctx *c, LLVMValueRef fn, long added) {
   /* Never inlined (-O0 makes every function both): nothing to tell. */
-  if (added <= 0 || has_fn_attr(fn, "noinline") || has_fn_attr(fn, "optnone"))
+  if (added <= 0 || xl_has_fn_attr(fn, "noinline") || xl_has_fn_attr(fn, "optnone"))
     return;
   LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(c->cx), NULL, 0, 0);
   LLVMValueRef a = LLVMGetInlineAsm(fty, "", 0, "", 0, 1, 0, LLVMInlineAsmDialectATT, 0);
@@ -519,12 +508,9 @@ static void compensate_inliner(ctx *c, LLVMValueRef fn, long added) {
                                                      bonus, (unsigned)strlen(bonus)));
   LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex,
                            LLVMCreateStringAttribute(c->cx, "call-inline-cost", 16, "0", 1));
-  const char *kinds[] = {"nounwind", "willreturn", "inaccessiblememonly"};
-  for (unsigned k = 0; k < 3; k++) {
-    unsigned id = LLVMGetEnumAttributeKindForName(kinds[k], strlen(kinds[k]));
-    LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex,
-                             LLVMCreateEnumAttribute(c->cx, id, 0));
-  }
+  xl_set_inaccessible_mem_only(call);
+  xl_add_call_attr(call, "nounwind");
+  xl_add_call_attr(call, "willreturn");
 }
 
 static int instrument(ctx *c, LLVMValueRef fn) {

@@ -46,6 +46,14 @@ void xl_cfg_free(struct xl_cfg *c);
 LLVMValueRef *xl_vp_sites(LLVMValueRef fn, uint32_t *n);
 int xl_is_indirect_call(LLVMValueRef inst);
 
+/* Add or test an enum attribute of a function or call site by name.  A
+ * name this LLVM does not know (LLVM 16 folded inaccessiblememonly into
+ * memory(...)) is not added and never present: kind 0 would make an
+ * invalid attribute. */
+void xl_add_fn_attr(LLVMValueRef fn, const char *name);
+void xl_add_call_attr(LLVMValueRef call, const char *name);
+int xl_has_fn_attr(LLVMValueRef fn, const char *name);
+
 /* Functions the pass handles: defined here, not available_externally. */
 int xl_profiled_function(LLVMValueRef fn);
 /* Name in profiles (a leading \1 removed); static storage. */

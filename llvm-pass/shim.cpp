@@ -35,6 +35,9 @@
 #include "llvm/IR/ProfileSummary.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
+#if LLVM_VERSION_MAJOR >= 16
+#include "llvm/Support/ModRef.h"
+#endif
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MD5.h"
 #include "llvm/Analysis/InlineCost.h"
@@ -331,6 +334,16 @@ static void keepCounterUpdatesApart() {
     It->second->addOccurrence(0, "sink-common-insts", "false");
 }
 
+// SROA as the default pipeline runs it early (LLVM 16 made the CFG
+// choice an argument).
+static SROAPass makeSROA() {
+#if LLVM_VERSION_MAJOR >= 16
+  return SROAPass(SROAOptions::ModifyCFG);
+#else
+  return SROAPass();
+#endif
+}
+
 static void registerCallbacks(PassBuilder &PB) {
   if (!hostMatches())
     return;
@@ -350,7 +363,7 @@ static void registerCallbacks(PassBuilder &PB) {
     FunctionPassManager FPM;
     FPM.addPass(LowerExpectIntrinsicPass());
     FPM.addPass(SimplifyCFGPass());
-    FPM.addPass(SROAPass());
+    FPM.addPass(makeSROA());
     FPM.addPass(EarlyCSEPass());
     FPM.addPass(InstCombinePass());
     FPM.addPass(SimplifyCFGPass());
@@ -379,7 +392,7 @@ static void registerCallbacks(PassBuilder &PB) {
       Params.HintThreshold = Level.isOptimizingForSize() ? (int)OptPreInline : 325;
       ModuleInlinerWrapperPass Inliner(Params);
       FunctionPassManager Clean;
-      Clean.addPass(SROAPass());
+      Clean.addPass(makeSROA());
       Clean.addPass(EarlyCSEPass());
       Clean.addPass(SimplifyCFGPass());
       Clean.addPass(InstCombinePass());
@@ -656,6 +669,15 @@ extern "C" int xl_call_may_not_return(LLVMValueRef call) {
   return CB && mayNotReturn(CB);
 }
 
+extern "C" void xl_set_inaccessible_mem_only(LLVMValueRef call) {
+  auto *CB = cast<CallBase>(unwrap(call));
+#if LLVM_VERSION_MAJOR >= 16
+  CB->setMemoryEffects(MemoryEffects::inaccessibleMemOnly());
+#else
+  CB->addFnAttr(Attribute::InaccessibleMemOnly);
+#endif
+}
+
 extern "C" LLVMValueRef xl_memop_length(LLVMValueRef inst) {
   Value *Len = nullptr;
   if (auto *MI = dyn_cast<MemIntrinsic>(unwrap(inst))) {
@@ -704,8 +726,9 @@ static void splitLandingPad(BasicBlock *Pad) {
     BasicBlock *NB = BasicBlock::Create(Pad->getContext(), Pad->getName() + ".xp",
                                         Pad->getParent(), Pad);
     Instruction *Copy = LP->clone();
-    NB->getInstList().push_back(Copy);
-    BranchInst::Create(Pad, NB)->setDebugLoc(LP->getDebugLoc());
+    BranchInst *Br = BranchInst::Create(Pad, NB);
+    Br->setDebugLoc(LP->getDebugLoc());
+    Copy->insertBefore(Br);
     P->getTerminator()->replaceSuccessorWith(Pad, NB);
     Pad->replacePhiUsesWith(P, NB);
     PN->addIncoming(Copy, NB);
@@ -965,7 +988,7 @@ static GlobalVariable *bucketTable(Module &M) {
   uint8_t T[130];
   for (unsigned L = 0; L < 130; L++)
     T[L] = lengthBucket(L);
-  Constant *Init = ConstantDataArray::get(M.getContext(), makeArrayRef(T));
+  Constant *Init = ConstantDataArray::get(M.getContext(), ArrayRef<uint8_t>(T));
   auto *G = new GlobalVariable(M, Init->getType(), true, GlobalValue::PrivateLinkage, Init, Name);
   G->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
   return G;

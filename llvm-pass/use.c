@@ -88,12 +88,6 @@ static void set_entry_count(use_ctx *u, LLVMValueRef fn, uint64_t count) {
   LLVMGlobalSetMetadata(fn, u->prof_kind, LLVMMDNodeInContext2(u->cx, ops, 2));
 }
 
-static void add_attr(use_ctx *u, LLVMValueRef fn, const char *name) {
-  unsigned kind = LLVMGetEnumAttributeKindForName(name, strlen(name));
-  LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
-                          LLVMCreateEnumAttribute(u->cx, kind, 0));
-}
-
 /* The function named "entry:objfile", declaring it when it lives in
  * another object file (extern_weak, so that a stale profile naming a
  * function that is gone never breaks the link).  objfile is compared with
@@ -287,14 +281,13 @@ static void mark_hot_or_cold(use_ctx *u, const solved *s) {
   uint64_t max = 0;
   for (uint32_t b = 0; b < s->g.n_nodes; b++)
     max = s->node[b] > max ? s->node[b] : max;
-  unsigned hot = LLVMGetEnumAttributeKindForName("hot", 3);
   switch (s->node[XPROF_ENTRY] == 0 ? -1 : xl_hotness(u->hotness, s->node[XPROF_ENTRY], max)) {
   case 1:
-    add_attr(u, s->fn, "inlinehint");
+    xl_add_fn_attr(s->fn, "inlinehint");
     break;
   case -1:
-    if (!LLVMGetEnumAttributeAtIndex(s->fn, LLVMAttributeFunctionIndex, hot))
-      add_attr(u, s->fn, "cold");
+    if (!xl_has_fn_attr(s->fn, "hot"))
+      xl_add_fn_attr(s->fn, "cold");
     break;
   }
 }

@@ -61,6 +61,9 @@ void xl_split_after_returns_twice(LLVMValueRef fn);
  * fake) that flow conservation cannot tell apart. */
 void xl_split_landing_pads(LLVMValueRef fn);
 int xl_call_may_not_return(LLVMValueRef call);
+/* Mark the call as touching only memory the module cannot see
+ * (inaccessiblememonly; memory(inaccessiblemem: readwrite) from LLVM 16). */
+void xl_set_inaccessible_mem_only(LLVMValueRef call);
 int xl_call_returns_twice(LLVMValueRef call);
 /* The length operand of memcpy, memmove, memset (the intrinsics), memcmp
  * or bcmp when it is not a constant: a value-profile site whose common

@@ -67,9 +67,17 @@ import platform
 if platform.machine() == "x86_64":
     config.available_features.add("x86_64")
 
+# The LLVM plugin is named for its LLVM (xprof-llvm14.so, ...): the one
+# for llvm_bin's version (compatibility runs: --param
+# llvm_bin=/usr/lib/llvm-16/bin with a build configured for LLVM 16).
+import re
+m = re.search(r"llvm-(\d+)", llvm_bin)
+llvm_plugin = os.path.join(build, "llvm-pass", "xprof-llvm%s.so" % (m.group(1) if m else "14"))
+config.substitutions.append(("%llvm_plugin", llvm_plugin))
+
 # Features for tests that need optional parts of the build.
-for feature, rel in (("gcc-plugin", "gcc-plugin/xprof.so"),
-                     ("llvm-plugin", "llvm-pass/xprof-llvm14.so"),
-                     ("runtime", "runtime/libxprof_rt.a")):
-    if os.path.exists(os.path.join(build, rel)):
+for feature, path in (("gcc-plugin", os.path.join(build, "gcc-plugin/xprof.so")),
+                      ("llvm-plugin", llvm_plugin),
+                      ("runtime", rt)):
+    if os.path.exists(path):
         config.available_features.add(feature)

@@ -5,11 +5,11 @@
 ; before the indirect call, a comdat counter array for the linkonce_odr
 ; function, the descriptor and the constructor and destructor.
 ; REQUIRES: llvm-plugin
-; RUN: opt -load=%build/llvm-pass/xprof-llvm14.so -load-pass-plugin=%build/llvm-pass/xprof-llvm14.so -passes=xprof-collect -xprof-tls-counters=false -S %s -o - | FileCheck %s
-; RUN: opt -load=%build/llvm-pass/xprof-llvm14.so -load-pass-plugin=%build/llvm-pass/xprof-llvm14.so -passes=xprof-collect -xprof-update=atomic -S %s -o - | FileCheck --check-prefix=ATOMIC %s
-; RUN: opt -load=%build/llvm-pass/xprof-llvm14.so -load-pass-plugin=%build/llvm-pass/xprof-llvm14.so -passes=xprof-collect -xprof-update=single -S %s -o - | FileCheck --check-prefix=SINGLE %s
-; RUN: opt -load-pass-plugin=%build/llvm-pass/xprof-llvm14.so -passes=xprof-collect,xprof-collect -S %s -o - | FileCheck --check-prefix=TWICE %s
-; RUN: opt -load=%build/llvm-pass/xprof-llvm14.so -load-pass-plugin=%build/llvm-pass/xprof-llvm14.so -passes=xprof-collect -xprof-tls-counters=false -xprof-promote -S %s -o - | FileCheck --check-prefix=PROMOTE %s
+; RUN: opt -load=%llvm_plugin -load-pass-plugin=%llvm_plugin -passes=xprof-collect -xprof-tls-counters=false -S %s -o - | FileCheck %s
+; RUN: opt -load=%llvm_plugin -load-pass-plugin=%llvm_plugin -passes=xprof-collect -xprof-update=atomic -S %s -o - | FileCheck --check-prefix=ATOMIC %s
+; RUN: opt -load=%llvm_plugin -load-pass-plugin=%llvm_plugin -passes=xprof-collect -xprof-update=single -S %s -o - | FileCheck --check-prefix=SINGLE %s
+; RUN: opt -load-pass-plugin=%llvm_plugin -passes=xprof-collect,xprof-collect -S %s -o - | FileCheck --check-prefix=TWICE %s
+; RUN: opt -load=%llvm_plugin -load-pass-plugin=%llvm_plugin -passes=xprof-collect -xprof-tls-counters=false -xprof-promote -S %s -o - | FileCheck --check-prefix=PROMOTE %s
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 

@@ -5,9 +5,9 @@
 ; procedure table names the cells.  Code with "PIC Level" alone (a shared
 ; library, whose TLS may be dynamic) finds the thread's copy at entry.
 ; REQUIRES: llvm-plugin
-; RUN: opt -load-pass-plugin=%build/llvm-pass/xprof-llvm14.so -passes=xprof-collect -S %s -o - | FileCheck %s
-; RUN: sed 's/^;PIE: //' %s | opt -load-pass-plugin=%build/llvm-pass/xprof-llvm14.so -passes=xprof-collect -S -o - | FileCheck %s
-; RUN: sed 's/^;PIC: //' %s | opt -load-pass-plugin=%build/llvm-pass/xprof-llvm14.so -passes=xprof-collect -S -o - | FileCheck --check-prefix=PIC %s
+; RUN: opt -load-pass-plugin=%llvm_plugin -passes=xprof-collect -S %s -o - | FileCheck %s
+; RUN: sed 's/^;PIE: //' %s | opt -load-pass-plugin=%llvm_plugin -passes=xprof-collect -S -o - | FileCheck %s
+; RUN: sed 's/^;PIC: //' %s | opt -load-pass-plugin=%llvm_plugin -passes=xprof-collect -S -o - | FileCheck --check-prefix=PIC %s
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
