@@ -25,7 +25,11 @@
 # the measured input, and check with xprof_verify that the spanning-tree
 # counters give every edge count exactly (exit status 1 if not).
 # BENCH_XPROF_GCC_FLAGS and BENCH_XPROF_CLANG_FLAGS add options to the
-# xprof builds, --verify's too (e.g. "-O3 -flto").
+# xprof builds, --verify's too (e.g. "-O3 -flto").  gcc and clang are the
+# ones on PATH, and clang's native profiles are merged by the
+# llvm-profdata beside it; another LLVM, e.g. 16 (docs/llvm-pass.md):
+# PATH=b16/tools:/usr/lib/llvm-16/bin:$PATH XPROF_CC=clang-16
+# XPROF_CXX=clang++-16 XPROF_LLVM_PLUGIN=b16/llvm-pass/xprof-llvm16.so.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -168,7 +172,7 @@ for prog in $programs; do
     "build_$prog" "$d/nuse" "$cc" "$(native_flags $cc gen)"
     LLVM_PROFILE_FILE=$d/nuse/prof-%p.profraw "run_$prog" "$d/nuse" train >/dev/null
     if [ $cc = clang ]; then
-      llvm-profdata-14 merge -o "$d/nuse.profdata" "$d"/nuse/prof-*.profraw
+      "$(dirname "$(readlink -f "$(command -v clang)")")/llvm-profdata" merge -o "$d/nuse.profdata" "$d"/nuse/prof-*.profraw
       nprof_size=$(stat -c %s "$d/nuse.profdata")
       "build_$prog" "$d/nuse" "$cc" "-fprofile-use=$d/nuse.profdata -Wno-profile-instr-unprofiled -Wno-profile-instr-out-of-date"
     else
