@@ -121,6 +121,9 @@ binary() { case $1 in lua) echo lua ;; bzip2) echo bzip2 ;; sqlite) echo sqlite3
 # xprof_extra COMPILER: BENCH_XPROF_GCC_FLAGS / BENCH_XPROF_CLANG_FLAGS,
 # more options for the xprof builds (e.g. "-ftree-loop-im", "-mllvm
 # -xprof-promote"), to measure what a default of ours is worth.
+# The llvm-profdata of the clang on PATH (clang's raw profiles change
+# format between LLVM versions).
+llvm_profdata() { echo "$(dirname "$(readlink -f "$(command -v clang)")")/llvm-profdata"; }
 xprof_extra() { [ "$1" = gcc ] && echo "${BENCH_XPROF_GCC_FLAGS:-}" || echo "${BENCH_XPROF_CLANG_FLAGS:-}"; }
 
 native_flags() { # COMPILER KIND
@@ -172,7 +175,7 @@ for prog in $programs; do
     "build_$prog" "$d/nuse" "$cc" "$(native_flags $cc gen)"
     LLVM_PROFILE_FILE=$d/nuse/prof-%p.profraw "run_$prog" "$d/nuse" train >/dev/null
     if [ $cc = clang ]; then
-      "$(dirname "$(readlink -f "$(command -v clang)")")/llvm-profdata" merge -o "$d/nuse.profdata" "$d"/nuse/prof-*.profraw
+      "$(llvm_profdata)" merge -o "$d/nuse.profdata" "$d"/nuse/prof-*.profraw
       nprof_size=$(stat -c %s "$d/nuse.profdata")
       "build_$prog" "$d/nuse" "$cc" "-fprofile-use=$d/nuse.profdata -Wno-profile-instr-unprofiled -Wno-profile-instr-out-of-date"
     else
