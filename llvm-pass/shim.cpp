@@ -906,8 +906,10 @@ extern "C" void xl_promote_counters(LLVMValueRef fn, LLVMValueRef *updates, unsi
       B.CreateStore(B.CreateAdd(B.CreateLoad(I64, A), RMW->getValOperand()), A);
       RMW->eraseFromParent();
     } else {
-      Ld->setOperand(0, A);
+      Ld->setOperand(0, A); // a register after SROA: no longer volatile
       St->setOperand(1, A);
+      Ld->setVolatile(false);
+      St->setVolatile(false);
     }
     SmallVector<BasicBlock *, 8> Exits;
     L->getUniqueExitBlocks(Exits);

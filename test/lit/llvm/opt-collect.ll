@@ -30,9 +30,9 @@ define i32 @dispatch(i32 (i32)* %fn, i32 %x) {
 ; CHECK:       [[D:%xprof.delta[0-9]+]] = phi i64
 ; CHECK-NEXT:  [[C:%xprof.copy]] = getelementptr i64, i64* getelementptr inbounds ({{.*}}@__xprof_counters, i32 0, i32 0), i64 [[D]]
 ; CHECK-NEXT:  [[P:%xprof.at[0-9]*]] = getelementptr i64, i64* [[C]], i64 0
-; CHECK-NEXT:  [[V:%xprof.ctr[0-9]*]] = load i64, i64* [[P]]
+; CHECK-NEXT:  [[V:%xprof.ctr[0-9]*]] = load volatile i64, i64* [[P]]
 ; CHECK-NEXT:  [[V2:%xprof.inc[0-9]*]] = add i64 [[V]], 1
-; CHECK-NEXT:  store i64 [[V2]], i64* [[P]]
+; CHECK-NEXT:  store volatile i64 [[V2]], i64* [[P]]
 ;   The site's first two values are checked and counted inline, the
 ;   runtime called for others.
 ; CHECK-NOT:   atomicrmw add i64* {{.*}}@__xprof_counters
@@ -54,7 +54,7 @@ define i32 @dispatch(i32 (i32)* %fn, i32 %x) {
 ; ATOMIC:       call void @__xprof_vp_proc(
 ; SINGLE-LABEL: define i32 @dispatch(
 ; SINGLE-NOT:   atomicrmw
-; SINGLE:       load i64, i64* getelementptr inbounds ({{.*}}@__xprof_counters
+; SINGLE:       load volatile i64, i64* getelementptr inbounds ({{.*}}@__xprof_counters
 ; SINGLE:       store i64 {{.*}}@__xprof_vp, i32 0, i64 3)
 ; SINGLE:       call void @__xprof_vp_proc_single(
 entry:
@@ -71,15 +71,18 @@ out:
 ; A loop without calls: with atomic updates (or -xprof-promote) each
 ; counter counts in a local, added to memory at the loop's exit (mem2reg
 ; later keeps it in a register); per-thread and single-threaded updates
-; stay plain adds in the loop.
+; stay plain adds in the loop, volatile so that LICM leaves them there
+; (LLVM 15 and later would keep the count in a register that each update
+; still stores).  The local of a promoted counter is not volatile: SROA
+; makes it a register.
 define i32 @sum(i32 %n) {
 ; CHECK-LABEL: define i32 @sum(
 ; CHECK-NOT:   %xprof.local
 ; CHECK:       loop:
 ; CHECK:       [[Q:%.*]] = getelementptr i64, i64* %xprof.copy, i64 {{[0-9]+}}
-; CHECK-NEXT:  [[OLD:%xprof.ctr.*]] = load i64, i64* [[Q]]
+; CHECK-NEXT:  [[OLD:%xprof.ctr.*]] = load volatile i64, i64* [[Q]]
 ; CHECK-NEXT:  [[NEW:%.*]] = add i64 [[OLD]], 1
-; CHECK-NEXT:  store i64 [[NEW]], i64* [[Q]]
+; CHECK-NEXT:  store volatile i64 [[NEW]], i64* [[Q]]
 ; CHECK:       done:
 ; CHECK-NOT:   %xprof.local
 ; CHECK:       ret i32

@@ -25,7 +25,7 @@ define i32 @f(i32 %x) {
 ; CHECK-LABEL: define i32 @f(
 ; CHECK-NEXT:  entry:
 ; CHECK-NOT:   __xprof_d
-; CHECK:       load i64, i64* getelementptr inbounds ([3 x i64], [3 x i64]* @__xprof_t, i32 0, i32 {{[0-9]}})
+; CHECK:       load volatile i64, i64* getelementptr inbounds ([3 x i64], [3 x i64]* @__xprof_t, i32 0, i32 {{[0-9]}})
 ; CHECK-NOT:   __xprof_d
 ; CHECK:       ret i32
 ; PIC-LABEL:   define i32 @f(
