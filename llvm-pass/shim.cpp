@@ -219,6 +219,14 @@ struct XprofPass : PassInfoMixin<XprofPass> {
     return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
   }
   static bool isRequired() { return true; }
+  // -print-pipeline-passes prints what the pipeline parser reads back
+  // (opt 16 checks that it does): "xprof" runs in the mode the options
+  // give, as the pass the pipeline callbacks add does.
+  void printPipeline(raw_ostream &OS, function_ref<StringRef(StringRef)>) {
+    OS << (forced == XL_MODE_COLLECT ? "xprof-collect"
+           : forced == XL_MODE_USE   ? "xprof-use"
+                                     : "xprof");
+  }
 };
 
 // The inliner is done: the asm statements that carried the bonus go, so
@@ -236,6 +244,7 @@ struct DropInlineBonusPass : PassInfoMixin<DropInlineBonusPass> {
     return Marks.empty() ? PreservedAnalyses::all() : PreservedAnalyses::none();
   }
   static bool isRequired() { return true; }
+  static StringRef name() { return "xprof-drop-inline-bonus"; }
 };
 
 // Use builds: LLVM's hot/cold splitting (off by default in clang) moves
@@ -253,6 +262,7 @@ struct DropInlineBonusPass : PassInfoMixin<DropInlineBonusPass> {
 //   hidden too.
 // It hides them the only way its run() offers: optnone, for the duration.
 struct SplitColdPass : PassInfoMixin<SplitColdPass> {
+  static StringRef name() { return "xprof-split-cold"; }
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &AM) {
     struct xl_options o;
     std::vector<const char *> uses, maps;
@@ -455,7 +465,22 @@ static void registerCallbacks(PassBuilder &PB) {
           MPM.addPass(XprofPass(XL_MODE_USE));
           return true;
         }
+        if (Name == "xprof") {
+          MPM.addPass(XprofPass());
+          return true;
+        }
+        if (Name == SplitColdPass::name()) {
+          MPM.addPass(SplitColdPass());
+          return true;
+        }
         return false;
+      });
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, FunctionPassManager &FPM, ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name != DropInlineBonusPass::name())
+          return false;
+        FPM.addPass(DropInlineBonusPass());
+        return true;
       });
 }
 

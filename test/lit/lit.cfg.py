@@ -81,3 +81,14 @@ for feature, path in (("gcc-plugin", os.path.join(build, "gcc-plugin/xprof.so"))
                       ("runtime", rt)):
     if os.path.exists(path):
         config.available_features.add(feature)
+
+# ThinLTO links need llvm_bin's own lld: another version's cannot read
+# its bitcode (lld 14 rejects LLVM 16's opaque pointers).
+if os.path.exists(os.path.join(llvm_bin, "ld.lld")):
+    config.available_features.add("lld")
+
+# Tests that check the plugin's IR text as LLVM 14 prints it (typed
+# pointers); LLVM 15 and later print opaque pointers, which the
+# end-to-end tests cover.
+if int(m.group(1) if m else "14") < 15:
+    config.available_features.add("typed-pointers")

@@ -4,7 +4,7 @@
 ; atomic increments with -xprof-update=atomic), a value-profile call
 ; before the indirect call, a comdat counter array for the linkonce_odr
 ; function, the descriptor and the constructor and destructor.
-; REQUIRES: llvm-plugin
+; REQUIRES: llvm-plugin, typed-pointers
 ; RUN: opt -load=%llvm_plugin -load-pass-plugin=%llvm_plugin -passes=xprof-collect -xprof-tls-counters=false -S %s -o - | FileCheck %s
 ; RUN: opt -load=%llvm_plugin -load-pass-plugin=%llvm_plugin -passes=xprof-collect -xprof-update=atomic -S %s -o - | FileCheck --check-prefix=ATOMIC %s
 ; RUN: opt -load=%llvm_plugin -load-pass-plugin=%llvm_plugin -passes=xprof-collect -xprof-update=single -S %s -o - | FileCheck --check-prefix=SINGLE %s

@@ -4,7 +4,7 @@
 ; constructor points each twin's cell at it before registering; the
 ; procedure table names the cells.  Code with "PIC Level" alone (a shared
 ; library, whose TLS may be dynamic) finds the thread's copy at entry.
-; REQUIRES: llvm-plugin
+; REQUIRES: llvm-plugin, typed-pointers
 ; RUN: opt -load-pass-plugin=%llvm_plugin -passes=xprof-collect -S %s -o - | FileCheck %s
 ; RUN: sed 's/^;PIE: //' %s | opt -load-pass-plugin=%llvm_plugin -passes=xprof-collect -S -o - | FileCheck %s
 ; RUN: sed 's/^;PIC: //' %s | opt -load-pass-plugin=%llvm_plugin -passes=xprof-collect -S -o - | FileCheck --check-prefix=PIC %s

@@ -12,9 +12,17 @@
 #include <stdexcept>
 #include <utility>
 
+static long live; // coroutine frames alive
+
 struct Gen {
+  // Counted by the promise, which the frame holds once, rather than by a
+  // local of the body: clang 16 destroys the locals that were in scope at
+  // the last suspension again when the frame of a coroutine whose
+  // unhandled_exception rethrew is destroyed (llvm-project issue 61900).
   struct promise_type {
     long value = 0;
+    promise_type() { live++; }
+    ~promise_type() { live--; }
     Gen get_return_object() { return Gen{Handle::from_promise(*this)}; }
     std::suspend_always initial_suspend() noexcept { return {}; }
     std::suspend_always final_suspend() noexcept { return {}; }
@@ -40,15 +48,7 @@ struct Gen {
   long value() const { return h.promise().value; }
 };
 
-static long live; // coroutine frames alive
-
-struct Frame {
-  Frame() { live++; }
-  ~Frame() { live--; }
-};
-
 static Gen numbers(int n, int die_at) {
-  Frame f;
   for (int i = 0; i < n; i++) {
     if (i == die_at) {
       printf("exit live=%ld\n", live);
