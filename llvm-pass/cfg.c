@@ -143,13 +143,20 @@ static int terminator_kind(LLVMValueRef t, int *exits, int *fake_exit) {
   return op;
 }
 
-/* Does the block hold a call that may not return? */
-static int has_risky_call(LLVMBasicBlockRef b) {
-  for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i))
-    if ((LLVMIsACallInst(i) || LLVMIsAInvokeInst(i)) && xl_call_may_not_return(i))
-      return 1;
-  return 0;
+/* The most a call of the block risks (xl_call_risk): 2, it holds a call
+ * that may not return and needs a fake edge; 1, only calls whose callees
+ * may leave through a call through a pointer, which has its own. */
+static int block_risk(LLVMBasicBlockRef b) {
+  int risk = 0;
+  for (LLVMValueRef i = LLVMGetFirstInstruction(b); i && risk < 2; i = LLVMGetNextInstruction(i))
+    if (LLVMIsACallInst(i) || LLVMIsAInvokeInst(i)) {
+      int r = xl_call_risk(i);
+      risk = r > risk ? r : risk;
+    }
+  return risk;
 }
+
+static int has_risky_call(LLVMBasicBlockRef b) { return block_risk(b) == 2; }
 
 static int after_returns_twice(LLVMBasicBlockRef b, LLVMBasicBlockRef *from) {
   (void)from;
@@ -401,10 +408,14 @@ int xl_cfg_build(LLVMValueRef fn, const LLVMValueRef *sites, uint32_t n_vp_sites
      * fake edge beside its return: the return edge, never counted, carries
      * both (its count is everything that entered the block). */
     int risky = has_risky_call(b);
+    /* But a call through a pointer that its site measures keeps the two
+     * apart, so that the calls that did not return are known (use.c,
+     * unreturned_calls): the return costs a counter. */
+    int apart = risky && exits && site_of_node[k] != UINT32_MAX;
     if (exits)
-      c->edges[n++] = (xprof_edge){k, XPROF_EXIT, risky ? XPROF_EDGE_NOCOUNT : 0,
+      c->edges[n++] = (xprof_edge){k, XPROF_EXIT, risky && !apart ? XPROF_EDGE_NOCOUNT : 0,
                                    xl_freq_block(freq, b), 0};
-    if (fake_exit || (risky && !exits))
+    if (fake_exit || (risky && (!exits || apart)))
       c->edges[n++] = (xprof_edge){k, XPROF_EXIT, XPROF_EDGE_FAKE, 0, 0};
   }
   xl_freq_close(freq);

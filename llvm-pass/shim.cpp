@@ -75,6 +75,12 @@ static cl::opt<bool> OptCallsReturn(
     cl::desc("xprof: take calls that cannot throw as returning (fewer "
              "counters; a count is then off by one per exit or longjmp out "
              "of such a call); collect and use builds must agree"));
+static cl::opt<bool> OptPointerCallsReturn(
+    "xprof-pointer-calls-return", cl::init(true),
+    cl::desc("xprof: no fake edge for a call whose callee may exit or longjmp only "
+             "through a call through a pointer, which keeps its own; the use build "
+             "warns when such a call did not return in training; collect and use "
+             "builds must agree"));
 static cl::opt<int> OptPreInline("xprof-pre-inline", cl::init(75),
                                   cl::desc("xprof: inline threshold before "
                                            "counting when optimizing (0: off); "
@@ -190,6 +196,10 @@ static DenseSet<const Function *> ReturnsOrThrows;
 // C library functions (known to LLVM by name and prototype) that return
 // to their caller: none of them calls back into the program.
 static DenseSet<const Function *> LibReturning;
+// The first two as they are when calls through pointers are taken to
+// return (RelaxPointerCalls): see xl_call_risk.
+static DenseSet<const Function *> RelaxedReturning, RelaxedReturnsOrThrows;
+static bool RelaxPointerCalls;
 
 static void findReturning(Module &M);
 
@@ -216,6 +226,8 @@ struct XprofPass : PassInfoMixin<XprofPass> {
     }
     Returning.clear();
     ReturnsOrThrows.clear();
+    RelaxedReturning.clear();
+    RelaxedReturnsOrThrows.clear();
     return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
   }
   static bool isRequired() { return true; }
@@ -507,6 +519,8 @@ static bool endsWithoutProfile(const CallBase *CB);
 // (Throwing is not asked about here.)
 static bool mayExitOrJump(const CallBase *CB) {
   const Function *F = CB->getCalledFunction();
+  if (RelaxPointerCalls && CB->isIndirectCall())
+    return false;
   if (F && ReturnsOrThrows.count(F))
     return false;
   if (CB->doesNotReturn())
@@ -687,11 +701,84 @@ static void findReturning(Module &M) {
   findLibReturning(M);
   shrinkToFixpoint(M, ReturnsOrThrows, functionReturnsOrThrows);
   shrinkToFixpoint(M, Returning, functionReturns);
+  RelaxedReturning.clear();
+  RelaxedReturnsOrThrows.clear();
+  if (!OptPointerCallsReturn)
+    return;
+  std::swap(Returning, RelaxedReturning);
+  std::swap(ReturnsOrThrows, RelaxedReturnsOrThrows);
+  RelaxPointerCalls = true;
+  shrinkToFixpoint(M, ReturnsOrThrows, functionReturnsOrThrows);
+  shrinkToFixpoint(M, Returning, functionReturns);
+  RelaxPointerCalls = false;
+  std::swap(Returning, RelaxedReturning);
+  std::swap(ReturnsOrThrows, RelaxedReturnsOrThrows);
 }
 
-extern "C" int xl_call_may_not_return(LLVMValueRef call) {
+// 0: the call surely returns (or throws where the CFG has an edge for
+// it); 2: it may leave its caller otherwise -- its block gets a fake edge;
+// 1: it may, but only through a call through a pointer somewhere below
+// it, and that call's own block has the fake edge.  If a frame at such a
+// call is abandoned, so is the frame of the first call through a pointer
+// below it, which is in this module (everything in between is a function
+// defined here, or a C library function that calls no program code): the
+// use build finds those calls' fake edges counted and says so, where
+// the blocks with calls of kind 1 would have been counted one more time
+// each than they left (see use.c).
+extern "C" int xl_call_risk(LLVMValueRef call) {
   auto *CB = dyn_cast<CallBase>(unwrap(call));
-  return CB && mayNotReturn(CB);
+  if (!CB || !mayNotReturn(CB))
+    return 0;
+  if (!OptPointerCallsReturn || CB->isIndirectCall())
+    return 2;
+  std::swap(Returning, RelaxedReturning);
+  std::swap(ReturnsOrThrows, RelaxedReturnsOrThrows);
+  RelaxPointerCalls = true;
+  bool still = mayNotReturn(CB);
+  RelaxPointerCalls = false;
+  std::swap(Returning, RelaxedReturning);
+  std::swap(ReturnsOrThrows, RelaxedReturnsOrThrows);
+  return still ? 2 : 1;
+}
+
+// The blocks of the module whose counts a call through a pointer that did
+// not return may have made inexact: those with a call of kind 1 to a
+// function from which one of the functions in Bad (where such calls
+// were made) can be reached through direct calls.
+extern "C" uint64_t xl_uncertain_blocks(LLVMModuleRef m, const LLVMValueRef *bad,
+                                        unsigned n_bad) {
+  Module &M = *unwrap(m);
+  DenseSet<const Function *> Reach;
+  for (unsigned i = 0; i < n_bad; i++)
+    Reach.insert(cast<Function>(unwrap(bad[i])));
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (const Function &F : M) {
+      if (F.isDeclaration() || Reach.count(&F))
+        continue;
+      for (const Instruction &I : instructions(F)) {
+        const auto *CB = dyn_cast<CallBase>(&I);
+        const Function *G = CB ? CB->getCalledFunction() : nullptr;
+        if (G && Reach.count(G)) {
+          Reach.insert(&F);
+          Changed = true;
+          break;
+        }
+      }
+    }
+  }
+  uint64_t N = 0;
+  for (Function &F : M)
+    for (BasicBlock &BB : F)
+      for (Instruction &I : BB) {
+        auto *CB = dyn_cast<CallBase>(&I);
+        const Function *G = CB ? CB->getCalledFunction() : nullptr;
+        if (G && Reach.count(G) && xl_call_risk(wrap(CB)) == 1) {
+          N++;
+          break;
+        }
+      }
+  return N;
 }
 
 extern "C" void xl_set_inaccessible_mem_only(LLVMValueRef call) {

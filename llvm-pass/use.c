@@ -33,6 +33,13 @@ typedef struct use_ctx {
   unsigned prof_kind;
   unsigned matched, untrained, mismatched, missing, promoted;
   void *hotness; /* xl_hotness_open */
+  /* Calls through pointers that did not return in training, the first
+   * function that made one, and the blocks whose counts assume they all
+   * did (see unreturned_calls). */
+  uint64_t unreturned;
+  const char *unreturned_in;
+  LLVMValueRef *unreturned_fns;
+  unsigned n_unreturned_fns;
 } use_ctx;
 
 static LLVMMetadataRef md_u64(use_ctx *u, uint64_t v) {
@@ -219,6 +226,25 @@ typedef struct solved {
   uint32_t n_calls;
 } solved;
 
+/* Calls through pointers that did not return (exit, longjmp): the counts
+ * of the fake edges out of the blocks that such calls start (each is
+ * entered by an edge its site measures).  A block whose calls may leave
+ * only through a call through a pointer further down has no fake edge
+ * (xl_call_risk); when none of these did, every such block was left as
+ * often as it was entered, and the counts are exact. */
+static uint64_t unreturned_calls(const struct xl_cfg *g, const uint64_t *edge) {
+  uint64_t n = 0;
+  for (uint32_t e = 0; e < g->n_edges; e++) {
+    if (!(g->edges[e].flags & XPROF_EDGE_MEASURED))
+      continue;
+    uint32_t head = g->edges[e].dst;
+    for (uint32_t x = 0; x < g->n_edges; x++)
+      if (g->edges[x].src == head && (g->edges[x].flags & XPROF_EDGE_FAKE))
+        n += edge[x];
+  }
+  return n;
+}
+
 /* Phase 1: match and solve, changing nothing that another function's
  * analysis could see (a `cold` attribute changes its callers' static
  * branch probabilities, hence their counter placement). */
@@ -270,6 +296,13 @@ static int solve(use_ctx *u, const xprof_objfile *o, LLVMValueRef fn,
     return 0;
   }
   u->matched++;
+  uint64_t n = unreturned_calls(&s->g, s->edge);
+  if (n) {
+    if (!u->unreturned)
+      u->unreturned_in = f->name;
+    u->unreturned += n;
+    u->unreturned_fns[u->n_unreturned_fns++] = fn;
+  }
   return 1;
 }
 
@@ -438,6 +471,11 @@ int xl_run_use(LLVMModuleRef m, const struct xl_options *o) {
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
     n_fns++;
   solved *all = calloc(n_fns + 1, sizeof *all);
+  u.unreturned_fns = calloc(n_fns + 1, sizeof *u.unreturned_fns);
+  if (!u.unreturned_fns) {
+    free(all);
+    all = NULL;
+  }
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn && all; fn = LLVMGetNextFunction(fn)) {
     if (!xl_profiled_function(fn))
       continue;
@@ -460,6 +498,15 @@ int xl_run_use(LLVMModuleRef m, const struct xl_options *o) {
                            p->summary->n_counts, p->summary->n_procs, d,
                            XPROF_SUMMARY_CUTOFFS);
   }
+  uint64_t uncertain =
+      u.unreturned ? xl_uncertain_blocks(m, u.unreturned_fns, u.n_unreturned_fns) : 0;
+  if (uncertain)
+    xl_warning(m, "%llu call%s through a pointer did not return in training (exit or "
+                  "longjmp; the first in %s); the counts of %llu block%s whose calls "
+                  "lead to it took every call as returning and may be off by as much",
+               (unsigned long long)u.unreturned, xprof_plural(u.unreturned),
+               u.unreturned_in, (unsigned long long)uncertain, xprof_plural(uncertain));
+  free(u.unreturned_fns);
   u.hotness = xl_hotness_open(m);
   for (uint32_t i = 0; i < n_solved; i++)
     apply(&u, obj, &all[i]);

@@ -60,7 +60,8 @@ void xl_split_after_returns_twice(LLVMValueRef fn);
  * callee may exit has two edges out besides its normal one (unwind and
  * fake) that flow conservation cannot tell apart. */
 void xl_split_landing_pads(LLVMValueRef fn);
-int xl_call_may_not_return(LLVMValueRef call);
+int xl_call_risk(LLVMValueRef call); /* 0, 1 or 2: see shim.cpp */
+uint64_t xl_uncertain_blocks(LLVMModuleRef m, const LLVMValueRef *bad, unsigned n_bad);
 /* Mark the call as touching only memory the module cannot see
  * (inaccessiblememonly; memory(inaccessiblemem: readwrite) from LLVM 16). */
 void xl_set_inaccessible_mem_only(LLVMValueRef call);
