@@ -143,20 +143,15 @@ static int terminator_kind(LLVMValueRef t, int *exits, int *fake_exit) {
   return op;
 }
 
-/* The most a call of the block risks (xl_call_risk): 2, it holds a call
- * that may not return and needs a fake edge; 1, only calls whose callees
- * may leave through a call through a pointer, which has its own. */
-static int block_risk(LLVMBasicBlockRef b) {
-  int risk = 0;
-  for (LLVMValueRef i = LLVMGetFirstInstruction(b); i && risk < 2; i = LLVMGetNextInstruction(i))
-    if (LLVMIsACallInst(i) || LLVMIsAInvokeInst(i)) {
-      int r = xl_call_risk(i);
-      risk = r > risk ? r : risk;
-    }
-  return risk;
+/* Does the block hold a call that needs a fake edge (xl_call_risk 2)?
+ * Calls that may leave only through a call through a pointer further
+ * down (1) do not: that call has its own. */
+static int has_risky_call(LLVMBasicBlockRef b) {
+  for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i))
+    if ((LLVMIsACallInst(i) || LLVMIsAInvokeInst(i)) && xl_call_risk(i) == 2)
+      return 1;
+  return 0;
 }
-
-static int has_risky_call(LLVMBasicBlockRef b) { return block_risk(b) == 2; }
 
 static int after_returns_twice(LLVMBasicBlockRef b, LLVMBasicBlockRef *from) {
   (void)from;

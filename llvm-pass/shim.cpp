@@ -201,6 +201,20 @@ static DenseSet<const Function *> LibReturning;
 static DenseSet<const Function *> RelaxedReturning, RelaxedReturnsOrThrows;
 static bool RelaxPointerCalls;
 
+// While one lives, the questions below are asked with calls through
+// pointers taken to return: the relaxed sets stand in for the others.
+namespace {
+struct RelaxedView {
+  RelaxedView() { flip(); }
+  ~RelaxedView() { flip(); }
+  static void flip() {
+    std::swap(Returning, RelaxedReturning);
+    std::swap(ReturnsOrThrows, RelaxedReturnsOrThrows);
+    RelaxPointerCalls = !RelaxPointerCalls;
+  }
+};
+} // namespace
+
 static void findReturning(Module &M);
 
 namespace {
@@ -705,14 +719,9 @@ static void findReturning(Module &M) {
   RelaxedReturnsOrThrows.clear();
   if (!OptPointerCallsReturn)
     return;
-  std::swap(Returning, RelaxedReturning);
-  std::swap(ReturnsOrThrows, RelaxedReturnsOrThrows);
-  RelaxPointerCalls = true;
+  RelaxedView Relaxed;
   shrinkToFixpoint(M, ReturnsOrThrows, functionReturnsOrThrows);
   shrinkToFixpoint(M, Returning, functionReturns);
-  RelaxPointerCalls = false;
-  std::swap(Returning, RelaxedReturning);
-  std::swap(ReturnsOrThrows, RelaxedReturnsOrThrows);
 }
 
 // 0: the call surely returns (or throws where the CFG has an edge for
@@ -731,14 +740,8 @@ extern "C" int xl_call_risk(LLVMValueRef call) {
     return 0;
   if (!OptPointerCallsReturn || CB->isIndirectCall())
     return 2;
-  std::swap(Returning, RelaxedReturning);
-  std::swap(ReturnsOrThrows, RelaxedReturnsOrThrows);
-  RelaxPointerCalls = true;
-  bool still = mayNotReturn(CB);
-  RelaxPointerCalls = false;
-  std::swap(Returning, RelaxedReturning);
-  std::swap(ReturnsOrThrows, RelaxedReturnsOrThrows);
-  return still ? 2 : 1;
+  RelaxedView Relaxed;
+  return mayNotReturn(CB) ? 2 : 1;
 }
 
 // The blocks of the module whose counts a call through a pointer that did

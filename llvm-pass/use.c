@@ -33,11 +33,9 @@ typedef struct use_ctx {
   unsigned prof_kind;
   unsigned matched, untrained, mismatched, missing, promoted;
   void *hotness; /* xl_hotness_open */
-  /* Calls through pointers that did not return in training, the first
-   * function that made one, and the blocks whose counts assume they all
-   * did (see unreturned_calls). */
+  /* Calls through pointers that did not return in training, and the
+   * functions that made them (see unreturned_calls). */
   uint64_t unreturned;
-  const char *unreturned_in;
   LLVMValueRef *unreturned_fns;
   unsigned n_unreturned_fns;
 } use_ctx;
@@ -233,15 +231,15 @@ typedef struct solved {
  * (xl_call_risk); when none of these did, every such block was left as
  * often as it was entered, and the counts are exact. */
 static uint64_t unreturned_calls(const struct xl_cfg *g, const uint64_t *edge) {
+  unsigned char *head = calloc(g->n_nodes, 1);
   uint64_t n = 0;
-  for (uint32_t e = 0; e < g->n_edges; e++) {
-    if (!(g->edges[e].flags & XPROF_EDGE_MEASURED))
-      continue;
-    uint32_t head = g->edges[e].dst;
-    for (uint32_t x = 0; x < g->n_edges; x++)
-      if (g->edges[x].src == head && (g->edges[x].flags & XPROF_EDGE_FAKE))
-        n += edge[x];
-  }
+  for (uint32_t e = 0; head && e < g->n_edges; e++)
+    if (g->edges[e].flags & XPROF_EDGE_MEASURED)
+      head[g->edges[e].dst] = 1;
+  for (uint32_t e = 0; head && e < g->n_edges; e++)
+    if ((g->edges[e].flags & XPROF_EDGE_FAKE) && head[g->edges[e].src])
+      n += edge[e];
+  free(head);
   return n;
 }
 
@@ -298,8 +296,6 @@ static int solve(use_ctx *u, const xprof_objfile *o, LLVMValueRef fn,
   u->matched++;
   uint64_t n = unreturned_calls(&s->g, s->edge);
   if (n) {
-    if (!u->unreturned)
-      u->unreturned_in = f->name;
     u->unreturned += n;
     u->unreturned_fns[u->n_unreturned_fns++] = fn;
   }
@@ -505,7 +501,8 @@ int xl_run_use(LLVMModuleRef m, const struct xl_options *o) {
                   "longjmp; the first in %s); the counts of %llu block%s whose calls "
                   "lead to it took every call as returning and may be off by as much",
                (unsigned long long)u.unreturned, xprof_plural(u.unreturned),
-               u.unreturned_in, (unsigned long long)uncertain, xprof_plural(uncertain));
+               xl_function_name(u.unreturned_fns[0]), (unsigned long long)uncertain,
+               xprof_plural(uncertain));
   free(u.unreturned_fns);
   u.hotness = xl_hotness_open(m);
   for (uint32_t i = 0; i < n_solved; i++)

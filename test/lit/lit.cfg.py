@@ -72,7 +72,8 @@ if platform.machine() == "x86_64":
 # llvm_bin=/usr/lib/llvm-16/bin with a build configured for LLVM 16).
 import re
 m = re.search(r"llvm-(\d+)", llvm_bin)
-llvm_plugin = os.path.join(build, "llvm-pass", "xprof-llvm%s.so" % (m.group(1) if m else "14"))
+llvm_major = int(m.group(1)) if m else 14
+llvm_plugin = os.path.join(build, "llvm-pass", "xprof-llvm%d.so" % llvm_major)
 config.substitutions.append(("%llvm_plugin", llvm_plugin))
 
 # Features for tests that need optional parts of the build.
@@ -90,5 +91,5 @@ if os.path.exists(os.path.join(llvm_bin, "ld.lld")):
 # Tests that check the plugin's IR text as LLVM 14 prints it (typed
 # pointers); LLVM 15 and later print opaque pointers, which the
 # end-to-end tests cover.
-if int(m.group(1) if m else "14") < 15:
+if llvm_major < 15:
     config.available_features.add("typed-pointers")
