@@ -350,7 +350,7 @@ static void explain_missing(const char *objpath) {
     xp_warning("%s", text);
   else if (xp_opts.verbose)
     xp_note("%s", text);
-  free(map);
+  xprof_free(map);
 }
 
 void xp_use_execute(void) {

@@ -24,7 +24,7 @@ struct xprof_arena {
 #define HDR (((sizeof(struct block) + 15) / 16) * 16)
 
 struct xprof_arena *xprof_arena_new(void) {
-  return calloc(1, sizeof(struct xprof_arena));
+  return xprof_calloc(1, sizeof(struct xprof_arena));
 }
 
 void xprof_arena_free(struct xprof_arena *a) {
@@ -32,12 +32,12 @@ void xprof_arena_free(struct xprof_arena *a) {
     return;
   for (struct block *b = a->blocks, *next; b; b = next) {
     next = b->next;
-    free(b);
+    xprof_free(b);
   }
   for (uint32_t i = 0; i < a->n_adopted; i++)
-    free(a->adopted[i]);
-  free(a->adopted);
-  free(a);
+    xprof_free(a->adopted[i]);
+  xprof_free(a->adopted);
+  xprof_free(a);
 }
 
 void *xprof_arena_alloc(struct xprof_arena *a, size_t size) {
@@ -47,7 +47,7 @@ void *xprof_arena_alloc(struct xprof_arena *a, size_t size) {
     /* Large requests get a block of their own, placed behind the current
      * one so that the remainder of the current block stays usable. */
     size_t want = size > ARENA_CHUNK / 4 ? size : ARENA_CHUNK;
-    struct block *nb = malloc(HDR + want);
+    struct block *nb = xprof_malloc(HDR + want);
     if (!nb)
       return NULL;
     nb->used = 0;
@@ -81,7 +81,7 @@ int xprof_grow(void **array, uint32_t *cap, uint32_t n, size_t elem) {
   if (*cap >= UINT32_MAX / 2)
     return -1;
   uint32_t ncap = *cap ? *cap * 2 : 8;
-  void *na = realloc(*array, (size_t)ncap * elem);
+  void *na = xprof_realloc(*array, (size_t)ncap * elem);
   if (!na)
     return -1;
   *array = na;

@@ -211,7 +211,7 @@ static int parse_objf(cursor *c, xprof_profile *p) {
     return cfail(c, "object file %s: %u procedures cannot fit in the record",
                  path, n_procs);
   if (n_procs) {
-    o->procs = calloc(n_procs, sizeof *o->procs);
+    o->procs = xprof_calloc(n_procs, sizeof *o->procs);
     if (!o->procs)
       return xprof_fail_nomem(c->err, c->name);
     o->cap_procs = n_procs;
@@ -248,7 +248,7 @@ static int parse_prog(cursor *c, xprof_profile *p) {
     return xprof_fail_nomem(c->err, c->name);
   take_stats(h + 8, flags, &g->stats);
   if (n) {
-    g->objrefs = malloc((size_t)n * sizeof *g->objrefs);
+    g->objrefs = xprof_malloc((size_t)n * sizeof *g->objrefs);
     if (!g->objrefs)
       return xprof_fail_nomem(c->err, c->name);
     g->cap_objrefs = n;
@@ -449,7 +449,7 @@ int xprof_binary_parse(const char *name, unsigned char *buf, size_t len,
                        xprof_profile **out, xprof_error *err) {
   xprof_profile *p = xprof_profile_new();
   if (!p || xprof_arena_adopt(p->arena, buf) < 0) {
-    free(buf);
+    xprof_free(buf);
     xprof_profile_free(p);
     return xprof_fail_nomem(err, name);
   }
@@ -514,15 +514,15 @@ static int read_objf_at(int fd, const char *name, uint64_t off,
                       "%s: offset %" PRIu64 ": index entry does not point to "
                       "an object file record",
                       name, off);
-  unsigned char *buf = malloc(len ? len : 1);
+  unsigned char *buf = xprof_malloc(len ? len : 1);
   if (!buf)
     return xprof_fail_nomem(err, name);
   if (pread_all(fd, buf, len, off + XB_RECORD_HEADER, name, err) < 0) {
-    free(buf);
+    xprof_free(buf);
     return -1;
   }
   if (xprof_crc32c(0, buf, len) != crc) {
-    free(buf);
+    xprof_free(buf);
     return xprof_fail(err, XPROF_ERR_FORMAT,
                       "%s: offset %" PRIu64 ": OBJF record checksum mismatch "
                       "(the data is corrupt)",
@@ -530,7 +530,7 @@ static int read_objf_at(int fd, const char *name, uint64_t off,
   }
   xprof_profile *p = xprof_profile_new();
   if (!p || xprof_arena_adopt(p->arena, buf) < 0) {
-    free(buf);
+    xprof_free(buf);
     xprof_profile_free(p);
     return xprof_fail_nomem(err, name);
   }

@@ -44,7 +44,7 @@ static int sink_put(sink *s, const void *data, size_t len) {
       size_t nc = s->mem_cap ? s->mem_cap : 4096;
       while (nc < s->off + len)
         nc *= 2;
-      unsigned char *nm = realloc(s->mem, nc);
+      unsigned char *nm = xprof_realloc(s->mem, nc);
       if (!nm) {
         s->failed = 1;
         return xprof_fail_nomem(s->err, s->name);
@@ -215,7 +215,7 @@ static int emit_index(sink *s, const xprof_profile *p, const uint64_t *offs) {
   while (n_slots < 2 * (uint64_t)p->n_objfiles)
     n_slots *= 2;
   uint64_t len = XB_INDX_FIXED + 16 * n_slots;
-  unsigned char *b = calloc(1, len);
+  unsigned char *b = xprof_calloc(1, len);
   if (!b)
     return xprof_fail_nomem(s->err, s->name);
   xprof_summary sum;
@@ -242,7 +242,7 @@ static int emit_index(sink *s, const xprof_profile *p, const uint64_t *offs) {
     xprof_put64(slots + 16 * slot + 8, offs[i]);
   }
   int rc = emit_record(s, XB_TAG_INDX, 0, b, len);
-  free(b);
+  xprof_free(b);
   return rc;
 }
 
@@ -251,7 +251,7 @@ static int emit_program(sink *s, const xprof_profile *p,
                         const uint32_t *ordinal_of_sorted) {
   size_t plen = strlen(g->path);
   uint64_t len = XB_PROG_FIXED + str_size(plen) + 4 * (uint64_t)g->n_objrefs;
-  unsigned char *b = calloc(1, len);
+  unsigned char *b = xprof_calloc(1, len);
   if (!b)
     return xprof_fail_nomem(s->err, s->name);
   xprof_put32(b, stat_flags(&g->stats));
@@ -267,7 +267,7 @@ static int emit_program(sink *s, const xprof_profile *p,
     xprof_put32(q + 4 * j, hit ? ordinal_of_sorted[hit - sorted_paths] : 0);
   }
   int rc = emit_record(s, XB_TAG_PROG, 0, b, len);
-  free(b);
+  xprof_free(b);
   return rc;
 }
 
@@ -286,10 +286,10 @@ static int emit_all(sink *s, const xprof_profile *p) {
   if (sink_put(s, hdr, sizeof hdr) < 0) /* patched at the end */
     return -1;
 
-  uint64_t *offs = malloc(((size_t)p->n_objfiles + 1) * sizeof *offs);
-  path_ord *po = malloc(((size_t)p->n_objfiles + 1) * sizeof *po);
-  const char **sorted = malloc(((size_t)p->n_objfiles + 1) * sizeof *sorted);
-  uint32_t *ords = malloc(((size_t)p->n_objfiles + 1) * sizeof *ords);
+  uint64_t *offs = xprof_malloc(((size_t)p->n_objfiles + 1) * sizeof *offs);
+  path_ord *po = xprof_malloc(((size_t)p->n_objfiles + 1) * sizeof *po);
+  const char **sorted = xprof_malloc(((size_t)p->n_objfiles + 1) * sizeof *sorted);
+  uint32_t *ords = xprof_malloc(((size_t)p->n_objfiles + 1) * sizeof *ords);
   unsigned char *scratch = NULL;
   uint64_t scratch_cap = 0;
   if (!offs || !po || !sorted || !ords) {
@@ -302,8 +302,8 @@ static int emit_all(sink *s, const xprof_profile *p) {
     uint32_t n_strings;
     uint64_t len = objf_size(o, &n_strings);
     if (len > scratch_cap) {
-      free(scratch);
-      scratch = malloc(len);
+      xprof_free(scratch);
+      scratch = xprof_malloc(len);
       scratch_cap = scratch ? len : 0;
       if (!scratch) {
         xprof_fail_nomem(s->err, s->name);
@@ -319,7 +319,7 @@ static int emit_all(sink *s, const xprof_profile *p) {
     po[i].ord = i;
   }
   if (p->n_objfiles > 1)
-    qsort(po, p->n_objfiles, sizeof *po, path_ord_cmp);
+    xprof_sort(po, p->n_objfiles, sizeof *po, path_ord_cmp);
   for (uint32_t i = 0; i < p->n_objfiles; i++) {
     sorted[i] = po[i].path;
     ords[i] = po[i].ord;
@@ -353,11 +353,11 @@ static int emit_all(sink *s, const xprof_profile *p) {
   xprof_put32(hdr + 60, xprof_crc32c(0, hdr, 60));
   rc = 0;
 out:
-  free(offs);
-  free(po);
-  free(sorted);
-  free(ords);
-  free(scratch);
+  xprof_free(offs);
+  xprof_free(po);
+  xprof_free(sorted);
+  xprof_free(ords);
+  xprof_free(scratch);
   if (rc == 0) {
     if (s->fd < 0) {
       memcpy(s->mem, hdr, sizeof hdr);
@@ -373,7 +373,7 @@ int xprof_binary_serialize(const xprof_profile *p, unsigned char **out,
                            size_t *out_len, xprof_error *err) {
   if (xprof_validate(p, "<memory>", err) < 0)
     return -1;
-  sink *s = calloc(1, sizeof *s);
+  sink *s = xprof_calloc(1, sizeof *s);
   if (!s)
     return xprof_fail_nomem(err, "<memory>");
   s->fd = -1;
@@ -384,9 +384,9 @@ int xprof_binary_serialize(const xprof_profile *p, unsigned char **out,
     *out = s->mem;
     *out_len = s->off;
   } else {
-    free(s->mem);
+    xprof_free(s->mem);
   }
-  free(s);
+  xprof_free(s);
   return rc;
 }
 
@@ -394,7 +394,7 @@ int xprof_binary_write_fd(const xprof_profile *p, int fd, const char *name,
                           xprof_error *err) {
   if (xprof_validate(p, name, err) < 0)
     return -1;
-  sink *s = calloc(1, sizeof *s);
+  sink *s = xprof_calloc(1, sizeof *s);
   if (!s)
     return xprof_fail_nomem(err, name);
   s->fd = fd;
@@ -404,7 +404,7 @@ int xprof_binary_write_fd(const xprof_profile *p, int fd, const char *name,
   s->name = name;
   s->err = err;
   int rc = emit_all(s, p);
-  free(s);
+  xprof_free(s);
   return rc;
 }
 

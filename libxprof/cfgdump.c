@@ -131,7 +131,7 @@ int xprof_cfgdump_read(const char *path, xprof_profile *owner,
   *n_procs = n;
   rc = 0;
 out:
-  free(list);
+  xprof_free(list);
   fclose(f);
   return rc;
 }

@@ -33,16 +33,16 @@ int xprof_slurp(const char *path, unsigned char **buf, size_t *len,
                                           : "not a regular file");
   }
   size_t cap = (size_t)st.st_size + 1, n = 0;
-  unsigned char *b = malloc(cap + 1);
+  unsigned char *b = xprof_malloc(cap + 1);
   if (!b) {
     close(fd);
     return xprof_fail_nomem(err, path);
   }
   for (;;) {
     if (n == cap) { /* the file grew while we read it */
-      unsigned char *nb = realloc(b, cap * 2 + 1);
+      unsigned char *nb = xprof_realloc(b, cap * 2 + 1);
       if (!nb) {
-        free(b);
+        xprof_free(b);
         close(fd);
         return xprof_fail_nomem(err, path);
       }
@@ -54,7 +54,7 @@ int xprof_slurp(const char *path, unsigned char **buf, size_t *len,
       continue;
     if (r < 0) {
       int e = errno;
-      free(b);
+      xprof_free(b);
       close(fd);
       return xprof_fail(err, XPROF_ERR_IO, "%s: read error: %s", path,
                         strerror(e));
@@ -89,7 +89,7 @@ int xprof_write_all(int fd, const void *buf, size_t len, const char *name,
 int xprof_atomic_write(const char *path, xprof_write_fn fn, void *ctx,
                        xprof_error *err) {
   size_t n = strlen(path);
-  char *tmp = malloc(n + 32);
+  char *tmp = xprof_malloc(n + 32);
   if (!tmp)
     return xprof_fail_nomem(err, path);
   snprintf(tmp, n + 32, "%s.tmp.XXXXXX", path);
@@ -98,7 +98,7 @@ int xprof_atomic_write(const char *path, xprof_write_fn fn, void *ctx,
     int e = errno;
     xprof_fail(err, XPROF_ERR_IO, "%s: cannot create a temporary file: %s",
                path, strerror(e));
-    free(tmp);
+    xprof_free(tmp);
     return -1;
   }
   /* mkstemp makes the file 0600; give data files the usual 0666 & ~umask. */
@@ -117,13 +117,13 @@ int xprof_atomic_write(const char *path, xprof_write_fn fn, void *ctx,
                     path, tmp, strerror(errno));
   if (rc != 0)
     unlink(tmp);
-  free(tmp);
+  xprof_free(tmp);
   return rc;
 }
 
 int xprof_mkdirs(const char *path, xprof_error *err) {
   size_t n = strlen(path);
-  char *buf = malloc(n + 1);
+  char *buf = xprof_malloc(n + 1);
   if (!buf)
     return xprof_fail_nomem(err, path);
   memcpy(buf, path, n + 1);
@@ -136,12 +136,12 @@ int xprof_mkdirs(const char *path, xprof_error *err) {
       int e = errno;
       xprof_fail(err, XPROF_ERR_IO, "%s: cannot create directory %s: %s",
                  path, buf, strerror(e));
-      free(buf);
+      xprof_free(buf);
       return -1;
     }
     buf[i] = c;
   }
-  free(buf);
+  xprof_free(buf);
   struct stat st;
   if (stat(path, &st) < 0 || !S_ISDIR(st.st_mode))
     return xprof_fail(err, XPROF_ERR_IO, "%s: not a directory", path);

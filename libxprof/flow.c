@@ -49,11 +49,11 @@ int64_t xprof_place_counters(uint32_t n_nodes, const xprof_edge *edges,
                              uint32_t n_edges, uint32_t *counter_of_edge) {
   if (n_nodes < 2)
     return -1;
-  uint32_t *parent = malloc((size_t)n_nodes * sizeof *parent);
-  ranked *order = malloc(((size_t)n_edges + 1) * sizeof *order);
+  uint32_t *parent = xprof_malloc((size_t)n_nodes * sizeof *parent);
+  ranked *order = xprof_malloc(((size_t)n_edges + 1) * sizeof *order);
   if (!parent || !order) {
-    free(parent);
-    free(order);
+    xprof_free(parent);
+    xprof_free(order);
     return -1;
   }
   for (uint32_t i = 0; i < n_nodes; i++)
@@ -66,8 +66,8 @@ int64_t xprof_place_counters(uint32_t n_nodes, const xprof_edge *edges,
     if (edges[e].flags & XPROF_EDGE_IGNORE)
       continue;
     if (edges[e].src >= n_nodes || edges[e].dst >= n_nodes) {
-      free(parent);
-      free(order);
+      xprof_free(parent);
+      xprof_free(order);
       return -1;
     }
     if (edges[e].flags & XPROF_EDGE_MEASURED) {
@@ -85,7 +85,7 @@ int64_t xprof_place_counters(uint32_t n_nodes, const xprof_edge *edges,
       w = w > UINT64_MAX / 2 ? UINT64_MAX : 2 * w + 1;
     order[n++] = (ranked){e, klass, w};
   }
-  qsort(order, n, sizeof *order, ranked_cmp);
+  xprof_sort(order, n, sizeof *order, ranked_cmp);
   int64_t result = 0;
   for (uint32_t i = 0; i < n; i++) {
     const xprof_edge *e = &edges[order[i].edge];
@@ -105,8 +105,8 @@ int64_t xprof_place_counters(uint32_t n_nodes, const xprof_edge *edges,
         counter_of_edge[e] = next++;
     result = next;
   }
-  free(parent);
-  free(order);
+  xprof_free(parent);
+  xprof_free(order);
   return result;
 }
 
@@ -168,15 +168,15 @@ int xprof_solve_flow_sites(uint32_t n_nodes, const xprof_edge *edges,
    * signed 128-bit values while solving so that an inconsistent profile
    * shows up as a negative count instead of wrapping. */
   uint32_t m = n_edges + 1;
-  __int128 *val = calloc(m, sizeof *val);
-  unsigned char *known = calloc(m, 1);
-  uint32_t *unknown_in = calloc(n_nodes, sizeof *unknown_in);
-  uint32_t *unknown_out = calloc(n_nodes, sizeof *unknown_out);
-  __int128 *in_sum = calloc(n_nodes, sizeof *in_sum);
-  __int128 *out_sum = calloc(n_nodes, sizeof *out_sum);
-  uint32_t *first = malloc(((size_t)n_nodes + 1) * sizeof *first);
-  uint32_t *adj = malloc((size_t)m * 2 * sizeof *adj);
-  uint32_t *stack = malloc(((size_t)n_nodes + 1) * sizeof *stack);
+  __int128 *val = xprof_calloc(m, sizeof *val);
+  unsigned char *known = xprof_calloc(m, 1);
+  uint32_t *unknown_in = xprof_calloc(n_nodes, sizeof *unknown_in);
+  uint32_t *unknown_out = xprof_calloc(n_nodes, sizeof *unknown_out);
+  __int128 *in_sum = xprof_calloc(n_nodes, sizeof *in_sum);
+  __int128 *out_sum = xprof_calloc(n_nodes, sizeof *out_sum);
+  uint32_t *first = xprof_malloc(((size_t)n_nodes + 1) * sizeof *first);
+  uint32_t *adj = xprof_malloc((size_t)m * 2 * sizeof *adj);
+  uint32_t *stack = xprof_malloc(((size_t)n_nodes + 1) * sizeof *stack);
   int rc = -1;
   if (!val || !known || !unknown_in || !unknown_out || !in_sum || !out_sum ||
       !first || !adj || !stack || n_nodes < 2)
@@ -201,7 +201,7 @@ int xprof_solve_flow_sites(uint32_t n_nodes, const xprof_edge *edges,
     acc += c;
   }
   {
-    uint32_t *fill = calloc(n_nodes, sizeof *fill);
+    uint32_t *fill = xprof_calloc(n_nodes, sizeof *fill);
     if (!fill)
       goto out;
     for (uint32_t e = 0; e < m; e++) {
@@ -210,7 +210,7 @@ int xprof_solve_flow_sites(uint32_t n_nodes, const xprof_edge *edges,
       adj[first[SRC(e)] + fill[SRC(e)]++] = e;
       adj[first[DST(e)] + fill[DST(e)]++] = e;
     }
-    free(fill);
+    xprof_free(fill);
   }
 
   for (uint32_t e = 0; e < m; e++) {
@@ -303,14 +303,14 @@ int xprof_solve_flow_sites(uint32_t n_nodes, const xprof_edge *edges,
 #undef SRC
 #undef DST
 out:
-  free(val);
-  free(known);
-  free(unknown_in);
-  free(unknown_out);
-  free(in_sum);
-  free(out_sum);
-  free(first);
-  free(adj);
-  free(stack);
+  xprof_free(val);
+  xprof_free(known);
+  xprof_free(unknown_in);
+  xprof_free(unknown_out);
+  xprof_free(in_sum);
+  xprof_free(out_sum);
+  xprof_free(first);
+  xprof_free(adj);
+  xprof_free(stack);
   return rc;
 }

@@ -20,7 +20,7 @@ struct xprof_arena;
 struct xprof_arena *xprof_arena_new(void);
 void xprof_arena_free(struct xprof_arena *a);
 void *xprof_arena_alloc(struct xprof_arena *a, size_t size); /* zeroed */
-/* Hand a malloc'd block to the arena; it is freed with the arena. */
+/* Hand an xprof_malloc'd block to the arena; it is freed with the arena. */
 int xprof_arena_adopt(struct xprof_arena *a, void *block);
 
 /* ---- errors ------------------------------------------------------------- */
@@ -31,7 +31,7 @@ int xprof_fail(xprof_error *err, enum xprof_errc code, const char *fmt, ...)
 int xprof_fail_nomem(xprof_error *err, const char *what);
 void xprof_clear_error(xprof_error *err);
 
-/* ---- growable arrays owned by malloc ------------------------------------ */
+/* ---- growable arrays owned by xprof_malloc ------------------------------------ */
 
 /* Make room for one more element; returns -1 when out of memory. */
 int xprof_grow(void **array, uint32_t *cap, uint32_t n, size_t elem);
@@ -66,16 +66,9 @@ static inline uint64_t xprof_align8(uint64_t n) { return (n + 7) & ~(uint64_t)7;
 
 /* ---- files -------------------------------------------------------------- */
 
-/* Read a whole file into a malloc'd buffer (NUL-terminated, not counted). */
+/* Read a whole file into an xprof_malloc'd buffer (NUL-terminated, not counted). */
 int xprof_slurp(const char *path, unsigned char **buf, size_t *len,
                 xprof_error *err);
-/* Atomic replacement of `path`: the writer gets a temporary file in the
- * same directory; on success it is fsync'd and renamed over `path`, on
- * failure it is removed and `path` is untouched. */
-typedef int (*xprof_write_fn)(void *ctx, int fd, const char *tmpname,
-                              xprof_error *err);
-int xprof_atomic_write(const char *path, xprof_write_fn fn, void *ctx,
-                       xprof_error *err);
 /* write(2) all bytes, retrying on EINTR and short writes. */
 int xprof_write_all(int fd, const void *buf, size_t len, const char *name,
                     xprof_error *err);

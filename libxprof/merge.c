@@ -90,11 +90,11 @@ static int copy_objfile_body(xprof_profile *p, const xprof_objfile *from,
   to->n_values_per_vp = from->n_values_per_vp;
   to->signature = from->signature;
   to->stats = from->stats;
-  free(to->procs);
+  xprof_free(to->procs);
   to->procs = NULL;
   to->n_procs = to->cap_procs = 0;
   if (from->n_procs) {
-    to->procs = calloc(from->n_procs, sizeof *to->procs);
+    to->procs = xprof_calloc(from->n_procs, sizeof *to->procs);
     if (!to->procs)
       return -1;
     to->cap_procs = from->n_procs;
@@ -209,7 +209,7 @@ static int merge_vp(xprof_profile *p, const xprof_objfile *o, xprof_proc *d,
   if (!s->n_vp_records)
     return 0;
   uint32_t nv = o->n_values_per_vp;
-  xprof_vp_value *tmp = malloc(((size_t)nv * 2 + 1) * sizeof *tmp);
+  xprof_vp_value *tmp = xprof_malloc(((size_t)nv * 2 + 1) * sizeof *tmp);
   if (!tmp)
     return -1;
   /* Records missing from d are added; the result stays sorted by id. */
@@ -224,7 +224,7 @@ static int merge_vp(xprof_profile *p, const xprof_objfile *o, xprof_proc *d,
     uint32_t total = d->n_vp_records + extra;
     xprof_vp_record *nr = xprof_alloc(p, (size_t)total * sizeof *nr);
     if (!nr) {
-      free(tmp);
+      xprof_free(tmp);
       return -1;
     }
     uint32_t i = 0, j = 0, n = 0;
@@ -239,7 +239,7 @@ static int merge_vp(xprof_profile *p, const xprof_objfile *o, xprof_proc *d,
         nr[n].expr_id = s->vp[j].expr_id;
         nr[n].values = xprof_alloc(p, (size_t)nv * sizeof(xprof_vp_value) + 1);
         if (!nr[n].values) {
-          free(tmp);
+          xprof_free(tmp);
           return -1;
         }
         n++;
@@ -255,11 +255,11 @@ static int merge_vp(xprof_profile *p, const xprof_objfile *o, xprof_proc *d,
     if (d->vp[i].type != s->vp[j].type)
       continue; /* one build cannot disagree; keep what is there */
     if (merge_vp_record(p, nv, &d->vp[i], &s->vp[j], weight, tmp) < 0) {
-      free(tmp);
+      xprof_free(tmp);
       return -1;
     }
   }
-  free(tmp);
+  xprof_free(tmp);
   return 0;
 }
 
@@ -267,10 +267,10 @@ static int merge_objfile(xprof_profile *p, xprof_objfile *d,
                          const xprof_objfile *s, uint64_t weight) {
   xprof_strmap map;
   uint32_t n_new = 0;
-  uint32_t *where = malloc(((size_t)s->n_procs + 1) * sizeof *where);
+  uint32_t *where = xprof_malloc(((size_t)s->n_procs + 1) * sizeof *where);
   if (!where || xprof_strmap_init(&map, d->procs, sizeof *d->procs,
                                   d->n_procs) < 0) {
-    free(where);
+    xprof_free(where);
     return -1;
   }
   int rc = 0;
@@ -301,7 +301,7 @@ static int merge_objfile(xprof_profile *p, xprof_objfile *d,
     if (!f || copy_proc(p, d, &s->procs[j], f, weight) < 0)
       rc = -1;
   }
-  free(where);
+  xprof_free(where);
   if (s->stats.has_max)
     d->stats.has_max = 1;
   if (s->stats.has_sum)
@@ -336,7 +336,7 @@ static void drop_objfiles(xprof_profile *p, const unsigned char *mark) {
   uint32_t n = 0;
   for (uint32_t i = 0; i < p->n_objfiles; i++) {
     if (mark[i]) {
-      free(p->objfiles[i].procs);
+      xprof_free(p->objfiles[i].procs);
       continue;
     }
     p->objfiles[n++] = p->objfiles[i];
@@ -419,8 +419,8 @@ int xprof_merge(xprof_profile *d, const xprof_profile *s, uint64_t weight,
     return xprof_fail(err, XPROF_ERR_INVALID, "merge: weight must be >= 1");
   int rc = -1;
   xprof_strmap dmap = {0}, smap = {0};
-  unsigned char *drop = calloc((size_t)d->n_objfiles + 1, 1);
-  unsigned char *ignore = calloc((size_t)s->n_objfiles + 1, 1);
+  unsigned char *drop = xprof_calloc((size_t)d->n_objfiles + 1, 1);
+  unsigned char *ignore = xprof_calloc((size_t)s->n_objfiles + 1, 1);
   if (!drop || !ignore ||
       xprof_strmap_init(&dmap, d->objfiles, sizeof *d->objfiles,
                         d->n_objfiles) < 0 ||
@@ -456,7 +456,7 @@ int xprof_merge(xprof_profile *d, const xprof_profile *s, uint64_t weight,
     if (newest_src && (!newest_dst || newer(newest_src, newest_dst))) {
       memset(drop, 1, d->n_objfiles);
       for (uint32_t i = 0; i < d->n_programs; i++)
-        free(d->programs[i].objrefs);
+        xprof_free(d->programs[i].objrefs);
       d->n_programs = 0; /* the whole older profile is reset */
     } else {
       memset(ignore, 1, s->n_objfiles);
@@ -506,8 +506,8 @@ nomem:
 out:
   xprof_strmap_free(&dmap);
   xprof_strmap_free(&smap);
-  free(drop);
-  free(ignore);
+  xprof_free(drop);
+  xprof_free(ignore);
   return rc;
 }
 

@@ -13,12 +13,12 @@ const char *xprof_vp_type_name(xprof_vp_type t) {
 }
 
 xprof_profile *xprof_profile_new(void) {
-  xprof_profile *p = calloc(1, sizeof *p);
+  xprof_profile *p = xprof_calloc(1, sizeof *p);
   if (!p)
     return NULL;
   p->arena = xprof_arena_new();
   if (!p->arena) {
-    free(p);
+    xprof_free(p);
     return NULL;
   }
   return p;
@@ -28,14 +28,14 @@ void xprof_profile_free(xprof_profile *p) {
   if (!p)
     return;
   for (uint32_t i = 0; i < p->n_objfiles; i++)
-    free(p->objfiles[i].procs);
+    xprof_free(p->objfiles[i].procs);
   for (uint32_t i = 0; i < p->n_programs; i++)
-    free(p->programs[i].objrefs);
-  free(p->objfiles);
-  free(p->programs);
-  free(p->foreign);
+    xprof_free(p->programs[i].objrefs);
+  xprof_free(p->objfiles);
+  xprof_free(p->programs);
+  xprof_free(p->foreign);
   xprof_arena_free(p->arena);
-  free(p);
+  xprof_free(p);
 }
 
 void *xprof_alloc(xprof_profile *p, size_t size) {
@@ -184,7 +184,7 @@ void xprof_update_stats(xprof_profile *p, int all) {
   int need_prog = all;
   for (uint32_t i = 0; i < p->n_programs && !need_prog; i++)
     need_prog = p->programs[i].stats.has_max || p->programs[i].stats.has_sum;
-  xprof_stats *per_obj = need_prog ? calloc((size_t)p->n_objfiles + 1, sizeof *per_obj) : NULL;
+  xprof_stats *per_obj = need_prog ? xprof_calloc((size_t)p->n_objfiles + 1, sizeof *per_obj) : NULL;
   if (need_prog && !per_obj)
     return;
   for (uint32_t i = 0; i < p->n_objfiles; i++) {
@@ -212,7 +212,7 @@ void xprof_update_stats(xprof_profile *p, int all) {
     return;
   xprof_strmap map;
   if (xprof_strmap_init(&map, p->objfiles, sizeof *p->objfiles, p->n_objfiles) < 0) {
-    free(per_obj);
+    xprof_free(per_obj);
     return;
   }
   for (uint32_t i = 0; i < p->n_programs; i++) {
@@ -231,7 +231,7 @@ void xprof_update_stats(xprof_profile *p, int all) {
     stats_set(&g->stats, &gs, all);
   }
   xprof_strmap_free(&map);
-  free(per_obj);
+  xprof_free(per_obj);
 }
 
 int xprof_name_cmp(const void *a, const void *b) {
@@ -254,9 +254,9 @@ uint32_t xprof_count_proc_names(const xprof_profile *p) {
             continue;
           if (n == cap) {
             size_t nc = cap ? cap * 2 : 64;
-            const char **nn = realloc(names, nc * sizeof *names);
+            const char **nn = xprof_realloc(names, nc * sizeof *names);
             if (!nn) {
-              free(names);
+              xprof_free(names);
               return 0;
             }
             names = nn;
@@ -268,20 +268,20 @@ uint32_t xprof_count_proc_names(const xprof_profile *p) {
   }
   uint32_t distinct = 0;
   if (n) {
-    qsort(names, n, sizeof *names, xprof_name_cmp);
+    xprof_sort(names, n, sizeof *names, xprof_name_cmp);
     distinct = 1;
     for (size_t i = 1; i < n; i++)
       if (strcmp(names[i], names[i - 1]) != 0)
         distinct++;
   }
-  free(names);
+  xprof_free(names);
   return distinct;
 }
 
 static int sorted_unique_names(const char **names, uint32_t n,
                                const char **dup) {
   if (n > 1)
-    qsort(names, n, sizeof *names, xprof_name_cmp);
+    xprof_sort(names, n, sizeof *names, xprof_name_cmp);
   for (uint32_t i = 1; i < n; i++)
     if (strcmp(names[i], names[i - 1]) == 0) {
       *dup = names[i];
@@ -356,13 +356,13 @@ int xprof_validate(const xprof_profile *p, const char *file,
   for (uint32_t i = 0; i < p->n_programs; i++)
     if (p->programs[i].n_objrefs > most)
       most = p->programs[i].n_objrefs;
-  const char **names = malloc(((size_t)most + 1) * sizeof *names);
-  const char **objnames = malloc(((size_t)p->n_objfiles + 1) * sizeof *names);
+  const char **names = xprof_malloc(((size_t)most + 1) * sizeof *names);
+  const char **objnames = xprof_malloc(((size_t)p->n_objfiles + 1) * sizeof *names);
   const char *dup = NULL;
   int rc = -1;
   if (!names || !objnames) {
-    free(names);
-    free(objnames);
+    xprof_free(names);
+    xprof_free(objnames);
     return xprof_fail_nomem(err, file);
   }
 
@@ -395,7 +395,7 @@ int xprof_validate(const xprof_profile *p, const char *file,
   for (uint32_t i = 0; i < p->n_objfiles; i++)
     objnames[i] = p->objfiles[i].path;
   if (p->n_objfiles > 1)
-    qsort(objnames, p->n_objfiles, sizeof *objnames, xprof_name_cmp);
+    xprof_sort(objnames, p->n_objfiles, sizeof *objnames, xprof_name_cmp);
   for (uint32_t i = 0; i < p->n_programs; i++) {
     const xprof_program *g = &p->programs[i];
     if (check_name(g->path, "program pathname", "profile", file, err))
@@ -427,7 +427,7 @@ int xprof_validate(const xprof_profile *p, const char *file,
   }
   rc = 0;
 out:
-  free(names);
-  free(objnames);
+  xprof_free(names);
+  xprof_free(objnames);
   return rc;
 }

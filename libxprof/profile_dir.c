@@ -29,7 +29,7 @@ int xprof_read_file(const char *path, xprof_profile **out, xprof_error *err) {
     return -1;
   if (is_text(buf, len) || (len > 0 && buf[0] == '#')) {
     int rc = xprof_text_parse(path, (const char *)buf, len, out, err);
-    free(buf);
+    xprof_free(buf);
     return rc;
   }
   return xprof_binary_parse(path, buf, len, out, err);
@@ -43,7 +43,7 @@ static char *data_file(const char *dir, xprof_error *err) {
     return NULL;
   }
   size_t n = strlen(dir);
-  char *path = malloc(n + 32);
+  char *path = xprof_malloc(n + 32);
   if (!path) {
     xprof_fail_nomem(err, dir);
     return NULL;
@@ -62,7 +62,7 @@ static char *data_file(const char *dir, xprof_error *err) {
              "%s: profile directory has no " XPROF_FEEDBACK_FILE
              " (nor " XPROF_FEEDBACK_FILE ".text) file",
              dir);
-  free(path);
+  xprof_free(path);
   return NULL;
 }
 
@@ -72,7 +72,7 @@ int xprof_read_profile_dir(const char *dir, xprof_profile **out,
   if (!path)
     return -1;
   int rc = xprof_read_file(path, out, err);
-  free(path);
+  xprof_free(path);
   return rc;
 }
 
@@ -100,7 +100,7 @@ int xprof_lookup_objfile(const char *dir, const char *objpath,
   } else {
     rc = xprof_binary_lookup(path, objpath, out, err);
   }
-  free(path);
+  xprof_free(path);
   return rc;
 }
 
@@ -109,11 +109,11 @@ int xprof_write_profile_dir(const xprof_profile *p, const char *dir,
   if (xprof_mkdirs(dir, err) < 0)
     return -1;
   size_t n = strlen(dir);
-  char *path = malloc(n + 16);
+  char *path = xprof_malloc(n + 16);
   if (!path)
     return xprof_fail_nomem(err, dir);
   snprintf(path, n + 16, "%s/" XPROF_FEEDBACK_FILE, dir);
   int rc = xprof_binary_write_file(p, path, err);
-  free(path);
+  xprof_free(path);
   return rc;
 }

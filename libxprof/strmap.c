@@ -18,7 +18,7 @@ int xprof_strmap_init(xprof_strmap *m, const void *base, size_t stride,
   m->mask = size - 1;
   m->keys = base;
   m->key_stride = stride;
-  m->slots = calloc(size, sizeof *m->slots);
+  m->slots = xprof_calloc(size, sizeof *m->slots);
   if (!m->slots)
     return -1;
   for (uint32_t i = 0; i < n; i++) {
@@ -43,6 +43,6 @@ uint32_t xprof_strmap_get(const xprof_strmap *m, const char *key) {
 }
 
 void xprof_strmap_free(xprof_strmap *m) {
-  free(m->slots);
+  xprof_free(m->slots);
   m->slots = NULL;
 }

@@ -69,7 +69,7 @@ static int next_line(reader *r) {
     r->line++;
     if ((size_t)(e - s) + 1 > r->scratch_cap) {
       size_t nc = (size_t)(e - s) + 1;
-      char *ns = realloc(r->scratch, nc);
+      char *ns = xprof_realloc(r->scratch, nc);
       if (!ns)
         return xprof_fail_nomem(r->err, r->name);
       r->scratch = ns;
@@ -395,26 +395,26 @@ static int parse_proc(reader *r, xprof_objfile *o) {
                     "than the rest of the file holds", f->name, n_vp_records,
                  xprof_plural(n_vp_records));
 
-  pair *pairs = n_counters ? malloc((size_t)n_counters * sizeof *pairs) : NULL;
+  pair *pairs = n_counters ? xprof_malloc((size_t)n_counters * sizeof *pairs) : NULL;
   if (n_counters && !pairs)
     return xprof_fail_nomem(r->err, r->name);
   int sorted = 1;
   for (uint32_t k = 0; k < n_counters; k++) {
     if (next_line(r) <= 0) {
-      free(pairs);
+      xprof_free(pairs);
       return r->err && r->err->code ? -1
              : rfail(r, "end of file inside procedure %s: %u of %u counter "
                         "records read", f->name, k, n_counters);
     }
     if (r->ntok != 2 || r->tok[0][0] < '0' || r->tok[0][0] > '9') {
-      free(pairs);
+      xprof_free(pairs);
       return rfail(r, "expected counter record '<id> <value>' (%u of %u in "
                       "procedure %s), found %s",
                    k + 1, n_counters, f->name, show(r, 0, b, sizeof b));
     }
     if (parse_u32(r, 0, "counter id", &pairs[k].id) < 0 ||
         parse_u64(r, 1, "counter value", &pairs[k].value) < 0) {
-      free(pairs);
+      xprof_free(pairs);
       return -1;
     }
     if (k && pairs[k].id <= pairs[k - 1].id)
@@ -422,12 +422,12 @@ static int parse_proc(reader *r, xprof_objfile *o) {
     consume(r);
   }
   if (!sorted)
-    qsort(pairs, n_counters, sizeof *pairs, pair_cmp);
+    xprof_sort(pairs, n_counters, sizeof *pairs, pair_cmp);
   int dense = 1;
   for (uint32_t k = 0; k < n_counters; k++) {
     if (k && pairs[k].id == pairs[k - 1].id) {
       uint32_t dup = pairs[k].id;
-      free(pairs);
+      xprof_free(pairs);
       return rfail(r, "procedure %s: counter id %u appears twice", f->name,
                    dup);
     }
@@ -435,13 +435,13 @@ static int parse_proc(reader *r, xprof_objfile *o) {
       dense = 0;
   }
   if (xprof_proc_alloc_counters(r->prof, f, n_counters) < 0) {
-    free(pairs);
+    xprof_free(pairs);
     return xprof_fail_nomem(r->err, r->name);
   }
   if (!dense) {
     f->counter_ids = xprof_alloc(r->prof, (size_t)n_counters * sizeof(uint32_t));
     if (!f->counter_ids) {
-      free(pairs);
+      xprof_free(pairs);
       return xprof_fail_nomem(r->err, r->name);
     }
   }
@@ -450,7 +450,7 @@ static int parse_proc(reader *r, xprof_objfile *o) {
     if (!dense)
       f->counter_ids[k] = pairs[k].id;
   }
-  free(pairs);
+  xprof_free(pairs);
 
   if (xprof_proc_alloc_vp(r->prof, o, f, n_vp_records) < 0)
     return xprof_fail_nomem(r->err, r->name);
@@ -481,7 +481,7 @@ static int parse_proc(reader *r, xprof_objfile *o) {
     }
   }
   if (f->n_vp_records > 1)
-    qsort(f->vp, f->n_vp_records, sizeof *f->vp, vp_cmp);
+    xprof_sort(f->vp, f->n_vp_records, sizeof *f->vp, vp_cmp);
   for (uint32_t rec = 1; rec < f->n_vp_records; rec++)
     if (f->vp[rec].expr_id == f->vp[rec - 1].expr_id)
       return rfail(r, "procedure %s: two value-profile records for "
@@ -658,7 +658,7 @@ int xprof_text_parse(const char *name, const char *buf, size_t len,
   if (!r.prof)
     return xprof_fail_nomem(err, name);
   int rc = parse_all(&r);
-  free(r.scratch);
+  xprof_free(r.scratch);
   if (rc == 0)
     rc = xprof_validate(r.prof, name, err);
   if (rc < 0) {
@@ -676,6 +676,6 @@ int xprof_text_read_file(const char *path, xprof_profile **out,
   if (xprof_slurp(path, &buf, &len, err) < 0)
     return -1;
   int rc = xprof_text_parse(path, (const char *)buf, len, out, err);
-  free(buf);
+  xprof_free(buf);
   return rc;
 }

@@ -190,7 +190,7 @@ int xprof_text_write_stream(const xprof_profile *p, FILE *f, const char *name,
                             xprof_error *err) {
   if (xprof_validate(p, name, err) < 0)
     return -1;
-  writer *w = malloc(sizeof *w);
+  writer *w = xprof_malloc(sizeof *w);
   if (!w)
     return xprof_fail_nomem(err, name);
   w->f = f;
@@ -243,7 +243,7 @@ int xprof_text_write_stream(const xprof_profile *p, FILE *f, const char *name,
   if (!w->failed && fflush(f) != 0)
     w->failed = errno ? errno : EIO;
   int failed = w->failed;
-  free(w);
+  xprof_free(w);
   if (failed)
     return xprof_fail(err, XPROF_ERR_IO, "%s: write error: %s", name,
                       strerror(failed));

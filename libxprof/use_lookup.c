@@ -93,23 +93,17 @@ static char *collect_path(const char *const *pathmap, unsigned n_pathmap,
       continue;
     const char *use_prefix = colon + 1;
     size_t ul = strlen(use_prefix);
-    char *path;
-    if (ul && strncmp(objpath, use_prefix, ul) == 0 &&
-        asprintf(&path, "%.*s%s", (int)(colon - pathmap[i]), pathmap[i],
-                 objpath + ul) >= 0)
-      return path;
+    if (ul && strncmp(objpath, use_prefix, ul) == 0)
+      return xprof_format("%.*s%s", (int)(colon - pathmap[i]), pathmap[i],
+                          objpath + ul);
   }
   return NULL;
 }
 
-/* NAME -> NAME.profile (unless it ends so already), malloc'd. */
-static char *profile_dir_name(const char *name) {
+char *xprof_profile_dir_name(const char *name) {
   size_t n = strlen(name);
-  char *dir;
-  if (asprintf(&dir, "%s%s", name,
-               n >= 8 && strcmp(name + n - 8, ".profile") == 0 ? "" : ".profile") < 0)
-    return NULL;
-  return dir;
+  return xprof_format("%s%s", name,
+                      n >= 8 && strcmp(name + n - 8, ".profile") == 0 ? "" : ".profile");
 }
 
 xprof_profile *xprof_use_lookup(const char *const *names, unsigned n_names,
@@ -120,14 +114,14 @@ xprof_profile *xprof_use_lookup(const char *const *names, unsigned n_names,
   *any_data = 0;
   char *lookup = collect_path(pathmap, n_pathmap, objpath);
   if (!lookup)
-    lookup = strdup(objpath);
+    lookup = xprof_format("%s", objpath);
   if (!lookup)
     return NULL;
 
   xprof_profile *acc = NULL;
   xprof_summary *sum = NULL;
   for (unsigned i = 0; i < n_names; i++) {
-    char *dir = profile_dir_name(names[i]);
+    char *dir = xprof_profile_dir_name(names[i]);
     if (!dir)
       continue;
     xprof_error err;
@@ -141,11 +135,11 @@ xprof_profile *xprof_use_lookup(const char *const *names, unsigned n_names,
       else
         say(warn, ctx, "cannot use profile %s: %s; compiling %s without it",
             dir, err.msg, objpath);
-      free(dir);
+      xprof_free(dir);
       continue;
     }
     *any_data = 1;
-    free(dir);
+    xprof_free(dir);
     if (!p->summary) { /* text input: the whole profile is here */
       p->summary = xprof_alloc(p, sizeof *p->summary);
       if (p->summary)
@@ -176,7 +170,7 @@ xprof_profile *xprof_use_lookup(const char *const *names, unsigned n_names,
     xprof_profile_free(acc);
     acc = NULL;
   }
-  free(lookup);
+  xprof_free(lookup);
   return acc;
 }
 
@@ -201,10 +195,7 @@ char *xprof_pathmap_between(const char *collect_path, const char *use_path,
       d += *s == '/';
     *depth = d;
   }
-  char *map;
-  if (asprintf(&map, "%.*s:%.*s", (int)l, collect_path, (int)k, use_path) < 0)
-    return NULL;
-  return map;
+  return xprof_format("%.*s:%.*s", (int)l, collect_path, (int)k, use_path);
 }
 
 /* Length of the directory part of a path ("/a/b.o" -> 2, "b.o" -> 0). */
@@ -224,14 +215,14 @@ xprof_missing xprof_use_explain_missing(const char *const *names, unsigned n_nam
   unsigned best_depth = 0;
   int ambiguous = 0, same_dir = 0;
   for (unsigned i = 0; i < n_names; i++) {
-    char *dir = profile_dir_name(names[i]);
+    char *dir = xprof_profile_dir_name(names[i]);
     xprof_profile *p = NULL;
     xprof_error err;
     if (!dir || xprof_read_profile_dir(dir, &p, &err) < 0) {
-      free(dir);
+      xprof_free(dir);
       continue;
     }
-    free(dir);
+    xprof_free(dir);
     for (uint32_t o = 0; o < p->n_objfiles; o++) {
       const char *other = p->objfiles[o].path;
       same_dir |= dir_len(other) == dl && strncmp(other, path, dl) == 0;
@@ -240,25 +231,25 @@ xprof_missing xprof_use_explain_missing(const char *const *names, unsigned n_nam
       if (!m)
         continue;
       if (d > best_depth) {
-        free(best);
+        xprof_free(best);
         best = m;
         best_depth = d;
         ambiguous = 0;
       } else if (d == best_depth && strcmp(m, best) != 0) {
         ambiguous = 1;
-        free(m);
+        xprof_free(m);
       } else {
-        free(m);
+        xprof_free(m);
       }
     }
     xprof_profile_free(p);
   }
-  free(mapped);
+  xprof_free(mapped);
   if (best && !ambiguous && !same_dir) {
     *map = best;
     return XPROF_MISSING_MOVED;
   }
-  free(best);
+  xprof_free(best);
   return same_dir ? XPROF_MISSING_UNLINKED : XPROF_MISSING_FOREIGN;
 }
 

@@ -34,6 +34,31 @@ extern "C" {
 /* Name of the data file inside a NAME.profile directory. */
 #define XPROF_FEEDBACK_FILE "feedback"
 
+/* ---- memory ---------------------------------------------------------- */
+
+/* Every block libxprof allocates or frees goes through these four, and
+ * "malloc'd" below means "from xprof_malloc": release such blocks with
+ * xprof_free.  libxprof.a defines them on the C library's allocator
+ * (memory.c); the runtime linked into instrumented programs defines them
+ * on memory of its own (runtime/memory.c), so that a program's own malloc
+ * is never called from inside it. */
+void *xprof_malloc(size_t size);
+void *xprof_calloc(size_t n, size_t size);
+void *xprof_realloc(void *block, size_t size);
+void xprof_free(void *block);
+/* A formatted string (malloc'd), or NULL when out of memory: asprintf on
+ * libxprof's allocator. */
+char *xprof_format(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/* A stable sort (the order of equal elements kept), for everything
+ * libxprof sorts: qsort may call malloc. */
+void xprof_sort(void *base, size_t n, size_t size,
+                int (*cmp)(const void *, const void *));
+
 /* ---- errors ---------------------------------------------------------- */
 
 enum xprof_errc {
@@ -238,7 +263,7 @@ int xprof_text_write_file(const xprof_profile *p, const char *path,
 /* ---- binary format (xprof_binary(5), version 4.3) -------------------- */
 
 /* Parse a whole binary file held in memory.  The profile takes ownership
- * of `buf` (which must come from malloc) on success and on failure:
+ * of `buf` (which must come from xprof_malloc) on success and on failure:
  * counter arrays point into it, so reading costs no copy. */
 int xprof_binary_parse(const char *name, unsigned char *buf, size_t len,
                        xprof_profile **out, xprof_error *err);
@@ -276,6 +301,16 @@ int xprof_lookup_objfile(const char *dir, const char *objpath,
 /* Create `dir` (and missing parents) and write dir/feedback atomically. */
 int xprof_write_profile_dir(const xprof_profile *p, const char *dir,
                             xprof_error *err);
+/* The directory of profile NAME: NAME.profile, or NAME when it ends in
+ * ".profile" already (malloc'd; NULL when out of memory). */
+char *xprof_profile_dir_name(const char *name);
+/* Atomic replacement of `path`: the writer gets a temporary file in the
+ * same directory; on success it is fsync'd and renamed over `path`, on
+ * failure it is removed and `path` is untouched. */
+typedef int (*xprof_write_fn)(void *ctx, int fd, const char *tmpname,
+                              xprof_error *err);
+int xprof_atomic_write(const char *path, xprof_write_fn fn, void *ctx,
+                       xprof_error *err);
 /* Create a directory and its missing parents, like mkdir -p. */
 int xprof_mkdirs(const char *path, xprof_error *err);
 

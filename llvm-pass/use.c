@@ -427,7 +427,7 @@ static void explain_missing(LLVMModuleRef m, const struct xl_options *o,
     xl_warning(m, "%s", text);
   else if (o->verbose)
     xl_note(m, "%s", text);
-  free(map);
+  xprof_free(map);
 }
 
 int xl_run_use(LLVMModuleRef m, const struct xl_options *o) {

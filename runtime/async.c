@@ -27,9 +27,9 @@ static void *async_main(void *arg) {
     if (async_stop_requested)
       break;
     pthread_mutex_unlock(&async_mutex);
-    pthread_mutex_lock(&rt_lock);
+    rt_enter();
     int ok = rt_dump_locked(NULL, "periodically") == 0;
-    pthread_mutex_unlock(&rt_lock);
+    rt_leave();
     if (ok && rt_settings.async_verbose)
       rt_message("periodic write of profile data (every %u s)",
                  rt_settings.async_interval);

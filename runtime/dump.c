@@ -22,52 +22,39 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../libxprof/internal.h"
 #include "rt_internal.h"
 
 /* ---- where the data goes ----------------------------------------------- */
 
-static int ends_with(const char *s, const char *suffix) {
-  size_t n = strlen(s), k = strlen(suffix);
-  return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
+/* The program's file name (for NAME.profile), xprof_malloc'd. */
 static char *program_name(void) {
   char buf[PATH_MAX];
   ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
   if (n <= 0)
-    return strdup(program_invocation_short_name);
+    return xprof_format("%s", program_invocation_short_name);
   buf[n] = 0;
   const char *base = strrchr(buf, '/');
-  return strdup(base ? base + 1 : buf);
+  return xprof_format("%s", base ? base + 1 : buf);
 }
 
 char *rt_profile_dir(const struct xprof_rt_object *obj) {
-  char *out = NULL;
-  if (obj->profile_name && obj->profile_name[0]) {
-    /* -xprofile=collect:NAME wins over the environment, as in Sun Studio. */
-    const char *n = obj->profile_name;
-    if (asprintf(&out, "%s%s", n, ends_with(n, ".profile") ? "" : ".profile") < 0)
-      return NULL;
-    return out;
-  }
+  /* -xprofile=collect:NAME wins over the environment, as in Sun Studio. */
+  if (obj->profile_name && obj->profile_name[0])
+    return xprof_profile_dir_name(obj->profile_name);
   const char *dir = getenv("SUN_PROFDATA_DIR");
   const char *name = getenv("SUN_PROFDATA");
-  char *prog = NULL;
+  char *own = NULL;
   if (!name || !*name) {
-    prog = program_name();
-    if (!prog)
+    char *prog = program_name();
+    own = prog ? xprof_profile_dir_name(prog) : NULL;
+    xprof_free(prog);
+    if (!own)
       return NULL;
+    name = own;
   }
-  int rc;
-  if (dir && *dir)
-    rc = asprintf(&out, "%s/%s%s", dir, name && *name ? name : prog,
-                  name && *name ? "" : ".profile");
-  else
-    rc = asprintf(&out, "%s%s", name && *name ? name : prog,
-                  name && *name ? "" : ".profile");
-  free(prog);
-  return rc < 0 ? NULL : out;
+  char *out = dir && *dir ? xprof_format("%s/%s", dir, name) : xprof_format("%s", name);
+  xprof_free(own);
+  return out;
 }
 
 /* ---- snapshots ------------------------------------------------------------ */
@@ -89,7 +76,7 @@ static target *build_targets(size_t *n_out) {
   size_t n = 0;
   for (struct xprof_rt_object *o = rt_objects; o; o = o->next)
     n += o->n_procs;
-  target *t = malloc((n + 1) * sizeof *t);
+  target *t = xprof_malloc((n + 1) * sizeof *t);
   if (!t)
     return NULL;
   n = 0;
@@ -97,7 +84,7 @@ static target *build_targets(size_t *n_out) {
     for (uint32_t j = 0; j < o->n_procs; j++)
       if (o->procs[j].address)
         t[n++] = (target){o->procs[j].address, o->procs[j].name, o->path};
-  qsort(t, n, sizeof *t, target_cmp);
+  xprof_sort(t, n, sizeof *t, target_cmp);
   *n_out = n;
   return t;
 }
@@ -157,7 +144,7 @@ static int copy_taken(snap_ctx *c, const xprof_objfile *from,
 static int need_scratch(snap_ctx *c, size_t n) {
   if (n <= c->scratch_len)
     return 0;
-  uint64_t *s = realloc(c->scratch, n * sizeof *s);
+  uint64_t *s = xprof_realloc(c->scratch, n * sizeof *s);
   if (!s)
     return -1;
   c->scratch = s;
@@ -192,11 +179,17 @@ static int take_counters(snap_ctx *c, const struct xprof_rt_object *obj,
 /* A site's pairs as candidate values: numbers as they are; callees named
  * by the procedure at the address (proc set to a placeholder until the
  * kept ones are named), those xprof did not compile pooled as one empty
- * value.  Returns the number of candidates. */
+ * value, with the events the recorder could not give to a value
+ * (`lost`); for numbers, those go to the value with the smallest count,
+ * within the recorder's own error.  Returns the number of candidates. */
 static uint32_t site_candidates(const snap_ctx *c, int is_proc, const uint64_t *pair,
-                                uint32_t n, xprof_vp_value *cand) {
+                                uint32_t n, uint64_t lost, xprof_vp_value *cand) {
   static const char named[] = "";
   uint32_t k = 0, unnamed = UINT32_MAX;
+  if (is_proc && lost) {
+    unnamed = k;
+    cand[k++] = (xprof_vp_value){lost, 0, NULL};
+  }
   for (uint32_t i = 0; i < n; i++) {
     uint64_t value = pair[2 * i], cnt = pair[2 * i + 1];
     if (!cnt)
@@ -212,6 +205,13 @@ static uint32_t site_candidates(const snap_ctx *c, int is_proc, const uint64_t *
       cand[unnamed].count = xprof_sat_add(cand[unnamed].count, cnt);
     }
   }
+  if (!is_proc && lost && k) {
+    uint32_t least = 0;
+    for (uint32_t i = 1; i < k; i++)
+      if (cand[i].count < cand[least].count)
+        least = i;
+    cand[least].count = xprof_sat_add(cand[least].count, lost);
+  }
   return k;
 }
 
@@ -223,13 +223,13 @@ static int take_site(snap_ctx *c, const struct xprof_rt_vp_site *site,
   rt_vp_take(site->state, c->scratch, words);
   uint32_t n = rt_vp_pairs(c->scratch);
   int is_proc = site->type == XPROF_RT_VP_PROC;
-  xprof_vp_value *cand = malloc(((size_t)n + 1) * sizeof *cand);
+  xprof_vp_value *cand = xprof_malloc(((size_t)n + 1) * sizeof *cand);
   if (!cand)
     return -1;
-  uint32_t k = site_candidates(c, is_proc, c->scratch + 2, n, cand);
+  uint32_t k = site_candidates(c, is_proc, c->scratch + 2, n, c->scratch[1], cand);
   *has = k != 0;
   if (!k) {
-    free(cand);
+    xprof_free(cand);
     return 0;
   }
   rec->type = (xprof_vp_type)site->type;
@@ -237,18 +237,16 @@ static int take_site(snap_ctx *c, const struct xprof_rt_vp_site *site,
   /* At most nv values (a histogram has more buckets, a site may have more
    * pairs); an indirect call's record keeps the sum of its counts. */
   xprof_vp_keep_largest(rec->type, cand, k, rec->values, nv);
-  free(cand);
+  xprof_free(cand);
   for (uint32_t i = 0; i < nv && is_proc; i++) {
     xprof_vp_value *v = &rec->values[i];
     if (!v->proc)
       continue;
     const target *t = find_target(c->targets, c->n_targets, v->bits);
-    char *name;
-    if (asprintf(&name, "%s:%s", t->name, t->objpath) < 0)
-      return -1;
-    v->proc = xprof_strdup(c->p, name);
+    char *name = xprof_format("%s:%s", t->name, t->objpath);
+    v->proc = name ? xprof_strdup(c->p, name) : NULL;
     v->bits = 0;
-    free(name);
+    xprof_free(name);
     if (!v->proc)
       return -1;
   }
@@ -310,7 +308,7 @@ static int take_object(snap_ctx *c, const struct xprof_rt_object *obj) {
       n += has != 0;
     }
     if (n > 1)
-      qsort(recs, n, sizeof *recs, vp_record_cmp);
+      xprof_sort(recs, n, sizeof *recs, vp_record_cmp);
     f->vp = recs;
     f->n_vp_records = n;
   }
@@ -342,7 +340,7 @@ static xprof_profile *snapshot(const char *dir, char *const *obj_dirs,
   size_t slots = 16;
   while (slots < 2 * n_procs)
     slots *= 2;
-  c.seen = calloc(slots, sizeof *c.seen);
+  c.seen = xprof_calloc(slots, sizeof *c.seen);
   c.seen_mask = slots - 1;
   if (!c.seen) {
     xprof_profile_free(c.p);
@@ -367,14 +365,14 @@ static xprof_profile *snapshot(const char *dir, char *const *obj_dirs,
       rc = take_object(&c, o);
     }
     if (rc < 0 || add_program(c.p, o) < 0) {
-      free(c.scratch);
-      free(c.seen);
+      xprof_free(c.scratch);
+      xprof_free(c.seen);
       xprof_profile_free(c.p);
       return NULL;
     }
   }
-  free(c.scratch);
-  free(c.seen);
+  xprof_free(c.scratch);
+  xprof_free(c.seen);
   return c.p;
 }
 
@@ -391,9 +389,9 @@ static pending *pending_list;
 void rt_drop_pending_locked(void) {
   while (pending_list) {
     pending *n = pending_list->next;
-    free(pending_list->dir);
+    xprof_free(pending_list->dir);
     xprof_profile_free(pending_list->p);
-    free(pending_list);
+    xprof_free(pending_list);
     pending_list = n;
   }
 }
@@ -407,9 +405,9 @@ static pending *find_pending(const char *dir) {
 
 /* Keep `snap` for the next attempt; takes ownership. */
 static void keep_pending(const char *dir, xprof_profile *snap) {
-  pending *q = malloc(sizeof *q);
-  if (!q || !(q->dir = strdup(dir))) {
-    free(q);
+  pending *q = xprof_malloc(sizeof *q);
+  if (!q || !(q->dir = xprof_format("%s", dir))) {
+    xprof_free(q);
     xprof_profile_free(snap);
     return;
   }
@@ -437,33 +435,34 @@ static int write_then_pause(void *ctx, int fd, const char *name,
 }
 
 /* Remove temporary files left by writers that died (we hold the lock, so
- * no live writer owns one). */
+ * no live writer owns one).  getdents64, not opendir: that calls malloc. */
 static void remove_stale_temporaries(const char *dir) {
-  DIR *d = opendir(dir);
-  if (!d)
+  static const char prefix[] = XPROF_FEEDBACK_FILE ".tmp.";
+  int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0)
     return;
-  struct dirent *e;
-  while ((e = readdir(d)))
-    if (strncmp(e->d_name, XPROF_FEEDBACK_FILE ".tmp.", 13) == 0) {
-      char *path;
-      if (asprintf(&path, "%s/%s", dir, e->d_name) >= 0) {
-        unlink(path);
-        free(path);
-      }
+  _Alignas(struct dirent64) char buf[8192];
+  ssize_t n;
+  while ((n = getdents64(fd, buf, sizeof buf)) > 0)
+    for (ssize_t off = 0; off < n;) {
+      const struct dirent64 *e = (const struct dirent64 *)(const void *)(buf + off);
+      off += e->d_reclen;
+      if (strncmp(e->d_name, prefix, sizeof prefix - 1) == 0)
+        unlinkat(fd, e->d_name, 0);
     }
-  closedir(d);
+  close(fd);
 }
 
 static int lock_dir(const char *dir, const char *what) {
-  char *path;
-  if (asprintf(&path, "%s/" XPROF_FEEDBACK_FILE ".lock", dir) < 0)
+  char *path = xprof_format("%s/" XPROF_FEEDBACK_FILE ".lock", dir);
+  if (!path)
     return -1;
   int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
   if (fd < 0) {
     rt_message("cannot write profile data to %s/" XPROF_FEEDBACK_FILE
                ": cannot create the lock file %s: %s; %s",
                dir, path, strerror(errno), what);
-    free(path);
+    xprof_free(path);
     return -1;
   }
   struct flock fl = {0};
@@ -474,10 +473,10 @@ static int lock_dir(const char *dir, const char *what) {
       continue;
     rt_message("cannot lock %s: %s; %s", path, strerror(errno), what);
     close(fd);
-    free(path);
+    xprof_free(path);
     return -1;
   }
-  free(path);
+  xprof_free(path);
   return fd;
 }
 
@@ -497,8 +496,8 @@ static int write_dir(const char *dir, xprof_profile *snap, const char *when) {
     return -1;
   remove_stale_temporaries(dir);
 
-  char *path;
-  if (asprintf(&path, "%s/" XPROF_FEEDBACK_FILE, dir) < 0) {
+  char *path = xprof_format("%s/" XPROF_FEEDBACK_FILE, dir);
+  if (!path) {
     close(lock);
     return -1;
   }
@@ -513,19 +512,19 @@ static int write_dir(const char *dir, xprof_profile *snap, const char *when) {
         goto out;
       }
       /* Damaged or foreign data: keep it aside, start afresh. */
-      char *aside;
-      if (asprintf(&aside, "%s.corrupt.%ld.%d", path, (long)time(NULL),
-                   (int)getpid()) < 0)
+      char *aside = xprof_format("%s.corrupt.%ld.%d", path, (long)time(NULL),
+                                 (int)getpid());
+      if (!aside)
         goto out;
       if (rename(path, aside) < 0) {
         rt_message("%s; cannot move it aside (%s); %s", err.msg,
                    strerror(errno), lost);
-        free(aside);
+        xprof_free(aside);
         goto out;
       }
       rt_message("%s; kept it as %s and started a new profile", err.msg,
                  aside);
-      free(aside);
+      xprof_free(aside);
       existing = NULL;
     }
   } else if (errno != ENOENT) {
@@ -549,7 +548,7 @@ static int write_dir(const char *dir, xprof_profile *snap, const char *when) {
   rc = 0;
 out:
   xprof_profile_free(existing);
-  free(path);
+  xprof_free(path);
   close(lock); /* releases the lock */
   return rc;
 }
@@ -567,12 +566,12 @@ int rt_dump_locked(const struct xprof_rt_object *only, const char *when) {
   size_t n_objs = 0, n_dirs = 0;
   for (struct xprof_rt_object *o = rt_objects; o; o = o->next)
     n_objs++;
-  char **obj_dirs = calloc(n_objs + 1, sizeof *obj_dirs);
-  char **dirs = calloc(n_objs + 1, sizeof *dirs);
+  char **obj_dirs = xprof_calloc(n_objs + 1, sizeof *obj_dirs);
+  char **dirs = xprof_calloc(n_objs + 1, sizeof *dirs);
   if (!obj_dirs || !dirs) {
-    free(obj_dirs);
-    free(dirs);
-    free(targets);
+    xprof_free(obj_dirs);
+    xprof_free(dirs);
+    xprof_free(targets);
     return -1;
   }
   size_t idx = 0;
@@ -608,8 +607,8 @@ int rt_dump_locked(const struct xprof_rt_object *only, const char *when) {
         pp = &(*pp)->next;
       *pp = q->next;
       xprof_profile_free(q->p);
-      free(q->dir);
-      free(q);
+      xprof_free(q->dir);
+      xprof_free(q);
     }
     int empty = 1;
     for (uint32_t k = 0; k < snap->n_objfiles && empty; k++)
@@ -630,10 +629,10 @@ int rt_dump_locked(const struct xprof_rt_object *only, const char *when) {
     }
   }
   for (size_t i = 0; i < n_objs; i++)
-    free(obj_dirs[i]);
-  free(obj_dirs);
-  free(dirs);
-  free(targets);
+    xprof_free(obj_dirs[i]);
+  xprof_free(obj_dirs);
+  xprof_free(dirs);
+  xprof_free(targets);
   return status;
 }
 

@@ -19,10 +19,10 @@
 
 static void write_before(const char *what) {
   int saved = errno;
-  pthread_mutex_lock(&rt_lock);
+  rt_enter();
   if (rt_objects)
     rt_dump_locked(NULL, what);
-  pthread_mutex_unlock(&rt_lock);
+  rt_leave();
   errno = saved;
 }
 
@@ -70,57 +70,54 @@ RT_EXPORT int fexecve(int fd, char *const argv[], char *const envp[]) {
   return real ? real(fd, argv, envp) : -1;
 }
 
-/* The list forms gather their arguments and use the vector forms. */
-#define GATHER_ARGS(first, ap, argv, extra)                                  \
-  do {                                                                       \
-    size_t n_ = 1;                                                           \
-    va_list c_;                                                              \
-    va_copy(c_, ap);                                                         \
-    while (va_arg(c_, const char *))                                         \
-      n_++;                                                                  \
-    va_end(c_);                                                              \
-    argv = malloc((n_ + 1) * sizeof *argv);                                  \
-    if (!argv) {                                                             \
-      errno = ENOMEM;                                                        \
-      return -1;                                                             \
-    }                                                                        \
-    argv[0] = (char *)(first);                                               \
-    for (size_t i_ = 1; i_ <= n_; i_++)                                      \
-      argv[i_] = va_arg(ap, char *);                                         \
-    extra;                                                                   \
-  } while (0)
+/* The list forms gather their arguments on the stack (exec must work in
+ * a vfork child and after a signal, where malloc may not) and use the
+ * vector forms. */
+static size_t count_args(va_list *ap) {
+  size_t n = 1; /* the first, named argument */
+  va_list c;
+  va_copy(c, *ap);
+  while (va_arg(c, const char *))
+    n++;
+  va_end(c);
+  return n;
+}
+
+static void gather_args(char **argv, const char *first, size_t n, va_list *ap) {
+  argv[0] = (char *)first;
+  for (size_t i = 1; i <= n; i++) /* the NULL too */
+    argv[i] = va_arg(*ap, char *);
+}
 
 RT_EXPORT int execl(const char *path, const char *arg, ...) {
-  char **argv;
   va_list ap;
   va_start(ap, arg);
-  GATHER_ARGS(arg, ap, argv, (void)0);
+  size_t n = count_args(&ap);
+  char *argv[n + 1];
+  gather_args(argv, arg, n, &ap);
   va_end(ap);
-  int rc = execv(path, argv);
-  free(argv);
-  return rc;
+  return execv(path, argv);
 }
 
 RT_EXPORT int execlp(const char *file, const char *arg, ...) {
-  char **argv;
   va_list ap;
   va_start(ap, arg);
-  GATHER_ARGS(arg, ap, argv, (void)0);
+  size_t n = count_args(&ap);
+  char *argv[n + 1];
+  gather_args(argv, arg, n, &ap);
   va_end(ap);
-  int rc = execvp(file, argv);
-  free(argv);
-  return rc;
+  return execvp(file, argv);
 }
 
 RT_EXPORT int execle(const char *path, const char *arg, ...) {
-  char **argv, **envp;
   va_list ap;
   va_start(ap, arg);
-  GATHER_ARGS(arg, ap, argv, envp = va_arg(ap, char **));
+  size_t n = count_args(&ap);
+  char *argv[n + 1];
+  gather_args(argv, arg, n, &ap);
+  char **envp = va_arg(ap, char **);
   va_end(ap);
-  int rc = execve(path, argv, envp);
-  free(argv);
-  return rc;
+  return execve(path, argv, envp);
 }
 
 /* daemon() forks and ends the parent with _exit, which runs no exit

@@ -10,6 +10,8 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/uio.h>
 #include <link.h>
 #include <unistd.h>
 #include <errno.h>
@@ -21,17 +23,38 @@
 
 #include "rt_internal.h"
 
-pthread_mutex_t rt_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t rt_lock = PTHREAD_MUTEX_INITIALIZER;
+__thread unsigned rt_busy __attribute__((tls_model("initial-exec")));
 struct xprof_rt_object *rt_objects;
 struct rt_settings rt_settings;
 
+void rt_enter(void) {
+  pthread_mutex_lock(&rt_lock);
+  rt_busy++;
+}
+
+void rt_leave(void) {
+  rt_busy--;
+  pthread_mutex_unlock(&rt_lock);
+}
+
 void rt_message(const char *fmt, ...) {
-  char buf[1024];
+  char buf[1024 + PATH_MAX];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
+  int n = vsnprintf(buf, sizeof buf - 1, fmt, ap);
   va_end(ap);
-  fprintf(stderr, "xprof: %s\n", buf);
+  if (n < 0)
+    return;
+  if ((size_t)n > sizeof buf - 2)
+    n = sizeof buf - 2;
+  buf[n] = '\n';
+  /* Straight to the file descriptor: no stdio buffer or lock, which the
+   * program may hold, and no malloc. */
+  static const char tag[] = "xprof: ";
+  struct iovec iov[2] = {{(void *)tag, sizeof tag - 1}, {buf, (size_t)n + 1}};
+  while (writev(2, iov, 2) < 0 && errno == EINTR)
+    ;
 }
 
 void rt_read_settings(void) {
@@ -81,50 +104,101 @@ static int module_cb(struct dl_phdr_info *info, size_t size, void *data) {
   return 0;
 }
 
-/* The module's resolved pathname, computed once and kept in the object. */
+/* Does this line of /proc/self/maps map `addr`?  Then its path goes to
+ * out: the kernel's, absolute, with symbolic links resolved (what
+ * realpath would give, without the malloc that realpath may call). */
+static int maps_line(const char *line, uintptr_t addr, char *out, size_t size) {
+  char *end;
+  uintptr_t lo = (uintptr_t)strtoull(line, &end, 16);
+  if (*end != '-')
+    return 0;
+  uintptr_t hi = (uintptr_t)strtoull(end + 1, &end, 16);
+  const char *path = strchr(end, '/');
+  if (addr < lo || addr >= hi || !path)
+    return 0;
+  size_t n = strlen(path);
+  static const char deleted[] = " (deleted)"; /* rebuilt while running */
+  if (n > sizeof deleted - 1 && strcmp(path + n - (sizeof deleted - 1), deleted) == 0)
+    n -= sizeof deleted - 1;
+  if (n >= size)
+    return 0;
+  memcpy(out, path, n);
+  out[n] = 0;
+  return 1;
+}
+
+/* The path of the file mapped at addr; 0 when /proc is not there. */
+static int mapped_file(uintptr_t addr, char *out, size_t size) {
+  int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return 0;
+  char block[4096], line[PATH_MAX + 128];
+  size_t len = 0;
+  int found = 0;
+  ssize_t got;
+  while (!found && (got = read(fd, block, sizeof block)) > 0)
+    for (ssize_t i = 0; i < got && !found; i++) {
+      if (block[i] != '\n') {
+        if (len < sizeof line - 1)
+          line[len++] = block[i];
+        continue;
+      }
+      line[len] = 0;
+      found = maps_line(line, addr, out, size);
+      len = 0;
+    }
+  close(fd);
+  return found;
+}
+
+/* The module's path, worked out once and kept in the object: the file
+ * mapped where the object is, else the name the dynamic linker knows it
+ * by, else the program's. */
 const char *rt_object_module(const struct xprof_rt_object *obj) {
   struct xprof_rt_object *o = (struct xprof_rt_object *)obj;
   if (o->runtime_reserved[0])
     return (const char *)(uintptr_t)o->runtime_reserved[0];
   struct module_search m = {(uintptr_t)obj, NULL, 0};
   char buf[PATH_MAX];
-  char *resolved = NULL;
-  dl_iterate_phdr(module_cb, &m);
-  if (m.found && m.name[0]) {
-    resolved = realpath(m.name, buf) ? strdup(buf) : strdup(m.name);
+  const char *path = NULL;
+  if (mapped_file((uintptr_t)obj, buf, sizeof buf)) {
+    path = buf;
   } else {
-    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-    if (n > 0) {
-      buf[n] = 0;
-      resolved = strdup(buf);
-    }
+    dl_iterate_phdr(module_cb, &m);
+    path = m.found && m.name[0] ? m.name : program_invocation_name;
   }
-  if (!resolved)
-    resolved = strdup(program_invocation_name);
-  o->runtime_reserved[0] = (uintptr_t)resolved;
-  return resolved ? resolved : "unknown";
+  char *kept = xprof_format("%s", path);
+  o->runtime_reserved[0] = (uintptr_t)kept;
+  return kept ? kept : "unknown";
 }
 
 static void at_exit(void) {
-  pthread_mutex_lock(&rt_lock);
+  rt_enter();
   rt_threads_exiting_locked();
   rt_async_stop();
   rt_dump_locked(NULL, "at exit");
   /* What could not be written now never will be: no second message from
    * the destructors' writes. */
   rt_drop_pending_locked();
-  pthread_mutex_unlock(&rt_lock);
+  rt_leave();
 }
 
-static void fork_prepare(void) { pthread_mutex_lock(&rt_lock); }
-static void fork_parent(void) { pthread_mutex_unlock(&rt_lock); }
+static void fork_prepare(void) {
+  rt_enter();
+  rt_memory_fork_prepare();
+}
+static void fork_parent(void) {
+  rt_memory_fork_done();
+  rt_leave();
+}
 static void fork_child(void) {
+  rt_memory_fork_done();
   /* The child counts from zero so that parent and child add up to the
    * truth; data the parent could not write yet stays the parent's. */
   rt_threads_fork_child_locked();
   rt_zero_locked(NULL);
   rt_drop_pending_locked();
-  pthread_mutex_unlock(&rt_lock);
+  rt_leave();
   if (rt_settings.async_interval)
     rt_async_start();
 }
@@ -148,27 +222,29 @@ RT_EXPORT void __xprof_register(struct xprof_rt_object *obj) {
                XPROF_RT_ABI_VERSION);
     return;
   }
-  pthread_mutex_lock(&rt_lock);
+  rt_enter();
   if (!rt_settings.initialized)
     first_registration();
   /* Appended, so that profiles list object files in registration order. */
   struct xprof_rt_object **pp = &rt_objects;
   for (; *pp; pp = &(*pp)->next)
     if (*pp == obj) {
-      pthread_mutex_unlock(&rt_lock);
+      rt_leave();
       return;
     }
   obj->next = NULL;
   *pp = obj;
   rt_threads_register_locked(obj);
-  pthread_mutex_unlock(&rt_lock);
-  rt_object_module(obj); /* resolve while the module is surely loaded */
+  rt_leave();
+  /* The module's path is worked out at the first write (rt_object_module),
+   * while it is still loaded: registration does no I/O, which a program
+   * that interposes open or read would see. */
 }
 
 RT_EXPORT void __xprof_unregister(struct xprof_rt_object *obj) {
   if (!obj || obj->abi_version != XPROF_RT_ABI_VERSION)
     return;
-  pthread_mutex_lock(&rt_lock);
+  rt_enter();
   struct xprof_rt_object **pp = &rt_objects;
   while (*pp && *pp != obj)
     pp = &(*pp)->next;
@@ -179,25 +255,28 @@ RT_EXPORT void __xprof_unregister(struct xprof_rt_object *obj) {
     *pp = obj->next;
     obj->next = NULL;
     rt_threads_unregister_locked(obj);
+    /* Its module may be unmapped now, and loaded elsewhere again. */
+    xprof_free((void *)(uintptr_t)obj->runtime_reserved[0]);
+    obj->runtime_reserved[0] = 0;
   }
   if (!rt_objects)
     rt_async_stop();
-  pthread_mutex_unlock(&rt_lock);
+  rt_leave();
 }
 
 RT_EXPORT int xprof_dump(void) {
-  pthread_mutex_lock(&rt_lock);
+  rt_enter();
   int rc = rt_dump_locked(NULL, "on request");
-  pthread_mutex_unlock(&rt_lock);
+  rt_leave();
   return rc;
 }
 
 RT_EXPORT void xprof_reset(void) {
-  pthread_mutex_lock(&rt_lock);
+  rt_enter();
   rt_zero_locked(NULL);
   rt_threads_reset_locked();
   rt_drop_pending_locked();
-  pthread_mutex_unlock(&rt_lock);
+  rt_leave();
 }
 
 /* A copy of the runtime inside a shared library stops its thread before

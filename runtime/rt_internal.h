@@ -13,8 +13,16 @@
 
 #define RT_EXPORT __attribute__((visibility("default")))
 
-/* One lock for the object list, dumps and fork. */
-extern pthread_mutex_t rt_lock;
+/* One lock for the object list, dumps and fork, taken by rt_enter and
+ * released by rt_leave.  While a thread holds it or the memory lock,
+ * rt_busy is not 0 in that thread.  With the lock held the runtime calls
+ * the C library (open, write, rename, ...), which the program may have
+ * interposed with instrumented code, and a signal handler may run
+ * instrumented code at any moment: the runtime's entry points that such
+ * code reaches must not wait for a lock that their own thread holds. */
+extern __thread unsigned rt_busy __attribute__((tls_model("initial-exec")));
+void rt_enter(void);
+void rt_leave(void);
 extern struct xprof_rt_object *rt_objects;
 
 /* Print "xprof: ..." on stderr. */
@@ -63,6 +71,10 @@ void rt_threads_reset_locked(void);
 void rt_threads_fork_child_locked(void);
 void rt_threads_exiting_locked(void);
 void rt_threads_unload(void);
+
+/* The runtime's memory (memory.c): held across fork by the fork handlers. */
+void rt_memory_fork_prepare(void);
+void rt_memory_fork_done(void);
 
 /* The interval writer (SUN_PROFDATA_ASYNC_INTERVAL). */
 void rt_async_start(void);

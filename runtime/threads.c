@@ -88,15 +88,16 @@ static intptr_t distance(const uint64_t *from, const uint64_t *to) {
   return ((intptr_t)(uintptr_t)to - (intptr_t)(uintptr_t)from) / 8;
 }
 
+/* t's copy of the array of slot s, while the slot is in use. */
 static struct rt_copy *copy_of(const struct rt_thread *t, uint32_t s) {
-  return s < t->n_copies && t->copies[s].now ? &t->copies[s] : NULL;
+  return s < t->n_copies && t->copies[s].now && slots[s].array ? &t->copies[s] : NULL;
 }
 
 static void free_copy(struct rt_copy *c) {
   if (c->heap)
-    free(c->now);
+    xprof_free(c->now);
   else
-    free(c->base);
+    xprof_free(c->base);
   *c = (struct rt_copy){NULL, NULL, NULL, 0};
 }
 
@@ -104,7 +105,7 @@ static void free_copy(struct rt_copy *c) {
 static void zero_copy(struct rt_copy *c, uint32_t words) {
   memset(c->now, 0, (c->heap ? 2 : 1) * (size_t)words * 8);
   if (!c->heap) {
-    free(c->base);
+    xprof_free(c->base);
     c->base = NULL;
   }
 }
@@ -123,7 +124,7 @@ static int map_grow(void) {
   size_t n = map ? 2 * (map_mask + 1) : 256;
   void *old = map;
   size_t old_n = map ? map_mask + 1 : 0;
-  map = calloc(n, sizeof *map);
+  map = xprof_calloc(n, sizeof *map);
   if (!map) {
     map = old;
     return -1;
@@ -134,7 +135,7 @@ static int map_grow(void) {
     if (e->array)
       map[map_index(e->array)] = *e;
   }
-  free(old);
+  xprof_free(old);
   return 0;
 }
 
@@ -149,7 +150,7 @@ static uint32_t find_slot(const uint64_t *array) {
 static uint32_t new_slot(uint64_t *array, uint32_t words) {
   if (n_slots >= cap_slots) {
     uint32_t cap = cap_slots ? 2 * cap_slots : 64;
-    struct rt_slot *s = realloc(slots, cap * sizeof *s);
+    struct rt_slot *s = xprof_realloc(slots, cap * sizeof *s);
     if (!s)
       return 0;
     slots = s;
@@ -191,11 +192,12 @@ static void release_slot(uint32_t s) {
     struct rt_copy *c = copy_of(t, s);
     if (!c)
       continue;
-    /* At exit other threads may still be counting into their heap copies;
-     * after dlclose nobody runs the code that uses them, and the Ds went
+    /* At exit other threads may still be counting into their heap copies:
+     * those stay where they are, reachable from the thread's record.
+     * After dlclose nobody runs the code that uses them, and the Ds went
      * away with the library. */
     if (exiting && c->heap)
-      c->now = NULL;
+      continue;
     free_copy(c);
   }
   slots[s].array = NULL;
@@ -210,7 +212,7 @@ static int copies_room(struct rt_thread *t, uint32_t s) {
   uint32_t n = t->n_copies ? t->n_copies : 16;
   while (n <= s)
     n *= 2;
-  struct rt_copy *c = realloc(t->copies, n * sizeof *c);
+  struct rt_copy *c = xprof_realloc(t->copies, n * sizeof *c);
   if (!c)
     return -1;
   memset(c + t->n_copies, 0, (n - t->n_copies) * sizeof *c);
@@ -240,9 +242,9 @@ static struct rt_thread *this_thread_locked(void) {
       return NULL;
     key_ok = 1;
   }
-  struct rt_thread *t = calloc(1, sizeof *t);
+  struct rt_thread *t = xprof_calloc(1, sizeof *t);
   if (!t || pthread_setspecific(thread_key, t) != 0) {
-    free(t);
+    xprof_free(t);
     return NULL;
   }
   t->anchor = (char *)&self;
@@ -256,8 +258,8 @@ static void free_thread(struct rt_thread *t) {
   for (uint32_t s = 1; s < t->n_copies; s++)
     if (t->copies[s].now)
       free_copy(&t->copies[s]);
-  free(t->copies);
-  free(t);
+  xprof_free(t->copies);
+  xprof_free(t);
 }
 
 /* ---- registration: caller holds rt_lock ---------------------------------- */
@@ -306,7 +308,7 @@ void rt_threads_unregister_locked(const struct xprof_rt_object *obj) {
  * memory (the counts then wait for a later call). */
 static uint64_t *baseline(struct rt_copy *c, uint32_t words) {
   if (!c->base)
-    c->base = calloc(words, 8);
+    c->base = xprof_calloc(words, 8);
   return c->base;
 }
 
@@ -370,7 +372,7 @@ void rt_threads_fork_child_locked(void) {
  * goes after the last. */
 static void thread_exit(void *arg) {
   struct rt_thread *t = arg;
-  pthread_mutex_lock(&rt_lock);
+  rt_enter();
   int last = ++t->rounds >= PTHREAD_DESTRUCTOR_ITERATIONS;
   for (uint32_t s = 1; s < t->n_copies; s++) {
     struct rt_copy *c = copy_of(t, s);
@@ -398,7 +400,7 @@ static void thread_exit(void *arg) {
   } else {
     pthread_setspecific(thread_key, t);
   }
-  pthread_mutex_unlock(&rt_lock);
+  rt_leave();
 }
 
 /* The slow path of the code at function entry: the distance, in words,
@@ -408,13 +410,18 @@ static void thread_exit(void *arg) {
  * also compiled for an executable) is counted in the twin. */
 RT_EXPORT intptr_t __xprof_thread_counters(uint64_t *array, intptr_t *tls) {
   intptr_t d = 0;
-  pthread_mutex_lock(&rt_lock);
+  /* Called back from inside the runtime (an interposed C library function
+   * or a signal handler that runs instrumented code): the shared array,
+   * this once, rather than waiting for a lock this thread holds. */
+  if (rt_busy)
+    return 0;
+  rt_enter();
   uint32_t s = find_slot(array);
   struct rt_thread *t = s ? this_thread_locked() : NULL;
   if (t && copies_room(t, s) == 0) {
     struct rt_copy *c = &t->copies[s];
     if (!c->now) {
-      c->now = calloc(2 * (size_t)slots[s].words, 8);
+      c->now = xprof_calloc(2 * (size_t)slots[s].words, 8);
       c->heap = c->now != NULL;
       c->base = c->now ? c->now + slots[s].words : NULL;
     }
@@ -423,7 +430,7 @@ RT_EXPORT intptr_t __xprof_thread_counters(uint64_t *array, intptr_t *tls) {
       d = *tls = distance(array, c->now);
     }
   }
-  pthread_mutex_unlock(&rt_lock);
+  rt_leave();
   return d;
 }
 
@@ -446,10 +453,10 @@ struct rt_start {
 
 static void *thread_start(void *p) {
   struct rt_start start = *(struct rt_start *)p;
-  free(p);
-  pthread_mutex_lock(&rt_lock);
+  xprof_free(p);
+  rt_enter();
   this_thread_locked();
-  pthread_mutex_unlock(&rt_lock);
+  rt_leave();
   return start.routine(start.arg);
 }
 
@@ -530,13 +537,13 @@ RT_EXPORT __attribute__((weak)) int pthread_create(pthread_t *thread,
     real = libc_pthread_create();
   if (!real)
     return EAGAIN;
-  struct rt_start *start = malloc(sizeof *start);
+  struct rt_start *start = xprof_malloc(sizeof *start);
   if (!start)
     return create_with_room(real, thread, attr, routine, arg);
   start->routine = routine;
   start->arg = arg;
   int rc = create_with_room(real, thread, attr, thread_start, start);
   if (rc != 0)
-    free(start);
+    xprof_free(start);
   return rc;
 }

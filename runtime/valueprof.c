@@ -7,8 +7,9 @@
  * the smallest count and inherits that count plus one.  The counts then
  * sum to the exact number of events; any value seen in more than 1/n of
  * the events is kept, and a kept count overestimates the truth by at most
- * the smallest count.  Word 1 is not maintained while recording: the
- * number of events is the sum of the counts.  A value already kept is
+ * the smallest count.  The number of events is the sum of the counts
+ * (and of word 1, which counts the rare event that could not wait for
+ * the lock, see `holding`).  A value already kept is
  * counted with one atomic add, without the lock; replacing a value takes a
  * spin lock in the site's first word, held for a scan of n pairs.  Under
  * the lock, too, counts change only by atomic adds and exchanges, so that
@@ -26,8 +27,16 @@
 
 #define LOCK_BIT (1ull << 63)
 
+/* Set while this thread holds a site's lock.  A signal handler that runs
+ * instrumented code can call the recorder in the middle of that: it must
+ * not wait for a lock its own thread holds.  Such an event is counted in
+ * word 1 of its site, as one the runtime could not give to a value, which
+ * keeps the sum of the counts exact. */
+static __thread int holding __attribute__((tls_model("initial-exec")));
+
 static void site_lock(uint64_t *state) {
   unsigned spins = 0;
+  holding = 1;
   while (__atomic_fetch_or(&state[0], LOCK_BIT, __ATOMIC_ACQUIRE) & LOCK_BIT) {
     while (__atomic_load_n(&state[0], __ATOMIC_RELAXED) & LOCK_BIT)
       if (++spins % 256 == 0)
@@ -37,6 +46,7 @@ static void site_lock(uint64_t *state) {
 
 static void site_unlock(uint64_t *state) {
   __atomic_fetch_and(&state[0], ~LOCK_BIT, __ATOMIC_RELEASE);
+  holding = 0;
 }
 
 /* The compiled code counts the values of the first XPROF_RT_VP_INLINE_PAIRS
@@ -84,6 +94,8 @@ static void record_locked(uint64_t *state, uint64_t value) {
 }
 
 static void move_to_front(uint64_t *state, uint32_t i) {
+  if (holding) /* a signal handler's event: the move can wait */
+    return;
   site_lock(state);
   if (ahead(state[2 + 2 * i + 1], state[3]))
     swap_to_front(state + 2, i);
@@ -106,6 +118,10 @@ static void record(uint64_t *state, uint64_t value) {
         move_to_front(state, i);
       return;
     }
+  if (holding) {
+    __atomic_add_fetch(&state[1], 1, __ATOMIC_RELAXED);
+    return;
+  }
   site_lock(state);
   record_locked(state, value);
   site_unlock(state);

@@ -44,7 +44,8 @@ extern "C" {
 
 /* Words of one value-profile site's state for n values per record:
  * word 0: n (set by the compiler) and a lock bit (bit 63, runtime);
- * word 1: reserved (zero);
+ * word 1: zero from the compiler; the runtime counts there the events it
+ *         could not give to a value;
  * then n (value, count) pairs. */
 #define XPROF_RT_VP_WORDS(n) (2 + 2 * (n))
 

@@ -1,0 +1,77 @@
+/* test_util.c - xprof_sort (stable, any size, the work space in use) and
+ * xprof_format. */
+#include <stdlib.h>
+
+#include "unit.h"
+#include "xprof.h"
+
+typedef struct item {
+  int key;
+  int seq; /* the position before sorting: checks stability */
+} item;
+
+static int by_key(const void *a, const void *b) {
+  int x = ((const item *)a)->key, y = ((const item *)b)->key;
+  return x < y ? -1 : x > y;
+}
+
+/* Sorted by key, and equal keys in their old order. */
+static int sorted_stably(const item *v, size_t n) {
+  for (size_t i = 1; i < n; i++)
+    if (v[i - 1].key > v[i].key ||
+        (v[i - 1].key == v[i].key && v[i - 1].seq > v[i].seq))
+      return 0;
+  return 1;
+}
+
+static void sort_sizes(void) {
+  /* Around the insertion runs (8) and the stack work space (256 bytes),
+   * with few distinct keys so that ties are everywhere. */
+  static const size_t sizes[] = {0, 1, 2, 7, 8, 9, 31, 32, 33, 100, 1000, 4097};
+  unsigned seed = 12345;
+  for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+    size_t n = sizes[s];
+    item *v = malloc((n + 1) * sizeof *v);
+    long sum = 0;
+    for (size_t i = 0; i < n; i++) {
+      seed = seed * 1103515245u + 12345u;
+      v[i] = (item){(int)(seed >> 16) % 10, (int)i};
+      sum += v[i].key;
+    }
+    xprof_sort(v, n, sizeof *v, by_key);
+    CHECK(sorted_stably(v, n));
+    long after = 0;
+    for (size_t i = 0; i < n; i++)
+      after += v[i].key;
+    CHECK(after == sum); /* nothing lost or duplicated */
+    free(v);
+  }
+}
+
+static void sort_reverse(void) {
+  enum { N = 500 };
+  item v[N];
+  for (int i = 0; i < N; i++)
+    v[i] = (item){N - i, i};
+  xprof_sort(v, N, sizeof *v, by_key);
+  CHECK(v[0].key == 1 && v[N - 1].key == N);
+  CHECK(sorted_stably(v, N));
+}
+
+static void format(void) {
+  char *s = xprof_format("%s/%s.%d", "dir", "feedback", 42);
+  CHECK_STR(s, "dir/feedback.42");
+  xprof_free(s);
+  char *dir = xprof_profile_dir_name("prog");
+  CHECK_STR(dir, "prog.profile");
+  xprof_free(dir);
+  dir = xprof_profile_dir_name("/a/prog.profile");
+  CHECK_STR(dir, "/a/prog.profile");
+  xprof_free(dir);
+}
+
+UNIT_TABLE(util_tests) = {
+    {"util/sort_sizes", sort_sizes},
+    {"util/sort_reverse", sort_reverse},
+    {"util/format", format},
+    UNIT_END};
