@@ -102,6 +102,36 @@ static int is_source(const char *a) {
   return 0;
 }
 
+#ifdef XPROF_FOR_CLANG
+/* Append an option of the LLVM plugin.  -Xclang -mllvm reaches only the
+ * compiler's own jobs (clang -cc1), which load the plugin (-fplugin); a
+ * plain -mllvm would reach the integrated assembler of a .S file (and
+ * every job of -save-temps), which does not load it and stops at the
+ * option it does not know. */
+static int plugin_option(char **pass, int n, const char *opt) {
+  pass[n++] = "-Xclang";
+  pass[n++] = "-mllvm";
+  pass[n++] = "-Xclang";
+  pass[n++] = (char *)opt;
+  return n;
+}
+#endif
+
+/* -xprofile_update=MODE: the mode, or NULL when it is none of them. */
+static const char *update_mode(const char *m) {
+  static const char *const modes[] = {"thread", "atomic", "single", NULL};
+  for (const char *const *k = modes; *k; k++)
+    if (strcmp(m, *k) == 0)
+      return *k;
+  return NULL;
+}
+
+/* Does -x LANG make the inputs after it sources that the compiler proper
+ * compiles (and the plugin sees)?  Not for assembler, nor for "none". */
+static int compiled_language(const char *lang) {
+  return strcmp(lang, "none") != 0 && strncmp(lang, "assembler", 9) != 0;
+}
+
 static char *runtime_path(void) {
   static const char *const c[] = {"../runtime/libxprof_rt.a",
                                   "../" XPROF_REL_LIBDIR "/libxprof_rt.a", NULL};
@@ -261,7 +291,15 @@ int main(int argc, char **argv) {
   const char *native = NULL; /* the first of the compiler's own profiling options */
 #ifdef XPROF_FOR_CLANG
   const char *partial_training = NULL; /* its -mllvm option, if given */
+  /* The user's -mllvm -xprof-* options, given to the plugin's jobs only. */
+  const char **plugin_opts = calloc((size_t)argc, sizeof *plugin_opts);
+  int n_plugin_opts = 0;
+  if (!plugin_opts)
+    return die("%s", "out of memory");
 #endif
+  const char *update = NULL;        /* -xprofile_update=MODE */
+  const char *native_update = NULL; /* the mode of -fprofile-update=MODE */
+  int x_lang = 0; /* after -x LANG (not none): every input is a source */
   if (!use_names || !pathmaps || !user || !pass || !objects)
     return die("%s", "out of memory");
 
@@ -306,11 +344,27 @@ int main(int argc, char **argv) {
       pathmaps[n_map++] = a + 18;
       continue;
     }
+    if (strncmp(a, "-xprofile_update=", 17) == 0) {
+      update = update_mode(a + 17);
+      if (!update)
+        return die("%s: expected -xprofile_update=thread, atomic or single", a);
+      continue;
+    }
     if (strncmp(a, "-xprofile", 9) == 0)
       return die("unknown option %s: expected -xprofile=collect[:NAME], "
-                 "-xprofile=use[:NAME] or -xprofile_pathmap=OLD:NEW",
+                 "-xprofile=use[:NAME], -xprofile_pathmap=OLD:NEW or "
+                 "-xprofile_update=MODE",
                  a);
+    /* GCC's and clang's own spelling picks the update of xprof's counters
+     * too (and goes on to the compiler, which accepts it). */
+    if (strncmp(a, "-fprofile-update=", 17) == 0)
+      native_update = strcmp(a + 17, "single") == 0 ? "single" : "atomic";
 #ifdef XPROF_FOR_CLANG
+    if (strcmp(a, "-mllvm") == 0 && i + 1 < argc &&
+        strncmp(argv[i + 1], "-xprof", 6) == 0) {
+      plugin_opts[n_plugin_opts++] = argv[++i];
+      continue;
+    }
     /* GCC's spelling, for the LLVM plugin (clang does not know it). */
     if (strcmp(a, "-fprofile-partial-training") == 0 ||
         strcmp(a, "-fno-profile-partial-training") == 0) {
@@ -331,19 +385,27 @@ int main(int argc, char **argv) {
     if (strcmp(a, "-static") == 0 || strcmp(a, "--static") == 0 ||
         strcmp(a, "-static-pie") == 0)
       static_link = 1;
+    if (strcmp(a, "-x") == 0 && i + 1 < argc)
+      x_lang = compiled_language(argv[i + 1]);
+    else if (strncmp(a, "-x", 2) == 0 && a[2])
+      x_lang = compiled_language(a + 2);
     if (takes_value(a) && i + 1 < argc) {
       if (strcmp(a, "-l") == 0) /* a library is an input of the link */
         inputs++;
       user[n_user++] = argv[++i];
       continue;
     }
-    if (a[0] != '-' || strcmp(a, "-") == 0 || strncmp(a, "-l", 2) == 0)
+    int input = a[0] != '-' || strcmp(a, "-") == 0;
+    if (input || strncmp(a, "-l", 2) == 0)
       inputs++;
-    sources += is_source(a);
-    if (a[0] != '-' && !is_source(a))
+    int source = input && (x_lang || is_source(a));
+    sources += source;
+    if (a[0] != '-' && !source)
       objects[n_objects++] = a;
   }
 
+  if (!update)
+    update = native_update;
   if (mode != NONE && native) {
     fprintf(stderr,
             "%s: %s cannot be combined with -xprofile=%s: the compiler's own "
@@ -358,7 +420,8 @@ int main(int argc, char **argv) {
    * -fplugin-arg-xprof-* options, and the user's -f options override the
    * ones use mode adds), the runtime last. */
   pass[n++] = (char *)cc;
-  pass = realloc(pass, ((size_t)argc + 96 + 2 * ((size_t)n_use + (size_t)n_map) +
+  /* Room for every argument and four words for each option we add. */
+  pass = realloc(pass, ((size_t)argc * 4 + 96 + 4 * ((size_t)n_use + (size_t)n_map) +
                         sizeof fdo_flags / sizeof *fdo_flags) *
                            sizeof *pass);
   if (!pass)
@@ -386,35 +449,34 @@ int main(int argc, char **argv) {
                   : "-xprofile=collect";
       else if (asprintf(&arg, "-xprofile=use:%s", use_names[k]) < 0)
         return 1;
-      pass[n++] = "-mllvm";
-      pass[n++] = arg;
+      n = plugin_option(pass, n, arg);
     }
     for (int k = 0; k < n_map; k++) {
       if (asprintf(&arg, "-xprofile-pathmap=%s", pathmaps[k]) < 0)
         return 1;
-      pass[n++] = "-mllvm";
-      pass[n++] = arg;
+      n = plugin_option(pass, n, arg);
     }
     if (output) {
       if (asprintf(&arg, "-xprof-output=%s", output) < 0)
         return 1;
-      pass[n++] = "-mllvm";
-      pass[n++] = arg;
+      n = plugin_option(pass, n, arg);
     }
-    if (link) {
-      pass[n++] = "-mllvm";
-      pass[n++] = "-xprof-link";
-    }
-    if (partial_training) {
-      pass[n++] = "-mllvm";
-      pass[n++] = (char *)partial_training;
+    if (link)
+      n = plugin_option(pass, n, "-xprof-link");
+    if (partial_training)
+      n = plugin_option(pass, n, partial_training);
+    if (update && mode == COLLECT) {
+      if (asprintf(&arg, "-xprof-update=%s", update) < 0)
+        return 1;
+      n = plugin_option(pass, n, arg);
     }
     for (int k = 0; k < n_user; k++)
       if (strcmp(user[k], "-w") == 0) { /* the plugin cannot see it */
-        pass[n++] = "-mllvm";
-        pass[n++] = "-xprof-no-warnings";
+        n = plugin_option(pass, n, "-xprof-no-warnings");
         break;
       }
+    for (int k = 0; k < n_plugin_opts; k++)
+      n = plugin_option(pass, n, plugin_opts[k]);
   }
 #else
   (void)sources;
@@ -432,6 +494,11 @@ int main(int argc, char **argv) {
                    collect_name ? ":" : "", collect_name ? collect_name : "") < 0)
         return 1;
       pass[n++] = arg;
+      if (update) {
+        if (asprintf(&arg, "-fplugin-arg-xprof-update=%s", update) < 0)
+          return 1;
+        pass[n++] = arg;
+      }
     } else {
       /* Default profile: the program this command links, else a.out. */
       if (n_use == 0)
