@@ -202,15 +202,53 @@ static void add_call_exit_edges(hash_set<edge> *uncounted) {
   }
 }
 
+/* The statement that must stay first in bb (after its labels), or NULL:
+ * a __builtin_setjmp receiver, a call that returns twice (setjmp, vfork),
+ * or GCC's dispatcher of abnormal edges.  GCC expects each at the start of
+ * the block its abnormal edges enter, and removes a dispatcher whose
+ * block has no abnormal predecessor -- and with it every receiver, so
+ * that __builtin_longjmp lands wherever the receiver's label moved
+ * (profile.cc leaves these blocks whole for the same reasons). */
+static gimple *abnormal_entry_stmt(basic_block bb) {
+  gimple_stmt_iterator gsi = gsi_start_nondebug_after_labels_bb(bb);
+  if (gsi_end_p(gsi) || !is_gimple_call(gsi_stmt(gsi)))
+    return NULL;
+  gimple *first = gsi_stmt(gsi);
+  if (gimple_call_builtin_p(first, BUILT_IN_SETJMP_RECEIVER) ||
+      (gimple_call_flags(first) & ECF_RETURNS_TWICE) ||
+      gimple_call_internal_p(first, IFN_ABNORMAL_DISPATCHER))
+    return first;
+  return NULL;
+}
+
+/* A block entered by a fake edge from ENTRY that also leaves to EXIT
+ * would need a counter on a fake edge: split it, so that the entry and
+ * the exit are in different blocks, joined by an edge that can be
+ * counted.  Not between a receiver and its labels: after it. */
+static void split_entry_from_exit(basic_block bb) {
+  if (gimple *first = abnormal_entry_stmt(bb)) {
+    split_block(bb, first);
+    return;
+  }
+  gimple_stmt_iterator gsi = gsi_start_nondebug_after_labels_bb(bb);
+  if (!gsi_end_p(gsi))
+    split_block_after_labels(bb);
+}
+
 /* As profile.cc does: calls that may not return get a fake edge to EXIT,
  * and abnormal edges (setjmp, computed goto, nonlocal goto) are replaced
  * by fake edges from ENTRY / to EXIT, so that the graph left to count has
- * no cycles through edges that cannot carry counters. */
+ * no cycles through edges that cannot carry counters.  GCC's abnormal
+ * dispatcher gets none: it is no code, its count is 0, and the calls that
+ * go to it and the receivers it goes to have fake edges of their own. */
 static void add_fake_edges(hash_set<edge> *uncounted) {
   add_call_exit_edges(uncounted);
   add_noreturn_fake_exit_edges();
   basic_block bb;
   FOR_EACH_BB_FN(bb, cfun) {
+    gimple *first = abnormal_entry_stmt(bb);
+    if (first && gimple_call_internal_p(first, IFN_ABNORMAL_DISPATCHER))
+      continue;
     bool need_exit = false, need_entry = false, have_exit = false,
          have_entry = false;
     edge e;
@@ -235,15 +273,8 @@ static void add_fake_edges(hash_set<edge> *uncounted) {
       uncounted->add(find_edge(bb, EXIT_BLOCK_PTR_FOR_FN(cfun)));
     if (need_entry && !have_entry) {
       make_edge(ENTRY_BLOCK_PTR_FOR_FN(cfun), bb, EDGE_FAKE);
-      /* A block with a fake entry edge and an exit edge would need a
-       * counter on a fake edge: split it so that the two are apart. */
-      if (have_exit || need_exit) {
-        gimple_stmt_iterator gsi = gsi_start_nondebug_after_labels_bb(bb);
-        if (!gsi_end_p(gsi)) {
-          edge fall = split_block_after_labels(bb);
-          (void)fall;
-        }
-      }
+      if (have_exit || need_exit)
+        split_entry_from_exit(bb);
     }
   }
 }
