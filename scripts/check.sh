@@ -37,7 +37,8 @@ build-asan/test/unit/xprof_unit_tests test/lit/Inputs/sample.text >"$logs/asan" 
 grep -v '^PASS' "$logs/asan"
 count "$logs/asan"
 
-echo "== lit tests"
+echo "== lit tests (the conformance corpus among them)"
+rm -rf build/test/lit/corpus-summary
 python3 /usr/lib/llvm-14/build/utils/lit/lit.py -sv --param build=build test/lit >"$logs/lit" 2>&1
 grep -E '^(FAIL|UNRESOLVED|XPASS|TIMEOUT):' "$logs/lit" || true
 lp=$(grep -E '^ *(Passed|Expectedly Failed|Unsupported): ' "$logs/lit" | awk '{s+=$NF} END {print s+0}')
@@ -46,6 +47,21 @@ echo "$lp passed, $lf failed"
 passed=$((passed + lp))
 failed=$((failed + lf))
 if [ "$lp" -eq 0 ]; then failed=$((failed + 1)); fi
+
+# What the corpus found of the compilers' own PGO (information, not tests).
+if compgen -G "build/test/lit/corpus-summary/*.txt" >/dev/null; then
+  echo "== conformance corpus: xprof and each compiler's own PGO on the same programs"
+  cat build/test/lit/corpus-summary/*.txt | awk '
+    { split($3, x, "="); split($4, n, "="); c = $2
+      total[c]++; if (x[2] == "ok") xok[c]++
+      if (n[2] == "ok") nok[c]++
+      else if (n[2] == "skipped") skip[c]++
+      else { gsub("_", " ", n[2]); bad[c] = bad[c] "\n    " $1 ": " n[2] } }
+    END { for (c in total) {
+            printf "%s: xprof right on %d of %d programs; %s'"'"'s own PGO on %d of %d tried\n",
+                   c, xok[c], total[c], c, nok[c], total[c] - skip[c]
+            if (bad[c] != "") printf "  where the own PGO is not:%s\n", bad[c] } }'
+fi
 
 # step TITLE LOG N COMMAND...: one test that passes when COMMAND does;
 # prints the last N lines of its log (20 when it fails).

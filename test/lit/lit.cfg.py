@@ -29,6 +29,10 @@ for var in ("XPROF_CC", "XPROF_CXX", "XPROF_GCC_PLUGIN", "XPROF_LLVM_PLUGIN"):
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.substitutions.append(("%corrupt", "python3 " + os.path.join(config.test_source_root, "Inputs", "corrupt.py")))
 config.substitutions.append(("%build", build))
+# The conformance corpus (corpus/): each program through every build.
+config.substitutions.append(("%corpus", "python3 {} --summary {}".format(
+    os.path.join(config.test_source_root, "corpus", "Inputs", "corpus.py"),
+    os.path.join(build, "test", "lit", "corpus-summary"))))
 config.substitutions.append(("%status", "bash " + os.path.join(config.test_source_root, "Inputs", "status.sh")))
 
 # Compile a test program against the runtime, as the drivers link it.
@@ -42,8 +46,10 @@ config.substitutions.append(("%cc_rt", cc_rt))
 # The same with the runtime compiled from its sources under ASan and UBSan
 # (the library itself is built without sanitizers).
 import glob
+# libxprof's memory.c is the tools' allocator: the runtime brings its own.
 rt_sources = sorted(glob.glob(os.path.join(src_root, "runtime", "*.[cS]")) +
-                    glob.glob(os.path.join(src_root, "libxprof", "*.c")))
+                    [f for f in glob.glob(os.path.join(src_root, "libxprof", "*.c"))
+                     if os.path.basename(f) != "memory.c"])
 cc_rt_san = ("gcc -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all "
              "-I{rt_src} -I{lib_src} -I{inputs} {sources} -lpthread -ldl").format(
     rt_src=os.path.join(src_root, "runtime"), lib_src=os.path.join(src_root, "libxprof"),

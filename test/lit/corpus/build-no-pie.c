@@ -1,0 +1,10 @@
+// A position-dependent executable (-fno-pie -no-pie).
+// RUN: %corpus %s | FileCheck %s
+// corpus: flags=-O2 -fno-pie -no-pie
+// corpus: train=40
+// corpus: run=90
+// CHECK: gcc: training: 1 run as plain; profile: 1 program, 1 object file, 4 procedures (4 ran)
+// CHECK: gcc: use: as plain
+// CHECK: clang: training: 1 run as plain; profile: 1 program, 1 object file, 4 procedures (4 ran)
+// CHECK: clang: use: as plain
+#include "build-body.h"

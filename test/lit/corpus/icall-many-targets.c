@@ -1,0 +1,34 @@
+// One indirect call site with 600 distinct targets, a few of them hot:
+// the value profile keeps the hot ones, the rest pooled.
+// RUN: %corpus %s | FileCheck %s
+// corpus: train=30000
+// corpus: run=50000
+// CHECK: gcc: training: 1 run as plain; profile: 1 program, 1 object file, 602 procedures (602 ran)
+// CHECK: gcc: use: as plain
+// CHECK: clang: training: 1 run as plain; profile: 1 program, 1 object file, 602 procedures (602 ran)
+// CHECK: clang: use: as plain
+#include <stdio.h>
+#include <stdlib.h>
+
+#define F(n) __attribute__((noinline)) static long f##n(long x) { return x * (n % 7 + 1) + n; }
+#define F10(n) F(n##0) F(n##1) F(n##2) F(n##3) F(n##4) F(n##5) F(n##6) F(n##7) F(n##8) F(n##9)
+#define F100(n) F10(n##0) F10(n##1) F10(n##2) F10(n##3) F10(n##4) F10(n##5) F10(n##6) F10(n##7) F10(n##8) F10(n##9)
+F100(1) F100(2) F100(3) F100(4) F100(5) F100(6)
+#define P(n) f##n,
+#define P10(n) P(n##0) P(n##1) P(n##2) P(n##3) P(n##4) P(n##5) P(n##6) P(n##7) P(n##8) P(n##9)
+#define P100(n) P10(n##0) P10(n##1) P10(n##2) P10(n##3) P10(n##4) P10(n##5) P10(n##6) P10(n##7) P10(n##8) P10(n##9)
+static long (*const table[])(long) = {P100(1) P100(2) P100(3) P100(4) P100(5) P100(6)};
+enum { N = sizeof table / sizeof *table };
+
+__attribute__((noinline)) static long call(int k, long x) { return table[k](x) % 1000003; }
+
+int main(int argc, char **argv) {
+  long n = argc > 1 ? atol(argv[1]) : 1000, s = 0;
+  for (long i = 0; i < n; i++) {
+    /* Half the calls go to four targets, the rest spread over all. */
+    int k = i % 2 ? (int)(i / 2 % 4) : (int)(i / 2 * 7919 % N);
+    s = (s + call(k, i)) % 1000003;
+  }
+  printf("%d targets, %ld\n", N, s);
+  return 0;
+}

@@ -1,0 +1,13 @@
+// -save-temps: the compiler keeps its intermediate files and runs one job
+// per step (clang's assembler jobs do not load the plugin).
+// RUN: %corpus %s | FileCheck %s
+// corpus: shape=one
+// corpus: flags=-O2 -save-temps
+// corpus: sources=two-files-helper.c
+// corpus: train=500
+// corpus: run=800
+// CHECK: gcc: training: 1 run as plain; profile: 1 program, 2 object files, 3 procedures (3 ran)
+// CHECK: gcc: use: as plain
+// CHECK: clang: training: 1 run as plain; profile: 1 program, 2 object files, 3 procedures (3 ran)
+// CHECK: clang: use: as plain
+#include "two-files-main.h"

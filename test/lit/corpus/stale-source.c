@@ -1,0 +1,32 @@
+// The source changed between training and the use build (STALE is
+// defined there): the changed function gets a warning and no profile,
+// the others keep theirs, and -Werror does not turn xprof's warning into
+// an error.  The use build must still be right.
+// RUN: %corpus %s | FileCheck %s
+// corpus: flags=-O2 -Werror
+// corpus: stale
+// corpus: train=1000
+// CHECK: gcc: training: 1 run as plain; profile: 1 program, 1 object file, 3 procedures (3 ran)
+// CHECK: gcc: use: as plain; warned: does not match
+// CHECK: clang: training: 1 run as plain; profile: 1 program, 1 object file, 3 procedures (3 ran)
+// CHECK: clang: use: as plain; warned: does not match
+#include <stdio.h>
+#include <stdlib.h>
+
+__attribute__((noinline)) static long changed(long i) {
+#ifdef STALE
+  if (i % 1000 == 999) /* a check added after training */
+    return 0;
+#endif
+  return i % 7 ? i : -i;
+}
+
+__attribute__((noinline)) static long same(long i) { return i / 3; }
+
+int main(int argc, char **argv) {
+  long n = argc > 1 ? atol(argv[1]) : 10, s = 0;
+  for (long i = 0; i < n; i++)
+    s += changed(i) + same(i);
+  printf("%ld\n", s);
+  return 0;
+}

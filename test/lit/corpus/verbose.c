@@ -1,0 +1,12 @@
+// -v: the compilers' commands printed on the way.
+// RUN: %corpus %s | FileCheck %s
+// corpus: shape=separate
+// corpus: flags=-O2 -v
+// corpus: sources=two-files-helper.c
+// corpus: train=500
+// corpus: run=800
+// CHECK: gcc: training: 1 run as plain; profile: 1 program, 2 object files, 3 procedures (3 ran)
+// CHECK: gcc: use: as plain
+// CHECK: clang: training: 1 run as plain; profile: 1 program, 2 object files, 3 procedures (3 ran)
+// CHECK: clang: use: as plain
+#include "two-files-main.h"
