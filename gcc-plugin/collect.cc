@@ -803,11 +803,11 @@ static void emit_descriptor(void) {
       append_to_statement_list(point_cell(fns[i].twin_cell, fns[i].twin), &body);
   append_to_statement_list(build_call_expr(reg, 1, build_fold_addr_expr(obj_var)),
                            &body);
-  cgraph_build_static_cdtor('I', body, DEFAULT_INIT_PRIORITY);
+  cgraph_build_static_cdtor('I', body, XPROF_RT_CDTOR_PRIORITY);
   body = NULL_TREE;
   append_to_statement_list(build_call_expr(unreg, 1, build_fold_addr_expr(obj_var)),
                            &body);
-  cgraph_build_static_cdtor('D', body, DEFAULT_INIT_PRIORITY);
+  cgraph_build_static_cdtor('D', body, XPROF_RT_CDTOR_PRIORITY);
 }
 
 void xp_collect_execute(void) {

@@ -854,7 +854,7 @@ static void emit_descriptor(ctx *c, LLVMValueRef ctrs, LLVMValueRef vps,
     LLVMValueRef arg = LLVMConstPointerCast(obj, c->i8p);
     LLVMBuildCall2(c->b, reg_t, callee, &arg, 1, "");
     LLVMBuildRetVoid(c->b);
-    xl_append_global_ctor(c->m, fn, d);
+    xl_append_global_ctor(c->m, fn, d, XPROF_RT_CDTOR_PRIORITY);
   }
 }
 

@@ -1132,13 +1132,14 @@ extern "C" int xl_address_taken(LLVMValueRef fn) {
   return cast<Function>(unwrap(fn))->hasAddressTaken();
 }
 
-extern "C" void xl_append_global_ctor(LLVMModuleRef m, LLVMValueRef fn, int dtor) {
+extern "C" void xl_append_global_ctor(LLVMModuleRef m, LLVMValueRef fn, int dtor,
+                                      int priority) {
   Module *M = unwrap(m);
   Function *F = cast<Function>(unwrap(fn));
   if (dtor)
-    appendToGlobalDtors(*M, F, 65535);
+    appendToGlobalDtors(*M, F, priority);
   else
-    appendToGlobalCtors(*M, F, 65535);
+    appendToGlobalCtors(*M, F, priority);
 }
 
 extern "C" uint64_t xl_md5(const char *s) { return MD5Hash(StringRef(s)); }

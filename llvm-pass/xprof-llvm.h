@@ -108,7 +108,7 @@ void xl_record_value(LLVMValueRef before, LLVMValueRef state, LLVMValueRef value
 void xl_count_length(LLVMValueRef before, LLVMValueRef state, LLVMValueRef length, int atomic);
 /* Is the function's address used other than by direct calls? */
 int xl_address_taken(LLVMValueRef fn);
-void xl_append_global_ctor(LLVMModuleRef m, LLVMValueRef fn, int dtor);
+void xl_append_global_ctor(LLVMModuleRef m, LLVMValueRef fn, int dtor, int priority);
 uint64_t xl_md5(const char *s);
 /* Promote `call` to a guarded direct call of `target`; 0 when illegal. */
 int xl_promote_indirect_call(LLVMValueRef call, LLVMValueRef target,

@@ -231,6 +231,7 @@ static void attach_twins(struct rt_thread *t) {
 }
 
 static void thread_exit(void *arg);
+static void check_thread_hook(void);
 
 /* The calling thread's record, made on first use; NULL when out of memory
  * or when the thread is past its last count. */
@@ -280,6 +281,7 @@ void rt_threads_register_locked(const struct xprof_rt_object *obj) {
   }
   if (!twins)
     return;
+  check_thread_hook();
   /* The registering thread counts in the twins already, and threads that
    * exist count there too from now on. */
   this_thread_locked();
@@ -525,13 +527,14 @@ static create_fn libc_pthread_create(void) {
   return f;
 }
 
-/* Weak, so that a runtime that defines its own (a sanitizer's, linked
- * statically) links; the threads it starts then stay unknown, and what
- * they count in twins is lost. */
-RT_EXPORT __attribute__((weak)) int pthread_create(pthread_t *thread,
-                                                   const pthread_attr_t *attr,
-                                                   void *(*routine)(void *),
-                                                   void *arg) {
+/* The runtime's pthread_create, exported under the C library's name as a
+ * weak alias, so that a program or runtime that defines its own (a
+ * sanitizer's, linked statically; a program that counts its threads and
+ * calls the C library's through dlsym) links.  The threads those start
+ * stay unknown, and what they count in twins is lost: see
+ * check_thread_hook. */
+static int rt_pthread_create(pthread_t *thread, const pthread_attr_t *attr,
+                             void *(*routine)(void *), void *arg) {
   static create_fn real;
   if (!real)
     real = libc_pthread_create();
@@ -546,4 +549,21 @@ RT_EXPORT __attribute__((weak)) int pthread_create(pthread_t *thread,
   if (rc != 0)
     xprof_free(start);
   return rc;
+}
+
+RT_EXPORT int pthread_create(pthread_t *, const pthread_attr_t *,
+                             void *(*)(void *), void *)
+    __attribute__((weak, alias("rt_pthread_create")));
+
+/* Say once when the pthread_create that the program calls is not the
+ * runtime's while executable code counts in twins. */
+static void check_thread_hook(void) {
+  static int said;
+  if (said || (void *)pthread_create == (void *)rt_pthread_create)
+    return;
+  said = 1;
+  rt_message("the program defines pthread_create itself: the threads it "
+             "starts are unknown to the runtime, and what the executable's "
+             "code counts in them is lost when they end (for exact counts "
+             "build with -xprofile_update=atomic)");
 }

@@ -72,6 +72,13 @@ extern "C" {
 #define XPROF_RT_VP_LLONG 1
 #define XPROF_RT_VP_PROC 4
 
+/* Priority of the constructor that registers an object and of the
+ * destructor that unregisters it (the implementation's range, below the
+ * users' 101 and up, as GCC's own coverage code uses): registration comes
+ * before any constructor of the program, and the last write after every
+ * destructor, so that code they run is counted. */
+#define XPROF_RT_CDTOR_PRIORITY 100
+
 /* xprof_rt_object.flags */
 #define XPROF_RT_ATOMIC_COUNTERS 1u /* counters are updated atomically */
 #define XPROF_RT_THREAD_COUNTERS 2u /* in per-thread copies of the arrays */

@@ -5,6 +5,7 @@
  *   xprof-gcc -xprofile=collect[:NAME] ...   instrument (and link the runtime)
  *   xprof-gcc -xprofile=use[:NAME] ...       optimize with NAME.profile
  *   xprof-gcc -xprofile_pathmap=OLD:NEW ...  (use) object paths moved
+ *   xprof-gcc -xprofile_update=MODE ...      (collect) thread, atomic, single
  *
  * Every other argument goes to the compiler unchanged, so CC=xprof-gcc
  * works with configure scripts and CMake.  The compiler, plugin and
@@ -205,7 +206,8 @@ static void usage(FILE *f) {
   fprintf(f,
           "usage: %s [-xprofile=collect[:NAME] | -xprofile=use[:NAME]]...\n"
           "          [-xprofile_pathmap=COLLECT_PREFIX:USE_PREFIX]... "
-          "COMPILER-ARGS...\n"
+          "[-xprofile_update=MODE]\n"
+          "          COMPILER-ARGS...\n"
           "\n"
           "Runs %s with xprof's profile feedback.\n"
           "  -xprofile=collect[:NAME]  instrument; the program writes "
@@ -219,6 +221,11 @@ static void usage(FILE *f) {
           "  -xprofile_pathmap=OLD:NEW the object files were compiled under "
           "OLD at\n"
           "                            collect time and are under NEW now\n"
+          "  -xprofile_update=MODE     collect: counters updated per thread "
+          "(thread,\n"
+          "                            the default), atomically (atomic) or "
+          "plainly\n"
+          "                            (single)\n"
           "  -fprofile-partial-training\n"
           "                            use: functions that never ran in "
           "training are\n"

@@ -40,7 +40,7 @@
 // TWIN-NEXT:  lock addq $1, 40+__xprof_vp(%rip)
 // TWIN:       call __xprof_vp_proc
 // TWIN-NOT:   __xprof_thread_counters
-// TWIN-LABEL: _sub_I_65535_0:
+// TWIN-LABEL: _sub_I_00100_0:
 // TWIN:       movq %fs:0, [[TP:%r[a-z0-9]+]]
 // TWIN:       addq $__xprof_t@tpoff, [[TP]]
 // TWIN:       movq [[TP]], __xprof_tc(%rip)
@@ -53,7 +53,7 @@
 // PIC-NOT:   __xprof_t@tpoff
 // PIC:       call *__xprof_thread_counters_asm@GOTPCREL(%rip)
 // PIC-NOT:   __xprof_t@tpoff
-// PIC-LABEL: _sub_I_65535_0:
+// PIC-LABEL: _sub_I_00100_0:
 //
 // THREAD-LABEL: dispatch:
 // THREAD:       movq %fs:__xprof_d@tpoff, [[D:%r[a-z0-9]+]]
@@ -63,7 +63,7 @@
 // THREAD-NOT:   lock addq $1, {{.*}}__xprof_counters
 // THREAD:       call __xprof_vp_proc
 // THREAD:       call *__xprof_thread_counters_asm@GOTPCREL(%rip)
-// THREAD-LABEL: _sub_I_65535_0:
+// THREAD-LABEL: _sub_I_00100_0:
 // THREAD-NOT:   __xprof_tc
 // THREAD:       __xprof_register
 //
@@ -75,10 +75,10 @@
 // ATOMIC-NEXT:  lock addq $1, 24+__xprof_vp(%rip)
 // ATOMIC:       call *
 // ATOMIC:       call __xprof_vp_proc@
-// ATOMIC-LABEL: _sub_I_65535_0:
+// ATOMIC-LABEL: _sub_I_00100_0:
 // ATOMIC:       __xprof_object
 // ATOMIC:       {{call|jmp}} __xprof_register
-// ATOMIC-LABEL: _sub_D_65535_1:
+// ATOMIC-LABEL: _sub_D_00100_1:
 // ATOMIC:       {{call|jmp}} __xprof_unregister
 // SINGLE-LABEL: dispatch:
 // SINGLE-NOT:   lock
