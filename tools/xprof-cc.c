@@ -103,20 +103,6 @@ static int is_source(const char *a) {
   return 0;
 }
 
-#ifdef XPROF_FOR_CLANG
-/* Append an option of the LLVM plugin.  -Xclang -mllvm reaches only the
- * compiler's own jobs (clang -cc1), which load the plugin (-fplugin); a
- * plain -mllvm would reach the integrated assembler of a .S file (and
- * every job of -save-temps), which does not load it and stops at the
- * option it does not know. */
-static int plugin_option(char **pass, int n, const char *opt) {
-  pass[n++] = "-Xclang";
-  pass[n++] = "-mllvm";
-  pass[n++] = "-Xclang";
-  pass[n++] = (char *)opt;
-  return n;
-}
-#endif
 
 /* -xprofile_update=MODE: the mode, or NULL when it is none of them. */
 static const char *update_mode(const char *m) {
@@ -190,6 +176,7 @@ static int takes_value(const char *a) {
   return 0;
 }
 
+#ifndef XPROF_FOR_CLANG
 /* What -fprofile-use turns on, except -fbranch-probabilities itself (the
  * plugin sets that at the right moment; see the plugin notes). */
 static const char *const fdo_flags[] = {
@@ -201,6 +188,7 @@ static const char *const fdo_flags[] = {
     "-ftree-loop-distribute-patterns", "-floop-interchange",
     "-floop-unroll-and-jam", "-ftree-loop-distribution",
     "-fprofile-reorder-functions", "-fno-devirtualize-speculatively", NULL};
+#endif
 
 static void usage(FILE *f) {
   fprintf(f,
@@ -270,6 +258,329 @@ static const char *compiler(void) {
   return cc && *cc ? cc : XPROF_COMPILER;
 }
 
+/* ---- the command line ---------------------------------------------------- */
+
+enum mode { NONE, COLLECT, USE };
+
+/* What the user's command asks for. */
+struct command {
+  enum mode mode;
+  const char *collect_name;
+  const char **use_names; /* -xprofile=use:NAME, in order */
+  int n_use;
+  const char **pathmaps; /* -xprofile_pathmap=OLD:NEW */
+  int n_map;
+  const char *update;        /* -xprofile_update=MODE */
+  const char *native_update; /* the last -fprofile-update=MODE's */
+  const char *native; /* the first of the compiler's own profiling options */
+  const char **user;  /* the arguments that go to the compiler */
+  int n_user;
+  const char **objects; /* inputs that are not sources (for the link) */
+  int n_objects;
+  int link, inputs, sources, static_link;
+  const char *output;
+  const char *partial_training; /* clang: the plugin's option for it */
+  const char **plugin_opts;     /* clang: the user's -mllvm -xprof-* */
+  int n_plugin_opts;
+};
+
+/* -xprofile=collect[:NAME] / use[:NAME]: returns 0, or 1 after saying why
+ * the option is wrong. */
+static int xprofile_option(struct command *c, const char *a) {
+  const char *v = a + 10;
+  const char *colon = strchr(v, ':');
+  size_t len = colon ? (size_t)(colon - v) : strlen(v);
+  /* "collect:" is a name left out by mistake (an unset variable in
+   * "collect:$NAME"), not a request for the default. */
+  if (colon && !colon[1])
+    return die("%s: a profile name must follow the colon (leave the colon "
+               "out for the default name)",
+               a);
+  const char *name = colon ? colon + 1 : NULL;
+  if (len == 7 && strncmp(v, "collect", 7) == 0) {
+    c->mode = COLLECT; /* the rightmost -xprofile wins, as in Sun Studio */
+    c->collect_name = name;
+    c->n_use = 0;
+  } else if (len == 3 && strncmp(v, "use", 3) == 0) {
+    if (c->mode != USE)
+      c->n_use = 0;
+    c->mode = USE;
+    if (name)
+      c->use_names[c->n_use++] = name;
+  } else if (len == 4 && strncmp(v, "tcov", 4) == 0) {
+    return die("%s is not supported: build with -xprofile=collect and "
+               "read the counts with xprof_btoa",
+               a);
+  } else {
+    return die("unknown option %s: expected -xprofile=collect[:NAME] or "
+               "-xprofile=use[:NAME]",
+               a);
+  }
+  return 0;
+}
+
+/* The driver's own options (-xprofile..., and for clang -mllvm -xprof-*
+ * and -f[no-]profile-partial-training): returns 1 when argv[*i] was one
+ * (with *i moved past its value), 0 when it goes to the compiler, -1
+ * after saying why it is wrong. */
+static int driver_option(struct command *c, char **argv, int argc, int *i) {
+  const char *a = argv[*i];
+  if (strncmp(a, "-xprofile=", 10) == 0)
+    return xprofile_option(c, a) ? -1 : 1;
+  if (strncmp(a, "-xprofile_pathmap=", 18) == 0) {
+    if (!strchr(a + 18, ':') || a[18] == ':')
+      return -die("%s: expected -xprofile_pathmap=COLLECT_PREFIX:USE_PREFIX", a);
+    c->pathmaps[c->n_map++] = a + 18;
+    return 1;
+  }
+  if (strncmp(a, "-xprofile_update=", 17) == 0) {
+    c->update = update_mode(a + 17);
+    if (!c->update)
+      return -die("%s: expected -xprofile_update=thread, atomic or single", a);
+    return 1;
+  }
+  if (strncmp(a, "-xprofile", 9) == 0)
+    return -die("unknown option %s: expected -xprofile=collect[:NAME], "
+                "-xprofile=use[:NAME], -xprofile_pathmap=OLD:NEW or "
+                "-xprofile_update=MODE",
+                a);
+#ifdef XPROF_FOR_CLANG
+  if (strcmp(a, "-mllvm") == 0 && *i + 1 < argc &&
+      strncmp(argv[*i + 1], "-xprof", 6) == 0) {
+    c->plugin_opts[c->n_plugin_opts++] = argv[++*i];
+    return 1;
+  }
+  /* GCC's spelling, for the LLVM plugin (clang does not know it). */
+  if (strcmp(a, "-fprofile-partial-training") == 0 ||
+      strcmp(a, "-fno-profile-partial-training") == 0) {
+    c->partial_training = a[2] == 'p' ? "-xprof-partial-training=true"
+                                      : "-xprof-partial-training=false";
+    return 1;
+  }
+#else
+  (void)argc;
+#endif
+  return 0;
+}
+
+/* Note what a compiler argument says about the command: whether it links,
+ * its inputs and sources, its output.  *x_lang: after -x LANG (not none)
+ * every input is a source. */
+static void compiler_argument(struct command *c, char **argv, int argc, int *i,
+                              int *x_lang) {
+  const char *a = argv[*i];
+  if (!c->native && native_profiling(a))
+    c->native = a;
+  /* GCC's and clang's own spelling picks the update of xprof's counters
+   * too (and goes on to the compiler, which accepts it). */
+  if (strncmp(a, "-fprofile-update=", 17) == 0)
+    c->native_update = strcmp(a + 17, "single") == 0 ? "single" : "atomic";
+  c->user[c->n_user++] = a;
+  if (strcmp(a, "-c") == 0 || strcmp(a, "-S") == 0 || strcmp(a, "-E") == 0 ||
+      strcmp(a, "-M") == 0 || strcmp(a, "-MM") == 0 ||
+      strcmp(a, "-fsyntax-only") == 0)
+    c->link = 0;
+  if (strcmp(a, "-o") == 0 && *i + 1 < argc)
+    c->output = argv[*i + 1];
+  if (strcmp(a, "-static") == 0 || strcmp(a, "--static") == 0 ||
+      strcmp(a, "-static-pie") == 0)
+    c->static_link = 1;
+  if (strcmp(a, "-x") == 0 && *i + 1 < argc)
+    *x_lang = compiled_language(argv[*i + 1]);
+  else if (strncmp(a, "-x", 2) == 0 && a[2])
+    *x_lang = compiled_language(a + 2);
+  if (takes_value(a) && *i + 1 < argc) {
+    if (strcmp(a, "-l") == 0) /* a library is an input of the link */
+      c->inputs++;
+    c->user[c->n_user++] = argv[++*i];
+    return;
+  }
+  int input = a[0] != '-' || strcmp(a, "-") == 0;
+  if (input || strncmp(a, "-l", 2) == 0)
+    c->inputs++;
+  int source = input && (*x_lang || is_source(a));
+  c->sources += source;
+  if (a[0] != '-' && !source)
+    c->objects[c->n_objects++] = a;
+}
+
+/* Read the command line into c; returns 0, or 1 after saying why not. */
+static int parse_command(struct command *c, int argc, char **argv) {
+  memset(c, 0, sizeof *c);
+  c->link = 1;
+  c->use_names = calloc((size_t)argc + 1, sizeof *c->use_names);
+  c->pathmaps = calloc((size_t)argc, sizeof *c->pathmaps);
+  c->user = calloc((size_t)argc, sizeof *c->user);
+  c->objects = calloc((size_t)argc, sizeof *c->objects);
+  c->plugin_opts = calloc((size_t)argc, sizeof *c->plugin_opts);
+  if (!c->use_names || !c->pathmaps || !c->user || !c->objects || !c->plugin_opts)
+    return die("%s", "out of memory");
+  int x_lang = 0;
+  for (int i = 1; i < argc; i++) {
+    int own = driver_option(c, argv, argc, &i);
+    if (own < 0)
+      return 1;
+    if (!own)
+      compiler_argument(c, argv, argc, &i, &x_lang);
+  }
+  if (!c->update)
+    c->update = c->native_update;
+  if (c->mode != NONE && c->native) {
+    fprintf(stderr,
+            "%s: %s cannot be combined with -xprofile=%s: the compiler's own "
+            "profiling changes the code that xprof %s, and the profile would "
+            "not match the other build; use one or the other\n",
+            me, c->native, c->mode == COLLECT ? "collect" : "use",
+            c->mode == COLLECT ? "counts" : "optimizes");
+    return 1;
+  }
+  /* Default profile of use mode: the program this command links, else
+   * a.out. */
+  if (c->mode == USE && c->n_use == 0)
+    c->use_names[c->n_use++] = c->link && c->output ? c->output : "a.out";
+  return 0;
+}
+
+/* ---- the compiler's command line -------------------------------------------- */
+
+/* A growing argument vector; a failed allocation ends the driver. */
+struct args {
+  char **v;
+  size_t n, cap;
+};
+
+static void push(struct args *a, const char *s) {
+  if (a->n + 2 > a->cap) {
+    size_t cap = a->cap ? 2 * a->cap : 64;
+    char **v = realloc(a->v, cap * sizeof *v);
+    if (!v)
+      exit(die("%s", "out of memory"));
+    a->v = v;
+    a->cap = cap;
+  }
+  a->v[a->n++] = (char *)s;
+  a->v[a->n] = NULL;
+}
+
+static void pushf(struct args *a, const char *fmt, const char *s) {
+  char *arg;
+  if (asprintf(&arg, fmt, s) < 0)
+    exit(die("%s", "out of memory"));
+  push(a, arg);
+}
+
+#ifdef XPROF_FOR_CLANG
+/* An option of the LLVM plugin.  -Xclang -mllvm reaches only the
+ * compiler's own jobs (clang -cc1), which load the plugin (-fplugin); a
+ * plain -mllvm would reach the integrated assembler of a .S file (and
+ * every job of -save-temps), which does not load it and stops at the
+ * option it does not know. */
+static void plugin_option(struct args *a, const char *fmt, const char *s) {
+  push(a, "-Xclang");
+  push(a, "-mllvm");
+  push(a, "-Xclang");
+  pushf(a, fmt, s);
+}
+
+/* The LLVM plugin and its options: only for commands that compile (an
+ * LTO link would hand them to the linker). */
+static int add_plugin(struct args *a, const struct command *c) {
+  if (c->mode == NONE || !c->sources)
+    return 0;
+  char *plugin = plugin_path();
+  if (!plugin)
+    return die("%s", "cannot find the xprof LLVM plugin (" PLUGIN_FILE
+                     ") next to this driver; set XPROF_LLVM_PLUGIN");
+  pushf(a, "-fplugin=%s", plugin);
+  pushf(a, "-fpass-plugin=%s", plugin);
+  if (c->mode == COLLECT)
+    plugin_option(a, c->collect_name ? "-xprofile=collect:%s" : "-xprofile=collect%s",
+                  c->collect_name ? c->collect_name : "");
+  for (int k = 0; c->mode == USE && k < c->n_use; k++)
+    plugin_option(a, "-xprofile=use:%s", c->use_names[k]);
+  for (int k = 0; k < c->n_map; k++)
+    plugin_option(a, "-xprofile-pathmap=%s", c->pathmaps[k]);
+  if (c->output)
+    plugin_option(a, "-xprof-output=%s", c->output);
+  if (c->link)
+    plugin_option(a, "%s", "-xprof-link");
+  if (c->partial_training)
+    plugin_option(a, "%s", c->partial_training);
+  if (c->update && c->mode == COLLECT)
+    plugin_option(a, "-xprof-update=%s", c->update);
+  for (int k = 0; k < c->n_user; k++)
+    if (strcmp(c->user[k], "-w") == 0) { /* the plugin cannot see it */
+      plugin_option(a, "%s", "-xprof-no-warnings");
+      break;
+    }
+  for (int k = 0; k < c->n_plugin_opts; k++)
+    plugin_option(a, "%s", c->plugin_opts[k]);
+  return 0;
+}
+#else
+/* The GCC plugin and its arguments; in use mode what -fprofile-use turns
+ * on, before the user's options so that theirs win. */
+static int add_plugin(struct args *a, const struct command *c) {
+  if (c->mode == NONE)
+    return 0;
+  char *plugin = plugin_path();
+  if (!plugin)
+    return die("%s", "cannot find the xprof GCC plugin (xprof.so) next to "
+                     "this driver; set XPROF_GCC_PLUGIN");
+  pushf(a, "-fplugin=%s", plugin);
+  if (c->mode == COLLECT) {
+    pushf(a, c->collect_name ? "-fplugin-arg-xprof-xprofile=collect:%s"
+                             : "-fplugin-arg-xprof-xprofile=collect%s",
+          c->collect_name ? c->collect_name : "");
+    if (c->update)
+      pushf(a, "-fplugin-arg-xprof-update=%s", c->update);
+    return 0;
+  }
+  for (int k = 0; k < c->n_use; k++)
+    pushf(a, "-fplugin-arg-xprof-xprofile=use:%s", c->use_names[k]);
+  for (int k = 0; k < c->n_map; k++)
+    pushf(a, "-fplugin-arg-xprof-pathmap=%s", c->pathmaps[k]);
+  for (const char *const *f = fdo_flags; *f; f++)
+    push(a, *f);
+  /* So that the plugin can tell them from the user's (partial training
+   * gives untrained functions the plain build's options). */
+  push(a, "-fplugin-arg-xprof-use-flags-added");
+  return 0;
+}
+#endif
+
+/* The runtime, for a link of instrumented code. */
+static int add_runtime(struct args *a, const struct command *c) {
+  char *rt = runtime_path();
+  if (!rt)
+    return die("%s", "cannot find the xprof runtime (libxprof_rt.a) next "
+                     "to this driver; set XPROF_RUNTIME");
+  /* As linker options, not as an input: an extra input would change the
+   * names cc1 derives the object file's path from (-dumpdir). */
+  static const char *const linker[] = {
+      "--push-state", "--whole-archive", NULL, "--pop-state",
+      /* One runtime per process: a program exports its runtime's entry
+       * points, so that instrumented libraries, dlopen'ed ones too,
+       * register with it rather than with their own copies. */
+      "--export-dynamic-symbol=__xprof_*", "--export-dynamic-symbol=xprof_*",
+      /* Threads that libraries start (C++ std::thread) go through the
+       * runtime's pthread_create too. */
+      "--export-dynamic-symbol=pthread_create"};
+  for (size_t k = 0; k < sizeof linker / sizeof *linker; k++) {
+    push(a, "-Xlinker");
+    push(a, linker[k] ? linker[k] : rt);
+  }
+  /* A static link has no dlsym to find the C library's pthread_create:
+   * it is linked under its own name. */
+  if (c->static_link) {
+    push(a, "-Xlinker");
+    push(a, "--undefined=__pthread_create_2_1");
+  }
+  push(a, "-lpthread");
+  push(a, "-ldl");
+  return 0;
+}
+
 int main(int argc, char **argv) {
   find_self();
   const char *cc = compiler();
@@ -285,291 +596,26 @@ int main(int argc, char **argv) {
     return die("cannot run %s", cc);
   }
 
-  enum { NONE, COLLECT, USE } mode = NONE;
-  const char *collect_name = NULL;
-  const char **use_names = calloc((size_t)argc, sizeof *use_names);
-  const char **pathmaps = calloc((size_t)argc, sizeof *pathmaps);
-  char **user = calloc((size_t)argc + 1, sizeof *user);
-  char **pass = calloc((size_t)argc + 96, sizeof *pass);
-  int n_use = 0, n_map = 0, n_user = 0, n = 0;
-  const char **objects = calloc((size_t)argc, sizeof *objects);
-  int link = 1, inputs = 0, sources = 0, static_link = 0, n_objects = 0;
-  const char *output = NULL;
-  const char *native = NULL; /* the first of the compiler's own profiling options */
-#ifdef XPROF_FOR_CLANG
-  const char *partial_training = NULL; /* its -mllvm option, if given */
-  /* The user's -mllvm -xprof-* options, given to the plugin's jobs only. */
-  const char **plugin_opts = calloc((size_t)argc, sizeof *plugin_opts);
-  int n_plugin_opts = 0;
-  if (!plugin_opts)
-    return die("%s", "out of memory");
-#endif
-  const char *update = NULL;        /* -xprofile_update=MODE */
-  const char *native_update = NULL; /* the mode of -fprofile-update=MODE */
-  int x_lang = 0; /* after -x LANG (not none): every input is a source */
-  if (!use_names || !pathmaps || !user || !pass || !objects)
-    return die("%s", "out of memory");
-
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (strncmp(a, "-xprofile=", 10) == 0) {
-      const char *v = a + 10;
-      const char *colon = strchr(v, ':');
-      size_t len = colon ? (size_t)(colon - v) : strlen(v);
-      /* "collect:" is a name left out by mistake (an unset variable in
-       * "collect:$NAME"), not a request for the default. */
-      if (colon && !colon[1])
-        return die("%s: a profile name must follow the colon (leave the colon "
-                   "out for the default name)",
-                   a);
-      const char *name = colon ? colon + 1 : NULL;
-      if (len == 7 && strncmp(v, "collect", 7) == 0) {
-        mode = COLLECT; /* the rightmost -xprofile wins, as in Sun Studio */
-        collect_name = name;
-        n_use = 0;
-      } else if (len == 3 && strncmp(v, "use", 3) == 0) {
-        if (mode != USE)
-          n_use = 0;
-        mode = USE;
-        if (name)
-          use_names[n_use++] = name;
-      } else if (len == 4 && strncmp(v, "tcov", 4) == 0) {
-        return die("%s is not supported: build with -xprofile=collect and "
-                   "read the counts with xprof_btoa",
-                   a);
-      } else {
-        return die("unknown option %s: expected -xprofile=collect[:NAME] or "
-                   "-xprofile=use[:NAME]",
-                   a);
-      }
-      continue;
-    }
-    if (strncmp(a, "-xprofile_pathmap=", 18) == 0) {
-      if (!strchr(a + 18, ':') || a[18] == ':')
-        return die("%s: expected -xprofile_pathmap=COLLECT_PREFIX:USE_PREFIX",
-                   a);
-      pathmaps[n_map++] = a + 18;
-      continue;
-    }
-    if (strncmp(a, "-xprofile_update=", 17) == 0) {
-      update = update_mode(a + 17);
-      if (!update)
-        return die("%s: expected -xprofile_update=thread, atomic or single", a);
-      continue;
-    }
-    if (strncmp(a, "-xprofile", 9) == 0)
-      return die("unknown option %s: expected -xprofile=collect[:NAME], "
-                 "-xprofile=use[:NAME], -xprofile_pathmap=OLD:NEW or "
-                 "-xprofile_update=MODE",
-                 a);
-    /* GCC's and clang's own spelling picks the update of xprof's counters
-     * too (and goes on to the compiler, which accepts it). */
-    if (strncmp(a, "-fprofile-update=", 17) == 0)
-      native_update = strcmp(a + 17, "single") == 0 ? "single" : "atomic";
-#ifdef XPROF_FOR_CLANG
-    if (strcmp(a, "-mllvm") == 0 && i + 1 < argc &&
-        strncmp(argv[i + 1], "-xprof", 6) == 0) {
-      plugin_opts[n_plugin_opts++] = argv[++i];
-      continue;
-    }
-    /* GCC's spelling, for the LLVM plugin (clang does not know it). */
-    if (strcmp(a, "-fprofile-partial-training") == 0 ||
-        strcmp(a, "-fno-profile-partial-training") == 0) {
-      partial_training = a[2] == 'p' ? "-xprof-partial-training=true"
-                                     : "-xprof-partial-training=false";
-      continue;
-    }
-#endif
-    if (!native && native_profiling(a))
-      native = a;
-    user[n_user++] = (char *)a;
-    if (strcmp(a, "-c") == 0 || strcmp(a, "-S") == 0 || strcmp(a, "-E") == 0 ||
-        strcmp(a, "-M") == 0 || strcmp(a, "-MM") == 0 ||
-        strcmp(a, "-fsyntax-only") == 0)
-      link = 0;
-    if (strcmp(a, "-o") == 0 && i + 1 < argc)
-      output = argv[i + 1];
-    if (strcmp(a, "-static") == 0 || strcmp(a, "--static") == 0 ||
-        strcmp(a, "-static-pie") == 0)
-      static_link = 1;
-    if (strcmp(a, "-x") == 0 && i + 1 < argc)
-      x_lang = compiled_language(argv[i + 1]);
-    else if (strncmp(a, "-x", 2) == 0 && a[2])
-      x_lang = compiled_language(a + 2);
-    if (takes_value(a) && i + 1 < argc) {
-      if (strcmp(a, "-l") == 0) /* a library is an input of the link */
-        inputs++;
-      user[n_user++] = argv[++i];
-      continue;
-    }
-    int input = a[0] != '-' || strcmp(a, "-") == 0;
-    if (input || strncmp(a, "-l", 2) == 0)
-      inputs++;
-    int source = input && (x_lang || is_source(a));
-    sources += source;
-    if (a[0] != '-' && !source)
-      objects[n_objects++] = a;
-  }
-
-  if (!update)
-    update = native_update;
-  if (mode != NONE && native) {
-    fprintf(stderr,
-            "%s: %s cannot be combined with -xprofile=%s: the compiler's own "
-            "profiling changes the code that xprof %s, and the profile would "
-            "not match the other build; use one or the other\n",
-            me, native, mode == COLLECT ? "collect" : "use",
-            mode == COLLECT ? "counts" : "optimizes");
+  struct command c;
+  if (parse_command(&c, argc, argv))
     return 1;
-  }
-
   /* Our options go first (the plugin must precede any of the user's
    * -fplugin-arg-xprof-* options, and the user's -f options override the
    * ones use mode adds), the runtime last. */
-  pass[n++] = (char *)cc;
-  /* Room for every argument and four words for each option we add. */
-  pass = realloc(pass, ((size_t)argc * 4 + 96 + 4 * ((size_t)n_use + (size_t)n_map) +
-                        sizeof fdo_flags / sizeof *fdo_flags) *
-                           sizeof *pass);
-  if (!pass)
-    return die("%s", "out of memory");
-#ifdef XPROF_FOR_CLANG
-  /* The pass plugin takes its options through -mllvm, which needs it
-   * loaded early as well (-fplugin); only commands that compile get them
-   * (an LTO link would hand -mllvm options to the linker). */
-  if (mode != NONE && sources) {
-    char *plugin = plugin_path();
-    if (!plugin)
-      return die("%s", "cannot find the xprof LLVM plugin (" PLUGIN_FILE
-                       ") next to this driver; set XPROF_LLVM_PLUGIN");
-    char *arg;
-    if (asprintf(&arg, "-fplugin=%s", plugin) < 0 ||
-        (pass[n++] = arg, asprintf(&arg, "-fpass-plugin=%s", plugin) < 0))
-      return 1;
-    pass[n++] = arg;
-    if (mode == USE && n_use == 0)
-      use_names[n_use++] = link && output ? output : "a.out";
-    for (int k = 0; k < (mode == COLLECT ? 1 : n_use); k++) {
-      if (mode == COLLECT)
-        arg = collect_name && asprintf(&arg, "-xprofile=collect:%s", collect_name) >= 0
-                  ? arg
-                  : "-xprofile=collect";
-      else if (asprintf(&arg, "-xprofile=use:%s", use_names[k]) < 0)
-        return 1;
-      n = plugin_option(pass, n, arg);
-    }
-    for (int k = 0; k < n_map; k++) {
-      if (asprintf(&arg, "-xprofile-pathmap=%s", pathmaps[k]) < 0)
-        return 1;
-      n = plugin_option(pass, n, arg);
-    }
-    if (output) {
-      if (asprintf(&arg, "-xprof-output=%s", output) < 0)
-        return 1;
-      n = plugin_option(pass, n, arg);
-    }
-    if (link)
-      n = plugin_option(pass, n, "-xprof-link");
-    if (partial_training)
-      n = plugin_option(pass, n, partial_training);
-    if (update && mode == COLLECT) {
-      if (asprintf(&arg, "-xprof-update=%s", update) < 0)
-        return 1;
-      n = plugin_option(pass, n, arg);
-    }
-    for (int k = 0; k < n_user; k++)
-      if (strcmp(user[k], "-w") == 0) { /* the plugin cannot see it */
-        n = plugin_option(pass, n, "-xprof-no-warnings");
-        break;
-      }
-    for (int k = 0; k < n_plugin_opts; k++)
-      n = plugin_option(pass, n, plugin_opts[k]);
-  }
-#else
-  (void)sources;
-  if (mode != NONE) {
-    char *plugin = plugin_path();
-    if (!plugin)
-      return die("%s", "cannot find the xprof GCC plugin (xprof.so) next to "
-                       "this driver; set XPROF_GCC_PLUGIN");
-    char *arg;
-    if (asprintf(&arg, "-fplugin=%s", plugin) < 0)
-      return 1;
-    pass[n++] = arg;
-    if (mode == COLLECT) {
-      if (asprintf(&arg, "-fplugin-arg-xprof-xprofile=collect%s%s",
-                   collect_name ? ":" : "", collect_name ? collect_name : "") < 0)
-        return 1;
-      pass[n++] = arg;
-      if (update) {
-        if (asprintf(&arg, "-fplugin-arg-xprof-update=%s", update) < 0)
-          return 1;
-        pass[n++] = arg;
-      }
-    } else {
-      /* Default profile: the program this command links, else a.out. */
-      if (n_use == 0)
-        use_names[n_use++] = link && output ? output : "a.out";
-      for (int k = 0; k < n_use; k++) {
-        if (asprintf(&arg, "-fplugin-arg-xprof-xprofile=use:%s", use_names[k]) < 0)
-          return 1;
-        pass[n++] = arg;
-      }
-      for (int k = 0; k < n_map; k++) {
-        if (asprintf(&arg, "-fplugin-arg-xprof-pathmap=%s", pathmaps[k]) < 0)
-          return 1;
-        pass[n++] = arg;
-      }
-      for (const char *const *f = fdo_flags; *f; f++)
-        pass[n++] = (char *)*f;
-      /* So that the plugin can tell them from the user's (partial
-       * training gives untrained functions the plain build's options). */
-      pass[n++] = "-fplugin-arg-xprof-use-flags-added";
-    }
-  }
-#endif
-  for (int k = 0; k < n_user; k++)
-    pass[n++] = user[k];
+  struct args a = {NULL, 0, 0};
+  push(&a, cc);
+  if (add_plugin(&a, &c))
+    return 1;
+  for (int k = 0; k < c.n_user; k++)
+    push(&a, c.user[k]);
   /* A link of instrumented objects gets the runtime without being told
    * (see instrumented_input); use mode's objects are not instrumented. */
-  for (int k = 0; mode == NONE && link && k < n_objects; k++)
-    if (instrumented_input(objects[k]))
-      mode = COLLECT;
-  if (mode == COLLECT && link && inputs) {
-    char *rt = runtime_path();
-    if (!rt)
-      return die("%s", "cannot find the xprof runtime (libxprof_rt.a) next "
-                       "to this driver; set XPROF_RUNTIME");
-    /* As linker options, not as an input: an extra input would change the
-     * names cc1 derives the object file's path from (-dumpdir). */
-    static char *const wrap[] = {"-Xlinker", "--push-state", "-Xlinker",
-                                 "--whole-archive", "-Xlinker"};
-    for (size_t k = 0; k < sizeof wrap / sizeof *wrap; k++)
-      pass[n++] = wrap[k];
-    pass[n++] = rt;
-    pass[n++] = "-Xlinker";
-    pass[n++] = "--pop-state";
-    /* One runtime per process: a program exports its runtime's entry
-     * points, so that instrumented libraries, dlopen'ed ones too, register
-     * with it rather than with their own copies. */
-    pass[n++] = "-Xlinker";
-    pass[n++] = "--export-dynamic-symbol=__xprof_*";
-    pass[n++] = "-Xlinker";
-    pass[n++] = "--export-dynamic-symbol=xprof_*";
-    /* Threads that libraries start (C++ std::thread) go through the
-     * runtime's pthread_create too; a static link has no dlsym to find
-     * the C library's, so it is linked under its own name. */
-    pass[n++] = "-Xlinker";
-    pass[n++] = "--export-dynamic-symbol=pthread_create";
-    if (static_link) {
-      pass[n++] = "-Xlinker";
-      pass[n++] = "--undefined=__pthread_create_2_1";
-    }
-    pass[n++] = "-lpthread";
-    pass[n++] = "-ldl";
-  }
-  pass[n] = NULL;
-  execvp(cc, pass);
+  int collect = c.mode == COLLECT;
+  for (int k = 0; c.mode == NONE && c.link && k < c.n_objects && !collect; k++)
+    collect = instrumented_input(c.objects[k]);
+  if (collect && c.link && c.inputs && add_runtime(&a, &c))
+    return 1;
+  execvp(cc, a.v);
   fprintf(stderr, "%s: cannot run %s: %s\n", me, cc, strerror(errno));
   return 127;
 }
