@@ -57,14 +57,7 @@ static bool ends_without_profile(gcall *call) {
     default:
       return false;
     }
-  static const char *const names[] = {"__assert_fail", "__assert_perror_fail",
-                                      "__stack_chk_fail", "__chk_fail",
-                                      "__fortify_fail"};
-  const char *name = IDENTIFIER_POINTER(DECL_NAME(fn));
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-    if (strcmp(name, names[i]) == 0)
-      return true;
-  return false;
+  return xprof_ends_without_profile(IDENTIFIER_POINTER(DECL_NAME(fn)));
 }
 
 static bool callee_returns(gcall *call) {
@@ -332,11 +325,8 @@ bool xp_cfg_build(struct xp_cfg *c, uint32_t n_vp_sites) {
   }
   c->n_counters = xprof_place_counters(c->n_nodes, c->edges, c->n_edges,
                                        c->counter_of_edge);
-  /* The number of value-profile sites is part of what both builds must
-   * agree on. */
-  c->signature = xprof_cfg_signature(c->n_nodes, c->edges, c->n_edges,
-                                     c->counter_of_edge) ^
-                 (0x9e3779b97f4a7c15ull * (uint64_t)(n_vp_sites + 1));
+  c->signature = xprof_proc_signature(
+      xprof_cfg_signature(c->n_nodes, c->edges, c->n_edges, c->counter_of_edge), n_vp_sites);
   return c->n_counters >= 0;
 }
 
@@ -403,22 +393,9 @@ const char *xp_object_path(void) {
   }
   char *rel = XNEWVEC(char, strlen(dir) + blen + 3);
   sprintf(rel, "%s%.*s.o", dir, (int)blen, base);
-
-  /* Resolve the directory part (the object itself may not exist yet). */
-  char *slash = strrchr(rel, '/');
-  char resolved[PATH_MAX];
-  const char *file = slash ? slash + 1 : rel;
-  if (slash)
-    *slash = 0;
-  const char *d = slash ? (rel[0] ? rel : "/") : ".";
-  if (realpath(d, resolved)) {
-    path = XNEWVEC(char, strlen(resolved) + strlen(file) + 2);
-    sprintf(path, "%s/%s", strcmp(resolved, "/") == 0 ? "" : resolved, file);
-  } else {
-    if (slash)
-      *slash = '/';
-    path = xstrdup(rel);
-  }
+  char *resolved = xprof_object_path_resolve(rel);
+  path = xstrdup(resolved ? resolved : rel);
+  xprof_free(resolved);
   XDELETEVEC(rel);
   return path;
 }

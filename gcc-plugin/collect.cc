@@ -24,7 +24,6 @@
  */
 #include "gcc-common.h"
 
-#include <sys/time.h>
 
 #include "xprof-gcc.h"
 #include "xprof_rt.h"
@@ -493,8 +492,7 @@ static bool instrument_function(cgraph_node *node) {
     unsigned long long key = xprof_comdat_key(f.signature, c.edges, c.n_edges, n_debug != 0,
                                               site_words.address(), n_sites);
     site_words.release();
-    char name[64 + 1024];
-    snprintf(name, sizeof name, "__xprof_c.%.1000s.%llx", f.name, key);
+    char *name = xprof_comdat_array_name(XPROF_COMDAT_COUNTERS, f.name, key);
     uint32_t total = f.n_counters + n_sites * words;
     tree type = build_array_type(counter_type(),
                                  build_index_type(size_int(total ? total - 1 : 0)));
@@ -517,27 +515,31 @@ static bool instrument_function(cgraph_node *node) {
     f.var = v;
     f.base = 0;
     f.vp_base = f.n_counters;
+    xprof_free(name);
     if (use_twins() && f.n_counters) {
-      snprintf(name, sizeof name, "__xprof_t.%.1000s.%llx", f.name, key);
+      name = xprof_comdat_array_name(XPROF_COMDAT_TWIN, f.name, key);
       f.twin = twin_array(name, true, f.n_counters);
-      snprintf(name, sizeof name, "__xprof_tc.%.1000s.%llx", f.name, key);
+      xprof_free(name);
+      name = xprof_comdat_array_name(XPROF_COMDAT_TWIN_CELL, f.name, key);
       f.twin_cell = twin_cell_var(name, true);
+      xprof_free(name);
     } else if (per_thread() && f.n_counters) {
-      snprintf(name, sizeof name, "__xprof_d.%.1000s.%llx", f.name, key);
+      name = xprof_comdat_array_name(XPROF_COMDAT_THREAD_WORD, f.name, key);
       f.word = thread_word(name, true);
+      xprof_free(name);
     }
   } else {
     f.var = ctr_var;
     if (use_twins()) {
       if (!twin_var) {
-        twin_var = twin_array("__xprof_t", false, 0);
-        twin_cell = twin_cell_var("__xprof_tc", false);
+        twin_var = twin_array(XPROF_COMDAT_TWIN, false, 0);
+        twin_cell = twin_cell_var(XPROF_COMDAT_TWIN_CELL, false);
       }
       f.twin = twin_var;
       f.twin_cell = twin_cell;
     } else if (per_thread()) {
       if (!thread_var)
-        thread_var = thread_word("__xprof_d", false);
+        thread_var = thread_word(XPROF_COMDAT_THREAD_WORD, false);
       f.word = thread_var;
     }
     f.base = n_ctrs;
@@ -605,33 +607,83 @@ static void update_calls(cgraph_node *node) {
 
 /* ---- the object file's descriptor ------------------------------------ */
 
+/* A descriptor struct, built from its field list in xprof_rt.h. */
 struct record {
-  tree type;
-  tree fields[16];
+  const char *name;
+  const enum xprof_rt_kind *kinds;
+  const char *const *names;
   unsigned n;
+  tree type;
+  tree fields[XPROF_RT_OBJECT_N_FIELDS + XPROF_RT_PROC_N_FIELDS];
 };
 
-static void add_field(record *r, const char *name, tree type) {
-  tree f = build_decl(BUILTINS_LOCATION, FIELD_DECL, get_identifier(name), type);
-  r->fields[r->n++] = f;
+static tree array_of(tree elem, unsigned n) {
+  return build_array_type(elem, build_index_type(size_int(n ? n - 1 : 0)));
 }
 
-static void finish_record(record *r, const char *name) {
+/* The GCC type of a field of this kind (xprof_rt.h); site and proc are
+ * the types of the records that SITES and PROCS point at. */
+static tree kind_type(enum xprof_rt_kind kind, tree site, tree proc) {
+  switch (kind) {
+  case XPROF_RT_K_U32:
+    return uint32_type_node;
+  case XPROF_RT_K_U64:
+    return uint64_type_node;
+  case XPROF_RT_K_STR:
+    return build_pointer_type(build_qualified_type(char_type_node, TYPE_QUAL_CONST));
+  case XPROF_RT_K_U64P:
+    return build_pointer_type(uint64_type_node);
+  case XPROF_RT_K_SITES:
+    return build_pointer_type(site);
+  case XPROF_RT_K_PROCS:
+    return build_pointer_type(proc);
+  case XPROF_RT_K_CODE:
+    return const_ptr_type_node;
+  case XPROF_RT_K_CELL:
+    return build_pointer_type(build_pointer_type(counter_type()));
+  case XPROF_RT_K_NEXT:
+    return ptr_type_node;
+  case XPROF_RT_K_RESERVED:
+    return array_of(uint64_type_node, 2);
+  }
+  gcc_unreachable();
+}
+
+static void build_record(record *r, tree site, tree proc) {
   /* finish_builtin_struct takes the fields last first. */
   tree chain = NULL_TREE;
   for (unsigned i = 0; i < r->n; i++) {
+    r->fields[i] = build_decl(BUILTINS_LOCATION, FIELD_DECL, get_identifier(r->names[i]),
+                              kind_type(r->kinds[i], site, proc));
     DECL_CHAIN(r->fields[i]) = chain;
     chain = r->fields[i];
   }
   r->type = lang_hooks.types.make_type(RECORD_TYPE);
-  finish_builtin_struct(r->type, name, chain, NULL_TREE);
+  finish_builtin_struct(r->type, r->name, chain, NULL_TREE);
 }
 
-static void set(vec<constructor_elt, va_gc> **v, const record *r, unsigned i,
-                tree value) {
-  CONSTRUCTOR_APPEND_ELT(*v, r->fields[i],
-                         fold_convert(TREE_TYPE(r->fields[i]), value));
+/* One descriptor's initializer from values[], indexed as the field list
+ * (XPROF_RT_PROC_name, ...): every field has one but the runtime's own,
+ * which stay zero. */
+static tree fill(const record *r, const tree *values) {
+  vec<constructor_elt, va_gc> *v = NULL;
+  for (unsigned i = 0; i < r->n; i++) {
+    if (r->kinds[i] == XPROF_RT_K_NEXT || r->kinds[i] == XPROF_RT_K_RESERVED)
+      continue;
+    if (!values[i])
+      internal_error("xprof: the plugin gives no value to field %qs of %qs", r->names[i],
+                     r->name);
+    CONSTRUCTOR_APPEND_ELT(v, r->fields[i], fold_convert(TREE_TYPE(r->fields[i]), values[i]));
+  }
+  return build_constructor(r->type, v);
 }
+
+static const enum xprof_rt_kind site_kinds[] = {XPROF_RT_VP_SITE_FIELDS(XPROF_RT_KIND)};
+static const char *const site_names[] = {XPROF_RT_VP_SITE_FIELDS(XPROF_RT_NAME)};
+static const enum xprof_rt_kind proc_kinds[] = {XPROF_RT_PROC_FIELDS(XPROF_RT_KIND)};
+static const char *const proc_names[] = {XPROF_RT_PROC_FIELDS(XPROF_RT_NAME)};
+static const enum xprof_rt_kind object_kinds[] = {XPROF_RT_OBJECT_FIELDS(XPROF_RT_KIND)};
+static const char *const object_names[] = {XPROF_RT_OBJECT_FIELDS(XPROF_RT_NAME)};
 
 static tree u32(uint64_t x) { return build_int_cst(uint32_type_node, x); }
 static tree u64(uint64_t x) { return build_int_cstu(uint64_type_node, x); }
@@ -651,143 +703,101 @@ static tree static_var(const char *name, tree type, tree init) {
   return v;
 }
 
-static tree array_of(tree elem, unsigned n) {
-  return build_array_type(elem, build_index_type(size_int(n ? n - 1 : 0)));
-}
-
-static void compile_time(uint64_t *sec, uint32_t *usec) {
-  const char *epoch = getenv("SOURCE_DATE_EPOCH"); /* reproducible builds */
-  if (epoch && *epoch) {
-    *sec = strtoull(epoch, NULL, 10);
-    *usec = 0;
-    return;
-  }
-  struct timeval tv;
-  gettimeofday(&tv, NULL);
-  *sec = (uint64_t)tv.tv_sec;
-  *usec = (uint32_t)tv.tv_usec;
-}
-
 /* cell = &twin[0], in the constructor. */
 static tree point_cell(tree cell, tree twin) {
   return build2(MODIFY_EXPR, TREE_TYPE(cell), cell, build_fold_addr_expr(element(twin, 0)));
 }
 
-static void emit_descriptor(void) {
-  tree cptr = build_pointer_type(build_qualified_type(char_type_node, TYPE_QUAL_CONST));
-  tree u64ptr = build_pointer_type(uint64_type_node);
+/* The table of value-profile sites of the object file, in procedure
+ * order, or NULL_TREE when there are none. */
+static tree emit_sites(const record *site) {
   uint32_t words = XPROF_RT_VP_WORDS(xp_opts.values_per_site);
-
-  record site = {};
-  add_field(&site, "type", uint32_type_node);
-  add_field(&site, "expr_id", uint32_type_node);
-  add_field(&site, "state", u64ptr);
-  finish_record(&site, "xprof_rt_vp_site");
-
-  record proc = {};
-  add_field(&proc, "name", cptr);
-  add_field(&proc, "signature", uint64_type_node);
-  add_field(&proc, "id", uint32_type_node);
-  add_field(&proc, "n_counters", uint32_type_node);
-  add_field(&proc, "counters", u64ptr);
-  add_field(&proc, "n_vp_sites", uint32_type_node);
-  add_field(&proc, "array_offset", uint32_type_node);
-  add_field(&proc, "vp_sites", build_pointer_type(site.type));
-  add_field(&proc, "address", const_ptr_type_node);
-  add_field(&proc, "tls_array", build_pointer_type(build_pointer_type(counter_type())));
-  finish_record(&proc, "xprof_rt_proc");
-
-  /* All value-profile sites of the object file, in procedure order. */
   unsigned n_sites = 0;
   for (unsigned i = 0; i < fns.length(); i++)
     n_sites += fns[i].n_vp_sites;
-  tree sites_var = NULL_TREE;
-  if (n_sites) {
-    vec<constructor_elt, va_gc> *arr = NULL;
-    unsigned k = 0;
-    for (unsigned i = 0; i < fns.length(); i++) {
-      const xp_fn &f = fns[i];
-      for (uint32_t s = 0; s < f.n_vp_sites; s++, k++) {
-        vec<constructor_elt, va_gc> *v = NULL;
-        tree state_var = f.comdat ? f.var : vp_var;
-        set(&v, &site, 0, u32(XPROF_RT_VP_PROC));
-        set(&v, &site, 1, u32(s));
-        set(&v, &site, 2, build_fold_addr_expr(element(state_var, f.vp_base + s * words)));
-        CONSTRUCTOR_APPEND_ELT(arr, size_int(k), build_constructor(site.type, v));
-      }
-    }
-    tree type = array_of(site.type, n_sites);
-    sites_var = static_var("__xprof_sites", type, build_constructor(type, arr));
-  }
-
-  vec<constructor_elt, va_gc> *procs = NULL;
-  unsigned first_site = 0;
-  uint64_t objsig = 0xcbf29ce484222325ull;
+  if (!n_sites)
+    return NULL_TREE;
+  vec<constructor_elt, va_gc> *arr = NULL;
+  unsigned k = 0;
   for (unsigned i = 0; i < fns.length(); i++) {
     const xp_fn &f = fns[i];
-    vec<constructor_elt, va_gc> *v = NULL;
-    set(&v, &proc, 0, string(f.name));
-    set(&v, &proc, 1, u64(f.signature));
-    set(&v, &proc, 2, u32(i));
-    set(&v, &proc, 3, u32(f.n_counters));
-    set(&v, &proc, 4, build_fold_addr_expr(element(f.var, f.base)));
-    set(&v, &proc, 5, u32(f.n_vp_sites));
-    set(&v, &proc, 6, u32(f.base));
-    set(&v, &proc, 7,
-        f.n_vp_sites ? build_fold_addr_expr(build4(ARRAY_REF, site.type, sites_var,
-                                                   size_int(first_site), NULL_TREE,
-                                                   NULL_TREE))
-                     : null_pointer_node);
-    set(&v, &proc, 8,
-        f.take_address ? build_fold_addr_expr(f.decl) : null_pointer_node);
-    set(&v, &proc, 9, f.twin_cell ? build_fold_addr_expr(f.twin_cell) : null_pointer_node);
-    first_site += f.n_vp_sites;
-    CONSTRUCTOR_APPEND_ELT(procs, size_int(i), build_constructor(proc.type, v));
-    objsig = (objsig ^ f.signature) * 0x100000001b3ull;
+    for (uint32_t s = 0; s < f.n_vp_sites; s++, k++) {
+      tree state_var = f.comdat ? f.var : vp_var;
+      tree v[XPROF_RT_SITE_N_FIELDS] = {};
+      v[XPROF_RT_SITE_type] = u32(XPROF_RT_VP_PROC);
+      v[XPROF_RT_SITE_expr_id] = u32(s);
+      v[XPROF_RT_SITE_state] = build_fold_addr_expr(element(state_var, f.vp_base + s * words));
+      CONSTRUCTOR_APPEND_ELT(arr, size_int(k), fill(site, v));
+    }
   }
-  tree procs_type = array_of(proc.type, fns.length());
-  tree procs_var = static_var("__xprof_procs", procs_type,
-                              build_constructor(procs_type, procs));
+  tree type = array_of(site->type, n_sites);
+  return static_var("__xprof_sites", type, build_constructor(type, arr));
+}
 
-  record obj = {};
-  add_field(&obj, "abi_version", uint32_type_node);
-  add_field(&obj, "flags", uint32_type_node);
-  add_field(&obj, "path", cptr);
-  add_field(&obj, "tv_sec", uint64_type_node);
-  add_field(&obj, "tv_usec", uint32_type_node);
-  add_field(&obj, "n_values_per_vp", uint32_type_node);
-  add_field(&obj, "signature", uint64_type_node);
-  add_field(&obj, "profile_name", cptr);
-  add_field(&obj, "n_procs", uint32_type_node);
-  add_field(&obj, "n_counters", uint32_type_node);
-  add_field(&obj, "procs", build_pointer_type(proc.type));
-  add_field(&obj, "counters", u64ptr);
-  add_field(&obj, "next", ptr_type_node);
-  add_field(&obj, "runtime_reserved", array_of(uint64_type_node, 2));
-  finish_record(&obj, "xprof_rt_object");
+/* The procedure table; *objsig gets the object's signature. */
+static tree emit_procs(const record *site, const record *proc, tree sites_var,
+                       uint64_t *objsig) {
+  vec<constructor_elt, va_gc> *procs = NULL;
+  unsigned first_site = 0;
+  *objsig = XPROF_OBJECT_SIGNATURE_INIT;
+  for (unsigned i = 0; i < fns.length(); i++) {
+    const xp_fn &f = fns[i];
+    tree v[XPROF_RT_PROC_N_FIELDS] = {};
+    v[XPROF_RT_PROC_name] = string(f.name);
+    v[XPROF_RT_PROC_signature] = u64(f.signature);
+    v[XPROF_RT_PROC_id] = u32(i);
+    v[XPROF_RT_PROC_n_counters] = u32(f.n_counters);
+    v[XPROF_RT_PROC_counters] = build_fold_addr_expr(element(f.var, f.base));
+    v[XPROF_RT_PROC_n_vp_sites] = u32(f.n_vp_sites);
+    v[XPROF_RT_PROC_array_offset] = u32(f.base);
+    v[XPROF_RT_PROC_vp_sites] =
+        f.n_vp_sites ? build_fold_addr_expr(build4(ARRAY_REF, site->type, sites_var,
+                                                   size_int(first_site), NULL_TREE, NULL_TREE))
+                     : null_pointer_node;
+    v[XPROF_RT_PROC_address] = f.take_address ? build_fold_addr_expr(f.decl) : null_pointer_node;
+    v[XPROF_RT_PROC_tls_array] =
+        f.twin_cell ? build_fold_addr_expr(f.twin_cell) : null_pointer_node;
+    first_site += f.n_vp_sites;
+    CONSTRUCTOR_APPEND_ELT(procs, size_int(i), fill(proc, v));
+    *objsig = xprof_object_signature_add(*objsig, f.signature);
+  }
+  tree type = array_of(proc->type, fns.length());
+  return static_var("__xprof_procs", type, build_constructor(type, procs));
+}
+
+static void emit_descriptor(void) {
+  record site = {"xprof_rt_vp_site", site_kinds, site_names, XPROF_RT_SITE_N_FIELDS, NULL_TREE, {}};
+  record proc = {"xprof_rt_proc", proc_kinds, proc_names, XPROF_RT_PROC_N_FIELDS, NULL_TREE, {}};
+  record obj = {"xprof_rt_object", object_kinds, object_names, XPROF_RT_OBJECT_N_FIELDS,
+                NULL_TREE, {}};
+  build_record(&site, NULL_TREE, NULL_TREE);
+  build_record(&proc, site.type, NULL_TREE);
+  build_record(&obj, site.type, proc.type);
+  tree sites_var = emit_sites(&site);
+  uint64_t objsig;
+  tree procs_var = emit_procs(&site, &proc, sites_var, &objsig);
 
   uint64_t sec;
   uint32_t usec;
-  compile_time(&sec, &usec);
-  vec<constructor_elt, va_gc> *v = NULL;
-  set(&v, &obj, 0, u32(XPROF_RT_ABI_VERSION));
-  set(&v, &obj, 1,
-      u32(xp_opts.update == XP_UPDATE_THREAD   ? XPROF_RT_THREAD_COUNTERS
-          : xp_opts.update == XP_UPDATE_ATOMIC ? XPROF_RT_ATOMIC_COUNTERS
-                                               : 0));
-  set(&v, &obj, 2, string(xp_object_path()));
-  set(&v, &obj, 3, u64(sec));
-  set(&v, &obj, 4, u32(usec));
-  set(&v, &obj, 5, u32(xp_opts.values_per_site));
-  set(&v, &obj, 6, u64(objsig));
-  set(&v, &obj, 7,
-      xp_opts.profile_name ? string(xp_opts.profile_name) : null_pointer_node);
-  set(&v, &obj, 8, u32(fns.length()));
-  set(&v, &obj, 9, u32(n_ctrs));
-  set(&v, &obj, 10, build_fold_addr_expr(build4(ARRAY_REF, proc.type, procs_var,
-                                                size_int(0), NULL_TREE, NULL_TREE)));
-  set(&v, &obj, 11, build_fold_addr_expr(element(ctr_var, 0)));
-  tree obj_var = static_var("__xprof_object", obj.type, build_constructor(obj.type, v));
+  xprof_compile_time(&sec, &usec);
+  tree v[XPROF_RT_OBJECT_N_FIELDS] = {};
+  v[XPROF_RT_OBJECT_abi_version] = u32(XPROF_RT_ABI_VERSION);
+  v[XPROF_RT_OBJECT_flags] = u32(xp_opts.update == XP_UPDATE_THREAD   ? XPROF_RT_THREAD_COUNTERS
+                                 : xp_opts.update == XP_UPDATE_ATOMIC ? XPROF_RT_ATOMIC_COUNTERS
+                                                                      : 0);
+  v[XPROF_RT_OBJECT_path] = string(xp_object_path());
+  v[XPROF_RT_OBJECT_tv_sec] = u64(sec);
+  v[XPROF_RT_OBJECT_tv_usec] = u32(usec);
+  v[XPROF_RT_OBJECT_n_values_per_vp] = u32(xp_opts.values_per_site);
+  v[XPROF_RT_OBJECT_signature] = u64(objsig);
+  v[XPROF_RT_OBJECT_profile_name] =
+      xp_opts.profile_name ? string(xp_opts.profile_name) : null_pointer_node;
+  v[XPROF_RT_OBJECT_n_procs] = u32(fns.length());
+  v[XPROF_RT_OBJECT_n_counters] = u32(n_ctrs);
+  v[XPROF_RT_OBJECT_procs] = build_fold_addr_expr(
+      build4(ARRAY_REF, proc.type, procs_var, size_int(0), NULL_TREE, NULL_TREE));
+  v[XPROF_RT_OBJECT_counters] = build_fold_addr_expr(element(ctr_var, 0));
+  tree obj_var = static_var("__xprof_object", obj.type, fill(&obj, v));
   TREE_READONLY(obj_var) = 0;
 
   /* Register from a constructor, unregister from a destructor (dlclose).

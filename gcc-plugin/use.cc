@@ -22,9 +22,6 @@
 #define XP_ICP_DEN 4
 #define XP_ICP_MIN_CALLS 64
 
-struct use_stats {
-  unsigned matched, untrained, mismatched, missing, promoted;
-};
 
 static void warn_cb(void *, const char *msg) { xp_warning("%s", msg); }
 
@@ -162,9 +159,8 @@ static void choose_promotions(const xprof_objfile *o, const xprof_proc *f) {
                           (gcov_type)top->count, (gcov_type)total)};
     promotions.safe_push(p);
     if (xp_opts.verbose)
-      xp_note("%s: promoted an indirect call to %s (%" PRIu64 " of %" PRIu64
-              " calls), speculatively",
-              f->name, xp_function_name(target->decl), top->count, total);
+      xp_note(XPROF_MSG_PROMOTED ", speculatively", f->name, xp_function_name(target->decl),
+              (unsigned long long)top->count, (unsigned long long)total);
   }
   calls.release();
 }
@@ -228,7 +224,7 @@ static xp_plain_cache plain_cache;
 static xp_node_cache hot_caches[2]; /* without, with the cold-call limit */
 
 /* Apply f's counts to cfun.  Returns false when they do not fit. */
-static bool annotate(const xprof_objfile *o, const xprof_proc *f, use_stats *st) {
+static bool annotate(const xprof_objfile *o, const xprof_proc *f, xprof_use_stats *st) {
   if (execute_fixup_cfg() & TODO_cleanup_cfg)
     cleanup_tree_cfg();
   uint32_t n_sites = xp_count_indirect_calls();
@@ -238,10 +234,7 @@ static bool annotate(const xprof_objfile *o, const xprof_proc *f, use_stats *st)
     remove_fake_edges();
     xp_cfg_free(&c);
     st->mismatched++;
-    xp_warning("profile data for %s does not match this compilation (the "
-               "function or its compilation options changed since the "
-               "training build); it is compiled without profile data",
-               f->name);
+    xp_warning(XPROF_MSG_MISMATCH, f->name);
     return false;
   }
   uint32_t n = (uint32_t)c.n_counters;
@@ -256,15 +249,11 @@ static bool annotate(const xprof_objfile *o, const xprof_proc *f, use_stats *st)
     remove_fake_edges();
     free_solution(values, edge_count, node_count, &c);
     st->mismatched++;
-    xp_warning("profile data for %s cannot be solved; it is compiled "
-               "without profile data",
-               f->name);
+    xp_warning(XPROF_MSG_UNSOLVABLE, f->name);
     return false;
   }
   if (rc > 0 && xp_opts.verbose)
-    xp_note("%s: inconsistent counts (a racy or damaged profile); negative "
-            "counts were set to 0",
-            f->name);
+    xp_note(XPROF_MSG_INCONSISTENT, f->name);
 
   basic_block bb;
   bool untrained = node_count[XPROF_ENTRY] == 0;
@@ -380,7 +369,7 @@ void xp_use_execute(void) {
   /* GCC's clones and inliner look at the flag as well (cgraphclones.cc). */
   XP_SET_OPTIMIZATION(x_flag_profile_partial_training, xp_opts.partial_training);
 
-  use_stats st = {0, 0, 0, 0, 0};
+  xprof_use_stats st = {0, 0, 0, 0, 0};
   plain_cache = xp_plain_cache();
   hot_caches[0] = hot_caches[1] = xp_node_cache();
   vec<cgraph_node *> done = vNULL;
@@ -420,11 +409,10 @@ void xp_use_execute(void) {
   split_functions_with_profile();
   st.promoted = make_promotions_speculative();
   done.release();
-  if (xp_opts.verbose)
-    xp_note("%s: %u procedure%s matched the profile, %u mismatched, %u "
-            "missing; %u indirect call%s promoted; %u never ran in training%s",
-            objpath, st.matched, xprof_plural(st.matched), st.mismatched,
-            st.missing, st.promoted, xprof_plural(st.promoted), st.untrained,
-            xp_opts.partial_training ? " (optimized as without a profile)" : "");
+  if (xp_opts.verbose) {
+    char text[1024];
+    xprof_use_summary_text(&st, objpath, xp_opts.partial_training, text, sizeof text);
+    xp_note("%s", text);
+  }
   xprof_profile_free(prof);
 }

@@ -525,6 +525,61 @@ static inline uint64_t xprof_sat_mul(uint64_t a, uint64_t b) {
  * "2 procedures". */
 static inline const char *xprof_plural(uint64_t n) { return n == 1 ? "" : "s"; }
 
+/* ---- what both compiler plugins share (compile.c) --------------------- */
+
+/* A procedure's signature: its graph's (xprof_cfg_signature) with the
+ * number of its value-profile sites, which both builds must agree on. */
+uint64_t xprof_proc_signature(uint64_t cfg_signature, uint32_t n_vp_sites);
+
+/* An object file's signature: its procedures' folded in order, starting
+ * from XPROF_OBJECT_SIGNATURE_INIT. */
+#define XPROF_OBJECT_SIGNATURE_INIT 0xcbf29ce484222325ull
+uint64_t xprof_object_signature_add(uint64_t acc, uint64_t proc_signature);
+
+/* The compile time an object file records: now, or SOURCE_DATE_EPOCH when
+ * it is set (reproducible builds). */
+void xprof_compile_time(uint64_t *sec, uint32_t *usec);
+
+/* The path a profile knows an object file by: `rel` with its directory
+ * made absolute and resolved (the file itself need not exist yet);
+ * malloc'd. */
+char *xprof_object_path_resolve(const char *rel);
+
+/* The prefixes of the names of an object file's counter twin, its cell,
+ * and its thread-local word D (runtime/threads.c), and the name of a
+ * comdat function's own: alike in every translation unit that has a copy
+ * of the function -- the prefix, the function's name (cut, with a hash of
+ * all of it, when long) and its key (xprof_comdat_key); malloc'd. */
+#define XPROF_COMDAT_COUNTERS "__xprof_c"
+#define XPROF_COMDAT_TWIN "__xprof_t"
+#define XPROF_COMDAT_TWIN_CELL "__xprof_tc"
+#define XPROF_COMDAT_THREAD_WORD "__xprof_d"
+char *xprof_comdat_array_name(const char *kind, const char *function, uint64_t key);
+
+/* Does a call to this C library function end the process without running
+ * its exit handlers, so without a profile to get wrong (abort, _exit,
+ * failed assertions and checks)? */
+int xprof_ends_without_profile(const char *callee);
+
+/* What a use build found, and the messages it prints. */
+typedef struct xprof_use_stats {
+  unsigned matched, mismatched, missing, promoted, untrained;
+} xprof_use_stats;
+#define XPROF_MSG_MISMATCH                                                    \
+  "profile data for %s does not match this compilation (the function or its " \
+  "compilation options changed since the training build); it is compiled "    \
+  "without profile data"
+#define XPROF_MSG_UNSOLVABLE                                                   \
+  "profile data for %s cannot be solved; it is compiled without profile data"
+#define XPROF_MSG_INCONSISTENT                                                 \
+  "%s: inconsistent counts (a racy or damaged profile); negative counts were " \
+  "set to 0"
+/* Function, target, count, total: */
+#define XPROF_MSG_PROMOTED "%s: promoted an indirect call to %s (%llu of %llu calls)"
+/* The verbose note of a use build's object file. */
+void xprof_use_summary_text(const xprof_use_stats *st, const char *objpath,
+                            int partial_training, char *buf, size_t size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -21,6 +21,20 @@ static void message(LLVMModuleRef m, const char *kind, const char *fmt,
 
 int xl_no_warnings;
 
+static void *checked(void *block, size_t size) {
+  if (!block && size) {
+    fprintf(stderr, "xprof: out of memory (%zu bytes)\n", size);
+    abort();
+  }
+  return block;
+}
+
+void *xl_malloc(size_t size) { return checked(malloc(size), size); }
+
+void *xl_calloc(size_t n, size_t size) { return checked(calloc(n, size), n * size); }
+
+void *xl_realloc(void *block, size_t size) { return checked(realloc(block, size), size); }
+
 void xl_warning(LLVMModuleRef m, const char *fmt, ...) {
   if (xl_no_warnings)
     return;
@@ -89,20 +103,14 @@ int xl_is_indirect_call(LLVMValueRef i) {
 
 LLVMValueRef *xl_vp_sites(LLVMValueRef fn, uint32_t *n) {
   uint32_t cap = 8, k = 0;
-  LLVMValueRef *v = malloc(cap * sizeof *v);
-  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b && v;
-       b = LLVMGetNextBasicBlock(b))
+  LLVMValueRef *v = xl_malloc(cap * sizeof *v);
+  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b))
     for (LLVMValueRef i = LLVMGetFirstInstruction(b); i;
          i = LLVMGetNextInstruction(i))
       if (xl_is_indirect_call(i) || xl_memop_length(i)) {
         if (k == cap) {
-          LLVMValueRef *nv = realloc(v, 2 * cap * sizeof *v);
-          if (!nv) {
-            free(v);
-            return NULL;
-          }
-          v = nv;
           cap *= 2;
+          v = xl_realloc(v, cap * sizeof *v);
         }
         v[k++] = i;
       }
@@ -127,12 +135,6 @@ static uint32_t node_of(const block_map *m, LLVMBasicBlockRef b) {
   return m->vals[bm_slot(m, b)];
 }
 
-static void free_scratch(block_map *m, uint32_t *preds, unsigned char *fake_entry) {
-  free(m->keys);
-  free(m->vals);
-  free(preds);
-  free(fake_entry);
-}
 
 static int terminator_kind(LLVMValueRef t, int *exits, int *fake_exit) {
   LLVMOpcode op = LLVMGetInstructionOpcode(t);
@@ -153,8 +155,7 @@ static int has_risky_call(LLVMBasicBlockRef b) {
   return 0;
 }
 
-static int after_returns_twice(LLVMBasicBlockRef b, LLVMBasicBlockRef *from) {
-  (void)from;
+static int after_returns_twice(LLVMBasicBlockRef b) {
   LLVMValueRef t = LLVMGetBasicBlockTerminator(b);
   LLVMValueRef prev = t ? LLVMGetPreviousInstruction(t) : NULL;
   return prev && LLVMIsACallInst(prev) && xl_call_returns_twice(prev);
@@ -195,7 +196,7 @@ static void for_each_reentry(LLVMBasicBlockRef b, void (*fn)(LLVMBasicBlockRef, 
   LLVMValueRef t = LLVMGetBasicBlockTerminator(b);
   if (!t)
     return;
-  if (after_returns_twice(b, NULL) && LLVMGetNumSuccessors(t) == 1)
+  if (after_returns_twice(b) && LLVMGetNumSuccessors(t) == 1)
     fn(LLVMGetSuccessor(t, 0), arg);
   else if (is_coro_suspend(t))
     fn(b, arg);
@@ -217,6 +218,15 @@ static void split_risky_continuations(LLVMValueRef fn) {
     for_each_reentry(b, split_if_risky, NULL);
 }
 
+/* Does successor slot i of terminator t go where an earlier slot goes? */
+static int repeated_successor(LLVMValueRef t, unsigned i) {
+  LLVMBasicBlockRef d = LLVMGetSuccessor(t, i);
+  for (unsigned j = 0; j < i; j++)
+    if (LLVMGetSuccessor(t, j) == d)
+      return 1;
+  return 0;
+}
+
 struct mark_ctx {
   block_map *m;
   unsigned char *fake_entry;
@@ -232,11 +242,11 @@ static void mark_fake_entry(LLVMBasicBlockRef b, void *arg) {
  * as often as the call, which the site's counts sum to, so it needs no
  * counter -- one counter fewer per call, and no more for a fake edge
  * beside a call that may not return.  Returns the new blocks by site
- * (NULL for sites not measured), or NULL when out of memory. */
+ * (NULL for sites not measured). */
 static LLVMBasicBlockRef *split_before_measured_calls(const LLVMValueRef *sites,
                                                       uint32_t n_sites) {
-  LLVMBasicBlockRef *head = calloc(n_sites + 1, sizeof *head);
-  for (uint32_t s = 0; head && s < n_sites; s++)
+  LLVMBasicBlockRef *head = xl_calloc(n_sites + 1, sizeof *head);
+  for (uint32_t s = 0; s < n_sites; s++)
     if (!xl_memop_length(sites[s]))
       head[s] = xl_split_block_before(sites[s]);
   return head;
@@ -249,15 +259,13 @@ static LLVMBasicBlockRef *split_before_measured_calls(const LLVMValueRef *sites,
  * runs once per call of a function that does far more work in its loops
  * (zstd's match finders: 5.3 M instructions saved, 2.2%), where the
  * selects of small loop-free functions would be counted in their
- * callers' loops once inlined.  Returns 0 when out of memory. */
-static int find_selects(LLVMValueRef fn, struct xl_cfg *c) {
+ * callers' loops once inlined. */
+static void find_selects(LLVMValueRef fn, struct xl_cfg *c) {
   uint32_t nb = c->n_nodes - 2;
-  unsigned char *on_cycle = calloc(nb + 1, 1);
-  if (!on_cycle)
-    return 0;
+  unsigned char *on_cycle = xl_calloc(nb + 1, 1);
   if (xl_mark_cycle_blocks(fn, on_cycle) == 0) {
     free(on_cycle);
-    return 1;
+    return;
   }
   uint32_t cap = 0;
   for (uint32_t k = 2; k < c->n_nodes; k++) {
@@ -273,12 +281,7 @@ static int find_selects(LLVMValueRef fn, struct xl_cfg *c) {
         continue; /* vector selects have no branch weights */
       if (c->n_selects == cap) {
         cap = cap ? 2 * cap : 8;
-        struct xl_select *ns = realloc(c->selects, cap * sizeof *ns);
-        if (!ns) {
-          free(on_cycle);
-          return 0;
-        }
-        c->selects = ns;
+        c->selects = xl_realloc(c->selects, cap * sizeof *c->selects);
       }
       uint32_t counter = c->n_select_counters;
       for (uint32_t j = first_of_block; j < c->n_selects; j++)
@@ -290,7 +293,129 @@ static int find_selects(LLVMValueRef fn, struct xl_cfg *c) {
     }
   }
   free(on_cycle);
-  return 1;
+}
+
+/* What building a function's graph needs to know of its blocks: their
+ * nodes, how many blocks lead to each, which are entered again after a
+ * return (fake entry), and which begin with a measured indirect call (the
+ * call's site, or UINT32_MAX). */
+typedef struct graph_builder {
+  block_map m;
+  uint32_t *preds;
+  unsigned char *fake_entry;
+  uint32_t *site_of_node;
+} graph_builder;
+
+/* Number the blocks (node 2 on) and fill gb; c->edges and its companions
+ * get room for every successor slot, plus entry, exits and fakes. */
+static void index_blocks(LLVMValueRef fn, LLVMBasicBlockRef *measured, uint32_t n_sites,
+                         struct xl_cfg *c, graph_builder *gb) {
+  c->n_nodes = LLVMCountBasicBlocks(fn) + 2;
+  c->blocks = xl_calloc(c->n_nodes, sizeof *c->blocks);
+  uint32_t size = 16;
+  while (size < 2 * c->n_nodes)
+    size *= 2;
+  gb->m = (block_map){xl_calloc(size, sizeof *gb->m.keys), xl_calloc(size, sizeof *gb->m.vals),
+                      size - 1};
+  gb->preds = xl_calloc(c->n_nodes, sizeof *gb->preds);
+  gb->fake_entry = xl_calloc(c->n_nodes, 1);
+  gb->site_of_node = xl_malloc(c->n_nodes * sizeof *gb->site_of_node);
+  uint32_t cap = 2, k = 2;
+  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b), k++) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(b);
+    cap += (t ? LLVMGetNumSuccessors(t) : 0) + 3;
+    c->blocks[k] = b;
+    uint32_t s = bm_slot(&gb->m, b);
+    gb->m.keys[s] = b;
+    gb->m.vals[s] = k;
+  }
+  c->edges = xl_calloc(cap, sizeof *c->edges);
+  c->counter_of_edge = xl_calloc(cap, sizeof *c->counter_of_edge);
+  c->succ_slot = xl_calloc(cap, sizeof *c->succ_slot);
+  for (k = 2; k < c->n_nodes; k++) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(c->blocks[k]);
+    /* Predecessor blocks, not slots: a switch's cases that share a
+     * destination are one edge. */
+    for (unsigned i = 0; t && i < LLVMGetNumSuccessors(t); i++)
+      if (!repeated_successor(t, i))
+        gb->preds[node_of(&gb->m, LLVMGetSuccessor(t, i))]++;
+    struct mark_ctx mc = {&gb->m, gb->fake_entry};
+    for_each_reentry(c->blocks[k], mark_fake_entry, &mc);
+  }
+  for (k = 0; k < c->n_nodes; k++)
+    gb->site_of_node[k] = UINT32_MAX;
+  for (uint32_t s = 0; measured && s < n_sites; s++)
+    if (measured[s])
+      gb->site_of_node[node_of(&gb->m, measured[s])] = s;
+}
+
+static void free_builder(graph_builder *gb) {
+  free(gb->m.keys);
+  free(gb->m.vals);
+  free(gb->preds);
+  free(gb->fake_entry);
+  free(gb->site_of_node);
+}
+
+/* The edges from block node k to its successors; returns the next free
+ * edge. */
+static uint32_t successor_edges(struct xl_cfg *c, const graph_builder *gb, void *freq,
+                                uint32_t k, LLVMValueRef t, uint32_t n) {
+  unsigned ns = LLVMGetNumSuccessors(t);
+  int exits, fake_exit, op = terminator_kind(t, &exits, &fake_exit);
+  for (unsigned i = 0; i < ns; i++) {
+    if (repeated_successor(t, i))
+      continue; /* parallel slots are one edge: indistinguishable */
+    LLVMBasicBlockRef d = LLVMGetSuccessor(t, i);
+    uint32_t dn = node_of(&gb->m, d);
+    uint32_t flags = 0;
+    if (ns > 1 && gb->preds[dn] > 1)
+      flags |= XPROF_EDGE_CRITICAL;
+    /* No counter where no block can be inserted. */
+    if ((flags & XPROF_EDGE_CRITICAL) &&
+        (op == LLVMIndirectBr || op == LLVMCallBr || xl_is_eh_pad_block(d)))
+      flags |= XPROF_EDGE_NOCOUNT;
+    if (!(flags & XPROF_EDGE_CRITICAL) && ns > 1 && !xl_first_insertion_point(d))
+      flags |= XPROF_EDGE_NOCOUNT;
+    uint32_t site = gb->site_of_node[dn];
+    if (site != UINT32_MAX) /* the block's one way in (split off) */
+      flags |= XPROF_EDGE_MEASURED;
+    c->succ_slot[n] = i;
+    c->edges[n++] = (xprof_edge){k, dn, flags, xl_freq_edge(freq, c->blocks[k], i),
+                                 site != UINT32_MAX ? site : 0};
+  }
+  return n;
+}
+
+/* Block node k's edges: a fake one in from ENTRY when it is entered again
+ * after a return, to its successors, and out to EXIT (its return, and a
+ * fake edge for a call that may not return).  Returns the next free
+ * edge. */
+static uint32_t block_edges(struct xl_cfg *c, const graph_builder *gb, void *freq, uint32_t k,
+                            uint32_t n) {
+  LLVMBasicBlockRef b = c->blocks[k];
+  LLVMValueRef t = LLVMGetBasicBlockTerminator(b);
+  if (gb->fake_entry[k])
+    c->edges[n++] = (xprof_edge){XPROF_ENTRY, k, XPROF_EDGE_FAKE, 0, 0};
+  int exits = 0, fake_exit = !t;
+  if (t) {
+    terminator_kind(t, &exits, &fake_exit);
+    n = successor_edges(c, gb, freq, k, t, n);
+  }
+  /* A block that returns and holds a call that may not return needs no
+   * fake edge beside its return: the return edge, never counted, carries
+   * both (its count is everything that entered the block). */
+  int risky = has_risky_call(b);
+  /* But a call through a pointer that its site measures keeps the two
+   * apart, so that the calls that did not return are known (use.c,
+   * unreturned_calls): the return costs a counter. */
+  int apart = risky && exits && gb->site_of_node[k] != UINT32_MAX;
+  if (exits)
+    c->edges[n++] = (xprof_edge){k, XPROF_EXIT, risky && !apart ? XPROF_EDGE_NOCOUNT : 0,
+                                 xl_freq_block(freq, b), 0};
+  if (fake_exit || (risky && (!exits || apart)))
+    c->edges[n++] = (xprof_edge){k, XPROF_EXIT, XPROF_EDGE_FAKE, 0, 0};
+  return n;
 }
 
 int xl_cfg_build(LLVMValueRef fn, const LLVMValueRef *sites, uint32_t n_vp_sites,
@@ -302,139 +427,29 @@ int xl_cfg_build(LLVMValueRef fn, const LLVMValueRef *sites, uint32_t n_vp_sites
   split_risky_continuations(fn);
   LLVMBasicBlockRef *measured =
       measure_calls ? split_before_measured_calls(sites, n_vp_sites) : NULL;
-  if (measure_calls && !measured) {
-    c->n_counters = -1;
-    return 0;
-  }
-
-  uint32_t nb = LLVMCountBasicBlocks(fn);
-  c->n_nodes = nb + 2;
-  c->blocks = calloc(c->n_nodes, sizeof *c->blocks);
-  block_map m = {0};
-  uint32_t size = 16;
-  while (size < 2 * c->n_nodes)
-    size *= 2;
-  m.keys = calloc(size, sizeof *m.keys);
-  m.vals = calloc(size, sizeof *m.vals);
-  m.mask = size - 1;
-  uint32_t *preds = calloc(c->n_nodes, sizeof *preds);
-  /* Edges: at most every successor slot, plus entry, exits, fakes. */
-  uint32_t cap = 2;
-  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b)) {
-    LLVMValueRef t = LLVMGetBasicBlockTerminator(b);
-    cap += (t ? LLVMGetNumSuccessors(t) : 0) + 3;
-  }
-  c->edges = calloc(cap, sizeof *c->edges);
-  c->counter_of_edge = calloc(cap, sizeof *c->counter_of_edge);
-  c->succ_slot = calloc(cap, sizeof *c->succ_slot);
-  unsigned char *fake_entry = calloc(c->n_nodes, 1);
-  uint32_t *site_of_node = malloc(c->n_nodes * sizeof *site_of_node);
-  if (!c->blocks || !m.keys || !m.vals || !preds || !c->edges ||
-      !c->counter_of_edge || !c->succ_slot || !fake_entry || !site_of_node)
-    goto fail;
-
-  uint32_t k = 2;
-  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b), k++) {
-    c->blocks[k] = b;
-    uint32_t s = bm_slot(&m, b);
-    m.keys[s] = b;
-    m.vals[s] = k;
-  }
-  for (k = 2; k < c->n_nodes; k++) {
-    LLVMValueRef t = LLVMGetBasicBlockTerminator(c->blocks[k]);
-    /* Predecessor blocks, not slots: a switch's cases that share a
-     * destination are one edge. */
-    for (unsigned i = 0; t && i < LLVMGetNumSuccessors(t); i++) {
-      LLVMBasicBlockRef d = LLVMGetSuccessor(t, i);
-      int dup = 0;
-      for (unsigned j = 0; j < i && !dup; j++)
-        dup = LLVMGetSuccessor(t, j) == d;
-      if (!dup)
-        preds[node_of(&m, d)]++;
-    }
-    struct mark_ctx mc = {&m, fake_entry};
-    for_each_reentry(c->blocks[k], mark_fake_entry, &mc);
-  }
-  for (k = 0; k < c->n_nodes; k++)
-    site_of_node[k] = UINT32_MAX;
-  for (uint32_t s = 0; measured && s < n_vp_sites; s++)
-    if (measured[s])
-      site_of_node[node_of(&m, measured[s])] = s;
+  graph_builder gb;
+  index_blocks(fn, measured, n_vp_sites, c, &gb);
 
   /* Estimated frequencies: the heaviest edges stay on the tree. */
   void *freq = xl_freq_open(fn);
   uint32_t n = 0;
   c->edges[n++] = (xprof_edge){XPROF_ENTRY, 2, 0, xl_freq_block(freq, c->blocks[2]), 0};
-  for (k = 2; k < c->n_nodes; k++) {
-    LLVMBasicBlockRef b = c->blocks[k];
-    LLVMValueRef t = LLVMGetBasicBlockTerminator(b);
-    if (fake_entry[k])
-      c->edges[n++] = (xprof_edge){XPROF_ENTRY, k, XPROF_EDGE_FAKE, 0, 0};
-    int exits = 0, fake_exit = 0;
-    unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
-    int op = t ? terminator_kind(t, &exits, &fake_exit) : LLVMUnreachable;
-    if (!t)
-      fake_exit = 1;
-    for (unsigned i = 0; i < ns; i++) {
-      LLVMBasicBlockRef d = LLVMGetSuccessor(t, i);
-      uint32_t dn = node_of(&m, d);
-      int dup = 0;
-      for (unsigned j = 0; j < i && !dup; j++)
-        dup = LLVMGetSuccessor(t, j) == d;
-      if (dup)
-        continue; /* parallel slots are one edge: indistinguishable */
-      uint32_t flags = 0;
-      if (ns > 1 && preds[dn] > 1)
-        flags |= XPROF_EDGE_CRITICAL;
-      /* No counter where no block can be inserted. */
-      if ((flags & XPROF_EDGE_CRITICAL) &&
-          (op == LLVMIndirectBr || op == LLVMCallBr || xl_is_eh_pad_block(d)))
-        flags |= XPROF_EDGE_NOCOUNT;
-      if (!(flags & XPROF_EDGE_CRITICAL) && ns > 1 && !xl_first_insertion_point(d))
-        flags |= XPROF_EDGE_NOCOUNT;
-      uint64_t w = xl_freq_edge(freq, b, i);
-      uint32_t site = site_of_node[dn];
-      if (site != UINT32_MAX) /* the block's one way in (split off) */
-        flags |= XPROF_EDGE_MEASURED;
-      c->succ_slot[n] = i;
-      c->edges[n++] = (xprof_edge){k, dn, flags, w, site != UINT32_MAX ? site : 0};
-    }
-    /* A block that returns and holds a call that may not return needs no
-     * fake edge beside its return: the return edge, never counted, carries
-     * both (its count is everything that entered the block). */
-    int risky = has_risky_call(b);
-    /* But a call through a pointer that its site measures keeps the two
-     * apart, so that the calls that did not return are known (use.c,
-     * unreturned_calls): the return costs a counter. */
-    int apart = risky && exits && site_of_node[k] != UINT32_MAX;
-    if (exits)
-      c->edges[n++] = (xprof_edge){k, XPROF_EXIT, risky && !apart ? XPROF_EDGE_NOCOUNT : 0,
-                                   xl_freq_block(freq, b), 0};
-    if (fake_exit || (risky && (!exits || apart)))
-      c->edges[n++] = (xprof_edge){k, XPROF_EXIT, XPROF_EDGE_FAKE, 0, 0};
-  }
+  for (uint32_t k = 2; k < c->n_nodes; k++)
+    n = block_edges(c, &gb, freq, k, n);
   xl_freq_close(freq);
   c->n_edges = n;
   c->n_counters = xprof_place_counters(c->n_nodes, c->edges, n, c->counter_of_edge);
-  c->signature = xprof_cfg_signature(c->n_nodes, c->edges, n, c->counter_of_edge) ^
-                 (0x9e3779b97f4a7c15ull * (uint64_t)(n_vp_sites + 1));
-  if (count_selects && c->n_counters >= 0 && !find_selects(fn, c))
-    goto fail;
+  c->signature = xprof_proc_signature(
+      xprof_cfg_signature(c->n_nodes, c->edges, n, c->counter_of_edge), n_vp_sites);
+  if (count_selects && c->n_counters >= 0)
+    find_selects(fn, c);
   /* Only functions with counted selects change signature: profiles of
    * the others stay valid. */
   if (c->n_select_counters)
     c->signature ^= 0xc2b2ae3d27d4eb4full * (uint64_t)c->n_select_counters;
-  free_scratch(&m, preds, fake_entry);
-  free(site_of_node);
+  free_builder(&gb);
   free(measured);
   return c->n_counters >= 0;
-fail:
-  free_scratch(&m, preds, fake_entry);
-  free(site_of_node);
-  free(measured);
-  xl_cfg_free(c);
-  c->n_counters = -1;
-  return 0;
 }
 
 void xl_cfg_free(struct xl_cfg *c) {
@@ -484,16 +499,10 @@ char *xl_object_path(LLVMModuleRef m, const struct xl_options *o) {
   }
   if (!rel)
     return NULL;
-  char *slash = strrchr(rel, '/'), resolved[PATH_MAX], *path = NULL;
-  const char *file = slash ? slash + 1 : rel;
-  if (slash)
-    *slash = 0;
-  if (realpath(slash ? (rel[0] ? rel : "/") : ".", resolved) &&
-      asprintf(&path, "%s/%s", strcmp(resolved, "/") ? resolved : "", file) >= 0) {
+  char *resolved = xprof_object_path_resolve(rel);
+  char *path = resolved ? strdup(resolved) : rel;
+  if (resolved)
     free(rel);
-    return path;
-  }
-  if (slash)
-    *slash = '/';
-  return rel;
+  xprof_free(resolved);
+  return path;
 }

@@ -21,7 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/time.h>
 
 #include "core.h"
 #include "xprof_rt.h"
@@ -77,7 +76,7 @@ static int grow(void **arr, uint32_t *cap, uint32_t n, size_t elem) {
   if (n < *cap)
     return 0;
   uint32_t nc = *cap ? *cap * 2 : 16;
-  void *na = realloc(*arr, (size_t)nc * elem);
+  void *na = xl_realloc(*arr, (size_t)nc * elem);
   if (!na)
     return -1;
   *arr = na;
@@ -225,15 +224,15 @@ static LLVMValueRef vp_proc_fn(ctx *c) {
 }
 
 static LLVMValueRef comdat_array(ctx *c, fn_data *f) {
-  char *name;
   uint32_t total = f->n_counters + f->vp_words;
-  if (asprintf(&name, "__xprof_c.%s.%llx", f->name, (unsigned long long)f->comdat_key) < 0)
+  char *name = xprof_comdat_array_name(XPROF_COMDAT_COUNTERS, f->name, f->comdat_key);
+  if (!name)
     return NULL;
   LLVMTypeRef ty = LLVMArrayType(c->i64, total ? total : 1);
   LLVMValueRef g = LLVMGetNamedGlobal(c->m, name);
   if (!g) {
     g = LLVMAddGlobal(c->m, ty, name);
-    LLVMValueRef *init = calloc(total + 1, sizeof *init);
+    LLVMValueRef *init = xl_calloc(total + 1, sizeof *init);
     for (uint32_t i = 0; i < total + 1; i++)
       init[i] = LLVMConstInt(c->i64, 0, 0);
     for (uint32_t s = 0; s < f->n_sites; s++)
@@ -245,7 +244,7 @@ static LLVMValueRef comdat_array(ctx *c, fn_data *f) {
     LLVMSetComdat(g, LLVMGetOrInsertComdat(c->m, name));
     LLVMSetAlignment(g, 8);
   }
-  free(name);
+  xprof_free(name);
   return g;
 }
 
@@ -293,22 +292,18 @@ static LLVMValueRef counting_array(ctx *c, fn_data *f, LLVMValueRef arr) {
   if (!f->var) {
     if (!c->twin_ph) { /* sized at the end, as the module's array */
       c->twin_ph = twin_array(c, "__xprof_t.ph", 1u << 30, 0);
-      c->twin_cell = twin_cell(c, "__xprof_tc", 0);
+      c->twin_cell = twin_cell(c, XPROF_COMDAT_TWIN_CELL, 0);
     }
     return c->twin_ph;
   }
-  char *name, *cell;
-  unsigned long long sig = (unsigned long long)f->comdat_key;
-  if (asprintf(&name, "__xprof_t.%s.%llx", f->name, sig) < 0)
-    return NULL;
-  if (asprintf(&cell, "__xprof_tc.%s.%llx", f->name, sig) < 0) {
-    free(name);
-    return NULL;
+  char *name = xprof_comdat_array_name(XPROF_COMDAT_TWIN, f->name, f->comdat_key);
+  char *cell = xprof_comdat_array_name(XPROF_COMDAT_TWIN_CELL, f->name, f->comdat_key);
+  if (name && cell) {
+    f->twin = twin_array(c, name, f->n_counters, 1);
+    f->twin_cell = twin_cell(c, cell, 1);
   }
-  f->twin = twin_array(c, name, f->n_counters, 1);
-  f->twin_cell = twin_cell(c, cell, 1);
-  free(name);
-  free(cell);
+  xprof_free(name);
+  xprof_free(cell);
   return f->twin;
 }
 
@@ -543,14 +538,14 @@ static int instrument(ctx *c, LLVMValueRef fn) {
   f->name = strdup(xl_function_name(fn));
   f->signature = g.signature;
   f->n_sites = n_sites;
-  f->site_types = malloc(n_sites + 1);
-  f->site_off = malloc((n_sites + 1) * sizeof *f->site_off);
+  f->site_types = xl_malloc(n_sites + 1);
+  f->site_off = xl_malloc((n_sites + 1) * sizeof *f->site_off);
   if (!f->site_types || !f->site_off) {
     free(calls);
     xl_cfg_free(&g);
     return 0;
   }
-  uint32_t *words = malloc((n_sites + 1) * sizeof *words);
+  uint32_t *words = xl_malloc((n_sites + 1) * sizeof *words);
   if (!words) {
     free(calls);
     xl_cfg_free(&g);
@@ -605,7 +600,7 @@ static int instrument(ctx *c, LLVMValueRef fn) {
     return 0;
   c->copy = per_thread(c) && !c->twins && f->n_counters ? copy_placeholder(c, fn) : NULL;
   /* Decide every insertion point before splitting any edge. */
-  LLVMValueRef *at = calloc(g.n_edges + 1, sizeof *at);
+  LLVMValueRef *at = xl_calloc(g.n_edges + 1, sizeof *at);
   for (uint32_t e = 0; e < g.n_edges; e++) {
     uint32_t k = g.counter_of_edge[e];
     int counted = XPROF_HAS_COUNTER(k);
@@ -614,7 +609,7 @@ static int instrument(ctx *c, LLVMValueRef fn) {
       at[e] = insertion_point(c, &g, e);
   }
   uint32_t dbg = 0, n_updates = 0;
-  LLVMValueRef *updates = calloc(2 * (size_t)g.n_edges + 1, sizeof *updates);
+  LLVMValueRef *updates = xl_calloc(2 * (size_t)g.n_edges + 1, sizeof *updates);
   for (uint32_t e = 0; e < g.n_edges; e++) {
     uint32_t k = g.counter_of_edge[e];
     if (XPROF_HAS_COUNTER(k) && at[e])
@@ -630,13 +625,13 @@ static int instrument(ctx *c, LLVMValueRef fn) {
   if (c->copy) {
     LLVMValueRef word;
     if (f->var) {
-      char *name;
-      if (asprintf(&name, "__xprof_d.%s.%llx", f->name, (unsigned long long)f->comdat_key) < 0)
+      char *name = xprof_comdat_array_name(XPROF_COMDAT_THREAD_WORD, f->name, f->comdat_key);
+      if (!name)
         return 0;
       word = thread_word(c, name, 1);
-      free(name);
+      xprof_free(name);
     } else {
-      word = thread_word(c, "__xprof_d", 0);
+      word = thread_word(c, XPROF_COMDAT_THREAD_WORD, 0);
     }
     emit_thread_entry(c, arr, word);
   }
@@ -681,7 +676,7 @@ static LLVMValueRef finish_array(ctx *c, LLVMValueRef ph, const char *name,
   LLVMSetLinkage(g, LLVMInternalLinkage);
   LLVMSetAlignment(g, 8);
   if (n_states) {
-    LLVMValueRef *init = calloc((size_t)n + 1, sizeof *init);
+    LLVMValueRef *init = xl_calloc((size_t)n + 1, sizeof *init);
     for (uint32_t i = 0; i < n; i++)
       init[i] = LLVMConstInt(c->i64, 0, 0);
     for (uint32_t i = 0; i < n_states; i++)
@@ -699,7 +694,7 @@ static LLVMValueRef finish_array(ctx *c, LLVMValueRef ph, const char *name,
 
 /* The module's twin, of its final size, in place of its placeholder. */
 static LLVMValueRef finish_twin(ctx *c) {
-  LLVMValueRef g = twin_array(c, "__xprof_t", c->n_ctrs, 0);
+  LLVMValueRef g = twin_array(c, XPROF_COMDAT_TWIN, c->n_ctrs, 0);
   LLVMReplaceAllUsesWith(c->twin_ph, LLVMConstPointerCast(g, LLVMTypeOf(c->twin_ph)));
   LLVMDeleteGlobal(c->twin_ph);
   return g;
@@ -719,58 +714,112 @@ static LLVMValueRef ptr_to(ctx *c, LLVMValueRef arr, uint32_t idx, LLVMTypeRef t
   return LLVMConstPointerCast(elem(c, arr, idx), to);
 }
 
-static void compile_time(uint64_t *sec, uint32_t *usec) {
-  const char *e = getenv("SOURCE_DATE_EPOCH");
-  if (e && *e) {
-    *sec = strtoull(e, NULL, 10);
-    *usec = 0;
-    return;
+/* A descriptor struct, built from its field list in xprof_rt.h. */
+typedef struct record {
+  const char *name;
+  const enum xprof_rt_kind *kinds;
+  const char *const *names;
+  unsigned n;
+  LLVMTypeRef type;
+} record;
+
+static const enum xprof_rt_kind site_kinds[] = {XPROF_RT_VP_SITE_FIELDS(XPROF_RT_KIND)};
+static const char *const site_names[] = {XPROF_RT_VP_SITE_FIELDS(XPROF_RT_NAME)};
+static const enum xprof_rt_kind proc_kinds[] = {XPROF_RT_PROC_FIELDS(XPROF_RT_KIND)};
+static const char *const proc_names[] = {XPROF_RT_PROC_FIELDS(XPROF_RT_NAME)};
+static const enum xprof_rt_kind object_kinds[] = {XPROF_RT_OBJECT_FIELDS(XPROF_RT_KIND)};
+static const char *const object_names[] = {XPROF_RT_OBJECT_FIELDS(XPROF_RT_NAME)};
+
+/* The LLVM type of a field of this kind (xprof_rt.h); site and proc are
+ * the types of the records that SITES and PROCS point at. */
+static LLVMTypeRef kind_type(const ctx *c, enum xprof_rt_kind kind, LLVMTypeRef site,
+                             LLVMTypeRef proc) {
+  switch (kind) {
+  case XPROF_RT_K_U32:
+    return c->i32;
+  case XPROF_RT_K_U64:
+    return c->i64;
+  case XPROF_RT_K_STR:
+  case XPROF_RT_K_CODE:
+  case XPROF_RT_K_NEXT:
+    return c->i8p;
+  case XPROF_RT_K_U64P:
+    return c->i64p;
+  case XPROF_RT_K_SITES:
+    return LLVMPointerType(site, 0);
+  case XPROF_RT_K_PROCS:
+    return LLVMPointerType(proc, 0);
+  case XPROF_RT_K_CELL:
+    return LLVMPointerType(c->i64p, 0);
+  case XPROF_RT_K_RESERVED:
+    return LLVMArrayType(c->i64, 2);
   }
-  struct timeval tv;
-  gettimeofday(&tv, NULL);
-  *sec = (uint64_t)tv.tv_sec;
-  *usec = (uint32_t)tv.tv_usec;
+  abort();
 }
 
-static void emit_descriptor(ctx *c, LLVMValueRef ctrs, LLVMValueRef vps,
-                            LLVMValueRef twin) {
-  LLVMTypeRef site_t = LLVMStructCreateNamed(c->cx, "xprof_rt_vp_site");
-  LLVMTypeRef site_f[3] = {c->i32, c->i32, c->i64p};
-  LLVMStructSetBody(site_t, site_f, 3, 0);
-  LLVMTypeRef proc_t = LLVMStructCreateNamed(c->cx, "xprof_rt_proc");
-  LLVMTypeRef i64pp = LLVMPointerType(c->i64p, 0);
-  LLVMTypeRef proc_f[10] = {c->i8p, c->i64, c->i32, c->i32, c->i64p,
-                            c->i32, c->i32, LLVMPointerType(site_t, 0), c->i8p, i64pp};
-  LLVMStructSetBody(proc_t, proc_f, 10, 0);
+static void build_record(const ctx *c, record *r, LLVMTypeRef site, LLVMTypeRef proc) {
+  LLVMTypeRef fields[XPROF_RT_OBJECT_N_FIELDS + XPROF_RT_PROC_N_FIELDS];
+  for (unsigned i = 0; i < r->n; i++)
+    fields[i] = kind_type(c, r->kinds[i], site, proc);
+  r->type = LLVMStructCreateNamed(c->cx, r->name);
+  LLVMStructSetBody(r->type, fields, r->n, 0);
+}
 
+/* One descriptor's initializer from values[], indexed as the field list
+ * (XPROF_RT_PROC_name, ...): every field has one but the runtime's own,
+ * which stay zero. */
+static LLVMValueRef fill(const record *r, LLVMValueRef *values) {
+  for (unsigned i = 0; i < r->n; i++) {
+    if (r->kinds[i] == XPROF_RT_K_NEXT || r->kinds[i] == XPROF_RT_K_RESERVED) {
+      values[i] = LLVMConstNull(LLVMStructGetTypeAtIndex(r->type, i));
+    } else if (!values[i]) {
+      fprintf(stderr, "xprof: the plugin gives no value to field %s of %s\n", r->names[i],
+              r->name);
+      abort();
+    }
+  }
+  return LLVMConstNamedStruct(r->type, values, r->n);
+}
+
+/* The table of value-profile sites, in procedure order, or NULL. */
+static LLVMValueRef emit_sites(ctx *c, const record *site, LLVMValueRef vps) {
   uint32_t n_sites = 0;
   for (uint32_t i = 0; i < c->n_fns; i++)
     n_sites += c->fns[i].n_sites;
-  LLVMValueRef sites = NULL;
-  if (n_sites) {
-    LLVMValueRef *sv = calloc(n_sites, sizeof *sv);
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < c->n_fns; i++) {
-      fn_data *f = &c->fns[i];
-      for (uint32_t s = 0; s < f->n_sites; s++) {
-        LLVMValueRef v[3] = {LLVMConstInt(c->i32, f->site_types[s], 0),
-                             LLVMConstInt(c->i32, s, 0),
-                             ptr_to(c, f->var ? f->var : vps, f->vp_base + f->site_off[s], c->i64p)};
-        sv[k++] = LLVMConstNamedStruct(site_t, v, 3);
-      }
-    }
-    LLVMValueRef init = LLVMConstArray(site_t, sv, n_sites);
-    sites = LLVMAddGlobal(c->m, LLVMTypeOf(init), "__xprof_sites");
-    LLVMSetInitializer(sites, init);
-    LLVMSetLinkage(sites, LLVMInternalLinkage);
-    free(sv);
-  }
-  LLVMValueRef *pv = calloc(c->n_fns + 1, sizeof *pv);
-  uint32_t first = 0;
-  uint64_t objsig = 0xcbf29ce484222325ull;
+  if (!n_sites)
+    return NULL;
+  LLVMValueRef *sv = xl_malloc((size_t)n_sites * sizeof *sv);
+  uint32_t k = 0;
   for (uint32_t i = 0; i < c->n_fns; i++) {
     fn_data *f = &c->fns[i];
-    LLVMValueRef site_ptr = LLVMConstNull(LLVMPointerType(site_t, 0));
+    for (uint32_t s = 0; s < f->n_sites; s++) {
+      LLVMValueRef v[XPROF_RT_SITE_N_FIELDS] = {0};
+      v[XPROF_RT_SITE_type] = LLVMConstInt(c->i32, f->site_types[s], 0);
+      v[XPROF_RT_SITE_expr_id] = LLVMConstInt(c->i32, s, 0);
+      v[XPROF_RT_SITE_state] =
+          ptr_to(c, f->var ? f->var : vps, f->vp_base + f->site_off[s], c->i64p);
+      sv[k++] = fill(site, v);
+    }
+  }
+  LLVMValueRef init = LLVMConstArray(site->type, sv, n_sites);
+  LLVMValueRef sites = LLVMAddGlobal(c->m, LLVMTypeOf(init), "__xprof_sites");
+  LLVMSetInitializer(sites, init);
+  LLVMSetLinkage(sites, LLVMInternalLinkage);
+  free(sv);
+  return sites;
+}
+
+/* The procedure table; *objsig gets the object's signature. */
+static LLVMValueRef emit_procs(ctx *c, const record *site, const record *proc,
+                               LLVMValueRef sites, LLVMValueRef ctrs, LLVMValueRef twin,
+                               uint64_t *objsig) {
+  LLVMValueRef *pv = xl_malloc(((size_t)c->n_fns + 1) * sizeof *pv);
+  LLVMTypeRef cell_t = kind_type(c, XPROF_RT_K_CELL, site->type, proc->type);
+  uint32_t first = 0;
+  *objsig = XPROF_OBJECT_SIGNATURE_INIT;
+  for (uint32_t i = 0; i < c->n_fns; i++) {
+    fn_data *f = &c->fns[i];
+    LLVMValueRef site_ptr = LLVMConstNull(LLVMPointerType(site->type, 0));
     if (f->n_sites) {
       LLVMValueRef ix[2] = {LLVMConstInt(c->i32, 0, 0), LLVMConstInt(c->i32, first, 0)};
       site_ptr = LLVMConstInBoundsGEP2(LLVMGlobalGetValueType(sites), sites, ix, 2);
@@ -778,59 +827,70 @@ static void emit_descriptor(ctx *c, LLVMValueRef ctrs, LLVMValueRef vps,
     LLVMValueRef cell = f->twin_cell ? f->twin_cell
                         : twin && f->n_counters ? c->twin_cell
                                                 : NULL;
-    LLVMValueRef v[10] = {
-        cstring(c, f->name, "__xprof_name"),
-        LLVMConstInt(c->i64, f->signature, 0),
-        LLVMConstInt(c->i32, i, 0),
-        LLVMConstInt(c->i32, f->n_counters, 0),
-        ptr_to(c, f->var ? f->var : ctrs, f->base, c->i64p),
-        LLVMConstInt(c->i32, f->n_sites, 0),
-        LLVMConstInt(c->i32, f->base, 0),
-        site_ptr,
-        f->take_address ? LLVMConstPointerCast(f->fn, c->i8p) : LLVMConstNull(c->i8p),
-        cell ? cell : LLVMConstNull(i64pp)};
-    pv[i] = LLVMConstNamedStruct(proc_t, v, 10);
+    LLVMValueRef v[XPROF_RT_PROC_N_FIELDS] = {0};
+    v[XPROF_RT_PROC_name] = cstring(c, f->name, "__xprof_name");
+    v[XPROF_RT_PROC_signature] = LLVMConstInt(c->i64, f->signature, 0);
+    v[XPROF_RT_PROC_id] = LLVMConstInt(c->i32, i, 0);
+    v[XPROF_RT_PROC_n_counters] = LLVMConstInt(c->i32, f->n_counters, 0);
+    v[XPROF_RT_PROC_counters] = ptr_to(c, f->var ? f->var : ctrs, f->base, c->i64p);
+    v[XPROF_RT_PROC_n_vp_sites] = LLVMConstInt(c->i32, f->n_sites, 0);
+    v[XPROF_RT_PROC_array_offset] = LLVMConstInt(c->i32, f->base, 0);
+    v[XPROF_RT_PROC_vp_sites] = site_ptr;
+    v[XPROF_RT_PROC_address] =
+        f->take_address ? LLVMConstPointerCast(f->fn, c->i8p) : LLVMConstNull(c->i8p);
+    v[XPROF_RT_PROC_tls_array] = cell ? cell : LLVMConstNull(cell_t);
+    pv[i] = fill(proc, v);
     first += f->n_sites;
-    objsig = (objsig ^ f->signature) * 0x100000001b3ull;
+    *objsig = xprof_object_signature_add(*objsig, f->signature);
   }
-  LLVMValueRef pinit = LLVMConstArray(proc_t, pv, c->n_fns);
+  LLVMValueRef pinit = LLVMConstArray(proc->type, pv, c->n_fns);
   LLVMValueRef procs = LLVMAddGlobal(c->m, LLVMTypeOf(pinit), "__xprof_procs");
   LLVMSetInitializer(procs, pinit);
   LLVMSetLinkage(procs, LLVMInternalLinkage);
   free(pv);
+  return procs;
+}
 
-  LLVMTypeRef obj_t = LLVMStructCreateNamed(c->cx, "xprof_rt_object");
-  LLVMTypeRef obj_f[14] = {c->i32, c->i32, c->i8p, c->i64, c->i32, c->i32, c->i64,
-                           c->i8p, c->i32, c->i32, LLVMPointerType(proc_t, 0), c->i64p,
-                           c->i8p, LLVMArrayType(c->i64, 2)};
-  LLVMStructSetBody(obj_t, obj_f, 14, 0);
+static void emit_descriptor(ctx *c, LLVMValueRef ctrs, LLVMValueRef vps,
+                            LLVMValueRef twin) {
+  record site = {"xprof_rt_vp_site", site_kinds, site_names, XPROF_RT_SITE_N_FIELDS, NULL};
+  record proc = {"xprof_rt_proc", proc_kinds, proc_names, XPROF_RT_PROC_N_FIELDS, NULL};
+  record objr = {"xprof_rt_object", object_kinds, object_names, XPROF_RT_OBJECT_N_FIELDS, NULL};
+  build_record(c, &site, NULL, NULL);
+  build_record(c, &proc, site.type, NULL);
+  build_record(c, &objr, site.type, proc.type);
+  LLVMValueRef sites = emit_sites(c, &site, vps);
+  uint64_t objsig;
+  LLVMValueRef procs = emit_procs(c, &site, &proc, sites, ctrs, twin, &objsig);
+
   uint64_t sec;
   uint32_t usec;
-  compile_time(&sec, &usec);
+  xprof_compile_time(&sec, &usec);
   char *path = xl_object_path(c->m, c->o);
   LLVMValueRef ix[2] = {LLVMConstInt(c->i32, 0, 0), LLVMConstInt(c->i32, 0, 0)};
-  LLVMValueRef ov[14] = {
-      LLVMConstInt(c->i32, XPROF_RT_ABI_VERSION, 0),
-      LLVMConstInt(c->i32,
-                   c->o->update == XL_UPDATE_THREAD   ? XPROF_RT_THREAD_COUNTERS
-                   : c->o->update == XL_UPDATE_ATOMIC ? XPROF_RT_ATOMIC_COUNTERS
-                                                      : 0,
-                   0),
-      cstring(c, path ? path : "unknown.o", "__xprof_path"),
-      LLVMConstInt(c->i64, sec, 0),
-      LLVMConstInt(c->i32, usec, 0),
-      LLVMConstInt(c->i32, c->o->values_per_site, 0),
-      LLVMConstInt(c->i64, objsig, 0),
-      c->o->profile_name ? cstring(c, c->o->profile_name, "__xprof_pname") : LLVMConstNull(c->i8p),
-      LLVMConstInt(c->i32, c->n_fns, 0),
-      LLVMConstInt(c->i32, c->n_ctrs, 0),
-      LLVMConstInBoundsGEP2(LLVMGlobalGetValueType(procs), procs, ix, 2),
-      ptr_to(c, ctrs, 0, c->i64p),
-      LLVMConstNull(c->i8p),
-      LLVMConstNull(LLVMArrayType(c->i64, 2))};
+  LLVMValueRef v[XPROF_RT_OBJECT_N_FIELDS] = {0};
+  v[XPROF_RT_OBJECT_abi_version] = LLVMConstInt(c->i32, XPROF_RT_ABI_VERSION, 0);
+  v[XPROF_RT_OBJECT_flags] = LLVMConstInt(c->i32,
+                                          c->o->update == XL_UPDATE_THREAD ? XPROF_RT_THREAD_COUNTERS
+                                          : c->o->update == XL_UPDATE_ATOMIC
+                                              ? XPROF_RT_ATOMIC_COUNTERS
+                                              : 0,
+                                          0);
+  v[XPROF_RT_OBJECT_path] = cstring(c, path ? path : "unknown.o", "__xprof_path");
+  v[XPROF_RT_OBJECT_tv_sec] = LLVMConstInt(c->i64, sec, 0);
+  v[XPROF_RT_OBJECT_tv_usec] = LLVMConstInt(c->i32, usec, 0);
+  v[XPROF_RT_OBJECT_n_values_per_vp] = LLVMConstInt(c->i32, c->o->values_per_site, 0);
+  v[XPROF_RT_OBJECT_signature] = LLVMConstInt(c->i64, objsig, 0);
+  v[XPROF_RT_OBJECT_profile_name] = c->o->profile_name
+                                        ? cstring(c, c->o->profile_name, "__xprof_pname")
+                                        : LLVMConstNull(c->i8p);
+  v[XPROF_RT_OBJECT_n_procs] = LLVMConstInt(c->i32, c->n_fns, 0);
+  v[XPROF_RT_OBJECT_n_counters] = LLVMConstInt(c->i32, c->n_ctrs, 0);
+  v[XPROF_RT_OBJECT_procs] = LLVMConstInBoundsGEP2(LLVMGlobalGetValueType(procs), procs, ix, 2);
+  v[XPROF_RT_OBJECT_counters] = ptr_to(c, ctrs, 0, c->i64p);
   free(path);
-  LLVMValueRef obj = LLVMAddGlobal(c->m, obj_t, "__xprof_object");
-  LLVMSetInitializer(obj, LLVMConstNamedStruct(obj_t, ov, 14));
+  LLVMValueRef obj = LLVMAddGlobal(c->m, objr.type, "__xprof_object");
+  LLVMSetInitializer(obj, fill(&objr, v));
   LLVMSetLinkage(obj, LLVMInternalLinkage);
 
   LLVMTypeRef reg_t = LLVMFunctionType(LLVMVoidTypeInContext(c->cx), &c->i8p, 1, 0);

@@ -9,6 +9,13 @@
 #include "xprof-llvm.h"
 #include "xprof.h"
 
+/* The plugin's allocator, as GCC's xmalloc: memory, or the end of the
+ * compilation with a message -- never a pass that goes on with half its
+ * data. */
+void *xl_malloc(size_t size);
+void *xl_calloc(size_t n, size_t size);
+void *xl_realloc(void *block, size_t size);
+
 /* A select whose condition is counted: its counter, numbered from 0 after
  * the edge counters (selects of a block with the same condition share
  * one), and its block's node. */

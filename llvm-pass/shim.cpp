@@ -617,13 +617,7 @@ static bool endsWithoutProfile(const CallBase *CB) {
   const Function *F = CB->getCalledFunction();
   if (!F || !F->isDeclaration()) // the C library's, not one of the program's
     return false;
-  static const char *const Names[] = {
-      "abort", "_exit", "_Exit", "__assert_fail", "__assert_perror_fail",
-      "__stack_chk_fail", "__chk_fail", "__fortify_fail"};
-  for (const char *N : Names)
-    if (F->getName() == N)
-      return true;
-  return false;
+  return xprof_ends_without_profile(F->getName().str().c_str());
 }
 
 // Given the current set, does F surely return?  Noreturn calls count

@@ -31,7 +31,7 @@ typedef struct use_ctx {
   const char *objpath;
   const char *profile_objpath; /* the same as the profile records it */
   unsigned prof_kind;
-  unsigned matched, untrained, mismatched, missing, promoted;
+  xprof_use_stats st;
   void *hotness; /* xl_hotness_open */
   /* Calls through pointers that did not return in training, and the
    * functions that made them (see unreturned_calls). */
@@ -58,10 +58,10 @@ typedef struct weight_buf {
 static int weight_buf_fit(weight_buf *b, unsigned n) {
   if (n <= b->cap)
     return 1;
-  uint64_t *w = realloc(b->w, n * sizeof *w);
+  uint64_t *w = xl_realloc(b->w, n * sizeof *w);
   if (w)
     b->w = w;
-  LLVMMetadataRef *ops = realloc(b->ops, (n + 1) * sizeof *ops);
+  LLVMMetadataRef *ops = xl_realloc(b->ops, (n + 1) * sizeof *ops);
   if (ops)
     b->ops = ops;
   if (!w || !ops)
@@ -205,10 +205,9 @@ static void value_profiles(use_ctx *u, const xprof_objfile *o,
       if (!target || !xl_promote_indirect_call(call, target, v->count, left))
         break;
       left -= v->count;
-      u->promoted++;
+      u->st.promoted++;
       if (u->o->verbose)
-        xl_note(u->m, "%s: promoted an indirect call to %s (%llu of %llu calls)",
-                f->name, xl_function_name(target), (unsigned long long)v->count,
+        xl_note(u->m, XPROF_MSG_PROMOTED, f->name, xl_function_name(target), (unsigned long long)v->count,
                 (unsigned long long)total);
     }
   }
@@ -231,7 +230,7 @@ typedef struct solved {
  * (xl_call_risk); when none of these did, every such block was left as
  * often as it was entered, and the counts are exact. */
 static uint64_t unreturned_calls(const struct xl_cfg *g, const uint64_t *edge) {
-  unsigned char *head = calloc(g->n_nodes, 1);
+  unsigned char *head = xl_calloc(g->n_nodes, 1);
   uint64_t n = 0;
   for (uint32_t e = 0; head && e < g->n_edges; e++)
     if (g->edges[e].flags & XPROF_EDGE_MEASURED)
@@ -260,18 +259,15 @@ static int solve(use_ctx *u, const xprof_objfile *o, LLVMValueRef fn,
     free(s->calls);
     if (s->g.edges)
       xl_cfg_free(&s->g);
-    u->mismatched++;
-    xl_warning(u->m, "profile data for %s does not match this compilation (the "
-                     "function or its compilation options changed since the "
-                     "training build); it is compiled without profile data",
-               f->name);
+    u->st.mismatched++;
+    xl_warning(u->m, XPROF_MSG_MISMATCH, f->name);
     return 0;
   }
   uint32_t nc = (uint32_t)s->g.n_counters;
-  uint64_t *values = calloc(nc + 1, sizeof *values);
-  uint64_t *sites = calloc(s->n_calls + 1, sizeof *sites);
-  s->edge = calloc(s->g.n_edges + 1, sizeof *s->edge);
-  s->node = calloc(s->g.n_nodes + 1, sizeof *s->node);
+  uint64_t *values = xl_calloc(nc + 1, sizeof *values);
+  uint64_t *sites = xl_calloc(s->n_calls + 1, sizeof *sites);
+  s->edge = xl_calloc(s->g.n_edges + 1, sizeof *s->edge);
+  s->node = xl_calloc(s->g.n_nodes + 1, sizeof *s->node);
   int rc = -1;
   if (values && sites && s->edge && s->node) {
     for (uint32_t k = 0; k < nc; k++)
@@ -288,12 +284,13 @@ static int solve(use_ctx *u, const xprof_objfile *o, LLVMValueRef fn,
     free(s->node);
     free(s->calls);
     xl_cfg_free(&s->g);
-    u->mismatched++;
-    xl_warning(u->m, "profile data for %s cannot be solved; it is compiled "
-                     "without profile data", f->name);
+    u->st.mismatched++;
+    xl_warning(u->m, XPROF_MSG_UNSOLVABLE, f->name);
     return 0;
   }
-  u->matched++;
+  if (rc > 0 && u->o->verbose)
+    xl_note(u->m, XPROF_MSG_INCONSISTENT, f->name);
+  u->st.matched++;
   uint64_t n = unreturned_calls(&s->g, s->edge);
   if (n) {
     u->unreturned += n;
@@ -383,7 +380,7 @@ static void weigh_selects(use_ctx *u, const solved *s, weight_buf *buf) {
 static void apply(use_ctx *u, const xprof_objfile *o, solved *s) {
   struct xl_cfg *g = &s->g;
   if (s->node[XPROF_ENTRY] == 0) {
-    u->untrained++;
+    u->st.untrained++;
     /* Partial training: no entry count, weights or cold mark, as for a
      * function the profile does not know; LLVM optimizes it as without
      * a profile. */
@@ -466,8 +463,8 @@ int xl_run_use(LLVMModuleRef m, const struct xl_options *o) {
   uint32_t n_fns = 0, n_solved = 0;
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
     n_fns++;
-  solved *all = calloc(n_fns + 1, sizeof *all);
-  u.unreturned_fns = calloc(n_fns + 1, sizeof *u.unreturned_fns);
+  solved *all = xl_calloc(n_fns + 1, sizeof *all);
+  u.unreturned_fns = xl_calloc(n_fns + 1, sizeof *u.unreturned_fns);
   if (!u.unreturned_fns) {
     free(all);
     all = NULL;
@@ -477,7 +474,7 @@ int xl_run_use(LLVMModuleRef m, const struct xl_options *o) {
       continue;
     const xprof_proc *f = xprof_find_proc(obj, xl_function_name(fn));
     if (!f) {
-      u.missing++;
+      u.st.missing++;
       continue;
     }
     n_solved += solve(&u, obj, fn, f, &all[n_solved]);
@@ -509,12 +506,11 @@ int xl_run_use(LLVMModuleRef m, const struct xl_options *o) {
     apply(&u, obj, &all[i]);
   xl_hotness_close(u.hotness);
   free(all);
-  if (o->verbose)
-    xl_note(m, "%s: %u procedure%s matched the profile, %u mismatched, %u missing; "
-               "%u indirect call%s promoted; %u never ran in training%s",
-            objpath, u.matched, xprof_plural(u.matched), u.mismatched, u.missing,
-            u.promoted, xprof_plural(u.promoted), u.untrained,
-            o->partial_training ? " (optimized as without a profile)" : "");
+  if (o->verbose) {
+    char text[1024];
+    xprof_use_summary_text(&u.st, objpath, o->partial_training, text, sizeof text);
+    xl_note(m, "%s", text);
+  }
   xprof_profile_free(p);
   free(objpath);
   return 1;

@@ -83,49 +83,96 @@ extern "C" {
 #define XPROF_RT_ATOMIC_COUNTERS 1u /* counters are updated atomically */
 #define XPROF_RT_THREAD_COUNTERS 2u /* in per-thread copies of the arrays */
 
+/* ---- the descriptors, field by field ------------------------------------
+ *
+ * The one definition of the descriptors' layout.  This header declares
+ * the structs from these lists, and both compiler plugins build the
+ * structs they emit from them (by each field's kind) and fill each field
+ * by its name: a field added here is given a value by each plugin, or
+ * stops the compiler with a message that names it.  F(KIND, NAME), KIND
+ * one of the XPROF_RT_T_ kinds below. */
+
+#define XPROF_RT_VP_SITE_FIELDS(F)                                            \
+  F(U32, type)    /* XPROF_RT_VP_* */                                         \
+  F(U32, expr_id) /* unique within the procedure */                           \
+  F(U64P, state)  /* XPROF_RT_VP_WORDS(n_values_per_vp) words */
+
+#define XPROF_RT_PROC_FIELDS(F)                                               \
+  F(STR, name)        /* linker symbol name (static functions made unique) */ \
+  F(U64, signature)   /* CFG signature */                                     \
+  F(U32, id)          /* compiler-defined */                                  \
+  F(U32, n_counters)                                                          \
+  F(U64P, counters)   /* n_counters words of the object's counter array */    \
+  F(U32, n_vp_sites)                                                          \
+  /* Index of counters[0] in its counter array (counters - array_offset is  \
+   * the array); used with XPROF_RT_THREAD_COUNTERS. */                       \
+  F(U32, array_offset)                                                        \
+  F(SITES, vp_sites)                                                          \
+  F(CODE, address)    /* the function, to name indirect-call targets */       \
+  /* With XPROF_RT_THREAD_COUNTERS, when the counter array has a            \
+   * thread-local twin (static TLS: at the same distance from the thread    \
+   * pointer in every thread): a word that the object's constructor sets,   \
+   * before registering, to the twin's address in the registering thread.   \
+   * NULL: no twin, the code finds its copy through a thread-local word. */ \
+  F(CELL, tls_array)
+
+#define XPROF_RT_OBJECT_FIELDS(F)                                             \
+  F(U32, abi_version)     /* XPROF_RT_ABI_VERSION */                          \
+  F(U32, flags)           /* XPROF_RT_* */                                    \
+  F(STR, path)            /* resolved pathname of the object file */          \
+  F(U64, tv_sec)          /* compile time */                                  \
+  F(U32, tv_usec)                                                             \
+  F(U32, n_values_per_vp)                                                     \
+  F(U64, signature)       /* hash of the procedure signatures */              \
+  F(STR, profile_name)    /* -xprofile=collect:NAME, or NULL */               \
+  F(U32, n_procs)                                                             \
+  F(U32, n_counters)      /* the whole counter array */                       \
+  F(PROCS, procs)                                                             \
+  F(U64P, counters)                                                           \
+  /* Owned by the runtime (zero from the compiler). */                        \
+  F(NEXT, next)                                                               \
+  F(RESERVED, runtime_reserved)
+
+/* The kinds of field: their C declarations.  NEXT and RESERVED belong to
+ * the runtime; the compiler leaves them zero. */
+#define XPROF_RT_T_U32(n) uint32_t n;
+#define XPROF_RT_T_U64(n) uint64_t n;
+#define XPROF_RT_T_STR(n) const char *n;
+#define XPROF_RT_T_U64P(n) uint64_t *n;
+#define XPROF_RT_T_SITES(n) const struct xprof_rt_vp_site *n;
+#define XPROF_RT_T_PROCS(n) const struct xprof_rt_proc *n;
+#define XPROF_RT_T_CODE(n) const void *n;
+#define XPROF_RT_T_CELL(n) uint64_t *const *n;
+#define XPROF_RT_T_NEXT(n) struct xprof_rt_object *n;
+#define XPROF_RT_T_RESERVED(n) uint64_t n[2];
+#define XPROF_RT_DECLARE(kind, name) XPROF_RT_T_##kind(name)
+
 struct xprof_rt_vp_site {
-  uint32_t type;    /* XPROF_RT_VP_* */
-  uint32_t expr_id; /* unique within the procedure */
-  uint64_t *state;  /* XPROF_RT_VP_WORDS(n_values_per_vp) words */
+  XPROF_RT_VP_SITE_FIELDS(XPROF_RT_DECLARE)
 };
-
 struct xprof_rt_proc {
-  const char *name;   /* linker symbol name (static functions made unique) */
-  uint64_t signature; /* CFG signature */
-  uint32_t id;        /* compiler-defined */
-  uint32_t n_counters;
-  uint64_t *counters; /* n_counters words of the object's counter array */
-  uint32_t n_vp_sites;
-  /* Index of counters[0] in its counter array (counters - array_offset
-   * is the array); used with XPROF_RT_THREAD_COUNTERS. */
-  uint32_t array_offset;
-  const struct xprof_rt_vp_site *vp_sites;
-  const void *address; /* the function, to name indirect-call targets */
-  /* With XPROF_RT_THREAD_COUNTERS, when the counter array has a
-   * thread-local twin (static TLS: at the same distance from the thread
-   * pointer in every thread): a word that the object's constructor sets,
-   * before registering, to the twin's address in the registering thread.
-   * NULL: no twin, the code finds its copy through a thread-local word. */
-  uint64_t *const *tls_array;
+  XPROF_RT_PROC_FIELDS(XPROF_RT_DECLARE)
+};
+struct xprof_rt_object {
+  XPROF_RT_OBJECT_FIELDS(XPROF_RT_DECLARE)
 };
 
-struct xprof_rt_object {
-  uint32_t abi_version; /* XPROF_RT_ABI_VERSION */
-  uint32_t flags;       /* XPROF_RT_* */
-  const char *path;     /* resolved pathname of the object file */
-  uint64_t tv_sec;      /* compile time */
-  uint32_t tv_usec;
-  uint32_t n_values_per_vp;
-  uint64_t signature;        /* hash of the procedure signatures */
-  const char *profile_name;  /* -xprofile=collect:NAME, or NULL */
-  uint32_t n_procs;
-  uint32_t n_counters; /* the whole counter array */
-  const struct xprof_rt_proc *procs;
-  uint64_t *counters;
-  /* Owned by the runtime (zero from the compiler). */
-  struct xprof_rt_object *next;
-  uint64_t runtime_reserved[2];
+/* For the plugins: the kinds as numbers, and each struct's fields as an
+ * index (XPROF_RT_SITE_type, XPROF_RT_PROC_name, XPROF_RT_OBJECT_path,
+ * ..., and XPROF_RT_*_N_FIELDS). */
+enum xprof_rt_kind {
+  XPROF_RT_K_U32, XPROF_RT_K_U64, XPROF_RT_K_STR, XPROF_RT_K_U64P,
+  XPROF_RT_K_SITES, XPROF_RT_K_PROCS, XPROF_RT_K_CODE, XPROF_RT_K_CELL,
+  XPROF_RT_K_NEXT, XPROF_RT_K_RESERVED
 };
+#define XPROF_RT_KIND(kind, name) XPROF_RT_K_##kind,
+#define XPROF_RT_NAME(kind, name) #name,
+#define XPROF_RT_SITE_INDEX(kind, name) XPROF_RT_SITE_##name,
+#define XPROF_RT_PROC_INDEX(kind, name) XPROF_RT_PROC_##name,
+#define XPROF_RT_OBJECT_INDEX(kind, name) XPROF_RT_OBJECT_##name,
+enum { XPROF_RT_VP_SITE_FIELDS(XPROF_RT_SITE_INDEX) XPROF_RT_SITE_N_FIELDS };
+enum { XPROF_RT_PROC_FIELDS(XPROF_RT_PROC_INDEX) XPROF_RT_PROC_N_FIELDS };
+enum { XPROF_RT_OBJECT_FIELDS(XPROF_RT_OBJECT_INDEX) XPROF_RT_OBJECT_N_FIELDS };
 
 /* Entry points the compiler calls. */
 void __xprof_register(struct xprof_rt_object *obj);
