@@ -1,0 +1,48 @@
+/* A stand-in runtime that prints the descriptors a plugin emitted, read
+ * through runtime/xprof_rt.h's structs: where the plugin's layout and the
+ * header's disagree, the values come out wrong. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xprof_rt.h"
+
+static int proc_cmp(const void *a, const void *b) {
+  return strcmp((*(const struct xprof_rt_proc *const *)a)->name,
+                (*(const struct xprof_rt_proc *const *)b)->name);
+}
+
+void __xprof_register(struct xprof_rt_object *o) {
+  const char *base = strrchr(o->path, '/');
+  printf("object %s abi %u flags %u values %u profile %s procs %u counters %u next %s "
+         "reserved %s\n",
+         base ? base + 1 : o->path, o->abi_version, o->flags, o->n_values_per_vp,
+         o->profile_name ? o->profile_name : "-", o->n_procs, o->n_counters,
+         o->next ? "set" : "null",
+         o->runtime_reserved[0] || o->runtime_reserved[1] ? "set" : "zero");
+  const struct xprof_rt_proc *by_name[16];
+  for (uint32_t j = 0; j < o->n_procs && j < 16; j++)
+    by_name[j] = &o->procs[j];
+  qsort(by_name, o->n_procs < 16 ? o->n_procs : 16, sizeof *by_name, proc_cmp);
+  uint32_t total = 0;
+  for (uint32_t j = 0; j < o->n_procs && j < 16; j++) {
+    const struct xprof_rt_proc *p = by_name[j];
+    total += p->n_counters;
+    printf("proc %s sites %u in-array %s address %s",
+           p->name, p->n_vp_sites,
+           p->counters == o->counters + p->array_offset ? "yes" : "no",
+           p->address ? "set" : "null");
+    for (uint32_t s = 0; s < p->n_vp_sites; s++)
+      printf(" site %u type %u words %llu", p->vp_sites[s].expr_id, p->vp_sites[s].type,
+             (unsigned long long)p->vp_sites[s].state[0]);
+    printf("\n");
+  }
+  printf("counters add up: %s\n", total == o->n_counters ? "yes" : "no");
+}
+
+void __xprof_unregister(struct xprof_rt_object *o) { (void)o; }
+void __xprof_vp_proc(uint64_t *state, const void *callee) { (void)state, (void)callee; }
+void __xprof_vp_proc_single(uint64_t *state, const void *callee) { (void)state, (void)callee; }
+void __xprof_vp_int(uint64_t *state, int32_t v) { (void)state, (void)v; }
+void __xprof_vp_llong(uint64_t *state, int64_t v) { (void)state, (void)v; }
