@@ -19,7 +19,7 @@ int plugin_is_GPL_compatible;
 struct xp_options xp_opts;
 
 static struct plugin_info xp_plugin_info = {
-    "0.1.0",
+    XPROF_VERSION,
     "xprof: profile feedback (-xprofile=collect|use) for GCC.\n"
     "  -fplugin-arg-xprof-xprofile=collect[:NAME] | use[:NAME] (repeatable)\n"
     "  -fplugin-arg-xprof-pathmap=COLLECT_PREFIX:USE_PREFIX (repeatable)\n"

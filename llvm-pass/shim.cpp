@@ -511,7 +511,7 @@ static void registerCallbacks(PassBuilder &PB) {
 }
 
 extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
-  return {LLVM_PLUGIN_API_VERSION, "xprof", "0.1.0", registerCallbacks};
+  return {LLVM_PLUGIN_API_VERSION, "xprof", XPROF_VERSION, registerCallbacks};
 }
 
 // ---- helpers -----------------------------------------------------------
