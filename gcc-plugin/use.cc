@@ -212,51 +212,108 @@ static void record_loop_bounds(void) {
   }
 }
 
-static void free_solution(uint64_t *values, uint64_t *edge_count,
-                          uint64_t *node_count, xp_cfg *c) {
-  XDELETEVEC(values);
-  XDELETEVEC(edge_count);
-  XDELETEVEC(node_count);
-  xp_cfg_free(c);
-}
-
 static xp_plain_cache plain_cache;
 static xp_node_cache hot_caches[2]; /* without, with the cold-call limit */
 
-/* Apply f's counts to cfun.  Returns false when they do not fit. */
-static bool annotate(const xprof_objfile *o, const xprof_proc *f, xprof_use_stats *st) {
+/* A function's graph with every edge's and block's count solved. */
+struct solution {
+  xp_cfg c;
+  uint64_t *edge_count, *node_count;
+};
+
+static void free_solution(solution *s) {
+  XDELETEVEC(s->edge_count);
+  XDELETEVEC(s->node_count);
+  xp_cfg_free(&s->c);
+}
+
+/* Build cfun's graph as the collect build did and solve f's counts on it.
+ * Returns 0, or -1 after warning that they do not fit (the fake edges
+ * are gone again either way). */
+static int solve(const xprof_proc *f, solution *s) {
   if (execute_fixup_cfg() & TODO_cleanup_cfg)
     cleanup_tree_cfg();
   uint32_t n_sites = xp_count_indirect_calls();
-  xp_cfg c;
-  bool ok = xp_cfg_build(&c, n_sites);
-  if (!ok || c.signature != f->signature) {
+  if (!xp_cfg_build(&s->c, n_sites) || s->c.signature != f->signature) {
     remove_fake_edges();
-    xp_cfg_free(&c);
-    st->mismatched++;
+    xp_cfg_free(&s->c);
     xp_warning(XPROF_MSG_MISMATCH, f->name);
-    return false;
+    return -1;
   }
-  uint32_t n = (uint32_t)c.n_counters;
+  uint32_t n = (uint32_t)s->c.n_counters;
   uint64_t *values = XCNEWVEC(uint64_t, n + 1);
   for (uint32_t k = 0; k < n; k++)
     values[k] = xprof_proc_counter(f, k);
-  uint64_t *edge_count = XCNEWVEC(uint64_t, c.n_edges + 1);
-  uint64_t *node_count = XCNEWVEC(uint64_t, c.n_nodes + 1);
-  int rc = xprof_solve_flow(c.n_nodes, c.edges, c.n_edges, c.counter_of_edge,
-                            values, n, edge_count, node_count);
+  s->edge_count = XCNEWVEC(uint64_t, s->c.n_edges + 1);
+  s->node_count = XCNEWVEC(uint64_t, s->c.n_nodes + 1);
+  int rc = xprof_solve_flow(s->c.n_nodes, s->c.edges, s->c.n_edges, s->c.counter_of_edge,
+                            values, n, s->edge_count, s->node_count);
+  XDELETEVEC(values);
   if (rc < 0) {
     remove_fake_edges();
-    free_solution(values, edge_count, node_count, &c);
-    st->mismatched++;
+    free_solution(s);
     xp_warning(XPROF_MSG_UNSOLVABLE, f->name);
-    return false;
+    return -1;
   }
   if (rc > 0 && xp_opts.verbose)
     xp_note(XPROF_MSG_INCONSISTENT, f->name);
+  return 0;
+}
 
+/* Branch probabilities from the real (not fake) out-edges of each block:
+ * a block's out-edges are consecutive in the graph (xp_cfg_build). */
+static void set_probabilities(const solution *s) {
+  const xp_cfg &c = s->c;
+  for (uint32_t first = 0, end; first < c.n_edges; first = end) {
+    uint64_t out = 0;
+    for (end = first; end < c.n_edges && c.edges[end].src == c.edges[first].src; end++)
+      if (!(c.edges[end].flags & (XPROF_EDGE_FAKE | XPROF_EDGE_IGNORE)))
+        out = xprof_sat_add(out, s->edge_count[end]);
+    if (!out)
+      continue; /* never left this way: keep the guess */
+    for (uint32_t e = first; e < end; e++)
+      if (!(c.edges[e].flags & (XPROF_EDGE_FAKE | XPROF_EDGE_IGNORE)))
+        c.gcc_edges[e]->probability = profile_probability::probability_in_gcov_type(
+            (gcov_type)s->edge_count[e], (gcov_type)out);
+  }
+}
+
+/* A function that ran has its counts as measured, with or without partial
+ * training.  profile.cc makes a block that never ran a guessed zero under
+ * partial training; that kept lua's interpreter loop from being split
+ * (docs/performance.md), while what partial training is for -- code that
+ * training never reached -- is whole functions.  The LLVM plugin does the
+ * same. */
+static void apply_counts(const solution *s) {
   basic_block bb;
-  bool untrained = node_count[XPROF_ENTRY] == 0;
+  FOR_ALL_BB_FN(bb, cfun)
+  bb->count = profile_count::from_gcov_type((gcov_type)s->node_count[bb->index]);
+  /* Its hot call sites may inline more (hot_inline.cc). */
+  if (tree hot = xp_hot_optimization(current_function_decl, hot_caches))
+    DECL_FUNCTION_SPECIFIC_OPTIMIZATION(current_function_decl) = hot;
+  set_probabilities(s);
+}
+
+/* Never run in training: as profile.cc does, keep the guessed shape but
+ * say it is globally zero, so that the function is optimized for size and
+ * placed in .text.unlikely. */
+static void make_cold(void) {
+  basic_block bb;
+  FOR_ALL_BB_FN(bb, cfun)
+  if (!(bb->count == profile_count::zero()))
+    bb->count = bb->count.global0();
+}
+
+/* Apply f's counts to cfun.  Returns 0, or -1 when they do not fit. */
+static int annotate(const xprof_objfile *o, const xprof_proc *f, xprof_use_stats *st) {
+  solution s;
+  if (solve(f, &s) < 0) {
+    st->mismatched++;
+    return -1;
+  }
+  st->matched++;
+  bool untrained = s.node_count[XPROF_ENTRY] == 0;
+  st->untrained += untrained;
   if (untrained && xp_opts.partial_training) {
     /* Never run in training, and partial training: the function keeps
      * GCC's estimate and no profile status, as with
@@ -265,64 +322,24 @@ static bool annotate(const xprof_objfile *o, const xprof_proc *f, xprof_use_stat
     if (tree plain = xp_plain_optimization(current_function_decl, &plain_cache))
       DECL_FUNCTION_SPECIFIC_OPTIMIZATION(current_function_decl) = plain;
     remove_fake_edges();
-    free_solution(values, edge_count, node_count, &c);
-    st->matched++;
-    st->untrained++;
-    return true;
+    free_solution(&s);
+    return 0;
   }
-  if (untrained) {
-    /* Never run in training: as profile.cc does, keep the guessed shape
-     * but say it is globally zero, so the function is optimized for size
-     * and placed in .text.unlikely. */
-    FOR_ALL_BB_FN(bb, cfun)
-    if (!(bb->count == profile_count::zero()))
-      bb->count = bb->count.global0();
-  } else {
-    /* A function that ran has its counts as measured, with or without
-     * partial training.  profile.cc makes a block that never ran a
-     * guessed zero under partial training; that kept lua's interpreter
-     * loop from being split and cost it 1.3% more instructions
-     * (performance.md, ninth measurement), while what partial training
-     * is for -- code that training never reached -- is whole functions
-     * (zstd gained the same 4% without it).  The LLVM plugin does the
-     * same. */
-    FOR_ALL_BB_FN(bb, cfun)
-    bb->count = profile_count::from_gcov_type((gcov_type)node_count[bb->index]);
-    /* Its hot call sites may inline more (hot_inline.cc). */
-    if (tree hot = xp_hot_optimization(current_function_decl, hot_caches))
-      DECL_FUNCTION_SPECIFIC_OPTIMIZATION(current_function_decl) = hot;
-    /* Probabilities from the real (not fake) successor edges. */
-    for (uint32_t i = 0; i < c.n_nodes; i++) {
-      bb = BASIC_BLOCK_FOR_FN(cfun, i);
-      if (!bb)
-        continue;
-      uint64_t out = 0;
-      for (uint32_t e = 0; e < c.n_edges; e++)
-        if (c.edges[e].src == i &&
-            !(c.edges[e].flags & (XPROF_EDGE_FAKE | XPROF_EDGE_IGNORE)))
-          out = xprof_sat_add(out, edge_count[e]);
-      if (!out)
-        continue; /* never left this way: keep the guess */
-      for (uint32_t e = 0; e < c.n_edges; e++)
-        if (c.edges[e].src == i &&
-            !(c.edges[e].flags & (XPROF_EDGE_FAKE | XPROF_EDGE_IGNORE)))
-          c.gcc_edges[e]->probability = profile_probability::probability_in_gcov_type(
-              (gcov_type)edge_count[e], (gcov_type)out);
-    }
-  }
+  if (untrained)
+    make_cold();
+  else
+    apply_counts(&s);
   remove_fake_edges();
   profile_status_for_fn(cfun) = PROFILE_READ;
   record_loop_bounds();
-  if (node_count[XPROF_ENTRY] > 0)
+  if (!untrained)
     choose_promotions(o, f);
   update_max_bb_count();
   compute_function_frequency();
   free_dominance_info(CDI_DOMINATORS);
   free_dominance_info(CDI_POST_DOMINATORS);
-  free_solution(values, edge_count, node_count, &c);
-  st->matched++;
-  st->untrained += untrained;
-  return true;
+  free_solution(&s);
+  return 0;
 }
 
 /* An object file without data: a warning when the build tree seems to
@@ -383,7 +400,7 @@ void xp_use_execute(void) {
       continue;
     }
     push_cfun(DECL_STRUCT_FUNCTION(node->decl));
-    if (annotate(o, f, &st))
+    if (annotate(o, f, &st) == 0)
       done.safe_push(node);
     pop_cfun();
   }
