@@ -150,6 +150,11 @@ uint64_t xprof_comdat_key(uint64_t signature, const xprof_edge *edges,
   return h;
 }
 
+/* A solved count as a counter: huge sums (a damaged profile) saturate. */
+static uint64_t clamp64(__int128 v) {
+  return v > (__int128)UINT64_MAX ? UINT64_MAX : v < 0 ? 0 : (uint64_t)v;
+}
+
 int xprof_solve_flow(uint32_t n_nodes, const xprof_edge *edges,
                      uint32_t n_edges, const uint32_t *counter_of_edge,
                      const uint64_t *counters, uint32_t n_counters,
@@ -289,7 +294,7 @@ int xprof_solve_flow_sites(uint32_t n_nodes, const xprof_edge *edges,
     }
   }
   for (uint32_t e = 0; e < n_edges; e++)
-    edge_count[e] = val[e] > (__int128)UINT64_MAX ? UINT64_MAX : (uint64_t)val[e];
+    edge_count[e] = clamp64(val[e]);
   if (node_count) {
     for (uint32_t v = 0; v < n_nodes; v++)
       node_count[v] = 0;
@@ -297,7 +302,7 @@ int xprof_solve_flow_sites(uint32_t n_nodes, const xprof_edge *edges,
       if (e < n_edges && (edges[e].flags & XPROF_EDGE_IGNORE))
         continue;
       /* A node's count is what flows into it (ENTRY: via the virtual edge). */
-      node_count[DST(e)] = xprof_sat_add(node_count[DST(e)], (uint64_t)val[e]);
+      node_count[DST(e)] = xprof_sat_add(node_count[DST(e)], clamp64(val[e]));
     }
   }
 #undef SRC

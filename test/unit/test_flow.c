@@ -227,7 +227,24 @@ static void measured_edges(void) {
   CHECK(xprof_cfg_signature(5, e, 6, c) != sig);
 }
 
+/* Counts too large for 64 bits (a damaged profile) saturate, in the
+ * blocks too: two edges of 2^63 each join in block 4. */
+static void saturated(void) {
+  xprof_edge e[] = {{XPROF_ENTRY, 2, 0, 0, 0}, {2, 3, 0, 0, 0}, {2, 4, 0, 0, 0},
+                    {3, 4, 0, 0, 0},           {4, XPROF_EXIT, 0, 0, 0}};
+  uint32_t counter_of_edge[5];
+  int64_t nc = xprof_place_counters(5, e, 5, counter_of_edge);
+  CHECK(nc == 2);
+  /* Whatever the two counters are, give both edges out of 2 2^63. */
+  uint64_t values[2] = {1ull << 63, 1ull << 63};
+  uint64_t edge_count[5], node_count[5];
+  CHECK(xprof_solve_flow(5, e, 5, counter_of_edge, values, 2, edge_count, node_count) >= 0);
+  CHECK_U64(node_count[4], UINT64_MAX);
+  CHECK_U64(node_count[2], UINT64_MAX);
+}
+
 UNIT_TABLE(flow_tests) = {
+    {"flow/saturated", saturated},
     {"flow/measured_edges", measured_edges},
     {"flow/comdat_keys", comdat_keys},
     {"flow/random_graphs", random_graphs},
