@@ -28,7 +28,7 @@ static void *async_main(void *arg) {
       break;
     pthread_mutex_unlock(&async_mutex);
     rt_enter();
-    int ok = rt_dump_locked(NULL, "periodically") == 0;
+    int ok = rt_dump_locked(NULL, RT_PERIODIC) == 0;
     rt_leave();
     if (ok && rt_settings.async_verbose)
       rt_message("periodic write of profile data (every %u s)",

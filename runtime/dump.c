@@ -480,12 +480,10 @@ static int lock_dir(const char *dir, const char *what) {
   return fd;
 }
 
-static int write_dir(const char *dir, xprof_profile *snap, const char *when) {
-  const char *lost = strcmp(when, "at exit") == 0 || strcmp(when, "at unload") == 0 ||
-                             strcmp(when, "before exec") == 0 ||
-                             strcmp(when, "before daemon") == 0
-                         ? "the counts of this run are lost"
-                         : "the counts are kept for the next write";
+static int write_dir(const char *dir, xprof_profile *snap, enum rt_occasion when) {
+  /* At the end of the process (or of this image) there is no next write. */
+  const char *lost = when >= RT_AT_EXIT ? "the counts of this run are lost"
+                                        : "the counts are kept for the next write";
   xprof_error err;
   if (xprof_mkdirs(dir, &err) < 0) {
     rt_message("cannot write profile data: %s; %s", err.msg, lost);
@@ -555,83 +553,115 @@ out:
 
 /* ---- the dump ------------------------------------------------------------ */
 
-int rt_dump_locked(const struct xprof_rt_object *only, const char *when) {
-  size_t n_targets = 0;
-  target *targets = build_targets(&n_targets);
-  int status = 0;
-  if (!targets)
-    return -1;
-  /* Each object's profile directory, worked out once, and each distinct
-   * directory once (dirs[] points into obj_dirs[]). */
-  size_t n_objs = 0, n_dirs = 0;
+/* The profile directories of a write: each registered object's (all, or
+ * only `only`'s), worked out once, by object (NULL for the others), and
+ * each distinct one once (dirs[] points into obj_dirs[]). */
+struct dir_list {
+  char **obj_dirs, **dirs;
+  size_t n_objs, n_dirs;
+};
+
+/* Returns 0, or -1 when out of memory. */
+static int profile_dirs(const struct xprof_rt_object *only, struct dir_list *l) {
+  l->n_objs = l->n_dirs = 0;
   for (struct xprof_rt_object *o = rt_objects; o; o = o->next)
-    n_objs++;
-  char **obj_dirs = xprof_calloc(n_objs + 1, sizeof *obj_dirs);
-  char **dirs = xprof_calloc(n_objs + 1, sizeof *dirs);
-  if (!obj_dirs || !dirs) {
-    xprof_free(obj_dirs);
-    xprof_free(dirs);
-    xprof_free(targets);
+    l->n_objs++;
+  l->obj_dirs = xprof_calloc(l->n_objs + 1, sizeof *l->obj_dirs);
+  l->dirs = xprof_calloc(l->n_objs + 1, sizeof *l->dirs);
+  if (!l->obj_dirs || !l->dirs) {
+    xprof_free(l->obj_dirs);
+    xprof_free(l->dirs);
     return -1;
   }
   size_t idx = 0;
   for (struct xprof_rt_object *o = rt_objects; o; o = o->next, idx++) {
     if (only && o != only)
       continue;
-    char *d = obj_dirs[idx] = rt_profile_dir(o);
+    char *d = l->obj_dirs[idx] = rt_profile_dir(o);
     if (!d)
       continue;
     int seen = 0;
-    for (size_t i = 0; i < n_dirs && !seen; i++)
-      seen = strcmp(dirs[i], d) == 0;
+    for (size_t i = 0; i < l->n_dirs && !seen; i++)
+      seen = strcmp(l->dirs[i], d) == 0;
     if (!seen)
-      dirs[n_dirs++] = d;
+      l->dirs[l->n_dirs++] = d;
   }
-  for (size_t i = 0; i < n_dirs; i++) {
-    xprof_profile *snap = snapshot(dirs[i], obj_dirs, only, targets, n_targets);
+  return 0;
+}
+
+static void free_dirs(struct dir_list *l) {
+  for (size_t i = 0; i < l->n_objs; i++)
+    xprof_free(l->obj_dirs[i]);
+  xprof_free(l->obj_dirs);
+  xprof_free(l->dirs);
+}
+
+/* The snapshot for dir with what an earlier failed write to it kept,
+ * which is dropped from the pending list either way (with a message when
+ * it cannot be merged in). */
+static xprof_profile *with_pending(const char *dir, xprof_profile *snap) {
+  pending *q = find_pending(dir);
+  if (!q)
+    return snap;
+  xprof_error err;
+  if (xprof_merge(q->p, snap, 1, rt_settings.replace, &err) == 0) {
+    xprof_profile_free(snap);
+    snap = q->p;
+    q->p = NULL;
+  } else {
+    rt_message("cannot merge the counts kept from an earlier failed write to %s "
+               "into this one: %s; those counts are lost",
+               dir, err.msg);
+  }
+  pending **pp = &pending_list;
+  while (*pp != q)
+    pp = &(*pp)->next;
+  *pp = q->next;
+  xprof_profile_free(q->p);
+  xprof_free(q->dir);
+  xprof_free(q);
+  return snap;
+}
+
+static int snapshot_empty(const xprof_profile *snap) {
+  for (uint32_t k = 0; k < snap->n_objfiles; k++)
+    for (uint32_t j = 0; j < snap->objfiles[k].n_procs; j++)
+      if (snap->objfiles[k].procs[j].n_counters || snap->objfiles[k].procs[j].n_vp_records)
+        return 0;
+  return 1;
+}
+
+int rt_dump_locked(const struct xprof_rt_object *only, enum rt_occasion when) {
+  size_t n_targets = 0;
+  target *targets = build_targets(&n_targets);
+  struct dir_list l;
+  if (!targets || profile_dirs(only, &l) < 0) {
+    xprof_free(targets);
+    return -1;
+  }
+  int status = 0;
+  for (size_t i = 0; i < l.n_dirs; i++) {
+    xprof_profile *snap = snapshot(l.dirs[i], l.obj_dirs, only, targets, n_targets);
     if (!snap) {
-      rt_message("out of memory while collecting profile data for %s",
-                 dirs[i]);
+      rt_message("out of memory while collecting profile data for %s", l.dirs[i]);
       status = -1;
       continue;
     }
-    pending *q = find_pending(dirs[i]);
-    if (q) { /* bring in what an earlier failed write kept */
-      if (xprof_merge(q->p, snap, 1, rt_settings.replace, NULL) == 0) {
-        xprof_profile_free(snap);
-        snap = q->p;
-        q->p = NULL;
-      }
-      pending **pp = &pending_list;
-      while (*pp != q)
-        pp = &(*pp)->next;
-      *pp = q->next;
-      xprof_profile_free(q->p);
-      xprof_free(q->dir);
-      xprof_free(q);
-    }
-    int empty = 1;
-    for (uint32_t k = 0; k < snap->n_objfiles && empty; k++)
-      for (uint32_t j = 0; j < snap->objfiles[k].n_procs && empty; j++)
-        empty = !snap->objfiles[k].procs[j].n_counters &&
-                !snap->objfiles[k].procs[j].n_vp_records;
+    snap = with_pending(l.dirs[i], snap);
     /* A write at unload with nothing new (the usual case at exit, after
      * the atexit write) touches no file. */
-    if (empty && only) {
+    if (only && snapshot_empty(snap)) {
       xprof_profile_free(snap);
       continue;
     }
-    if (write_dir(dirs[i], snap, when) < 0) {
+    if (write_dir(l.dirs[i], snap, when) < 0) {
       status = -1;
-      keep_pending(dirs[i], snap);
+      keep_pending(l.dirs[i], snap);
     } else {
       xprof_profile_free(snap);
     }
   }
-  for (size_t i = 0; i < n_objs; i++)
-    xprof_free(obj_dirs[i]);
-  xprof_free(obj_dirs);
-  xprof_free(dirs);
+  free_dirs(&l);
   xprof_free(targets);
   return status;
 }

@@ -17,7 +17,7 @@
 
 #include "rt_internal.h"
 
-static void write_before(const char *what) {
+static void write_before(enum rt_occasion what) {
   int saved = errno;
   rt_enter();
   if (rt_objects)
@@ -26,7 +26,7 @@ static void write_before(const char *what) {
   errno = saved;
 }
 
-static void before_exec(void) { write_before("before exec"); }
+static void before_exec(void) { write_before(RT_BEFORE_EXEC); }
 
 static void *next_symbol(const char *name) {
   void *f = dlsym(RTLD_NEXT, name);
@@ -126,6 +126,6 @@ RT_EXPORT int execle(const char *path, const char *arg, ...) {
 RT_EXPORT int daemon(int nochdir, int noclose) {
   typedef int (*daemon_fn)(int, int);
   daemon_fn real = (daemon_fn)next_symbol("daemon");
-  write_before("before daemon");
+  write_before(RT_BEFORE_DAEMON);
   return real ? real(nochdir, noclose) : -1;
 }

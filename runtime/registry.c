@@ -176,7 +176,7 @@ static void at_exit(void) {
   rt_enter();
   rt_threads_exiting_locked();
   rt_async_stop();
-  rt_dump_locked(NULL, "at exit");
+  rt_dump_locked(NULL, RT_AT_EXIT);
   /* What could not be written now never will be: no second message from
    * the destructors' writes. */
   rt_drop_pending_locked();
@@ -251,7 +251,7 @@ RT_EXPORT void __xprof_unregister(struct xprof_rt_object *obj) {
   if (*pp) {
     /* Write what it counted since the last write, while still listed (its
      * functions may be targets of other objects' indirect calls). */
-    rt_dump_locked(obj, "at unload");
+    rt_dump_locked(obj, RT_AT_UNLOAD);
     *pp = obj->next;
     obj->next = NULL;
     rt_threads_unregister_locked(obj);
@@ -266,7 +266,7 @@ RT_EXPORT void __xprof_unregister(struct xprof_rt_object *obj) {
 
 RT_EXPORT int xprof_dump(void) {
   rt_enter();
-  int rc = rt_dump_locked(NULL, "on request");
+  int rc = rt_dump_locked(NULL, RT_ON_REQUEST);
   rt_leave();
   return rc;
 }

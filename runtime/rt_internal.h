@@ -43,10 +43,21 @@ const char *rt_object_module(const struct xprof_rt_object *obj);
 /* Profile directory for an object at this moment (malloc'd). */
 char *rt_profile_dir(const struct xprof_rt_object *obj);
 
+/* When a write happens.  From RT_AT_EXIT on, the process (or this image
+ * of it) ends: data a failed write could not store is lost, not kept for
+ * the next write. */
+enum rt_occasion {
+  RT_ON_REQUEST,
+  RT_PERIODIC,
+  RT_AT_EXIT,
+  RT_AT_UNLOAD,
+  RT_BEFORE_EXEC,
+  RT_BEFORE_DAEMON
+};
+
 /* Write the counts of the registered objects (all, or just `only`) and
- * zero them; caller holds rt_lock.  `when` names the occasion for
- * messages ("at exit", "before exec", ...).  Returns 0 or -1. */
-int rt_dump_locked(const struct xprof_rt_object *only, const char *when);
+ * zero them; caller holds rt_lock.  Returns 0 or -1. */
+int rt_dump_locked(const struct xprof_rt_object *only, enum rt_occasion when);
 /* Zero counters and value profiles (all objects, or just `only`). */
 void rt_zero_locked(const struct xprof_rt_object *only);
 /* Drop data kept from failed writes. */
