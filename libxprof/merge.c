@@ -522,28 +522,3 @@ int xprof_replace_parse(const char *s, xprof_replace *out) {
     return -1;
   return 0;
 }
-
-int xprof_profile_clone(const xprof_profile *src, xprof_profile **out,
-                        xprof_error *err) {
-  xprof_profile *p = xprof_profile_new();
-  if (!p)
-    return xprof_fail_nomem(err, "clone");
-  if (xprof_merge(p, src, 1, XPROF_REPLACE_OBJFILE, err) < 0) {
-    xprof_profile_free(p);
-    return -1;
-  }
-  for (uint32_t i = 0; i < src->n_foreign; i++) {
-    const xprof_foreign *f = &src->foreign[i];
-    unsigned char *data = xprof_alloc(p, f->size + 1);
-    if (!data || xprof_grow((void **)&p->foreign, &p->cap_foreign,
-                            p->n_foreign, sizeof *p->foreign) < 0) {
-      xprof_profile_free(p);
-      return xprof_fail_nomem(err, "clone");
-    }
-    memcpy(data, f->data, f->size);
-    p->foreign[p->n_foreign] = *f;
-    p->foreign[p->n_foreign++].data = data;
-  }
-  *out = p;
-  return 0;
-}

@@ -386,10 +386,6 @@ int xprof_replace_parse(const char *s, xprof_replace *out);
 int xprof_merge(xprof_profile *dst, const xprof_profile *src,
                 uint64_t weight, xprof_replace mode, xprof_error *err);
 
-/* Deep copy (used when a merge must not touch its source). */
-int xprof_profile_clone(const xprof_profile *src, xprof_profile **out,
-                        xprof_error *err);
-
 /* ---- control flow graphs: counter placement and flow solving ---------- */
 
 /* A procedure's CFG as both compiler plugins describe it: nodes 0 (ENTRY)

@@ -46,13 +46,109 @@ static const char *resolve(const char *path, char *buf) {
   return res;
 }
 
+/* What the checks found, over every dump. */
+struct tally {
+  uint64_t procs, edges, bad, unrun;
+  int verbose;
+};
+
+/* Check one procedure's edges: the counts the flow solver derives from
+ * its counters against its debug counters. */
+static void verify_proc(const char *dump, const xprof_objfile *o, const xprof_proc *f,
+                        const xprof_cfgdump_entry *c, struct tally *t) {
+  uint32_t total = c->n_counters + c->n_debug;
+  uint64_t *values = calloc(total + 1, sizeof *values);
+  uint64_t *solved = calloc((size_t)c->n_edges + 1, sizeof *solved);
+  /* Edges into indirect calls are measured by their sites. */
+  uint64_t *sites = calloc((size_t)f->n_vp_sites + 1, sizeof *sites);
+  if (!values || !solved || !sites)
+    exit(tool_error("out of memory"));
+  for (uint32_t k = 0; k < total; k++)
+    values[k] = xprof_proc_counter(f, k);
+  xprof_vp_site_totals(o, f, sites, f->n_vp_sites);
+  int rc = xprof_solve_flow_sites(c->n_nodes, c->edges, c->n_edges, c->counter_of_edge,
+                                  values, c->n_counters, sites, f->n_vp_sites, solved, NULL);
+  if (rc != 0) {
+    printf("%s: %s: the flow solver %s\n", dump, c->name,
+           rc > 0 ? "found inconsistent counts" : "failed");
+    t->bad++;
+  }
+  for (uint32_t e = 0; e < c->n_edges; e++) {
+    if (c->debug_of_edge[e] == XPROF_ON_TREE)
+      continue;
+    t->edges++;
+    uint64_t truth = values[c->debug_of_edge[e]];
+    if (solved[e] != truth) {
+      printf("%s: %s: edge %u (%u -> %u) solved %llu, counted %llu\n", dump, c->name, e,
+             c->edges[e].src, c->edges[e].dst, (unsigned long long)solved[e],
+             (unsigned long long)truth);
+      t->bad++;
+    } else if (t->verbose) {
+      printf("%s: %s: edge %u (%u -> %u) %llu\n", dump, c->name, e, c->edges[e].src,
+             c->edges[e].dst, (unsigned long long)truth);
+    }
+  }
+  free(values);
+  free(solved);
+  free(sites);
+}
+
+/* Check the procedures of one OBJECT.xpcfg.  Returns 1 when the object is
+ * in the profile, 0 when it is not (skipped, with a message), -1 after an
+ * error message. */
+static int verify_dump(const char *dump, xprof_profile *prof, struct tally *t) {
+  size_t len = strlen(dump);
+  if (len < 7 || strcmp(dump + len - 6, ".xpcfg") != 0)
+    return -tool_error("%s: expected a file named OBJECT.xpcfg", dump);
+  xprof_error err;
+  xprof_cfgdump_entry *cfgs;
+  uint32_t n;
+  if (xprof_cfgdump_read(dump, prof, &cfgs, &n, &err) < 0)
+    return -tool_fail(&err);
+  if (n == 0) /* an object without code (a header test): it has no
+               * counters, so no run puts it into the profile */
+    return 0;
+  char *objpath = strndup(dump, len - 6), real[8192];
+  const xprof_objfile *o = objpath ? xprof_find_objfile(prof, resolve(objpath, real)) : NULL;
+  if (!o) { /* linked into no program that ran, as libtool's non-PIC twins
+             * of the objects in a shared library often are */
+    fprintf(stderr, "xprof_verify: %s: the profile has no data for %s (in no program "
+            "that ran?); skipped\n", dump, objpath ? resolve(objpath, real) : dump);
+    free(objpath);
+    return 0;
+  }
+  free(objpath);
+  for (uint32_t i = 0; i < n; i++) {
+    const xprof_cfgdump_entry *c = &cfgs[i];
+    const xprof_proc *f = xprof_find_proc(o, c->name);
+    if (!f)
+      return -tool_error("%s: procedure %s is not in the profile", dump, c->name);
+    if (f->signature != c->signature)
+      return -tool_error("%s: procedure %s has signature 0x%llx in the profile, 0x%llx in "
+                          "the dump",
+                          dump, c->name, (unsigned long long)f->signature,
+                          (unsigned long long)c->signature);
+    if (c->n_debug == 0)
+      return -tool_error("%s: procedure %s has no debug counters (compile with the "
+                          "all-edges option)",
+                          dump, c->name);
+    t->procs++;
+    if (f->n_counters == 0 && f->n_vp_records == 0) /* never ran */
+      t->unrun++;
+    else
+      verify_proc(dump, o, f, c, t);
+  }
+  return 1;
+}
+
 int main(int argc, char **argv) {
   tool_init("xprof_verify");
   if (tool_standard_options(argc, argv, usage))
     return 0;
-  int verbose = 0, first = 1;
+  struct tally t = {0, 0, 0, 0, 0};
+  int first = 1;
   if (first < argc && strcmp(argv[first], "-v") == 0) {
-    verbose = 1;
+    t.verbose = 1;
     first++;
   }
   if (argc - first < 2) {
@@ -63,97 +159,21 @@ int main(int argc, char **argv) {
   xprof_profile *prof;
   if (xprof_read_profile_dir(argv[first], &prof, &err) < 0)
     return tool_fail(&err);
-  uint64_t procs = 0, edges = 0, bad = 0, unrun = 0;
   uint32_t found = 0, skipped = 0;
   for (int a = first + 1; a < argc; a++) {
-    const char *dump = argv[a];
-    size_t len = strlen(dump);
-    if (len < 7 || strcmp(dump + len - 6, ".xpcfg") != 0)
-      return tool_error("%s: expected a file named OBJECT.xpcfg", dump);
-    char *objpath = strndup(dump, len - 6);
-    xprof_cfgdump_entry *cfgs;
-    uint32_t n;
-    if (xprof_cfgdump_read(dump, prof, &cfgs, &n, &err) < 0)
-      return tool_fail(&err);
-    if (n == 0) { /* an object without code (a header test): it has no
-                     * counters, so no run puts it into the profile */
-      free(objpath);
-      continue;
-    }
-    char real[8192];
-    const char *key = resolve(objpath, real);
-    const xprof_objfile *o = xprof_find_objfile(prof, key);
-    if (!o) { /* linked into no program that ran, as libtool's non-PIC
-               * twins of the objects in a shared library often are */
-      fprintf(stderr, "xprof_verify: %s: the profile has no data for %s "
-              "(in no program that ran?); skipped\n", dump, key);
-      skipped++;
-      free(objpath);
-      continue;
-    }
-    found++;
-    for (uint32_t i = 0; i < n; i++) {
-      const xprof_cfgdump_entry *c = &cfgs[i];
-      const xprof_proc *f = xprof_find_proc(o, c->name);
-      if (!f)
-        return tool_error("%s: procedure %s is not in the profile", dump,
-                          c->name);
-      if (f->signature != c->signature)
-        return tool_error("%s: procedure %s has signature 0x%llx in the "
-                          "profile, 0x%llx in the dump",
-                          dump, c->name, (unsigned long long)f->signature,
-                          (unsigned long long)c->signature);
-      if (c->n_debug == 0)
-        return tool_error("%s: procedure %s has no debug counters (compile "
-                          "with the all-edges option)",
-                          dump, c->name);
-      procs++;
-      if (f->n_counters == 0 && f->n_vp_records == 0) { /* never ran */
-        unrun++;
-        continue;
-      }
-      uint32_t total = c->n_counters + c->n_debug;
-      uint64_t *values = calloc(total + 1, sizeof *values);
-      uint64_t *solved = calloc((size_t)c->n_edges + 1, sizeof *solved);
-      for (uint32_t k = 0; k < total; k++)
-        values[k] = xprof_proc_counter(f, k);
-      /* Edges into indirect calls are measured by their sites. */
-      uint64_t *sites = calloc((size_t)f->n_vp_sites + 1, sizeof *sites);
-      xprof_vp_site_totals(o, f, sites, f->n_vp_sites);
-      int rc = xprof_solve_flow_sites(c->n_nodes, c->edges, c->n_edges,
-                                      c->counter_of_edge, values, c->n_counters,
-                                      sites, f->n_vp_sites, solved, NULL);
-      free(sites);
-      if (rc != 0) {
-        printf("%s: %s: the flow solver %s\n", dump, c->name,
-               rc > 0 ? "found inconsistent counts" : "failed");
-        bad++;
-      }
-      for (uint32_t e = 0; e < c->n_edges; e++) {
-        if (c->debug_of_edge[e] == XPROF_ON_TREE)
-          continue;
-        edges++;
-        uint64_t truth = values[c->debug_of_edge[e]];
-        if (solved[e] != truth) {
-          printf("%s: %s: edge %u (%u -> %u) solved %llu, counted %llu\n",
-                 dump, c->name, e, c->edges[e].src, c->edges[e].dst,
-                 (unsigned long long)solved[e], (unsigned long long)truth);
-          bad++;
-        } else if (verbose) {
-          printf("%s: %s: edge %u (%u -> %u) %llu\n", dump, c->name, e,
-                 c->edges[e].src, c->edges[e].dst, (unsigned long long)truth);
-        }
-      }
-      free(values);
-      free(solved);
-    }
-    free(objpath);
+    int rc = verify_dump(argv[a], prof, &t);
+    if (rc < 0)
+      return 1;
+    found += rc == 1;
+    skipped += rc == 0;
   }
   if (skipped && !found)
     return tool_error("%s: holds none of the objects", argv[first]);
+  /* No edge checked is no evidence: not "all exact". */
+  const char *verdict = t.bad ? "MISMATCHES" : t.edges ? "all exact" : "nothing to check";
   printf("%llu procedure%s (%llu never run), %llu edge%s checked: %s\n",
-         (unsigned long long)procs, xprof_plural(procs), (unsigned long long)unrun,
-         (unsigned long long)edges, xprof_plural(edges), bad ? "MISMATCHES" : "all exact");
+         (unsigned long long)t.procs, xprof_plural(t.procs), (unsigned long long)t.unrun,
+         (unsigned long long)t.edges, xprof_plural(t.edges), verdict);
   xprof_profile_free(prof);
-  return bad ? 1 : 0;
+  return t.bad || !t.edges ? 1 : 0;
 }
