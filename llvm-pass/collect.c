@@ -495,7 +495,7 @@ static long inliner_size(LLVMValueRef fn) {
  * one empty asm statement at the entry carries the size the
  * instrumentation added, and costs nothing itself ("call-inline-cost").
  * Inlined, it goes along, so a caller's bonus covers its callees'
- * counters as well; it is removed once inlining is over (shim.cpp). */
+ * counters as well; it is removed once inlining is over (plugin.cpp). */
 static void compensate_inliner(ctx *c, LLVMValueRef fn, long added) {
   /* Never inlined (-O0 makes every function both): nothing to tell. */
   if (added <= 0 || xl_has_fn_attr(fn, "noinline") || xl_has_fn_attr(fn, "optnone"))

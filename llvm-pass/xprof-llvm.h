@@ -1,8 +1,10 @@
 /*
- * xprof-llvm.h - the C interface between the pass core (core.c, on the
- * LLVM-C API) and the C++ shim (shim.cpp) for what LLVM-C lacks: plugin
- * registration and options, block and edge splitting, call promotion, the
- * profile summary, MD5 and constructors.
+ * xprof-llvm.h - the C interface between the pass core (cfg.c, collect.c,
+ * use.c, on the LLVM-C API) and the C++ sources for what LLVM-C lacks:
+ * plugin.cpp (registration, options, the passes), returning.cpp (which
+ * calls surely return), promote.cpp (counters in registers through
+ * loops) and ir.cpp (splitting blocks and edges, attributes, recording
+ * values, call promotion, the profile summary, MD5, constructors).
  */
 #ifndef XPROF_LLVM_H
 #define XPROF_LLVM_H
@@ -30,7 +32,7 @@ struct xl_options {
   int tls_counters; /* update=thread: twins in code for executables */
   int verbose, all_edges, cfg_dump, warn_missing;
   int inline_bonus; /* tell the inliner what the counters add */
-  int promote;      /* count in registers in loops (shim.cpp) */
+  int promote;      /* count in registers in loops (promote.cpp) */
   int partial_training; /* use: never-run functions keep their estimate */
   int count_selects;    /* weights of selects outside loops (cfg.c) */
   unsigned values_per_site;
@@ -45,11 +47,11 @@ int xl_run_use(LLVMModuleRef m, const struct xl_options *o);
  * on as -xprof-no-warnings); notes always. */
 extern int xl_no_warnings;
 
-/* ---- helpers implemented in C++ (shim.cpp) ---- */
+/* ---- helpers implemented in C++ ---- */
 
 /* The call-site attribute that marks the empty asm statement carrying a
  * function's inliner bonus (collect.c), removed once inlining is over
- * (shim.cpp). */
+ * (plugin.cpp). */
 #define XL_INLINE_BONUS "call-threshold-bonus"
 
 /* Split blocks after calls that may return twice (setjmp), so that their
@@ -60,7 +62,7 @@ void xl_split_after_returns_twice(LLVMValueRef fn);
  * callee may exit has two edges out besides its normal one (unwind and
  * fake) that flow conservation cannot tell apart. */
 void xl_split_landing_pads(LLVMValueRef fn);
-int xl_call_risk(LLVMValueRef call); /* 0, 1 or 2: see shim.cpp */
+int xl_call_risk(LLVMValueRef call); /* 0, 1 or 2: see returning.cpp */
 uint64_t xl_uncertain_blocks(LLVMModuleRef m, const LLVMValueRef *bad, unsigned n_bad);
 /* Mark the call as touching only memory the module cannot see
  * (inaccessiblememonly; memory(inaccessiblemem: readwrite) from LLVM 16). */
