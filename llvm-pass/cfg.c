@@ -35,6 +35,17 @@ void *xl_calloc(size_t n, size_t size) { return checked(calloc(n, size), n * siz
 
 void *xl_realloc(void *block, size_t size) { return checked(realloc(block, size), size); }
 
+char *xl_strdup(const char *s) { return checked(strdup(s), strlen(s) + 1); }
+
+void *xl_check(void *block) { return checked(block, 1); }
+
+void *xl_grow(void *array, uint32_t *cap, uint32_t n, size_t elem) {
+  if (n < *cap)
+    return array;
+  *cap = *cap ? *cap * 2 : 16;
+  return xl_realloc(array, (size_t)*cap * elem);
+}
+
 void xl_warning(LLVMModuleRef m, const char *fmt, ...) {
   if (xl_no_warnings)
     return;
@@ -500,7 +511,7 @@ char *xl_object_path(LLVMModuleRef m, const struct xl_options *o) {
   if (!rel)
     return NULL;
   char *resolved = xprof_object_path_resolve(rel);
-  char *path = resolved ? strdup(resolved) : rel;
+  char *path = resolved ? xl_strdup(resolved) : rel;
   if (resolved)
     free(rel);
   xprof_free(resolved);

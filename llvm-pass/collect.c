@@ -71,19 +71,6 @@ static int use_twins(const ctx *c) {
           LLVMGetModuleFlag(c->m, "PIE Level", 9));
 }
 
-/* Room for one more element in a malloc'd array. */
-static int grow(void **arr, uint32_t *cap, uint32_t n, size_t elem) {
-  if (n < *cap)
-    return 0;
-  uint32_t nc = *cap ? *cap * 2 : 16;
-  void *na = xl_realloc(*arr, (size_t)nc * elem);
-  if (!na)
-    return -1;
-  *arr = na;
-  *cap = nc;
-  return 0;
-}
-
 static int is_comdat(LLVMValueRef fn) {
   LLVMLinkage l = LLVMGetLinkage(fn);
   return l == LLVMLinkOnceODRLinkage || l == LLVMLinkOnceAnyLinkage ||
@@ -225,9 +212,7 @@ static LLVMValueRef vp_proc_fn(ctx *c) {
 
 static LLVMValueRef comdat_array(ctx *c, fn_data *f) {
   uint32_t total = f->n_counters + f->vp_words;
-  char *name = xprof_comdat_array_name(XPROF_COMDAT_COUNTERS, f->name, f->comdat_key);
-  if (!name)
-    return NULL;
+  char *name = xl_check(xprof_comdat_array_name(XPROF_COMDAT_COUNTERS, f->name, f->comdat_key));
   LLVMTypeRef ty = LLVMArrayType(c->i64, total ? total : 1);
   LLVMValueRef g = LLVMGetNamedGlobal(c->m, name);
   if (!g) {
@@ -296,12 +281,10 @@ static LLVMValueRef counting_array(ctx *c, fn_data *f, LLVMValueRef arr) {
     }
     return c->twin_ph;
   }
-  char *name = xprof_comdat_array_name(XPROF_COMDAT_TWIN, f->name, f->comdat_key);
-  char *cell = xprof_comdat_array_name(XPROF_COMDAT_TWIN_CELL, f->name, f->comdat_key);
-  if (name && cell) {
-    f->twin = twin_array(c, name, f->n_counters, 1);
-    f->twin_cell = twin_cell(c, cell, 1);
-  }
+  char *name = xl_check(xprof_comdat_array_name(XPROF_COMDAT_TWIN, f->name, f->comdat_key));
+  char *cell = xl_check(xprof_comdat_array_name(XPROF_COMDAT_TWIN_CELL, f->name, f->comdat_key));
+  f->twin = twin_array(c, name, f->n_counters, 1);
+  f->twin_cell = twin_cell(c, cell, 1);
   xprof_free(name);
   xprof_free(cell);
   return f->twin;
@@ -517,141 +500,129 @@ static void compensate_inliner(ctx *c, LLVMValueRef fn, long added) {
   xl_add_call_attr(call, "willreturn");
 }
 
-static int instrument(ctx *c, LLVMValueRef fn) {
-  long size_before = c->o->inline_bonus ? inliner_size(fn) : 0;
-  uint32_t n_sites;
-  LLVMValueRef *calls = xl_vp_sites(fn, &n_sites);
-  struct xl_cfg g;
-  if (!calls || !xl_cfg_build(fn, calls, n_sites, c->o->values_per_site > 0,
-                              c->o->count_selects, &g)) {
-    free(calls);
-    if (c->o->verbose)
-      xl_note(c->m, "%s: not profiled (control flow counters cannot follow "
-                    "exactly)", xl_function_name(fn));
-    return 0;
-  }
-  if (grow((void **)&c->fns, &c->cap_fns, c->n_fns, sizeof *c->fns) < 0)
-    return 0;
+/* A new record for fn with its value-profile sites laid out (their
+ * kinds and where each one's state starts), its counters counted (the
+ * edges', the selects', then the debug counters) and its comdat key.
+ * *n_edge_ctrs and *n_debug get the first two kinds and the last. */
+static fn_data *new_fn(ctx *c, LLVMValueRef fn, const struct xl_cfg *g,
+                       const LLVMValueRef *calls, uint32_t n_sites, uint32_t *n_edge_ctrs,
+                       uint32_t *n_debug) {
+  c->fns = xl_grow(c->fns, &c->cap_fns, c->n_fns, sizeof *c->fns);
   fn_data *f = &c->fns[c->n_fns];
   memset(f, 0, sizeof *f);
   f->fn = fn;
-  f->name = strdup(xl_function_name(fn));
-  f->signature = g.signature;
+  f->name = xl_strdup(xl_function_name(fn));
+  f->signature = g->signature;
   f->n_sites = n_sites;
   f->site_types = xl_malloc(n_sites + 1);
   f->site_off = xl_malloc((n_sites + 1) * sizeof *f->site_off);
-  if (!f->site_types || !f->site_off) {
-    free(calls);
-    xl_cfg_free(&g);
-    return 0;
-  }
   uint32_t *words = xl_malloc((n_sites + 1) * sizeof *words);
-  if (!words) {
-    free(calls);
-    xl_cfg_free(&g);
-    return 0;
-  }
   for (uint32_t s = 0; s < n_sites; s++) {
     f->site_types[s] = xl_memop_length(calls[s]) ? XPROF_RT_VP_LLONG : XPROF_RT_VP_PROC;
     f->site_off[s] = f->vp_words;
     words[s] = site_words(c, f->site_types[s]);
     f->vp_words += words[s];
   }
-  /* Counters: the edges', the selects', then the debug counters. */
-  uint32_t n_edge_ctrs = (uint32_t)g.n_counters + g.n_select_counters;
-  uint32_t n_debug = 0;
-  for (uint32_t e = 0; c->o->all_edges && e < g.n_edges; e++)
-    n_debug += XPROF_DEBUG_COUNTED(g.edges[e].flags);
-  f->n_counters = n_edge_ctrs + n_debug;
-  f->comdat_key = xprof_comdat_key(f->signature, g.edges, g.n_edges, n_debug != 0,
-                                   words, n_sites);
+  *n_edge_ctrs = (uint32_t)g->n_counters + g->n_select_counters;
+  *n_debug = 0;
+  for (uint32_t e = 0; c->o->all_edges && e < g->n_edges; e++)
+    *n_debug += XPROF_DEBUG_COUNTED(g->edges[e].flags);
+  f->n_counters = *n_edge_ctrs + *n_debug;
+  f->comdat_key = xprof_comdat_key(f->signature, g->edges, g->n_edges, *n_debug != 0, words,
+                                   n_sites);
   free(words);
   LLVMLinkage l = LLVMGetLinkage(fn);
   /* Only possible indirect-call targets need their address recorded. */
-  f->take_address = (l != LLVMInternalLinkage && l != LLVMPrivateLinkage &&
-                     !is_comdat(fn)) ||
-                    xl_address_taken(fn);
-  LLVMValueRef arr, vp_arr;
-  if (is_comdat(fn)) {
-    f->var = arr = vp_arr = comdat_array(c, f);
+  f->take_address =
+      (l != LLVMInternalLinkage && l != LLVMPrivateLinkage && !is_comdat(fn)) ||
+      xl_address_taken(fn);
+  return f;
+}
+
+/* Where f's counters and value-profile states go: a comdat array of its
+ * own, or its share of the module's arrays.  Sets *arr and *vp_arr. */
+static void place_arrays(ctx *c, fn_data *f, LLVMValueRef *arr, LLVMValueRef *vp_arr) {
+  if (is_comdat(f->fn)) {
+    f->var = *arr = *vp_arr = comdat_array(c, f);
     f->base = 0;
     f->vp_base = f->n_counters;
-  } else {
-    arr = c->ctr_ph;
-    vp_arr = c->vp_ph;
-    f->base = c->n_ctrs;
-    f->vp_base = c->n_vp_words;
-    c->n_ctrs += f->n_counters;
-    for (uint32_t s = 0; s < n_sites; s++) {
-      if (grow((void **)&c->vp_states, &c->cap_vp_states, c->n_vp_states,
-               sizeof *c->vp_states) < 0)
-        return 0;
-      c->vp_states[c->n_vp_states++] =
-          (struct vp_state){c->n_vp_words + f->site_off[s], site_word0(c, f->site_types[s])};
-    }
-    c->n_vp_words += f->vp_words;
+    return;
   }
-  if (c->cfg_dump)
-    xprof_cfgdump_proc(c->cfg_dump, f->name, f->signature, g.n_nodes, g.edges,
-                       g.n_edges, g.counter_of_edge, n_edge_ctrs, n_debug != 0);
+  *arr = c->ctr_ph;
+  *vp_arr = c->vp_ph;
+  f->base = c->n_ctrs;
+  f->vp_base = c->n_vp_words;
+  c->n_ctrs += f->n_counters;
+  for (uint32_t s = 0; s < f->n_sites; s++) {
+    c->vp_states = xl_grow(c->vp_states, &c->cap_vp_states, c->n_vp_states,
+                           sizeof *c->vp_states);
+    c->vp_states[c->n_vp_states++] =
+        (struct vp_state){c->n_vp_words + f->site_off[s], site_word0(c, f->site_types[s])};
+  }
+  c->n_vp_words += f->vp_words;
+}
 
-  LLVMValueRef count_arr = counting_array(c, f, arr);
-  if (!count_arr)
-    return 0;
-  c->copy = per_thread(c) && !c->twins && f->n_counters ? copy_placeholder(c, fn) : NULL;
-  /* Decide every insertion point before splitting any edge. */
-  LLVMValueRef *at = xl_calloc(g.n_edges + 1, sizeof *at);
-  for (uint32_t e = 0; e < g.n_edges; e++) {
-    uint32_t k = g.counter_of_edge[e];
-    int counted = XPROF_HAS_COUNTER(k);
-    int debug = n_debug && XPROF_DEBUG_COUNTED(g.edges[e].flags);
+/* The increments on the counted edges (and every edge with debug
+ * counters): all insertion points are decided before any edge is split.
+ * Returns the updates made, *n_updates of them. */
+static LLVMValueRef *count_edges(ctx *c, const fn_data *f, struct xl_cfg *g,
+                                 LLVMValueRef count_arr, uint32_t n_edge_ctrs,
+                                 uint32_t n_debug, uint32_t *n_updates) {
+  LLVMValueRef *at = xl_calloc(g->n_edges + 1, sizeof *at);
+  for (uint32_t e = 0; e < g->n_edges; e++) {
+    int counted = XPROF_HAS_COUNTER(g->counter_of_edge[e]);
+    int debug = n_debug && XPROF_DEBUG_COUNTED(g->edges[e].flags);
     if (counted || debug)
-      at[e] = insertion_point(c, &g, e);
+      at[e] = insertion_point(c, g, e);
   }
-  uint32_t dbg = 0, n_updates = 0;
-  LLVMValueRef *updates = xl_calloc(2 * (size_t)g.n_edges + 1, sizeof *updates);
-  for (uint32_t e = 0; e < g.n_edges; e++) {
-    uint32_t k = g.counter_of_edge[e];
+  uint32_t dbg = 0, n = 0;
+  LLVMValueRef *updates = xl_calloc(2 * (size_t)g->n_edges + 1, sizeof *updates);
+  for (uint32_t e = 0; e < g->n_edges; e++) {
+    uint32_t k = g->counter_of_edge[e];
     if (XPROF_HAS_COUNTER(k) && at[e])
-      updates[n_updates++] = increment(c, at[e], count_arr, f->base + k);
-    if (n_debug && XPROF_DEBUG_COUNTED(g.edges[e].flags)) {
+      updates[n++] = increment(c, at[e], count_arr, f->base + k);
+    if (n_debug && XPROF_DEBUG_COUNTED(g->edges[e].flags)) {
       if (at[e])
-        updates[n_updates++] = increment(c, at[e], count_arr, f->base + n_edge_ctrs + dbg);
+        updates[n++] = increment(c, at[e], count_arr, f->base + n_edge_ctrs + dbg);
       dbg++;
     }
   }
   free(at);
-  count_selects(c, &g, count_arr, f->base + (uint32_t)g.n_counters);
-  if (c->copy) {
-    LLVMValueRef word;
-    if (f->var) {
-      char *name = xprof_comdat_array_name(XPROF_COMDAT_THREAD_WORD, f->name, f->comdat_key);
-      if (!name)
-        return 0;
-      word = thread_word(c, name, 1);
-      xprof_free(name);
-    } else {
-      word = thread_word(c, XPROF_COMDAT_THREAD_WORD, 0);
-    }
-    emit_thread_entry(c, arr, word);
+  *n_updates = n;
+  return updates;
+}
+
+/* The code at function entry that finds this thread's copy of the
+ * counters (per-thread counters without twins). */
+static void thread_entry(ctx *c, const fn_data *f, LLVMValueRef arr) {
+  LLVMValueRef word;
+  if (f->var) {
+    char *name =
+        xl_check(xprof_comdat_array_name(XPROF_COMDAT_THREAD_WORD, f->name, f->comdat_key));
+    word = thread_word(c, name, 1);
+    xprof_free(name);
+  } else {
+    word = thread_word(c, XPROF_COMDAT_THREAD_WORD, 0);
   }
-  if (updates && c->o->promote)
-    xl_promote_counters(fn, updates, n_updates);
-  free(updates);
-  /* The runtime keeps a site's most frequent values in front: the first
-   * two are checked and counted inline, a call for the others (sqlite
-   * under GCC: 4.3 M events, 31 instructions each in the runtime). */
+  emit_thread_entry(c, arr, word);
+}
+
+/* Record the values of f's value-profile sites.  The runtime keeps a
+ * site's most frequent values in front: the first two are checked and
+ * counted inline, a call for the others (GCC's sqlite: 31 instructions
+ * each in the runtime).  Lengths of memory operations vary a lot (sqlite:
+ * 4.1 M events of many lengths): a histogram, counted inline. */
+static void record_values(ctx *c, const fn_data *f, const LLVMValueRef *calls,
+                          LLVMValueRef vp_arr) {
   unsigned inline_pairs = c->o->values_per_site < XPROF_RT_VP_INLINE_PAIRS
                               ? c->o->values_per_site
                               : XPROF_RT_VP_INLINE_PAIRS;
   int atomic = c->o->update != XL_UPDATE_SINGLE;
-  for (uint32_t s = 0; s < n_sites; s++) {
+  for (uint32_t s = 0; s < f->n_sites; s++) {
     LLVMPositionBuilderBefore(c->b, calls[s]);
     LLVMValueRef len = xl_memop_length(calls[s]);
     LLVMValueRef state = elem(c, vp_arr, f->vp_base + f->site_off[s]);
     if (len) {
-      /* Lengths vary (sqlite: 4.1 M events of many lengths, which cost
-       * the runtime's recorder 8.6e7 instructions): a histogram. */
       xl_count_length(calls[s], state, LLVMBuildZExtOrBitCast(c->b, len, c->i64, ""), atomic);
     } else {
       LLVMValueRef arg = LLVMBuildPointerCast(c->b, LLVMGetCalledValue(calls[s]), c->i8p, "");
@@ -659,12 +630,46 @@ static int instrument(ctx *c, LLVMValueRef fn) {
       xl_record_value(calls[s], state, value, vp_proc_fn(c), arg, inline_pairs, atomic);
     }
   }
+}
+
+/* Instrument fn.  Returns 0, or -1 when its control flow cannot be
+ * counted exactly (it is left alone, with a note when verbose). */
+static int instrument(ctx *c, LLVMValueRef fn) {
+  long size_before = c->o->inline_bonus ? inliner_size(fn) : 0;
+  uint32_t n_sites;
+  LLVMValueRef *calls = xl_vp_sites(fn, &n_sites);
+  struct xl_cfg g;
+  if (!xl_cfg_build(fn, calls, n_sites, c->o->values_per_site > 0, c->o->count_selects, &g)) {
+    free(calls);
+    if (c->o->verbose)
+      xl_note(c->m, "%s: not profiled (control flow counters cannot follow exactly)",
+              xl_function_name(fn));
+    return -1;
+  }
+  uint32_t n_edge_ctrs, n_debug;
+  fn_data *f = new_fn(c, fn, &g, calls, n_sites, &n_edge_ctrs, &n_debug);
+  LLVMValueRef arr, vp_arr;
+  place_arrays(c, f, &arr, &vp_arr);
+  if (c->cfg_dump)
+    xprof_cfgdump_proc(c->cfg_dump, f->name, f->signature, g.n_nodes, g.edges, g.n_edges,
+                       g.counter_of_edge, n_edge_ctrs, n_debug != 0);
+  LLVMValueRef count_arr = counting_array(c, f, arr);
+  c->copy = per_thread(c) && !c->twins && f->n_counters ? copy_placeholder(c, fn) : NULL;
+  uint32_t n_updates;
+  LLVMValueRef *updates = count_edges(c, f, &g, count_arr, n_edge_ctrs, n_debug, &n_updates);
+  count_selects(c, &g, count_arr, f->base + (uint32_t)g.n_counters);
+  if (c->copy)
+    thread_entry(c, f, arr);
+  if (c->o->promote)
+    xl_promote_counters(fn, updates, n_updates);
+  free(updates);
+  record_values(c, f, calls, vp_arr);
   free(calls);
   xl_cfg_free(&g);
   if (c->o->inline_bonus)
     compensate_inliner(c, fn, inliner_size(fn) - size_before);
   c->n_fns++;
-  return 1;
+  return 0;
 }
 
 /* Replace a placeholder array by the real one, of its final size. */

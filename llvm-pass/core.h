@@ -15,6 +15,12 @@
 void *xl_malloc(size_t size);
 void *xl_calloc(size_t n, size_t size);
 void *xl_realloc(void *block, size_t size);
+char *xl_strdup(const char *s);
+/* block, or the end of the compilation when it is NULL (for memory that
+ * another allocator gave, libxprof's). */
+void *xl_check(void *block);
+/* An array of n elements with room for one more (doubling). */
+void *xl_grow(void *array, uint32_t *cap, uint32_t n, size_t elem);
 
 /* A select whose condition is counted: its counter, numbered from 0 after
  * the edge counters (selects of a block with the same condition share
