@@ -44,15 +44,19 @@ struct xp_fn {
   bool take_address;
 };
 
-static vec<xp_fn> fns;
-static tree ctr_var, vp_var; /* per object file */
-static uint32_t n_ctrs, n_vp_words;
-static vec<uint32_t> vp_site_words; /* state offsets, object-wide vp_var */
-static tree vp_proc_decl, thread_fn_decl;
-static tree thread_var; /* per-thread: the object array's thread-local word */
-static tree twin_var, twin_cell; /* or its thread-local twin, and its cell */
-static tree thread_delta; /* cfun's distance to its thread copy (SSA name) */
-static FILE *cfg_dump;
+/* What instrumenting one object file builds up (llvm-pass/collect.c has
+ * the same). */
+struct collect_ctx {
+  vec<xp_fn> fns;
+  tree ctr_var, vp_var; /* the object file's counters and value states */
+  uint32_t n_ctrs, n_vp_words;
+  vec<uint32_t> vp_site_words; /* state offsets, object-wide vp_var */
+  tree vp_proc_decl, thread_fn_decl;
+  tree thread_var; /* per-thread: the object array's thread-local word */
+  tree twin_var, twin_cell; /* or its thread-local twin, and its cell */
+  tree thread_delta; /* cfun's distance to its thread copy (SSA name) */
+  FILE *cfg_dump;
+};
 
 static tree counter_type(void) { return get_gcov_type(); }
 
@@ -170,30 +174,30 @@ static gimple_seq increment_seq(tree ref, bool atomic, const char *tmp_name) {
   return seq;
 }
 
-static void insert_increment(edge e, tree var, uint32_t idx) {
+static void insert_increment(collect_ctx *c, edge e, tree var, uint32_t idx) {
   tree ref = element(var, idx);
-  if (thread_delta) {
+  if (c->thread_delta) {
     tree i = make_temp_ssa_name(long_integer_type_node, NULL, "PROF_idx");
-    gsi_insert_on_edge(e, gimple_build_assign(i, PLUS_EXPR, thread_delta,
+    gsi_insert_on_edge(e, gimple_build_assign(i, PLUS_EXPR, c->thread_delta,
                                               build_int_cst(long_integer_type_node, idx)));
     ref = build4(ARRAY_REF, counter_type(), var, i, NULL_TREE, NULL_TREE);
   }
   gsi_insert_seq_on_edge(e, increment_seq(ref, xp_opts.update == XP_UPDATE_ATOMIC, "PROF_edge"));
 }
 
-static tree get_vp_proc_decl(void) {
-  if (!vp_proc_decl) {
+static tree get_vp_proc_decl(collect_ctx *c) {
+  if (!c->vp_proc_decl) {
     tree type = build_function_type_list(void_type_node, ptr_type_node,
                                          const_ptr_type_node, NULL_TREE);
-    vp_proc_decl = build_fn_decl(
+    c->vp_proc_decl = build_fn_decl(
         xp_opts.update == XP_UPDATE_SINGLE ? "__xprof_vp_proc_single"
                                            : "__xprof_vp_proc",
         type);
-    TREE_NOTHROW(vp_proc_decl) = 1;
-    DECL_ATTRIBUTES(vp_proc_decl) =
-        tree_cons(get_identifier("leaf"), NULL, DECL_ATTRIBUTES(vp_proc_decl));
+    TREE_NOTHROW(c->vp_proc_decl) = 1;
+    DECL_ATTRIBUTES(c->vp_proc_decl) =
+        tree_cons(get_identifier("leaf"), NULL, DECL_ATTRIBUTES(c->vp_proc_decl));
   }
-  return vp_proc_decl;
+  return c->vp_proc_decl;
 }
 
 
@@ -224,7 +228,7 @@ static void vp_edge(basic_block from, basic_block to, int flags, profile_probabi
  * (sqlite: 4.3 M events, 31 instructions each in the runtime).  The
  * runtime counts a kept value with the same add, and a free pair has
  * value 0, which no target equals. */
-static void insert_vp_site(gimple *call, tree state_var, uint32_t word) {
+static void insert_vp_site(collect_ctx *c, gimple *call, tree state_var, uint32_t word) {
   tree fn = gimple_call_fn(call);
   if (TREE_CODE(fn) == OBJ_TYPE_REF)
     fn = OBJ_TYPE_REF_EXPR(fn);
@@ -262,7 +266,7 @@ static void insert_vp_site(gimple *call, tree state_var, uint32_t word) {
   tree ptr = make_temp_ssa_name(ptr_type_node, NULL, "PROF_fn");
   gimple_stmt_iterator g = gsi_last_bb(check);
   gsi_insert_after(&g, gimple_build_assign(ptr, NOP_EXPR, unshare_expr(fn)), GSI_NEW_STMT);
-  gsi_insert_after(&g, gimple_build_call(get_vp_proc_decl(), 2,
+  gsi_insert_after(&g, gimple_build_call(get_vp_proc_decl(c), 2,
                                          build_fold_addr_expr(element(state_var, word)), ptr),
                    GSI_NEW_STMT);
   vp_edge(check, join, EDGE_FALLTHRU, profile_probability::always());
@@ -273,7 +277,7 @@ static void insert_vp_site(gimple *call, tree state_var, uint32_t word) {
 
 /* Before each indirect call, record its target (sites numbered in block
  * order, before any block is split). */
-static void insert_vp_calls(tree var, uint32_t first_word, uint32_t stride) {
+static void insert_vp_calls(collect_ctx *c, tree var, uint32_t first_word, uint32_t stride) {
   vec<gimple *> calls = vNULL;
   basic_block bb;
   FOR_EACH_BB_FN(bb, cfun) {
@@ -282,7 +286,7 @@ static void insert_vp_calls(tree var, uint32_t first_word, uint32_t stride) {
         calls.safe_push(gsi_stmt(gsi));
   }
   for (unsigned site = 0; site < calls.length(); site++)
-    insert_vp_site(calls[site], var, first_word + site * stride);
+    insert_vp_site(c, calls[site], var, first_word + site * stride);
   calls.release();
 }
 
@@ -336,17 +340,17 @@ static tree thread_word(const char *name, bool comdat) {
 
 /* ---- per-thread counters: the code at function entry ------------------- */
 
-static tree get_thread_fn_decl(void) {
-  if (!thread_fn_decl) {
+static tree get_thread_fn_decl(collect_ctx *c) {
+  if (!c->thread_fn_decl) {
     tree type = build_function_type_list(long_integer_type_node, ptr_type_node,
                                          ptr_type_node, NULL_TREE);
-    thread_fn_decl = build_fn_decl("__xprof_thread_counters", type);
-    TREE_NOTHROW(thread_fn_decl) = 1;
-    DECL_ATTRIBUTES(thread_fn_decl) =
+    c->thread_fn_decl = build_fn_decl("__xprof_thread_counters", type);
+    TREE_NOTHROW(c->thread_fn_decl) = 1;
+    DECL_ATTRIBUTES(c->thread_fn_decl) =
         tree_cons(get_identifier("leaf"), NULL,
                   tree_cons(get_identifier("cold"), NULL, NULL_TREE));
   }
-  return thread_fn_decl;
+  return c->thread_fn_decl;
 }
 
 /* On x86-64 the slow path is an asm statement that calls the runtime's
@@ -396,7 +400,7 @@ static gasm *slow_path_asm(tree result, tree array_addr, tree word_addr) {
  *   slow: d2 = __xprof_thread_counters (&ARRAY, &D);
  *   join: delta = PHI <d1 (b0), d2 (slow)>
  */
-static void emit_thread_entry(tree var, tree word, tree delta) {
+static void emit_thread_entry(collect_ctx *c, tree var, tree word, tree delta) {
   basic_block entry = ENTRY_BLOCK_PTR_FOR_FN(cfun);
   profile_count count = single_succ(entry)->count;
   basic_block b0 = split_edge(single_succ_edge(entry));
@@ -433,7 +437,7 @@ static void emit_thread_entry(tree var, tree word, tree delta) {
     SSA_NAME_DEF_STMT(d2) = a;
     update_stmt(a);
   } else {
-    gcall *call = gimple_build_call(get_thread_fn_decl(), 2,
+    gcall *call = gimple_build_call(get_thread_fn_decl(c), 2,
                                     build_fold_addr_expr(element(var, 0)),
                                     build_fold_addr_expr(word));
     gimple_call_set_lhs(call, d2);
@@ -453,14 +457,14 @@ static void emit_thread_entry(tree var, tree word, tree delta) {
 static bool is_comdat(tree decl) { return DECL_COMDAT_GROUP(decl) != NULL_TREE; }
 
 /* Instrument cfun; returns false when the function cannot be profiled. */
-static bool instrument_function(cgraph_node *node) {
+static bool instrument_function(collect_ctx *c, cgraph_node *node) {
   if (execute_fixup_cfg() & TODO_cleanup_cfg)
     cleanup_tree_cfg();
   uint32_t n_sites = xp_count_indirect_calls();
-  xp_cfg c;
-  if (!xp_cfg_build(&c, n_sites)) {
+  xp_cfg g;
+  if (!xp_cfg_build(&g, n_sites)) {
     remove_fake_edges();
-    xp_cfg_free(&c);
+    xp_cfg_free(&g);
     if (xp_opts.verbose)
       xp_note("%s: not profiled (abnormal control flow that counters "
               "cannot follow exactly)",
@@ -471,7 +475,7 @@ static bool instrument_function(cgraph_node *node) {
   memset(&f, 0, sizeof f);
   f.decl = node->decl;
   f.name = xp_function_name(node->decl);
-  f.signature = c.signature;
+  f.signature = g.signature;
   f.n_vp_sites = n_sites;
   f.comdat = is_comdat(node->decl);
   f.take_address = node->address_taken ||
@@ -479,9 +483,9 @@ static bool instrument_function(cgraph_node *node) {
 
   uint32_t n_debug = 0;
   if (xp_opts.all_edges)
-    for (uint32_t i = 0; i < c.n_edges; i++)
-      n_debug += XPROF_DEBUG_COUNTED(c.edges[i].flags);
-  f.n_counters = (uint32_t)c.n_counters + n_debug;
+    for (uint32_t i = 0; i < g.n_edges; i++)
+      n_debug += XPROF_DEBUG_COUNTED(g.edges[i].flags);
+  f.n_counters = (uint32_t)g.n_counters + n_debug;
   uint32_t words = XPROF_RT_VP_WORDS(xp_opts.values_per_site);
 
   if (f.comdat) {
@@ -489,7 +493,7 @@ static bool instrument_function(cgraph_node *node) {
     vec<uint32_t> site_words = vNULL;
     for (uint32_t s = 0; s < n_sites; s++)
       site_words.safe_push(words);
-    unsigned long long key = xprof_comdat_key(f.signature, c.edges, c.n_edges, n_debug != 0,
+    unsigned long long key = xprof_comdat_key(f.signature, g.edges, g.n_edges, n_debug != 0,
                                               site_words.address(), n_sites);
     site_words.release();
     char *name = xprof_comdat_array_name(XPROF_COMDAT_COUNTERS, f.name, key);
@@ -529,53 +533,53 @@ static bool instrument_function(cgraph_node *node) {
       xprof_free(name);
     }
   } else {
-    f.var = ctr_var;
+    f.var = c->ctr_var;
     if (use_twins()) {
-      if (!twin_var) {
-        twin_var = twin_array(XPROF_COMDAT_TWIN, false, 0);
-        twin_cell = twin_cell_var(XPROF_COMDAT_TWIN_CELL, false);
+      if (!c->twin_var) {
+        c->twin_var = twin_array(XPROF_COMDAT_TWIN, false, 0);
+        c->twin_cell = twin_cell_var(XPROF_COMDAT_TWIN_CELL, false);
       }
-      f.twin = twin_var;
-      f.twin_cell = twin_cell;
+      f.twin = c->twin_var;
+      f.twin_cell = c->twin_cell;
     } else if (per_thread()) {
-      if (!thread_var)
-        thread_var = thread_word(XPROF_COMDAT_THREAD_WORD, false);
-      f.word = thread_var;
+      if (!c->thread_var)
+        c->thread_var = thread_word(XPROF_COMDAT_THREAD_WORD, false);
+      f.word = c->thread_var;
     }
-    f.base = n_ctrs;
-    f.vp_base = n_vp_words;
-    n_ctrs += f.n_counters;
+    f.base = c->n_ctrs;
+    f.vp_base = c->n_vp_words;
+    c->n_ctrs += f.n_counters;
     for (uint32_t s = 0; s < n_sites; s++)
-      vp_site_words.safe_push(n_vp_words + s * words);
-    n_vp_words += n_sites * words;
+      c->vp_site_words.safe_push(c->n_vp_words + s * words);
+    c->n_vp_words += n_sites * words;
   }
 
-  thread_delta = f.word && f.n_counters
+  c->thread_delta = f.word && f.n_counters
                      ? make_temp_ssa_name(long_integer_type_node, NULL, "PROF_delta")
                      : NULL_TREE;
   uint32_t dbg = 0;
-  for (uint32_t i = 0; i < c.n_edges; i++) {
-    uint32_t k = c.counter_of_edge[i];
+  for (uint32_t i = 0; i < g.n_edges; i++) {
+    uint32_t k = g.counter_of_edge[i];
     if (XPROF_HAS_COUNTER(k))
-      insert_increment(c.gcc_edges[i], f.twin ? f.twin : f.var, f.base + k);
-    if (n_debug && XPROF_DEBUG_COUNTED(c.edges[i].flags))
-      insert_increment(c.gcc_edges[i], f.twin ? f.twin : f.var,
-                       f.base + (uint32_t)c.n_counters + dbg++);
+      insert_increment(c, g.gcc_edges[i], f.twin ? f.twin : f.var, f.base + k);
+    if (n_debug && XPROF_DEBUG_COUNTED(g.edges[i].flags))
+      insert_increment(c, g.gcc_edges[i], f.twin ? f.twin : f.var,
+                       f.base + (uint32_t)g.n_counters + dbg++);
   }
-  if (cfg_dump)
-    xprof_cfgdump_proc(cfg_dump, f.name, f.signature, c.n_nodes, c.edges,
-                       c.n_edges, c.counter_of_edge, (uint32_t)c.n_counters,
+  if (c->cfg_dump)
+    xprof_cfgdump_proc(c->cfg_dump, f.name, f.signature, g.n_nodes, g.edges,
+                       g.n_edges, g.counter_of_edge, (uint32_t)g.n_counters,
                        n_debug != 0);
   remove_fake_edges();
   gsi_commit_edge_inserts();
-  insert_vp_calls(f.comdat ? f.var : vp_var, f.vp_base, words);
-  if (thread_delta)
-    emit_thread_entry(f.var, f.word, thread_delta);
-  thread_delta = NULL_TREE;
+  insert_vp_calls(c, f.comdat ? f.var : c->vp_var, f.vp_base, words);
+  if (c->thread_delta)
+    emit_thread_entry(c, f.var, f.word, c->thread_delta);
+  c->thread_delta = NULL_TREE;
   free_dominance_info(CDI_DOMINATORS);
   free_dominance_info(CDI_POST_DOMINATORS);
-  xp_cfg_free(&c);
-  fns.safe_push(f);
+  xp_cfg_free(&g);
+  c->fns.safe_push(f);
   return true;
 }
 
@@ -710,19 +714,19 @@ static tree point_cell(tree cell, tree twin) {
 
 /* The table of value-profile sites of the object file, in procedure
  * order, or NULL_TREE when there are none. */
-static tree emit_sites(const record *site) {
+static tree emit_sites(collect_ctx *c, const record *site) {
   uint32_t words = XPROF_RT_VP_WORDS(xp_opts.values_per_site);
   unsigned n_sites = 0;
-  for (unsigned i = 0; i < fns.length(); i++)
-    n_sites += fns[i].n_vp_sites;
+  for (unsigned i = 0; i < c->fns.length(); i++)
+    n_sites += c->fns[i].n_vp_sites;
   if (!n_sites)
     return NULL_TREE;
   vec<constructor_elt, va_gc> *arr = NULL;
   unsigned k = 0;
-  for (unsigned i = 0; i < fns.length(); i++) {
-    const xp_fn &f = fns[i];
+  for (unsigned i = 0; i < c->fns.length(); i++) {
+    const xp_fn &f = c->fns[i];
     for (uint32_t s = 0; s < f.n_vp_sites; s++, k++) {
-      tree state_var = f.comdat ? f.var : vp_var;
+      tree state_var = f.comdat ? f.var : c->vp_var;
       tree v[XPROF_RT_SITE_N_FIELDS] = {};
       v[XPROF_RT_SITE_type] = u32(XPROF_RT_VP_PROC);
       v[XPROF_RT_SITE_expr_id] = u32(s);
@@ -735,13 +739,13 @@ static tree emit_sites(const record *site) {
 }
 
 /* The procedure table; *objsig gets the object's signature. */
-static tree emit_procs(const record *site, const record *proc, tree sites_var,
+static tree emit_procs(collect_ctx *c, const record *site, const record *proc, tree sites_var,
                        uint64_t *objsig) {
   vec<constructor_elt, va_gc> *procs = NULL;
   unsigned first_site = 0;
   *objsig = XPROF_OBJECT_SIGNATURE_INIT;
-  for (unsigned i = 0; i < fns.length(); i++) {
-    const xp_fn &f = fns[i];
+  for (unsigned i = 0; i < c->fns.length(); i++) {
+    const xp_fn &f = c->fns[i];
     tree v[XPROF_RT_PROC_N_FIELDS] = {};
     v[XPROF_RT_PROC_name] = string(f.name);
     v[XPROF_RT_PROC_signature] = u64(f.signature);
@@ -761,11 +765,11 @@ static tree emit_procs(const record *site, const record *proc, tree sites_var,
     CONSTRUCTOR_APPEND_ELT(procs, size_int(i), fill(proc, v));
     *objsig = xprof_object_signature_add(*objsig, f.signature);
   }
-  tree type = array_of(proc->type, fns.length());
+  tree type = array_of(proc->type, c->fns.length());
   return static_var("__xprof_procs", type, build_constructor(type, procs));
 }
 
-static void emit_descriptor(void) {
+static void emit_descriptor(collect_ctx *c) {
   record site = {"xprof_rt_vp_site", site_kinds, site_names, XPROF_RT_SITE_N_FIELDS, NULL_TREE, {}};
   record proc = {"xprof_rt_proc", proc_kinds, proc_names, XPROF_RT_PROC_N_FIELDS, NULL_TREE, {}};
   record obj = {"xprof_rt_object", object_kinds, object_names, XPROF_RT_OBJECT_N_FIELDS,
@@ -773,9 +777,9 @@ static void emit_descriptor(void) {
   build_record(&site, NULL_TREE, NULL_TREE);
   build_record(&proc, site.type, NULL_TREE);
   build_record(&obj, site.type, proc.type);
-  tree sites_var = emit_sites(&site);
+  tree sites_var = emit_sites(c, &site);
   uint64_t objsig;
-  tree procs_var = emit_procs(&site, &proc, sites_var, &objsig);
+  tree procs_var = emit_procs(c, &site, &proc, sites_var, &objsig);
 
   uint64_t sec;
   uint32_t usec;
@@ -792,11 +796,11 @@ static void emit_descriptor(void) {
   v[XPROF_RT_OBJECT_signature] = u64(objsig);
   v[XPROF_RT_OBJECT_profile_name] =
       xp_opts.profile_name ? string(xp_opts.profile_name) : null_pointer_node;
-  v[XPROF_RT_OBJECT_n_procs] = u32(fns.length());
-  v[XPROF_RT_OBJECT_n_counters] = u32(n_ctrs);
+  v[XPROF_RT_OBJECT_n_procs] = u32(c->fns.length());
+  v[XPROF_RT_OBJECT_n_counters] = u32(c->n_ctrs);
   v[XPROF_RT_OBJECT_procs] = build_fold_addr_expr(
       build4(ARRAY_REF, proc.type, procs_var, size_int(0), NULL_TREE, NULL_TREE));
-  v[XPROF_RT_OBJECT_counters] = build_fold_addr_expr(element(ctr_var, 0));
+  v[XPROF_RT_OBJECT_counters] = build_fold_addr_expr(element(c->ctr_var, 0));
   tree obj_var = static_var("__xprof_object", obj.type, fill(&obj, v));
   TREE_READONLY(obj_var) = 0;
 
@@ -806,11 +810,11 @@ static void emit_descriptor(void) {
   tree reg = build_fn_decl("__xprof_register", ftype);
   tree unreg = build_fn_decl("__xprof_unregister", ftype);
   tree body = NULL_TREE;
-  if (twin_cell)
-    append_to_statement_list(point_cell(twin_cell, twin_var), &body);
-  for (unsigned i = 0; i < fns.length(); i++)
-    if (fns[i].comdat && fns[i].twin_cell)
-      append_to_statement_list(point_cell(fns[i].twin_cell, fns[i].twin), &body);
+  if (c->twin_cell)
+    append_to_statement_list(point_cell(c->twin_cell, c->twin_var), &body);
+  for (unsigned i = 0; i < c->fns.length(); i++)
+    if (c->fns[i].comdat && c->fns[i].twin_cell)
+      append_to_statement_list(point_cell(c->fns[i].twin_cell, c->fns[i].twin), &body);
   append_to_statement_list(build_call_expr(reg, 1, build_fold_addr_expr(obj_var)),
                            &body);
   cgraph_build_static_cdtor('I', body, XPROF_RT_CDTOR_PRIORITY);
@@ -821,17 +825,17 @@ static void emit_descriptor(void) {
 }
 
 void xp_collect_execute(void) {
-  ctr_var = open_array("__xprof_counters");
-  vp_var = open_array("__xprof_vp");
-  n_ctrs = n_vp_words = 0;
-  thread_var = twin_var = twin_cell = NULL_TREE;
+  collect_ctx ctx = {};
+  collect_ctx *c = &ctx;
+  c->ctr_var = open_array("__xprof_counters");
+  c->vp_var = open_array("__xprof_vp");
   if (xp_opts.cfg_dump) {
     char *name = concat(xp_object_path(), ".xpcfg", NULL);
-    cfg_dump = fopen(name, "w");
-    if (!cfg_dump)
+    c->cfg_dump = fopen(name, "w");
+    if (!c->cfg_dump)
       xp_warning("cannot write %s: %s", name, xstrerror(errno));
     else
-      xprof_cfgdump_begin(cfg_dump);
+      xprof_cfgdump_begin(c->cfg_dump);
     free(name);
   }
 
@@ -841,7 +845,7 @@ void xp_collect_execute(void) {
     if (xp_skip_function(node))
       continue;
     push_cfun(DECL_STRUCT_FUNCTION(node->decl));
-    if (instrument_function(node))
+    if (instrument_function(c, node))
       done.safe_push(node);
     pop_cfun();
   }
@@ -858,28 +862,30 @@ void xp_collect_execute(void) {
   }
   done.release();
 
-  close_array(ctr_var, n_ctrs, NULL_TREE);
-  if (twin_var)
-    close_array(twin_var, n_ctrs, NULL_TREE);
-  close_array(vp_var, n_vp_words, NULL_TREE);
-  DECL_INITIAL(vp_var) = vp_initializer(TREE_TYPE(vp_var), vp_site_words.address(),
-                                        vp_site_words.length(), 0);
-  if (cfg_dump) {
-    fclose(cfg_dump);
-    cfg_dump = NULL;
+  close_array(c->ctr_var, c->n_ctrs, NULL_TREE);
+  if (c->twin_var)
+    close_array(c->twin_var, c->n_ctrs, NULL_TREE);
+  close_array(c->vp_var, c->n_vp_words, NULL_TREE);
+  DECL_INITIAL(c->vp_var) = vp_initializer(TREE_TYPE(c->vp_var), c->vp_site_words.address(),
+                                        c->vp_site_words.length(), 0);
+  if (c->cfg_dump) {
+    fclose(c->cfg_dump);
+    c->cfg_dump = NULL;
   }
-  if (fns.length())
-    emit_descriptor();
+  if (c->fns.length())
+    emit_descriptor(c);
   if (xp_opts.verbose) {
     unsigned sites = 0;
-    for (unsigned i = 0; i < fns.length(); i++)
-      sites += fns[i].n_vp_sites;
+    for (unsigned i = 0; i < c->fns.length(); i++)
+      sites += c->fns[i].n_vp_sites;
     xp_note("%s: %u procedure%s, %u counter%s, %u indirect-call site%s "
             "(%s updates)",
-            xp_object_path(), fns.length(), xprof_plural(fns.length()),
-            n_ctrs, xprof_plural(n_ctrs), sites, xprof_plural(sites),
+            xp_object_path(), c->fns.length(), xprof_plural(c->fns.length()),
+            c->n_ctrs, xprof_plural(c->n_ctrs), sites, xprof_plural(sites),
             xp_opts.update == XP_UPDATE_THREAD   ? "per-thread"
             : xp_opts.update == XP_UPDATE_ATOMIC ? "atomic"
                                                  : "single-threaded");
   }
+  c->fns.release();
+  c->vp_site_words.release();
 }
