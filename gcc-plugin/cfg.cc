@@ -4,7 +4,6 @@
  */
 #include "gcc-common.h"
 
-#include <fnmatch.h>
 #include <limits.h>
 #include <stdlib.h>
 
@@ -342,34 +341,15 @@ const char *xp_function_name(tree decl) {
   return name[0] == '*' ? name + 1 : name; /* user assembler label */
 }
 
-static bool matches(const char *s, const char **patterns, unsigned n) {
-  for (unsigned i = 0; i < n; i++)
-    if (fnmatch(patterns[i], s, 0) == 0)
-      return true;
-  return false;
-}
-
 bool xp_skip_function(cgraph_node *node) {
   tree decl = node->decl;
   if (!gimple_has_body_p(decl) || node->thunk || node->alias ||
-      DECL_SOURCE_LOCATION(decl) == BUILTINS_LOCATION ||
-      DECL_EXTERNAL(decl))
+      DECL_SOURCE_LOCATION(decl) == BUILTINS_LOCATION || DECL_EXTERNAL(decl))
     return true;
-  if (lookup_attribute("no_profile_instrument_function",
-                       DECL_ATTRIBUTES(decl)))
+  if (lookup_attribute("no_profile_instrument_function", DECL_ATTRIBUTES(decl)))
     return true;
-  if (xp_opts.n_skip_functions &&
-      (matches(xp_function_name(decl), xp_opts.skip_functions,
-               xp_opts.n_skip_functions) ||
-       matches(lang_hooks.decl_printable_name(decl, 0),
-               xp_opts.skip_functions, xp_opts.n_skip_functions)))
-    return true;
-  if (xp_opts.n_skip_files) {
-    const char *file = DECL_SOURCE_FILE(decl);
-    if (file && matches(file, xp_opts.skip_files, xp_opts.n_skip_files))
-      return true;
-  }
-  return false;
+  return xprof_skip_function(&xp_opts.skip, xp_function_name(decl),
+                             lang_hooks.decl_printable_name(decl, 0), DECL_SOURCE_FILE(decl));
 }
 
 /* The object file is DUMPDIR + DUMPBASE without its extension + ".o", as

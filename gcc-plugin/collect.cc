@@ -65,7 +65,7 @@ static bool per_thread(void) { return xp_opts.update == XP_UPDATE_THREAD; }
 /* Thread-local twins: for code that goes into an executable, whose TLS is
  * static (a shared library's may not be). */
 static bool use_twins(void) {
-  return per_thread() && !xp_opts.no_tls_counters && !flag_shlib;
+  return per_thread() && xp_opts.tls_counters && !flag_shlib;
 }
 
 /* A static array whose size is fixed at the end (as coverage.cc does). */

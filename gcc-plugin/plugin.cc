@@ -70,12 +70,14 @@ static void push(const char ***list, unsigned *n, const char *s) {
 }
 
 /* Split a comma-separated list of patterns. */
-static void push_patterns(const char ***list, unsigned *n, const char *s) {
+static void push_patterns(const char *const **list, unsigned *n, const char *s) {
+  const char **l = (const char **)*list; /* ours: the list is built here */
   char *copy = xstrdup(s);
   for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ","))
     if (*tok)
-      push(list, n, tok);
+      push(&l, n, tok);
   free(copy);
+  *list = l;
 }
 
 static bool parse_xprofile(const char *v) {
@@ -127,6 +129,7 @@ static bool parse_number(const char *key, const char *v, unsigned long lo,
 static bool parse_args(struct plugin_name_args *info) {
   xp_opts.update = XP_UPDATE_THREAD;
   xp_opts.warn_missing = true;
+  xp_opts.tls_counters = true;
   xp_opts.values_per_site = 4;
   xp_opts.hot_inline = 400;
   xp_opts.cold_inline = 12;
@@ -163,9 +166,9 @@ static bool parse_args(struct plugin_name_args *info) {
       if (!parse_number(k, v, 0, 1000, &xp_opts.cold_inline))
         return false;
     } else if (strcmp(k, "skip-functions") == 0 && v) {
-      push_patterns(&xp_opts.skip_functions, &xp_opts.n_skip_functions, v);
+      push_patterns(&xp_opts.skip.functions, &xp_opts.skip.n_functions, v);
     } else if (strcmp(k, "skip-files") == 0 && v) {
-      push_patterns(&xp_opts.skip_files, &xp_opts.n_skip_files, v);
+      push_patterns(&xp_opts.skip.files, &xp_opts.skip.n_files, v);
     } else {
       needs_value = false;
       if (v)
@@ -179,7 +182,7 @@ static bool parse_args(struct plugin_name_args *info) {
       else if (strcmp(k, "no-missing-warning") == 0)
         xp_opts.warn_missing = false;
       else if (strcmp(k, "no-tls-counters") == 0)
-        xp_opts.no_tls_counters = true;
+        xp_opts.tls_counters = false;
       else if (strcmp(k, "no-asm-counters") == 0)
         xp_opts.no_asm_counters = true;
       else if (strcmp(k, "use-flags-added") == 0)

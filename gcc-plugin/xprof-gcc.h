@@ -22,17 +22,15 @@ struct xp_options {
   const char **pathmap;        /* COLLECT_PREFIX:USE_PREFIX */
   unsigned n_pathmap;
   enum xp_update update;
-  bool no_tls_counters;        /* update=thread: no thread-local twins */
+  bool tls_counters;           /* update=thread: thread-local twins in
+                                * code for executables (no-tls-counters) */
   bool no_asm_counters;        /* counters as GIMPLE, not x86-64 asm */
   bool verbose;
   bool all_edges;              /* debug: count every edge as well */
   bool cfg_dump;               /* debug: write OBJECT.xpcfg */
   bool warn_missing;           /* use: warn when the object has no data */
   unsigned values_per_site;    /* value-profile values per record */
-  const char **skip_functions; /* fnmatch patterns */
-  unsigned n_skip_functions;
-  const char **skip_files;
-  unsigned n_skip_files;
+  xprof_skip_list skip;        /* skip-functions, skip-files */
   bool partial_inlining;       /* the compile asked for it (-O2 and up) */
   bool partial_training;       /* use: never-run functions keep their guess */
   unsigned hot_inline;         /* use: inlining limit in trained functions */

@@ -5,6 +5,7 @@
  * profile, and the messages of use mode.
  */
 #define _GNU_SOURCE
+#include <fnmatch.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,6 +70,20 @@ int xprof_ends_without_profile(const char *callee) {
     if (strcmp(callee, *n) == 0)
       return 1;
   return 0;
+}
+
+static int any_match(const char *s, const char *const *patterns, unsigned n) {
+  for (unsigned i = 0; s && i < n; i++)
+    if (fnmatch(patterns[i], s, 0) == 0)
+      return 1;
+  return 0;
+}
+
+int xprof_skip_function(const xprof_skip_list *skip, const char *symbol, const char *plain,
+                        const char *file) {
+  return any_match(symbol, skip->functions, skip->n_functions) ||
+         any_match(plain, skip->functions, skip->n_functions) ||
+         any_match(file, skip->files, skip->n_files);
 }
 
 void xprof_use_summary_text(const xprof_use_stats *st, const char *objpath,

@@ -557,6 +557,20 @@ char *xprof_comdat_array_name(const char *kind, const char *function, uint64_t k
  * failed assertions and checks)? */
 int xprof_ends_without_profile(const char *callee);
 
+/* The functions the user asked to leave alone (the plugins' skip-functions
+ * and skip-files options: fnmatch(3) patterns). */
+typedef struct xprof_skip_list {
+  const char *const *functions;
+  unsigned n_functions;
+  const char *const *files;
+  unsigned n_files;
+} xprof_skip_list;
+/* Is a function on the list: its symbol or its name in the source (plain,
+ * NULL when the same) matches a function pattern, or its source file
+ * (NULL when not known) a file pattern? */
+int xprof_skip_function(const xprof_skip_list *skip, const char *symbol, const char *plain,
+                        const char *file);
+
 /* What a use build found, and the messages it prints. */
 typedef struct xprof_use_stats {
   unsigned matched, mismatched, missing, promoted, untrained;

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <llvm-c/DebugInfo.h>
+
 #include "core.h"
 
 static void message(LLVMModuleRef m, const char *kind, const char *fmt,
@@ -87,7 +89,26 @@ int xl_has_fn_attr(LLVMValueRef fn, const char *name) {
   return kind && LLVMGetEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, kind) != NULL;
 }
 
-int xl_profiled_function(LLVMValueRef fn) {
+/* The source file of fn as the debug information names it, else the
+ * module's (malloc'd). */
+static char *source_file(LLVMModuleRef m, LLVMValueRef fn) {
+  size_t len;
+  const char *file = NULL;
+  LLVMMetadataRef sp = LLVMGetSubprogram(fn);
+  if (sp) {
+    unsigned n;
+    file = LLVMDIFileGetFilename(LLVMDIScopeGetFile(sp), &n);
+    len = n;
+  }
+  if (!file)
+    file = LLVMGetSourceFileName(m, &len);
+  char *copy = xl_malloc(len + 1);
+  memcpy(copy, file, len);
+  copy[len] = 0;
+  return copy;
+}
+
+int xl_profiled_function(LLVMModuleRef m, LLVMValueRef fn, const struct xl_options *o) {
   if (LLVMIsDeclaration(fn))
     return 0;
   LLVMLinkage l = LLVMGetLinkage(fn);
@@ -95,7 +116,18 @@ int xl_profiled_function(LLVMValueRef fn) {
     return 0;
   size_t len;
   const char *name = LLVMGetValueName2(fn, &len);
-  return len > 0 && strncmp(name, "__xprof_", 8) != 0;
+  if (len == 0 || strncmp(name, "__xprof_", 8) == 0)
+    return 0;
+  /* __attribute__((no_profile_instrument_function)) */
+  if (xl_has_fn_attr(fn, "noprofile"))
+    return 0;
+  if (!o->skip.n_functions && !o->skip.n_files)
+    return 1;
+  char *plain = xl_plain_name(fn), *file = source_file(m, fn);
+  int skip = xprof_skip_function(&o->skip, xl_function_name(fn), plain, file);
+  free(plain);
+  free(file);
+  return !skip;
 }
 
 const char *xl_function_name(LLVMValueRef fn) {

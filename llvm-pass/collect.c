@@ -953,7 +953,7 @@ int xl_run_collect(LLVMModuleRef m, const struct xl_options *o) {
     free(name);
   }
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
-    if (xl_profiled_function(fn))
+    if (xl_profiled_function(c.m, fn, o))
       instrument(&c, fn);
   LLVMValueRef ctrs = finish_array(&c, c.ctr_ph, "__xprof_counters", c.n_ctrs, NULL, 0);
   LLVMValueRef vps = finish_array(&c, c.vp_ph, "__xprof_vp", c.n_vp_words,

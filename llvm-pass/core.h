@@ -67,8 +67,9 @@ void xl_add_fn_attr(LLVMValueRef fn, const char *name);
 void xl_add_call_attr(LLVMValueRef call, const char *name);
 int xl_has_fn_attr(LLVMValueRef fn, const char *name);
 
-/* Functions the pass handles: defined here, not available_externally. */
-int xl_profiled_function(LLVMValueRef fn);
+/* Functions the pass handles: defined here, not available_externally,
+ * not marked no_profile_instrument_function, not on the skip list. */
+int xl_profiled_function(LLVMModuleRef m, LLVMValueRef fn, const struct xl_options *o);
 /* Name in profiles (a leading \1 removed); static storage. */
 const char *xl_function_name(LLVMValueRef fn);
 /* The object file this compilation produces (resolved pathname). */

@@ -25,6 +25,7 @@
 #if LLVM_VERSION_MAJOR >= 16
 #include "llvm/Support/ModRef.h"
 #endif
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/MD5.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Instrumentation.h"
@@ -326,3 +327,12 @@ extern "C" int xl_hot_count(void *h, uint64_t count) {
 
 extern "C" void xl_hotness_close(void *h) { delete static_cast<ProfileSummaryInfo *>(h); }
 
+
+extern "C" char *xl_plain_name(LLVMValueRef fn) {
+  std::string Name = unwrap<Function>(fn)->getName().str();
+  ItaniumPartialDemangler D;
+  if (!D.partialDemangle(Name.c_str()))
+    if (char *Base = D.getFunctionBaseName(nullptr, nullptr))
+      return Base;
+  return strdup(Name.c_str());
+}

@@ -99,6 +99,12 @@ static cl::opt<bool> OptSelects(
              "hold, in functions with loops, for their branch weights; "
              "collect and use builds must agree"));
 static cl::opt<bool> OptLink("xprof-link", cl::desc("xprof: the command also links"));
+static cl::list<std::string> OptSkipFunctions(
+    "xprof-skip-functions", cl::CommaSeparated,
+    cl::desc("xprof: leave alone the functions whose name matches a pattern"));
+static cl::list<std::string> OptSkipFiles(
+    "xprof-skip-files", cl::CommaSeparated,
+    cl::desc("xprof: leave alone the functions whose source file matches a pattern"));
 
 // The mode can also come from the environment (XPROF_LLVM=collect[:NAME]
 // or use[:NAME]), for builds that cannot add -mllvm options.
@@ -159,6 +165,15 @@ static bool readOptions(struct xl_options &o, std::vector<const char *> &uses,
   o.n_use_dirs = (unsigned)uses.size();
   o.pathmap = maps.data();
   o.n_pathmap = (unsigned)maps.size();
+  static std::vector<const char *> skipFunctions, skipFiles;
+  skipFunctions.clear();
+  skipFiles.clear();
+  for (const std::string &p : OptSkipFunctions)
+    skipFunctions.push_back(p.c_str());
+  for (const std::string &p : OptSkipFiles)
+    skipFiles.push_back(p.c_str());
+  o.skip = {skipFunctions.data(), (unsigned)skipFunctions.size(), skipFiles.data(),
+            (unsigned)skipFiles.size()};
   return true;
 }
 

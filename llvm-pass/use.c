@@ -453,7 +453,7 @@ int xl_run_use(LLVMModuleRef m, const struct xl_options *o) {
     int has_functions = 0;
     for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn && !has_functions;
          fn = LLVMGetNextFunction(fn))
-      has_functions = xl_profiled_function(fn);
+      has_functions = xl_profiled_function(m, fn, o);
     if (any_data && o->warn_missing && has_functions)
       explain_missing(m, o, dirs, n_dirs, objpath);
     free(objpath);
@@ -470,7 +470,7 @@ int xl_run_use(LLVMModuleRef m, const struct xl_options *o) {
     all = NULL;
   }
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn && all; fn = LLVMGetNextFunction(fn)) {
-    if (!xl_profiled_function(fn))
+    if (!xl_profiled_function(m, fn, o))
       continue;
     const xprof_proc *f = xprof_find_proc(obj, xl_function_name(fn));
     if (!f) {

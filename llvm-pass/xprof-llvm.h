@@ -12,6 +12,8 @@
 #include <llvm-c/Core.h>
 #include <stdint.h>
 
+#include "xprof.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -38,6 +40,7 @@ struct xl_options {
   unsigned values_per_site;
   const char *output; /* the -o of the compiler command, if known */
   int link;           /* the command also links */
+  xprof_skip_list skip; /* -xprof-skip-functions, -xprof-skip-files */
 };
 
 /* Run a mode over a module; returns nonzero when the module changed. */
@@ -63,6 +66,10 @@ void xl_split_after_returns_twice(LLVMValueRef fn);
  * fake) that flow conservation cannot tell apart. */
 void xl_split_landing_pads(LLVMValueRef fn);
 int xl_call_risk(LLVMValueRef call); /* 0, 1 or 2: see returning.cpp */
+/* fn's name in the source: a C++ function's without its scope and
+ * parameters (as GCC's decl_printable_name), a C function's symbol;
+ * malloc'd. */
+char *xl_plain_name(LLVMValueRef fn);
 uint64_t xl_uncertain_blocks(LLVMModuleRef m, const LLVMValueRef *bad, unsigned n_bad);
 /* Mark the call as touching only memory the module cannot see
  * (inaccessiblememonly; memory(inaccessiblemem: readwrite) from LLVM 16). */
