@@ -338,119 +338,94 @@ static SROAPass makeSROA() {
 #endif
 }
 
-static void registerCallbacks(PassBuilder &PB) {
-  if (!hostMatches())
-    return;
-  // In both modes, after a fixed clean-up that makes the CFG small and the
-  // same in both builds (and lowers __builtin_expect first, so that
-  // measured weights win).
-  auto Xprof = [](ModulePassManager &MPM, OptimizationLevel Level) {
-    keepCounterUpdatesApart(); // before the later passes are made
-    bool PreInline = Level != OptimizationLevel::O0 && OptPreInline > 0;
-    // always_inline functions are inlined before counting: they would be
-    // inlined anyway, and counting them separately puts counters into the
-    // callers' hot loops.  The pre-inliner below does it when it runs, in
-    // its bottom-up order as LLVM's own does, so that small helpers go
-    // into an always_inline function before it goes into its callers.
-    if (!PreInline)
-      MPM.addPass(AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false));
-    FunctionPassManager FPM;
-    FPM.addPass(LowerExpectIntrinsicPass());
-    FPM.addPass(SimplifyCFGPass());
-    FPM.addPass(makeSROA());
-    FPM.addPass(EarlyCSEPass());
-    FPM.addPass(InstCombinePass());
-    FPM.addPass(SimplifyCFGPass());
-    MPM.addPass(createModuleToFunctionPassAdaptor(std::move(FPM)));
-    // What LLVM knows of library functions (willreturn on strlen, malloc
-    // and the like: calls that need no fake edge), as it would infer a few
-    // passes later anyway.
-    if (Level != OptimizationLevel::O0)
-      MPM.addPass(InferFunctionAttrsPass());
-    // When optimizing, a pre-inliner with a small threshold, as LLVM's own
-    // instrumentation has: small helpers are counted as part of their
-    // callers instead of paying for a function's counters and entry code
-    // per call in hot loops.  Both builds run it on the same IR without a
-    // profile, so they see the same CFGs.  Its parameters are LLVM's
-    // (addPGOInstrPasses): a default and an inline-hint threshold and
-    // nothing else.  The full set of getInlineParams would make a call
-    // that static estimates put under 2% of its caller's entries "cold"
-    // (threshold 45) and one in a loop "locally hot" (525): guesses that
-    // the profile is there to replace, and inlining decided before
-    // counting cannot be undone by the use build (zstd's BIT_reloadDStream
-    // stayed a call in the sequence decoder's loop and kept the bit stream
-    // in memory).
-    if (PreInline) {
-      InlineParams Params;
-      Params.DefaultThreshold = OptPreInline;
-      Params.HintThreshold = Level.isOptimizingForSize() ? (int)OptPreInline : 325;
-      ModuleInlinerWrapperPass Inliner(Params);
-      FunctionPassManager Clean;
-      Clean.addPass(makeSROA());
-      Clean.addPass(EarlyCSEPass());
-      Clean.addPass(SimplifyCFGPass());
-      Clean.addPass(InstCombinePass());
-      Inliner.getPM().addPass(createCGSCCToFunctionPassAdaptor(std::move(Clean)));
-      MPM.addPass(std::move(Inliner));
-      MPM.addPass(GlobalDCEPass()); // nothing dead gets counters
-    }
-    MPM.addPass(XprofPass());
-    // Use mode gives memory operations the lengths they saw, as LLVM's own
-    // profile does; LLVM's pipeline runs this only with -fprofile-use.
-    if (Level != OptimizationLevel::O0)
-      MPM.addPass(createModuleToFunctionPassAdaptor(PGOMemOPSizeOpt()));
-  };
-  // -O0: at the pipeline start.
-  PB.registerPipelineStartEPCallback([Xprof](ModulePassManager &MPM, OptimizationLevel Level) {
-    if (Level == OptimizationLevel::O0)
-      Xprof(MPM, Level);
-  });
-  // Optimizing: where LLVM's own instrumentation runs (addPGOInstrPasses),
-  // after the module-wide clean-up that follows this extension point --
-  // run here first: interprocedural constant propagation, global
-  // optimization, dead arguments -- so that counters go on the CFGs LLVM
-  // optimizes further and use builds annotate those (zstd, bench runs L
-  // and N: collection 1.132x -> 1.121x the plain build's instructions,
-  // use 0.998x -> 0.993x).  Both modes run the same passes, so they agree.
-  PB.registerPipelineEarlySimplificationEPCallback([Xprof](ModulePassManager &MPM,
-                                                           OptimizationLevel Level) {
-    if (Level == OptimizationLevel::O0)
-      return;
-    MPM.addPass(IPSCCPPass());
-    MPM.addPass(GlobalOptPass());
-    MPM.addPass(createModuleToFunctionPassAdaptor(PromotePass()));
-    MPM.addPass(DeadArgumentEliminationPass());
-    FunctionPassManager Cleanup;
-    Cleanup.addPass(InstCombinePass());
-    Cleanup.addPass(SimplifyCFGPass());
-    MPM.addPass(createModuleToFunctionPassAdaptor(std::move(Cleanup)));
-    Xprof(MPM, Level);
-  });
-  // The inliner is done before the vectorizer starts: an asm statement in
-  // a loop would keep it from vectorizing the loop.  The optimizer's last
-  // step catches pipelines without a vectorizer.
-  PB.registerVectorizerStartEPCallback([](FunctionPassManager &FPM, OptimizationLevel) {
-    FPM.addPass(DropInlineBonusPass());
-  });
-  PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, OptimizationLevel Level) {
-    MPM.addPass(createModuleToFunctionPassAdaptor(DropInlineBonusPass()));
-    // Last, as LLVM's own pipeline places it: after inlining and the
-    // loop optimizations, which then see the whole function.
-    if (Level != OptimizationLevel::O0)
-      MPM.addPass(SplitColdPass());
-  });
+// When optimizing, a pre-inliner with a small threshold, as LLVM's own
+// instrumentation has: small helpers are counted as part of their callers
+// instead of paying for a function's counters and entry code per call in
+// hot loops.  Both builds run it on the same IR without a profile, so
+// they see the same CFGs.  Its parameters are LLVM's (addPGOInstrPasses):
+// a default and an inline-hint threshold and nothing else.  The full set
+// of getInlineParams would make a call that static estimates put under 2%
+// of its caller's entries "cold" (threshold 45) and one in a loop "locally
+// hot" (525): guesses that the profile is there to replace, and inlining
+// decided before counting cannot be undone by the use build (zstd's
+// BIT_reloadDStream stayed a call in the sequence decoder's loop and kept
+// the bit stream in memory).
+static void addPreInliner(ModulePassManager &MPM, OptimizationLevel Level) {
+  InlineParams Params;
+  Params.DefaultThreshold = OptPreInline;
+  Params.HintThreshold = Level.isOptimizingForSize() ? (int)OptPreInline : 325;
+  ModuleInlinerWrapperPass Inliner(Params);
+  FunctionPassManager Clean;
+  Clean.addPass(makeSROA());
+  Clean.addPass(EarlyCSEPass());
+  Clean.addPass(SimplifyCFGPass());
+  Clean.addPass(InstCombinePass());
+  Inliner.getPM().addPass(createCGSCCToFunctionPassAdaptor(std::move(Clean)));
+  MPM.addPass(std::move(Inliner));
+  MPM.addPass(GlobalDCEPass()); // nothing dead gets counters
+}
+
+// The xprof pass in both modes, after a fixed clean-up that makes the CFG
+// small and the same in both builds (and lowers __builtin_expect first,
+// so that measured weights win).
+static void addXprof(ModulePassManager &MPM, OptimizationLevel Level) {
+  keepCounterUpdatesApart(); // before the later passes are made
+  bool PreInline = Level != OptimizationLevel::O0 && OptPreInline > 0;
+  // always_inline functions are inlined before counting: they would be
+  // inlined anyway, and counting them separately puts counters into the
+  // callers' hot loops.  The pre-inliner does it when it runs, in its
+  // bottom-up order as LLVM's own does, so that small helpers go into an
+  // always_inline function before it goes into its callers.
+  if (!PreInline)
+    MPM.addPass(AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false));
+  FunctionPassManager FPM;
+  FPM.addPass(LowerExpectIntrinsicPass());
+  FPM.addPass(SimplifyCFGPass());
+  FPM.addPass(makeSROA());
+  FPM.addPass(EarlyCSEPass());
+  FPM.addPass(InstCombinePass());
+  FPM.addPass(SimplifyCFGPass());
+  MPM.addPass(createModuleToFunctionPassAdaptor(std::move(FPM)));
+  // What LLVM knows of library functions (willreturn on strlen, malloc and
+  // the like: calls that need no fake edge), as it would infer a few
+  // passes later anyway.
+  if (Level != OptimizationLevel::O0)
+    MPM.addPass(InferFunctionAttrsPass());
+  if (PreInline)
+    addPreInliner(MPM, Level);
+  MPM.addPass(XprofPass());
+  // Use mode gives memory operations the lengths they saw, as LLVM's own
+  // profile does; LLVM's pipeline runs this only with -fprofile-use.
+  if (Level != OptimizationLevel::O0)
+    MPM.addPass(createModuleToFunctionPassAdaptor(PGOMemOPSizeOpt()));
+}
+
+// The module-wide clean-up that follows the early simplification
+// extension point, run there first when optimizing: interprocedural
+// constant propagation, global optimization, dead arguments.  Counters
+// then go on the CFGs LLVM optimizes further, and use builds annotate
+// those (docs/performance.md); both modes run the same passes, so they
+// agree.
+static void addModuleCleanup(ModulePassManager &MPM) {
+  MPM.addPass(IPSCCPPass());
+  MPM.addPass(GlobalOptPass());
+  MPM.addPass(createModuleToFunctionPassAdaptor(PromotePass()));
+  MPM.addPass(DeadArgumentEliminationPass());
+  FunctionPassManager Cleanup;
+  Cleanup.addPass(InstCombinePass());
+  Cleanup.addPass(SimplifyCFGPass());
+  MPM.addPass(createModuleToFunctionPassAdaptor(std::move(Cleanup)));
+}
+
+// The passes by name, for opt's pipelines (the tests'): xprof,
+// xprof-collect, xprof-use, and the helper passes.
+static void registerPipelineNames(PassBuilder &PB) {
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM, ArrayRef<PassBuilder::PipelineElement>) {
-        if (Name == "xprof-collect") {
-          MPM.addPass(XprofPass(XL_MODE_COLLECT));
-          return true;
-        }
-        if (Name == "xprof-use") {
-          MPM.addPass(XprofPass(XL_MODE_USE));
-          return true;
-        }
-        if (Name == "xprof") {
-          MPM.addPass(XprofPass());
+        if (Name == "xprof-collect" || Name == "xprof-use" || Name == "xprof") {
+          MPM.addPass(XprofPass(Name == "xprof-collect" ? XL_MODE_COLLECT
+                                : Name == "xprof-use"   ? XL_MODE_USE
+                                                        : 0));
           return true;
         }
         if (Name == SplitColdPass::name()) {
@@ -466,6 +441,39 @@ static void registerCallbacks(PassBuilder &PB) {
         FPM.addPass(DropInlineBonusPass());
         return true;
       });
+}
+
+static void registerCallbacks(PassBuilder &PB) {
+  if (!hostMatches())
+    return;
+  // -O0: at the pipeline start.
+  PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel Level) {
+    if (Level == OptimizationLevel::O0)
+      addXprof(MPM, Level);
+  });
+  // Optimizing: where LLVM's own instrumentation runs (addPGOInstrPasses),
+  // after the module-wide clean-up.
+  PB.registerPipelineEarlySimplificationEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel Level) {
+        if (Level == OptimizationLevel::O0)
+          return;
+        addModuleCleanup(MPM);
+        addXprof(MPM, Level);
+      });
+  // The inliner is done before the vectorizer starts: an asm statement in
+  // a loop would keep it from vectorizing the loop.  The optimizer's last
+  // step catches pipelines without a vectorizer.
+  PB.registerVectorizerStartEPCallback([](FunctionPassManager &FPM, OptimizationLevel) {
+    FPM.addPass(DropInlineBonusPass());
+  });
+  PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, OptimizationLevel Level) {
+    MPM.addPass(createModuleToFunctionPassAdaptor(DropInlineBonusPass()));
+    // Last, as LLVM's own pipeline places it: after inlining and the
+    // loop optimizations, which then see the whole function.
+    if (Level != OptimizationLevel::O0)
+      MPM.addPass(SplitColdPass());
+  });
+  registerPipelineNames(PB);
 }
 
 extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
