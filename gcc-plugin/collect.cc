@@ -457,7 +457,95 @@ static void emit_thread_entry(collect_ctx *c, tree var, tree word, tree delta) {
 static bool is_comdat(tree decl) { return DECL_COMDAT_GROUP(decl) != NULL_TREE; }
 
 /* Instrument cfun; returns false when the function cannot be profiled. */
-static bool instrument_function(collect_ctx *c, cgraph_node *node) {
+/* A comdat function's own arrays (counters and value states, and its
+ * twin or thread-local word), named alike in every object file that has
+ * a copy of the function, so that the linker keeps one. */
+static void comdat_arrays(xp_fn *f, const xp_cfg *g, uint32_t n_debug) {
+  uint32_t words = XPROF_RT_VP_WORDS(xp_opts.values_per_site);
+  vec<uint32_t> site_words = vNULL;
+  for (uint32_t s = 0; s < f->n_vp_sites; s++)
+    site_words.safe_push(words);
+  uint64_t key = xprof_comdat_key(f->signature, g->edges, g->n_edges, n_debug != 0,
+                                  site_words.address(), f->n_vp_sites);
+  site_words.release();
+  char *name = xprof_comdat_array_name(XPROF_COMDAT_COUNTERS, f->name, key);
+  uint32_t total = f->n_counters + f->n_vp_sites * words;
+  tree type = build_array_type(counter_type(), build_index_type(size_int(total ? total - 1 : 0)));
+  tree v = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier(name), type);
+  xprof_free(name);
+  TREE_STATIC(v) = 1;
+  TREE_PUBLIC(v) = 1;
+  TREE_ADDRESSABLE(v) = 1;
+  DECL_ARTIFICIAL(v) = 1;
+  DECL_IGNORED_P(v) = 1;
+  DECL_VISIBILITY(v) = VISIBILITY_HIDDEN;
+  DECL_VISIBILITY_SPECIFIED(v) = 1;
+  vec<uint32_t> offs = vNULL;
+  for (uint32_t s = 0; s < f->n_vp_sites; s++)
+    offs.safe_push(s * words);
+  DECL_INITIAL(v) = vp_initializer(type, offs.address(), offs.length(), f->n_counters);
+  offs.release();
+  make_decl_one_only(v, DECL_ASSEMBLER_NAME(v));
+  varpool_node::finalize_decl(v);
+  f->var = v;
+  f->base = 0;
+  f->vp_base = f->n_counters;
+  if (use_twins() && f->n_counters) {
+    name = xprof_comdat_array_name(XPROF_COMDAT_TWIN, f->name, key);
+    f->twin = twin_array(name, true, f->n_counters);
+    xprof_free(name);
+    name = xprof_comdat_array_name(XPROF_COMDAT_TWIN_CELL, f->name, key);
+    f->twin_cell = twin_cell_var(name, true);
+    xprof_free(name);
+  } else if (per_thread() && f->n_counters) {
+    name = xprof_comdat_array_name(XPROF_COMDAT_THREAD_WORD, f->name, key);
+    f->word = thread_word(name, true);
+    xprof_free(name);
+  }
+}
+
+/* Any other function's share of the object file's arrays. */
+static void object_arrays(collect_ctx *c, xp_fn *f) {
+  uint32_t words = XPROF_RT_VP_WORDS(xp_opts.values_per_site);
+  f->var = c->ctr_var;
+  if (use_twins()) {
+    if (!c->twin_var) {
+      c->twin_var = twin_array(XPROF_COMDAT_TWIN, false, 0);
+      c->twin_cell = twin_cell_var(XPROF_COMDAT_TWIN_CELL, false);
+    }
+    f->twin = c->twin_var;
+    f->twin_cell = c->twin_cell;
+  } else if (per_thread()) {
+    if (!c->thread_var)
+      c->thread_var = thread_word(XPROF_COMDAT_THREAD_WORD, false);
+    f->word = c->thread_var;
+  }
+  f->base = c->n_ctrs;
+  f->vp_base = c->n_vp_words;
+  c->n_ctrs += f->n_counters;
+  for (uint32_t s = 0; s < f->n_vp_sites; s++)
+    c->vp_site_words.safe_push(c->n_vp_words + s * words);
+  c->n_vp_words += f->n_vp_sites * words;
+}
+
+/* The increments on the counted edges (and every edge with debug
+ * counters), inserted on the edges, committed by the caller. */
+static void count_edges(collect_ctx *c, const xp_fn *f, const xp_cfg *g, uint32_t n_debug) {
+  tree arr = f->twin ? f->twin : f->var;
+  uint32_t dbg = 0;
+  for (uint32_t i = 0; i < g->n_edges; i++) {
+    uint32_t k = g->counter_of_edge[i];
+    if (XPROF_HAS_COUNTER(k))
+      insert_increment(c, g->gcc_edges[i], arr, f->base + k);
+    if (n_debug && XPROF_DEBUG_COUNTED(g->edges[i].flags))
+      insert_increment(c, g->gcc_edges[i], arr, f->base + (uint32_t)g->n_counters + dbg++);
+  }
+}
+
+/* Instrument cfun (node's).  Returns 0, or -1 when its control flow
+ * cannot be counted exactly (it is left alone, with a note when
+ * verbose). */
+static int instrument_function(collect_ctx *c, cgraph_node *node) {
   if (execute_fixup_cfg() & TODO_cleanup_cfg)
     cleanup_tree_cfg();
   uint32_t n_sites = xp_count_indirect_calls();
@@ -466,10 +554,9 @@ static bool instrument_function(collect_ctx *c, cgraph_node *node) {
     remove_fake_edges();
     xp_cfg_free(&g);
     if (xp_opts.verbose)
-      xp_note("%s: not profiled (abnormal control flow that counters "
-              "cannot follow exactly)",
+      xp_note("%s: not profiled (abnormal control flow that counters cannot follow exactly)",
               xp_function_name(node->decl));
-    return false;
+    return -1;
   }
   xp_fn f;
   memset(&f, 0, sizeof f);
@@ -478,101 +565,27 @@ static bool instrument_function(collect_ctx *c, cgraph_node *node) {
   f.signature = g.signature;
   f.n_vp_sites = n_sites;
   f.comdat = is_comdat(node->decl);
-  f.take_address = node->address_taken ||
-                   (TREE_PUBLIC(node->decl) && !f.comdat);
-
+  f.take_address = node->address_taken || (TREE_PUBLIC(node->decl) && !f.comdat);
   uint32_t n_debug = 0;
-  if (xp_opts.all_edges)
-    for (uint32_t i = 0; i < g.n_edges; i++)
-      n_debug += XPROF_DEBUG_COUNTED(g.edges[i].flags);
+  for (uint32_t i = 0; xp_opts.all_edges && i < g.n_edges; i++)
+    n_debug += XPROF_DEBUG_COUNTED(g.edges[i].flags);
   f.n_counters = (uint32_t)g.n_counters + n_debug;
-  uint32_t words = XPROF_RT_VP_WORDS(xp_opts.values_per_site);
-
-  if (f.comdat) {
-    /* The names the copies of this function in other objects share. */
-    vec<uint32_t> site_words = vNULL;
-    for (uint32_t s = 0; s < n_sites; s++)
-      site_words.safe_push(words);
-    unsigned long long key = xprof_comdat_key(f.signature, g.edges, g.n_edges, n_debug != 0,
-                                              site_words.address(), n_sites);
-    site_words.release();
-    char *name = xprof_comdat_array_name(XPROF_COMDAT_COUNTERS, f.name, key);
-    uint32_t total = f.n_counters + n_sites * words;
-    tree type = build_array_type(counter_type(),
-                                 build_index_type(size_int(total ? total - 1 : 0)));
-    tree v = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier(name), type);
-    TREE_STATIC(v) = 1;
-    TREE_PUBLIC(v) = 1;
-    TREE_ADDRESSABLE(v) = 1;
-    DECL_ARTIFICIAL(v) = 1;
-    DECL_IGNORED_P(v) = 1;
-    DECL_VISIBILITY(v) = VISIBILITY_HIDDEN;
-    DECL_VISIBILITY_SPECIFIED(v) = 1;
-    vec<uint32_t> offs = vNULL;
-    for (uint32_t s = 0; s < n_sites; s++)
-      offs.safe_push(s * words);
-    DECL_INITIAL(v) = vp_initializer(type, offs.address(), offs.length(),
-                                     f.n_counters);
-    offs.release();
-    make_decl_one_only(v, DECL_ASSEMBLER_NAME(v));
-    varpool_node::finalize_decl(v);
-    f.var = v;
-    f.base = 0;
-    f.vp_base = f.n_counters;
-    xprof_free(name);
-    if (use_twins() && f.n_counters) {
-      name = xprof_comdat_array_name(XPROF_COMDAT_TWIN, f.name, key);
-      f.twin = twin_array(name, true, f.n_counters);
-      xprof_free(name);
-      name = xprof_comdat_array_name(XPROF_COMDAT_TWIN_CELL, f.name, key);
-      f.twin_cell = twin_cell_var(name, true);
-      xprof_free(name);
-    } else if (per_thread() && f.n_counters) {
-      name = xprof_comdat_array_name(XPROF_COMDAT_THREAD_WORD, f.name, key);
-      f.word = thread_word(name, true);
-      xprof_free(name);
-    }
-  } else {
-    f.var = c->ctr_var;
-    if (use_twins()) {
-      if (!c->twin_var) {
-        c->twin_var = twin_array(XPROF_COMDAT_TWIN, false, 0);
-        c->twin_cell = twin_cell_var(XPROF_COMDAT_TWIN_CELL, false);
-      }
-      f.twin = c->twin_var;
-      f.twin_cell = c->twin_cell;
-    } else if (per_thread()) {
-      if (!c->thread_var)
-        c->thread_var = thread_word(XPROF_COMDAT_THREAD_WORD, false);
-      f.word = c->thread_var;
-    }
-    f.base = c->n_ctrs;
-    f.vp_base = c->n_vp_words;
-    c->n_ctrs += f.n_counters;
-    for (uint32_t s = 0; s < n_sites; s++)
-      c->vp_site_words.safe_push(c->n_vp_words + s * words);
-    c->n_vp_words += n_sites * words;
-  }
+  if (f.comdat)
+    comdat_arrays(&f, &g, n_debug);
+  else
+    object_arrays(c, &f);
 
   c->thread_delta = f.word && f.n_counters
-                     ? make_temp_ssa_name(long_integer_type_node, NULL, "PROF_delta")
-                     : NULL_TREE;
-  uint32_t dbg = 0;
-  for (uint32_t i = 0; i < g.n_edges; i++) {
-    uint32_t k = g.counter_of_edge[i];
-    if (XPROF_HAS_COUNTER(k))
-      insert_increment(c, g.gcc_edges[i], f.twin ? f.twin : f.var, f.base + k);
-    if (n_debug && XPROF_DEBUG_COUNTED(g.edges[i].flags))
-      insert_increment(c, g.gcc_edges[i], f.twin ? f.twin : f.var,
-                       f.base + (uint32_t)g.n_counters + dbg++);
-  }
+                        ? make_temp_ssa_name(long_integer_type_node, NULL, "PROF_delta")
+                        : NULL_TREE;
+  count_edges(c, &f, &g, n_debug);
   if (c->cfg_dump)
-    xprof_cfgdump_proc(c->cfg_dump, f.name, f.signature, g.n_nodes, g.edges,
-                       g.n_edges, g.counter_of_edge, (uint32_t)g.n_counters,
-                       n_debug != 0);
+    xprof_cfgdump_proc(c->cfg_dump, f.name, f.signature, g.n_nodes, g.edges, g.n_edges,
+                       g.counter_of_edge, (uint32_t)g.n_counters, n_debug != 0);
   remove_fake_edges();
   gsi_commit_edge_inserts();
-  insert_vp_calls(c, f.comdat ? f.var : c->vp_var, f.vp_base, words);
+  insert_vp_calls(c, f.comdat ? f.var : c->vp_var, f.vp_base,
+                  XPROF_RT_VP_WORDS(xp_opts.values_per_site));
   if (c->thread_delta)
     emit_thread_entry(c, f.var, f.word, c->thread_delta);
   c->thread_delta = NULL_TREE;
@@ -580,7 +593,7 @@ static bool instrument_function(collect_ctx *c, cgraph_node *node) {
   free_dominance_info(CDI_POST_DOMINATORS);
   xp_cfg_free(&g);
   c->fns.safe_push(f);
-  return true;
+  return 0;
 }
 
 /* After instrumenting, in every function (as tree-profile.cc does): calls
@@ -845,7 +858,7 @@ void xp_collect_execute(void) {
     if (xp_skip_function(node))
       continue;
     push_cfun(DECL_STRUCT_FUNCTION(node->decl));
-    if (instrument_function(c, node))
+    if (instrument_function(c, node) == 0)
       done.safe_push(node);
     pop_cfun();
   }
