@@ -364,8 +364,118 @@ static int parse_vp_line(reader *r, xprof_vp_type *type, uint32_t *expr,
   }
 }
 
-static int parse_proc(reader *r, xprof_objfile *o) {
+/* The counter records of procedure f: read into pairs (n of them), then
+ * checked for repeated ids.  Returns the pairs sorted by id (malloc'd),
+ * or NULL after an error. */
+static pair *read_counter_records(reader *r, const xprof_proc *f, uint32_t n) {
   char b[48];
+  pair *pairs = xprof_malloc((size_t)n * sizeof *pairs + 1);
+  if (!pairs) {
+    xprof_fail_nomem(r->err, r->name);
+    return NULL;
+  }
+  int sorted = 1;
+  for (uint32_t k = 0; k < n; k++) {
+    if (next_line(r) <= 0) {
+      if (!r->err || !r->err->code)
+        rfail(r, "end of file inside procedure %s: %u of %u counter records read", f->name, k,
+              n);
+      xprof_free(pairs);
+      return NULL;
+    }
+    if (r->ntok != 2 || r->tok[0][0] < '0' || r->tok[0][0] > '9') {
+      rfail(r, "expected counter record '<id> <value>' (%u of %u in procedure %s), found %s",
+            k + 1, n, f->name, show(r, 0, b, sizeof b));
+      xprof_free(pairs);
+      return NULL;
+    }
+    if (parse_u32(r, 0, "counter id", &pairs[k].id) < 0 ||
+        parse_u64(r, 1, "counter value", &pairs[k].value) < 0) {
+      xprof_free(pairs);
+      return NULL;
+    }
+    if (k && pairs[k].id <= pairs[k - 1].id)
+      sorted = 0;
+    consume(r);
+  }
+  if (!sorted)
+    xprof_sort(pairs, n, sizeof *pairs, pair_cmp);
+  for (uint32_t k = 1; k < n; k++)
+    if (pairs[k].id == pairs[k - 1].id) {
+      rfail(r, "procedure %s: counter id %u appears twice", f->name, pairs[k].id);
+      xprof_free(pairs);
+      return NULL;
+    }
+  return pairs;
+}
+
+/* f's counters from n counter records: dense ids 0..n-1 as they are,
+ * others with their ids. */
+static int parse_counters(reader *r, xprof_proc *f, uint32_t n) {
+  if (!n)
+    return xprof_proc_alloc_counters(r->prof, f, 0) < 0 ? xprof_fail_nomem(r->err, r->name) : 0;
+  pair *pairs = read_counter_records(r, f, n);
+  if (!pairs)
+    return -1;
+  int dense = 1;
+  for (uint32_t k = 0; k < n && dense; k++)
+    dense = pairs[k].id == k;
+  int rc = 0;
+  if (xprof_proc_alloc_counters(r->prof, f, n) < 0 ||
+      (!dense && !(f->counter_ids = xprof_alloc(r->prof, (size_t)n * sizeof(uint32_t))))) {
+    rc = xprof_fail_nomem(r->err, r->name);
+  } else {
+    for (uint32_t k = 0; k < n; k++) {
+      f->counters[k] = pairs[k].value;
+      if (!dense)
+        f->counter_ids[k] = pairs[k].id;
+    }
+  }
+  xprof_free(pairs);
+  return rc;
+}
+
+/* f's value-profile records: n_values_per_vp lines each, one expression
+ * per record, no expression twice. */
+static int parse_vp_records(reader *r, const xprof_objfile *o, xprof_proc *f, uint32_t n) {
+  if (xprof_proc_alloc_vp(r->prof, o, f, n) < 0)
+    return xprof_fail_nomem(r->err, r->name);
+  for (uint32_t rec = 0; rec < n; rec++) {
+    xprof_vp_record *v = &f->vp[rec];
+    for (uint32_t k = 0; k < o->n_values_per_vp; k++) {
+      xprof_vp_type type = XPROF_VP_INT;
+      uint32_t expr = 0;
+      if (next_line(r) <= 0)
+        return r->err && r->err->code
+                   ? -1
+                   : rfail(r, "end of file inside procedure %s: value-profile record %u of %u "
+                              "incomplete",
+                           f->name, rec + 1, n);
+      if (parse_vp_line(r, &type, &expr, &v->values[k]) < 0)
+        return -1;
+      if (k == 0) {
+        v->type = type;
+        v->expr_id = expr;
+      } else if (type != v->type || expr != v->expr_id) {
+        return rfail(r, "value-profile record %u of procedure %s: line %u of %u has %s %u, "
+                        "expected %s %u (one record is n_values_per_vp lines of one "
+                        "expression)",
+                     rec + 1, f->name, k + 1, o->n_values_per_vp, xprof_vp_type_name(type),
+                     expr, xprof_vp_type_name(v->type), v->expr_id);
+      }
+      consume(r);
+    }
+  }
+  if (f->n_vp_records > 1)
+    xprof_sort(f->vp, f->n_vp_records, sizeof *f->vp, vp_cmp);
+  for (uint32_t rec = 1; rec < f->n_vp_records; rec++)
+    if (f->vp[rec].expr_id == f->vp[rec - 1].expr_id)
+      return rfail(r, "procedure %s: two value-profile records for expression %u", f->name,
+                   f->vp[rec].expr_id);
+  return 0;
+}
+
+static int parse_proc(reader *r, xprof_objfile *o) {
   uint32_t n_counters, n_vp_records;
   const char *name;
   if (expect_fields(r, 7, "PROC: record") < 0 ||
@@ -383,110 +493,19 @@ static int parse_proc(reader *r, xprof_objfile *o) {
   consume(r);
   if (parse_stats(r, &f->stats) < 0)
     return -1;
-
   /* Counts come from the file: bound them by what the input can hold
    * before allocating (every record takes at least 4 bytes). */
   uint64_t left = (uint64_t)(r->end - r->p) + (r->pending ? 64 : 0);
   if ((uint64_t)n_counters * 4 > left + 4)
-    return rfail(r, "procedure %s declares %u counter%s, more than the rest "
-                    "of the file holds", f->name, n_counters, xprof_plural(n_counters));
+    return rfail(r, "procedure %s declares %u counter%s, more than the rest of the file holds",
+                 f->name, n_counters, xprof_plural(n_counters));
   if ((uint64_t)n_vp_records * o->n_values_per_vp * 8 > left + 8)
-    return rfail(r, "procedure %s declares %u value-profile record%s, more "
-                    "than the rest of the file holds", f->name, n_vp_records,
-                 xprof_plural(n_vp_records));
-
-  pair *pairs = n_counters ? xprof_malloc((size_t)n_counters * sizeof *pairs) : NULL;
-  if (n_counters && !pairs)
-    return xprof_fail_nomem(r->err, r->name);
-  int sorted = 1;
-  for (uint32_t k = 0; k < n_counters; k++) {
-    if (next_line(r) <= 0) {
-      xprof_free(pairs);
-      return r->err && r->err->code ? -1
-             : rfail(r, "end of file inside procedure %s: %u of %u counter "
-                        "records read", f->name, k, n_counters);
-    }
-    if (r->ntok != 2 || r->tok[0][0] < '0' || r->tok[0][0] > '9') {
-      xprof_free(pairs);
-      return rfail(r, "expected counter record '<id> <value>' (%u of %u in "
-                      "procedure %s), found %s",
-                   k + 1, n_counters, f->name, show(r, 0, b, sizeof b));
-    }
-    if (parse_u32(r, 0, "counter id", &pairs[k].id) < 0 ||
-        parse_u64(r, 1, "counter value", &pairs[k].value) < 0) {
-      xprof_free(pairs);
-      return -1;
-    }
-    if (k && pairs[k].id <= pairs[k - 1].id)
-      sorted = 0;
-    consume(r);
-  }
-  if (!sorted)
-    xprof_sort(pairs, n_counters, sizeof *pairs, pair_cmp);
-  int dense = 1;
-  for (uint32_t k = 0; k < n_counters; k++) {
-    if (k && pairs[k].id == pairs[k - 1].id) {
-      uint32_t dup = pairs[k].id;
-      xprof_free(pairs);
-      return rfail(r, "procedure %s: counter id %u appears twice", f->name,
-                   dup);
-    }
-    if (pairs[k].id != k)
-      dense = 0;
-  }
-  if (xprof_proc_alloc_counters(r->prof, f, n_counters) < 0) {
-    xprof_free(pairs);
-    return xprof_fail_nomem(r->err, r->name);
-  }
-  if (!dense) {
-    f->counter_ids = xprof_alloc(r->prof, (size_t)n_counters * sizeof(uint32_t));
-    if (!f->counter_ids) {
-      xprof_free(pairs);
-      return xprof_fail_nomem(r->err, r->name);
-    }
-  }
-  for (uint32_t k = 0; k < n_counters; k++) {
-    f->counters[k] = pairs[k].value;
-    if (!dense)
-      f->counter_ids[k] = pairs[k].id;
-  }
-  xprof_free(pairs);
-
-  if (xprof_proc_alloc_vp(r->prof, o, f, n_vp_records) < 0)
-    return xprof_fail_nomem(r->err, r->name);
-  for (uint32_t rec = 0; rec < n_vp_records; rec++) {
-    xprof_vp_record *v = &f->vp[rec];
-    for (uint32_t k = 0; k < o->n_values_per_vp; k++) {
-      xprof_vp_type type = XPROF_VP_INT;
-      uint32_t expr = 0;
-      if (next_line(r) <= 0)
-        return r->err && r->err->code ? -1
-               : rfail(r, "end of file inside procedure %s: value-profile "
-                          "record %u of %u incomplete", f->name, rec + 1,
-                          n_vp_records);
-      if (parse_vp_line(r, &type, &expr, &v->values[k]) < 0)
-        return -1;
-      if (k == 0) {
-        v->type = type;
-        v->expr_id = expr;
-      } else if (type != v->type || expr != v->expr_id) {
-        return rfail(r, "value-profile record %u of procedure %s: line %u of "
-                        "%u has %s %u, expected %s %u (one record is "
-                        "n_values_per_vp lines of one expression)",
-                     rec + 1, f->name, k + 1, o->n_values_per_vp,
-                     xprof_vp_type_name(type), expr,
-                     xprof_vp_type_name(v->type), v->expr_id);
-      }
-      consume(r);
-    }
-  }
-  if (f->n_vp_records > 1)
-    xprof_sort(f->vp, f->n_vp_records, sizeof *f->vp, vp_cmp);
-  for (uint32_t rec = 1; rec < f->n_vp_records; rec++)
-    if (f->vp[rec].expr_id == f->vp[rec - 1].expr_id)
-      return rfail(r, "procedure %s: two value-profile records for "
-                      "expression %u", f->name, f->vp[rec].expr_id);
-  return 0;
+    return rfail(r, "procedure %s declares %u value-profile record%s, more than the rest of "
+                    "the file holds",
+                 f->name, n_vp_records, xprof_plural(n_vp_records));
+  if (parse_counters(r, f, n_counters) < 0)
+    return -1;
+  return parse_vp_records(r, o, f, n_vp_records);
 }
 
 static int parse_objfile(reader *r) {
