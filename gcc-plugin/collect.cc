@@ -126,9 +126,8 @@ static tree asm_operand(const char *constraint, tree value) {
  * add GCC would emit for the load, add and store, but GCC's size
  * estimates (inlining, unrolling, jump threading) count one statement
  * instead of three, or a call with its arguments for an atomic add, so
- * counters cost less inlining (sqlite, single updates: 38.6 M calls
- * against 42.3 M with GIMPLE counters and 35.8 M in the plain build;
- * instructions 1.139x -> 1.111x the plain build's).  Volatile: nothing
+ * counters cost less inlining: collect builds inline nearer to what
+ * plain builds do (docs/performance-history.md).  Volatile: nothing
  * may move, merge or drop a count, and loop invariant motion has no
  * counter to keep in a register (plugin.cc).  GCC's counter type is
  * 64-bit on every x86 ABI; -m32 gets GIMPLE. */
@@ -224,8 +223,8 @@ static void vp_edge(basic_block from, basic_block to, int flags, profile_probabi
  *   join:  the call
  *
  * The runtime keeps the most frequent values in front, so most events
- * cost a compare, a branch and an add instead of a call and a scan
- * (sqlite: 4.3 M events, 31 instructions each in the runtime).  The
+ * cost a compare, a branch and an add instead of a call and a scan of
+ * the pairs in the runtime.  The
  * runtime counts a kept value with the same add, and a free pair has
  * value 0, which no target equals. */
 static void insert_vp_site(collect_ctx *c, gimple *call, tree state_var, uint32_t word) {

@@ -14,7 +14,7 @@
  * get a node with the limit raised (-fplugin-arg-xprof-hot-inline=N,
  * default 400: where the gains stopped on the benchmark programs, beyond
  * which GCC's growth limits for the whole function and unit decide;
- * docs/performance.md, thirteenth measurement); functions that never ran,
+ * docs/performance-history.md); functions that never ran,
  * and code without a profile, keep GCC's own.
  *
  * At the cold call sites GCC refuses any growth at all, where its plain
@@ -24,8 +24,8 @@
  * calls that ran and to calls that never did, that costs the hot path:
  * the cold calls, left as calls, keep the aggregate in memory everywhere
  * (zstd's ZSTD_encodeSequences keeps its bit stream on the stack for a
- * BIT_flushBits that never runs: 5% more instructions there than plain
- * -O2).  Such functions also get --param max-inline-insns-size, the
+ * BIT_flushBits that never runs, and runs more instructions there than
+ * plain -O2).  Such functions also get --param max-inline-insns-size, the
  * growth below which GCC inlines whatever the call's count
  * (-fplugin-arg-xprof-cold-inline=N, default 12; 0 for GCC's own), set
  * here, after the early inliner: on the command line it changes early
@@ -34,8 +34,7 @@
  * Not every function, and not large ones (--param large-function-insns):
  * given to every function that ran, or to every one with such a local,
  * the helpers cost sqlite3VdbeExec, the bytecode interpreter's loop
- * (which has one), 4.5% more instructions (docs/performance.md,
- * fourteenth measurement).
+ * (which has one), more than they saved (docs/performance-history.md).
  *
  * Left alone: functions optimized for size or below -O2, functions with
  * options of their own (an optimize attribute or pragma), and every
@@ -57,7 +56,7 @@ static void raise_limits(cl_optimization *o, unsigned cold_too) {
 /* Is the function one GCC calls large (--param large-function-insns,
  * 2700 by its size estimate)?  Such a function keeps GCC's limit: the
  * helpers inlined into sqlite3VdbeExec, the bytecode interpreter's loop,
- * cost its hot paths 4.5% more instructions. */
+ * cost its hot paths more than they saved. */
 static bool is_large(tree fndecl, const cl_optimization *o) {
   return estimate_num_insns_fn(fndecl, &eni_size_weights) >
          o->x_param_large_function_insns;

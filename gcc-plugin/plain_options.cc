@@ -10,8 +10,8 @@
  * "optimized as without a profile", so it gets the flags a plain build
  * would have had: GCC's -O level default for each flag the driver added
  * and the user did not give.  Without that, zstd's use build with partial
- * training had 1.12 MB of text against 0.78 MB for the plain build and
- * ran more instructions (docs/performance.md, ninth measurement).
+ * training was far larger than the plain build and ran more instructions
+ * (docs/performance-history.md).
  *
  * The user's own flags win: the drivers mark where their flags end
  * (-fplugin-arg-xprof-use-flags-added), and a flag the user gives comes

@@ -292,9 +292,8 @@ int plugin_init(struct plugin_name_args *info,
    * every iteration gets a flag set beside each update so that the exits
    * store it only if it changed: two instructions where one add to
    * memory did, plus set-up and exit code on every pass through the
-   * loop.  Without it: bzip2 1.146x -> 1.106x the plain build's
-   * instructions, zstd 1.205x -> 1.181x, sqlite 1.168x -> 1.152x, lua
-   * 1.089x -> 1.072x.  Asm counters stay where they are, and the pass
+   * loop.  Without it the collect builds of every benchmark program ran
+   * fewer instructions (docs/performance-history.md).  Asm counters stay where they are, and the pass
    * runs as in the plain build.  The pass runs after the counters are
    * placed, so both modes still see the same graphs; use builds keep it;
    * an explicit -ftree-loop-im wins.  Marked as set, so that optimize

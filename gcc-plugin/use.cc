@@ -281,7 +281,7 @@ static void set_probabilities(const solution *s) {
 /* A function that ran has its counts as measured, with or without partial
  * training.  profile.cc makes a block that never ran a guessed zero under
  * partial training; that kept lua's interpreter loop from being split
- * (docs/performance.md), while what partial training is for -- code that
+ * (docs/performance-history.md), while what partial training is for -- code that
  * training never reached -- is whole functions.  The LLVM plugin does the
  * same. */
 static void apply_counts(const solution *s) {

@@ -62,6 +62,17 @@ static int parse_counter(const char *s, xprof_edge *e, uint32_t *out) {
   return 0;
 }
 
+/* Do edge i's ends name nodes of its procedure, and its counters the
+ * procedure's counters (debug counters after the others)?  A reader of
+ * the counts indexes with them. */
+static int edge_in_range(const xprof_cfgdump_entry *p, uint32_t i) {
+  const xprof_edge *e = &p->edges[i];
+  uint32_t c = p->counter_of_edge[i], d = p->debug_of_edge[i];
+  return e->src < p->n_nodes && e->dst < p->n_nodes &&
+         (c == XPROF_ON_TREE || c == XPROF_MEASURED || c < p->n_counters) &&
+         (d == XPROF_ON_TREE || (d >= p->n_counters && d - p->n_counters < p->n_debug));
+}
+
 int xprof_cfgdump_read(const char *path, xprof_profile *owner,
                        xprof_cfgdump_entry **procs, uint32_t *n_procs,
                        xprof_error *err) {
@@ -108,6 +119,12 @@ int xprof_cfgdump_read(const char *path, xprof_profile *owner,
           parse_id(b, &p.debug_of_edge[i]) < 0) {
         xprof_fail(err, XPROF_ERR_FORMAT, "%s:%lu: expected an edge line",
                    path, lineno);
+        goto out;
+      }
+      if (!edge_in_range(&p, i)) {
+        xprof_fail(err, XPROF_ERR_FORMAT,
+                   "%s:%lu: edge %u of %s names a node or counter out of range", path,
+                   lineno, i, p.name);
         goto out;
       }
       if (p.counter_of_edge[i] == XPROF_ON_TREE &&

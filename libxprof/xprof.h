@@ -362,7 +362,7 @@ int xprof_use_missing_text(xprof_missing why, const char *objpath,
  * training run may simply not have reached code that matters
  * (GCC's -fprofile-partial-training).  Off by default in both plugins,
  * as in GCC: untrained code then gets every optimization use mode turns
- * on, and grows (docs/performance.md, eighth measurement). */
+ * on, and grows (docs/performance-history.md). */
 #define XPROF_PARTIAL_TRAINING_DEFAULT 0
 
 /* ---- merging --------------------------------------------------------- */

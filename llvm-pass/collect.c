@@ -141,7 +141,8 @@ static LLVMValueRef add_to_counter(ctx *c, LLVMValueRef before, LLVMValueRef arr
      * it hoists the load of a counter out of a loop whose store it cannot
      * sink (the update is conditional) and keeps the count in a register
      * that every update still stores -- a register held across the loop
-     * for nothing (clang 16, bzip2: 1.22x -> 1.07x plain's instructions).
+     * for nothing (clang 16's bzip2 collect build ran far more
+     * instructions so; llvm/counter-licm.test).
      * x86 still makes it one add to memory. */
     LLVMValueRef v = tag_counter_access(c, LLVMBuildLoad2(c->b, c->i64, p, "xprof.ctr"));
     LLVMValueRef st = LLVMBuildStore(c->b, LLVMBuildAdd(c->b, v, one, "xprof.inc"), p);
@@ -471,9 +472,8 @@ static long inliner_size(LLVMValueRef fn) {
 }
 
 /* Counters make a function look bigger to the inliner than it is to the
- * program (sqlite3DbNNFreeNN: 170 -> 620, over the threshold of 225), so
- * collection builds inlined less than the plain build, and paid for the
- * calls (sqlite: 1.6 M more calls of that one function).  LLVM raises a
+ * program (sqlite3DbNNFreeNN went over the threshold), so collection
+ * builds inlined less than the plain build, and paid for the calls.  LLVM raises a
  * callee's threshold by the "call-threshold-bonus" of each call inside it:
  * one empty asm statement at the entry carries the size the
  * instrumentation added, and costs nothing itself ("call-inline-cost").
@@ -609,9 +609,9 @@ static void thread_entry(ctx *c, const fn_data *f, LLVMValueRef arr) {
 
 /* Record the values of f's value-profile sites.  The runtime keeps a
  * site's most frequent values in front: the first two are checked and
- * counted inline, a call for the others (GCC's sqlite: 31 instructions
- * each in the runtime).  Lengths of memory operations vary a lot (sqlite:
- * 4.1 M events of many lengths): a histogram, counted inline. */
+ * counted inline, a call for the others (a call and a scan of the pairs
+ * in the runtime).  Lengths of memory operations vary a lot (sqlite's):
+ * a histogram, counted inline. */
 static void record_values(ctx *c, const fn_data *f, const LLVMValueRef *calls,
                           LLVMValueRef vp_arr) {
   unsigned inline_pairs = c->o->values_per_site < XPROF_RT_VP_INLINE_PAIRS

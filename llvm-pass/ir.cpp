@@ -234,8 +234,8 @@ static uint8_t lengthBucket(uint64_t Len) {
 
 // The buckets of the lengths 0 to 129 (129 standing for all longer ones),
 // one constant per module: a table lookup is five instructions where
-// computing the bucket took twelve (sqlite: 1.3 M memcmp calls in one
-// comparison function alone).
+// computing the bucket took twelve (sqlite calls memcmp millions of times
+// from one comparison function alone).
 static GlobalVariable *bucketTable(Module &M) {
   const char *Name = "__xprof_length_buckets";
   if (GlobalVariable *G = M.getNamedGlobal(Name))

@@ -235,11 +235,11 @@ struct DropInlineBonusPass : PassInfoMixin<DropInlineBonusPass> {
 // the regions that never ran in training out of large functions, so that
 // the register allocator and the block layout of the hot loops do not
 // work around them (bzip2's decompression, whose BZ2_decompress is one big
-// switch: 7% fewer instructions).  Two of its habits are kept out:
+// switch, runs clearly fewer instructions).  Two of its habits are kept
+// out:
 // - it gives every function it finds cold on entry the cold and minsize
 //   attributes, though a function entered once may loop for the whole run
-//   (the sqlite shell's process_input ran 1.2% of the program's
-//   instructions more): the cold functions are xprof's own decision
+//   (the sqlite shell's process_input ran slower so): the cold functions are xprof's own decision
 //   (use.c), so functions cold on entry are hidden from it;
 // - in a small function a call to the outlined code costs about what the
 //   outlined code did: functions under -xprof-split-cold instructions are
@@ -312,9 +312,9 @@ static bool hostMatches() {
 // through a phi of counter addresses that hot loops then carry in
 // registers and on the stack.  With thread-local twins each such address
 // is a thread-pointer load and an lea that the register allocator cannot
-// rematerialize: bzip2's decompressor ran 1.7x the instructions of
-// single-threaded counters, and 0.9x without the sinking (which also
-// saves single-threaded counters 3% there).  Collect builds are not the
+// rematerialize: bzip2's decompressor ran far more instructions than with
+// single-threaded counters, and fewer without the sinking (which helps
+// single-threaded counters there too).  Collect builds are not the
 // program that ships: the sinking is turned off in them; an explicit
 // -sink-common-insts on the command line wins.
 static void keepCounterUpdatesApart() {
@@ -404,7 +404,7 @@ static void addXprof(ModulePassManager &MPM, OptimizationLevel Level) {
 // extension point, run there first when optimizing: interprocedural
 // constant propagation, global optimization, dead arguments.  Counters
 // then go on the CFGs LLVM optimizes further, and use builds annotate
-// those (docs/performance.md); both modes run the same passes, so they
+// those (docs/performance-history.md); both modes run the same passes, so they
 // agree.
 static void addModuleCleanup(ModulePassManager &MPM) {
   MPM.addPass(IPSCCPPass());

@@ -19,18 +19,16 @@ using namespace llvm;
 // By default only for atomic updates, where it saves a locked add per
 // iteration.  A per-thread or single-threaded update is one plain add
 // either way; kept in a register it costs a set-up and a flush per pass
-// through the loop and registers that big loops then spill (clang,
-// measured input, instructions, before -> after turning it off: bzip2
-// 1.880e9 -> 1.684e9, zstd 7.44e8 -> 7.08e8, lua 4.205e9 -> 4.163e9,
-// sqlite 2.232e9 -> 2.179e9; wall times no worse within this machine's
-// noise).
+// through the loop and registers that big loops then spill: all four
+// benchmark programs ran fewer instructions with it off
+// (docs/performance-history.md).
 
 // A loop whose counts can wait for its exits: nothing in it leaves the
 // function another way (calls that may exit or longjmp, returns,
 // unreachable); given a preheader to start from and exits reached only
 // from inside it (made as LoopSimplify makes them).  Loops with calls
 // that surely return were tried too: the counters then live across the
-// calls, and collection got slower (zstd 1.20x -> 1.32x in instructions).
+// calls, and collection got slower.
 static bool promotable(Loop *L, DominatorTree &DT, LoopInfo &LI) {
   for (const BasicBlock *BB : L->blocks()) {
     if (succ_empty(BB))

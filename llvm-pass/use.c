@@ -190,8 +190,8 @@ static void value_profiles(use_ctx *u, const xprof_objfile *o,
       continue;
     /* LLVM's own rule (IndirectCallPromotion): only at a hot call site --
      * elsewhere a promotion adds a compare, a branch and perhaps an
-     * inlined body where they cannot pay (sqlite: 43 sites promoted
-     * before, 11 by clang's own profile use) -- up to three targets, each
+     * inlined body where they cannot pay (sqlite's use build promoted
+     * far more sites than clang's own before) -- up to three targets, each
      * taking at least 30% of the calls left and 5% of all of them. */
     if (xl_hot_count(u->hotness, total) == 0)
       continue;
@@ -356,7 +356,7 @@ static void weigh_block(use_ctx *u, const solved *s, uint32_t b, uint32_t first,
  * weights into a branch, which pays only where it runs often; elsewhere
  * it is code to no purpose, and in a huge function a new branch moves the
  * register allocator's choices (two selects that ran twice in bzip2's
- * BZ2_decompress cost it 9.0 M instructions, 2.2%). */
+ * BZ2_decompress made it slower). */
 static void weigh_selects(use_ctx *u, const solved *s, weight_buf *buf) {
   const struct xl_cfg *g = &s->g;
   if (!g->n_selects || !weight_buf_fit(buf, 2))
