@@ -26,7 +26,7 @@
 
 
 #include "xprof-gcc.h"
-#include "xprof_rt.h"
+#include "xprof_rt_records.h"
 
 struct xp_fn {
   const char *name;
@@ -625,12 +625,9 @@ static void update_calls(cgraph_node *node) {
 
 /* A descriptor struct, built from its field list in xprof_rt.h. */
 struct record {
-  const char *name;
-  const enum xprof_rt_kind *kinds;
-  const char *const *names;
-  unsigned n;
+  const struct xprof_rt_record_desc *d;
   tree type;
-  tree fields[XPROF_RT_OBJECT_N_FIELDS + XPROF_RT_PROC_N_FIELDS];
+  tree fields[XPROF_RT_MAX_FIELDS];
 };
 
 static tree array_of(tree elem, unsigned n) {
@@ -668,14 +665,14 @@ static tree kind_type(enum xprof_rt_kind kind, tree site, tree proc) {
 static void build_record(record *r, tree site, tree proc) {
   /* finish_builtin_struct takes the fields last first. */
   tree chain = NULL_TREE;
-  for (unsigned i = 0; i < r->n; i++) {
-    r->fields[i] = build_decl(BUILTINS_LOCATION, FIELD_DECL, get_identifier(r->names[i]),
-                              kind_type(r->kinds[i], site, proc));
+  for (unsigned i = 0; i < r->d->n_fields; i++) {
+    r->fields[i] = build_decl(BUILTINS_LOCATION, FIELD_DECL, get_identifier(r->d->names[i]),
+                              kind_type(r->d->kinds[i], site, proc));
     DECL_CHAIN(r->fields[i]) = chain;
     chain = r->fields[i];
   }
   r->type = lang_hooks.types.make_type(RECORD_TYPE);
-  finish_builtin_struct(r->type, r->name, chain, NULL_TREE);
+  finish_builtin_struct(r->type, r->d->name, chain, NULL_TREE);
 }
 
 /* One descriptor's initializer from values[], indexed as the field list
@@ -683,23 +680,16 @@ static void build_record(record *r, tree site, tree proc) {
  * which stay zero. */
 static tree fill(const record *r, const tree *values) {
   vec<constructor_elt, va_gc> *v = NULL;
-  for (unsigned i = 0; i < r->n; i++) {
-    if (r->kinds[i] == XPROF_RT_K_NEXT || r->kinds[i] == XPROF_RT_K_RESERVED)
+  for (unsigned i = 0; i < r->d->n_fields; i++) {
+    if (r->d->kinds[i] == XPROF_RT_K_NEXT || r->d->kinds[i] == XPROF_RT_K_RESERVED)
       continue;
     if (!values[i])
-      internal_error("xprof: the plugin gives no value to field %qs of %qs", r->names[i],
-                     r->name);
+      internal_error("xprof: the plugin gives no value to field %qs of %qs", r->d->names[i],
+                     r->d->name);
     CONSTRUCTOR_APPEND_ELT(v, r->fields[i], fold_convert(TREE_TYPE(r->fields[i]), values[i]));
   }
   return build_constructor(r->type, v);
 }
-
-static const enum xprof_rt_kind site_kinds[] = {XPROF_RT_VP_SITE_FIELDS(XPROF_RT_KIND)};
-static const char *const site_names[] = {XPROF_RT_VP_SITE_FIELDS(XPROF_RT_NAME)};
-static const enum xprof_rt_kind proc_kinds[] = {XPROF_RT_PROC_FIELDS(XPROF_RT_KIND)};
-static const char *const proc_names[] = {XPROF_RT_PROC_FIELDS(XPROF_RT_NAME)};
-static const enum xprof_rt_kind object_kinds[] = {XPROF_RT_OBJECT_FIELDS(XPROF_RT_KIND)};
-static const char *const object_names[] = {XPROF_RT_OBJECT_FIELDS(XPROF_RT_NAME)};
 
 static tree u32(uint64_t x) { return build_int_cst(uint32_type_node, x); }
 static tree u64(uint64_t x) { return build_int_cstu(uint64_type_node, x); }
@@ -782,10 +772,9 @@ static tree emit_procs(collect_ctx *c, const record *site, const record *proc, t
 }
 
 static void emit_descriptor(collect_ctx *c) {
-  record site = {"xprof_rt_vp_site", site_kinds, site_names, XPROF_RT_SITE_N_FIELDS, NULL_TREE, {}};
-  record proc = {"xprof_rt_proc", proc_kinds, proc_names, XPROF_RT_PROC_N_FIELDS, NULL_TREE, {}};
-  record obj = {"xprof_rt_object", object_kinds, object_names, XPROF_RT_OBJECT_N_FIELDS,
-                NULL_TREE, {}};
+  record site = {&xprof_rt_site_record, NULL_TREE, {}};
+  record proc = {&xprof_rt_proc_record, NULL_TREE, {}};
+  record obj = {&xprof_rt_object_record, NULL_TREE, {}};
   build_record(&site, NULL_TREE, NULL_TREE);
   build_record(&proc, site.type, NULL_TREE);
   build_record(&obj, site.type, proc.type);

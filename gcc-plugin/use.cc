@@ -5,10 +5,13 @@
  * and call-graph counts; then promote dominant indirect-call targets
  * (as speculative calls, for the inliner to keep or drop).
  *
- * The GCC state to set, and when, follows ../shared notes (section 3):
- * profile_info before the first compute_function_frequency, and
- * flag_branch_probabilities everywhere options live, set here (after the
- * early passes) and never in plugin_init.
+ * The GCC state to set, and when: profile_info before the first
+ * compute_function_frequency (cc1 crashes without a summary), and
+ * flag_branch_probabilities everywhere options live (global options, the
+ * default optimization node and every function's), set here, after the
+ * early passes: set in plugin_init, the early passes see it (early
+ * function splitting is gated off, early inlining decides differently)
+ * and the use build's graphs no longer match the collect build's.
  */
 #include "gcc-common.h"
 
@@ -376,7 +379,7 @@ void xp_use_execute(void) {
     return;
   }
 
-  /* GCC's notion of hot and unlikely needs a summary (notes: cc1 crashes
+  /* GCC's notion of hot and unlikely needs a summary (cc1 crashes
    * without it): one run, hottest counter of the whole profile. */
   profile_info = XCNEW(gcov_summary);
   profile_info->runs = 1;

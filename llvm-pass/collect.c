@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "core.h"
-#include "xprof_rt.h"
+#include "xprof_rt_records.h"
 
 typedef struct fn_data {
   LLVMValueRef fn;
@@ -721,19 +721,9 @@ static LLVMValueRef ptr_to(ctx *c, LLVMValueRef arr, uint32_t idx, LLVMTypeRef t
 
 /* A descriptor struct, built from its field list in xprof_rt.h. */
 typedef struct record {
-  const char *name;
-  const enum xprof_rt_kind *kinds;
-  const char *const *names;
-  unsigned n;
+  const struct xprof_rt_record_desc *d;
   LLVMTypeRef type;
 } record;
-
-static const enum xprof_rt_kind site_kinds[] = {XPROF_RT_VP_SITE_FIELDS(XPROF_RT_KIND)};
-static const char *const site_names[] = {XPROF_RT_VP_SITE_FIELDS(XPROF_RT_NAME)};
-static const enum xprof_rt_kind proc_kinds[] = {XPROF_RT_PROC_FIELDS(XPROF_RT_KIND)};
-static const char *const proc_names[] = {XPROF_RT_PROC_FIELDS(XPROF_RT_NAME)};
-static const enum xprof_rt_kind object_kinds[] = {XPROF_RT_OBJECT_FIELDS(XPROF_RT_KIND)};
-static const char *const object_names[] = {XPROF_RT_OBJECT_FIELDS(XPROF_RT_NAME)};
 
 /* The LLVM type of a field of this kind (xprof_rt.h); site and proc are
  * the types of the records that SITES and PROCS point at. */
@@ -763,27 +753,27 @@ static LLVMTypeRef kind_type(const ctx *c, enum xprof_rt_kind kind, LLVMTypeRef 
 }
 
 static void build_record(const ctx *c, record *r, LLVMTypeRef site, LLVMTypeRef proc) {
-  LLVMTypeRef fields[XPROF_RT_OBJECT_N_FIELDS + XPROF_RT_PROC_N_FIELDS];
-  for (unsigned i = 0; i < r->n; i++)
-    fields[i] = kind_type(c, r->kinds[i], site, proc);
-  r->type = LLVMStructCreateNamed(c->cx, r->name);
-  LLVMStructSetBody(r->type, fields, r->n, 0);
+  LLVMTypeRef fields[XPROF_RT_MAX_FIELDS];
+  for (unsigned i = 0; i < r->d->n_fields; i++)
+    fields[i] = kind_type(c, r->d->kinds[i], site, proc);
+  r->type = LLVMStructCreateNamed(c->cx, r->d->name);
+  LLVMStructSetBody(r->type, fields, r->d->n_fields, 0);
 }
 
 /* One descriptor's initializer from values[], indexed as the field list
  * (XPROF_RT_PROC_name, ...): every field has one but the runtime's own,
  * which stay zero. */
 static LLVMValueRef fill(const record *r, LLVMValueRef *values) {
-  for (unsigned i = 0; i < r->n; i++) {
-    if (r->kinds[i] == XPROF_RT_K_NEXT || r->kinds[i] == XPROF_RT_K_RESERVED) {
+  for (unsigned i = 0; i < r->d->n_fields; i++) {
+    if (r->d->kinds[i] == XPROF_RT_K_NEXT || r->d->kinds[i] == XPROF_RT_K_RESERVED) {
       values[i] = LLVMConstNull(LLVMStructGetTypeAtIndex(r->type, i));
     } else if (!values[i]) {
-      fprintf(stderr, "xprof: the plugin gives no value to field %s of %s\n", r->names[i],
-              r->name);
+      fprintf(stderr, "xprof: the plugin gives no value to field %s of %s\n", r->d->names[i],
+              r->d->name);
       abort();
     }
   }
-  return LLVMConstNamedStruct(r->type, values, r->n);
+  return LLVMConstNamedStruct(r->type, values, r->d->n_fields);
 }
 
 /* The table of value-profile sites, in procedure order, or NULL. */
@@ -858,9 +848,9 @@ static LLVMValueRef emit_procs(ctx *c, const record *site, const record *proc,
 
 static void emit_descriptor(ctx *c, LLVMValueRef ctrs, LLVMValueRef vps,
                             LLVMValueRef twin) {
-  record site = {"xprof_rt_vp_site", site_kinds, site_names, XPROF_RT_SITE_N_FIELDS, NULL};
-  record proc = {"xprof_rt_proc", proc_kinds, proc_names, XPROF_RT_PROC_N_FIELDS, NULL};
-  record objr = {"xprof_rt_object", object_kinds, object_names, XPROF_RT_OBJECT_N_FIELDS, NULL};
+  record site = {&xprof_rt_site_record, NULL};
+  record proc = {&xprof_rt_proc_record, NULL};
+  record objr = {&xprof_rt_object_record, NULL};
   build_record(c, &site, NULL, NULL);
   build_record(c, &proc, site.type, NULL);
   build_record(c, &objr, site.type, proc.type);
