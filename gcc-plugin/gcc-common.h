@@ -1,7 +1,7 @@
 /*
  * gcc-common.h - the one place that includes GCC's plugin headers, in an
- * order that works with GCC 12 and 11 (see ../shared notes: system.h
- * refuses C, tree-ssanames.h needs ssa.h first), and the few differences
+ * order that works with GCC 12 and 11 (system.h refuses to be compiled
+ * as C, tree-ssanames.h needs ssa.h first), and the few differences
  * between them.  Every plugin source includes this first.
  */
 #ifndef XPROF_GCC_COMMON_H

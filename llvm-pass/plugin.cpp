@@ -287,8 +287,8 @@ struct SplitColdPass : PassInfoMixin<SplitColdPass> {
 };
 } // namespace
 
-// A plugin built for another LLVM major misbehaves silently (the notes saw
-// garbage and crashes): refuse unless the host's libLLVM is ours.
+// A plugin built for another LLVM major misbehaves silently (garbage and
+// crashes): refuse unless the host's libLLVM is ours.
 static bool hostMatches() {
   Dl_info info;
   if (!dladdr((void *)&llvm::errs, &info) || !info.dli_fname)
