@@ -1,0 +1,102 @@
+/* test_compile.c - what both plugins take from libxprof/compile.c. */
+#include <stdlib.h>
+
+#include "unit.h"
+#include "xprof.h"
+
+/* Two C++ instantiations that agree on their first 1,500 characters get
+ * different array names; a short name is kept whole. */
+static void comdat_names(void) {
+  char *a = malloc(2001), *b = malloc(2001);
+  memset(a, 'x', 2000);
+  memset(b, 'x', 2000);
+  a[2000] = b[2000] = 0;
+  b[1999] = 'y';
+  char *na = xprof_comdat_array_name(XPROF_COMDAT_COUNTERS, a, 0x42);
+  char *nb = xprof_comdat_array_name(XPROF_COMDAT_COUNTERS, b, 0x42);
+  CHECK(na && nb && strcmp(na, nb) != 0);
+  CHECK(na && strlen(na) < 260); /* the name is cut, the hash kept */
+  char *again = xprof_comdat_array_name(XPROF_COMDAT_COUNTERS, a, 0x42);
+  CHECK_STR(again, na); /* alike in every translation unit */
+  char *other_key = xprof_comdat_array_name(XPROF_COMDAT_COUNTERS, a, 0x43);
+  CHECK(other_key && strcmp(other_key, na) != 0);
+  char *shortname = xprof_comdat_array_name(XPROF_COMDAT_TWIN, "_Z1fv", 0xab);
+  CHECK_STR(shortname, "__xprof_t._Z1fv.ab");
+  xprof_free(na);
+  xprof_free(nb);
+  xprof_free(again);
+  xprof_free(other_key);
+  xprof_free(shortname);
+  free(a);
+  free(b);
+}
+
+/* The number of value-profile sites is part of a procedure's signature,
+ * and the object signature depends on the procedures' order. */
+static void signatures(void) {
+  CHECK(xprof_proc_signature(0x1234, 0) != xprof_proc_signature(0x1234, 1));
+  CHECK(xprof_proc_signature(0x1234, 2) == xprof_proc_signature(0x1234, 2));
+  uint64_t ab = xprof_object_signature_add(
+      xprof_object_signature_add(XPROF_OBJECT_SIGNATURE_INIT, 1), 2);
+  uint64_t ba = xprof_object_signature_add(
+      xprof_object_signature_add(XPROF_OBJECT_SIGNATURE_INIT, 2), 1);
+  CHECK(ab != ba);
+}
+
+static void compile_time(void) {
+  uint64_t sec;
+  uint32_t usec;
+  setenv("SOURCE_DATE_EPOCH", "1700000000", 1);
+  xprof_compile_time(&sec, &usec);
+  CHECK_U64(sec, 1700000000);
+  CHECK_U64(usec, 0);
+  unsetenv("SOURCE_DATE_EPOCH");
+  xprof_compile_time(&sec, &usec);
+  CHECK(sec > 1700000000);
+}
+
+static void object_paths(void) {
+  char *p = xprof_object_path_resolve("/tmp/../tmp/./x.o");
+  CHECK_STR(p, "/tmp/x.o");
+  xprof_free(p);
+  p = xprof_object_path_resolve("/x.o");
+  CHECK_STR(p, "/x.o");
+  xprof_free(p);
+  /* A directory that does not exist: the path as given. */
+  p = xprof_object_path_resolve("/nonexistent-xprof-dir/x.o");
+  CHECK_STR(p, "/nonexistent-xprof-dir/x.o");
+  xprof_free(p);
+}
+
+static void ends_and_skips(void) {
+  CHECK(xprof_ends_without_profile("abort"));
+  CHECK(xprof_ends_without_profile("__stack_chk_fail"));
+  CHECK(!xprof_ends_without_profile("exit")); /* exit writes the profile */
+  CHECK(!xprof_ends_without_profile("abort2"));
+  const char *fns[] = {"*_slow", "main"};
+  const char *files[] = {"*/gen/*.c"};
+  xprof_skip_list skip = {fns, 2, files, 1};
+  CHECK(xprof_skip_function(&skip, "parse_slow", NULL, "src/a.c"));
+  CHECK(xprof_skip_function(&skip, "_ZN1A4mainEv", "main", NULL));
+  CHECK(xprof_skip_function(&skip, "f", NULL, "/b/gen/t.c"));
+  CHECK(!xprof_skip_function(&skip, "f", NULL, "/b/src/t.c"));
+  CHECK(!xprof_skip_function(&skip, "f", NULL, NULL));
+}
+
+static void use_summary(void) {
+  xprof_use_stats st = {3, 1, 0, 1, 2};
+  char buf[512];
+  xprof_use_summary_text(&st, "/b/x.o", 1, buf, sizeof buf);
+  CHECK_STR(buf, "/b/x.o: 3 procedures matched the profile, 1 mismatched, 0 missing; "
+                 "1 indirect call promoted; 2 never ran in training "
+                 "(optimized as without a profile)");
+}
+
+UNIT_TABLE(compile_tests) = {
+    {"compile/comdat_names", comdat_names},
+    {"compile/signatures", signatures},
+    {"compile/compile_time", compile_time},
+    {"compile/object_paths", object_paths},
+    {"compile/ends_and_skips", ends_and_skips},
+    {"compile/use_summary", use_summary},
+    UNIT_END};
