@@ -35,8 +35,7 @@ int xprof_read_file(const char *path, xprof_profile **out, xprof_error *err) {
   return xprof_binary_parse(path, buf, len, out, err);
 }
 
-/* Which data file a directory argument means; malloc'd path or NULL. */
-static char *data_file(const char *dir, xprof_error *err) {
+char *xprof_profile_data_file(const char *dir, xprof_error *err) {
   struct stat st;
   if (stat(dir, &st) < 0) {
     xprof_fail(err, XPROF_ERR_IO, "%s: %s", dir, strerror(errno));
@@ -68,7 +67,7 @@ static char *data_file(const char *dir, xprof_error *err) {
 
 int xprof_read_profile_dir(const char *dir, xprof_profile **out,
                            xprof_error *err) {
-  char *path = data_file(dir, err);
+  char *path = xprof_profile_data_file(dir, err);
   if (!path)
     return -1;
   int rc = xprof_read_file(path, out, err);
@@ -78,7 +77,7 @@ int xprof_read_profile_dir(const char *dir, xprof_profile **out,
 
 int xprof_lookup_objfile(const char *dir, const char *objpath,
                          xprof_profile **out, xprof_error *err) {
-  char *path = data_file(dir, err);
+  char *path = xprof_profile_data_file(dir, err);
   if (!path)
     return -1;
   unsigned char head[64] = {0};

@@ -292,6 +292,10 @@ int xprof_binary_lookup(const char *path, const char *objpath,
 int xprof_read_file(const char *path, xprof_profile **out, xprof_error *err);
 /* Read NAME.profile: `dir`/feedback, or `dir`/feedback.text when there is
  * no binary file.  `dir` may also name a data file directly. */
+/* The data file that readers of profile directory (or data file) `dir`
+ * read: DIR/feedback, else DIR/feedback.text, else `dir` itself when it
+ * is not a directory; malloc'd, or NULL (with err) when there is none. */
+char *xprof_profile_data_file(const char *dir, xprof_error *err);
 int xprof_read_profile_dir(const char *dir, xprof_profile **out,
                            xprof_error *err);
 /* Look one object file up in a profile directory or data file: through
@@ -540,6 +544,26 @@ void xprof_compile_time(uint64_t *sec, uint32_t *usec);
  * made absolute and resolved (the file itself need not exist yet);
  * malloc'd. */
 char *xprof_object_path_resolve(const char *rel);
+
+/* The object file a compilation of one source writes, before
+ * xprof_object_path_resolve: the output's name with its suffix replaced
+ * by .o (-S -o x.s names it x.o, as GCC does), else the source's base
+ * name with .o, in the current directory; malloc'd. */
+char *xprof_compile_object_name(const char *output, const char *source);
+
+/* ---- compiler caches ------------------------------------------------- */
+
+/* What a use build reads beside its object file's data: the hottest
+ * count of the whole profile (GCC's sum_max), or the whole summary (the
+ * ProfileSummary LLVM's module carries). */
+#define XPROF_DIGEST_MAX 1u
+#define XPROF_DIGEST_SUMMARY 2u
+#define XPROF_DIGEST_HEX 33 /* 32 hex digits and the terminator */
+/* A 128-bit digest, in hex, of the profile data of object file `o` (NULL:
+ * the profile has none for it) and the parts `what` of summary `s`:
+ * equal digests mean the compiler reads equal data. */
+void xprof_use_digest(const xprof_objfile *o, const xprof_summary *s, unsigned what,
+                      char hex[XPROF_DIGEST_HEX]);
 
 /* The prefixes of the names of an object file's counter twin, its cell,
  * and its thread-local word D (runtime/threads.c), and the name of a

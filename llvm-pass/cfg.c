@@ -517,12 +517,9 @@ char *xl_object_path(LLVMModuleRef m, const struct xl_options *o) {
   const char *src = LLVMGetSourceFileName(m, &len);
   char *rel = NULL;
   if (o->output && !o->link && strcmp(o->output, "-") != 0) {
-    /* -c -o x.o names the object; -S -o x.s names it x.o (as GCC does) */
-    const char *dot = strrchr(o->output, '.'), *slash = strrchr(o->output, '/');
-    size_t n = dot && (!slash || dot > slash) ? (size_t)(dot - o->output)
-                                                : strlen(o->output);
-    if (asprintf(&rel, "%.*s.o", (int)n, o->output) < 0)
-      rel = NULL;
+    char *name = xprof_compile_object_name(o->output, NULL);
+    rel = name ? xl_strdup(name) : NULL;
+    xprof_free(name);
   } else {
     const char *base = memrchr(src, '/', len);
     base = base ? base + 1 : src;

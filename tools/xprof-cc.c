@@ -19,7 +19,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include "profile_deps.h"
+#include "xprof.h"
 
 #ifndef XPROF_DRIVER_NAME
 #define XPROF_DRIVER_NAME "xprof-gcc"
@@ -219,6 +223,7 @@ static void usage(FILE *f) {
           "training are\n"
           "                            optimized as without a profile, not "
           "as cold\n"
+          "Under ccache, spell them --xprofile... (two dashes).  "
           "Everything else is passed to %s unchanged.  Environment: "
           "XPROF_CC\n"
           "(XPROF_CXX for C++), XPROF_GCC_PLUGIN, XPROF_RUNTIME override the "
@@ -278,6 +283,10 @@ struct command {
   const char **objects; /* inputs that are not sources (for the link) */
   int n_objects;
   int link, inputs, sources, static_link;
+  int preprocess;     /* -E */
+  int make_deps;      /* -MD or -MMD: a dependency file beside the output */
+  const char *depfile; /* -MF FILE */
+  const char *source; /* the first source */
   const char *output;
   const char *partial_training; /* clang: the plugin's option for it */
   const char **plugin_opts;     /* clang: the user's -mllvm -xprof-* */
@@ -325,6 +334,10 @@ static int xprofile_option(struct command *c, const char *a) {
  * after saying why it is wrong. */
 static int driver_option(struct command *c, char **argv, int argc, int *i) {
   const char *a = argv[*i];
+  /* --xprofile...: the same options in a spelling that compiler caches
+   * pass on (ccache reads -xprofile=... as -x LANGUAGE and gives up). */
+  if (strncmp(a, "--xprofile", 10) == 0)
+    a++;
   if (strncmp(a, "-xprofile=", 10) == 0)
     return xprofile_option(c, a) ? -1 : 1;
   if (strncmp(a, "-xprofile_pathmap=", 18) == 0) {
@@ -380,6 +393,12 @@ static void compiler_argument(struct command *c, char **argv, int argc, int *i,
       strcmp(a, "-M") == 0 || strcmp(a, "-MM") == 0 ||
       strcmp(a, "-fsyntax-only") == 0)
     c->link = 0;
+  if (strcmp(a, "-E") == 0)
+    c->preprocess = 1;
+  if (strcmp(a, "-MD") == 0 || strcmp(a, "-MMD") == 0)
+    c->make_deps = 1;
+  if (strcmp(a, "-MF") == 0 && *i + 1 < argc)
+    c->depfile = argv[*i + 1];
   if (strcmp(a, "-o") == 0 && *i + 1 < argc)
     c->output = argv[*i + 1];
   if (strcmp(a, "-static") == 0 || strcmp(a, "--static") == 0 ||
@@ -400,6 +419,8 @@ static void compiler_argument(struct command *c, char **argv, int argc, int *i,
     c->inputs++;
   int source = input && (*x_lang || is_source(a));
   c->sources += source;
+  if (source && !c->source)
+    c->source = a;
   if (a[0] != '-' && !source)
     c->objects[c->n_objects++] = a;
 }
@@ -581,6 +602,92 @@ static int add_runtime(struct args *a, const struct command *c) {
   return 0;
 }
 
+/* Run the compiler and wait for it; returns its exit status (128 + the
+ * signal that ended it). */
+static int run_compiler(struct args *a) {
+  fflush(stdout);
+  pid_t pid = fork();
+  if (pid < 0)
+    return die("cannot fork: %s", strerror(errno));
+  if (pid == 0) {
+    execvp(a->v[0], a->v);
+    fprintf(stderr, "%s: cannot run %s: %s\n", me, a->v[0], strerror(errno));
+    _exit(127);
+  }
+  int status;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR)
+      return die("cannot wait for the compiler: %s", strerror(errno));
+  if (!WIFEXITED(status))
+    return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  return WEXITSTATUS(status);
+}
+
+/* The dependency file that -MD writes: -MF's, else the object's name
+ * (-o, else the source's base name) with .d for its suffix, as GCC and
+ * clang name it; malloc'd. */
+static char *dependency_file(const struct command *c) {
+  if (c->depfile)
+    return strdup(c->depfile);
+  char *obj = xprof_compile_object_name(c->output, c->source);
+  char *dep = obj ? strdup(obj) : NULL;
+  xprof_free(obj);
+  if (dep) /* "NAME.o" */
+    dep[strlen(dep) - 1] = 'd';
+  return dep;
+}
+
+/* Run the compiler, then append `lines` to the preprocessed output it
+ * wrote (profile_deps.c); returns the driver's exit status. */
+static int preprocess_for_cache(struct args *a, const char *output, const char *lines) {
+  int rc = run_compiler(a);
+  if (rc != 0)
+    return rc;
+  int to_stdout = !output || strcmp(output, "-") == 0;
+  FILE *f = to_stdout ? stdout : fopen(output, "a");
+  if (!f || fputs(lines, f) < 0 || (to_stdout ? fflush(f) : fclose(f)) != 0)
+    return die("cannot write the preprocessed output %s", to_stdout ? "(stdout)" : output);
+  return 0;
+}
+
+/* The header that turns ccache's direct mode off (profile_deps.c). */
+static char *ccache_header(void) {
+  static const char *const c[] = {"xprof-ccache.h", "../" XPROF_REL_LIBDIR "/xprof/xprof-ccache.h",
+                                  NULL};
+  char *h = locate("XPROF_CCACHE_HEADER", c);
+  if (!h)
+    fprintf(stderr, "%s: warning: xprof-ccache.h is not next to this driver nor its "
+                    "plugin: ccache's direct mode may give an object compiled for "
+                    "another output file\n", me);
+  return h;
+}
+
+/* One source compiled (not linked) in collect or use mode: under ccache,
+ * preprocessed output that ccache's key covers the profile with, and a
+ * dependency file (-MD) that names the profile for make and ccache; the
+ * compiler run as it is otherwise.  Returns the driver's exit status. */
+static int compile_one(struct args *a, const struct command *c, const struct cache_use *u) {
+  int cache = under_ccache();
+  char *header = cache ? ccache_header() : NULL;
+  const struct cache_use *use = c->mode == USE ? u : NULL;
+  if (c->preprocess && cache) {
+    char *lines = cache_key_lines(use, c->source, header);
+    if (lines)
+      return preprocess_for_cache(a, c->output, lines);
+  }
+  if (!c->make_deps || c->preprocess || (!use && !cache)) {
+    execvp(a->v[0], a->v);
+    fprintf(stderr, "%s: cannot run %s: %s\n", me, a->v[0], strerror(errno));
+    return 127;
+  }
+  int rc = run_compiler(a);
+  char *dep = rc == 0 ? dependency_file(c) : NULL;
+  if (dep && add_profile_deps(use, header, dep) < 0)
+    rc = 1;
+  free(dep);
+  return rc;
+}
+
 int main(int argc, char **argv) {
   find_self();
   const char *cc = compiler();
@@ -615,6 +722,14 @@ int main(int argc, char **argv) {
     collect = instrumented_input(c.objects[k]);
   if (collect && c.link && c.inputs && add_runtime(&a, &c))
     return 1;
+#ifdef XPROF_FOR_CLANG
+  unsigned read = XPROF_DIGEST_MAX | XPROF_DIGEST_SUMMARY; /* the module's summary */
+#else
+  unsigned read = XPROF_DIGEST_MAX; /* profile_info->sum_max */
+#endif
+  struct cache_use u = {c.use_names, c.n_use, c.pathmaps, c.n_map, read};
+  if (c.mode != NONE && !c.link && c.sources == 1)
+    return compile_one(&a, &c, &u);
   execvp(cc, a.v);
   fprintf(stderr, "%s: cannot run %s: %s\n", me, cc, strerror(errno));
   return 127;

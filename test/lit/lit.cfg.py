@@ -99,3 +99,10 @@ if os.path.exists(os.path.join(llvm_bin, "ld.lld")):
 # end-to-end tests cover.
 if llvm_major < 15:
     config.available_features.add("typed-pointers")
+
+# Build tools that the pipeline tests drive (scripts/setup.sh installs
+# them; a machine without them skips those tests).
+import shutil
+for tool in ("ccache",):
+    if shutil.which(tool):
+        config.available_features.add(tool)

@@ -92,6 +92,94 @@ static void use_summary(void) {
                  "(optimized as without a profile)");
 }
 
+/* A profile of two object files, each with one procedure of 3 counters
+ * (and, for the first, a value-profile record). */
+static xprof_profile *two_objects(void) {
+  xprof_profile *p = xprof_profile_new();
+  const char *paths[] = {"/b/main.o", "/b/work.o"};
+  for (int i = 0; i < 2; i++) {
+    xprof_objfile *o = xprof_add_objfile(p, paths[i]);
+    o->n_values_per_vp = 2;
+    xprof_proc *f = xprof_add_proc(p, o, i ? "work" : "main");
+    xprof_proc_alloc_counters(p, f, 3);
+    for (uint32_t k = 0; k < 3; k++)
+      f->counters[k] = 10 * (k + 1) + (uint64_t)i;
+    if (i == 0) {
+      f->n_vp_sites = 1;
+      xprof_proc_alloc_vp(p, o, f, 1);
+      f->vp[0].type = XPROF_VP_INT;
+      f->vp[0].values[0].count = 5;
+      f->vp[0].values[0].bits = 257;
+    }
+  }
+  return p;
+}
+
+static void digest_of(const xprof_profile *p, const char *obj, const xprof_summary *s,
+                      unsigned what, char hex[XPROF_DIGEST_HEX]) {
+  xprof_use_digest(xprof_find_objfile(p, obj), s, what, hex);
+}
+
+/* The digest a compiler cache keys use builds on changes with the
+ * object's own counts, value profiles and path, and with the summary
+ * fields the compiler reads; not with another object's counts. */
+static void use_digest(void) {
+  xprof_profile *p = two_objects();
+  xprof_summary s;
+  xprof_compute_summary(p, &s);
+  char base[XPROF_DIGEST_HEX], d[XPROF_DIGEST_HEX];
+  digest_of(p, "/b/main.o", &s, XPROF_DIGEST_MAX, base);
+  CHECK_U64(strlen(base), 32);
+  digest_of(p, "/b/main.o", &s, XPROF_DIGEST_MAX, d);
+  CHECK_STR(d, base);
+
+  xprof_objfile *work = xprof_find_objfile(p, "/b/work.o");
+  work->procs[0].counters[0]++; /* another object, the max unchanged */
+  xprof_compute_summary(p, &s);
+  digest_of(p, "/b/main.o", &s, XPROF_DIGEST_MAX, d);
+  CHECK_STR(d, base);
+  digest_of(p, "/b/main.o", &s, XPROF_DIGEST_MAX | XPROF_DIGEST_SUMMARY, d);
+  CHECK(strcmp(d, base) != 0); /* the sum is in the whole summary */
+
+  work->procs[0].counters[2] = 1000; /* now the hottest count */
+  xprof_compute_summary(p, &s);
+  digest_of(p, "/b/main.o", &s, XPROF_DIGEST_MAX, d);
+  CHECK(strcmp(d, base) != 0);
+  work->procs[0].counters[2] = 31;
+  xprof_compute_summary(p, &s);
+  digest_of(p, "/b/main.o", &s, XPROF_DIGEST_MAX, d);
+  CHECK_STR(d, base);
+
+  xprof_objfile *m = xprof_find_objfile(p, "/b/main.o");
+  m->procs[0].vp[0].values[0].count = 6; /* its own value profile */
+  digest_of(p, "/b/main.o", &s, XPROF_DIGEST_MAX, d);
+  CHECK(strcmp(d, base) != 0);
+  m->procs[0].vp[0].values[0].count = 5;
+  m->procs[0].signature ^= 1; /* its own signature */
+  digest_of(p, "/b/main.o", &s, XPROF_DIGEST_MAX, d);
+  CHECK(strcmp(d, base) != 0);
+  m->procs[0].signature ^= 1;
+  m->path = "/c/main.o"; /* the same data under another path */
+  xprof_use_digest(m, &s, XPROF_DIGEST_MAX, d);
+  CHECK(strcmp(d, base) != 0);
+  xprof_use_digest(NULL, &s, XPROF_DIGEST_MAX, d); /* no data */
+  CHECK(strcmp(d, base) != 0);
+  xprof_profile_free(p);
+}
+
+static void object_names(void) {
+  const char *cases[][3] = {
+      {"out/x.o", "src/x.c", "out/x.o"},   {"out/x.c.o", "x.c", "out/x.c.o"},
+      {"out/x.s", "x.c", "out/x.o"},       {"out.d/x", "x.c", "out.d/x.o"},
+      {NULL, "src/y.cc", "y.o"},           {"-", "src/y.c", "y.o"},
+      {NULL, "noext", "noext.o"}};
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    char *n = xprof_compile_object_name(cases[i][0], cases[i][1]);
+    CHECK_STR(n, cases[i][2]);
+    xprof_free(n);
+  }
+}
+
 UNIT_TABLE(compile_tests) = {
     {"compile/comdat_names", comdat_names},
     {"compile/signatures", signatures},
@@ -99,4 +187,6 @@ UNIT_TABLE(compile_tests) = {
     {"compile/object_paths", object_paths},
     {"compile/ends_and_skips", ends_and_skips},
     {"compile/use_summary", use_summary},
+    {"compile/use_digest", use_digest},
+    {"compile/object_names", object_names},
     UNIT_END};

@@ -1,0 +1,305 @@
+/*
+ * profile_deps.c - the profile as an input of a compilation, for the
+ * tools that decide whether to compile: compiler caches and make.
+ *
+ * ccache computes its key before any compiler runs: in direct mode from
+ * the command line (less the output file), the compiler, and the source
+ * with its headers; in preprocessor mode from the output of
+ * "COMPILER ARGS -E".  Neither sees what an xprof object depends on
+ * beyond that: a collect build records its object's own path, and a use
+ * build reads the profile data recorded under that path.  So when the
+ * driver preprocesses for ccache, it appends line markers:
+ *
+ *   # 1 "/usr/lib/xprof/xprof-ccache.h"        direct mode off
+ *   # 1 "<xprof use of /abs/obj.o: DIGEST>"    what the compile reads
+ *   # 1 "/abs/prog.profile/feedback"           each profile file read
+ *
+ * The first names a header whose text mentions the time macro, which
+ * makes ccache turn direct mode off for the compilation: its key could
+ * not tell two output files apart.  The second puts the object's path
+ * and a digest of exactly the data the compilation reads (xprof_use_digest)
+ * into preprocessor mode's key (a collect build gets "<xprof collect of
+ * /abs/obj.o>"): the key changes when this object's counts change, and
+ * not when only another object's do.  The third names the profile as a
+ * header, for users who give ccache sloppiness=time_macros: their direct
+ * mode then hashes the profile's contents and misses when it changed.  A
+ * marker between angle brackets is no file to ccache (as <built-in>), and
+ * to a compiler reading the output it is a file name with no lines.
+ *
+ * ccache runs the preprocessor with "-o TEMP.i", so the object file is
+ * read from ccache's own command line: the parent process.  In ccache's
+ * depend mode no preprocessor runs; the dependency file then gets the
+ * header and the profile files (add_profile_deps), as it does for make.
+ */
+#define _GNU_SOURCE
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "profile_deps.h"
+#include "xprof.h"
+
+/* A command line read from /proc: the arguments point into text. */
+struct cmdline {
+  char *text;
+  char **args; /* NULL-terminated */
+};
+
+static void cmdline_free(struct cmdline *c) {
+  free(c->text);
+  free(c->args);
+}
+
+/* The command line of the parent process when it is ccache (its
+ * executable, whatever name ran it: masquerading symlinks are named after
+ * compilers); returns 0, or -1 when it is not.  argv[0] and, after
+ * "ccache", the compiler are left out. */
+static int ccache_args(struct cmdline *c) {
+  char link[64], exe[PATH_MAX];
+  snprintf(link, sizeof link, "/proc/%d/exe", (int)getppid());
+  ssize_t n = readlink(link, exe, sizeof exe - 1);
+  if (n <= 0)
+    return -1;
+  exe[n] = 0;
+  const char *base = strrchr(exe, '/');
+  base = base ? base + 1 : exe;
+  if (strncmp(base, "ccache", 6) != 0)
+    return -1;
+  snprintf(link, sizeof link, "/proc/%d/cmdline", (int)getppid());
+  FILE *f = fopen(link, "rb");
+  if (!f)
+    return -1;
+  char *buf = NULL;
+  size_t len = 0, cap = 0;
+  for (;;) {
+    if (len + 4096 + 1 > cap) {
+      cap = 2 * cap + 8192;
+      char *b = realloc(buf, cap);
+      if (!b)
+        break;
+      buf = b;
+    }
+    size_t got = fread(buf + len, 1, 4096, f);
+    len += got;
+    if (got == 0)
+      break;
+  }
+  fclose(f);
+  if (!buf || len == 0) {
+    free(buf);
+    return -1;
+  }
+  buf[len] = 0;
+  size_t count = 0;
+  for (size_t i = 0; i < len; i++)
+    count += buf[i] == 0;
+  char **argv = calloc(count + 2, sizeof *argv);
+  if (!argv) {
+    free(buf);
+    return -1;
+  }
+  size_t k = 0;
+  for (char *s = buf; s < buf + len; s += strlen(s) + 1)
+    argv[k++] = s;
+  /* argv[0] and, for "ccache COMPILER ...", the compiler */
+  const char *a0 = strrchr(argv[0], '/');
+  a0 = a0 ? a0 + 1 : argv[0];
+  size_t skip = strncmp(a0, "ccache", 6) == 0 && k > 1 ? 2 : 1;
+  memmove(argv, argv + skip, (k - skip + 1) * sizeof *argv);
+  c->text = buf;
+  c->args = argv;
+  return 0;
+}
+
+/* The object file ccache's command writes: its last -o, else the
+ * source's name (as the compiler names it). */
+static char *object_of(char **args, const char *source) {
+  const char *out = NULL;
+  for (int i = 0; args[i]; i++) {
+    if (strcmp(args[i], "-o") == 0 && args[i + 1])
+      out = args[++i];
+    else if (strncmp(args[i], "-o", 2) == 0 && args[i][2])
+      out = args[i] + 2;
+  }
+  char *rel = xprof_compile_object_name(out, source);
+  char *path = rel ? xprof_object_path_resolve(rel) : NULL;
+  xprof_free(rel);
+  return path;
+}
+
+/* Append to *text (malloc'd) the line fmt makes of a and b. */
+static void marker(char **text, const char *fmt, const char *a, const char *b) {
+  char *line = xprof_format(fmt, a, b);
+  char *joined = line ? xprof_format("%s%s", *text ? *text : "", line) : NULL;
+  xprof_free(line);
+  if (joined) {
+    xprof_free(*text);
+    *text = joined;
+  }
+}
+
+static void ignore(void *ctx, const char *message) {
+  (void)ctx, (void)message;
+}
+
+/* The digest of what the compile of `obj` reads; when the profile has no
+ * data for it under the name the driver derived (a compiler that names
+ * its object otherwise, say), the digest of every profile file whole. */
+static char *use_digest(const struct cache_use *u, const char *obj) {
+  const xprof_objfile *o = NULL;
+  int any = 0;
+  xprof_profile *p = xprof_use_lookup(u->names, (unsigned)u->n_names, u->pathmap,
+                                      (unsigned)u->n_map, obj, &o, &any, ignore, NULL);
+  char hex[XPROF_DIGEST_HEX];
+  xprof_use_digest(o, p ? p->summary : NULL, u->summary, hex);
+  xprof_profile_free(p);
+  if (o)
+    return xprof_format("%s", hex);
+  uint64_t whole = 0;
+  for (int i = 0; i < u->n_names; i++) {
+    char *dir = xprof_profile_dir_name(u->names[i]);
+    xprof_error err;
+    char *file = dir ? xprof_profile_data_file(dir, &err) : NULL;
+    FILE *f = file ? fopen(file, "rb") : NULL;
+    char buf[65536];
+    size_t n;
+    while (f && (n = fread(buf, 1, sizeof buf, f)) > 0)
+      whole = whole * 31 + xprof_hash64(buf, n);
+    if (f)
+      fclose(f);
+    xprof_free(file);
+    xprof_free(dir);
+  }
+  return xprof_format("%s, no data; profile files %016llx", hex, (unsigned long long)whole);
+}
+
+/* The data file that profile name `name` reads, absolute where it
+ * exists (where it would be when there is none yet: a profile that
+ * appears later must count as a change); malloc'd. */
+static char *profile_file(const char *name) {
+  char *dir = xprof_profile_dir_name(name);
+  if (!dir)
+    return NULL;
+  xprof_error err;
+  char *file = xprof_profile_data_file(dir, &err);
+  if (!file)
+    file = xprof_format("%s/" XPROF_FEEDBACK_FILE, dir);
+  xprof_free(dir);
+  char *abs = file ? realpath(file, NULL) : NULL;
+  if (abs) {
+    xprof_free(file);
+    file = xprof_format("%s", abs);
+    free(abs);
+  }
+  return file;
+}
+
+/* A marker per profile file the compile reads. */
+static void file_markers(char **text, const struct cache_use *u) {
+  for (int i = 0; i < u->n_names; i++) {
+    char *file = profile_file(u->names[i]);
+    if (file)
+      marker(text, "# 1 \"%s\"%s\n", file, "");
+    xprof_free(file);
+  }
+}
+
+int under_ccache(void) {
+  struct cmdline parent;
+  if (ccache_args(&parent) < 0)
+    return 0;
+  cmdline_free(&parent);
+  return 1;
+}
+
+char *cache_key_lines(const struct cache_use *use, const char *source,
+                      const char *no_direct) {
+  struct cmdline parent;
+  if (!source || ccache_args(&parent) < 0)
+    return NULL;
+  char *obj = object_of(parent.args, source);
+  cmdline_free(&parent);
+  if (!obj)
+    return NULL;
+  char *text = NULL;
+  if (no_direct)
+    marker(&text, "# 1 \"%s%s\"\n", no_direct, "");
+  if (!use) {
+    marker(&text, "# 1 \"<xprof collect of %s%s>\"\n", obj, "");
+  } else {
+    char *digest = use_digest(use, obj);
+    marker(&text, "# 1 \"<xprof use of %s: %s>\"\n", obj, digest ? digest : "?");
+    xprof_free(digest);
+    file_markers(&text, use);
+  }
+  xprof_free(obj);
+  return text;
+}
+
+/* ---- make ------------------------------------------------------------ */
+
+/* The targets of a dependency file: its text up to the first colon that
+ * ends a word (not one escaped, nor a drive letter's); malloc'd. */
+static char *first_targets(const char *text) {
+  for (const char *p = text; *p; p++) {
+    if (*p == '\\' && p[1]) {
+      p++;
+      continue;
+    }
+    if (*p == ':' && (p[1] == ' ' || p[1] == '\t' || p[1] == '\n' || p[1] == 0 ||
+                      p[1] == '\\'))
+      return p > text ? xprof_format("%.*s", (int)(p - text), text) : NULL;
+  }
+  return NULL;
+}
+
+/* A path as make reads it: spaces and '#' escaped, '$' doubled. */
+static void put_make_path(FILE *f, const char *path) {
+  for (const char *p = path; *p; p++) {
+    if (*p == ' ' || *p == '#')
+      fputc('\\', f);
+    else if (*p == '$')
+      fputc('$', f);
+    fputc(*p, f);
+  }
+}
+
+/* Append to dependency file f a rule that makes `targets` depend on
+ * `file`, and (as -MP does for headers) an empty rule for the file, so
+ * that make does not stop when it is deleted. */
+static void dependency(FILE *f, const char *targets, const char *file) {
+  fprintf(f, "\n%s: ", targets);
+  put_make_path(f, file);
+  fputs("\n", f);
+  put_make_path(f, file);
+  fputs(":\n", f);
+}
+
+int add_profile_deps(const struct cache_use *use, const char *header, const char *depfile) {
+  FILE *f = fopen(depfile, "r+");
+  if (!f) /* the compiler wrote none (-MD with -E, say): nothing to add */
+    return 0;
+  char head[65536];
+  size_t n = fread(head, 1, sizeof head - 1, f);
+  head[n] = 0;
+  char *targets = first_targets(head);
+  int rc = 0;
+  if (targets && fseek(f, 0, SEEK_END) == 0) {
+    if (header)
+      dependency(f, targets, header);
+    for (int i = 0; use && i < use->n_names; i++) {
+      char *file = profile_file(use->names[i]);
+      if (file)
+        dependency(f, targets, file);
+      xprof_free(file);
+    }
+  }
+  xprof_free(targets);
+  if (ferror(f) | (fclose(f) != 0)) {
+    fprintf(stderr, "xprof: cannot add the profile to the dependency file %s\n", depfile);
+    rc = -1;
+  }
+  return rc;
+}

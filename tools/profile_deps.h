@@ -1,0 +1,35 @@
+/*
+ * profile_deps.h - what build tools must know of the profile that a use
+ * build reads: compiler caches (the key of the preprocessed output) and
+ * make (the dependency file).  See profile_deps.c.
+ */
+#ifndef XPROF_PROFILE_DEPS_H
+#define XPROF_PROFILE_DEPS_H
+
+/* What one compilation reads of the profile, as the drivers know it. */
+struct cache_use {
+  const char *const *names; /* -xprofile=use:NAME, in order */
+  int n_names;
+  const char *const *pathmap; /* -xprofile_pathmap=OLD:NEW */
+  int n_map;
+  unsigned summary; /* XPROF_DIGEST_MAX or XPROF_DIGEST_SUMMARY */
+};
+
+/* Is the driver run by ccache (the parent process)? */
+int under_ccache(void);
+
+/* The lines (malloc'd) that make ccache's key cover what this compilation
+ * of `source` depends on beyond the source: for a use build (`use`) the
+ * profile data it reads, for a collect build (NULL) the object's path;
+ * `no_direct` is the header that turns ccache's direct mode off (NULL
+ * when it was not found).  NULL when the driver is not run by ccache. */
+char *cache_key_lines(const struct cache_use *use, const char *source,
+                      const char *no_direct);
+
+/* Add to the dependency file `depfile` that the compiler wrote (-MD) the
+ * profile files that `use` reads (when not NULL), so that make rebuilds
+ * the object when the profile changes, and `header` (when not NULL);
+ * returns 0, or -1 after saying why not. */
+int add_profile_deps(const struct cache_use *use, const char *header, const char *depfile);
+
+#endif
