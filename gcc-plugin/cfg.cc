@@ -354,7 +354,9 @@ bool xp_skip_function(cgraph_node *node) {
 
 /* The object file is DUMPDIR + DUMPBASE without its extension + ".o", as
  * the driver names it (-dumpdir sub/ -dumpbase b.c for -c -o sub/b.o),
- * made absolute with the directory resolved. */
+ * made absolute with the directory resolved, then mapped as GCC maps the
+ * paths of its own profiles (-fprofile-prefix-map, -ffile-prefix-map;
+ * see xprof_remap_prefix). */
 const char *xp_object_path(void) {
   static char *path;
   if (path)
@@ -374,7 +376,7 @@ const char *xp_object_path(void) {
   char *rel = XNEWVEC(char, strlen(dir) + blen + 3);
   sprintf(rel, "%s%.*s.o", dir, (int)blen, base);
   char *resolved = xprof_object_path_resolve(rel);
-  path = xstrdup(resolved ? resolved : rel);
+  path = xstrdup(xp_remap_profile_path(resolved ? resolved : rel));
   xprof_free(resolved);
   XDELETEVEC(rel);
   return path;

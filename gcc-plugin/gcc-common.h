@@ -50,6 +50,16 @@
 #include "toplev.h"
 #include "opts.h"
 #include "diagnostic.h"
+#include "file-prefix-map.h"
+
+/* The prefix maps of profile paths: GCC 12 has its own for them
+ * (-fprofile-prefix-map, and -ffile-prefix-map sets both); GCC 11 has
+ * only the debug maps, which -ffile-prefix-map sets too. */
+#if GCCPLUGIN_VERSION_MAJOR >= 12
+#define xp_remap_profile_path(p) remap_profile_filename(p)
+#else
+#define xp_remap_profile_path(p) remap_debug_filename(p)
+#endif
 
 /* GCC 11 walks loops with a macro, GCC 12 with a range. */
 #if GCCPLUGIN_VERSION_MAJOR >= 12

@@ -47,6 +47,18 @@ char *xprof_object_path_resolve(const char *rel) {
   return path ? path : xprof_format("%s", rel);
 }
 
+char *xprof_remap_prefix(const char *path, const char *const *maps, unsigned n) {
+  for (unsigned i = n; i-- > 0;) { /* the last option given wins, as in GCC */
+    const char *eq = strchr(maps[i], '=');
+    if (!eq)
+      continue;
+    size_t old = (size_t)(eq - maps[i]);
+    if (strncmp(path, maps[i], old) == 0)
+      return xprof_format("%s%s", eq + 1, path + old);
+  }
+  return xprof_format("%s", path);
+}
+
 /* Long names (C++ instantiations) are cut, with a hash of the whole name
  * after the cut: two names alike in their first part stay apart. */
 #define NAME_KEEP 200

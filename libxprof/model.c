@@ -431,3 +431,19 @@ out:
   xprof_free(objnames);
   return rc;
 }
+
+static int objfile_cmp(const void *a, const void *b) {
+  return strcmp(((const xprof_objfile *)a)->path, ((const xprof_objfile *)b)->path);
+}
+
+static int program_cmp(const void *a, const void *b) {
+  return strcmp(((const xprof_program *)a)->path, ((const xprof_program *)b)->path);
+}
+
+void xprof_profile_sort(xprof_profile *p) {
+  xprof_sort(p->objfiles, p->n_objfiles, sizeof *p->objfiles, objfile_cmp);
+  xprof_sort(p->programs, p->n_programs, sizeof *p->programs, program_cmp);
+  for (uint32_t i = 0; i < p->n_programs; i++)
+    xprof_sort(p->programs[i].objrefs, p->programs[i].n_objrefs,
+               sizeof *p->programs[i].objrefs, xprof_name_cmp);
+}

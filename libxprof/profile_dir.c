@@ -6,10 +6,13 @@
  * there, and a data file named directly.  The format is told by the first
  * bytes, never by the file name.
  */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#include "binary_format.h"
 #include "internal.h"
 
 static int is_text(const unsigned char *buf, size_t len) {
@@ -20,6 +23,33 @@ static int is_text(const unsigned char *buf, size_t len) {
     i++;
   return len - i >= sizeof magic - 1 &&
          memcmp(buf + i, magic, sizeof magic - 1) == 0;
+}
+
+/* Do the first bytes of a file say it is profile data: xprof binary data,
+ * or text (which may open with comment lines, but not with "#!": a
+ * program named like its profile may be a script)? */
+static int is_profile_data(const unsigned char *buf, size_t len) {
+  static const char magic[] = "PROFILE-FEEDBACK-DATA:";
+  if (len >= XB_HEADER_SIZE && xprof_get32(buf + 24) == XB_MAGIC)
+    return 1;
+  if (is_text(buf, len))
+    return 1;
+  return len > 2 && buf[0] == '#' && buf[1] != '!' &&
+         memmem(buf, len, magic, sizeof magic - 1) != NULL;
+}
+
+char *xprof_use_profile_name(const char *name) {
+  struct stat st;
+  if (stat(name, &st) == 0 && S_ISREG(st.st_mode)) {
+    unsigned char head[4096];
+    FILE *f = fopen(name, "rb");
+    size_t n = f ? fread(head, 1, sizeof head, f) : 0;
+    if (f)
+      fclose(f);
+    if (is_profile_data(head, n))
+      return xprof_format("%s", name);
+  }
+  return xprof_profile_dir_name(name);
 }
 
 int xprof_read_file(const char *path, xprof_profile **out, xprof_error *err) {

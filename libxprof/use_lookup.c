@@ -121,7 +121,7 @@ xprof_profile *xprof_use_lookup(const char *const *names, unsigned n_names,
   xprof_profile *acc = NULL;
   xprof_summary *sum = NULL;
   for (unsigned i = 0; i < n_names; i++) {
-    char *dir = xprof_profile_dir_name(names[i]);
+    char *dir = xprof_use_profile_name(names[i]);
     if (!dir)
       continue;
     xprof_error err;
@@ -215,7 +215,7 @@ xprof_missing xprof_use_explain_missing(const char *const *names, unsigned n_nam
   unsigned best_depth = 0;
   int ambiguous = 0, same_dir = 0;
   for (unsigned i = 0; i < n_names; i++) {
-    char *dir = xprof_profile_dir_name(names[i]);
+    char *dir = xprof_use_profile_name(names[i]);
     xprof_profile *p = NULL;
     xprof_error err;
     if (!dir || xprof_read_profile_dir(dir, &p, &err) < 0) {

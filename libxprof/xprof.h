@@ -208,6 +208,11 @@ int xprof_proc_alloc_counters(xprof_profile *p, xprof_proc *f, uint32_t n);
 int xprof_proc_alloc_vp(xprof_profile *p, const xprof_objfile *o,
                         xprof_proc *f, uint32_t n_records);
 
+/* Put object files, programs and each program's object files in the
+ * order of their paths: the canonical order, in which the same data
+ * gives the same bytes whatever order the runs and merges came in. */
+void xprof_profile_sort(xprof_profile *p);
+
 xprof_objfile *xprof_find_objfile(const xprof_profile *p, const char *path);
 xprof_proc *xprof_find_proc(const xprof_objfile *o, const char *name);
 xprof_program *xprof_find_program(const xprof_profile *p, const char *path);
@@ -308,6 +313,10 @@ int xprof_write_profile_dir(const xprof_profile *p, const char *dir,
 /* The directory of profile NAME: NAME.profile, or NAME when it ends in
  * ".profile" already (malloc'd; NULL when out of memory). */
 char *xprof_profile_dir_name(const char *name);
+/* What -xprofile=use:NAME reads: NAME itself when it is a file of profile
+ * data (text from xprof_btoa, kept in version control, say, or binary
+ * data), else the directory xprof_profile_dir_name(NAME) (malloc'd). */
+char *xprof_use_profile_name(const char *name);
 /* Atomic replacement of `path`: the writer gets a temporary file in the
  * same directory; on success it is fsync'd and renamed over `path`, on
  * failure it is removed and `path` is untouched. */
@@ -550,6 +559,13 @@ char *xprof_object_path_resolve(const char *rel);
  * by .o (-S -o x.s names it x.o, as GCC does), else the source's base
  * name with .o, in the current directory; malloc'd. */
 char *xprof_compile_object_name(const char *output, const char *source);
+/* `path` with its prefix replaced by the first of `maps` ("OLD=NEW", as
+ * -ffile-prefix-map and -fprofile-prefix-map take them) whose OLD starts
+ * it, the last map first (as GCC applies them); malloc'd.  The object
+ * path a profile records and looks up goes through the compilation's
+ * prefix maps, so that build trees in different directories, each
+ * compiled with -ffile-prefix-map=$PWD=., share one profile. */
+char *xprof_remap_prefix(const char *path, const char *const *maps, unsigned n);
 
 /* ---- compiler caches ------------------------------------------------- */
 

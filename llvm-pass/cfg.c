@@ -511,7 +511,8 @@ void xl_cfg_free(struct xl_cfg *c) {
 
 /* As GCC names the object of a compile: -o when compiling only; the
  * source's base name with .o otherwise, prefixed by "OUTPUT-" when the
- * command links to a differently named output. */
+ * command links to a differently named output; mapped by the prefix maps
+ * the driver passed (as the GCC plugin maps it). */
 char *xl_object_path(LLVMModuleRef m, const struct xl_options *o) {
   size_t len;
   const char *src = LLVMGetSourceFileName(m, &len);
@@ -540,9 +541,11 @@ char *xl_object_path(LLVMModuleRef m, const struct xl_options *o) {
   if (!rel)
     return NULL;
   char *resolved = xprof_object_path_resolve(rel);
-  char *path = resolved ? xl_strdup(resolved) : rel;
-  if (resolved)
+  char *mapped = xprof_remap_prefix(resolved ? resolved : rel, o->prefix_map, o->n_prefix_map);
+  char *path = mapped ? xl_strdup(mapped) : rel;
+  if (mapped)
     free(rel);
   xprof_free(resolved);
+  xprof_free(mapped);
   return path;
 }

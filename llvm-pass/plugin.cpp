@@ -45,6 +45,10 @@ static cl::list<std::string> OptXprofile(
     "xprofile", cl::desc("xprof mode: collect[:NAME] or use[:NAME] (repeatable)"));
 static cl::list<std::string> OptPathmap(
     "xprofile-pathmap", cl::desc("xprof: COLLECT_PREFIX:USE_PREFIX"));
+static cl::list<std::string> OptPrefixMap(
+    "xprof-prefix-map",
+    cl::desc("xprof: OLD=NEW, the -ffile-prefix-map of the compilation, applied "
+             "to the object path the profile knows"));
 static cl::opt<bool> OptCallsReturn(
     "xprof-calls-return",
     cl::desc("xprof: take calls that cannot throw as returning (fewer "
@@ -165,6 +169,12 @@ static bool readOptions(struct xl_options &o, std::vector<const char *> &uses,
   o.n_use_dirs = (unsigned)uses.size();
   o.pathmap = maps.data();
   o.n_pathmap = (unsigned)maps.size();
+  static std::vector<const char *> prefixMaps;
+  prefixMaps.clear();
+  for (const std::string &m : OptPrefixMap)
+    prefixMaps.push_back(m.c_str());
+  o.prefix_map = prefixMaps.data();
+  o.n_prefix_map = (unsigned)prefixMaps.size();
   static std::vector<const char *> skipFunctions, skipFiles;
   skipFunctions.clear();
   skipFiles.clear();

@@ -30,6 +30,8 @@ struct xl_options {
   unsigned n_use_dirs;
   const char *const *pathmap; /* COLLECT_PREFIX:USE_PREFIX */
   unsigned n_pathmap;
+  const char *const *prefix_map; /* OLD=NEW, from -ffile-prefix-map */
+  unsigned n_prefix_map;
   enum xl_update update;
   int tls_counters; /* update=thread: twins in code for executables */
   int verbose, all_edges, cfg_dump, warn_missing;

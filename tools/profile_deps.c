@@ -114,8 +114,9 @@ static int ccache_args(struct cmdline *c) {
 }
 
 /* The object file ccache's command writes: its last -o, else the
- * source's name (as the compiler names it). */
-static char *object_of(char **args, const char *source) {
+ * source's name (as the compiler names it), by the name the profile
+ * knows it (prefix maps applied). */
+static char *object_of(char **args, const char *source, const struct cache_use *paths) {
   const char *out = NULL;
   for (int i = 0; args[i]; i++) {
     if (strcmp(args[i], "-o") == 0 && args[i + 1])
@@ -125,8 +126,12 @@ static char *object_of(char **args, const char *source) {
   }
   char *rel = xprof_compile_object_name(out, source);
   char *path = rel ? xprof_object_path_resolve(rel) : NULL;
+  char *mapped = path ? xprof_remap_prefix(path, paths->prefix_map,
+                                           (unsigned)paths->n_prefix_map)
+                      : NULL;
   xprof_free(rel);
-  return path;
+  xprof_free(path);
+  return mapped;
 }
 
 /* Append to *text (malloc'd) the line fmt makes of a and b. */
@@ -159,7 +164,7 @@ static char *use_digest(const struct cache_use *u, const char *obj) {
     return xprof_format("%s", hex);
   uint64_t whole = 0;
   for (int i = 0; i < u->n_names; i++) {
-    char *dir = xprof_profile_dir_name(u->names[i]);
+    char *dir = xprof_use_profile_name(u->names[i]);
     xprof_error err;
     char *file = dir ? xprof_profile_data_file(dir, &err) : NULL;
     FILE *f = file ? fopen(file, "rb") : NULL;
@@ -179,7 +184,7 @@ static char *use_digest(const struct cache_use *u, const char *obj) {
  * exists (where it would be when there is none yet: a profile that
  * appears later must count as a change); malloc'd. */
 static char *profile_file(const char *name) {
-  char *dir = xprof_profile_dir_name(name);
+  char *dir = xprof_use_profile_name(name);
   if (!dir)
     return NULL;
   xprof_error err;
@@ -214,12 +219,12 @@ int under_ccache(void) {
   return 1;
 }
 
-char *cache_key_lines(const struct cache_use *use, const char *source,
-                      const char *no_direct) {
+char *cache_key_lines(const struct cache_use *use, const struct cache_use *paths,
+                      const char *source, const char *no_direct) {
   struct cmdline parent;
   if (!source || ccache_args(&parent) < 0)
     return NULL;
-  char *obj = object_of(parent.args, source);
+  char *obj = object_of(parent.args, source, paths);
   cmdline_free(&parent);
   if (!obj)
     return NULL;

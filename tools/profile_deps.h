@@ -12,6 +12,8 @@ struct cache_use {
   int n_names;
   const char *const *pathmap; /* -xprofile_pathmap=OLD:NEW */
   int n_map;
+  const char *const *prefix_map; /* -ffile-prefix-map=OLD=NEW, ... */
+  int n_prefix_map;
   unsigned summary; /* XPROF_DIGEST_MAX or XPROF_DIGEST_SUMMARY */
 };
 
@@ -21,10 +23,11 @@ int under_ccache(void);
 /* The lines (malloc'd) that make ccache's key cover what this compilation
  * of `source` depends on beyond the source: for a use build (`use`) the
  * profile data it reads, for a collect build (NULL) the object's path;
+ * `paths` has the prefix maps of the object's path (in both modes);
  * `no_direct` is the header that turns ccache's direct mode off (NULL
  * when it was not found).  NULL when the driver is not run by ccache. */
-char *cache_key_lines(const struct cache_use *use, const char *source,
-                      const char *no_direct);
+char *cache_key_lines(const struct cache_use *use, const struct cache_use *paths,
+                      const char *source, const char *no_direct);
 
 /* Add to the dependency file `depfile` that the compiler wrote (-MD) the
  * profile files that `use` reads (when not NULL), so that make rebuilds

@@ -275,6 +275,8 @@ struct command {
   int n_use;
   const char **pathmaps; /* -xprofile_pathmap=OLD:NEW */
   int n_map;
+  const char **prefix_maps; /* -ffile-prefix-map=OLD=NEW, -fprofile-prefix-map= */
+  int n_prefix_maps;
   const char *update;        /* -xprofile_update=MODE */
   const char *native_update; /* the last -fprofile-update=MODE's */
   const char *native; /* the first of the compiler's own profiling options */
@@ -386,6 +388,12 @@ static void compiler_argument(struct command *c, char **argv, int argc, int *i,
     c->native = a;
   /* GCC's and clang's own spelling picks the update of xprof's counters
    * too (and goes on to the compiler, which accepts it). */
+  /* The object paths a profile records and looks up are mapped as the
+   * compiler maps its own profiles' paths (see xprof_remap_prefix). */
+  if (strncmp(a, "-ffile-prefix-map=", 18) == 0)
+    c->prefix_maps[c->n_prefix_maps++] = a + 18;
+  else if (strncmp(a, "-fprofile-prefix-map=", 21) == 0)
+    c->prefix_maps[c->n_prefix_maps++] = a + 21;
   if (strncmp(a, "-fprofile-update=", 17) == 0)
     c->native_update = strcmp(a + 17, "single") == 0 ? "single" : "atomic";
   c->user[c->n_user++] = a;
@@ -431,10 +439,11 @@ static int parse_command(struct command *c, int argc, char **argv) {
   c->link = 1;
   c->use_names = calloc((size_t)argc + 1, sizeof *c->use_names);
   c->pathmaps = calloc((size_t)argc, sizeof *c->pathmaps);
+  c->prefix_maps = calloc((size_t)argc, sizeof *c->prefix_maps);
   c->user = calloc((size_t)argc, sizeof *c->user);
   c->objects = calloc((size_t)argc, sizeof *c->objects);
   c->plugin_opts = calloc((size_t)argc, sizeof *c->plugin_opts);
-  if (!c->use_names || !c->pathmaps || !c->user || !c->objects || !c->plugin_opts)
+  if (!c->use_names || !c->pathmaps || !c->prefix_maps || !c->user || !c->objects || !c->plugin_opts)
     return die("%s", "out of memory");
   int x_lang = 0;
   for (int i = 1; i < argc; i++) {
@@ -521,6 +530,8 @@ static int add_plugin(struct args *a, const struct command *c) {
     plugin_option(a, "-xprofile=use:%s", c->use_names[k]);
   for (int k = 0; k < c->n_map; k++)
     plugin_option(a, "-xprofile-pathmap=%s", c->pathmaps[k]);
+  for (int k = 0; k < c->n_prefix_maps; k++)
+    plugin_option(a, "-xprof-prefix-map=%s", c->prefix_maps[k]);
   if (c->output)
     plugin_option(a, "-xprof-output=%s", c->output);
   if (c->link)
@@ -671,7 +682,7 @@ static int compile_one(struct args *a, const struct command *c, const struct cac
   char *header = cache ? ccache_header() : NULL;
   const struct cache_use *use = c->mode == USE ? u : NULL;
   if (c->preprocess && cache) {
-    char *lines = cache_key_lines(use, c->source, header);
+    char *lines = cache_key_lines(c->mode == USE ? u : NULL, u, c->source, header);
     if (lines)
       return preprocess_for_cache(a, c->output, lines);
   }
@@ -727,7 +738,8 @@ int main(int argc, char **argv) {
 #else
   unsigned read = XPROF_DIGEST_MAX; /* profile_info->sum_max */
 #endif
-  struct cache_use u = {c.use_names, c.n_use, c.pathmaps, c.n_map, read};
+  struct cache_use u = {c.use_names, c.n_use, c.pathmaps, c.n_map,
+                        c.prefix_maps, c.n_prefix_maps, read};
   if (c.mode != NONE && !c.link && c.sources == 1)
     return compile_one(&a, &c, &u);
   execvp(cc, a.v);

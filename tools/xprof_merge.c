@@ -1,7 +1,7 @@
 /*
  * xprof_merge - merge profile directories into one.
  *
- *   xprof_merge -o OUT.profile [-r objfile|program|all] [-w N:]IN.profile...
+ *   xprof_merge -o OUT.profile [-n] [-v] [-r objfile|program|all] [-w N:]IN.profile...
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,7 +12,7 @@
 #include "tool_common.h"
 
 static const char usage[] =
-    "usage: xprof_merge -o OUT.profile [-r objfile|program|all]\n"
+    "usage: xprof_merge -o OUT.profile [-n] [-v] [-r objfile|program|all]\n"
     "                   [-w N:IN.profile | IN.profile]...\n"
     "\n"
     "Merge the profile directories IN.profile (binary or text data) into\n"
@@ -21,10 +21,17 @@ static const char usage[] =
     "that input's counts by N first.  An object file rebuilt between two\n"
     "inputs keeps the newer data only; -r widens what is reset with it,\n"
     "like SUN_PROFDATA_REPLACE: objfile (default), program or all.\n"
+    "-n weighs trainings of different lengths alike: each input's weight\n"
+    "is multiplied by its total count's ratio to the largest input's total,\n"
+    "rounded to a whole number (whole weights keep every procedure's counts\n"
+    "consistent).  The output is in canonical order: the same data gives\n"
+    "the same bytes, whatever the order of the inputs and of the runs.\n"
     "\n"
     "  -o DIR      output profile directory (required)\n"
     "  -r SCOPE    replacement scope for rebuilt object files\n"
     "  -w N:DIR    weighted input (N >= 1)\n"
+    "  -n          normalize: weigh each input by the largest total / its own\n"
+    "  -v          say each input's total count and weight\n"
     "  --help, --version\n";
 
 typedef struct input {
@@ -48,6 +55,35 @@ static int parse_weighted(const char *arg, input *in) {
   return 0;
 }
 
+/* The sum of all counts of a profile (saturating). */
+static uint64_t total_count(const xprof_profile *p) {
+  uint64_t sum = 0;
+  for (uint32_t i = 0; i < p->n_objfiles; i++)
+    for (uint32_t j = 0; j < p->objfiles[i].n_procs; j++) {
+      const xprof_proc *f = &p->objfiles[i].procs[j];
+      for (uint32_t k = 0; k < f->n_counters; k++)
+        sum = xprof_sat_add(sum, f->counters[k]);
+    }
+  return sum;
+}
+
+/* -n: each input's weight times the largest input's total over its own,
+ * rounded, at least 1.  Whole numbers: a fractional scale would round
+ * counters one by one, and the counts derived from them by the flow
+ * solver could come out negative. */
+static void normalize_weights(input *in, xprof_profile *const *read, int n) {
+  uint64_t largest = 0;
+  for (int i = 0; i < n; i++)
+    if (total_count(read[i]) > largest)
+      largest = total_count(read[i]);
+  for (int i = 0; i < n; i++) {
+    uint64_t own = total_count(read[i]);
+    uint64_t factor = own ? (uint64_t)((long double)largest / own + 0.5L) : 1;
+    uint64_t w = in[i].weight * (factor ? factor : 1);
+    in[i].weight = factor && w / factor != in[i].weight ? UINT64_MAX : w;
+  }
+}
+
 int main(int argc, char **argv) {
   tool_init("xprof_merge");
   if (tool_standard_options(argc, argv, usage))
@@ -58,8 +94,15 @@ int main(int argc, char **argv) {
   int n = 0, opt;
   if (!inputs)
     return tool_error("out of memory");
-  while ((opt = getopt(argc, argv, "o:r:w:")) != -1) {
+  int normalize = 0, verbose = 0;
+  while ((opt = getopt(argc, argv, "o:r:w:nv")) != -1) {
     switch (opt) {
+    case 'n':
+      normalize = 1;
+      break;
+    case 'v':
+      verbose = 1;
+      break;
     case 'o':
       out = optarg;
       break;
@@ -87,24 +130,32 @@ int main(int argc, char **argv) {
     return tool_error("no input profiles (see --help)");
 
   xprof_error err;
-  xprof_profile *result = xprof_profile_new();
-  if (!result)
+  xprof_profile **read = calloc((size_t)n, sizeof *read);
+  if (!read)
     return tool_error("out of memory");
-  for (int i = 0; i < n; i++) {
-    xprof_profile *p;
-    if (xprof_read_profile_dir(inputs[i].dir, &p, &err) < 0)
+  for (int i = 0; i < n; i++)
+    if (xprof_read_profile_dir(inputs[i].dir, &read[i], &err) < 0)
       return tool_fail(&err);
-    int rc;
-    if (i == 0 && inputs[i].weight == 1) {
-      xprof_profile_free(result); /* the first input is the start */
-      result = p;
+  if (normalize)
+    normalize_weights(inputs, read, n);
+  for (int i = 0; verbose && i < n; i++)
+    fprintf(stderr, "xprof_merge: %s: total count %llu, weight %llu\n", inputs[i].dir,
+            (unsigned long long)total_count(read[i]), (unsigned long long)inputs[i].weight);
+  xprof_profile *result = NULL;
+  for (int i = 0; i < n; i++) {
+    if (!result && inputs[i].weight == 1) {
+      result = read[i]; /* the first input is the start */
       continue;
     }
-    rc = xprof_merge(result, p, inputs[i].weight, mode, &err);
-    xprof_profile_free(p);
+    if (!result && !(result = xprof_profile_new()))
+      return tool_error("out of memory");
+    int rc = xprof_merge(result, read[i], inputs[i].weight, mode, &err);
+    xprof_profile_free(read[i]);
     if (rc < 0)
       return tool_fail(&err);
   }
+  free(read);
+  xprof_profile_sort(result);
   int rc = xprof_write_profile_dir(result, out, &err);
   xprof_profile_free(result);
   free(inputs);

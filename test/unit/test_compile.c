@@ -180,6 +180,23 @@ static void object_names(void) {
   }
 }
 
+/* Prefix maps as GCC applies them: the last one given that matches. */
+static void prefix_maps(void) {
+  const char *maps[] = {"/b=.", "/b/sub=S", "bad"};
+  char *p = xprof_remap_prefix("/b/sub/x.o", maps, 3);
+  CHECK_STR(p, "S/x.o");
+  xprof_free(p);
+  p = xprof_remap_prefix("/b/y.o", maps, 3);
+  CHECK_STR(p, "./y.o");
+  xprof_free(p);
+  p = xprof_remap_prefix("/c/y.o", maps, 3);
+  CHECK_STR(p, "/c/y.o");
+  xprof_free(p);
+  p = xprof_remap_prefix("/b/y.o", maps, 0);
+  CHECK_STR(p, "/b/y.o");
+  xprof_free(p);
+}
+
 UNIT_TABLE(compile_tests) = {
     {"compile/comdat_names", comdat_names},
     {"compile/signatures", signatures},
@@ -189,4 +206,5 @@ UNIT_TABLE(compile_tests) = {
     {"compile/use_summary", use_summary},
     {"compile/use_digest", use_digest},
     {"compile/object_names", object_names},
+    {"compile/prefix_maps", prefix_maps},
     UNIT_END};

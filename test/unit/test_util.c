@@ -1,6 +1,8 @@
 /* test_util.c - xprof_sort (stable, any size, the work space in use) and
  * xprof_format. */
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "unit.h"
 #include "xprof.h"
@@ -70,8 +72,40 @@ static void format(void) {
   xprof_free(dir);
 }
 
+/* -xprofile=use:NAME reads NAME itself only when it is profile data: a
+ * program or a script named like its profile is not. */
+static void use_profile_name(void) {
+  char dir[] = "/tmp/xprof-unit-XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  const char *files[][2] = {{"text", "# saved\nPROFILE-FEEDBACK-DATA: 3.1 0 0 0\n"},
+                            {"script", "#!/bin/sh\n# PROFILE-FEEDBACK-DATA:\n"},
+                            {"elf", "\177ELF"}};
+  const int data[] = {1, 0, 0};
+  for (int i = 0; i < 3; i++) {
+    char *path = xprof_format("%s/%s", dir, files[i][0]);
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (f) {
+      fputs(files[i][1], f);
+      fclose(f);
+    }
+    char *name = xprof_use_profile_name(path);
+    char *dirname = xprof_format("%s.profile", path);
+    CHECK_STR(name, data[i] ? path : dirname);
+    remove(path);
+    xprof_free(name);
+    xprof_free(dirname);
+    xprof_free(path);
+  }
+  char *missing = xprof_use_profile_name("/nonexistent-xprof/prog");
+  CHECK_STR(missing, "/nonexistent-xprof/prog.profile");
+  xprof_free(missing);
+  rmdir(dir);
+}
+
 UNIT_TABLE(util_tests) = {
     {"util/sort_sizes", sort_sizes},
+    {"util/use_profile_name", use_profile_name},
     {"util/sort_reverse", sort_reverse},
     {"util/format", format},
     UNIT_END};
