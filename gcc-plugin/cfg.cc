@@ -279,12 +279,9 @@ static uint64_t edge_weight(edge e) {
   return v > 0 ? (uint64_t)v : 0;
 }
 
-bool xp_cfg_build(struct xp_cfg *c, uint32_t n_vp_sites) {
-  memset(c, 0, sizeof *c);
-  hash_set<edge> uncounted;
-  add_fake_edges(&uncounted);
-  compact_blocks();
-
+/* c's edge list: every edge of the current CFG, by source block index,
+ * then successor order -- the same in both modes because the graph is. */
+static void list_edges(struct xp_cfg *c, hash_set<edge> *uncounted) {
   c->n_nodes = (uint32_t)n_basic_blocks_for_fn(cfun);
   uint32_t n = 0;
   basic_block bb;
@@ -293,9 +290,6 @@ bool xp_cfg_build(struct xp_cfg *c, uint32_t n_vp_sites) {
   c->gcc_edges = XNEWVEC(edge, n + 1);
   c->edges = XNEWVEC(xprof_edge, n + 1);
   c->counter_of_edge = XNEWVEC(uint32_t, n + 1);
-
-  /* Edges by source block index, then successor order: the same in both
-   * modes because the graph is. */
   n = 0;
   for (uint32_t i = 0; i < c->n_nodes; i++) {
     bb = BASIC_BLOCK_FOR_FN(cfun, i);
@@ -316,11 +310,35 @@ bool xp_cfg_build(struct xp_cfg *c, uint32_t n_vp_sites) {
         x->flags |= XPROF_EDGE_IGNORE;
       if (EDGE_CRITICAL_P(e))
         x->flags |= XPROF_EDGE_CRITICAL;
-      if (uncounted.contains(e))
+      if (uncounted->contains(e))
         x->flags |= XPROF_EDGE_NOCOUNT;
       x->weight = edge_weight(e);
       c->gcc_edges[n++] = e;
     }
+  }
+}
+
+/* Fake edges to EXIT from blocks that cannot reach it (infinite loops;
+ * the LLVM pass adds the same by the same rule, xprof_dead_ends).
+ * Returns whether it added any. */
+static bool connect_dead_ends(const struct xp_cfg *c) {
+  uint32_t *from = XNEWVEC(uint32_t, c->n_nodes + 1);
+  int64_t k = xprof_dead_ends(c->n_nodes, c->edges, c->n_edges, from);
+  for (int64_t i = 0; i < k; i++)
+    make_edge(BASIC_BLOCK_FOR_FN(cfun, from[i]), EXIT_BLOCK_PTR_FOR_FN(cfun), EDGE_FAKE);
+  XDELETEVEC(from);
+  return k > 0;
+}
+
+bool xp_cfg_build(struct xp_cfg *c, uint32_t n_vp_sites) {
+  memset(c, 0, sizeof *c);
+  hash_set<edge> uncounted;
+  add_fake_edges(&uncounted);
+  compact_blocks();
+  list_edges(c, &uncounted);
+  if (connect_dead_ends(c)) {
+    xp_cfg_free(c);
+    list_edges(c, &uncounted);
   }
   c->n_counters = xprof_place_counters(c->n_nodes, c->edges, c->n_edges,
                                        c->counter_of_edge);

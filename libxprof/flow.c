@@ -110,6 +110,87 @@ int64_t xprof_place_counters(uint32_t n_nodes, const xprof_edge *edges,
   return result;
 }
 
+/* Mark in reach[] the nodes that reach `from` backward over `edges` (in
+ * the reverse adjacency rfirst/rnext of edge indices). */
+static void mark_reaching(const xprof_edge *edges, const uint32_t *rfirst,
+                          const uint32_t *rnext, uint32_t from, unsigned char *reach,
+                          uint32_t *stack) {
+  uint32_t sp = 0;
+  if (reach[from])
+    return;
+  reach[from] = 1;
+  stack[sp++] = from;
+  while (sp) {
+    uint32_t v = stack[--sp];
+    for (uint32_t e = rfirst[v]; e != UINT32_MAX; e = rnext[e])
+      if (!reach[edges[e].src]) {
+        reach[edges[e].src] = 1;
+        stack[sp++] = edges[e].src;
+      }
+  }
+}
+
+int64_t xprof_dead_ends(uint32_t n_nodes, const xprof_edge *edges, uint32_t n_edges,
+                        uint32_t *from) {
+  uint32_t *rfirst = xprof_malloc(((size_t)n_nodes + 1) * sizeof *rfirst);
+  uint32_t *rnext = xprof_malloc(((size_t)n_edges + 1) * sizeof *rnext);
+  uint32_t *ffirst = xprof_malloc(((size_t)n_nodes + 1) * sizeof *ffirst);
+  uint32_t *fnext = xprof_malloc(((size_t)n_edges + 1) * sizeof *fnext);
+  uint32_t *stack = xprof_malloc(((size_t)n_nodes + 1) * sizeof *stack);
+  unsigned char *reach = xprof_calloc((size_t)n_nodes + 1, 1);
+  unsigned char *walked = xprof_calloc((size_t)n_nodes + 1, 1);
+  int64_t n = -1;
+  if (!rfirst || !rnext || !ffirst || !fnext || !stack || !reach || !walked)
+    goto out;
+  for (uint32_t v = 0; v < n_nodes; v++)
+    rfirst[v] = ffirst[v] = UINT32_MAX;
+  for (uint32_t e = n_edges; e-- > 0;) { /* lists in edge order */
+    if (edges[e].flags & XPROF_EDGE_IGNORE || edges[e].src >= n_nodes ||
+        edges[e].dst >= n_nodes)
+      continue;
+    rnext[e] = rfirst[edges[e].dst];
+    rfirst[edges[e].dst] = e;
+    fnext[e] = ffirst[edges[e].src];
+    ffirst[edges[e].src] = e;
+  }
+  mark_reaching(edges, rfirst, rnext, XPROF_EXIT, reach, stack);
+  n = 0;
+  for (uint32_t v = 2; v < n_nodes; v++) {
+    if (reach[v])
+      continue;
+    /* Every successor of v is a dead end too: walk along first successors
+     * until the walk closes a loop (or stops at a block without any), and
+     * give that block the fake edge, as GCC's connect_infinite_loops_to_exit
+     * gives one to a block of each infinite loop. */
+    uint32_t u = v;
+    for (;;) {
+      walked[u] = 1;
+      uint32_t next = UINT32_MAX;
+      for (uint32_t e = ffirst[u]; e != UINT32_MAX && next == UINT32_MAX; e = fnext[e])
+        if (!reach[edges[e].dst] && edges[e].dst != XPROF_ENTRY)
+          next = edges[e].dst;
+      if (next == UINT32_MAX || walked[next]) {
+        u = next == UINT32_MAX ? u : next;
+        break;
+      }
+      u = next;
+    }
+    from[n++] = u;
+    /* The fake edge u -> EXIT makes u and all that leads to it reach EXIT. */
+    mark_reaching(edges, rfirst, rnext, u, reach, stack);
+    memset(walked, 0, n_nodes);
+  }
+out:
+  xprof_free(rfirst);
+  xprof_free(rnext);
+  xprof_free(ffirst);
+  xprof_free(fnext);
+  xprof_free(stack);
+  xprof_free(reach);
+  xprof_free(walked);
+  return n;
+}
+
 uint64_t xprof_cfg_signature(uint32_t n_nodes, const xprof_edge *edges,
                              uint32_t n_edges, const uint32_t *counter_of_edge) {
   /* FNV-1a over little-endian words: node count, then per edge its ends,

@@ -444,6 +444,17 @@ typedef struct xprof_edge {
 int64_t xprof_place_counters(uint32_t n_nodes, const xprof_edge *edges,
                              uint32_t n_edges, uint32_t *counter_of_edge);
 
+/* The blocks that need a fake edge to EXIT because they cannot reach it
+ * (an infinite loop: a server's or a thread's main loop): one block of
+ * each such region, written to from[] (room for n_nodes); returns their
+ * number, or -1 when out of memory.  Without those edges the flow of a
+ * function that never returns would be conserved only as zero: every
+ * count derived through EXIT -> ENTRY, its entry count first, would come
+ * out 0 however often it ran.  With them, frames still running when the
+ * profile is written count as having left by the fake edge. */
+int64_t xprof_dead_ends(uint32_t n_nodes, const xprof_edge *edges, uint32_t n_edges,
+                        uint32_t *from);
+
 /* The procedure signature: a hash of the graph and of the placement, so
  * that a profile is only applied to the very same counters. */
 uint64_t xprof_cfg_signature(uint32_t n_nodes, const xprof_edge *edges,

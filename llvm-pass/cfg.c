@@ -461,6 +461,20 @@ static uint32_t block_edges(struct xl_cfg *c, const graph_builder *gb, void *fre
   return n;
 }
 
+/* Fake edges to EXIT from blocks that cannot reach it (infinite loops;
+ * see xprof_dead_ends), after the others: there is room, since such a
+ * block has no edge to EXIT of its own.  Returns the number of edges. */
+static uint32_t dead_end_edges(struct xl_cfg *c, uint32_t n) {
+  uint32_t *from = xl_malloc(c->n_nodes * sizeof *from);
+  int64_t k = xprof_dead_ends(c->n_nodes, c->edges, n, from);
+  if (k < 0)
+    xl_check(NULL); /* out of memory: ends the compilation */
+  for (int64_t i = 0; i < k; i++)
+    c->edges[n++] = (xprof_edge){from[i], XPROF_EXIT, XPROF_EDGE_FAKE, 0, 0};
+  free(from);
+  return n;
+}
+
 int xl_cfg_build(LLVMValueRef fn, const LLVMValueRef *sites, uint32_t n_vp_sites,
                  int measure_calls, int count_selects, struct xl_cfg *c) {
   memset(c, 0, sizeof *c);
@@ -480,6 +494,7 @@ int xl_cfg_build(LLVMValueRef fn, const LLVMValueRef *sites, uint32_t n_vp_sites
   for (uint32_t k = 2; k < c->n_nodes; k++)
     n = block_edges(c, &gb, freq, k, n);
   xl_freq_close(freq);
+  n = dead_end_edges(c, n);
   c->n_edges = n;
   c->n_counters = xprof_place_counters(c->n_nodes, c->edges, n, c->counter_of_edge);
   c->signature = xprof_proc_signature(

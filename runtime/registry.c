@@ -201,6 +201,7 @@ static void fork_child(void) {
   rt_leave();
   if (rt_settings.async_interval)
     rt_async_start();
+  rt_signals_fork_child();
 }
 
 static void first_registration(void) {
@@ -209,6 +210,7 @@ static void first_registration(void) {
   pthread_atfork(fork_prepare, fork_parent, fork_child);
   if (rt_settings.async_interval)
     rt_async_start();
+  rt_signals_start();
 }
 
 RT_EXPORT void __xprof_register(struct xprof_rt_object *obj) {
@@ -282,6 +284,7 @@ RT_EXPORT void xprof_reset(void) {
 /* A copy of the runtime inside a shared library stops its thread before
  * the library's code goes away. */
 __attribute__((destructor)) static void runtime_unload(void) {
+  rt_signals_stop();
   rt_async_join();
   rt_threads_unload();
 }

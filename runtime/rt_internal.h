@@ -50,6 +50,7 @@ enum rt_occasion {
   RT_ON_REQUEST,
   RT_PERIODIC,
   RT_AT_EXIT,
+  RT_AT_SIGNAL, /* SUN_PROFDATA_SIGNALS: the process is ending */
   RT_AT_UNLOAD,
   RT_BEFORE_EXEC,
   RT_BEFORE_DAEMON
@@ -91,5 +92,11 @@ void rt_memory_fork_done(void);
 void rt_async_start(void);
 void rt_async_stop(void); /* request only; rt_lock may be held */
 void rt_async_join(void); /* rt_lock must not be held */
+
+/* SUN_PROFDATA_SIGNALS (signals.c): handlers and the thread that writes
+ * the profile when one of the signals comes. */
+void rt_signals_start(void);
+void rt_signals_fork_child(void);
+void rt_signals_stop(void); /* rt_lock must not be held */
 
 #endif

@@ -243,6 +243,49 @@ static void saturated(void) {
   CHECK_U64(node_count[2], UINT64_MAX);
 }
 
+/* A thread's main loop never reaches EXIT: ENTRY -> 2 -> 3 <-> 4, with 5
+ * a second loop (5 <-> 6) entered from 3, and 7 a block that returns.
+ * One fake edge per loop region; then frames still in the loops when the
+ * profile is written count as having left by them, and the entry count
+ * is right (without them it could only come out 0). */
+static void dead_ends(void) {
+  xprof_edge e[16] = {{XPROF_ENTRY, 2, 0, 0, 0}, {2, 3, 0, 0, 0}, {3, 4, 0, 0, 0},
+                      {4, 3, 0, 0, 0},           {3, 5, 0, 0, 0}, {5, 6, 0, 0, 0},
+                      {6, 5, 0, 0, 0},           {2, 7, 0, 0, 0}, {7, XPROF_EXIT, 0, 0, 0}};
+  uint32_t n = 9, from[8];
+  int64_t k = xprof_dead_ends(8, e, n, from);
+  CHECK(k == 2);
+  if (k != 2)
+    return;
+  /* The walk from the first dead end closes each loop where it began. */
+  CHECK(from[0] == 3);
+  CHECK(from[1] == 5);
+  for (int64_t i = 0; i < k; i++)
+    e[n++] = (xprof_edge){from[i], XPROF_EXIT, XPROF_EDGE_FAKE, 0, 0};
+  CHECK(xprof_dead_ends(8, e, n, from) == 0); /* nothing left */
+
+  /* 8 threads: 5 stayed in 3 <-> 4 (10 turns), 3 went on to 5 <-> 6 (4
+   * turns), none returned through 7; the counters are what they count. */
+  uint32_t c[16];
+  int64_t nc = xprof_place_counters(8, e, n, c);
+  CHECK(nc > 0);
+  uint64_t truth[16] = {8, 8, 10, 10, 3, 4, 4, 0, 0, 0, 0};
+  truth[9] = 5; /* the fake edges: the frames in each loop */
+  truth[10] = 3;
+  /* 3 is entered 8 + 10 = 18 times and left 10 (to 4) + 3 (to 5) + 5
+   * (still there) times; 5 entered 3 + 4, left 4 + 3. */
+  uint64_t counters[16] = {0};
+  for (uint32_t i = 0; i < n; i++)
+    if (XPROF_HAS_COUNTER(c[i]))
+      counters[c[i]] = truth[i];
+  uint64_t solved[16], nodes[8];
+  CHECK(xprof_solve_flow(8, e, n, c, counters, (uint32_t)nc, solved, nodes) == 0);
+  CHECK_U64(solved[0], 8);
+  CHECK_U64(nodes[2], 8);
+  for (uint32_t i = 0; i < n; i++)
+    CHECK_U64(solved[i], truth[i]);
+}
+
 UNIT_TABLE(flow_tests) = {
     {"flow/saturated", saturated},
     {"flow/measured_edges", measured_edges},
@@ -251,4 +294,5 @@ UNIT_TABLE(flow_tests) = {
     {"flow/heavy_edges_uncounted", heavy_edges_uncounted},
     {"flow/fake_and_ignored", fake_and_ignored},
     {"flow/inconsistent", inconsistent},
+    {"flow/dead_ends", dead_ends},
     UNIT_END};
