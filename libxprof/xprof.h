@@ -399,6 +399,31 @@ int xprof_replace_parse(const char *s, xprof_replace *out);
 int xprof_merge(xprof_profile *dst, const xprof_profile *src,
                 uint64_t weight, xprof_replace mode, xprof_error *err);
 
+/* ---- comparing trainings (overlap.c) ---------------------------------- */
+
+/* What two profiles have in common, in a scope. */
+typedef struct xprof_overlap_counts {
+  uint64_t sum_a, sum_b;   /* the counts of each side in the scope */
+  uint32_t procs_both;     /* procedures of the same build on both sides */
+  uint32_t procs_changed;  /* on both sides, different builds */
+  uint32_t procs_only_a, procs_only_b;
+} xprof_overlap_counts;
+
+/* The overlap of profiles a and b over the whole profile (obj NULL) or
+ * one object file: the sum over counters of the smaller of the two
+ * shares, each count a share of its side's total in the scope (as
+ * gcov-tool and llvm-profdata measure it).  1: the same distribution;
+ * 0: nothing in common.  Counters compare only within procedures of the
+ * same build (name and signature); others weigh in the totals. */
+double xprof_overlap_score(const xprof_profile *a, const xprof_profile *b, const char *obj,
+                           xprof_overlap_counts *counts);
+/* The overlap of one procedure's two builds on their own totals (b NULL:
+ * only in a; 0, or 1 when it never ran), and in *lost its share of the
+ * whole difference between the profiles (whole_a, whole_b: the totals
+ * the shares are of): half the sum of |a/whole_a - b/whole_b|. */
+double xprof_overlap_proc(const xprof_proc *a, const xprof_proc *b, double *lost,
+                          uint64_t whole_a, uint64_t whole_b);
+
 /* ---- control flow graphs: counter placement and flow solving ---------- */
 
 /* A procedure's CFG as both compiler plugins describe it: nodes 0 (ENTRY)

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake make gcc g++ gcc-12-plugin-dev python3 clang-14 llvm-14
-          llvm-14-dev llvm-14-tools lld-14 libclang-rt-14-dev valgrind ccache)
+          llvm-14-dev llvm-14-tools lld-14 libclang-rt-14-dev valgrind ccache graphviz)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,6 +1,10 @@
-/* tool_common.c - messages and standard options of the xprof tools. */
+/* tool_common.c - messages and standard options of the xprof tools, and
+ * what the tools that read CFG dumps share. */
+#define _GNU_SOURCE
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tool_common.h"
@@ -35,4 +39,63 @@ int tool_standard_options(int argc, char **argv, const char *usage) {
     }
   }
   return 0;
+}
+
+/* The object file's path as the compiler recorded it (resolved), also
+ * when the object itself was a temporary of a compile-and-link command:
+ * then only its directory exists. */
+static const char *resolve(const char *path, char *buf) {
+  char dir[PATH_MAX];
+  if (realpath(path, buf))
+    return buf;
+  const char *slash = strrchr(path, '/');
+  const char *d = slash ? path : ".";
+  size_t n = slash ? (size_t)(slash - path) : 1;
+  if (slash == path)
+    n = 1;
+  char *dpath = strndup(d, n);
+  const char *res = path;
+  if (dpath && realpath(dpath, dir)) {
+    snprintf(buf, 8192, "%s/%s", strcmp(dir, "/") ? dir : "", slash ? slash + 1 : path);
+    res = buf;
+  }
+  free(dpath);
+  return res;
+}
+
+const xprof_objfile *tool_dump_object(const xprof_profile *p, const char *dump, char *path) {
+  size_t len = strlen(dump);
+  char *objpath = strndup(dump, len > 6 ? len - 6 : len);
+  snprintf(path, 8192, "%s", dump);
+  if (!objpath)
+    return NULL;
+  /* The name as given first: a profile whose object paths went through
+   * -ffile-prefix-map knows them as written ("./x.o"). */
+  const xprof_objfile *o = xprof_find_objfile(p, objpath);
+  if (o)
+    snprintf(path, 8192, "%s", objpath);
+  else {
+    const char *r = resolve(objpath, path);
+    if (r != path)
+      snprintf(path, 8192, "%s", r);
+    o = xprof_find_objfile(p, path);
+  }
+  free(objpath);
+  return o;
+}
+
+int tool_solve_proc(const xprof_objfile *o, const xprof_proc *f, const xprof_cfgdump_entry *c,
+                    uint64_t *edge_counts, uint64_t *node_counts) {
+  uint64_t *values = calloc((size_t)c->n_counters + 1, sizeof *values);
+  uint64_t *sites = calloc((size_t)f->n_vp_sites + 1, sizeof *sites);
+  if (!values || !sites)
+    exit(tool_error("out of memory"));
+  for (uint32_t k = 0; k < c->n_counters; k++)
+    values[k] = xprof_proc_counter(f, k);
+  xprof_vp_site_totals(o, f, sites, f->n_vp_sites);
+  int rc = xprof_solve_flow_sites(c->n_nodes, c->edges, c->n_edges, c->counter_of_edge, values,
+                                  c->n_counters, sites, f->n_vp_sites, edge_counts, node_counts);
+  free(values);
+  free(sites);
+  return rc;
 }

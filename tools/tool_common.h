@@ -14,4 +14,15 @@ int tool_fail(const xprof_error *err);
 /* Handle --help / --version; returns 1 when the tool should exit 0. */
 int tool_standard_options(int argc, char **argv, const char *usage);
 
+/* The object file whose CFG dump (OBJECT.xpcfg, see xprof_verify) is
+ * `dump`, as the profile knows it, or NULL; `path` (8192 bytes) gets the
+ * path it was looked up by. */
+const xprof_objfile *tool_dump_object(const xprof_profile *p, const char *dump, char *path);
+/* Solve a procedure's edge (and, node_counts not NULL, block) counts from
+ * its counters, by its CFG dump `c`: the edges into indirect calls from
+ * the sums of their value-profile records.  Returns as xprof_solve_flow;
+ * a failed allocation ends the tool. */
+int tool_solve_proc(const xprof_objfile *o, const xprof_proc *f, const xprof_cfgdump_entry *c,
+                    uint64_t *edge_counts, uint64_t *node_counts);
+
 #endif

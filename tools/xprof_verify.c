@@ -24,28 +24,6 @@ static const char usage[] =
     "the plugin options all-edges and cfg-dump).  Exit status 1 on any\n"
     "difference.\n";
 
-/* The object file's path as the compiler recorded it (resolved), also
- * when the object itself was a temporary of a compile-and-link command:
- * then only its directory exists. */
-static const char *resolve(const char *path, char *buf) {
-  char dir[4096];
-  if (realpath(path, buf))
-    return buf;
-  const char *slash = strrchr(path, '/');
-  const char *d = slash ? path : ".";
-  size_t n = slash ? (size_t)(slash - path) : 1;
-  if (slash == path)
-    n = 1;
-  char *dpath = strndup(d, n);
-  const char *res = path;
-  if (dpath && realpath(dpath, dir)) {
-    snprintf(buf, 8192, "%s/%s", strcmp(dir, "/") ? dir : "", slash ? slash + 1 : path);
-    res = buf;
-  }
-  free(dpath);
-  return res;
-}
-
 /* What the checks found, over every dump. */
 struct tally {
   uint64_t procs, edges, bad, unrun;
@@ -56,18 +34,10 @@ struct tally {
  * its counters against its debug counters. */
 static void verify_proc(const char *dump, const xprof_objfile *o, const xprof_proc *f,
                         const xprof_cfgdump_entry *c, struct tally *t) {
-  uint32_t total = c->n_counters + c->n_debug;
-  uint64_t *values = calloc(total + 1, sizeof *values);
   uint64_t *solved = calloc((size_t)c->n_edges + 1, sizeof *solved);
-  /* Edges into indirect calls are measured by their sites. */
-  uint64_t *sites = calloc((size_t)f->n_vp_sites + 1, sizeof *sites);
-  if (!values || !solved || !sites)
+  if (!solved)
     exit(tool_error("out of memory"));
-  for (uint32_t k = 0; k < total; k++)
-    values[k] = xprof_proc_counter(f, k);
-  xprof_vp_site_totals(o, f, sites, f->n_vp_sites);
-  int rc = xprof_solve_flow_sites(c->n_nodes, c->edges, c->n_edges, c->counter_of_edge,
-                                  values, c->n_counters, sites, f->n_vp_sites, solved, NULL);
+  int rc = tool_solve_proc(o, f, c, solved, NULL);
   if (rc != 0) {
     printf("%s: %s: the flow solver %s\n", dump, c->name,
            rc > 0 ? "found inconsistent counts" : "failed");
@@ -77,7 +47,7 @@ static void verify_proc(const char *dump, const xprof_objfile *o, const xprof_pr
     if (c->debug_of_edge[e] == XPROF_ON_TREE)
       continue;
     t->edges++;
-    uint64_t truth = values[c->debug_of_edge[e]];
+    uint64_t truth = xprof_proc_counter(f, c->debug_of_edge[e]);
     if (solved[e] != truth) {
       printf("%s: %s: edge %u (%u -> %u) solved %llu, counted %llu\n", dump, c->name, e,
              c->edges[e].src, c->edges[e].dst, (unsigned long long)solved[e],
@@ -88,9 +58,7 @@ static void verify_proc(const char *dump, const xprof_objfile *o, const xprof_pr
              c->edges[e].dst, (unsigned long long)truth);
     }
   }
-  free(values);
   free(solved);
-  free(sites);
 }
 
 /* Check the procedures of one OBJECT.xpcfg.  Returns 1 when the object is
@@ -108,16 +76,14 @@ static int verify_dump(const char *dump, xprof_profile *prof, struct tally *t) {
   if (n == 0) /* an object without code (a header test): it has no
                * counters, so no run puts it into the profile */
     return 0;
-  char *objpath = strndup(dump, len - 6), real[8192];
-  const xprof_objfile *o = objpath ? xprof_find_objfile(prof, resolve(objpath, real)) : NULL;
+  char real[8192];
+  const xprof_objfile *o = tool_dump_object(prof, dump, real);
   if (!o) { /* linked into no program that ran, as libtool's non-PIC twins
              * of the objects in a shared library often are */
     fprintf(stderr, "xprof_verify: %s: the profile has no data for %s (in no program "
-            "that ran?); skipped\n", dump, objpath ? resolve(objpath, real) : dump);
-    free(objpath);
+            "that ran?); skipped\n", dump, real);
     return 0;
   }
-  free(objpath);
   for (uint32_t i = 0; i < n; i++) {
     const xprof_cfgdump_entry *c = &cfgs[i];
     const xprof_proc *f = xprof_find_proc(o, c->name);
