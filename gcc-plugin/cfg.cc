@@ -374,7 +374,7 @@ bool xp_skip_function(cgraph_node *node) {
  * the driver names it (-dumpdir sub/ -dumpbase b.c for -c -o sub/b.o),
  * made absolute with the directory resolved, then mapped as GCC maps the
  * paths of its own profiles (-fprofile-prefix-map, -ffile-prefix-map;
- * see xprof_remap_prefix). */
+ * see xprof_remap_prefix), and then by -xprofile_prefix_map. */
 const char *xp_object_path(void) {
   static char *path;
   if (path)
@@ -394,7 +394,10 @@ const char *xp_object_path(void) {
   char *rel = XNEWVEC(char, strlen(dir) + blen + 3);
   sprintf(rel, "%s%.*s.o", dir, (int)blen, base);
   char *resolved = xprof_object_path_resolve(rel);
-  path = xstrdup(xp_remap_profile_path(resolved ? resolved : rel));
+  char *mapped = xprof_remap_prefix(xp_remap_profile_path(resolved ? resolved : rel),
+                                    xp_opts.object_prefix_map, xp_opts.n_object_prefix_map);
+  path = xstrdup(mapped ? mapped : rel);
+  xprof_free(mapped);
   xprof_free(resolved);
   XDELETEVEC(rel);
   return path;

@@ -23,6 +23,8 @@ static struct plugin_info xp_plugin_info = {
     "xprof: profile feedback (-xprofile=collect|use) for GCC.\n"
     "  -fplugin-arg-xprof-xprofile=collect[:NAME] | use[:NAME] (repeatable)\n"
     "  -fplugin-arg-xprof-pathmap=COLLECT_PREFIX:USE_PREFIX (repeatable)\n"
+    "  -fplugin-arg-xprof-object-prefix-map=OLD%3DNEW (repeatable): object paths\n"
+    "      as the profile records and looks them up ('=' and '%' as %3D, %25)\n"
     "  -fplugin-arg-xprof-update=thread|atomic|single\n"
     "  -fplugin-arg-xprof-no-tls-counters, -fplugin-arg-xprof-no-asm-counters\n"
     "  -fplugin-arg-xprof-values-per-site=N\n"
@@ -112,6 +114,23 @@ static bool parse_xprofile(const char *v) {
   return true;
 }
 
+/* A value with %XX escapes decoded (xstrdup'd): GCC ends a plugin
+ * argument's value at a second '=', so the driver sends '=' as %3D. */
+static char *percent_decode(const char *v) {
+  char *out = xstrdup(v), *o = out;
+  for (const char *p = v; *p; p++) {
+    unsigned x;
+    if (p[0] == '%' && sscanf(p + 1, "%2x", &x) == 1 && ISXDIGIT(p[1]) && ISXDIGIT(p[2])) {
+      *o++ = (char)x;
+      p += 2;
+    } else {
+      *o++ = *p;
+    }
+  }
+  *o = 0;
+  return out;
+}
+
 /* KEY=V, a decimal number from LO to HI, into *out. */
 static bool parse_number(const char *key, const char *v, unsigned long lo,
                          unsigned long hi, unsigned *out) {
@@ -139,6 +158,12 @@ static bool parse_args(struct plugin_name_args *info) {
     if (strcmp(k, "xprofile") == 0 && v) {
       if (!parse_xprofile(v))
         return false;
+    } else if (strcmp(k, "object-prefix-map") == 0 && v) {
+      char *map = percent_decode(v);
+      if (!strchr(map, '='))
+        error("xprof: %<object-prefix-map=%s%>: expected %<OLD%%3DNEW%>", v);
+      else
+        push(&xp_opts.object_prefix_map, &xp_opts.n_object_prefix_map, map);
     } else if (strcmp(k, "pathmap") == 0 && v) {
       if (!strchr(v, ':')) {
         error("xprof: %<pathmap=%s%>: expected %<COLLECT_PREFIX:USE_PREFIX%>", v);

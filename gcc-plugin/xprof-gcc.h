@@ -21,6 +21,8 @@ struct xp_options {
   unsigned n_use_dirs;
   const char **pathmap;        /* COLLECT_PREFIX:USE_PREFIX */
   unsigned n_pathmap;
+  const char **object_prefix_map; /* OLD=NEW (-xprofile_prefix_map) */
+  unsigned n_object_prefix_map;
   enum xp_update update;
   bool tls_counters;           /* update=thread: thread-local twins in
                                 * code for executables (no-tls-counters) */

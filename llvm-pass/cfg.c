@@ -527,7 +527,8 @@ void xl_cfg_free(struct xl_cfg *c) {
 /* As GCC names the object of a compile: -o when compiling only; the
  * source's base name with .o otherwise, prefixed by "OUTPUT-" when the
  * command links to a differently named output; mapped by the prefix maps
- * the driver passed (as the GCC plugin maps it). */
+ * the driver passed, then by -xprofile_prefix_map's (as the GCC plugin
+ * maps it). */
 char *xl_object_path(LLVMModuleRef m, const struct xl_options *o) {
   size_t len;
   const char *src = LLVMGetSourceFileName(m, &len);
@@ -556,7 +557,10 @@ char *xl_object_path(LLVMModuleRef m, const struct xl_options *o) {
   if (!rel)
     return NULL;
   char *resolved = xprof_object_path_resolve(rel);
-  char *mapped = xprof_remap_prefix(resolved ? resolved : rel, o->prefix_map, o->n_prefix_map);
+  char *first = xprof_remap_prefix(resolved ? resolved : rel, o->prefix_map, o->n_prefix_map);
+  char *mapped = first ? xprof_remap_prefix(first, o->object_prefix_map, o->n_object_prefix_map)
+                       : NULL;
+  xprof_free(first);
   char *path = mapped ? xl_strdup(mapped) : rel;
   if (mapped)
     free(rel);

@@ -49,6 +49,10 @@ static cl::list<std::string> OptPrefixMap(
     "xprof-prefix-map",
     cl::desc("xprof: OLD=NEW, the -ffile-prefix-map of the compilation, applied "
              "to the object path the profile knows"));
+static cl::list<std::string> OptObjectPrefixMap(
+    "xprof-object-prefix-map",
+    cl::desc("xprof: OLD=NEW, applied after the prefix maps to the object path the "
+             "profile knows (the driver's -xprofile_prefix_map)"));
 static cl::opt<bool> OptCallsReturn(
     "xprof-calls-return",
     cl::desc("xprof: take calls that cannot throw as returning (fewer "
@@ -175,6 +179,12 @@ static bool readOptions(struct xl_options &o, std::vector<const char *> &uses,
     prefixMaps.push_back(m.c_str());
   o.prefix_map = prefixMaps.data();
   o.n_prefix_map = (unsigned)prefixMaps.size();
+  static std::vector<const char *> objectMaps;
+  objectMaps.clear();
+  for (const std::string &m : OptObjectPrefixMap)
+    objectMaps.push_back(m.c_str());
+  o.object_prefix_map = objectMaps.data();
+  o.n_object_prefix_map = (unsigned)objectMaps.size();
   static std::vector<const char *> skipFunctions, skipFiles;
   skipFunctions.clear();
   skipFiles.clear();

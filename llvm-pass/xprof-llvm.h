@@ -32,6 +32,8 @@ struct xl_options {
   unsigned n_pathmap;
   const char *const *prefix_map; /* OLD=NEW, from -ffile-prefix-map */
   unsigned n_prefix_map;
+  const char *const *object_prefix_map; /* OLD=NEW, -xprofile_prefix_map */
+  unsigned n_object_prefix_map;
   enum xl_update update;
   int tls_counters; /* update=thread: twins in code for executables */
   int verbose, all_edges, cfg_dump, warn_missing;

@@ -126,11 +126,15 @@ static char *object_of(char **args, const char *source, const struct cache_use *
   }
   char *rel = xprof_compile_object_name(out, source);
   char *path = rel ? xprof_object_path_resolve(rel) : NULL;
-  char *mapped = path ? xprof_remap_prefix(path, paths->prefix_map,
-                                           (unsigned)paths->n_prefix_map)
-                      : NULL;
+  char *first = path ? xprof_remap_prefix(path, paths->prefix_map,
+                                          (unsigned)paths->n_prefix_map)
+                     : NULL;
+  char *mapped = first ? xprof_remap_prefix(first, paths->object_map,
+                                            (unsigned)paths->n_object_map)
+                       : NULL;
   xprof_free(rel);
   xprof_free(path);
+  xprof_free(first);
   return mapped;
 }
 

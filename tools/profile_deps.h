@@ -14,6 +14,8 @@ struct cache_use {
   int n_map;
   const char *const *prefix_map; /* -ffile-prefix-map=OLD=NEW, ... */
   int n_prefix_map;
+  const char *const *object_map; /* -xprofile_prefix_map=OLD=NEW */
+  int n_object_map;
   unsigned summary; /* XPROF_DIGEST_MAX or XPROF_DIGEST_SUMMARY */
 };
 

@@ -199,6 +199,7 @@ static void usage(FILE *f) {
           "usage: %s [-xprofile=collect[:NAME] | -xprofile=use[:NAME]]...\n"
           "          [-xprofile_pathmap=COLLECT_PREFIX:USE_PREFIX]... "
           "[-xprofile_update=MODE]\n"
+          "          [-xprofile_prefix_map=OLD=NEW]...\n"
           "          COMPILER-ARGS...\n"
           "\n"
           "Runs %s with xprof's profile feedback.\n"
@@ -213,6 +214,9 @@ static void usage(FILE *f) {
           "  -xprofile_pathmap=OLD:NEW the object files were compiled under "
           "OLD at\n"
           "                            collect time and are under NEW now\n"
+          "  -xprofile_prefix_map=OLD=NEW  both modes: the profile knows object\n"
+          "                            files under OLD as under NEW (a build\n"
+          "                            directory as \".\", so that another finds them)\n"
           "  -xprofile_update=MODE     collect: counters updated per thread "
           "(thread,\n"
           "                            the default), atomically (atomic) or "
@@ -277,6 +281,8 @@ struct command {
   int n_map;
   const char **prefix_maps; /* -ffile-prefix-map=OLD=NEW, -fprofile-prefix-map= */
   int n_prefix_maps;
+  const char **object_maps; /* -xprofile_prefix_map=OLD=NEW */
+  int n_object_maps;
   const char *update;        /* -xprofile_update=MODE */
   const char *native_update; /* the last -fprofile-update=MODE's */
   const char *native; /* the first of the compiler's own profiling options */
@@ -348,6 +354,13 @@ static int driver_option(struct command *c, char **argv, int argc, int *i) {
     c->pathmaps[c->n_map++] = a + 18;
     return 1;
   }
+  if (strncmp(a, "-xprofile_prefix_map=", 21) == 0) {
+    const char *eq = strchr(a + 21, '=');
+    if (!eq || eq == a + 21)
+      return -die("%s: expected -xprofile_prefix_map=OLD=NEW", a);
+    c->object_maps[c->n_object_maps++] = a + 21;
+    return 1;
+  }
   if (strncmp(a, "-xprofile_update=", 17) == 0) {
     c->update = update_mode(a + 17);
     if (!c->update)
@@ -356,8 +369,8 @@ static int driver_option(struct command *c, char **argv, int argc, int *i) {
   }
   if (strncmp(a, "-xprofile", 9) == 0)
     return -die("unknown option %s: expected -xprofile=collect[:NAME], "
-                "-xprofile=use[:NAME], -xprofile_pathmap=OLD:NEW or "
-                "-xprofile_update=MODE",
+                "-xprofile=use[:NAME], -xprofile_pathmap=OLD:NEW, "
+                "-xprofile_prefix_map=OLD=NEW or -xprofile_update=MODE",
                 a);
 #ifdef XPROF_FOR_CLANG
   if (strcmp(a, "-mllvm") == 0 && *i + 1 < argc &&
@@ -386,14 +399,18 @@ static void compiler_argument(struct command *c, char **argv, int argc, int *i,
   const char *a = argv[*i];
   if (!c->native && native_profiling(a))
     c->native = a;
-  /* GCC's and clang's own spelling picks the update of xprof's counters
-   * too (and goes on to the compiler, which accepts it). */
   /* The object paths a profile records and looks up are mapped as the
    * compiler maps its own profiles' paths (see xprof_remap_prefix). */
   if (strncmp(a, "-ffile-prefix-map=", 18) == 0)
     c->prefix_maps[c->n_prefix_maps++] = a + 18;
-  else if (strncmp(a, "-fprofile-prefix-map=", 21) == 0)
+  else if (strncmp(a, "-fprofile-prefix-map=", 21) == 0) {
     c->prefix_maps[c->n_prefix_maps++] = a + 21;
+#ifdef XPROF_FOR_CLANG
+    return; /* GCC's option, which clang does not know: the plugin's only */
+#endif
+  }
+  /* GCC's and clang's own spelling picks the update of xprof's counters
+   * too (and goes on to the compiler, which accepts it). */
   if (strncmp(a, "-fprofile-update=", 17) == 0)
     c->native_update = strcmp(a + 17, "single") == 0 ? "single" : "atomic";
   c->user[c->n_user++] = a;
@@ -440,10 +457,11 @@ static int parse_command(struct command *c, int argc, char **argv) {
   c->use_names = calloc((size_t)argc + 1, sizeof *c->use_names);
   c->pathmaps = calloc((size_t)argc, sizeof *c->pathmaps);
   c->prefix_maps = calloc((size_t)argc, sizeof *c->prefix_maps);
+  c->object_maps = calloc((size_t)argc, sizeof *c->object_maps);
   c->user = calloc((size_t)argc, sizeof *c->user);
   c->objects = calloc((size_t)argc, sizeof *c->objects);
   c->plugin_opts = calloc((size_t)argc, sizeof *c->plugin_opts);
-  if (!c->use_names || !c->pathmaps || !c->prefix_maps || !c->user || !c->objects || !c->plugin_opts)
+  if (!c->use_names || !c->pathmaps || !c->prefix_maps || !c->object_maps || !c->user || !c->objects || !c->plugin_opts)
     return die("%s", "out of memory");
   int x_lang = 0;
   for (int i = 1; i < argc; i++) {
@@ -532,6 +550,8 @@ static int add_plugin(struct args *a, const struct command *c) {
     plugin_option(a, "-xprofile-pathmap=%s", c->pathmaps[k]);
   for (int k = 0; k < c->n_prefix_maps; k++)
     plugin_option(a, "-xprof-prefix-map=%s", c->prefix_maps[k]);
+  for (int k = 0; k < c->n_object_maps; k++)
+    plugin_option(a, "-xprof-object-prefix-map=%s", c->object_maps[k]);
   if (c->output)
     plugin_option(a, "-xprof-output=%s", c->output);
   if (c->link)
@@ -550,6 +570,21 @@ static int add_plugin(struct args *a, const struct command *c) {
   return 0;
 }
 #else
+/* GCC hands a plugin argument's value over only up to a second '=':
+ * '=' and '%' go as %3D and %25 (malloc'd; the plugin decodes them). */
+static char *plugin_arg_encode(const char *v) {
+  char *out = malloc(3 * strlen(v) + 1), *o = out;
+  if (!out)
+    exit(die("%s", "out of memory"));
+  for (; *v; v++)
+    if (*v == '=' || *v == '%')
+      o += sprintf(o, "%%%02X", (unsigned char)*v);
+    else
+      *o++ = *v;
+  *o = 0;
+  return out;
+}
+
 /* The GCC plugin and its arguments; in use mode what -fprofile-use turns
  * on, before the user's options so that theirs win. */
 static int add_plugin(struct args *a, const struct command *c) {
@@ -560,6 +595,8 @@ static int add_plugin(struct args *a, const struct command *c) {
     return die("%s", "cannot find the xprof GCC plugin (xprof.so) next to "
                      "this driver; set XPROF_GCC_PLUGIN");
   pushf(a, "-fplugin=%s", plugin);
+  for (int k = 0; k < c->n_object_maps; k++)
+    pushf(a, "-fplugin-arg-xprof-object-prefix-map=%s", plugin_arg_encode(c->object_maps[k]));
   if (c->mode == COLLECT) {
     pushf(a, c->collect_name ? "-fplugin-arg-xprof-xprofile=collect:%s"
                              : "-fplugin-arg-xprof-xprofile=collect%s",
@@ -739,7 +776,7 @@ int main(int argc, char **argv) {
   unsigned read = XPROF_DIGEST_MAX; /* profile_info->sum_max */
 #endif
   struct cache_use u = {c.use_names, c.n_use, c.pathmaps, c.n_map,
-                        c.prefix_maps, c.n_prefix_maps, read};
+                        c.prefix_maps, c.n_prefix_maps, c.object_maps, c.n_object_maps, read};
   if (c.mode != NONE && !c.link && c.sources == 1)
     return compile_one(&a, &c, &u);
   execvp(cc, a.v);

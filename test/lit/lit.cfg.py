@@ -103,6 +103,7 @@ if llvm_major < 15:
 # Build tools that the pipeline tests drive (scripts/setup.sh installs
 # them; a machine without them skips those tests).
 import shutil
-for tool, feature in (("ccache", "ccache"), ("dot", "graphviz")):
+for tool, feature in (("ccache", "ccache"), ("dot", "graphviz"), ("ninja", "ninja"),
+                      ("meson", "meson")):
     if shutil.which(tool):
         config.available_features.add(feature)
