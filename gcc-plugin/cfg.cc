@@ -375,10 +375,53 @@ bool xp_skip_function(cgraph_node *node) {
  * made absolute with the directory resolved, then mapped as GCC maps the
  * paths of its own profiles (-fprofile-prefix-map, -ffile-prefix-map;
  * see xprof_remap_prefix), and then by -xprofile_prefix_map. */
+/* What a driver shipped in top-level asm for a compilation on another
+ * machine (distcc: xprof_ship_object, xprof_use_ship), taken out before
+ * anything is emitted. */
+static struct {
+  bool taken;
+  char *objpath, *data; /* libxprof's allocations */
+  size_t n;
+} shipped;
+
+static void take_shipped(void) {
+  if (shipped.taken)
+    return;
+  shipped.taken = true;
+  for (asm_node *a = symtab->first_asm_symbol(); a; a = a->next) {
+    const char *text = TREE_STRING_POINTER(a->asm_str);
+    size_t len = strlen(text), n;
+    char *obj = xprof_find_shipped_object(text, len);
+    const char *line = xprof_use_find_shipped(text, len, &n);
+    if (!obj && !line)
+      continue;
+    if (obj)
+      shipped.objpath = obj;
+    if (line) {
+      shipped.data = xprof_format("%.*s", (int)n, line);
+      shipped.n = n;
+    }
+    size_t kept_len;
+    char *kept = xprof_drop_shipped(text, len, &kept_len);
+    if (kept)
+      a->asm_str = build_string((int)kept_len + 1, kept);
+    xprof_free(kept);
+  }
+}
+
+const char *xp_shipped_data(size_t *n) {
+  take_shipped();
+  *n = shipped.n;
+  return shipped.data;
+}
+
 const char *xp_object_path(void) {
   static char *path;
   if (path)
     return path;
+  take_shipped();
+  if (shipped.objpath) /* compiled elsewhere, under a temporary name */
+    return path = xstrdup(shipped.objpath);
   /* cc1 may already have put the dump directory in front of the base. */
   const char *dir = dump_dir_name && !dump_base_name_prefixed ? dump_dir_name : "";
   const char *base = dump_base_name ? dump_base_name : main_input_filename;

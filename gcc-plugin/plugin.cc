@@ -254,6 +254,7 @@ public:
     /* Both modes must see the same graphs: which calls surely return is
      * settled here, before either changes a function. */
     xp_find_returning_functions();
+    xp_object_path(); /* first: takes out what a driver shipped (distcc) */
     if (xp_opts.mode == XP_MODE_COLLECT)
       xp_collect_execute();
     else

@@ -362,13 +362,32 @@ static void explain_missing(const char *objpath) {
   xprof_free(map);
 }
 
+/* The profile data shipped in the source by a driver that compiles on
+ * another machine (distcc; xp_shipped_data), or NULL; *o gets its one
+ * object file. */
+static xprof_profile *shipped_profile(const xprof_objfile **o) {
+  size_t n;
+  const char *line = xp_shipped_data(&n);
+  if (!line)
+    return NULL;
+  xprof_profile *p;
+  xprof_error err;
+  if (xprof_use_unship(line, n, &p, &err) < 0) {
+    xp_warning("%s; compiling without profile data", err.msg);
+    return NULL;
+  }
+  *o = &p->objfiles[0];
+  return p;
+}
+
 void xp_use_execute(void) {
   const char *objpath = xp_object_path();
   const xprof_objfile *o;
-  int any_data;
-  xprof_profile *prof = xprof_use_lookup(
-      xp_opts.use_dirs, xp_opts.n_use_dirs, xp_opts.pathmap, xp_opts.n_pathmap,
-      objpath, &o, &any_data, warn_cb, NULL);
+  int any_data = 1;
+  xprof_profile *prof = shipped_profile(&o);
+  if (!prof)
+    prof = xprof_use_lookup(xp_opts.use_dirs, xp_opts.n_use_dirs, xp_opts.pathmap,
+                            xp_opts.n_pathmap, objpath, &o, &any_data, warn_cb, NULL);
   if (!prof) {
     /* An object file without functions (only data) has no data to miss. */
     bool has_functions = false;

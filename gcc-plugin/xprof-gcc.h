@@ -55,6 +55,10 @@ struct xp_cfg {
  * modes call this at the same point, so they see the same graph. */
 bool xp_cfg_build(struct xp_cfg *c, uint32_t n_vp_sites);
 void xp_cfg_free(struct xp_cfg *c);
+/* A compilation on another machine (distcc): the "# xprof use data" line
+ * the driver shipped in top-level asm and its length, or NULL (cfg.cc;
+ * xp_object_path gives the shipped object path). */
+const char *xp_shipped_data(size_t *n);
 
 /* Find the functions of this compilation that surely return to their
  * caller (no exit, longjmp or exception out of them), whose calls need no

@@ -617,6 +617,26 @@ char *xprof_remap_prefix(const char *path, const char *const *maps, unsigned n);
 void xprof_use_digest(const xprof_objfile *o, const xprof_summary *s, unsigned what,
                       char hex[XPROF_DIGEST_HEX]);
 
+/* A compilation on another machine (distcc) that cannot read the profile
+ * gets its data shipped in its preprocessed source: one line, "# xprof
+ * use data 1 ...", with the object file's data `o` and the summary `s`
+ * (malloc'd; NULL when out of memory).  The drivers put it into a
+ * top-level asm statement; the plugins find it in the module's asm
+ * (xprof_use_find_shipped: the line and its length, or NULL), take it
+ * out, and read it back (xprof_use_unship: a profile of that one object
+ * file, its summary set; 0 or -1). */
+char *xprof_use_ship(const xprof_objfile *o, const xprof_summary *s);
+const char *xprof_use_find_shipped(const char *text, size_t len, size_t *line_len);
+int xprof_use_unship(const char *line, size_t len, xprof_profile **out, xprof_error *err);
+/* The object file's path travels the same way, in collect builds too (the
+ * remote compilation writes a temporary file): "# xprof object PATH"
+ * (malloc'd), found again by xprof_find_shipped_object (the path,
+ * malloc'd, or NULL).  xprof_drop_shipped: the text without the shipped
+ * lines (malloc'd, *out_len set). */
+char *xprof_ship_object(const char *objpath);
+char *xprof_find_shipped_object(const char *text, size_t len);
+char *xprof_drop_shipped(const char *text, size_t len, size_t *out_len);
+
 /* The prefixes of the names of an object file's counter twin, its cell,
  * and its thread-local word D (runtime/threads.c), and the name of a
  * comdat function's own: alike in every translation unit that has a copy

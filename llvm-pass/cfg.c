@@ -524,12 +524,51 @@ void xl_cfg_free(struct xl_cfg *c) {
   c->n_selects = c->n_select_counters = 0;
 }
 
+/* What a driver shipped in the module's asm for a compilation on another
+ * machine (distcc: xprof_ship_object, xprof_use_ship), taken out by
+ * xl_take_shipped at the start of each run. */
+static struct {
+  LLVMModuleRef m;
+  char *objpath, *data; /* libxprof's allocations */
+  size_t n;
+} shipped;
+
+void xl_take_shipped(LLVMModuleRef m) {
+  xprof_free(shipped.objpath);
+  xprof_free(shipped.data);
+  memset(&shipped, 0, sizeof shipped);
+  shipped.m = m;
+  size_t len, n;
+  const char *text = LLVMGetModuleInlineAsm(m, &len);
+  if (!text || !len)
+    return;
+  shipped.objpath = xprof_find_shipped_object(text, len);
+  const char *line = xprof_use_find_shipped(text, len, &n);
+  if (line) {
+    shipped.data = xl_check(xprof_format("%.*s", (int)n, line));
+    shipped.n = n;
+  }
+  if (shipped.objpath || line) {
+    size_t kept_len;
+    char *kept = xl_check(xprof_drop_shipped(text, len, &kept_len));
+    LLVMSetModuleInlineAsm2(m, kept, kept_len);
+    xprof_free(kept);
+  }
+}
+
+const char *xl_shipped_data(LLVMModuleRef m, size_t *n) {
+  *n = shipped.n;
+  return shipped.m == m ? shipped.data : NULL;
+}
+
 /* As GCC names the object of a compile: -o when compiling only; the
  * source's base name with .o otherwise, prefixed by "OUTPUT-" when the
  * command links to a differently named output; mapped by the prefix maps
  * the driver passed, then by -xprofile_prefix_map's (as the GCC plugin
  * maps it). */
 char *xl_object_path(LLVMModuleRef m, const struct xl_options *o) {
+  if (shipped.m == m && shipped.objpath) /* compiled elsewhere, under a temporary name */
+    return xl_strdup(shipped.objpath);
   size_t len;
   const char *src = LLVMGetSourceFileName(m, &len);
   char *rel = NULL;

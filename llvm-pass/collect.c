@@ -914,6 +914,7 @@ static void emit_descriptor(ctx *c, LLVMValueRef ctrs, LLVMValueRef vps,
 }
 
 int xl_run_collect(LLVMModuleRef m, const struct xl_options *o) {
+  xl_take_shipped(m);
   if (LLVMGetNamedGlobal(m, "__xprof_object"))
     return 0; /* instrumented already (a second plugin instance) */
   ctx c = {0};

@@ -22,6 +22,13 @@ void *xl_check(void *block);
 /* An array of n elements with room for one more (doubling). */
 void *xl_grow(void *array, uint32_t *cap, uint32_t n, size_t elem);
 
+/* A compilation on another machine (distcc): the object path and profile
+ * data the driver shipped in the module's asm, taken out of it at the
+ * start of a run (cfg.c); xl_object_path then gives the shipped path. */
+void xl_take_shipped(LLVMModuleRef m);
+/* The shipped "# xprof use data" line of module m and its length, or NULL. */
+const char *xl_shipped_data(LLVMModuleRef m, size_t *n);
+
 /* A select whose condition is counted: its counter, numbered from 0 after
  * the edge counters (selects of a block with the same condition share
  * one), and its block's node. */

@@ -427,7 +427,26 @@ static void explain_missing(LLVMModuleRef m, const struct xl_options *o,
   xprof_free(map);
 }
 
+/* The profile data shipped in the source by a driver that compiles on
+ * another machine (distcc; xl_take_shipped), or NULL; *obj gets its one
+ * object file. */
+static xprof_profile *shipped_profile(LLVMModuleRef m, const xprof_objfile **obj) {
+  size_t n;
+  const char *line = xl_shipped_data(m, &n);
+  if (!line)
+    return NULL;
+  xprof_profile *p;
+  xprof_error err;
+  if (xprof_use_unship(line, n, &p, &err) < 0) {
+    xl_warning(m, "%s; compiling without profile data", err.msg);
+    return NULL;
+  }
+  *obj = &p->objfiles[0];
+  return p;
+}
+
 int xl_run_use(LLVMModuleRef m, const struct xl_options *o) {
+  xl_take_shipped(m);
   use_ctx u = {0};
   u.m = m;
   u.cx = LLVMGetModuleContext(m);
@@ -445,9 +464,11 @@ int xl_run_use(LLVMModuleRef m, const struct xl_options *o) {
     n_dirs = 1;
   }
   const xprof_objfile *obj;
-  int any_data;
-  xprof_profile *p = xprof_use_lookup(dirs, n_dirs, o->pathmap, o->n_pathmap,
-                                      objpath, &obj, &any_data, warn_cb, m);
+  int any_data = 1;
+  xprof_profile *p = shipped_profile(m, &obj);
+  if (!p)
+    p = xprof_use_lookup(dirs, n_dirs, o->pathmap, o->n_pathmap, objpath, &obj, &any_data,
+                         warn_cb, m);
   if (!p) {
     /* A module without functions (only data) has no data to miss. */
     int has_functions = 0;

@@ -27,7 +27,8 @@
  * to a compiler reading the output it is a file name with no lines.
  *
  * ccache runs the preprocessor with "-o TEMP.i", so the object file is
- * read from ccache's own command line: the parent process.  In ccache's
+ * read from ccache's own command line: the parent process (distcc's and
+ * icecc's too: see shipped_lines).  In ccache's
  * depend mode no preprocessor runs; the dependency file then gets the
  * header and the profile files (add_profile_deps), as it does for make.
  */
@@ -52,25 +53,39 @@ static void cmdline_free(struct cmdline *c) {
   free(c->args);
 }
 
-/* The command line of the parent process when it is ccache (its
- * executable, whatever name ran it: masquerading symlinks are named after
- * compilers); returns 0, or -1 when it is not.  argv[0] and, after
- * "ccache", the compiler are left out. */
-static int ccache_args(struct cmdline *c) {
+/* The build tool that runs the driver: ccache, which hashes what it
+ * preprocesses, or a distributed compiler (distcc, icecc), which sends it
+ * to another machine. */
+enum parent_tool { PARENT_OTHER, PARENT_CCACHE, PARENT_DISTRIBUTED };
+
+static enum parent_tool tool_named(const char *base) {
+  if (strncmp(base, "ccache", 6) == 0)
+    return PARENT_CCACHE;
+  if (strncmp(base, "distcc", 6) == 0 || strncmp(base, "icecc", 5) == 0)
+    return PARENT_DISTRIBUTED;
+  return PARENT_OTHER;
+}
+
+/* The command line of the parent process when it is one of those tools
+ * (by its executable, whatever name ran it: masquerading symlinks are
+ * named after compilers); returns the tool, PARENT_OTHER when it is none
+ * or cannot be read.  argv[0] and, after the tool's own name, the
+ * compiler are left out. */
+static enum parent_tool parent_args(struct cmdline *c) {
   char link[64], exe[PATH_MAX];
   snprintf(link, sizeof link, "/proc/%d/exe", (int)getppid());
   ssize_t n = readlink(link, exe, sizeof exe - 1);
   if (n <= 0)
-    return -1;
+    return PARENT_OTHER;
   exe[n] = 0;
   const char *base = strrchr(exe, '/');
-  base = base ? base + 1 : exe;
-  if (strncmp(base, "ccache", 6) != 0)
-    return -1;
+  enum parent_tool tool = tool_named(base ? base + 1 : exe);
+  if (tool == PARENT_OTHER)
+    return PARENT_OTHER;
   snprintf(link, sizeof link, "/proc/%d/cmdline", (int)getppid());
   FILE *f = fopen(link, "rb");
   if (!f)
-    return -1;
+    return PARENT_OTHER;
   char *buf = NULL;
   size_t len = 0, cap = 0;
   for (;;) {
@@ -89,7 +104,7 @@ static int ccache_args(struct cmdline *c) {
   fclose(f);
   if (!buf || len == 0) {
     free(buf);
-    return -1;
+    return PARENT_OTHER;
   }
   buf[len] = 0;
   size_t count = 0;
@@ -98,19 +113,18 @@ static int ccache_args(struct cmdline *c) {
   char **argv = calloc(count + 2, sizeof *argv);
   if (!argv) {
     free(buf);
-    return -1;
+    return PARENT_OTHER;
   }
   size_t k = 0;
   for (char *s = buf; s < buf + len; s += strlen(s) + 1)
     argv[k++] = s;
   /* argv[0] and, for "ccache COMPILER ...", the compiler */
   const char *a0 = strrchr(argv[0], '/');
-  a0 = a0 ? a0 + 1 : argv[0];
-  size_t skip = strncmp(a0, "ccache", 6) == 0 && k > 1 ? 2 : 1;
+  size_t skip = tool_named(a0 ? a0 + 1 : argv[0]) != PARENT_OTHER && k > 1 ? 2 : 1;
   memmove(argv, argv + skip, (k - skip + 1) * sizeof *argv);
   c->text = buf;
   c->args = argv;
-  return 0;
+  return tool;
 }
 
 /* The object file ccache's command writes: its last -o, else the
@@ -217,21 +231,14 @@ static void file_markers(char **text, const struct cache_use *u) {
 
 int under_ccache(void) {
   struct cmdline parent;
-  if (ccache_args(&parent) < 0)
-    return 0;
-  cmdline_free(&parent);
-  return 1;
+  enum parent_tool tool = parent_args(&parent);
+  if (tool != PARENT_OTHER)
+    cmdline_free(&parent);
+  return tool == PARENT_CCACHE;
 }
 
-char *cache_key_lines(const struct cache_use *use, const struct cache_use *paths,
-                      const char *source, const char *no_direct) {
-  struct cmdline parent;
-  if (!source || ccache_args(&parent) < 0)
-    return NULL;
-  char *obj = object_of(parent.args, source, paths);
-  cmdline_free(&parent);
-  if (!obj)
-    return NULL;
+/* ccache: the lines that make its key cover the profile (see above). */
+static char *cache_lines(const struct cache_use *use, const char *obj, const char *no_direct) {
   char *text = NULL;
   if (no_direct)
     marker(&text, "# 1 \"%s%s\"\n", no_direct, "");
@@ -243,6 +250,64 @@ char *cache_key_lines(const struct cache_use *use, const struct cache_use *paths
     xprof_free(digest);
     file_markers(&text, use);
   }
+  return text;
+}
+
+/* Append s to *text as the contents of a C string literal. */
+static void c_string(char **text, const char *s) {
+  size_t n = strlen(s), k = 0;
+  char *q = xprof_malloc(2 * n + 1);
+  if (!q)
+    return;
+  for (size_t i = 0; i < n; i++) {
+    if (s[i] == '"' || s[i] == '\\')
+      q[k++] = '\\';
+    q[k++] = s[i];
+  }
+  q[k] = 0;
+  marker(text, "%s%s", q, "");
+  xprof_free(q);
+}
+
+/* distcc, icecc: the compilation runs on a machine that may not have the
+ * profile, and writes a temporary object file there.  The object's path
+ * and, in use mode, its data travel in the source: a top-level asm
+ * statement of comment lines, which the plugins take out before anything
+ * is emitted (xprof_ship_object, xprof_use_ship). */
+static char *shipped_lines(const struct cache_use *use, const char *obj) {
+  char *text = NULL, *line = xprof_ship_object(obj);
+  marker(&text, "%s%s", "\n__asm__(\"", "");
+  if (line)
+    c_string(&text, line);
+  xprof_free(line);
+  if (use) {
+    const xprof_objfile *o = NULL;
+    int any = 0;
+    xprof_profile *p = xprof_use_lookup(use->names, (unsigned)use->n_names, use->pathmap,
+                                        (unsigned)use->n_map, obj, &o, &any, ignore, NULL);
+    char *data = o && p->summary ? xprof_use_ship(o, p->summary) : NULL;
+    if (data) {
+      marker(&text, "%s%s", "\\n", "");
+      c_string(&text, data);
+    }
+    xprof_free(data);
+    xprof_profile_free(p);
+  }
+  marker(&text, "%s%s", "\");\n", "");
+  return text;
+}
+
+char *preprocess_lines(const struct cache_use *use, const struct cache_use *paths,
+                       const char *source, const char *no_direct) {
+  struct cmdline parent;
+  enum parent_tool tool = source ? parent_args(&parent) : PARENT_OTHER;
+  if (tool == PARENT_OTHER)
+    return NULL;
+  char *obj = object_of(parent.args, source, paths);
+  cmdline_free(&parent);
+  if (!obj)
+    return NULL;
+  char *text = tool == PARENT_CCACHE ? cache_lines(use, obj, no_direct) : shipped_lines(use, obj);
   xprof_free(obj);
   return text;
 }

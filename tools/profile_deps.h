@@ -22,14 +22,17 @@ struct cache_use {
 /* Is the driver run by ccache (the parent process)? */
 int under_ccache(void);
 
-/* The lines (malloc'd) that make ccache's key cover what this compilation
- * of `source` depends on beyond the source: for a use build (`use`) the
+/* What this compilation of `source` appends to its preprocessed output
+ * for the tool that runs the driver (malloc'd), or NULL when that is no
+ * such tool.  Under ccache, lines that make ccache's key cover what the
+ * compilation depends on beyond the source: for a use build (`use`) the
  * profile data it reads, for a collect build (NULL) the object's path;
- * `paths` has the prefix maps of the object's path (in both modes);
  * `no_direct` is the header that turns ccache's direct mode off (NULL
- * when it was not found).  NULL when the driver is not run by ccache. */
-char *cache_key_lines(const struct cache_use *use, const struct cache_use *paths,
-                      const char *source, const char *no_direct);
+ * when it was not found).  Under distcc or icecc, the object's path and
+ * its profile data, shipped to the machine that compiles.  `paths` has
+ * the prefix maps of the object's path (in both modes). */
+char *preprocess_lines(const struct cache_use *use, const struct cache_use *paths,
+                       const char *source, const char *no_direct);
 
 /* Add to the dependency file `depfile` that the compiler wrote (-MD) the
  * profile files that `use` reads (when not NULL), so that make rebuilds

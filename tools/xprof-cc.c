@@ -687,7 +687,7 @@ static char *dependency_file(const struct command *c) {
 
 /* Run the compiler, then append `lines` to the preprocessed output it
  * wrote (profile_deps.c); returns the driver's exit status. */
-static int preprocess_for_cache(struct args *a, const char *output, const char *lines) {
+static int preprocess_for_tool(struct args *a, const char *output, const char *lines) {
   int rc = run_compiler(a);
   if (rc != 0)
     return rc;
@@ -718,10 +718,10 @@ static int compile_one(struct args *a, const struct command *c, const struct cac
   int cache = under_ccache();
   char *header = cache ? ccache_header() : NULL;
   const struct cache_use *use = c->mode == USE ? u : NULL;
-  if (c->preprocess && cache) {
-    char *lines = cache_key_lines(c->mode == USE ? u : NULL, u, c->source, header);
+  if (c->preprocess) {
+    char *lines = preprocess_lines(c->mode == USE ? u : NULL, u, c->source, header);
     if (lines)
-      return preprocess_for_cache(a, c->output, lines);
+      return preprocess_for_tool(a, c->output, lines);
   }
   if (!c->make_deps || c->preprocess || (!use && !cache)) {
     execvp(a->v[0], a->v);

@@ -197,6 +197,45 @@ static void prefix_maps(void) {
   xprof_free(p);
 }
 
+/* What a driver ships to a remote compilation comes back the same: the
+ * object file's data, its summary, its path; and the shipped lines leave
+ * the rest of the asm as it was. */
+static void shipping(void) {
+  xprof_profile *p = two_objects();
+  xprof_summary s;
+  xprof_compute_summary(p, &s);
+  s.total_sum = 123456789; /* the whole profile's, not this object's */
+  const xprof_objfile *o = xprof_find_objfile(p, "/b/main.o");
+  char *line = xprof_use_ship(o, &s);
+  CHECK(line != NULL);
+  char *asm_text = xprof_format("nop\n# xprof object /b/main.o\n%s\n.p2align 4\n", line ? line : "");
+  size_t n;
+  const char *found = xprof_use_find_shipped(asm_text, strlen(asm_text), &n);
+  CHECK(found != NULL && line && n == strlen(line));
+  xprof_profile *back = NULL;
+  xprof_error err;
+  CHECK(found && xprof_use_unship(found, n, &back, &err) == 0);
+  if (back) {
+    char d1[XPROF_DIGEST_HEX], d2[XPROF_DIGEST_HEX];
+    xprof_use_digest(o, &s, XPROF_DIGEST_MAX | XPROF_DIGEST_SUMMARY, d1);
+    xprof_use_digest(&back->objfiles[0], back->summary, XPROF_DIGEST_MAX | XPROF_DIGEST_SUMMARY, d2);
+    CHECK_STR(d2, d1);
+    xprof_profile_free(back);
+  }
+  char *obj = xprof_find_shipped_object(asm_text, strlen(asm_text));
+  CHECK_STR(obj, "/b/main.o");
+  size_t kept_len;
+  char *kept = xprof_drop_shipped(asm_text, strlen(asm_text), &kept_len);
+  CHECK_STR(kept, "nop\n.p2align 4\n");
+  /* Damaged data is an error, not a profile. */
+  CHECK(xprof_use_unship("# xprof use data 1 1 2", 22, &back, &err) < 0);
+  xprof_free(kept);
+  xprof_free(obj);
+  xprof_free(asm_text);
+  xprof_free(line);
+  xprof_profile_free(p);
+}
+
 UNIT_TABLE(compile_tests) = {
     {"compile/comdat_names", comdat_names},
     {"compile/signatures", signatures},
@@ -207,4 +246,5 @@ UNIT_TABLE(compile_tests) = {
     {"compile/use_digest", use_digest},
     {"compile/object_names", object_names},
     {"compile/prefix_maps", prefix_maps},
+    {"compile/shipping", shipping},
     UNIT_END};

@@ -1,0 +1,42 @@
+# distcc.sh DIR: a distccd on 127.0.0.1 (as nobody when run as root: a
+# user that cannot read the profile, kept in a directory of mode 700)
+# compiles for both drivers in collect and in use mode; prints what the
+# profile recorded and whether the remote objects are the local ones.
+set -eu
+w=$1 inputs=$(cd "$(dirname "$0")" && pwd)
+rm -rf "$w" && mkdir -p "$w/src" && cd "$w"
+chmod 755 "$w" "$w/src"
+cp "$inputs/main.c" "$inputs/work.c" src/
+for d in xprof-gcc xprof-clang; do command -v $d; done >cmdlist
+chmod 644 cmdlist src/*.c
+: >distccd.log
+port=$((36000 + $$ % 2000))
+user=
+[ "$(id -u)" -ne 0 ] || { user="--user nobody"; chown nobody distccd.log; }
+mkdir -m 1777 distccd-tmp && mkdir distcc-state # its temporary files; the client's state
+# shellcheck disable=SC2086
+TMPDIR=$w/distccd-tmp DISTCC_CMDLIST=$w/cmdlist distccd --daemon --no-detach --allow 127.0.0.1 --listen 127.0.0.1 \
+  --port $port $user --log-file "$w/distccd.log" --log-level info --jobs 2 &
+daemon=$!
+trap 'kill $daemon 2>/dev/null' EXIT
+for _ in $(seq 100); do grep -q "listening on" distccd.log 2>/dev/null && break; sleep 0.05; done
+export DISTCC_HOSTS=127.0.0.1:$port/2 DISTCC_FALLBACK=0 DISTCC_SKIP_LOCAL_RETRY=1 DISTCC_DIR=$w/distcc-state
+
+for drv in xprof-gcc xprof-clang; do
+  prof=$w/prof-$drv
+  mkdir -m 700 "$prof"
+  before=$(grep -c COMPILE_OK distccd.log || true)
+  for f in main work; do
+    distcc "$(command -v $drv)" --xprofile=collect:"$prof/app" -O2 -c src/$f.c -o $f.o
+  done
+  "$drv" -xprofile=collect:"$prof/app" main.o work.o -o app && ./app 300
+  echo "$drv collect:" $(xprof_btoa "$prof/app.profile" - | sed -n "s|^OBJFILE: $w/\([^ ]*\) .*|\1|p")
+  for f in main work; do
+    "$drv" -xprofile=use:"$prof/app" -O2 -c src/$f.c -o $f.o && cp $f.o $f.local.o
+    distcc "$(command -v $drv)" --xprofile=use:"$prof/app" -O2 -c src/$f.c -o $f.o
+    cmp -s $f.o $f.local.o && echo "$drv use: $f.o is the local use build's" ||
+      echo "$drv use: $f.o DIFFERS from the local use build's"
+  done
+  "$drv" main.o work.o -o app && ./app 300 && echo "$drv use: app runs"
+  echo "$drv: $(($(grep -c COMPILE_OK distccd.log) - before)) compilations on the distccd"
+done
