@@ -116,6 +116,17 @@ static cl::list<std::string> OptSkipFiles(
 
 // The mode can also come from the environment (XPROF_LLVM=collect[:NAME]
 // or use[:NAME]), for builds that cannot add -mllvm options.
+// A list option's values as C strings for xl_options: `keep` holds the
+// pointers (it lives as long as the options); returns their number.
+static unsigned cStrings(const cl::list<std::string> &values, std::vector<const char *> &keep,
+                         const char *const **out) {
+  keep.clear();
+  for (const std::string &v : values)
+    keep.push_back(v.c_str());
+  *out = keep.data();
+  return (unsigned)keep.size();
+}
+
 static bool readOptions(struct xl_options &o, std::vector<const char *> &uses,
                         std::vector<const char *> &maps) {
   static std::vector<std::string> store;
@@ -173,27 +184,11 @@ static bool readOptions(struct xl_options &o, std::vector<const char *> &uses,
   o.n_use_dirs = (unsigned)uses.size();
   o.pathmap = maps.data();
   o.n_pathmap = (unsigned)maps.size();
-  static std::vector<const char *> prefixMaps;
-  prefixMaps.clear();
-  for (const std::string &m : OptPrefixMap)
-    prefixMaps.push_back(m.c_str());
-  o.prefix_map = prefixMaps.data();
-  o.n_prefix_map = (unsigned)prefixMaps.size();
-  static std::vector<const char *> objectMaps;
-  objectMaps.clear();
-  for (const std::string &m : OptObjectPrefixMap)
-    objectMaps.push_back(m.c_str());
-  o.object_prefix_map = objectMaps.data();
-  o.n_object_prefix_map = (unsigned)objectMaps.size();
-  static std::vector<const char *> skipFunctions, skipFiles;
-  skipFunctions.clear();
-  skipFiles.clear();
-  for (const std::string &p : OptSkipFunctions)
-    skipFunctions.push_back(p.c_str());
-  for (const std::string &p : OptSkipFiles)
-    skipFiles.push_back(p.c_str());
-  o.skip = {skipFunctions.data(), (unsigned)skipFunctions.size(), skipFiles.data(),
-            (unsigned)skipFiles.size()};
+  static std::vector<const char *> prefixMaps, objectMaps, skipFunctions, skipFiles;
+  o.n_prefix_map = cStrings(OptPrefixMap, prefixMaps, &o.prefix_map);
+  o.n_object_prefix_map = cStrings(OptObjectPrefixMap, objectMaps, &o.object_prefix_map);
+  o.skip.n_functions = cStrings(OptSkipFunctions, skipFunctions, &o.skip.functions);
+  o.skip.n_files = cStrings(OptSkipFiles, skipFiles, &o.skip.files);
   return true;
 }
 
