@@ -1,8 +1,10 @@
 /* A server: 8 threads work until a signal ends the process.  "exit-handler"
  * installs a SIGTERM handler of the program's own that calls exit(3);
- * "abort" aborts 2.5 seconds after it is ready. */
+ * "abort", "crash" and "_exit" end that way 2.5 seconds after it is
+ * ready. */
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,9 +39,13 @@ int main(int argc, char **argv) {
     usleep(1000);
   printf("ready\n");
   fflush(stdout);
-  if (argc > 1 && strcmp(argv[1], "abort") == 0) {
+  if (argc > 1 && strcmp(argv[1], "exit-handler") != 0) {
     usleep(2500000);
-    abort();
+    if (strcmp(argv[1], "abort") == 0)
+      abort();
+    if (strcmp(argv[1], "_exit") == 0)
+      _exit(7);
+    *(volatile int *)(uintptr_t)argc = 0; /* crash: SIGSEGV */
   }
   for (;;)
     pause();

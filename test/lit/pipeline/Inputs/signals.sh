@@ -16,7 +16,7 @@ run() { # TITLE ENV...: start the server, kill it when ready (or let it
   local pid=$! i=0
   while ! grep -q ready out 2>/dev/null && [ $i -lt 1000 ]; do sleep 0.01; i=$((i + 1)); done
   sleep 0.2
-  [ "$ARG" = abort ] || kill -TERM $pid
+  case $ARG in abort | crash | _exit) ;; *) kill -TERM $pid ;; esac
   wait $pid 2>/dev/null # (no "Aborted" from the shell)
   echo "$title: exit status $?"
   if [ -f srv.profile/feedback ]; then
@@ -32,6 +32,8 @@ cp -r srv.profile term.profile
 ARG= run "SUN_PROFDATA_SIGNALS=INT,SIGTERM" SUN_PROFDATA_SIGNALS=INT,SIGTERM
 ARG=exit-handler run "the program's own handler, which calls exit" SUN_PROFDATA_SIGNALS=TERM
 ARG=abort run "abort, SUN_PROFDATA_ASYNC_INTERVAL=1" SUN_PROFDATA_ASYNC_INTERVAL=1
+ARG=crash run "a crash, SUN_PROFDATA_ASYNC_INTERVAL=1" SUN_PROFDATA_ASYNC_INTERVAL=1
+ARG=_exit run "_exit, SUN_PROFDATA_ASYNC_INTERVAL=1" SUN_PROFDATA_ASYNC_INTERVAL=1
 ARG= run "SUN_PROFDATA_SIGNALS=BOGUS,TERM" SUN_PROFDATA_SIGNALS=BOGUS,TERM
 cat out
 
