@@ -59,7 +59,10 @@ static void cmdline_free(struct cmdline *c) {
 enum parent_tool { PARENT_OTHER, PARENT_CCACHE, PARENT_DISTRIBUTED };
 
 static enum parent_tool tool_named(const char *base) {
-  if (strncmp(base, "ccache", 6) == 0)
+  /* sccache's server preprocesses without the command's -o: the object
+   * is named from the source, and when the profile has no data under
+   * that name the key covers the whole profile (use_digest). */
+  if (strncmp(base, "ccache", 6) == 0 || strncmp(base, "sccache", 7) == 0)
     return PARENT_CCACHE;
   if (strncmp(base, "distcc", 6) == 0 || strncmp(base, "icecc", 5) == 0)
     return PARENT_DISTRIBUTED;

@@ -104,6 +104,6 @@ if llvm_major < 15:
 # them; a machine without them skips those tests).
 import shutil
 for tool, feature in (("ccache", "ccache"), ("dot", "graphviz"), ("ninja", "ninja"),
-                      ("meson", "meson"), ("distccd", "distcc")):
+                      ("meson", "meson"), ("distccd", "distcc"), ("sccache", "sccache")):
     if shutil.which(tool):
         config.available_features.add(feature)
