@@ -19,11 +19,9 @@
 
 #include "xprof-gcc.h"
 
-/* Indirect-call promotion: the most frequent target must account for at
- * least 3/4 of the calls (GCC's own rule), in at least this many calls. */
-#define XP_ICP_NUM 3
-#define XP_ICP_DEN 4
-#define XP_ICP_MIN_CALLS 64
+/* Indirect-call promotion, GCC's own rule (ipa-profile.cc): at a hot
+ * call site, every target that takes at least half of the calls -- one,
+ * or two at 50/50 -- becomes a speculative call. */
 
 
 static void warn_cb(void *, const char *msg) { xp_warning("%s", msg); }
@@ -118,6 +116,8 @@ struct xp_promotion {
   gcall *call;
   cgraph_node *target;
   profile_probability prob;
+  uint64_t count, total; /* the target's calls, the site's */
+  bool first;            /* the first target of its call */
 };
 static vec<xp_promotion> promotions;
 
@@ -138,32 +138,29 @@ static void choose_promotions(const xprof_objfile *o, const xprof_proc *f) {
         rec = &f->vp[r];
     if (!rec || !o->n_values_per_vp)
       continue;
-    /* Any order: a hand-edited profile need not keep the largest first. */
     uint64_t total = 0;
-    const xprof_vp_value *top = &rec->values[0];
-    for (uint32_t k = 0; k < o->n_values_per_vp; k++) {
+    for (uint32_t k = 0; k < o->n_values_per_vp; k++)
       total = xprof_sat_add(total, rec->values[k].count);
-      if (rec->values[k].count > top->count)
-        top = &rec->values[k];
+    bool first = true;
+    /* Any order: a hand-edited profile need not keep the largest first. */
+    for (uint32_t k = 0; k < o->n_values_per_vp; k++) {
+      const xprof_vp_value *v = &rec->values[k];
+      if (!v->proc || !v->count || v->count < total - v->count) /* under half */
+        continue;
+      cgraph_node *target = find_target(v->proc, o->path);
+      if (!target || !call_matches(calls[site], target->decl))
+        continue;
+      /* Not a function defined elsewhere: never inlined here, so never a
+       * guess worth keeping (GCC's own use does not see those either). */
+      if (target->get_availability() <= AVAIL_INTERPOSABLE && target->can_be_discarded_p())
+        continue;
+      xp_promotion p = {current_function_decl, calls[site], target,
+                        profile_probability::probability_in_gcov_type((gcov_type)v->count,
+                                                                      (gcov_type)total),
+                        v->count, total, first};
+      promotions.safe_push(p);
+      first = false;
     }
-    if (!top->proc || top->count < XP_ICP_MIN_CALLS ||
-        top->count / XP_ICP_NUM < total / XP_ICP_DEN)
-      continue;
-    cgraph_node *target = find_target(top->proc, o->path);
-    if (!target || !call_matches(calls[site], target->decl))
-      continue;
-    /* Not a function defined elsewhere: never inlined here, so never a
-     * guess worth keeping (GCC's own use does not see those either). */
-    if (target->get_availability() <= AVAIL_INTERPOSABLE &&
-        target->can_be_discarded_p())
-      continue;
-    xp_promotion p = {current_function_decl, calls[site], target,
-                      profile_probability::probability_in_gcov_type(
-                          (gcov_type)top->count, (gcov_type)total)};
-    promotions.safe_push(p);
-    if (xp_opts.verbose)
-      xp_note(XPROF_MSG_PROMOTED ", speculatively", f->name, xp_function_name(target->decl),
-              (unsigned long long)top->count, (unsigned long long)total);
   }
   calls.release();
 }
@@ -179,11 +176,21 @@ static void choose_promotions(const xprof_objfile *o, const xprof_proc *f) {
  * promoted: fnsplit splits off code that rarely runs. */
 static unsigned make_promotions_speculative(void) {
   unsigned made = 0;
+  profile_count orig = profile_count::zero();
   for (unsigned i = 0; i < promotions.length(); i++) {
     const xp_promotion &p = promotions[i];
     cgraph_node *caller = cgraph_node::get(p.caller);
     cgraph_edge *e = caller ? caller->get_edge(p.call) : NULL;
-    if (!e || !e->indirect_unknown_callee || e->speculative)
+    /* The second target of a call: the edge found is a direct one of the
+     * speculation that the first made. */
+    if (e && e->speculative && !e->indirect_unknown_callee)
+      e = e->speculative_call_indirect_edge();
+    if (!e || !e->indirect_unknown_callee || e->speculative != !p.first)
+      continue;
+    if (p.first)
+      orig = e->count; /* every target's count is a share of the calls */
+    /* GCC's own use speculates only at calls it takes for hot. */
+    if (!e->maybe_hot_p())
       continue;
     cgraph_node *target = p.target;
     /* The profile says the calls reach this definition: speculate on a
@@ -193,8 +200,13 @@ static unsigned make_promotions_speculative(void) {
       if (alias)
         target = alias;
     }
-    e->make_speculative(target, e->count.apply_probability(p.prob));
+    e->make_speculative(target, orig.apply_probability(p.prob),
+                        p.first ? 0 : (unsigned)e->num_speculative_call_targets_p());
     made++;
+    if (xp_opts.verbose)
+      xp_note(XPROF_MSG_PROMOTED ", speculatively", xp_function_name(p.caller),
+              xp_function_name(p.target->decl), (unsigned long long)p.count,
+              (unsigned long long)p.total);
   }
   promotions.release();
   return made;
