@@ -297,6 +297,7 @@ struct command {
   const char *source; /* the first source */
   const char *output;
   const char *partial_training; /* clang: the plugin's option for it */
+  const char *partition;        /* clang: -f[no-]reorder-blocks-and-partition */
   const char **plugin_opts;     /* clang: the user's -mllvm -xprof-* */
   int n_plugin_opts;
 };
@@ -376,6 +377,14 @@ static int driver_option(struct command *c, char **argv, int argc, int *i) {
   if (strcmp(a, "-mllvm") == 0 && *i + 1 < argc &&
       strncmp(argv[*i + 1], "-xprof", 6) == 0) {
     c->plugin_opts[c->n_plugin_opts++] = argv[++*i];
+    return 1;
+  }
+  /* GCC's hot/cold partitioning, which clang does not know (and refuses):
+   * in use mode clang's own from profile data, -fsplit-machine-functions
+   * (add_plugin); nothing to do in collect mode. */
+  if (strcmp(a, "-freorder-blocks-and-partition") == 0 ||
+      strcmp(a, "-fno-reorder-blocks-and-partition") == 0) {
+    c->partition = a;
     return 1;
   }
   /* GCC's spelling, for the LLVM plugin (clang does not know it). */
@@ -533,6 +542,10 @@ static void plugin_option(struct args *a, const char *fmt, const char *s) {
 /* The LLVM plugin and its options: only for commands that compile (an
  * LTO link would hand them to the linker). */
 static int add_plugin(struct args *a, const struct command *c) {
+  if (c->mode == USE && c->partition && c->sources)
+    push(a, c->partition[2] == 'r' ? "-fsplit-machine-functions" : "-fno-split-machine-functions");
+  if (c->mode == NONE && c->partition)
+    push(a, c->partition); /* as the user gave it: no xprof, no change */
   if (c->mode == NONE || !c->sources)
     return 0;
   char *plugin = plugin_path();
