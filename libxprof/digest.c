@@ -8,96 +8,71 @@
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "internal.h"
 
-/* Two FNV-1a lanes with different starting points and byte mixing: 128
- * bits, enough that two profiles never share a cache key by accident (a
- * cache key, not a defence against a crafted profile). */
-struct digest {
-  uint64_t a, b;
-};
+/* An object file's data as xprof_text, the one serialization that covers
+ * all of it (path, signatures, counters, value profiles); malloc'd by the
+ * C library (free), *n its length, or NULL. */
+static char *objfile_text(const xprof_objfile *o, size_t *n) {
+  /* A view of a profile that holds only this object file. */
+  xprof_profile view;
+  memset(&view, 0, sizeof view);
+  view.n_objfiles = 1;
+  view.objfiles = (xprof_objfile *)o;
+  char *text = NULL;
+  FILE *f = open_memstream(&text, n);
+  xprof_error err;
+  if (!f)
+    return NULL;
+  int rc = xprof_text_write_stream(&view, f, "object file data", &err);
+  if (fclose(f) != 0 || rc < 0) {
+    free(text);
+    return NULL;
+  }
+  return text;
+}
 
-static void feed(struct digest *d, const void *data, size_t len) {
-  const unsigned char *p = data;
-  for (size_t i = 0; i < len; i++) {
-    d->a = (d->a ^ p[i]) * 0x100000001b3ull;
-    d->b = (d->b ^ (unsigned char)(p[i] + 0x5b)) * 0x100000001b3ull;
+/* The summary fields `what` as text: "max N", or all of them. */
+static void summary_text(const xprof_summary *s, unsigned what, char *buf, size_t size) {
+  int k = 0;
+  buf[0] = 0;
+  if (what & XPROF_DIGEST_SUMMARY) {
+    k = snprintf(buf, size, "%llu %llu %llu %llu", (unsigned long long)s->total_max,
+                 (unsigned long long)s->total_sum, (unsigned long long)s->n_counts,
+                 (unsigned long long)s->n_procs);
+    for (unsigned i = 0; i < XPROF_SUMMARY_CUTOFFS; i++)
+      k += snprintf(buf + k, size - (size_t)k, " %u %llu %llu", s->entry[i].cutoff,
+                    (unsigned long long)s->entry[i].min_count,
+                    (unsigned long long)s->entry[i].num_counts);
+  } else if (what & XPROF_DIGEST_MAX) {
+    snprintf(buf, size, "max %llu", (unsigned long long)s->total_max);
   }
 }
 
-static void feed64(struct digest *d, uint64_t v) {
-  unsigned char b[8];
-  for (int i = 0; i < 8; i++)
-    b[i] = (unsigned char)(v >> (8 * i));
-  feed(d, b, sizeof b);
-}
-
-/* Strings with their terminator, so that "ab"+"c" differs from "a"+"bc";
- * NULL differs from "". */
-static void feed_string(struct digest *d, const char *s) {
-  if (s)
-    feed(d, s, strlen(s) + 1);
-  else
-    feed64(d, 0xffffffffffffffffull);
-}
-
-static void feed_proc(struct digest *d, const xprof_proc *f) {
-  feed_string(d, f->name);
-  feed64(d, f->signature);
-  feed64(d, f->n_counters);
-  for (uint32_t k = 0; k < f->n_counters; k++) {
-    feed64(d, f->counter_ids ? f->counter_ids[k] : k);
-    feed64(d, f->counters[k]);
-  }
-  feed64(d, f->n_vp_sites);
-  feed64(d, f->n_vp_records);
-  for (uint32_t r = 0; r < f->n_vp_records; r++) {
-    feed64(d, f->vp[r].type);
-    feed64(d, f->vp[r].expr_id);
-  }
-}
-
-static void feed_values(struct digest *d, const xprof_objfile *o) {
-  for (uint32_t i = 0; i < o->n_procs; i++)
-    for (uint32_t r = 0; r < o->procs[i].n_vp_records; r++)
-      for (uint32_t v = 0; v < o->n_values_per_vp; v++) {
-        const xprof_vp_value *x = &o->procs[i].vp[r].values[v];
-        feed64(d, x->count);
-        feed64(d, x->bits);
-        feed_string(d, x->proc);
-      }
-}
-
+/* 128 bits from the hashes libxprof has: FNV-1a and CRC-32C from two
+ * starting points -- enough that two profiles never share a cache key by
+ * accident (a cache key, not a defence against a crafted profile). */
 void xprof_use_digest(const xprof_objfile *o, const xprof_summary *s, unsigned what,
                       char hex[XPROF_DIGEST_HEX]) {
-  struct digest d = {0xcbf29ce484222325ull, 0x84222325cbf29ce4ull};
-  feed_string(&d, "xprof use digest 1");
-  if (o) {
-    feed_string(&d, o->path);
-    feed64(&d, o->signature);
-    feed64(&d, o->n_values_per_vp);
-    feed64(&d, o->n_procs);
-    for (uint32_t i = 0; i < o->n_procs; i++)
-      feed_proc(&d, &o->procs[i]);
-    feed_values(&d, o);
-  } else {
-    feed_string(&d, "no data");
-  }
-  if (s && (what & XPROF_DIGEST_MAX))
-    feed64(&d, s->total_max);
-  if (s && (what & XPROF_DIGEST_SUMMARY)) {
-    feed64(&d, s->total_sum);
-    feed64(&d, s->n_counts);
-    feed64(&d, s->n_procs);
-    for (unsigned k = 0; k < XPROF_SUMMARY_CUTOFFS; k++) {
-      feed64(&d, s->entry[k].cutoff);
-      feed64(&d, s->entry[k].min_count);
-      feed64(&d, s->entry[k].num_counts);
-    }
-  }
-  snprintf(hex, XPROF_DIGEST_HEX, "%016llx%016llx", (unsigned long long)d.a,
-           (unsigned long long)d.b);
+  char sum[1024];
+  summary_text(s ? s : &(xprof_summary){0}, s ? what : 0, sum, sizeof sum);
+  size_t n = 0;
+  char *text = o ? objfile_text(o, &n) : NULL;
+  /* Data that could not be written (out of memory) must not share a key
+   * with anything: the moment and the process make this one unique. */
+  char unique[64];
+  snprintf(unique, sizeof unique, "unwritten %ld %d", (long)time(NULL), (int)getpid());
+  char *all = xprof_format("xprof use digest 2\n%s\n%.*s", sum, text ? (int)n : -1,
+                           text ? text : o ? unique : "no data");
+  free(text);
+  const char *data = all ? all : unique;
+  size_t len = strlen(data);
+  snprintf(hex, XPROF_DIGEST_HEX, "%016llx%08x%08x", (unsigned long long)xprof_hash64(data, len),
+           xprof_crc32c(0, data, len), xprof_crc32c(0x9e3779b9u, data, len));
+  xprof_free(all);
 }
 
 char *xprof_compile_object_name(const char *output, const char *source) {
@@ -163,33 +138,13 @@ static unsigned char *unbase64(const char *s, size_t n, size_t *len) {
 }
 
 char *xprof_use_ship(const xprof_objfile *o, const xprof_summary *s) {
-  /* A view of a profile that holds only this object file. */
-  xprof_profile view;
-  memset(&view, 0, sizeof view);
-  view.n_objfiles = 1;
-  view.objfiles = (xprof_objfile *)o;
-  char *text = NULL;
   size_t n = 0;
-  FILE *f = open_memstream(&text, &n);
-  xprof_error err;
-  if (!f)
-    return NULL;
-  int rc = xprof_text_write_stream(&view, f, "shipped data", &err);
-  if (fclose(f) != 0 || rc < 0) {
-    free(text);
-    return NULL;
-  }
-  char *coded = base64((const unsigned char *)text, n);
+  char *text = objfile_text(o, &n);
+  char *coded = text ? base64((const unsigned char *)text, n) : NULL;
   free(text);
   char head[1024];
-  int k = snprintf(head, sizeof head, "%s%llu %llu %llu %llu", ship_tag,
-                   (unsigned long long)s->total_max, (unsigned long long)s->total_sum,
-                   (unsigned long long)s->n_counts, (unsigned long long)s->n_procs);
-  for (unsigned i = 0; i < XPROF_SUMMARY_CUTOFFS; i++)
-    k += snprintf(head + k, sizeof head - (size_t)k, " %u %llu %llu", s->entry[i].cutoff,
-                  (unsigned long long)s->entry[i].min_count,
-                  (unsigned long long)s->entry[i].num_counts);
-  char *line = coded ? xprof_format("%s %s", head, coded) : NULL;
+  summary_text(s, XPROF_DIGEST_SUMMARY, head, sizeof head);
+  char *line = coded ? xprof_format("%s%s %s", ship_tag, head, coded) : NULL;
   xprof_free(coded);
   return line;
 }

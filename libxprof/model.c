@@ -151,6 +151,13 @@ xprof_program *xprof_find_program(const xprof_profile *p, const char *path) {
   return NULL;
 }
 
+uint64_t xprof_proc_sum(const xprof_proc *f) {
+  uint64_t s = 0;
+  for (uint32_t k = 0; k < f->n_counters; k++)
+    s = xprof_sat_add(s, f->counters[k]);
+  return s;
+}
+
 uint64_t xprof_proc_counter(const xprof_proc *f, uint32_t id) {
   if (!f->counter_ids)
     return id < f->n_counters ? f->counters[id] : 0;

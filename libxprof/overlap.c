@@ -11,13 +11,6 @@
  */
 #include "internal.h"
 
-/* Add what one procedure contributes: its counts to the totals of its
- * scope, and (when `b` is the same build) its min shares later. */
-static void proc_sums(const xprof_proc *f, uint64_t *sum) {
-  for (uint32_t k = 0; k < f->n_counters; k++)
-    *sum = xprof_sat_add(*sum, f->counters[k]);
-}
-
 /* The sum over counters of min(a/ta, b/tb) for two builds of one
  * procedure (counters matched by id). */
 static long double proc_overlap(const xprof_proc *a, const xprof_proc *b, uint64_t ta,
@@ -45,7 +38,7 @@ static void totals(const xprof_profile *p, const char *obj, uint64_t *sum) {
   for (uint32_t i = 0; i < p->n_objfiles; i++)
     if (!obj || strcmp(p->objfiles[i].path, obj) == 0)
       for (uint32_t j = 0; j < p->objfiles[i].n_procs; j++)
-        proc_sums(&p->objfiles[i].procs[j], sum);
+        *sum = xprof_sat_add(*sum, xprof_proc_sum(&p->objfiles[i].procs[j]));
 }
 
 double xprof_overlap_score(const xprof_profile *a, const xprof_profile *b, const char *obj,
@@ -91,10 +84,7 @@ double xprof_overlap_score(const xprof_profile *a, const xprof_profile *b, const
 
 double xprof_overlap_proc(const xprof_proc *a, const xprof_proc *b, double *lost,
                           uint64_t whole_a, uint64_t whole_b) {
-  uint64_t ta = 0, tb = 0;
-  proc_sums(a, &ta);
-  if (b)
-    proc_sums(b, &tb);
+  uint64_t ta = xprof_proc_sum(a), tb = b ? xprof_proc_sum(b) : 0;
   /* Its share of the whole difference: half the sum of |a/A - b/B|. */
   long double diff = 0;
   for (uint32_t k = 0; k < a->n_counters; k++) {

@@ -218,6 +218,9 @@ xprof_proc *xprof_find_proc(const xprof_objfile *o, const char *name);
 xprof_program *xprof_find_program(const xprof_profile *p, const char *path);
 /* Counter value by id (0 when absent). */
 uint64_t xprof_proc_counter(const xprof_proc *f, uint32_t id);
+/* The sum of a procedure's counters (saturating): every counted edge
+ * traversal, which grows with how often its code ran. */
+uint64_t xprof_proc_sum(const xprof_proc *f);
 
 /* Keep the nv largest of n candidate values (distinct, counts above zero)
  * in out[0..nv), largest first, ties in candidate order; slots left over

@@ -69,12 +69,12 @@ static enum parent_tool tool_named(const char *base) {
   return PARENT_OTHER;
 }
 
-/* The command line of the parent process when it is one of those tools
- * (by its executable, whatever name ran it: masquerading symlinks are
- * named after compilers); returns the tool, PARENT_OTHER when it is none
+/* Which of those tools the parent process is, by its executable (whatever
+ * name ran it: masquerading symlinks are named after compilers), and
+ * (parent_args) its command line: the tool, PARENT_OTHER when it is none
  * or cannot be read.  argv[0] and, after the tool's own name, the
- * compiler are left out. */
-static enum parent_tool parent_args(struct cmdline *c) {
+ * compiler are left out of c->args. */
+static enum parent_tool parent_tool(void) {
   char link[64], exe[PATH_MAX];
   snprintf(link, sizeof link, "/proc/%d/exe", (int)getppid());
   ssize_t n = readlink(link, exe, sizeof exe - 1);
@@ -82,9 +82,14 @@ static enum parent_tool parent_args(struct cmdline *c) {
     return PARENT_OTHER;
   exe[n] = 0;
   const char *base = strrchr(exe, '/');
-  enum parent_tool tool = tool_named(base ? base + 1 : exe);
+  return tool_named(base ? base + 1 : exe);
+}
+
+static enum parent_tool parent_args(struct cmdline *c) {
+  enum parent_tool tool = parent_tool();
   if (tool == PARENT_OTHER)
     return PARENT_OTHER;
+  char link[64];
   snprintf(link, sizeof link, "/proc/%d/cmdline", (int)getppid());
   FILE *f = fopen(link, "rb");
   if (!f)
@@ -170,40 +175,6 @@ static void ignore(void *ctx, const char *message) {
   (void)ctx, (void)message;
 }
 
-/* The digest of what the compile of `obj` reads; when the profile has no
- * data for it under the name the driver derived (a compiler that names
- * its object otherwise, say), the digest of every profile file whole. */
-static char *use_digest(const struct cache_use *u, const char *obj) {
-  const xprof_objfile *o = NULL;
-  int any = 0;
-  xprof_profile *p = xprof_use_lookup(u->names, (unsigned)u->n_names, u->pathmap,
-                                      (unsigned)u->n_map, obj, &o, &any, ignore, NULL);
-  char hex[XPROF_DIGEST_HEX];
-  xprof_use_digest(o, p ? p->summary : NULL, u->summary, hex);
-  xprof_profile_free(p);
-  if (o)
-    return xprof_format("%s", hex);
-  uint64_t whole = 0;
-  for (int i = 0; i < u->n_names; i++) {
-    char *dir = xprof_use_profile_name(u->names[i]);
-    xprof_error err;
-    char *file = dir ? xprof_profile_data_file(dir, &err) : NULL;
-    FILE *f = file ? fopen(file, "rb") : NULL;
-    char buf[65536];
-    size_t n;
-    while (f && (n = fread(buf, 1, sizeof buf, f)) > 0)
-      whole = whole * 31 + xprof_hash64(buf, n);
-    if (f)
-      fclose(f);
-    xprof_free(file);
-    xprof_free(dir);
-  }
-  return xprof_format("%s, no data; profile files %016llx", hex, (unsigned long long)whole);
-}
-
-/* The data file that profile name `name` reads, absolute where it
- * exists (where it would be when there is none yet: a profile that
- * appears later must count as a change); malloc'd. */
 static char *profile_file(const char *name) {
   char *dir = xprof_use_profile_name(name);
   if (!dir)
@@ -222,6 +193,37 @@ static char *profile_file(const char *name) {
   return file;
 }
 
+/* The digest of what the compile of `obj` reads; when the profile has no
+ * data for it under the name the driver derived (a compiler that names
+ * its object otherwise, say), the digest of every profile file whole. */
+static char *use_digest(const struct cache_use *u, const char *obj) {
+  const xprof_objfile *o = NULL;
+  int any = 0;
+  xprof_profile *p = xprof_use_lookup(u->names, (unsigned)u->n_names, u->pathmap,
+                                      (unsigned)u->n_map, obj, &o, &any, ignore, NULL);
+  char hex[XPROF_DIGEST_HEX];
+  xprof_use_digest(o, p ? p->summary : NULL, u->summary, hex);
+  xprof_profile_free(p);
+  if (o)
+    return xprof_format("%s", hex);
+  uint32_t whole = 0, again = 0x9e3779b9u; /* two CRCs: 64 bits */
+  for (int i = 0; i < u->n_names; i++) {
+    char *file = profile_file(u->names[i]);
+    FILE *f = file ? fopen(file, "rb") : NULL;
+    char buf[65536];
+    size_t n;
+    while (f && (n = fread(buf, 1, sizeof buf, f)) > 0)
+      whole = xprof_crc32c(whole, buf, n), again = xprof_crc32c(again, buf, n);
+    if (f)
+      fclose(f);
+    xprof_free(file);
+  }
+  return xprof_format("%s, no data; profile files %08x%08x", hex, whole, again);
+}
+
+/* The data file that profile name `name` reads, absolute where it
+ * exists (where it would be when there is none yet: a profile that
+ * appears later must count as a change); malloc'd. */
 /* A marker per profile file the compile reads. */
 static void file_markers(char **text, const struct cache_use *u) {
   for (int i = 0; i < u->n_names; i++) {
@@ -232,13 +234,7 @@ static void file_markers(char **text, const struct cache_use *u) {
   }
 }
 
-int under_ccache(void) {
-  struct cmdline parent;
-  enum parent_tool tool = parent_args(&parent);
-  if (tool != PARENT_OTHER)
-    cmdline_free(&parent);
-  return tool == PARENT_CCACHE;
-}
+int under_ccache(void) { return parent_tool() == PARENT_CCACHE; }
 
 /* ccache: the lines that make its key cover the profile (see above). */
 static char *cache_lines(const struct cache_use *use, const char *obj, const char *no_direct) {

@@ -728,11 +728,13 @@ static char *ccache_header(void) {
  * dependency file (-MD) that names the profile for make and ccache; the
  * compiler run as it is otherwise.  Returns the driver's exit status. */
 static int compile_one(struct args *a, const struct command *c, const struct cache_use *u) {
-  int cache = under_ccache();
-  char *header = cache ? ccache_header() : NULL;
   const struct cache_use *use = c->mode == USE ? u : NULL;
+  /* Only preprocessed output and dependency files depend on who runs the
+   * driver: other compilations look no further. */
+  int cache = (c->preprocess || c->make_deps) && under_ccache();
+  char *header = cache ? ccache_header() : NULL;
   if (c->preprocess) {
-    char *lines = preprocess_lines(c->mode == USE ? u : NULL, u, c->source, header);
+    char *lines = preprocess_lines(use, u, c->source, header);
     if (lines)
       return preprocess_for_tool(a, c->output, lines);
   }

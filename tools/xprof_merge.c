@@ -37,6 +37,7 @@ static const char usage[] =
 typedef struct input {
   const char *dir;
   uint64_t weight;
+  uint64_t total; /* its counts' sum, once read */
 } input;
 
 static int parse_weighted(const char *arg, input *in) {
@@ -59,11 +60,8 @@ static int parse_weighted(const char *arg, input *in) {
 static uint64_t total_count(const xprof_profile *p) {
   uint64_t sum = 0;
   for (uint32_t i = 0; i < p->n_objfiles; i++)
-    for (uint32_t j = 0; j < p->objfiles[i].n_procs; j++) {
-      const xprof_proc *f = &p->objfiles[i].procs[j];
-      for (uint32_t k = 0; k < f->n_counters; k++)
-        sum = xprof_sat_add(sum, f->counters[k]);
-    }
+    for (uint32_t j = 0; j < p->objfiles[i].n_procs; j++)
+      sum = xprof_sat_add(sum, xprof_proc_sum(&p->objfiles[i].procs[j]));
   return sum;
 }
 
@@ -71,13 +69,13 @@ static uint64_t total_count(const xprof_profile *p) {
  * rounded, at least 1.  Whole numbers: a fractional scale would round
  * counters one by one, and the counts derived from them by the flow
  * solver could come out negative. */
-static void normalize_weights(input *in, xprof_profile *const *read, int n) {
+static void normalize_weights(input *in, int n) {
   uint64_t largest = 0;
   for (int i = 0; i < n; i++)
-    if (total_count(read[i]) > largest)
-      largest = total_count(read[i]);
+    if (in[i].total > largest)
+      largest = in[i].total;
   for (int i = 0; i < n; i++) {
-    uint64_t own = total_count(read[i]);
+    uint64_t own = in[i].total;
     uint64_t factor = own ? (uint64_t)((long double)largest / own + 0.5L) : 1;
     uint64_t w = in[i].weight * (factor ? factor : 1);
     in[i].weight = factor && w / factor != in[i].weight ? UINT64_MAX : w;
@@ -133,14 +131,16 @@ int main(int argc, char **argv) {
   xprof_profile **read = calloc((size_t)n, sizeof *read);
   if (!read)
     return tool_error("out of memory");
-  for (int i = 0; i < n; i++)
+  for (int i = 0; i < n; i++) {
     if (xprof_read_profile_dir(inputs[i].dir, &read[i], &err) < 0)
       return tool_fail(&err);
+    inputs[i].total = total_count(read[i]);
+  }
   if (normalize)
-    normalize_weights(inputs, read, n);
+    normalize_weights(inputs, n);
   for (int i = 0; verbose && i < n; i++)
     fprintf(stderr, "xprof_merge: %s: total count %llu, weight %llu\n", inputs[i].dir,
-            (unsigned long long)total_count(read[i]), (unsigned long long)inputs[i].weight);
+            (unsigned long long)inputs[i].total, (unsigned long long)inputs[i].weight);
   xprof_profile *result = NULL;
   for (int i = 0; i < n; i++) {
     if (!result && inputs[i].weight == 1) {

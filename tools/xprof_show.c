@@ -153,13 +153,6 @@ static int by_sum(const void *a, const void *b) {
   return x < y ? 1 : x > y ? -1 : strcmp(((const row *)a)->name, ((const row *)b)->name);
 }
 
-static uint64_t proc_sum(const xprof_proc *f) {
-  uint64_t s = 0;
-  for (uint32_t c = 0; c < f->n_counters; c++)
-    s = xprof_sat_add(s, f->counters[c]);
-  return s;
-}
-
 /* Every procedure of the profile, busiest first (malloc'd); *ran gets how
  * many ran. */
 static row *busiest(const xprof_profile *p, size_t *n_rows, size_t *ran) {
@@ -174,7 +167,7 @@ static row *busiest(const xprof_profile *p, size_t *n_rows, size_t *ran) {
     const xprof_objfile *o = &p->objfiles[k];
     const char *base = strrchr(o->path, '/');
     for (uint32_t j = 0; j < o->n_procs; j++) {
-      uint64_t s = proc_sum(&o->procs[j]);
+      uint64_t s = xprof_proc_sum(&o->procs[j]);
       *ran += s != 0;
       rows[n++] = (row){s, o->procs[j].name, base ? base + 1 : o->path, o, &o->procs[j]};
     }
@@ -315,7 +308,7 @@ static void html_tables(FILE *f, const xprof_profile *p, const row *rows, size_t
     const xprof_objfile *o = &p->objfiles[k];
     uint64_t s = 0;
     for (uint32_t j = 0; j < o->n_procs; j++)
-      s = xprof_sat_add(s, proc_sum(&o->procs[j]));
+      s = xprof_sat_add(s, xprof_proc_sum(&o->procs[j]));
     char b[32];
     fprintf(f, "<tr><td class=\"n\">%s</td><td class=\"n\">%.1f%%</td><td><code>",
             grouped(s, b), total ? 100.0 * (double)s / (double)total : 0.0);
