@@ -24,7 +24,8 @@ static struct plugin_info xp_plugin_info = {
     "  -fplugin-arg-xprof-xprofile=collect[:NAME] | use[:NAME] (repeatable)\n"
     "  -fplugin-arg-xprof-pathmap=COLLECT_PREFIX:USE_PREFIX (repeatable)\n"
     "  -fplugin-arg-xprof-object-prefix-map=OLD%3DNEW (repeatable): object paths\n"
-    "      as the profile records and looks them up ('=' and '%' as %3D, %25)\n"
+    "      as the profile records and looks them up\n"
+    "  (in every value, '=' and '%' as %3D and %25: GCC ends a value at a second '=')\n"
     "  -fplugin-arg-xprof-update=thread|atomic|single\n"
     "  -fplugin-arg-xprof-no-tls-counters, -fplugin-arg-xprof-no-asm-counters\n"
     "  -fplugin-arg-xprof-values-per-site=N\n"
@@ -153,17 +154,18 @@ static bool parse_args(struct plugin_name_args *info) {
   xp_opts.hot_inline = 400;
   xp_opts.cold_inline = 12;
   for (int i = 0; i < info->argc; i++) {
-    const char *k = info->argv[i].key, *v = info->argv[i].value;
+    /* Every value decoded: the drivers send '=' as %3D (see percent_decode). */
+    const char *k = info->argv[i].key;
+    const char *v = info->argv[i].value ? percent_decode(info->argv[i].value) : NULL;
     bool needs_value = true;
     if (strcmp(k, "xprofile") == 0 && v) {
       if (!parse_xprofile(v))
         return false;
     } else if (strcmp(k, "object-prefix-map") == 0 && v) {
-      char *map = percent_decode(v);
-      if (!strchr(map, '='))
+      if (!strchr(v, '='))
         error("xprof: %<object-prefix-map=%s%>: expected %<OLD%%3DNEW%>", v);
       else
-        push(&xp_opts.object_prefix_map, &xp_opts.n_object_prefix_map, map);
+        push(&xp_opts.object_prefix_map, &xp_opts.n_object_prefix_map, v);
     } else if (strcmp(k, "pathmap") == 0 && v) {
       if (!strchr(v, ':')) {
         error("xprof: %<pathmap=%s%>: expected %<COLLECT_PREFIX:USE_PREFIX%>", v);

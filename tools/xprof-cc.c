@@ -583,8 +583,10 @@ static int add_plugin(struct args *a, const struct command *c) {
   return 0;
 }
 #else
-/* GCC hands a plugin argument's value over only up to a second '=':
- * '=' and '%' go as %3D and %25 (malloc'd; the plugin decodes them). */
+/* GCC hands a plugin argument's value over only up to a second '=' (a
+ * profile named "run=2", a path with '=' in it): '=' and '%' go as %3D
+ * and %25 in every value the driver passes (malloc'd; the plugin decodes
+ * them all). */
 static char *plugin_arg_encode(const char *v) {
   char *out = malloc(3 * strlen(v) + 1), *o = out;
   if (!out)
@@ -613,15 +615,15 @@ static int add_plugin(struct args *a, const struct command *c) {
   if (c->mode == COLLECT) {
     pushf(a, c->collect_name ? "-fplugin-arg-xprof-xprofile=collect:%s"
                              : "-fplugin-arg-xprof-xprofile=collect%s",
-          c->collect_name ? c->collect_name : "");
+          c->collect_name ? plugin_arg_encode(c->collect_name) : "");
     if (c->update)
       pushf(a, "-fplugin-arg-xprof-update=%s", c->update);
     return 0;
   }
   for (int k = 0; k < c->n_use; k++)
-    pushf(a, "-fplugin-arg-xprof-xprofile=use:%s", c->use_names[k]);
+    pushf(a, "-fplugin-arg-xprof-xprofile=use:%s", plugin_arg_encode(c->use_names[k]));
   for (int k = 0; k < c->n_map; k++)
-    pushf(a, "-fplugin-arg-xprof-pathmap=%s", c->pathmaps[k]);
+    pushf(a, "-fplugin-arg-xprof-pathmap=%s", plugin_arg_encode(c->pathmaps[k]));
   for (const char *const *f = fdo_flags; *f; f++)
     push(a, *f);
   /* So that the plugin can tell them from the user's (partial training
