@@ -9,23 +9,6 @@
 
 #include "xprof-gcc.h"
 
-bool xp_is_indirect_call(gimple *stmt) {
-  return is_gimple_call(stmt) && !gimple_call_internal_p(stmt) &&
-         !gimple_call_fndecl(stmt) && gimple_call_fn(stmt);
-}
-
-unsigned xp_count_indirect_calls(void) {
-  unsigned n = 0;
-  basic_block bb;
-  FOR_EACH_BB_FN(bb, cfun) {
-    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);
-         gsi_next(&gsi))
-      if (xp_is_indirect_call(gsi_stmt(gsi)))
-        n++;
-  }
-  return n;
-}
-
 /* ---- Calls that surely return ------------------------------------------
  *
  * GCC's profiler (tree-cfg.cc, stmt_can_terminate_bb_p) ends a block after

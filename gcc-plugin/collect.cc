@@ -1,6 +1,7 @@
 /*
  * collect.cc - -xprofile=collect: counters on the edges off a spanning
- * tree, value-profile calls before indirect calls, and the object file's
+ * tree, value-profile calls before the values GCC's own profiler measures
+ * (values.cc), and the object file's
  * descriptor (runtime/xprof_rt.h) with a constructor that registers it.
  *
  * Counters of ordinary functions live in one array per object file.  A
@@ -34,6 +35,7 @@ struct xp_fn {
   uint64_t signature;
   uint32_t n_counters; /* including debug counters */
   uint32_t n_vp_sites;
+  uint32_t first_site; /* its sites' types in collect_ctx.site_types */
   tree var;            /* counters (and, for comdat, value-profile state) */
   tree word;           /* per-thread: var's thread-local word, or */
   tree twin;           /* var's thread-local twin, and */
@@ -51,7 +53,9 @@ struct collect_ctx {
   tree ctr_var, vp_var; /* the object file's counters and value states */
   uint32_t n_ctrs, n_vp_words;
   vec<uint32_t> vp_site_words; /* state offsets, object-wide vp_var */
-  tree vp_proc_decl, thread_fn_decl;
+  vec<unsigned char> site_types; /* XPROF_RT_VP_* of every site */
+  tree recorder[XPROF_RT_VP_PROC + 1]; /* __xprof_vp_* by type */
+  tree thread_fn_decl;
   tree thread_var; /* per-thread: the object array's thread-local word */
   tree twin_var, twin_cell; /* or its thread-local twin, and its cell */
   tree thread_delta; /* cfun's distance to its thread copy (SSA name) */
@@ -184,21 +188,26 @@ static void insert_increment(collect_ctx *c, edge e, tree var, uint32_t idx) {
   gsi_insert_seq_on_edge(e, increment_seq(ref, xp_opts.update == XP_UPDATE_ATOMIC, "PROF_edge"));
 }
 
-static tree get_vp_proc_decl(collect_ctx *c) {
-  if (!c->vp_proc_decl) {
-    tree type = build_function_type_list(void_type_node, ptr_type_node,
-                                         const_ptr_type_node, NULL_TREE);
-    c->vp_proc_decl = build_fn_decl(
-        xp_opts.update == XP_UPDATE_SINGLE ? "__xprof_vp_proc_single"
-                                           : "__xprof_vp_proc",
-        type);
-    TREE_NOTHROW(c->vp_proc_decl) = 1;
-    DECL_ATTRIBUTES(c->vp_proc_decl) =
-        tree_cons(get_identifier("leaf"), NULL, DECL_ATTRIBUTES(c->vp_proc_decl));
+/* The runtime's recorder of a site of the given type, whose second
+ * parameter has the type of xp_site_value's result for it. */
+static tree get_recorder(collect_ctx *c, unsigned vp_type) {
+  if (c->recorder[vp_type])
+    return c->recorder[vp_type];
+  const char *name;
+  tree arg;
+  if (vp_type == XPROF_RT_VP_PROC) {
+    name = xp_opts.update == XP_UPDATE_SINGLE ? "__xprof_vp_proc_single" : "__xprof_vp_proc";
+    arg = const_ptr_type_node;
+  } else {
+    name = vp_type == XPROF_RT_VP_INT ? "__xprof_vp_int" : "__xprof_vp_llong";
+    arg = get_gcov_type();
   }
-  return c->vp_proc_decl;
+  tree decl = build_fn_decl(name, build_function_type_list(void_type_node, ptr_type_node,
+                                                            arg, NULL_TREE));
+  TREE_NOTHROW(decl) = 1;
+  DECL_ATTRIBUTES(decl) = tree_cons(get_identifier("leaf"), NULL, DECL_ATTRIBUTES(decl));
+  return c->recorder[vp_type] = decl;
 }
-
 
 /* A new block after `after`, in its loop, that runs with probability p
  * of `from`'s count. */
@@ -214,29 +223,31 @@ static void vp_edge(basic_block from, basic_block to, int flags, profile_probabi
   make_edge(from, to, flags)->probability = p;
 }
 
-/* Before an indirect call, record its target:
+/* Before a site's statement, record its value (a callee, a divisor, a
+ * size: values.cc):
  *
- *   head:  if (STATE.value[0] == (uint64) fn) goto fast0; else goto next1;
- *   next1: if (STATE.value[1] == (uint64) fn) goto fast1; else goto slow;
+ *   head:  if (STATE.value[0] == (uint64) v) goto fast0; else goto next1;
+ *   next1: if (STATE.value[1] == (uint64) v) goto fast1; else goto slow;
  *   fastK: STATE.count[K] += 1;              (atomically but with single)
- *   slow:  __xprof_vp_proc (&STATE, fn);
- *   join:  the call
+ *   slow:  __xprof_vp_TYPE (&STATE, v);
+ *   join:  the statement
  *
  * The runtime keeps the most frequent values in front, so most events
  * cost a compare, a branch and an add instead of a call and a scan of
- * the pairs in the runtime.  The
- * runtime counts a kept value with the same add, and a free pair has
- * value 0, which no target equals. */
-static void insert_vp_site(collect_ctx *c, gimple *call, tree state_var, uint32_t word) {
-  tree fn = gimple_call_fn(call);
-  if (TREE_CODE(fn) == OBJ_TYPE_REF)
-    fn = OBJ_TYPE_REF_EXPR(fn);
-  gimple_stmt_iterator gsi = gsi_for_stmt(call);
-  tree target = make_temp_ssa_name(counter_type(), NULL, "PROF_fn");
-  gimple *conv = gimple_build_assign(target, NOP_EXPR, unshare_expr(fn));
-  gsi_insert_before(&gsi, conv, GSI_SAME_STMT);
-  basic_block head = gimple_bb(call);
-  edge rest = split_block(head, conv);
+ * the pairs in the runtime.  The runtime counts a kept value with the
+ * same add.  A free pair is value 0 with count 0: a value 0 counted in
+ * it is kept there, as the runtime would keep it. */
+static void insert_vp_site(collect_ctx *c, const xp_site *site, tree state_var, uint32_t word) {
+  gimple_stmt_iterator gsi = gsi_for_stmt(site->stmt);
+  tree arg = xp_site_value(site, &gsi);
+  tree value = arg;
+  if (site->kind == XP_SITE_CALL) {
+    value = make_temp_ssa_name(counter_type(), NULL, "PROF_fn");
+    gsi_insert_before(&gsi, gimple_build_assign(value, NOP_EXPR, arg), GSI_SAME_STMT);
+  }
+  gsi_prev(&gsi);
+  basic_block head = gimple_bb(site->stmt);
+  edge rest = split_block(head, gsi_stmt(gsi));
   basic_block join = rest->dest;
   profile_count total = head->count;
   remove_edge(rest);
@@ -244,11 +255,11 @@ static void insert_vp_site(collect_ctx *c, gimple *call, tree state_var, uint32_
   basic_block check = head, after = head;
   profile_probability hit = profile_probability::likely();
   for (uint32_t k = 0; k < XPROF_RT_VP_INLINE_PAIRS && k < xp_opts.values_per_site; k++) {
-    tree value = make_temp_ssa_name(counter_type(), NULL, "PROF_vp");
+    tree kept = make_temp_ssa_name(counter_type(), NULL, "PROF_vp");
     gimple_stmt_iterator g = gsi_last_bb(check);
-    gsi_insert_after(&g, gimple_build_assign(value, element(state_var, word + 2 + 2 * k)),
+    gsi_insert_after(&g, gimple_build_assign(kept, element(state_var, word + 2 + 2 * k)),
                      GSI_NEW_STMT);
-    gsi_insert_after(&g, gimple_build_cond(EQ_EXPR, value, target, NULL_TREE, NULL_TREE),
+    gsi_insert_after(&g, gimple_build_cond(EQ_EXPR, kept, value, NULL_TREE, NULL_TREE),
                      GSI_NEW_STMT);
     basic_block fast = vp_block(after, check, hit);
     g = gsi_last_bb(fast);
@@ -262,11 +273,9 @@ static void insert_vp_site(collect_ctx *c, gimple *call, tree state_var, uint32_
     check = after = next;
   }
   /* check is now the slow path. */
-  tree ptr = make_temp_ssa_name(ptr_type_node, NULL, "PROF_fn");
   gimple_stmt_iterator g = gsi_last_bb(check);
-  gsi_insert_after(&g, gimple_build_assign(ptr, NOP_EXPR, unshare_expr(fn)), GSI_NEW_STMT);
-  gsi_insert_after(&g, gimple_build_call(get_vp_proc_decl(c), 2,
-                                         build_fold_addr_expr(element(state_var, word)), ptr),
+  gsi_insert_after(&g, gimple_build_call(get_recorder(c, site->vp_type), 2,
+                                         build_fold_addr_expr(element(state_var, word)), arg),
                    GSI_NEW_STMT);
   vp_edge(check, join, EDGE_FALLTHRU, profile_probability::always());
   join->count = total;
@@ -274,19 +283,12 @@ static void insert_vp_site(collect_ctx *c, gimple *call, tree state_var, uint32_
     loops_state_set(LOOPS_NEED_FIXUP);
 }
 
-/* Before each indirect call, record its target (sites numbered in block
- * order, before any block is split). */
-static void insert_vp_calls(collect_ctx *c, tree var, uint32_t first_word, uint32_t stride) {
-  vec<gimple *> calls = vNULL;
-  basic_block bb;
-  FOR_EACH_BB_FN(bb, cfun) {
-    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi))
-      if (xp_is_indirect_call(gsi_stmt(gsi)))
-        calls.safe_push(gsi_stmt(gsi));
-  }
-  for (unsigned site = 0; site < calls.length(); site++)
-    insert_vp_site(c, calls[site], var, first_word + site * stride);
-  calls.release();
+/* Before each site's statement, record its value (sites found before
+ * any block was split). */
+static void insert_vp_calls(collect_ctx *c, const vec<xp_site> &sites, tree var,
+                            uint32_t first_word, uint32_t stride) {
+  for (unsigned k = 0; k < sites.length(); k++)
+    insert_vp_site(c, &sites[k], var, first_word + k * stride);
 }
 
 /* ---- per-thread counters: twins and thread-local words --------------- */
@@ -547,11 +549,13 @@ static void count_edges(collect_ctx *c, const xp_fn *f, const xp_cfg *g, uint32_
 static int instrument_function(collect_ctx *c, cgraph_node *node) {
   if (execute_fixup_cfg() & TODO_cleanup_cfg)
     cleanup_tree_cfg();
-  uint32_t n_sites = xp_count_indirect_calls();
+  vec<xp_site> sites;
+  uint32_t n_sites = xp_value_sites(&sites);
   xp_cfg g;
   if (!xp_cfg_build(&g, n_sites)) {
     remove_fake_edges();
     xp_cfg_free(&g);
+    xp_free_value_sites(&sites);
     if (xp_opts.verbose)
       xp_note("%s: not profiled (abnormal control flow that counters cannot follow exactly)",
               xp_function_name(node->decl));
@@ -563,6 +567,9 @@ static int instrument_function(collect_ctx *c, cgraph_node *node) {
   f.name = xp_function_name(node->decl);
   f.signature = g.signature;
   f.n_vp_sites = n_sites;
+  f.first_site = c->site_types.length();
+  for (uint32_t k = 0; k < n_sites; k++)
+    c->site_types.safe_push((unsigned char)sites[k].vp_type);
   f.comdat = is_comdat(node->decl);
   f.take_address = node->address_taken || (TREE_PUBLIC(node->decl) && !f.comdat);
   uint32_t n_debug = 0;
@@ -583,8 +590,9 @@ static int instrument_function(collect_ctx *c, cgraph_node *node) {
                        g.counter_of_edge, (uint32_t)g.n_counters, n_debug != 0);
   remove_fake_edges();
   gsi_commit_edge_inserts();
-  insert_vp_calls(c, f.comdat ? f.var : c->vp_var, f.vp_base,
+  insert_vp_calls(c, sites, f.comdat ? f.var : c->vp_var, f.vp_base,
                   XPROF_RT_VP_WORDS(xp_opts.values_per_site));
+  xp_free_value_sites(&sites);
   if (c->thread_delta)
     emit_thread_entry(c, f.var, f.word, c->thread_delta);
   c->thread_delta = NULL_TREE;
@@ -730,7 +738,7 @@ static tree emit_sites(collect_ctx *c, const record *site) {
     for (uint32_t s = 0; s < f.n_vp_sites; s++, k++) {
       tree state_var = f.comdat ? f.var : c->vp_var;
       tree v[XPROF_RT_SITE_N_FIELDS] = {};
-      v[XPROF_RT_SITE_type] = u32(XPROF_RT_VP_PROC);
+      v[XPROF_RT_SITE_type] = u32(c->site_types[f.first_site + s]);
       v[XPROF_RT_SITE_expr_id] = u32(s);
       v[XPROF_RT_SITE_state] = build_fold_addr_expr(element(state_var, f.vp_base + s * words));
       CONSTRUCTOR_APPEND_ELT(arr, size_int(k), fill(site, v));
@@ -889,4 +897,5 @@ void xp_collect_execute(void) {
   }
   c->fns.release();
   c->vp_site_words.release();
+  c->site_types.release();
 }

@@ -27,6 +27,7 @@
 #include "stringpool.h"
 #include "ssa.h"
 #include "gimplify.h"
+#include "gimplify-me.h"
 #include "tree-iterator.h"
 #include "attribs.h"
 #include "cgraph.h"

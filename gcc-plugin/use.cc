@@ -121,17 +121,12 @@ struct xp_promotion {
 };
 static vec<xp_promotion> promotions;
 
-static void choose_promotions(const xprof_objfile *o, const xprof_proc *f) {
-  unsigned site = 0;
-  vec<gcall *> calls = vNULL;
-  basic_block bb;
-  FOR_EACH_BB_FN(bb, cfun) {
-    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);
-         gsi_next(&gsi))
-      if (xp_is_indirect_call(gsi_stmt(gsi)))
-        calls.safe_push(as_a<gcall *>(gsi_stmt(gsi)));
-  }
-  for (site = 0; site < calls.length(); site++) {
+static void choose_promotions(const xprof_objfile *o, const xprof_proc *f,
+                              const vec<xp_site> &sites) {
+  for (unsigned site = 0; site < sites.length(); site++) {
+    if (sites[site].kind != XP_SITE_CALL)
+      continue;
+    gcall *call = as_a<gcall *>(sites[site].stmt);
     const xprof_vp_record *rec = NULL;
     for (uint32_t r = 0; r < f->n_vp_records; r++)
       if (f->vp[r].expr_id == site && f->vp[r].type == XPROF_VP_PROC)
@@ -148,13 +143,13 @@ static void choose_promotions(const xprof_objfile *o, const xprof_proc *f) {
       if (!v->proc || !v->count || v->count < total - v->count) /* under half */
         continue;
       cgraph_node *target = find_target(v->proc, o->path);
-      if (!target || !call_matches(calls[site], target->decl))
+      if (!target || !call_matches(call, target->decl))
         continue;
       /* Not a function defined elsewhere: never inlined here, so never a
        * guess worth keeping (GCC's own use does not see those either). */
       if (target->get_availability() <= AVAIL_INTERPOSABLE && target->can_be_discarded_p())
         continue;
-      xp_promotion p = {current_function_decl, calls[site], target,
+      xp_promotion p = {current_function_decl, call, target,
                         profile_probability::probability_in_gcov_type((gcov_type)v->count,
                                                                       (gcov_type)total),
                         v->count, total, first};
@@ -162,7 +157,6 @@ static void choose_promotions(const xprof_objfile *o, const xprof_proc *f) {
       first = false;
     }
   }
-  calls.release();
 }
 
 /* Promotions become speculative call-graph edges, as GCC's own profile
@@ -234,12 +228,14 @@ static xp_node_cache hot_caches[2]; /* without, with the cold-call limit */
 struct solution {
   xp_cfg c;
   uint64_t *edge_count, *node_count;
+  vec<xp_site> sites; /* cfun's value-profile sites */
 };
 
 static void free_solution(solution *s) {
   XDELETEVEC(s->edge_count);
   XDELETEVEC(s->node_count);
   xp_cfg_free(&s->c);
+  xp_free_value_sites(&s->sites);
 }
 
 /* Build cfun's graph as the collect build did and solve f's counts on it.
@@ -248,10 +244,11 @@ static void free_solution(solution *s) {
 static int solve(const xprof_proc *f, solution *s) {
   if (execute_fixup_cfg() & TODO_cleanup_cfg)
     cleanup_tree_cfg();
-  uint32_t n_sites = xp_count_indirect_calls();
+  uint32_t n_sites = xp_value_sites(&s->sites);
   if (!xp_cfg_build(&s->c, n_sites) || s->c.signature != f->signature) {
     remove_fake_edges();
     xp_cfg_free(&s->c);
+    xp_free_value_sites(&s->sites);
     xp_warning(XPROF_MSG_MISMATCH, f->name);
     return -1;
   }
@@ -319,6 +316,36 @@ static void make_cold(void) {
     bb->count = bb->count.global0();
 }
 
+/* GCC's own value-profile transformations (divisions by a frequent
+ * constant, modulo by a power of two or by a few subtractions, string
+ * operations of a frequent size), on histograms of f's records, where
+ * -fprofile-use would run them (tree-profile.cc) and under the same
+ * flag.  The counts must be set: GCC checks the histograms against them
+ * and weighs the new branches by them. */
+static void transform_values(const xprof_objfile *o, const xprof_proc *f, vec<xp_site> *sites,
+                             xprof_use_stats *st) {
+  if (!opt_for_fn(current_function_decl, flag_value_profile_transformations))
+    return;
+  if (!xp_apply_value_sites(o, f, sites))
+    return;
+  /* A transformation splits the statement's block (the specialized copy
+   * goes before it): count the statements that moved. */
+  vec<basic_block> was = vNULL;
+  for (unsigned i = 0; i < sites->length(); i++)
+    was.safe_push(gimple_bb((*sites)[i].stmt));
+  if (gimple_value_profile_transformations()) {
+    unsigned n = 0;
+    for (unsigned i = 0; i < sites->length(); i++)
+      n += (*sites)[i].kind != XP_SITE_CALL && gimple_bb((*sites)[i].stmt) != was[i] &&
+           (i == 0 || (*sites)[i - 1].stmt != (*sites)[i].stmt);
+    st->specialized += n;
+    if (xp_opts.verbose && n)
+      xp_note("%s: %u operation%s specialized to profiled values", f->name, n,
+              xprof_plural(n));
+  }
+  was.release();
+}
+
 /* Apply f's counts to cfun.  Returns 0, or -1 when they do not fit. */
 static int annotate(const xprof_objfile *o, const xprof_proc *f, xprof_use_stats *st) {
   solution s;
@@ -347,8 +374,10 @@ static int annotate(const xprof_objfile *o, const xprof_proc *f, xprof_use_stats
   remove_fake_edges();
   profile_status_for_fn(cfun) = PROFILE_READ;
   record_loop_bounds();
-  if (!untrained)
-    choose_promotions(o, f);
+  if (!untrained) {
+    choose_promotions(o, f, s.sites);
+    transform_values(o, f, &s.sites, st);
+  }
   update_max_bb_count();
   compute_function_frequency();
   free_dominance_info(CDI_DOMINATORS);
@@ -420,7 +449,7 @@ void xp_use_execute(void) {
   /* GCC's clones and inliner look at the flag as well (cgraphclones.cc). */
   XP_SET_OPTIMIZATION(x_flag_profile_partial_training, xp_opts.partial_training);
 
-  xprof_use_stats st = {0, 0, 0, 0, 0};
+  xprof_use_stats st = {0, 0, 0, 0, 0, 0};
   plain_cache = xp_plain_cache();
   hot_caches[0] = hot_caches[1] = xp_node_cache();
   vec<cgraph_node *> done = vNULL;

@@ -66,9 +66,37 @@ const char *xp_shipped_data(size_t *n);
 void xp_find_returning_functions(void);
 void xp_forget_returning_functions(void);
 
-/* Indirect calls of cfun, in statement order: the value-profile sites. */
-unsigned xp_count_indirect_calls(void);
-bool xp_is_indirect_call(gimple *stmt);
+/* A value-profile site of cfun (values.cc): one record of the profile,
+ * whose expression id is the site's index. */
+enum xp_site_kind {
+  XP_SITE_CALL,     /* an indirect call's callee (VP_PROC) */
+  XP_SITE_VALUE,    /* an integer: a divisor, a string operation's size */
+  XP_SITE_QUOTIENT, /* a / b of an unsigned a % b */
+  XP_SITE_ALIGN     /* a string operation's destination's alignment */
+};
+struct xp_site {
+  gimple *stmt;
+  enum xp_site_kind kind;
+  tree value;       /* what is measured, an expression of stmt's operands */
+  unsigned vp_type; /* XPROF_RT_VP_*, of the record */
+  /* GCC's histograms of the statement: the site's own, and for a VALUE
+   * site the POW2 and AVERAGE ones derived from it (or NULL).  Use
+   * attaches them to the statement; the rest are freed. */
+  histogram_value hist, pow2, average;
+};
+/* cfun's sites, in the order of GCC's own value profiler; returns how
+ * many.  Both modes call it at the same point, before anything changes. */
+unsigned xp_value_sites(vec<xp_site> *sites);
+void xp_free_value_sites(vec<xp_site> *sites);
+/* Collect: the value site s records, as a gimple value inserted before
+ * gsi: a pointer for a call site, else a 64-bit integer as the runtime
+ * keeps it. */
+tree xp_site_value(const xp_site *s, gimple_stmt_iterator *gsi);
+/* Use: give GCC the histograms of f's records for cfun's sites, once
+ * cfun's counts are set (value transformations read both).  Returns how
+ * many sites got them. */
+unsigned xp_apply_value_sites(const xprof_objfile *o, const xprof_proc *f,
+                              vec<xp_site> *sites);
 
 /* Should this function be left alone? (no body, thunk, attribute,
  * skip patterns) */

@@ -102,8 +102,10 @@ void xprof_use_summary_text(const xprof_use_stats *st, const char *objpath,
                             int partial_training, char *buf, size_t size) {
   snprintf(buf, size,
            "%s: %u procedure%s matched the profile, %u mismatched, %u missing; "
-           "%u indirect call%s promoted; %u never ran in training%s",
+           "%u indirect call%s promoted, %u operation%s specialized to profiled values; "
+           "%u never ran in training%s",
            objpath, st->matched, xprof_plural(st->matched), st->mismatched, st->missing,
-           st->promoted, xprof_plural(st->promoted), st->untrained,
+           st->promoted, xprof_plural(st->promoted), st->specialized,
+           xprof_plural(st->specialized), st->untrained,
            partial_training ? " (optimized as without a profile)" : "");
 }

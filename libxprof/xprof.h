@@ -673,6 +673,7 @@ int xprof_skip_function(const xprof_skip_list *skip, const char *symbol, const c
 /* What a use build found, and the messages it prints. */
 typedef struct xprof_use_stats {
   unsigned matched, mismatched, missing, promoted, untrained;
+  unsigned specialized; /* divisions, string operations... to a value */
 } xprof_use_stats;
 #define XPROF_MSG_MISMATCH                                                    \
   "profile data for %s does not match this compilation (the function or its " \

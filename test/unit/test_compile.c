@@ -84,11 +84,12 @@ static void ends_and_skips(void) {
 }
 
 static void use_summary(void) {
-  xprof_use_stats st = {3, 1, 0, 1, 2};
+  xprof_use_stats st = {3, 1, 0, 1, 2, 1};
   char buf[512];
   xprof_use_summary_text(&st, "/b/x.o", 1, buf, sizeof buf);
   CHECK_STR(buf, "/b/x.o: 3 procedures matched the profile, 1 mismatched, 0 missing; "
-                 "1 indirect call promoted; 2 never ran in training "
+                 "1 indirect call promoted, 1 operation specialized to profiled values; "
+                 "2 never ran in training "
                  "(optimized as without a profile)");
 }
 

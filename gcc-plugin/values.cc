@@ -1,0 +1,272 @@
+/*
+ * values.cc - the value-profile sites of a function: every value GCC's
+ * own -fprofile-generate would measure (gimple_find_values_to_profile),
+ * each kept as a record of the profile, and, at use, the histograms
+ * GCC's own value-profile transformations read, built from those
+ * records.
+ *
+ * GCC measures a value with one of several histograms; xprof keeps one
+ * kind of record for all of them, the most frequent values and their
+ * counts (xprof_rt.h), and derives GCC's other histograms from it:
+ *
+ *   GCC histogram     xprof site (record)             use builds GCC's
+ *   INDIR_CALL        the callee (VP_PROC)            speculative calls,
+ *                                                     use.cc
+ *   TOPN_VALUES       the value (VP_INT or VP_LLONG)  TOPN_VALUES
+ *   POW2, AVERAGE     none: the same statement's      POW2, AVERAGE
+ *                     TOPN_VALUES site
+ *   INTERVAL          the quotient a / b of an        INTERVAL
+ *                     unsigned a % b (VP_INT/LLONG)
+ *   IOR               the lowest set bit of a string  IOR
+ *                     operation's destination, at
+ *                     most 4096 (VP_LLONG)
+ *   TIME_PROFILE      none
+ *
+ * Sites are numbered (expression ids) in the order GCC lists the
+ * values, which is statement order, so collect and use agree on them as
+ * they agree on the CFG.
+ */
+#include "gcc-common.h"
+
+#include "xprof-gcc.h"
+#include "xprof_rt.h"
+
+/* The alignment GCC's IOR histogram can tell: GCC looks for the lowest
+ * set bit, and a destination aligned to a page is as good as any. */
+#define XP_ALIGN_CAP 4096
+
+static unsigned vp_type_of(tree value) {
+  return TYPE_PRECISION(TREE_TYPE(value)) <= 32 ? XPROF_RT_VP_INT : XPROF_RT_VP_LLONG;
+}
+
+/* The last site of stmt's, if it is a TOPN one. */
+static xp_site *topn_site_of(vec<xp_site> *sites, gimple *stmt) {
+  if (sites->is_empty())
+    return NULL;
+  xp_site *s = &sites->last();
+  return s->stmt == stmt && s->kind == XP_SITE_VALUE ? s : NULL;
+}
+
+unsigned xp_value_sites(vec<xp_site> *sites) {
+  histogram_values values;
+  gimple_find_values_to_profile(&values);
+  sites->create(values.length());
+  histogram_value h;
+  unsigned i;
+  FOR_EACH_VEC_ELT(values, i, h) {
+    xp_site s = {h->hvalue.stmt, XP_SITE_CALL, h->hvalue.value, XPROF_RT_VP_PROC, h, NULL, NULL};
+    switch (h->type) {
+    case HIST_TYPE_INDIR_CALL:
+      break;
+    case HIST_TYPE_TOPN_VALUES:
+      s.kind = XP_SITE_VALUE;
+      s.vp_type = vp_type_of(s.value);
+      break;
+    case HIST_TYPE_INTERVAL:
+      s.kind = XP_SITE_QUOTIENT;
+      s.vp_type = vp_type_of(s.value);
+      break;
+    case HIST_TYPE_IOR:
+      s.kind = XP_SITE_ALIGN;
+      s.vp_type = XPROF_RT_VP_LLONG;
+      break;
+    case HIST_TYPE_POW2:
+    case HIST_TYPE_AVERAGE:
+      if (xp_site *topn = topn_site_of(sites, h->hvalue.stmt)) {
+        (h->type == HIST_TYPE_POW2 ? topn->pow2 : topn->average) = h;
+        continue;
+      }
+      free(h);
+      continue;
+    default: /* the time profile, and kinds of later GCCs */
+      free(h);
+      continue;
+    }
+    sites->quick_push(s);
+  }
+  values.release();
+  return sites->length();
+}
+
+void xp_free_value_sites(vec<xp_site> *sites) {
+  xp_site *s;
+  unsigned i;
+  FOR_EACH_VEC_ELT(*sites, i, s) {
+    free(s->hist);
+    free(s->pow2);
+    free(s->average);
+  }
+  sites->release();
+}
+
+/* ---- collect: the value a site records --------------------------------- */
+
+static tree gimplify_before(gimple_stmt_iterator *gsi, tree expr) {
+  return force_gimple_operand_gsi(gsi, expr, true, NULL_TREE, true, GSI_SAME_STMT);
+}
+
+tree xp_site_value(const xp_site *s, gimple_stmt_iterator *gsi) {
+  tree u64 = get_gcov_type(); /* signed; the same bits as the counters */
+  tree v = unshare_expr(s->value);
+  if (s->kind == XP_SITE_CALL) {
+    if (TREE_CODE(v) == OBJ_TYPE_REF)
+      v = OBJ_TYPE_REF_EXPR(v);
+    return gimplify_before(gsi, fold_convert(ptr_type_node, v));
+  }
+  if (s->kind == XP_SITE_ALIGN) {
+    /* x | CAP, then its lowest set bit: t & -t */
+    tree t = gimplify_before(gsi, fold_build2(BIT_IOR_EXPR, u64, fold_convert(u64, v),
+                                              build_int_cst(u64, XP_ALIGN_CAP)));
+    return gimplify_before(gsi, fold_build2(BIT_AND_EXPR, u64, t,
+                                            fold_build1(NEGATE_EXPR, u64, t)));
+  }
+  /* As the runtime keeps it: an int sign-extended from 32 bits. */
+  if (s->vp_type == XPROF_RT_VP_INT)
+    v = fold_convert(intSI_type_node, v);
+  return gimplify_before(gsi, fold_convert(u64, v));
+}
+
+/* ---- use: GCC's histograms from a site's record -------------------------- */
+
+/* A record's values with counts scaled so that they sum to `all`, the
+ * count of the statement's block: GCC takes any other sum for a corrupt
+ * profile (check_counter), and ours differ from the block's count only
+ * where the profile is not exact (a run cut short by a signal, updates
+ * that raced). */
+struct xp_values {
+  gcov_type value[64], count[64];
+  unsigned n;
+  gcov_type all;
+};
+
+static bool scaled_values(const xprof_objfile *o, const xprof_vp_record *rec, gcov_type all,
+                          xp_values *out) {
+  uint64_t total = 0;
+  for (uint32_t k = 0; k < o->n_values_per_vp; k++)
+    total = xprof_sat_add(total, rec->values[k].count);
+  out->n = 0;
+  out->all = all;
+  if (!total || all <= 0)
+    return false;
+  for (uint32_t k = 0; k < o->n_values_per_vp && out->n < 64; k++) {
+    const xprof_vp_value *v = &rec->values[k];
+    if (!v->count)
+      continue;
+    uint64_t c = total == (uint64_t)all
+                     ? v->count
+                     : (uint64_t)((double)v->count * (double)all / (double)total);
+    if (!c)
+      continue;
+    out->value[out->n] = (gcov_type)v->bits;
+    out->count[out->n++] = (gcov_type)MIN(c, (uint64_t)all);
+  }
+  /* Largest first, as GCC's reader sorts them (sort_hist_values). */
+  for (unsigned a = 1; a < out->n; a++)
+    for (unsigned b = a; b > 0 && out->count[b - 1] < out->count[b]; b--) {
+      std::swap(out->count[b - 1], out->count[b]);
+      std::swap(out->value[b - 1], out->value[b]);
+    }
+  return out->n > 0;
+}
+
+static void attach(histogram_value h, const gcov_type *counters, unsigned n) {
+  h->n_counters = n;
+  h->hvalue.counters = XNEWVEC(gcov_type, n);
+  memcpy(h->hvalue.counters, counters, n * sizeof *counters);
+  gimple_add_histogram_value(cfun, h->hvalue.stmt, h);
+}
+
+/* The value as its type holds it (the record keeps an int sign-extended). */
+static unsigned HOST_WIDE_INT in_type(gcov_type v, tree type) {
+  unsigned prec = TYPE_PRECISION(type);
+  unsigned HOST_WIDE_INT u = (unsigned HOST_WIDE_INT)v;
+  return prec >= 64 ? u : u & ((HOST_WIDE_INT_1U << prec) - 1);
+}
+
+static void attach_topn(xp_site *s, const xp_values *v) {
+  gcov_type c[2 + 2 * 64];
+  c[0] = v->all;
+  c[1] = v->n;
+  for (unsigned k = 0; k < v->n; k++) {
+    c[2 + 2 * k] = v->value[k];
+    c[3 + 2 * k] = v->count[k];
+  }
+  attach(s->hist, c, 2 + 2 * v->n);
+  s->hist = NULL;
+  tree type = TREE_TYPE(s->value);
+  if (s->pow2) { /* counters[0]: not a power of two, [1]: a power of two */
+    gcov_type p[2] = {v->all, 0};
+    for (unsigned k = 0; k < v->n; k++) {
+      unsigned HOST_WIDE_INT u = in_type(v->value[k], type);
+      if (u && !(u & (u - 1))) {
+        p[1] += v->count[k];
+        p[0] -= v->count[k];
+      }
+    }
+    attach(s->pow2, p, 2);
+    s->pow2 = NULL;
+  }
+  if (s->average) { /* counters[0]: the sum of the values, [1]: how many */
+    gcov_type a[2] = {0, 0};
+    for (unsigned k = 0; k < v->n; k++) {
+      unsigned HOST_WIDE_INT u = in_type(v->value[k], type);
+      a[0] = (gcov_type)xprof_sat_add((uint64_t)a[0], (uint64_t)u * (uint64_t)v->count[k]);
+      a[1] += v->count[k];
+    }
+    attach(s->average, a, 2);
+    s->average = NULL;
+  }
+}
+
+/* GCC's interval [0, 2): counters of 0, of 1, of values above, below. */
+static void attach_interval(xp_site *s, const xp_values *v) {
+  gcov_type c[4] = {0, 0, 0, 0};
+  for (unsigned k = 0; k < v->n; k++) {
+    unsigned HOST_WIDE_INT u = in_type(v->value[k], TREE_TYPE(s->value));
+    c[u < 2 ? u : 2] += v->count[k];
+  }
+  c[2] += v->all - (c[0] + c[1] + c[2]); /* what scaling left over */
+  s->hist->hdata.intvl.int_start = 0;
+  s->hist->hdata.intvl.steps = 2;
+  attach(s->hist, c, 4);
+  s->hist = NULL;
+}
+
+static void attach_align(xp_site *s, const xp_values *v) {
+  gcov_type ior = 0;
+  for (unsigned k = 0; k < v->n; k++)
+    ior |= v->value[k];
+  attach(s->hist, &ior, 1);
+  s->hist = NULL;
+}
+
+static const xprof_vp_record *record_of(const xprof_proc *f, uint32_t site, unsigned type) {
+  for (uint32_t r = 0; r < f->n_vp_records; r++)
+    if (f->vp[r].expr_id == site)
+      return f->vp[r].type == (xprof_vp_type)type ? &f->vp[r] : NULL;
+  return NULL;
+}
+
+unsigned xp_apply_value_sites(const xprof_objfile *o, const xprof_proc *f,
+                              vec<xp_site> *sites) {
+  unsigned n = 0;
+  xp_site *s;
+  unsigned i;
+  FOR_EACH_VEC_ELT(*sites, i, s) {
+    if (s->kind == XP_SITE_CALL)
+      continue;
+    const xprof_vp_record *rec = record_of(f, i, s->vp_type);
+    xp_values v;
+    profile_count bb = gimple_bb(s->stmt)->count.ipa();
+    if (!rec || !bb.initialized_p() || !scaled_values(o, rec, bb.to_gcov_type(), &v))
+      continue;
+    if (s->kind == XP_SITE_VALUE)
+      attach_topn(s, &v);
+    else if (s->kind == XP_SITE_QUOTIENT)
+      attach_interval(s, &v);
+    else
+      attach_align(s, &v);
+    n++;
+  }
+  return n;
+}
