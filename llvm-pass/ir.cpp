@@ -220,45 +220,16 @@ extern "C" void xl_record_value(LLVMValueRef before, LLVMValueRef state, LLVMVal
   B.CreateBr(Join);
 }
 
-// A length's histogram bucket (xprof_rt.h): the length itself up to 8;
-// 9 + log2(length / 16) for 16, 32, 64 and 128; the last bucket for all
-// others.
-static uint8_t lengthBucket(uint64_t Len) {
-  if (Len <= 8)
-    return (uint8_t)Len;
-  for (unsigned B = 9, P = 16; P <= 128; B++, P *= 2)
-    if (Len == P)
-      return (uint8_t)B;
-  return XPROF_RT_VP_HIST_BUCKETS - 1;
-}
-
-// The buckets of the lengths 0 to 129 (129 standing for all longer ones),
-// one constant per module: a table lookup is five instructions where
-// computing the bucket took twelve (sqlite calls memcmp millions of times
-// from one comparison function alone).
-static GlobalVariable *bucketTable(Module &M) {
-  const char *Name = "__xprof_length_buckets";
-  if (GlobalVariable *G = M.getNamedGlobal(Name))
-    return G;
-  uint8_t T[130];
-  for (unsigned L = 0; L < 130; L++)
-    T[L] = lengthBucket(L);
-  Constant *Init = ConstantDataArray::get(M.getContext(), ArrayRef<uint8_t>(T));
-  auto *G = new GlobalVariable(M, Init->getType(), true, GlobalValue::PrivateLinkage, Init, Name);
-  G->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
-  return G;
-}
-
 extern "C" void xl_count_length(LLVMValueRef before, LLVMValueRef state, LLVMValueRef length,
                                 int atomic) {
   Instruction *At = cast<Instruction>(unwrap(before));
   IRBuilder<> B(At);
   Type *I64 = B.getInt64Ty();
   auto K = [&](uint64_t v) { return ConstantInt::get(I64, v); };
-  GlobalVariable *Table = bucketTable(*At->getModule());
-  Value *Index = B.CreateBinaryIntrinsic(Intrinsic::umin, unwrap(length), K(129));
-  Value *Entry = B.CreateInBoundsGEP(Table->getValueType(), Table, {K(0), Index});
-  Value *Bucket = B.CreateZExt(B.CreateLoad(B.getInt8Ty(), Entry), I64, "xprof.bucket");
+  // The bucket is the length, up to the last one for all longer lengths.
+  Value *Bucket = B.CreateBinaryIntrinsic(Intrinsic::umin, unwrap(length),
+                                          K(XPROF_RT_VP_HIST_BUCKETS - 1), nullptr,
+                                          "xprof.bucket");
   Value *P = B.CreateInBoundsGEP(I64, unwrap(state), B.CreateAdd(Bucket, K(2)));
   if (atomic)
     B.CreateAtomicRMW(AtomicRMWInst::Add, P, K(1), MaybeAlign(8), AtomicOrdering::Monotonic);

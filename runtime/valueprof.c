@@ -158,11 +158,7 @@ uint32_t rt_vp_copy_words(const uint64_t *state) {
 
 /* The length a histogram bucket stands for. */
 static uint64_t bucket_value(uint32_t b) {
-  if (b <= 8)
-    return b;
-  if (b < XPROF_RT_VP_HIST_BUCKETS - 1)
-    return 16ull << (b - 9);
-  return XPROF_RT_VP_HIST_OTHER;
+  return b <= XPROF_RT_VP_HIST_LONGEST ? b : XPROF_RT_VP_HIST_OTHER;
 }
 
 uint32_t rt_vp_pairs(uint64_t *copy) {

@@ -40,7 +40,7 @@
 extern "C" {
 #endif
 
-#define XPROF_RT_ABI_VERSION 4
+#define XPROF_RT_ABI_VERSION 5
 
 /* Words of one value-profile site's state for n values per record:
  * word 0: n (set by the compiler) and a lock bit (bit 63, runtime);
@@ -53,11 +53,12 @@ extern "C" {
  * compiled code adds 1 to the bucket of each length, with no call; the
  * runtime reports the buckets with the largest counts as values.  Word 0
  * is n | XPROF_RT_VP_HISTOGRAM, word 1 reserved, then one count for each
- * of the lengths 0 to 8, 16, 32, 64 and 128 (those LLVM's memop
- * optimization can specialize for) and one for all other lengths,
- * reported as the value XPROF_RT_VP_HIST_OTHER (no real length). */
+ * of the lengths 0 to XPROF_RT_VP_HIST_LONGEST (the longest LLVM's memop
+ * optimization specializes for) and one for all longer ones, reported
+ * as the value XPROF_RT_VP_HIST_OTHER (no real length). */
 #define XPROF_RT_VP_HISTOGRAM (1ull << 32)
-#define XPROF_RT_VP_HIST_BUCKETS 14
+#define XPROF_RT_VP_HIST_LONGEST 128
+#define XPROF_RT_VP_HIST_BUCKETS (XPROF_RT_VP_HIST_LONGEST + 2)
 #define XPROF_RT_VP_HIST_WORDS (2 + XPROF_RT_VP_HIST_BUCKETS)
 #define XPROF_RT_VP_HIST_OTHER UINT64_MAX
 

@@ -38,8 +38,8 @@ XP_OBJECT(obj, "/handmade/extra.o", 0x9, 2, NULL, procs, counters)
 int main(void) {
   XP_INC(counters, 0);
   h[2 + 5] = 90;                            /* length 5 */
-  h[2 + 10] = 700;                          /* 32 */
-  h[2 + 11] = 50;                           /* 64: third, not written */
+  h[2 + 32] = 700;                          /* 32 */
+  h[2 + 64] = 50;                           /* 64: third, not written */
   h[2 + XPROF_RT_VP_HIST_BUCKETS - 1] = 10; /* other lengths: not written */
   for (int i = 0; i < 300; i++)
     __xprof_vp_proc(calls, (const void *)even);

@@ -1,7 +1,7 @@
 // Lengths of memory operations are counted by the compiled code in a
 // histogram (no runtime call): the runtime writes the buckets with the
-// largest counts as values -- lengths 0 to 8, 16, 32, 64, 128, and -1 for
-// all other lengths -- at most n_values_per_vp of them, largest first; a
+// largest counts as values -- lengths 0 to 128, and -1 for all longer
+// ones -- at most n_values_per_vp of them, largest first; a
 // reset clears the histogram, whose size it finds from its first word.
 // RUN: rm -rf %t && mkdir -p %t && cd %t
 // RUN: %cc_rt %s -o %t/hist
@@ -29,11 +29,7 @@ XP_OBJECT(obj, "/handmade/hist.o", 0x9, 3, NULL, procs, counters)
 
 /* The bucket the compiled code counts a length in. */
 static unsigned bucket(uint64_t len) {
-  if (len <= 8)
-    return (unsigned)len;
-  if ((len & (len - 1)) == 0 && len <= 128)
-    return 5 + (unsigned)__builtin_ctzll(len);
-  return XPROF_RT_VP_HIST_BUCKETS - 1;
+  return len <= XPROF_RT_VP_HIST_LONGEST ? (unsigned)len : XPROF_RT_VP_HIST_BUCKETS - 1;
 }
 
 static void count(uint64_t *h, uint64_t len) { XP_INC(h + 2, bucket(len)); }

@@ -1,7 +1,7 @@
-/* memset with lengths of every histogram bucket, each bucket a different
- * number of times: length L <= 8 L + 1 times; 16, 32, 64 and 128 10, 11,
- * 12 and 13 times; eight other lengths twice each (16 in the last
- * bucket). */
+/* memset with lengths of many histogram buckets, each a different number
+ * of times: length L <= 8 L + 1 times; 16, 32, 64 and 128 10, 11, 12 and
+ * 13 times; eight other lengths twice each, four of them longer than 128
+ * (8 in the last bucket). */
 #include <stdio.h>
 #include <string.h>
 
