@@ -11,6 +11,7 @@
 #include <llvm-c/DebugInfo.h>
 
 #include "core.h"
+#include "xprof_rt.h"
 
 static void message(LLVMModuleRef m, const char *kind, const char *fmt,
                     va_list ap) {
@@ -144,19 +145,60 @@ int xl_is_indirect_call(LLVMValueRef i) {
          !LLVMIsAConstant(callee);
 }
 
+int xl_division(LLVMValueRef inst) {
+  switch (LLVMGetInstructionOpcode(inst)) {
+  case LLVMSDiv:
+  case LLVMUDiv:
+  case LLVMSRem:
+  case LLVMURem:
+    break;
+  default:
+    return 0;
+  }
+  LLVMTypeRef t = LLVMTypeOf(inst);
+  return LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) <= 64 &&
+         !LLVMIsAConstant(LLVMGetOperand(inst, 1));
+}
+
+enum xl_site_kind xl_site_kind(const LLVMValueRef *sites, uint32_t s) {
+  if (xl_memop_length(sites[s]))
+    return XL_SITE_LENGTH;
+  if (!xl_division(sites[s]))
+    return XL_SITE_CALL;
+  return s > 0 && sites[s - 1] == sites[s] ? XL_SITE_QUOTIENT : XL_SITE_DIVISOR;
+}
+
+unsigned xl_site_vp_type(const LLVMValueRef *sites, uint32_t s) {
+  switch (xl_site_kind(sites, s)) {
+  case XL_SITE_CALL:
+    return XPROF_RT_VP_PROC;
+  case XL_SITE_LENGTH:
+    return XPROF_RT_VP_LLONG;
+  default:
+    return LLVMGetIntTypeWidth(LLVMTypeOf(sites[s])) <= 32 ? XPROF_RT_VP_INT
+                                                           : XPROF_RT_VP_LLONG;
+  }
+}
+
+static LLVMValueRef *push_site(LLVMValueRef *v, uint32_t *cap, uint32_t *k, LLVMValueRef i) {
+  v = xl_grow(v, cap, *k, sizeof *v);
+  v[(*k)++] = i;
+  return v;
+}
+
 LLVMValueRef *xl_vp_sites(LLVMValueRef fn, uint32_t *n) {
-  uint32_t cap = 8, k = 0;
-  LLVMValueRef *v = xl_malloc(cap * sizeof *v);
+  uint32_t cap = 0, k = 0;
+  LLVMValueRef *v = NULL;
   for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b))
     for (LLVMValueRef i = LLVMGetFirstInstruction(b); i;
-         i = LLVMGetNextInstruction(i))
-      if (xl_is_indirect_call(i) || xl_memop_length(i)) {
-        if (k == cap) {
-          cap *= 2;
-          v = xl_realloc(v, cap * sizeof *v);
-        }
-        v[k++] = i;
-      }
+         i = LLVMGetNextInstruction(i)) {
+      if (xl_is_indirect_call(i) || xl_memop_length(i) || xl_division(i))
+        v = push_site(v, &cap, &k, i);
+      if (xl_division(i) && LLVMGetInstructionOpcode(i) == LLVMURem)
+        v = push_site(v, &cap, &k, i); /* its quotient */
+    }
+  if (!v)
+    v = xl_malloc(sizeof *v);
   *n = k;
   return v;
 }
@@ -290,7 +332,7 @@ static LLVMBasicBlockRef *split_before_measured_calls(const LLVMValueRef *sites,
                                                       uint32_t n_sites) {
   LLVMBasicBlockRef *head = xl_calloc(n_sites + 1, sizeof *head);
   for (uint32_t s = 0; s < n_sites; s++)
-    if (!xl_memop_length(sites[s]))
+    if (xl_site_kind(sites, s) == XL_SITE_CALL)
       head[s] = xl_split_block_before(sites[s]);
   return head;
 }

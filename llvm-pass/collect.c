@@ -32,6 +32,7 @@ typedef struct fn_data {
   uint64_t comdat_key; /* in the names its comdat arrays share with copies */
   uint32_t n_counters, n_sites;
   uint8_t *site_types; /* XPROF_RT_VP_* per value-profile site */
+  uint8_t *site_kinds; /* enum xl_site_kind per site */
   uint32_t *site_off;  /* each site's state, in words from vp_base */
   uint32_t vp_words;   /* of all its sites' states */
   LLVMValueRef var; /* own array (comdat) or NULL: the module's */
@@ -85,14 +86,14 @@ static LLVMValueRef elem(ctx *c, LLVMValueRef arr, uint32_t idx) {
 
 /* A site's state: (value, count) pairs, or for the lengths of memory
  * operations a histogram that the compiled code counts in (xprof_rt.h). */
-static int is_histogram(uint8_t type) { return type == XPROF_RT_VP_LLONG; }
+static int is_histogram(uint8_t kind) { return kind == XL_SITE_LENGTH; }
 
-static uint32_t site_words(const ctx *c, uint8_t type) {
-  return is_histogram(type) ? XPROF_RT_VP_HIST_WORDS : XPROF_RT_VP_WORDS(c->o->values_per_site);
+static uint32_t site_words(const ctx *c, uint8_t kind) {
+  return is_histogram(kind) ? XPROF_RT_VP_HIST_WORDS : XPROF_RT_VP_WORDS(c->o->values_per_site);
 }
 
-static uint64_t site_word0(const ctx *c, uint8_t type) {
-  return c->o->values_per_site | (is_histogram(type) ? XPROF_RT_VP_HISTOGRAM : 0);
+static uint64_t site_word0(const ctx *c, uint8_t kind) {
+  return c->o->values_per_site | (is_histogram(kind) ? XPROF_RT_VP_HISTOGRAM : 0);
 }
 
 /* A type-based alias analysis tag for the counters: a type of its own under
@@ -211,6 +212,20 @@ static LLVMValueRef vp_proc_fn(ctx *c) {
   return f;
 }
 
+/* The runtime's recorder of integers: void NAME(uint64_t *, int32_t) for
+ * VP_INT, void NAME(uint64_t *, int64_t) for VP_LLONG. */
+static LLVMValueRef vp_int_fn(ctx *c, unsigned vp_type) {
+  int wide = vp_type == XPROF_RT_VP_LLONG;
+  const char *name = wide ? "__xprof_vp_llong" : "__xprof_vp_int";
+  LLVMValueRef f = LLVMGetNamedFunction(c->m, name);
+  if (!f) {
+    LLVMTypeRef args[2] = {c->i64p, wide ? c->i64 : c->i32};
+    f = LLVMAddFunction(c->m, name, LLVMFunctionType(LLVMVoidTypeInContext(c->cx), args, 2, 0));
+    xl_add_fn_attr(f, "nounwind");
+  }
+  return f;
+}
+
 static LLVMValueRef comdat_array(ctx *c, fn_data *f) {
   uint32_t total = f->n_counters + f->vp_words;
   char *name = xl_check(xprof_comdat_array_name(XPROF_COMDAT_COUNTERS, f->name, f->comdat_key));
@@ -222,7 +237,7 @@ static LLVMValueRef comdat_array(ctx *c, fn_data *f) {
     for (uint32_t i = 0; i < total + 1; i++)
       init[i] = LLVMConstInt(c->i64, 0, 0);
     for (uint32_t s = 0; s < f->n_sites; s++)
-      init[f->n_counters + f->site_off[s]] = LLVMConstInt(c->i64, site_word0(c, f->site_types[s]), 0);
+      init[f->n_counters + f->site_off[s]] = LLVMConstInt(c->i64, site_word0(c, f->site_kinds[s]), 0);
     LLVMSetInitializer(g, LLVMConstArray(c->i64, init, total ? total : 1));
     free(init);
     LLVMSetLinkage(g, LLVMLinkOnceODRLinkage);
@@ -515,12 +530,14 @@ static fn_data *new_fn(ctx *c, LLVMValueRef fn, const struct xl_cfg *g,
   f->signature = g->signature;
   f->n_sites = n_sites;
   f->site_types = xl_malloc(n_sites + 1);
+  f->site_kinds = xl_malloc(n_sites + 1);
   f->site_off = xl_malloc((n_sites + 1) * sizeof *f->site_off);
   uint32_t *words = xl_malloc((n_sites + 1) * sizeof *words);
   for (uint32_t s = 0; s < n_sites; s++) {
-    f->site_types[s] = xl_memop_length(calls[s]) ? XPROF_RT_VP_LLONG : XPROF_RT_VP_PROC;
+    f->site_types[s] = (uint8_t)xl_site_vp_type(calls, s);
+    f->site_kinds[s] = (uint8_t)xl_site_kind(calls, s);
     f->site_off[s] = f->vp_words;
-    words[s] = site_words(c, f->site_types[s]);
+    words[s] = site_words(c, f->site_kinds[s]);
     f->vp_words += words[s];
   }
   *n_edge_ctrs = (uint32_t)g->n_counters + g->n_select_counters;
@@ -557,7 +574,7 @@ static void place_arrays(ctx *c, fn_data *f, LLVMValueRef *arr, LLVMValueRef *vp
     c->vp_states = xl_grow(c->vp_states, &c->cap_vp_states, c->n_vp_states,
                            sizeof *c->vp_states);
     c->vp_states[c->n_vp_states++] =
-        (struct vp_state){c->n_vp_words + f->site_off[s], site_word0(c, f->site_types[s])};
+        (struct vp_state){c->n_vp_words + f->site_off[s], site_word0(c, f->site_kinds[s])};
   }
   c->n_vp_words += f->vp_words;
 }
@@ -624,6 +641,18 @@ static void record_values(ctx *c, const fn_data *f, const LLVMValueRef *calls,
     LLVMValueRef state = elem(c, vp_arr, f->vp_base + f->site_off[s]);
     if (len) {
       xl_count_length(calls[s], state, LLVMBuildZExtOrBitCast(c->b, len, c->i64, ""), atomic);
+    } else if (f->site_kinds[s] != XL_SITE_CALL) {
+      /* The divisor, or the quotient of a urem (its divisor is not 0
+       * wherever the urem is defined); kept as the runtime keeps it: an
+       * int sign-extended. */
+      LLVMValueRef v = LLVMGetOperand(calls[s], 1);
+      if (f->site_kinds[s] == XL_SITE_QUOTIENT)
+        v = LLVMBuildUDiv(c->b, LLVMGetOperand(calls[s], 0), v, "xprof.quotient");
+      int wide = f->site_types[s] == XPROF_RT_VP_LLONG;
+      LLVMValueRef arg = LLVMBuildSExtOrBitCast(c->b, v, wide ? c->i64 : c->i32, "");
+      LLVMValueRef value = LLVMBuildSExtOrBitCast(c->b, arg, c->i64, "");
+      xl_record_value(calls[s], state, value, vp_int_fn(c, f->site_types[s]), arg, inline_pairs,
+                      atomic);
     } else {
       LLVMValueRef arg = LLVMBuildPointerCast(c->b, LLVMGetCalledValue(calls[s]), c->i8p, "");
       LLVMValueRef value = LLVMBuildPtrToInt(c->b, arg, c->i64, "");
@@ -956,15 +985,16 @@ int xl_run_collect(LLVMModuleRef m, const struct xl_options *o) {
     emit_descriptor(&c, ctrs, vps, twin);
   if (o->verbose) {
     char *path = xl_object_path(m, o);
-    uint32_t sites = 0, memops = 0;
+    uint32_t n[XL_SITE_QUOTIENT + 1] = {0, 0, 0, 0};
     for (uint32_t i = 0; i < c.n_fns; i++)
       for (uint32_t s = 0; s < c.fns[i].n_sites; s++)
-        c.fns[i].site_types[s] == XPROF_RT_VP_LLONG ? memops++ : sites++;
+        n[c.fns[i].site_kinds[s]]++;
+    uint32_t divs = n[XL_SITE_DIVISOR] + n[XL_SITE_QUOTIENT];
     xl_note(m, "%s: %u procedure%s, %u counter%s, %u indirect-call site%s, %u "
-               "memory-operation site%s (%s updates)",
+               "memory-operation site%s, %u division site%s (%s updates)",
             path ? path : "?", c.n_fns, xprof_plural(c.n_fns), c.n_ctrs,
-            xprof_plural(c.n_ctrs), sites, xprof_plural(sites), memops,
-            xprof_plural(memops),
+            xprof_plural(c.n_ctrs), n[XL_SITE_CALL], xprof_plural(n[XL_SITE_CALL]),
+            n[XL_SITE_LENGTH], xprof_plural(n[XL_SITE_LENGTH]), divs, xprof_plural(divs),
             o->update == XL_UPDATE_THREAD   ? "per-thread"
             : o->update == XL_UPDATE_ATOMIC ? "atomic"
                                             : "single-threaded");
@@ -973,6 +1003,7 @@ int xl_run_collect(LLVMModuleRef m, const struct xl_options *o) {
   for (uint32_t i = 0; i < c.n_fns; i++) {
     free((char *)c.fns[i].name);
     free(c.fns[i].site_types);
+    free(c.fns[i].site_kinds);
     free(c.fns[i].site_off);
   }
   free(c.fns);

@@ -60,11 +60,53 @@ int xl_cfg_build(LLVMValueRef fn, const LLVMValueRef *sites, uint32_t n_vp_sites
                  int measure_calls, int count_selects, struct xl_cfg *c);
 void xl_cfg_free(struct xl_cfg *c);
 
+/* What a value-profile site measures.  A urem is two sites in a row,
+ * its divisor then its quotient. */
+enum xl_site_kind {
+  XL_SITE_CALL,     /* an indirect call's callee (VP_PROC) */
+  XL_SITE_LENGTH,   /* a memory operation's length (VP_LLONG histogram) */
+  XL_SITE_DIVISOR,  /* a division's or modulo's divisor (VP_INT, VP_LLONG) */
+  XL_SITE_QUOTIENT  /* a / b of a urem a, b (VP_INT, VP_LLONG) */
+};
+enum xl_site_kind xl_site_kind(const LLVMValueRef *sites, uint32_t s);
+/* The XPROF_RT_VP_* type of the records of site s. */
+unsigned xl_site_vp_type(const LLVMValueRef *sites, uint32_t s);
+/* A record's values and counts, by decreasing count, and their total. */
+struct xl_values {
+  uint64_t value[64], count[64];
+  uint32_t n;
+  uint64_t total;
+};
+/* How a division is specialized (specialize.c): by subtracting (param:
+ * how many times), by a constant (param), by a mask; the weights of the
+ * compares' outcomes, the fast paths first. */
+enum xl_plan_kind { XL_PLAN_SUBTRACT, XL_PLAN_CONSTANT, XL_PLAN_MASK };
+struct xl_plan {
+  enum xl_plan_kind kind;
+  uint64_t param;
+  uint64_t weight[3];
+};
+/* Decide, as GCC's value-profile transformations do, how div
+ * (xl_division) pays to be specialized to the values of its divisor and,
+ * for a urem, of its quotient (either may be NULL): 1 and *plan, or 0. */
+int xl_plan_division(LLVMValueRef div, const struct xl_values *divisor,
+                     const struct xl_values *quotient, struct xl_plan *plan);
+/* The same for a memory operation (xl_memop_length) and its lengths: the
+ * dominant one, if it is at least half of them and at most
+ * XPROF_RT_VP_HIST_LONGEST. */
+int xl_plan_length(LLVMValueRef memop, const struct xl_values *lengths, struct xl_plan *plan);
+/* Mark the instruction with its plan, for xl_specialize_marked. */
+void xl_mark_plan(LLVMValueRef div, const struct xl_plan *plan);
+
 /* The value-profile sites of fn in instruction order (caller frees):
- * indirect calls (their targets) and memory operations with a length
- * that is not a constant (see xl_memop_length). */
+ * indirect calls (their targets), memory operations with a length that
+ * is not a constant (see xl_memop_length), and integer divisions and
+ * modulos by a divisor that is not a constant (xl_division). */
 LLVMValueRef *xl_vp_sites(LLVMValueRef fn, uint32_t *n);
 int xl_is_indirect_call(LLVMValueRef inst);
+/* Is inst an sdiv, udiv, srem or urem of integers of at most 64 bits by
+ * a divisor that is not a constant? */
+int xl_division(LLVMValueRef inst);
 
 /* Add or test an enum attribute of a function or call site by name.  A
  * name this LLVM does not know (LLVM 16 folded inaccessiblememonly into

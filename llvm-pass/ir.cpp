@@ -296,6 +296,11 @@ extern "C" int xl_hot_count(void *h, uint64_t count) {
   return PSI->isHotCount(count);
 }
 
+extern "C" int xl_cold_count(void *h, uint64_t count) {
+  auto *PSI = static_cast<ProfileSummaryInfo *>(h);
+  return PSI->hasProfileSummary() && PSI->isColdCount(count);
+}
+
 extern "C" void xl_hotness_close(void *h) { delete static_cast<ProfileSummaryInfo *>(h); }
 
 

@@ -246,6 +246,17 @@ struct DropInlineBonusPass : PassInfoMixin<DropInlineBonusPass> {
   static StringRef name() { return "xprof-drop-inline-bonus"; }
 };
 
+// Use builds: the divisions the use pass marked for specialization
+// (specialize.c), made last so that no later pass folds them back.
+struct SpecializeDivisionsPass : PassInfoMixin<SpecializeDivisionsPass> {
+  PreservedAnalyses run(Function &F, FunctionAnalysisManager &) {
+    return xl_specialize_marked(wrap(&F)) ? PreservedAnalyses::none()
+                                          : PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; }
+  static StringRef name() { return "xprof-specialize"; }
+};
+
 // Use builds: LLVM's hot/cold splitting (off by default in clang) moves
 // the regions that never ran in training out of large functions, so that
 // the register allocator and the block layout of the hot loops do not
@@ -451,10 +462,15 @@ static void registerPipelineNames(PassBuilder &PB) {
       });
   PB.registerPipelineParsingCallback(
       [](StringRef Name, FunctionPassManager &FPM, ArrayRef<PassBuilder::PipelineElement>) {
-        if (Name != DropInlineBonusPass::name())
-          return false;
-        FPM.addPass(DropInlineBonusPass());
-        return true;
+        if (Name == DropInlineBonusPass::name()) {
+          FPM.addPass(DropInlineBonusPass());
+          return true;
+        }
+        if (Name == SpecializeDivisionsPass::name()) {
+          FPM.addPass(SpecializeDivisionsPass());
+          return true;
+        }
+        return false;
       });
 }
 
@@ -483,6 +499,7 @@ static void registerCallbacks(PassBuilder &PB) {
   });
   PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, OptimizationLevel Level) {
     MPM.addPass(createModuleToFunctionPassAdaptor(DropInlineBonusPass()));
+    MPM.addPass(createModuleToFunctionPassAdaptor(SpecializeDivisionsPass()));
     // Last, as LLVM's own pipeline places it: after inlining and the
     // loop optimizations, which then see the whole function.
     if (Level != OptimizationLevel::O0)

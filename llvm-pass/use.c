@@ -169,25 +169,59 @@ static void set_value_profile(use_ctx *u, LLVMValueRef inst, unsigned kind,
                   LLVMMetadataAsValue(u->cx, LLVMMDNodeInContext2(u->cx, ops, n)));
 }
 
-static void value_profiles(use_ctx *u, const xprof_objfile *o,
-                           const xprof_proc *f, LLVMValueRef *calls,
-                           uint32_t n_calls) {
+/* Where GCC's profile use would specialize an operation to its values:
+ * not in code that runs cold, nor in a function optimized for size. */
+static int may_specialize(use_ctx *u, LLVMValueRef fn, uint64_t count) {
+  return count && !xl_cold_count(u->hotness, count) && !xl_has_fn_attr(fn, "optsize") &&
+         !xl_has_fn_attr(fn, "minsize");
+}
+
+/* A memory operation's dominant length, made a constant-length copy at
+ * the end of the optimizer (specialize.c); the other lengths stay in its
+ * value profile, for LLVM's own memop optimization.  Returns how many
+ * lengths were taken out of order[] (0 or 1, the first). */
+static uint32_t specialize_length(use_ctx *u, LLVMValueRef fn, LLVMValueRef memop,
+                                  const xprof_vp_record *rec, const uint32_t *order, uint32_t k,
+                                  uint64_t total) {
+  struct xl_values v;
+  v.n = k;
+  v.total = total;
+  for (uint32_t i = 0; i < k; i++) {
+    v.value[i] = rec->values[order[i]].bits;
+    v.count[i] = rec->values[order[i]].count;
+  }
+  struct xl_plan plan;
+  if (!may_specialize(u, fn, total) || !xl_plan_length(memop, &v, &plan))
+    return 0;
+  xl_mark_plan(memop, &plan);
+  return 1;
+}
+
+static unsigned value_profiles(use_ctx *u, const xprof_objfile *o, const xprof_proc *f,
+                               LLVMValueRef fn, LLVMValueRef *calls, uint32_t n_calls) {
+  unsigned specialized = 0;
   for (uint32_t r = 0; r < f->n_vp_records; r++) {
     const xprof_vp_record *rec = &f->vp[r];
     if (rec->expr_id >= n_calls)
       continue;
     LLVMValueRef call = calls[rec->expr_id];
-    int memop = xl_memop_length(call) != NULL;
-    if (memop ? rec->type != XPROF_VP_LLONG : rec->type != XPROF_VP_PROC)
+    enum xl_site_kind kind = xl_site_kind(calls, rec->expr_id);
+    if ((kind != XL_SITE_CALL && kind != XL_SITE_LENGTH) ||
+        rec->type != xl_site_vp_type(calls, rec->expr_id))
       continue;
+    int memop = kind == XL_SITE_LENGTH;
     uint32_t order[64];
     uint64_t total;
     uint32_t k = sorted_values(o, rec, order, &total);
     if (!total)
       continue;
-    set_value_profile(u, call, memop ? 1 : 0, rec, order, k, total);
-    if (memop)
+    if (memop) {
+      uint32_t taken = specialize_length(u, fn, call, rec, order, k, total);
+      specialized += taken;
+      set_value_profile(u, call, 1, rec, order + taken, k - taken, total);
       continue;
+    }
+    set_value_profile(u, call, 0, rec, order, k, total);
     /* LLVM's own rule (IndirectCallPromotion): only at a hot call site --
      * elsewhere a promotion adds a compare, a branch and perhaps an
      * inlined body where they cannot pay (sqlite's use build promoted
@@ -211,6 +245,51 @@ static void value_profiles(use_ctx *u, const xprof_objfile *o,
                 (unsigned long long)total);
     }
   }
+  return specialized;
+}
+
+/* The values of site s's record, if it has one of its type: 1, else 0. */
+static int site_values(const xprof_objfile *o, const xprof_proc *f, const LLVMValueRef *calls,
+                       uint32_t s, struct xl_values *v) {
+  for (uint32_t r = 0; r < f->n_vp_records; r++) {
+    const xprof_vp_record *rec = &f->vp[r];
+    if (rec->expr_id != s)
+      continue;
+    if (rec->type != xl_site_vp_type(calls, s))
+      return 0;
+    uint32_t order[64];
+    v->n = sorted_values(o, rec, order, &v->total);
+    for (uint32_t k = 0; k < v->n; k++) {
+      v->value[k] = rec->values[order[k]].bits;
+      v->count[k] = rec->values[order[k]].count;
+    }
+    return v->total > 0;
+  }
+  return 0;
+}
+
+/* Divisions and modulos to specialize to the values training saw
+ * (specialize.c, which makes the code at the end of the optimizer).
+ * Returns how many. */
+static unsigned specialize_divisions(use_ctx *u, const xprof_objfile *o, const xprof_proc *f,
+                                     LLVMValueRef fn, LLVMValueRef *calls, uint32_t n_calls) {
+  unsigned n = 0;
+  for (uint32_t s = 0; s < n_calls; s++) {
+    if (xl_site_kind(calls, s) != XL_SITE_DIVISOR)
+      continue;
+    struct xl_values d, q;
+    int has_d = site_values(o, f, calls, s, &d);
+    int has_q = s + 1 < n_calls && xl_site_kind(calls, s + 1) == XL_SITE_QUOTIENT &&
+                site_values(o, f, calls, s + 1, &q);
+    if (!may_specialize(u, fn, has_d ? d.total : has_q ? q.total : 0))
+      continue;
+    struct xl_plan plan;
+    if (xl_plan_division(calls[s], has_d ? &d : NULL, has_q ? &q : NULL, &plan)) {
+      xl_mark_plan(calls[s], &plan);
+      n++;
+    }
+  }
+  return n;
 }
 
 /* What phase 1 found for one function, applied in phase 2. */
@@ -404,8 +483,14 @@ static void apply(use_ctx *u, const xprof_objfile *o, solved *s) {
   weigh_selects(u, s, &buf);
   free(buf.w);
   free(buf.ops);
-  if (s->node[XPROF_ENTRY])
-    value_profiles(u, o, s->f, s->calls, s->n_calls);
+  if (s->node[XPROF_ENTRY]) {
+    unsigned n = value_profiles(u, o, s->f, s->fn, s->calls, s->n_calls) +
+                 specialize_divisions(u, o, s->f, s->fn, s->calls, s->n_calls);
+    u->st.specialized += n;
+    if (n && u->o->verbose)
+      xl_note(u->m, "%s: %u operation%s specialized to profiled values", s->f->name, n,
+              xprof_plural(n));
+  }
   free_solved(s);
 }
 

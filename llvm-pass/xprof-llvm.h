@@ -141,6 +141,11 @@ void *xl_hotness_open(LLVMModuleRef m);
 int xl_hotness(void *h, uint64_t entry, uint64_t max);
 /* Is count hot by the summary (1), not (0), or is there none (-1)? */
 int xl_hot_count(void *h, uint64_t count);
+/* Specialize fn's divisions that the use pass marked (specialize.c), at
+ * the end of the optimizer; returns how many. */
+unsigned xl_specialize_marked(LLVMValueRef fn);
+/* Is count cold by the summary (there is one and it says so)? */
+int xl_cold_count(void *h, uint64_t count);
 void xl_hotness_close(void *h);
 
 #ifdef __cplusplus

@@ -12,7 +12,11 @@
 #include <strings.h>
 #endif
 
+#ifdef __clang__
+#define KEEP __attribute__((noinline))
+#else
 #define KEEP __attribute__((noinline, noclone))
+#endif
 
 /* TOPN: division and modulo by a variable that is nearly always one
  * constant. */
