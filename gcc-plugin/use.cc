@@ -121,6 +121,58 @@ struct xp_promotion {
 };
 static vec<xp_promotion> promotions;
 
+/* GCC's profile id of the function named "entry:objfile" when it is
+ * defined in another object file, as coverage_compute_profile_id makes it
+ * for a public function there, or 0 (a static function, or one defined
+ * or declared inline here). */
+static unsigned remote_profile_id(const char *value, const char *profile_path) {
+  const char *colon = strchr(value, ':');
+  if (!colon || strcmp(colon + 1, profile_path) == 0)
+    return 0;
+  char *name = xstrndup(value, (size_t)(colon - value));
+  cgraph_node *node = cgraph_node::get_for_asmname(get_identifier(name));
+  unsigned id = 0;
+  /* GCC rewrites the random part of anonymous-namespace names first. */
+  if ((!node || !node->definition) && !strstr(name, "_GLOBAL__")) {
+    id = crc32_string(0, name) & 0x7fffffff;
+    id += !id;
+  }
+  free(name);
+  return id;
+}
+
+/* Under -flto, a call whose most frequent target is defined in another
+ * object file: GCC's own indirect-call histogram for it, with the
+ * targets' profile ids, so that GCC's ipa-profile makes the speculative
+ * calls at link time, when it sees every function (it finds them by
+ * profile id, which xp_use_execute gives every function).  Returns
+ * whether the call was handed over. */
+static bool hand_to_link_time(gcall *call, const xprof_objfile *o, const xprof_vp_record *rec,
+                              uint64_t total) {
+  const xprof_vp_value *top = NULL;
+  for (uint32_t k = 0; k < o->n_values_per_vp; k++)
+    if (rec->values[k].proc && (!top || rec->values[k].count > top->count))
+      top = &rec->values[k];
+  if (!flag_lto || !top || !remote_profile_id(top->proc, o->path))
+    return false;
+  gcov_type c[2 + 2 * 64] = {(gcov_type)total, 0};
+  for (uint32_t k = 0; k < o->n_values_per_vp && c[1] < 64; k++) {
+    const xprof_vp_value *v = &rec->values[k];
+    unsigned id = v->proc && v->count ? remote_profile_id(v->proc, o->path) : 0;
+    if (!id)
+      continue;
+    c[2 + 2 * c[1]] = id;
+    c[3 + 2 * c[1]++] = (gcov_type)v->count;
+  }
+  histogram_value h = gimple_alloc_histogram_value(cfun, HIST_TYPE_INDIR_CALL, call,
+                                                   gimple_call_fn(call));
+  h->n_counters = (unsigned)(2 + 2 * c[1]);
+  h->hvalue.counters = XNEWVEC(gcov_type, h->n_counters);
+  memcpy(h->hvalue.counters, c, h->n_counters * sizeof *c);
+  gimple_add_histogram_value(cfun, call, h);
+  return true;
+}
+
 static void choose_promotions(const xprof_objfile *o, const xprof_proc *f,
                               const vec<xp_site> &sites) {
   for (unsigned site = 0; site < sites.length(); site++) {
@@ -136,6 +188,8 @@ static void choose_promotions(const xprof_objfile *o, const xprof_proc *f,
     uint64_t total = 0;
     for (uint32_t k = 0; k < o->n_values_per_vp; k++)
       total = xprof_sat_add(total, rec->values[k].count);
+    if (hand_to_link_time(call, o, rec, total))
+      continue;
     bool first = true;
     /* Any order: a hand-edited profile need not keep the largest first. */
     for (uint32_t k = 0; k < o->n_values_per_vp; k++) {
@@ -422,6 +476,13 @@ static xprof_profile *shipped_profile(const xprof_objfile **o) {
 }
 
 void xp_use_execute(void) {
+  /* Every function gets the profile id GCC's own profiling gives it
+   * (tree-profile.cc), which link-time promotion looks targets up by
+   * (hand_to_link_time), in every object file, with data or without. */
+  if (flag_lto) {
+    init_node_map(true);
+    del_node_map();
+  }
   const char *objpath = xp_object_path();
   const xprof_objfile *o;
   int any_data = 1;
