@@ -29,13 +29,22 @@
 #include "xprof-gcc.h"
 #include "xprof_rt_records.h"
 
+/* A site's record type and its state: where it starts among its
+ * function's states, and its first word. */
+struct xp_site_layout {
+  unsigned char vp_type; /* XPROF_RT_VP_* */
+  uint32_t offset;
+  uint64_t word0;
+};
+
 struct xp_fn {
   const char *name;
   tree decl;
   uint64_t signature;
   uint32_t n_counters; /* including debug counters */
   uint32_t n_vp_sites;
-  uint32_t first_site; /* its sites' types in collect_ctx.site_types */
+  uint32_t first_site; /* its sites in collect_ctx.sites */
+  uint32_t vp_words;   /* of all its sites' states */
   tree var;            /* counters (and, for comdat, value-profile state) */
   tree word;           /* per-thread: var's thread-local word, or */
   tree twin;           /* var's thread-local twin, and */
@@ -53,7 +62,8 @@ struct collect_ctx {
   tree ctr_var, vp_var; /* the object file's counters and value states */
   uint32_t n_ctrs, n_vp_words;
   vec<uint32_t> vp_site_words; /* state offsets, object-wide vp_var */
-  vec<unsigned char> site_types; /* XPROF_RT_VP_* of every site */
+  vec<uint64_t> vp_site_word0; /* and their first words */
+  vec<xp_site_layout> sites;   /* every function's sites, in order */
   tree recorder[XPROF_RT_VP_PROC + 1]; /* __xprof_vp_* by type */
   tree thread_fn_decl;
   tree thread_var; /* per-thread: the object array's thread-local word */
@@ -95,15 +105,15 @@ static void close_array(tree v, uint32_t n, tree init) {
   varpool_node::finalize_decl(v);
 }
 
-/* Initial value of value-profile states: word 0 of each is n. */
-static tree vp_initializer(tree type, const uint32_t *offsets, unsigned n,
-                           uint32_t shift) {
+/* Initial value of value-profile states: word 0 of each (xprof_rt.h). */
+static tree vp_initializer(tree type, const uint32_t *offsets, const uint64_t *word0,
+                           unsigned n, uint32_t shift) {
   if (n == 0)
     return NULL_TREE;
   vec<constructor_elt, va_gc> *v = NULL;
   for (unsigned i = 0; i < n; i++)
     CONSTRUCTOR_APPEND_ELT(v, size_int(offsets[i] + shift),
-                           build_int_cst(counter_type(), xp_opts.values_per_site));
+                           build_int_cst(counter_type(), (HOST_WIDE_INT)word0[i]));
   return build_constructor(type, v);
 }
 
@@ -283,12 +293,38 @@ static void insert_vp_site(collect_ctx *c, const xp_site *site, tree state_var, 
     loops_state_set(LOOPS_NEED_FIXUP);
 }
 
+/* Before a string operation, count its size in its histogram's bucket,
+ * min (size, XPROF_RT_VP_HIST_LONGEST + 1), without a call: sizes vary
+ * a lot (sqlite's), and GCC specializes only short ones. */
+static void insert_length_count(const xp_site *site, tree state_var, uint32_t word) {
+  gimple_stmt_iterator gsi = gsi_for_stmt(site->stmt);
+  tree len = xp_site_value(site, &gsi); /* unsigned */
+  tree bucket = make_temp_ssa_name(TREE_TYPE(len), NULL, "PROF_len");
+  gsi_insert_before(&gsi, gimple_build_assign(bucket, MIN_EXPR, len,
+                                              build_int_cst(TREE_TYPE(len),
+                                                            XPROF_RT_VP_HIST_BUCKETS - 1)),
+                    GSI_SAME_STMT);
+  tree ix = make_temp_ssa_name(sizetype, NULL, "PROF_len");
+  gsi_insert_before(&gsi, gimple_build_assign(ix, NOP_EXPR, bucket), GSI_SAME_STMT);
+  tree at = make_temp_ssa_name(sizetype, NULL, "PROF_len");
+  gsi_insert_before(&gsi, gimple_build_assign(at, PLUS_EXPR, ix, size_int(word + 2)),
+                    GSI_SAME_STMT);
+  ix = at;
+  tree ref = build4(ARRAY_REF, counter_type(), state_var, ix, NULL_TREE, NULL_TREE);
+  gsi_insert_seq_before(&gsi, increment_seq(ref, xp_opts.update != XP_UPDATE_SINGLE, "PROF_len"),
+                        GSI_SAME_STMT);
+}
+
 /* Before each site's statement, record its value (sites found before
  * any block was split). */
-static void insert_vp_calls(collect_ctx *c, const vec<xp_site> &sites, tree var,
-                            uint32_t first_word, uint32_t stride) {
-  for (unsigned k = 0; k < sites.length(); k++)
-    insert_vp_site(c, &sites[k], var, first_word + k * stride);
+static void insert_vp_calls(collect_ctx *c, const vec<xp_site> &sites,
+                            const xp_site_layout *layout, tree var, uint32_t first_word) {
+  for (unsigned k = 0; k < sites.length(); k++) {
+    if (sites[k].kind == XP_SITE_LENGTH)
+      insert_length_count(&sites[k], var, first_word + layout[k].offset);
+    else
+      insert_vp_site(c, &sites[k], var, first_word + layout[k].offset);
+  }
 }
 
 /* ---- per-thread counters: twins and thread-local words --------------- */
@@ -461,16 +497,17 @@ static bool is_comdat(tree decl) { return DECL_COMDAT_GROUP(decl) != NULL_TREE; 
 /* A comdat function's own arrays (counters and value states, and its
  * twin or thread-local word), named alike in every object file that has
  * a copy of the function, so that the linker keeps one. */
-static void comdat_arrays(xp_fn *f, const xp_cfg *g, uint32_t n_debug) {
-  uint32_t words = XPROF_RT_VP_WORDS(xp_opts.values_per_site);
+static void comdat_arrays(collect_ctx *c, xp_fn *f, const xp_cfg *g, uint32_t n_debug) {
+  const xp_site_layout *sites = &c->sites[f->first_site];
   vec<uint32_t> site_words = vNULL;
   for (uint32_t s = 0; s < f->n_vp_sites; s++)
-    site_words.safe_push(words);
+    site_words.safe_push((s + 1 < f->n_vp_sites ? sites[s + 1].offset : f->vp_words) -
+                         sites[s].offset);
   uint64_t key = xprof_comdat_key(f->signature, g->edges, g->n_edges, n_debug != 0,
                                   site_words.address(), f->n_vp_sites);
   site_words.release();
   char *name = xprof_comdat_array_name(XPROF_COMDAT_COUNTERS, f->name, key);
-  uint32_t total = f->n_counters + f->n_vp_sites * words;
+  uint32_t total = f->n_counters + f->vp_words;
   tree type = build_array_type(counter_type(), build_index_type(size_int(total ? total - 1 : 0)));
   tree v = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier(name), type);
   xprof_free(name);
@@ -482,10 +519,15 @@ static void comdat_arrays(xp_fn *f, const xp_cfg *g, uint32_t n_debug) {
   DECL_VISIBILITY(v) = VISIBILITY_HIDDEN;
   DECL_VISIBILITY_SPECIFIED(v) = 1;
   vec<uint32_t> offs = vNULL;
-  for (uint32_t s = 0; s < f->n_vp_sites; s++)
-    offs.safe_push(s * words);
-  DECL_INITIAL(v) = vp_initializer(type, offs.address(), offs.length(), f->n_counters);
+  vec<uint64_t> word0 = vNULL;
+  for (uint32_t s = 0; s < f->n_vp_sites; s++) {
+    offs.safe_push(sites[s].offset);
+    word0.safe_push(sites[s].word0);
+  }
+  DECL_INITIAL(v) =
+      vp_initializer(type, offs.address(), word0.address(), offs.length(), f->n_counters);
   offs.release();
+  word0.release();
   make_decl_one_only(v, DECL_ASSEMBLER_NAME(v));
   varpool_node::finalize_decl(v);
   f->var = v;
@@ -507,7 +549,6 @@ static void comdat_arrays(xp_fn *f, const xp_cfg *g, uint32_t n_debug) {
 
 /* Any other function's share of the object file's arrays. */
 static void object_arrays(collect_ctx *c, xp_fn *f) {
-  uint32_t words = XPROF_RT_VP_WORDS(xp_opts.values_per_site);
   f->var = c->ctr_var;
   if (use_twins()) {
     if (!c->twin_var) {
@@ -524,9 +565,11 @@ static void object_arrays(collect_ctx *c, xp_fn *f) {
   f->base = c->n_ctrs;
   f->vp_base = c->n_vp_words;
   c->n_ctrs += f->n_counters;
-  for (uint32_t s = 0; s < f->n_vp_sites; s++)
-    c->vp_site_words.safe_push(c->n_vp_words + s * words);
-  c->n_vp_words += f->n_vp_sites * words;
+  for (uint32_t s = 0; s < f->n_vp_sites; s++) {
+    c->vp_site_words.safe_push(c->n_vp_words + c->sites[f->first_site + s].offset);
+    c->vp_site_word0.safe_push(c->sites[f->first_site + s].word0);
+  }
+  c->n_vp_words += f->vp_words;
 }
 
 /* The increments on the counted edges (and every edge with debug
@@ -567,9 +610,14 @@ static int instrument_function(collect_ctx *c, cgraph_node *node) {
   f.name = xp_function_name(node->decl);
   f.signature = g.signature;
   f.n_vp_sites = n_sites;
-  f.first_site = c->site_types.length();
-  for (uint32_t k = 0; k < n_sites; k++)
-    c->site_types.safe_push((unsigned char)sites[k].vp_type);
+  f.first_site = c->sites.length();
+  for (uint32_t k = 0; k < n_sites; k++) {
+    bool hist = sites[k].kind == XP_SITE_LENGTH;
+    xp_site_layout l = {(unsigned char)sites[k].vp_type, f.vp_words,
+                        xp_opts.values_per_site | (hist ? XPROF_RT_VP_HISTOGRAM : 0)};
+    c->sites.safe_push(l);
+    f.vp_words += hist ? XPROF_RT_VP_HIST_WORDS : XPROF_RT_VP_WORDS(xp_opts.values_per_site);
+  }
   f.comdat = is_comdat(node->decl);
   f.take_address = node->address_taken || (TREE_PUBLIC(node->decl) && !f.comdat);
   uint32_t n_debug = 0;
@@ -577,7 +625,7 @@ static int instrument_function(collect_ctx *c, cgraph_node *node) {
     n_debug += XPROF_DEBUG_COUNTED(g.edges[i].flags);
   f.n_counters = (uint32_t)g.n_counters + n_debug;
   if (f.comdat)
-    comdat_arrays(&f, &g, n_debug);
+    comdat_arrays(c, &f, &g, n_debug);
   else
     object_arrays(c, &f);
 
@@ -590,8 +638,7 @@ static int instrument_function(collect_ctx *c, cgraph_node *node) {
                        g.counter_of_edge, (uint32_t)g.n_counters, n_debug != 0);
   remove_fake_edges();
   gsi_commit_edge_inserts();
-  insert_vp_calls(c, sites, f.comdat ? f.var : c->vp_var, f.vp_base,
-                  XPROF_RT_VP_WORDS(xp_opts.values_per_site));
+  insert_vp_calls(c, sites, &c->sites[f.first_site], f.comdat ? f.var : c->vp_var, f.vp_base);
   xp_free_value_sites(&sites);
   if (c->thread_delta)
     emit_thread_entry(c, f.var, f.word, c->thread_delta);
@@ -725,7 +772,6 @@ static tree point_cell(tree cell, tree twin) {
 /* The table of value-profile sites of the object file, in procedure
  * order, or NULL_TREE when there are none. */
 static tree emit_sites(collect_ctx *c, const record *site) {
-  uint32_t words = XPROF_RT_VP_WORDS(xp_opts.values_per_site);
   unsigned n_sites = 0;
   for (unsigned i = 0; i < c->fns.length(); i++)
     n_sites += c->fns[i].n_vp_sites;
@@ -738,9 +784,10 @@ static tree emit_sites(collect_ctx *c, const record *site) {
     for (uint32_t s = 0; s < f.n_vp_sites; s++, k++) {
       tree state_var = f.comdat ? f.var : c->vp_var;
       tree v[XPROF_RT_SITE_N_FIELDS] = {};
-      v[XPROF_RT_SITE_type] = u32(c->site_types[f.first_site + s]);
+      v[XPROF_RT_SITE_type] = u32(c->sites[f.first_site + s].vp_type);
       v[XPROF_RT_SITE_expr_id] = u32(s);
-      v[XPROF_RT_SITE_state] = build_fold_addr_expr(element(state_var, f.vp_base + s * words));
+      v[XPROF_RT_SITE_state] =
+          build_fold_addr_expr(element(state_var, f.vp_base + c->sites[f.first_site + s].offset));
       CONSTRUCTOR_APPEND_ELT(arr, size_int(k), fill(site, v));
     }
   }
@@ -875,8 +922,9 @@ void xp_collect_execute(void) {
   if (c->twin_var)
     close_array(c->twin_var, c->n_ctrs, NULL_TREE);
   close_array(c->vp_var, c->n_vp_words, NULL_TREE);
-  DECL_INITIAL(c->vp_var) = vp_initializer(TREE_TYPE(c->vp_var), c->vp_site_words.address(),
-                                        c->vp_site_words.length(), 0);
+  DECL_INITIAL(c->vp_var) =
+      vp_initializer(TREE_TYPE(c->vp_var), c->vp_site_words.address(),
+                     c->vp_site_word0.address(), c->vp_site_words.length(), 0);
   if (c->cfg_dump) {
     fclose(c->cfg_dump);
     c->cfg_dump = NULL;
@@ -897,5 +945,6 @@ void xp_collect_execute(void) {
   }
   c->fns.release();
   c->vp_site_words.release();
-  c->site_types.release();
+  c->vp_site_word0.release();
+  c->sites.release();
 }

@@ -12,15 +12,21 @@
  *   GCC histogram     xprof site (record)             use builds GCC's
  *   INDIR_CALL        the callee (VP_PROC)            speculative calls,
  *                                                     use.cc
- *   TOPN_VALUES       the value (VP_INT or VP_LLONG)  TOPN_VALUES
- *   POW2, AVERAGE     none: the same statement's      POW2, AVERAGE
- *                     TOPN_VALUES site
+ *   TOPN_VALUES       a divisor (VP_INT or VP_LLONG)  TOPN_VALUES
+ *                     a string operation's size: a    TOPN_VALUES
+ *                     length histogram (VP_LLONG)
+ *   POW2              none: the divisor's site        POW2
+ *   AVERAGE           none: the size's site           AVERAGE
  *   INTERVAL          the quotient a / b of an        INTERVAL
  *                     unsigned a % b (VP_INT/LLONG)
- *   IOR               the lowest set bit of a string  IOR
- *                     operation's destination, at
- *                     most 4096 (VP_LLONG)
- *   TIME_PROFILE      none
+ *   IOR, TIME_PROFILE none
+ *
+ * A string operation's size is counted inline in a histogram of the
+ * sizes 0 to 128 (xprof_rt.h), as the LLVM pass counts lengths, with no
+ * call: sizes vary a lot (sqlite's), where a divisor rarely does, and
+ * GCC expands only short copies inline.  The destination's alignment
+ * (GCC's IOR, a hint for how to expand the copy) is not kept: it cost a
+ * site per string operation.
  *
  * Sites are numbered (expression ids) in the order GCC lists the
  * values, which is statement order, so collect and use agree on them as
@@ -31,20 +37,16 @@
 #include "xprof-gcc.h"
 #include "xprof_rt.h"
 
-/* The alignment GCC's IOR histogram can tell: GCC looks for the lowest
- * set bit, and a destination aligned to a page is as good as any. */
-#define XP_ALIGN_CAP 4096
-
 static unsigned vp_type_of(tree value) {
   return TYPE_PRECISION(TREE_TYPE(value)) <= 32 ? XPROF_RT_VP_INT : XPROF_RT_VP_LLONG;
 }
 
-/* The last site of stmt's, if it is a TOPN one. */
-static xp_site *topn_site_of(vec<xp_site> *sites, gimple *stmt) {
+/* The last site of stmt's, if it is of the given kind. */
+static xp_site *last_site_of(vec<xp_site> *sites, gimple *stmt, enum xp_site_kind kind) {
   if (sites->is_empty())
     return NULL;
   xp_site *s = &sites->last();
-  return s->stmt == stmt && s->kind == XP_SITE_VALUE ? s : NULL;
+  return s->stmt == stmt && s->kind == kind ? s : NULL;
 }
 
 unsigned xp_value_sites(vec<xp_site> *sites) {
@@ -59,26 +61,25 @@ unsigned xp_value_sites(vec<xp_site> *sites) {
     case HIST_TYPE_INDIR_CALL:
       break;
     case HIST_TYPE_TOPN_VALUES:
-      s.kind = XP_SITE_VALUE;
-      s.vp_type = vp_type_of(s.value);
+      s.kind = is_gimple_call(s.stmt) ? XP_SITE_LENGTH : XP_SITE_VALUE;
+      s.vp_type = s.kind == XP_SITE_LENGTH ? XPROF_RT_VP_LLONG : vp_type_of(s.value);
       break;
     case HIST_TYPE_INTERVAL:
       s.kind = XP_SITE_QUOTIENT;
       s.vp_type = vp_type_of(s.value);
       break;
-    case HIST_TYPE_IOR:
-      s.kind = XP_SITE_ALIGN;
-      s.vp_type = XPROF_RT_VP_LLONG;
-      break;
     case HIST_TYPE_POW2:
-    case HIST_TYPE_AVERAGE:
-      if (xp_site *topn = topn_site_of(sites, h->hvalue.stmt)) {
-        (h->type == HIST_TYPE_POW2 ? topn->pow2 : topn->average) = h;
+    case HIST_TYPE_AVERAGE: {
+      bool pow2 = h->type == HIST_TYPE_POW2;
+      xp_site *of = last_site_of(sites, h->hvalue.stmt, pow2 ? XP_SITE_VALUE : XP_SITE_LENGTH);
+      if (of) {
+        (pow2 ? of->pow2 : of->average) = h;
         continue;
       }
       free(h);
       continue;
-    default: /* the time profile, and kinds of later GCCs */
+    }
+    default: /* the alignment, the time profile, kinds of later GCCs */
       free(h);
       continue;
     }
@@ -113,13 +114,8 @@ tree xp_site_value(const xp_site *s, gimple_stmt_iterator *gsi) {
       v = OBJ_TYPE_REF_EXPR(v);
     return gimplify_before(gsi, fold_convert(ptr_type_node, v));
   }
-  if (s->kind == XP_SITE_ALIGN) {
-    /* x | CAP, then its lowest set bit: t & -t */
-    tree t = gimplify_before(gsi, fold_build2(BIT_IOR_EXPR, u64, fold_convert(u64, v),
-                                              build_int_cst(u64, XP_ALIGN_CAP)));
-    return gimplify_before(gsi, fold_build2(BIT_AND_EXPR, u64, t,
-                                            fold_build1(NEGATE_EXPR, u64, t)));
-  }
+  if (s->kind == XP_SITE_LENGTH)
+    return gimplify_before(gsi, fold_convert(unsigned_type_for(u64), v));
   /* As the runtime keeps it: an int sign-extended from 32 bits. */
   if (s->vp_type == XPROF_RT_VP_INT)
     v = fold_convert(intSI_type_node, v);
@@ -150,7 +146,8 @@ static bool scaled_values(const xprof_objfile *o, const xprof_vp_record *rec, gc
     return false;
   for (uint32_t k = 0; k < o->n_values_per_vp && out->n < 64; k++) {
     const xprof_vp_value *v = &rec->values[k];
-    if (!v->count)
+    /* A length histogram's longer lengths are no value: in `all` only. */
+    if (!v->count || v->bits == XPROF_RT_VP_HIST_OTHER)
       continue;
     uint64_t c = total == (uint64_t)all
                      ? v->count
@@ -206,14 +203,19 @@ static void attach_topn(xp_site *s, const xp_values *v) {
     attach(s->pow2, p, 2);
     s->pow2 = NULL;
   }
-  if (s->average) { /* counters[0]: the sum of the values, [1]: how many */
+  if (s->average) { /* counters[0]: the sum of the sizes, [1]: how many */
     gcov_type a[2] = {0, 0};
     for (unsigned k = 0; k < v->n; k++) {
       unsigned HOST_WIDE_INT u = in_type(v->value[k], type);
       a[0] = (gcov_type)xprof_sat_add((uint64_t)a[0], (uint64_t)u * (uint64_t)v->count[k]);
       a[1] += v->count[k];
     }
-    attach(s->average, a, 2);
+    /* The sizes the histogram kept must be most of them, or their
+     * average says little about what GCC should expand for. */
+    if (2 * a[1] >= v->all)
+      attach(s->average, a, 2);
+    else
+      free(s->average);
     s->average = NULL;
   }
 }
@@ -229,14 +231,6 @@ static void attach_interval(xp_site *s, const xp_values *v) {
   s->hist->hdata.intvl.int_start = 0;
   s->hist->hdata.intvl.steps = 2;
   attach(s->hist, c, 4);
-  s->hist = NULL;
-}
-
-static void attach_align(xp_site *s, const xp_values *v) {
-  gcov_type ior = 0;
-  for (unsigned k = 0; k < v->n; k++)
-    ior |= v->value[k];
-  attach(s->hist, &ior, 1);
   s->hist = NULL;
 }
 
@@ -260,12 +254,10 @@ unsigned xp_apply_value_sites(const xprof_objfile *o, const xprof_proc *f,
     profile_count bb = gimple_bb(s->stmt)->count.ipa();
     if (!rec || !bb.initialized_p() || !scaled_values(o, rec, bb.to_gcov_type(), &v))
       continue;
-    if (s->kind == XP_SITE_VALUE)
-      attach_topn(s, &v);
-    else if (s->kind == XP_SITE_QUOTIENT)
+    if (s->kind == XP_SITE_QUOTIENT)
       attach_interval(s, &v);
     else
-      attach_align(s, &v);
+      attach_topn(s, &v);
     n++;
   }
   return n;

@@ -70,18 +70,18 @@ void xp_forget_returning_functions(void);
  * whose expression id is the site's index. */
 enum xp_site_kind {
   XP_SITE_CALL,     /* an indirect call's callee (VP_PROC) */
-  XP_SITE_VALUE,    /* an integer: a divisor, a string operation's size */
-  XP_SITE_QUOTIENT, /* a / b of an unsigned a % b */
-  XP_SITE_ALIGN     /* a string operation's destination's alignment */
+  XP_SITE_VALUE,    /* an integer: a divisor */
+  XP_SITE_LENGTH,   /* a string operation's size (a length histogram) */
+  XP_SITE_QUOTIENT  /* a / b of an unsigned a % b */
 };
 struct xp_site {
   gimple *stmt;
   enum xp_site_kind kind;
   tree value;       /* what is measured, an expression of stmt's operands */
   unsigned vp_type; /* XPROF_RT_VP_*, of the record */
-  /* GCC's histograms of the statement: the site's own, and for a VALUE
-   * site the POW2 and AVERAGE ones derived from it (or NULL).  Use
-   * attaches them to the statement; the rest are freed. */
+  /* GCC's histograms of the statement: the site's own, and the POW2
+   * (of a VALUE site) or AVERAGE one (of a LENGTH site) derived from it,
+   * or NULL.  Use attaches them to the statement; the rest are freed. */
   histogram_value hist, pow2, average;
 };
 /* cfun's sites, in the order of GCC's own value profiler; returns how
@@ -89,8 +89,8 @@ struct xp_site {
 unsigned xp_value_sites(vec<xp_site> *sites);
 void xp_free_value_sites(vec<xp_site> *sites);
 /* Collect: the value site s records, as a gimple value inserted before
- * gsi: a pointer for a call site, else a 64-bit integer as the runtime
- * keeps it. */
+ * gsi: a pointer for a call site, an unsigned 64-bit size for a length,
+ * else a 64-bit integer as the runtime keeps it. */
 tree xp_site_value(const xp_site *s, gimple_stmt_iterator *gsi);
 /* Use: give GCC the histograms of f's records for cfun's sites, once
  * cfun's counts are set (value transformations read both).  Returns how

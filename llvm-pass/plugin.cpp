@@ -89,6 +89,10 @@ static cl::opt<cl::boolOrDefault> OptPromote(
 static cl::opt<bool> OptInlineBonus("xprof-inline-bonus", cl::init(true),
                                     cl::desc("xprof: raise the inliner's threshold for "
                                              "a function by what its counters add"));
+static cl::opt<bool> OptSpecialize(
+    "xprof-specialize", cl::init(true),
+    cl::desc("xprof use: specialize divisions, modulos and memory-operation lengths to "
+             "the values training saw (specialize.c)"));
 static cl::opt<bool> OptPartialTraining(
     "xprof-partial-training", cl::init(XPROF_PARTIAL_TRAINING_DEFAULT),
     cl::desc("xprof: functions that never ran in training are optimized as "
@@ -172,6 +176,7 @@ static bool readOptions(struct xl_options &o, std::vector<const char *> &uses,
   o.cfg_dump = OptCfgDump;
   o.warn_missing = !OptNoMissing;
   o.partial_training = OptPartialTraining;
+  o.specialize = OptSpecialize;
   xl_no_warnings = OptNoWarnings;
   o.values_per_site = OptValues;
   o.inline_bonus = OptInlineBonus;

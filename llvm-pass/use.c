@@ -172,7 +172,7 @@ static void set_value_profile(use_ctx *u, LLVMValueRef inst, unsigned kind,
 /* Where GCC's profile use would specialize an operation to its values:
  * not in code that runs cold, nor in a function optimized for size. */
 static int may_specialize(use_ctx *u, LLVMValueRef fn, uint64_t count) {
-  return count && !xl_cold_count(u->hotness, count) && !xl_has_fn_attr(fn, "optsize") &&
+  return u->o->specialize && count && !xl_cold_count(u->hotness, count) && !xl_has_fn_attr(fn, "optsize") &&
          !xl_has_fn_attr(fn, "minsize");
 }
 

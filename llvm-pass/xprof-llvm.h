@@ -40,6 +40,7 @@ struct xl_options {
   int inline_bonus; /* tell the inliner what the counters add */
   int promote;      /* count in registers in loops (promote.cpp) */
   int partial_training; /* use: never-run functions keep their estimate */
+  int specialize;       /* use: divisions and lengths to their values */
   int count_selects;    /* weights of selects outside loops (cfg.c) */
   unsigned values_per_site;
   const char *output; /* the -o of the compiler command, if known */

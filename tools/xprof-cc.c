@@ -297,6 +297,7 @@ struct command {
   const char *source; /* the first source */
   const char *output;
   const char *partial_training; /* clang: the plugin's option for it */
+  const char *specialize;       /* clang: -f[no-]vpt as the plugin's option */
   const char *partition;        /* clang: -f[no-]reorder-blocks-and-partition */
   const char **plugin_opts;     /* clang: the user's -mllvm -xprof-* */
   int n_plugin_opts;
@@ -387,11 +388,15 @@ static int driver_option(struct command *c, char **argv, int argc, int *i) {
     c->partition = a;
     return 1;
   }
-  /* GCC's spelling, for the LLVM plugin (clang does not know it). */
+  /* GCC's spellings, for the LLVM plugin (clang does not know them). */
   if (strcmp(a, "-fprofile-partial-training") == 0 ||
       strcmp(a, "-fno-profile-partial-training") == 0) {
     c->partial_training = a[2] == 'p' ? "-xprof-partial-training=true"
                                       : "-xprof-partial-training=false";
+    return 1;
+  }
+  if (strcmp(a, "-fvpt") == 0 || strcmp(a, "-fno-vpt") == 0) {
+    c->specialize = a[2] == 'v' ? "-xprof-specialize=true" : "-xprof-specialize=false";
     return 1;
   }
 #else
@@ -571,6 +576,8 @@ static int add_plugin(struct args *a, const struct command *c) {
     plugin_option(a, "%s", "-xprof-link");
   if (c->partial_training)
     plugin_option(a, "%s", c->partial_training);
+  if (c->specialize)
+    plugin_option(a, "%s", c->specialize);
   if (c->update && c->mode == COLLECT)
     plugin_option(a, "-xprof-update=%s", c->update);
   for (int k = 0; k < c->n_user; k++)
