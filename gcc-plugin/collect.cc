@@ -33,6 +33,7 @@
  * function's states, and its first word. */
 struct xp_site_layout {
   unsigned char vp_type; /* XPROF_RT_VP_* */
+  unsigned char kind;    /* enum xp_site_kind */
   uint32_t offset;
   uint64_t word0;
 };
@@ -613,7 +614,8 @@ static int instrument_function(collect_ctx *c, cgraph_node *node) {
   f.first_site = c->sites.length();
   for (uint32_t k = 0; k < n_sites; k++) {
     bool hist = sites[k].kind == XP_SITE_LENGTH;
-    xp_site_layout l = {(unsigned char)sites[k].vp_type, f.vp_words,
+    xp_site_layout l = {(unsigned char)sites[k].vp_type, (unsigned char)sites[k].kind,
+                        f.vp_words,
                         xp_opts.values_per_site | (hist ? XPROF_RT_VP_HISTOGRAM : 0)};
     c->sites.safe_push(l);
     f.vp_words += hist ? XPROF_RT_VP_HIST_WORDS : XPROF_RT_VP_WORDS(xp_opts.values_per_site);
@@ -932,13 +934,15 @@ void xp_collect_execute(void) {
   if (c->fns.length())
     emit_descriptor(c);
   if (xp_opts.verbose) {
-    unsigned sites = 0;
-    for (unsigned i = 0; i < c->fns.length(); i++)
-      sites += c->fns[i].n_vp_sites;
-    xp_note("%s: %u procedure%s, %u counter%s, %u indirect-call site%s "
-            "(%s updates)",
+    unsigned n[XP_SITE_QUOTIENT + 1] = {0, 0, 0, 0};
+    for (unsigned i = 0; i < c->sites.length(); i++)
+      n[c->sites[i].kind]++;
+    unsigned divs = n[XP_SITE_VALUE] + n[XP_SITE_QUOTIENT];
+    xp_note("%s: %u procedure%s, %u counter%s, %u indirect-call site%s, %u "
+            "string-operation site%s, %u division site%s (%s updates)",
             xp_object_path(), c->fns.length(), xprof_plural(c->fns.length()),
-            c->n_ctrs, xprof_plural(c->n_ctrs), sites, xprof_plural(sites),
+            c->n_ctrs, xprof_plural(c->n_ctrs), n[XP_SITE_CALL], xprof_plural(n[XP_SITE_CALL]),
+            n[XP_SITE_LENGTH], xprof_plural(n[XP_SITE_LENGTH]), divs, xprof_plural(divs),
             xp_opts.update == XP_UPDATE_THREAD   ? "per-thread"
             : xp_opts.update == XP_UPDATE_ATOMIC ? "atomic"
                                                  : "single-threaded");
