@@ -148,17 +148,13 @@ static unsigned remote_profile_id(const char *value, const char *profile_path) {
  * profile id, which xp_use_execute gives every function).  Returns
  * whether the call was handed over. */
 static bool hand_to_link_time(gcall *call, const xprof_objfile *o, const xprof_vp_record *rec,
-                              uint64_t total) {
-  const xprof_vp_value *top = NULL;
-  for (uint32_t k = 0; k < o->n_values_per_vp; k++)
-    if (rec->values[k].proc && (!top || rec->values[k].count > top->count))
-      top = &rec->values[k];
-  if (!flag_lto || !top || !remote_profile_id(top->proc, o->path))
+                              const uint32_t *order, uint32_t n, uint64_t total) {
+  if (!flag_lto || !n || !remote_profile_id(rec->values[order[0]].proc, o->path))
     return false;
   gcov_type c[2 + 2 * 64] = {(gcov_type)total, 0};
-  for (uint32_t k = 0; k < o->n_values_per_vp && c[1] < 64; k++) {
-    const xprof_vp_value *v = &rec->values[k];
-    unsigned id = v->proc && v->count ? remote_profile_id(v->proc, o->path) : 0;
+  for (uint32_t k = 0; k < n; k++) {
+    const xprof_vp_value *v = &rec->values[order[k]];
+    unsigned id = remote_profile_id(v->proc, o->path);
     if (!id)
       continue;
     c[2 + 2 * c[1]] = id;
@@ -185,17 +181,18 @@ static void choose_promotions(const xprof_objfile *o, const xprof_proc *f,
         rec = &f->vp[r];
     if (!rec || !o->n_values_per_vp)
       continue;
-    uint64_t total = 0;
-    for (uint32_t k = 0; k < o->n_values_per_vp; k++)
-      total = xprof_sat_add(total, rec->values[k].count);
-    if (hand_to_link_time(call, o, rec, total))
+    /* Named targets, the largest first (a hand-edited profile need not
+     * keep them in order). */
+    uint32_t order[64];
+    uint64_t total;
+    uint32_t n = xprof_vp_order(o, rec, order, &total);
+    if (hand_to_link_time(call, o, rec, order, n, total))
       continue;
     bool first = true;
-    /* Any order: a hand-edited profile need not keep the largest first. */
-    for (uint32_t k = 0; k < o->n_values_per_vp; k++) {
-      const xprof_vp_value *v = &rec->values[k];
-      if (!v->proc || !v->count || v->count < total - v->count) /* under half */
-        continue;
+    for (uint32_t k = 0; k < n; k++) {
+      const xprof_vp_value *v = &rec->values[order[k]];
+      if (v->count < total - v->count) /* under half */
+        break;
       cgraph_node *target = find_target(v->proc, o->path);
       if (!target || !call_matches(call, target->decl))
         continue;

@@ -137,17 +137,18 @@ struct xp_values {
 
 static bool scaled_values(const xprof_objfile *o, const xprof_vp_record *rec, gcov_type all,
                           xp_values *out) {
-  uint64_t total = 0;
-  for (uint32_t k = 0; k < o->n_values_per_vp; k++)
-    total = xprof_sat_add(total, rec->values[k].count);
+  uint32_t order[64];
+  uint64_t total;
+  /* Largest first, as GCC's reader sorts them (sort_hist_values). */
+  uint32_t k = xprof_vp_order(o, rec, order, &total);
   out->n = 0;
   out->all = all;
   if (!total || all <= 0)
     return false;
-  for (uint32_t k = 0; k < o->n_values_per_vp && out->n < 64; k++) {
-    const xprof_vp_value *v = &rec->values[k];
+  for (uint32_t i = 0; i < k; i++) {
+    const xprof_vp_value *v = &rec->values[order[i]];
     /* A length histogram's longer lengths are no value: in `all` only. */
-    if (!v->count || v->bits == XPROF_RT_VP_HIST_OTHER)
+    if (v->bits == XPROF_RT_VP_HIST_OTHER)
       continue;
     uint64_t c = total == (uint64_t)all
                      ? v->count
@@ -157,12 +158,6 @@ static bool scaled_values(const xprof_objfile *o, const xprof_vp_record *rec, gc
     out->value[out->n] = (gcov_type)v->bits;
     out->count[out->n++] = (gcov_type)MIN(c, (uint64_t)all);
   }
-  /* Largest first, as GCC's reader sorts them (sort_hist_values). */
-  for (unsigned a = 1; a < out->n; a++)
-    for (unsigned b = a; b > 0 && out->count[b - 1] < out->count[b]; b--) {
-      std::swap(out->count[b - 1], out->count[b]);
-      std::swap(out->value[b - 1], out->value[b]);
-    }
   return out->n > 0;
 }
 

@@ -50,6 +50,27 @@ void xprof_vp_keep_largest(xprof_vp_type type, xprof_vp_value *vals,
   sort_by_count(out, kept + 1);
 }
 
+uint32_t xprof_vp_order(const xprof_objfile *o, const xprof_vp_record *rec,
+                        uint32_t order[64], uint64_t *total) {
+  uint32_t k = 0;
+  *total = 0;
+  for (uint32_t i = 0; i < o->n_values_per_vp; i++) {
+    const xprof_vp_value *v = &rec->values[i];
+    *total = xprof_sat_add(*total, v->count);
+    if (k < 64 && v->count && (rec->type != XPROF_VP_PROC || v->proc))
+      order[k++] = i;
+  }
+  /* Stable insertion sort: records are small. */
+  for (uint32_t a = 1; a < k; a++)
+    for (uint32_t b = a; b > 0 && rec->values[order[b]].count > rec->values[order[b - 1]].count;
+         b--) {
+      uint32_t t = order[b];
+      order[b] = order[b - 1];
+      order[b - 1] = t;
+    }
+  return k;
+}
+
 void xprof_vp_site_totals(const xprof_objfile *o, const xprof_proc *f,
                           uint64_t *total, uint32_t n_sites) {
   for (uint32_t s = 0; s < n_sites; s++)

@@ -235,6 +235,12 @@ void xprof_vp_keep_largest(xprof_vp_type type, xprof_vp_value *vals,
                            uint32_t n, xprof_vp_value *out, uint32_t nv);
 /* What value-profile sites 0..n_sites-1 of f counted: each record's
  * counts summed (saturating), 0 for a site without a record. */
+/* The values of rec that have a count (and, for VP_PROC, a name) as
+ * indices into rec->values, by decreasing count, ties in record order;
+ * returns how many (at most 64), and the sum of all its counts
+ * (saturating) in *total.  What the compilers hand their optimizers. */
+uint32_t xprof_vp_order(const xprof_objfile *o, const xprof_vp_record *rec,
+                        uint32_t order[64], uint64_t *total);
 void xprof_vp_site_totals(const xprof_objfile *o, const xprof_proc *f,
                           uint64_t *total, uint32_t n_sites);
 

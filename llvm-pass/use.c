@@ -118,28 +118,6 @@ static LLVMValueRef target_function(use_ctx *u, const char *value,
   return f;
 }
 
-/* A record's values with a count (and, for procedures, a name), by
- * decreasing count as LLVM's value-profile metadata lists them; returns
- * how many, and their total in *total. */
-static uint32_t sorted_values(const xprof_objfile *o, const xprof_vp_record *rec,
-                              uint32_t order[64], uint64_t *total) {
-  uint32_t nv = o->n_values_per_vp, k = 0;
-  *total = 0;
-  for (uint32_t i = 0; i < nv && i < 64; i++) {
-    *total = xprof_sat_add(*total, rec->values[i].count);
-    if (rec->values[i].count && (rec->type != XPROF_VP_PROC || rec->values[i].proc))
-      order[k++] = i;
-  }
-  for (uint32_t a = 1; a < k; a++)
-    for (uint32_t b = a; b > 0 && rec->values[order[b]].count >
-                                      rec->values[order[b - 1]].count; b--) {
-      uint32_t t = order[b];
-      order[b] = order[b - 1];
-      order[b - 1] = t;
-    }
-  return k;
-}
-
 /* !{"VP", kind, total, value, count, ...} on inst.  Kind 0
  * (IPVK_IndirectCallTarget): values are the MD5 of the target's name;
  * kind 1 (IPVK_MemOPSize): lengths.  LLVM's indirect-call promotion and
@@ -176,6 +154,17 @@ static int may_specialize(use_ctx *u, LLVMValueRef fn, uint64_t count) {
          !xl_has_fn_attr(fn, "minsize");
 }
 
+/* The numbers of rec's values in xprof_vp_order's order. */
+static void fill_values(const xprof_vp_record *rec, const uint32_t *order, uint32_t k,
+                        uint64_t total, struct xl_values *v) {
+  v->n = k;
+  v->total = total;
+  for (uint32_t i = 0; i < k; i++) {
+    v->value[i] = rec->values[order[i]].bits;
+    v->count[i] = rec->values[order[i]].count;
+  }
+}
+
 /* A memory operation's dominant length, made a constant-length copy at
  * the end of the optimizer (specialize.c); the other lengths stay in its
  * value profile, for LLVM's own memop optimization.  Returns how many
@@ -184,12 +173,7 @@ static uint32_t specialize_length(use_ctx *u, LLVMValueRef fn, LLVMValueRef memo
                                   const xprof_vp_record *rec, const uint32_t *order, uint32_t k,
                                   uint64_t total) {
   struct xl_values v;
-  v.n = k;
-  v.total = total;
-  for (uint32_t i = 0; i < k; i++) {
-    v.value[i] = rec->values[order[i]].bits;
-    v.count[i] = rec->values[order[i]].count;
-  }
+  fill_values(rec, order, k, total, &v);
   struct xl_plan plan;
   if (!may_specialize(u, fn, total) || !xl_plan_length(memop, &v, &plan))
     return 0;
@@ -212,7 +196,7 @@ static unsigned value_profiles(use_ctx *u, const xprof_objfile *o, const xprof_p
     int memop = kind == XL_SITE_LENGTH;
     uint32_t order[64];
     uint64_t total;
-    uint32_t k = sorted_values(o, rec, order, &total);
+    uint32_t k = xprof_vp_order(o, rec, order, &total);
     if (!total)
       continue;
     if (memop) {
@@ -258,12 +242,10 @@ static int site_values(const xprof_objfile *o, const xprof_proc *f, const LLVMVa
     if (rec->type != xl_site_vp_type(calls, s))
       return 0;
     uint32_t order[64];
-    v->n = sorted_values(o, rec, order, &v->total);
-    for (uint32_t k = 0; k < v->n; k++) {
-      v->value[k] = rec->values[order[k]].bits;
-      v->count[k] = rec->values[order[k]].count;
-    }
-    return v->total > 0;
+    uint64_t total;
+    uint32_t k = xprof_vp_order(o, rec, order, &total);
+    fill_values(rec, order, k, total, v);
+    return total > 0;
   }
   return 0;
 }

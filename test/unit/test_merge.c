@@ -204,6 +204,31 @@ static void vp_proc_keeps_calls(void) {
   CHECK_U64(three[1].count + three[2].count, 0);
 }
 
+/* What the compilers hand their optimizers: values with a count (and a
+ * name, for callees) by decreasing count, ties in record order, and the
+ * record's whole total. */
+static void vp_order(void) {
+  xprof_objfile o = {0};
+  o.n_values_per_vp = 5;
+  xprof_vp_value v[5] = {{3, 7, NULL}, {9, 8, NULL}, {0, 0, NULL}, {3, 5, NULL}, {4, 6, NULL}};
+  xprof_vp_record rec = {XPROF_VP_LLONG, 0, v};
+  uint32_t order[64];
+  uint64_t total;
+  CHECK_U64(xprof_vp_order(&o, &rec, order, &total), 4);
+  CHECK_U64(total, 19);
+  CHECK_U64(order[0], 1);
+  CHECK_U64(order[1], 4);
+  CHECK_U64(order[2], 0);
+  CHECK_U64(order[3], 3);
+  /* Callees without a name count in the total only. */
+  xprof_vp_value c[2] = {{6, 0, NULL}, {2, 0, "f:/b/x.o"}};
+  xprof_vp_record calls = {XPROF_VP_PROC, 0, c};
+  o.n_values_per_vp = 2;
+  CHECK_U64(xprof_vp_order(&o, &calls, order, &total), 1);
+  CHECK_U64(order[0], 1);
+  CHECK_U64(total, 8);
+}
+
 static void rebuilt_objfile(void) {
   xprof_error err;
   /* objfile: the newer build replaces a.o only */
@@ -284,6 +309,7 @@ UNIT_TABLE(merge_tests) = {
     {"merge/value_profiles", value_profiles},
     {"merge/vp_proc_and_new_records", vp_proc_and_new_records},
     {"merge/vp_proc_keeps_calls", vp_proc_keeps_calls},
+    {"merge/vp_order", vp_order},
     {"merge/rebuilt_objfile", rebuilt_objfile},
     {"merge/programs_united", programs_united},
     UNIT_END};
