@@ -145,6 +145,22 @@ int xl_is_indirect_call(LLVMValueRef i) {
          !LLVMIsAConstant(callee);
 }
 
+void xl_branch_weights(LLVMValueRef term, const uint64_t *w, unsigned n,
+                       LLVMMetadataRef *ops) {
+  LLVMContextRef cx = LLVMGetTypeContext(LLVMTypeOf(term));
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(cx);
+  uint64_t max = 0;
+  for (unsigned i = 0; i < n; i++)
+    if (w[i] > max)
+      max = w[i];
+  uint64_t scale = max > UINT32_MAX ? max / UINT32_MAX + 1 : 1;
+  ops[0] = LLVMMDStringInContext2(cx, "branch_weights", 14);
+  for (unsigned i = 0; i < n; i++)
+    ops[i + 1] = LLVMValueAsMetadata(LLVMConstInt(i32, w[i] / scale, 0));
+  LLVMSetMetadata(term, LLVMGetMDKindIDInContext(cx, "prof", 4),
+                  LLVMMetadataAsValue(cx, LLVMMDNodeInContext2(cx, ops, n + 1)));
+}
+
 int xl_division(LLVMValueRef inst) {
   switch (LLVMGetInstructionOpcode(inst)) {
   case LLVMSDiv:

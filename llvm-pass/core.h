@@ -104,6 +104,10 @@ void xl_mark_plan(LLVMValueRef div, const struct xl_plan *plan);
  * modulos by a divisor that is not a constant (xl_division). */
 LLVMValueRef *xl_vp_sites(LLVMValueRef fn, uint32_t *n);
 int xl_is_indirect_call(LLVMValueRef inst);
+/* !{"branch_weights", w...} on term, the n weights scaled down together
+ * to 32 bits (operands are 32-bit); ops: room for n + 1. */
+void xl_branch_weights(LLVMValueRef term, const uint64_t *w, unsigned n,
+                       LLVMMetadataRef *ops);
 /* Is inst an sdiv, udiv, srem or urem of integers of at most 64 bits by
  * a divisor that is not a constant? */
 int xl_division(LLVMValueRef inst);

@@ -31,19 +31,10 @@
 #include "core.h"
 #include "xprof_rt.h"
 
-/* !{"branch_weights", yes, no} on br, scaled to 32 bits together. */
 static void weigh(LLVMValueRef br, uint64_t yes, uint64_t no) {
-  LLVMContextRef cx = LLVMGetTypeContext(LLVMTypeOf(br));
-  LLVMTypeRef i32 = LLVMInt32TypeInContext(cx);
-  uint64_t max = yes > no ? yes : no;
-  uint64_t scale = max > UINT32_MAX ? max / UINT32_MAX + 1 : 1;
-  LLVMMetadataRef ops[3] = {
-      LLVMMDStringInContext2(cx, "branch_weights", 14),
-      LLVMValueAsMetadata(LLVMConstInt(i32, yes / scale, 0)),
-      LLVMValueAsMetadata(LLVMConstInt(i32, no / scale, 0)),
-  };
-  LLVMSetMetadata(br, LLVMGetMDKindIDInContext(cx, "prof", 4),
-                  LLVMMetadataAsValue(cx, LLVMMDNodeInContext2(cx, ops, 3)));
+  uint64_t w[2] = {yes, no};
+  LLVMMetadataRef ops[3];
+  xl_branch_weights(br, w, 2, ops);
 }
 
 /* The instruction in a block of its own between `head` (which ends in a

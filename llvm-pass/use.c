@@ -48,7 +48,11 @@ static LLVMMetadataRef md_u32(use_ctx *u, uint32_t v) {
   return LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(u->cx), v, 0));
 }
 
-/* Scratch for the weights of one branch, grown to the widest seen. */
+/* Scratch for the weights of one branch, grown to the widest seen: any
+ * number of successors gets weights (xl_branch_weights), as an
+ * interpreter's dispatch switch or computed goto has hundreds, and
+ * without weights LLVM spreads the loop's count evenly over them
+ * (sqlite3VdbeExec's rarest opcodes looked as hot as its commonest). */
 typedef struct weight_buf {
   uint64_t *w;          /* count per successor slot */
   LLVMMetadataRef *ops; /* the node's operands: name, then w */
@@ -70,22 +74,6 @@ static int weight_buf_fit(weight_buf *b, unsigned n) {
   return 1;
 }
 
-/* branch_weights operands are 32-bit: scale down together.  Any number of
- * successors: an interpreter's dispatch switch or computed goto has
- * hundreds, and without weights LLVM spreads the loop's count evenly over
- * them (sqlite3VdbeExec's rarest opcodes looked as hot as its commonest). */
-static void set_weights(use_ctx *u, LLVMValueRef term, weight_buf *b, unsigned n) {
-  uint64_t max = 0;
-  for (unsigned i = 0; i < n; i++)
-    if (b->w[i] > max)
-      max = b->w[i];
-  uint64_t scale = max > UINT32_MAX ? max / UINT32_MAX + 1 : 1;
-  b->ops[0] = LLVMMDStringInContext2(u->cx, "branch_weights", 14);
-  for (unsigned i = 0; i < n; i++)
-    b->ops[i + 1] = md_u32(u, (uint32_t)(b->w[i] / scale));
-  LLVMSetMetadata(term, u->prof_kind,
-                  LLVMMetadataAsValue(u->cx, LLVMMDNodeInContext2(u->cx, b->ops, n + 1)));
-}
 
 static void set_entry_count(use_ctx *u, LLVMValueRef fn, uint64_t count) {
   LLVMMetadataRef ops[2] = {LLVMMDStringInContext2(u->cx, "function_entry_count", 20),
@@ -388,7 +376,7 @@ static void free_solved(solved *s) {
 
 /* The weights of block b's terminator from its out-edges, edges
  * [first, end); parallel slots: all on the first. */
-static void weigh_block(use_ctx *u, const solved *s, uint32_t b, uint32_t first,
+static void weigh_block(const solved *s, uint32_t b, uint32_t first,
                         uint32_t end, weight_buf *buf) {
   const struct xl_cfg *g = &s->g;
   LLVMValueRef t = LLVMGetBasicBlockTerminator(g->blocks[b]);
@@ -407,7 +395,7 @@ static void weigh_block(use_ctx *u, const solved *s, uint32_t b, uint32_t first,
       out += s->edge[e];
     }
   if (out)
-    set_weights(u, t, buf, ns);
+    xl_branch_weights(t, buf->w, ns, buf->ops);
 }
 
 /* A counted select's weights: how often its condition held, and its
@@ -433,7 +421,7 @@ static void weigh_selects(use_ctx *u, const solved *s, weight_buf *buf) {
     buf->w[0] = held;
     buf->w[1] = total - held;
     if (total)
-      set_weights(u, sel->inst, buf, 2);
+      xl_branch_weights(sel->inst, buf->w, 2, buf->ops);
   }
 }
 
@@ -460,7 +448,7 @@ static void apply(use_ctx *u, const xprof_objfile *o, solved *s) {
     for (end = e + 1; end < g->n_edges && g->edges[end].src == b;)
       end++;
     if (b >= 2)
-      weigh_block(u, s, b, e, end, &buf);
+      weigh_block(s, b, e, end, &buf);
   }
   weigh_selects(u, s, &buf);
   free(buf.w);
