@@ -45,7 +45,8 @@ struct xp_fn {
   uint32_t n_counters; /* including debug counters */
   uint32_t n_vp_sites;
   uint32_t first_site; /* its sites in collect_ctx.sites */
-  uint32_t vp_words;   /* of all its sites' states */
+  uint32_t vp_words;   /* of all its sites' states (comdat: and first run) */
+  uint32_t first_run;  /* its first-run word: in first_run_var, or in var */
   tree var;            /* counters (and, for comdat, value-profile state) */
   tree word;           /* per-thread: var's thread-local word, or */
   tree twin;           /* var's thread-local twin, and */
@@ -61,12 +62,14 @@ struct xp_fn {
 struct collect_ctx {
   vec<xp_fn> fns;
   tree ctr_var, vp_var; /* the object file's counters and value states */
-  uint32_t n_ctrs, n_vp_words;
+  tree first_run_var;   /* and first-run words */
+  uint32_t n_ctrs, n_vp_words, n_first_runs;
   vec<uint32_t> vp_site_words; /* state offsets, object-wide vp_var */
   vec<uint64_t> vp_site_word0; /* and their first words */
   vec<xp_site_layout> sites;   /* every function's sites, in order */
   tree recorder[XPROF_RT_VP_PROC + 1]; /* __xprof_vp_* by type */
   tree thread_fn_decl;
+  tree first_runs; /* __xprof_first_runs */
   tree thread_var; /* per-thread: the object array's thread-local word */
   tree twin_var, twin_cell; /* or its thread-local twin, and its cell */
   tree thread_delta; /* cfun's distance to its thread copy (SSA name) */
@@ -434,33 +437,50 @@ static gasm *slow_path_asm(tree result, tree array_addr, tree word_addr) {
 
 /* Between the entry and the function's first block:
  *
- *   b0:   d1 = D; if (d1 != 0) goto join; else goto slow;
- *   slow: d2 = __xprof_thread_counters (&ARRAY, &D);
- *   join: delta = PHI <d1 (b0), d2 (slow)>
- */
-static void emit_thread_entry(collect_ctx *c, tree var, tree word, tree delta) {
+ *   b0:   value = REF; if (value != 0) goto join; else goto slow;
+ *   slow: (the caller's)
+ *   join:
+ *
+ * with p_slow the probability of slow.  Returns slow; *to_join gets the
+ * edge from b0 to join. */
+static basic_block entry_test(tree value, tree ref, profile_probability p_slow,
+                              edge *to_join) {
   basic_block entry = ENTRY_BLOCK_PTR_FOR_FN(cfun);
   profile_count count = single_succ(entry)->count;
   basic_block b0 = split_edge(single_succ_edge(entry));
   basic_block join = split_edge(single_succ_edge(b0));
   basic_block slow = split_edge(single_succ_edge(b0));
-  profile_probability likely = profile_probability::very_likely();
-
-  tree d1 = make_temp_ssa_name(long_integer_type_node, NULL, "PROF_delta");
   gimple_stmt_iterator g = gsi_last_bb(b0);
-  gsi_insert_after(&g, gimple_build_assign(d1, word), GSI_NEW_STMT);
-  gsi_insert_after(&g, gimple_build_cond(NE_EXPR, d1,
-                                         build_int_cst(long_integer_type_node, 0),
+  gsi_insert_after(&g, gimple_build_assign(value, ref), GSI_NEW_STMT);
+  gsi_insert_after(&g, gimple_build_cond(NE_EXPR, value, build_int_cst(TREE_TYPE(value), 0),
                                          NULL_TREE, NULL_TREE),
                    GSI_NEW_STMT);
   edge to_slow = single_succ_edge(b0);
   to_slow->flags = (to_slow->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE;
-  to_slow->probability = likely.invert();
-  edge to_join = make_edge(b0, join, EDGE_TRUE_VALUE);
-  to_join->probability = likely;
+  to_slow->probability = p_slow;
+  *to_join = make_edge(b0, join, EDGE_TRUE_VALUE);
+  (*to_join)->probability = p_slow.invert();
+  b0->count = join->count = count;
+  slow->count = count.apply_probability(p_slow);
+  if (current_loops)
+    loops_state_set(LOOPS_NEED_FIXUP);
+  return slow;
+}
+
+/* Per-thread counters without a twin: at entry,
+ *
+ *   b0:   d1 = D; if (d1 != 0) goto join; else goto slow;
+ *   slow: d2 = __xprof_thread_counters (&ARRAY, &D);
+ *   join: delta = PHI <d1 (b0), d2 (slow)>
+ */
+static void emit_thread_entry(collect_ctx *c, tree var, tree word, tree delta) {
+  tree d1 = make_temp_ssa_name(long_integer_type_node, NULL, "PROF_delta");
+  edge to_join;
+  basic_block slow =
+      entry_test(d1, word, profile_probability::very_likely().invert(), &to_join);
 
   tree d2 = make_temp_ssa_name(long_integer_type_node, NULL, "PROF_delta");
-  g = gsi_last_bb(slow);
+  gimple_stmt_iterator g = gsi_last_bb(slow);
   if (slow_path_in_asm()) {
     /* Addresses of thread-locals are not invariants: into temporaries. */
     tree array_addr = make_temp_ssa_name(ptr_type_node, NULL, "PROF_array");
@@ -482,30 +502,65 @@ static void emit_thread_entry(collect_ctx *c, tree var, tree word, tree delta) {
     gsi_insert_after(&g, call, GSI_NEW_STMT);
   }
 
-  gphi *phi = create_phi_node(delta, join);
+  gphi *phi = create_phi_node(delta, to_join->dest);
   add_phi_arg(phi, d1, to_join, UNKNOWN_LOCATION);
   add_phi_arg(phi, d2, single_succ_edge(slow), UNKNOWN_LOCATION);
+}
 
-  b0->count = join->count = count;
-  slow->count = count.apply_probability(likely.invert());
-  if (current_loops)
-    loops_state_set(LOOPS_NEED_FIXUP);
+static tree first_run_word(const collect_ctx *c, const xp_fn *f) {
+  return element(f->comdat ? f->var : c->first_run_var, f->first_run);
+}
+
+/* The time profile (runtime/first_run.c): at entry,
+ *
+ *   b0:   t = WORD; if (t != 0) goto join; else goto slow;
+ *   slow: WORD = __atomic_add_fetch (&__xprof_first_runs, 1, relaxed);
+ *   join:
+ *
+ * as GCC's own time profiler does it. */
+static void emit_first_run_entry(collect_ctx *c, tree word) {
+  if (!c->first_runs) {
+    c->first_runs = build_decl(BUILTINS_LOCATION, VAR_DECL,
+                               get_identifier("__xprof_first_runs"), counter_type());
+    TREE_PUBLIC(c->first_runs) = 1;
+    DECL_EXTERNAL(c->first_runs) = 1;
+    TREE_STATIC(c->first_runs) = 1;
+    DECL_ARTIFICIAL(c->first_runs) = 1;
+    TREE_ADDRESSABLE(c->first_runs) = 1;
+  }
+  tree t = make_temp_ssa_name(counter_type(), NULL, "PROF_first_run");
+  edge to_join;
+  basic_block slow =
+      entry_test(t, word, profile_probability::very_unlikely(), &to_join);
+  tree rank = make_temp_ssa_name(counter_type(), NULL, "PROF_rank");
+  gcall *add = gimple_build_call(builtin_decl_explicit(BUILT_IN_ATOMIC_ADD_FETCH_8), 3,
+                                 build_fold_addr_expr(c->first_runs),
+                                 build_int_cst(counter_type(), 1),
+                                 build_int_cst(integer_type_node, MEMMODEL_RELAXED));
+  gimple_call_set_lhs(add, rank);
+  gimple_stmt_iterator g = gsi_last_bb(slow);
+  gsi_insert_after(&g, add, GSI_NEW_STMT);
+  gsi_insert_after(&g, gimple_build_assign(unshare_expr(word), rank), GSI_NEW_STMT);
 }
 
 static bool is_comdat(tree decl) { return DECL_COMDAT_GROUP(decl) != NULL_TREE; }
 
-/* Instrument cfun; returns false when the function cannot be profiled. */
-/* A comdat function's own arrays (counters and value states, and its
- * twin or thread-local word), named alike in every object file that has
- * a copy of the function, so that the linker keeps one. */
+/* A comdat function's own arrays (counters, value states and first-run
+ * word, and its twin or thread-local word), named alike in every object
+ * file that has a copy of the function, so that the linker keeps one.
+ * The name's key covers every word of the array -- the first-run word
+ * as one more state of one word -- so that copies of another layout (the
+ * LLVM pass's has no first-run word) never share an array. */
 static void comdat_arrays(collect_ctx *c, xp_fn *f, const xp_cfg *g, uint32_t n_debug) {
   const xp_site_layout *sites = &c->sites[f->first_site];
   vec<uint32_t> site_words = vNULL;
   for (uint32_t s = 0; s < f->n_vp_sites; s++)
     site_words.safe_push((s + 1 < f->n_vp_sites ? sites[s + 1].offset : f->vp_words) -
                          sites[s].offset);
+  f->first_run = f->n_counters + f->vp_words++;
+  site_words.safe_push(1);
   uint64_t key = xprof_comdat_key(f->signature, g->edges, g->n_edges, n_debug != 0,
-                                  site_words.address(), f->n_vp_sites);
+                                  site_words.address(), site_words.length());
   site_words.release();
   char *name = xprof_comdat_array_name(XPROF_COMDAT_COUNTERS, f->name, key);
   uint32_t total = f->n_counters + f->vp_words;
@@ -565,6 +620,7 @@ static void object_arrays(collect_ctx *c, xp_fn *f) {
   }
   f->base = c->n_ctrs;
   f->vp_base = c->n_vp_words;
+  f->first_run = c->n_first_runs++;
   c->n_ctrs += f->n_counters;
   for (uint32_t s = 0; s < f->n_vp_sites; s++) {
     c->vp_site_words.safe_push(c->n_vp_words + c->sites[f->first_site + s].offset);
@@ -620,6 +676,7 @@ static int instrument_function(collect_ctx *c, cgraph_node *node) {
     c->sites.safe_push(l);
     f.vp_words += hist ? XPROF_RT_VP_HIST_WORDS : XPROF_RT_VP_WORDS(xp_opts.values_per_site);
   }
+
   f.comdat = is_comdat(node->decl);
   f.take_address = node->address_taken || (TREE_PUBLIC(node->decl) && !f.comdat);
   uint32_t n_debug = 0;
@@ -642,6 +699,7 @@ static int instrument_function(collect_ctx *c, cgraph_node *node) {
   gsi_commit_edge_inserts();
   insert_vp_calls(c, sites, &c->sites[f.first_site], f.comdat ? f.var : c->vp_var, f.vp_base);
   xp_free_value_sites(&sites);
+  emit_first_run_entry(c, first_run_word(c, &f));
   if (c->thread_delta)
     emit_thread_entry(c, f.var, f.word, c->thread_delta);
   c->thread_delta = NULL_TREE;
@@ -820,6 +878,7 @@ static tree emit_procs(collect_ctx *c, const record *site, const record *proc, t
     v[XPROF_RT_PROC_address] = f.take_address ? build_fold_addr_expr(f.decl) : null_pointer_node;
     v[XPROF_RT_PROC_tls_array] =
         f.twin_cell ? build_fold_addr_expr(f.twin_cell) : null_pointer_node;
+    v[XPROF_RT_PROC_first_run] = build_fold_addr_expr(first_run_word(c, &f));
     first_site += f.n_vp_sites;
     CONSTRUCTOR_APPEND_ELT(procs, size_int(i), fill(proc, v));
     *objsig = xprof_object_signature_add(*objsig, f.signature);
@@ -887,6 +946,7 @@ void xp_collect_execute(void) {
   collect_ctx *c = &ctx;
   c->ctr_var = open_array("__xprof_counters");
   c->vp_var = open_array("__xprof_vp");
+  c->first_run_var = open_array("__xprof_fr");
   if (xp_opts.cfg_dump) {
     char *name = concat(xp_object_path(), ".xpcfg", NULL);
     c->cfg_dump = fopen(name, "w");
@@ -924,6 +984,7 @@ void xp_collect_execute(void) {
   if (c->twin_var)
     close_array(c->twin_var, c->n_ctrs, NULL_TREE);
   close_array(c->vp_var, c->n_vp_words, NULL_TREE);
+  close_array(c->first_run_var, c->n_first_runs, NULL_TREE);
   DECL_INITIAL(c->vp_var) =
       vp_initializer(TREE_TYPE(c->vp_var), c->vp_site_words.address(),
                      c->vp_site_word0.address(), c->vp_site_words.length(), 0);

@@ -422,6 +422,11 @@ static int annotate(const xprof_objfile *o, const xprof_proc *f, xprof_use_stats
     make_cold();
   else
     apply_counts(&s);
+  /* The time profile: with -fprofile-reorder-functions GCC emits the
+   * functions that ran in the order of their first runs, before the
+   * others (a rank GCC's int cannot hold is left out, as GCC does). */
+  if (f->first_run && f->first_run < INT_MAX / 2)
+    cgraph_node::get(current_function_decl)->tp_first_run = (int)f->first_run;
   remove_fake_edges();
   profile_status_for_fn(cfun) = PROFILE_READ;
   record_loop_bounds();

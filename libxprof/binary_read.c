@@ -228,6 +228,37 @@ static int parse_objf(cursor *c, xprof_profile *p) {
   return 0;
 }
 
+/* A TIME record: first-run ranks of the procedures of o, the object
+ * file whose OBJF record precedes it (ignored unless the signatures
+ * agree). */
+static int parse_time(cursor *c, xprof_objfile *o) {
+  if (need(c, XB_TIME_FIXED, "first-run header") < 0)
+    return -1;
+  if (xprof_get64(c->base) != o->signature)
+    return 0; /* not this object file's */
+  uint32_t n = xprof_get32(c->base + 8);
+  if (xprof_get32(c->base + 12) != 0)
+    return cfail(c, "first-run record of %s has unknown flags", o->path);
+  c->pos = XB_TIME_FIXED;
+  if (c->len - c->pos != (uint64_t)n * XB_TIME_ENTRY)
+    return cfail(c, "first-run record of %s: %u entries do not fill its "
+                    "%" PRIu64 " bytes",
+                 o->path, n, c->len - c->pos);
+  uint32_t prev = 0;
+  for (uint32_t i = 0; i < n; i++, c->pos += XB_TIME_ENTRY) {
+    const unsigned char *q = c->base + c->pos;
+    uint32_t j = xprof_get32(q);
+    uint64_t rank = xprof_get64(q + 8);
+    if (j >= o->n_procs || (i && j <= prev) || xprof_get32(q + 4) || !rank)
+      return cfail(c, "first-run record of %s: entry %u is malformed "
+                      "(procedure %u of %u, rank %" PRIu64 ")",
+                   o->path, i, j, o->n_procs, rank);
+    o->procs[j].first_run = rank;
+    prev = j;
+  }
+  return 0;
+}
+
 static int parse_prog(cursor *c, xprof_profile *p) {
   if (need(c, XB_PROG_FIXED, "program header") < 0)
     return -1;
@@ -362,7 +393,7 @@ static int parse_records(const char *name, unsigned char *buf, uint64_t len,
                          xprof_profile *p, xprof_error *err) {
   uint64_t index_off;
   uint32_t n_records, seen = 0;
-  int saw_index = 0;
+  int saw_index = 0, after_objf = 0;
   if (check_header(name, buf, len, &index_off, &n_records, err) < 0)
     return -1;
   uint64_t off = XB_HEADER_SIZE;
@@ -401,6 +432,9 @@ static int parse_records(const char *name, unsigned char *buf, uint64_t len,
     if (tag == XB_TAG_OBJF) {
       if (parse_objf(&c, p) < 0)
         return -1;
+    } else if (tag == XB_TAG_TIME) {
+      if (after_objf && parse_time(&c, &p->objfiles[p->n_objfiles - 1]) < 0)
+        return -1;
     } else if (tag == XB_TAG_PROG) {
       if (parse_prog(&c, p) < 0)
         return -1;
@@ -429,6 +463,7 @@ static int parse_records(const char *name, unsigned char *buf, uint64_t len,
       f->size = plen;
       f->data = payload;
     }
+    after_objf = tag == XB_TAG_OBJF;
     seen++;
     off += XB_RECORD_HEADER + xprof_align8(plen);
   }
@@ -493,6 +528,39 @@ static int pread_all(int fd, void *buf, size_t n, uint64_t off,
   return 0;
 }
 
+/* The TIME record at `off`, if that is one, into p's one object file.
+ * Returns 0 (also when there is none), -1 on error. */
+static int read_time_after(int fd, const char *name, uint64_t off,
+                           uint64_t file_len, xprof_profile *p,
+                           xprof_error *err) {
+  unsigned char h[XB_RECORD_HEADER];
+  uint32_t tag, flags, crc;
+  uint64_t len;
+  if (file_len < XB_RECORD_HEADER || off > file_len - XB_RECORD_HEADER)
+    return 0;
+  if (pread_all(fd, h, sizeof h, off, name, err) < 0)
+    return -1;
+  if (xprof_get32(h) != XB_TAG_TIME)
+    return 0;
+  if (check_record_header(name, h, off, file_len, &tag, &flags, &len, &crc,
+                          err) < 0)
+    return -1;
+  unsigned char *buf = xprof_malloc(len ? len : 1);
+  if (!buf)
+    return xprof_fail_nomem(err, name);
+  int rc = pread_all(fd, buf, len, off + XB_RECORD_HEADER, name, err);
+  if (rc == 0 && xprof_crc32c(0, buf, len) != crc)
+    rc = xprof_fail(err, XPROF_ERR_FORMAT,
+                    "%s: offset %" PRIu64 ": TIME record checksum mismatch "
+                    "(the data is corrupt)",
+                    name, off);
+  cursor c = {name, buf, len, 0, off + XB_RECORD_HEADER, err};
+  if (rc == 0)
+    rc = parse_time(&c, &p->objfiles[0]);
+  xprof_free(buf);
+  return rc;
+}
+
 /* Read and parse the OBJF record at `off` into a fresh profile. */
 static int read_objf_at(int fd, const char *name, uint64_t off,
                         uint64_t file_len, xprof_profile **out,
@@ -535,7 +603,10 @@ static int read_objf_at(int fd, const char *name, uint64_t off,
     return xprof_fail_nomem(err, name);
   }
   cursor c = {name, buf, len, 0, off + XB_RECORD_HEADER, err};
-  if (parse_objf(&c, p) < 0 || xprof_validate(p, name, err) < 0) {
+  if (parse_objf(&c, p) < 0 ||
+      read_time_after(fd, name, off + XB_RECORD_HEADER + xprof_align8(len),
+                      file_len, p, err) < 0 ||
+      xprof_validate(p, name, err) < 0) {
     xprof_profile_free(p);
     return -1;
   }

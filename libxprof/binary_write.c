@@ -271,6 +271,34 @@ static int emit_program(sink *s, const xprof_profile *p,
   return rc;
 }
 
+/* The TIME record of object file o, if any of its procedures has a
+ * first-run rank.  Returns 1 when it wrote one, 0 when there was none,
+ * -1 on error. */
+static int emit_time(sink *s, const xprof_objfile *o) {
+  uint32_t n = 0;
+  for (uint32_t j = 0; j < o->n_procs; j++)
+    n += o->procs[j].first_run != 0;
+  if (!n)
+    return 0;
+  uint64_t len = XB_TIME_FIXED + (uint64_t)n * XB_TIME_ENTRY;
+  unsigned char *b = xprof_calloc(1, len);
+  if (!b)
+    return xprof_fail_nomem(s->err, s->name);
+  xprof_put64(b, o->signature);
+  xprof_put32(b + 8, n);
+  unsigned char *q = b + XB_TIME_FIXED;
+  for (uint32_t j = 0; j < o->n_procs; j++) {
+    if (!o->procs[j].first_run)
+      continue;
+    xprof_put32(q, j);
+    xprof_put64(q + 8, o->procs[j].first_run);
+    q += XB_TIME_ENTRY;
+  }
+  int rc = emit_record(s, XB_TAG_TIME, 0, b, len);
+  xprof_free(b);
+  return rc < 0 ? -1 : 1;
+}
+
 typedef struct path_ord {
   const char *path;
   uint32_t ord;
@@ -315,6 +343,10 @@ static int emit_all(sink *s, const xprof_profile *p) {
     if (emit_record(s, XB_TAG_OBJF, 0, scratch, len) < 0)
       goto out;
     n_records++;
+    int t = emit_time(s, o);
+    if (t < 0)
+      goto out;
+    n_records += (uint32_t)t;
     po[i].path = o->path;
     po[i].ord = i;
   }

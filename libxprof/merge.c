@@ -287,6 +287,10 @@ static int merge_objfile(xprof_profile *p, xprof_objfile *d,
     if (merge_counters(p, df, sf, weight) < 0 ||
         merge_vp(p, d, df, sf, weight) < 0)
       rc = -1;
+    /* The earliest first run of the runs merged, as GCC merges its time
+     * profiles. */
+    if (sf->first_run && (!df->first_run || sf->first_run < df->first_run))
+      df->first_run = sf->first_run;
     if (sf->stats.has_max)
       df->stats.has_max = 1;
     if (sf->stats.has_sum)

@@ -29,7 +29,7 @@ extern "C" {
 #define XPROF_TEXT_MINOR 1
 /* Version of the binary data (SUN_PROFDATA_MAJOR/MINOR_VERSION). */
 #define XPROF_BINARY_MAJOR 4
-#define XPROF_BINARY_MINOR 3
+#define XPROF_BINARY_MINOR 4
 
 /* Name of the data file inside a NAME.profile directory. */
 #define XPROF_FEEDBACK_FILE "feedback"
@@ -124,6 +124,11 @@ typedef struct xprof_proc {
   uint32_t n_vp_records; /* sorted by expr_id, ids unique */
   xprof_vp_record *vp;
   xprof_stats stats;
+  /* When the procedure first ran: the rank of its first call among the
+   * first calls of its process (1 = first), the smallest of the runs
+   * merged; 0: not recorded or never ran.  Binary data only (TIME
+   * records); GCC orders functions by it (-fprofile-reorder-functions). */
+  uint64_t first_run;
 } xprof_proc;
 
 typedef struct xprof_objfile {

@@ -863,6 +863,8 @@ static LLVMValueRef emit_procs(ctx *c, const record *site, const record *proc,
     v[XPROF_RT_PROC_address] =
         f->take_address ? LLVMConstPointerCast(f->fn, c->i8p) : LLVMConstNull(c->i8p);
     v[XPROF_RT_PROC_tls_array] = cell ? cell : LLVMConstNull(cell_t);
+    /* No first-run words: LLVM 14 has no use for the order. */
+    v[XPROF_RT_PROC_first_run] = LLVMConstNull(c->i64p);
     pv[i] = fill(proc, v);
     first += f->n_sites;
     *objsig = xprof_object_signature_add(*objsig, f->signature);

@@ -277,6 +277,7 @@ static int take_object(snap_ctx *c, const struct xprof_rt_object *obj) {
     f->signature = rp->signature;
     f->id = rp->id;
     f->n_vp_sites = rp->n_vp_sites;
+    f->first_run = rp->first_run ? __atomic_load_n(rp->first_run, __ATOMIC_RELAXED) : 0;
     taken *t = rp->n_counters && c->seen ? seen_slot(c, rp->counters) : NULL;
     if (t && t->counters) {
       const xprof_objfile *from = &c->p->objfiles[t->obj];

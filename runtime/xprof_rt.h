@@ -2,7 +2,7 @@
  * xprof_rt.h - the contract between the compiler plugins and the xprof
  * runtime (libxprof_rt), and the runtime's public API.
  *
- * ABI version 4.  For every object file it instruments, the compiler
+ * ABI version 6.  For every object file it instruments, the compiler
  * emits (all zero-initialized unless said otherwise):
  *
  *   - one array of 64-bit counters for the whole object file (and one
@@ -18,6 +18,10 @@
  *   - one xprof_rt_object, registered from a constructor with
  *     __xprof_register() and unregistered from a destructor with
  *     __xprof_unregister() (so that dlclose writes the data);
+ *   - at the entry of each procedure, a test of its first-run word and,
+ *     while that is zero, a store there of the next rank, taken from
+ *     __xprof_first_runs with a relaxed atomic add (the LLVM pass keeps
+ *     no first-run words: first_run NULL);
  *   - before each indirect call, __xprof_vp_proc(state, callee); before
  *     each profiled integer expression, __xprof_vp_int / __xprof_vp_llong,
  *     or, for the length of a memory operation, an inline increment of
@@ -40,7 +44,7 @@
 extern "C" {
 #endif
 
-#define XPROF_RT_ABI_VERSION 5
+#define XPROF_RT_ABI_VERSION 6
 
 /* Words of one value-profile site's state for n values per record:
  * word 0: n (set by the compiler) and a lock bit (bit 63, runtime);
@@ -115,7 +119,11 @@ extern "C" {
    * pointer in every thread): a word that the object's constructor sets,   \
    * before registering, to the twin's address in the registering thread.   \
    * NULL: no twin, the code finds its copy through a thread-local word. */ \
-  F(CELL, tls_array)
+  F(CELL, tls_array)                                                          \
+  /* A word the compiled code sets at the procedure's first run to its     \
+   * rank (one word per program for a comdat function); NULL: the compiler \
+   * does not record first runs. */                                         \
+  F(U64P, first_run)
 
 #define XPROF_RT_OBJECT_FIELDS(F)                                             \
   F(U32, abi_version)     /* XPROF_RT_ABI_VERSION */                          \
@@ -182,6 +190,8 @@ void __xprof_vp_proc(uint64_t *state, const void *callee);
 void __xprof_vp_proc_single(uint64_t *state, const void *callee); /* update=single */
 void __xprof_vp_int(uint64_t *state, int32_t value);
 void __xprof_vp_llong(uint64_t *state, int64_t value);
+/* The procedures that have run so far in the process (first_run.c). */
+extern uint64_t __xprof_first_runs;
 /* Per-thread counters: the distance in words from `array` to the calling
  * thread's copy of it, also stored in *tls, the array's thread-local
  * word; 0: count in the array itself. */

@@ -28,7 +28,9 @@ static const char usage[] =
     "       xprof_show --html OUT [-n N] profile_directory [OBJECT.xpcfg...]\n"
     "\n"
     "Print the programs and object files of a profile and its N busiest\n"
-    "procedures (default 10), by the sum of their counters.\n"
+    "procedures (default 10), by the sum of their counters, and, where\n"
+    "the profile has a time profile (GCC builds), the first N procedures\n"
+    "to run.\n"
     "\n"
     "--dot writes procedure PROC's control flow graph for Graphviz, with\n"
     "the count of every block and edge solved from the profile: hot edges\n"
@@ -177,6 +179,25 @@ static row *busiest(const xprof_profile *p, size_t *n_rows, size_t *ran) {
   return rows;
 }
 
+static int by_first_run(const void *a, const void *b) {
+  uint64_t x = ((const row *)a)->proc->first_run, y = ((const row *)b)->proc->first_run;
+  x = x ? x : UINT64_MAX; /* never ran (or not recorded): last */
+  y = y ? y : UINT64_MAX;
+  return x < y ? -1 : x > y ? 1 : strcmp(((const row *)a)->name, ((const row *)b)->name);
+}
+
+/* The time profile (binary data of GCC builds): the first N procedures
+ * to run, by the smallest rank of the runs merged. */
+static void first_runs(row *rows, size_t n, long top) {
+  qsort(rows, n, sizeof *rows, by_first_run);
+  if (!n || !rows[0].proc->first_run)
+    return;
+  printf("first procedures to run (rank of the first call):\n");
+  for (size_t k = 0; k < n && k < (size_t)top && rows[k].proc->first_run; k++)
+    printf("  %14llu  %s  (%s)\n", (unsigned long long)rows[k].proc->first_run,
+           rows[k].name, rows[k].obj);
+}
+
 static void summary(const xprof_profile *p, const char *dir, long top) {
   size_t n, ran;
   row *rows = busiest(p, &n, &ran);
@@ -189,6 +210,7 @@ static void summary(const xprof_profile *p, const char *dir, long top) {
   printf("busiest procedures (sum of counters):\n");
   for (size_t k = 0; k < n && k < (size_t)top && rows[k].sum; k++)
     printf("  %14llu  %s  (%s)\n", (unsigned long long)rows[k].sum, rows[k].name, rows[k].obj);
+  first_runs(rows, n, top);
   free(rows);
 }
 

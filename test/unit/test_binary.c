@@ -36,7 +36,7 @@ static void round_trip(void) {
   xprof_error err;
   unsigned char *b1 = serialize(p, &n1);
   CHECK(b1 && n1 % 8 == 0);
-  CHECK(memcmp(b1, "xprof binary data 4.3\n", 22) == 0);
+  CHECK(memcmp(b1, "xprof binary data 4.4\n", 22) == 0);
   CHECK(parse_copy(b1, n1, &q, &err) == 0);
   unsigned char *b2 = serialize(q, &n2);
   CHECK(n1 == n2 && memcmp(b1, b2, n1) == 0);
@@ -112,8 +112,8 @@ static void header_errors(void) {
   reseal_header(c);
   CHECK(parse_copy(c, n, &q, &err) == -1);
   CHECK(err.code == XPROF_ERR_VERSION);
-  CHECK_STR(err.msg, "bin: binary data version 5.3 is not supported (this "
-                     "reader knows 4.3)");
+  CHECK_STR(err.msg, "bin: binary data version 5.4 is not supported (this "
+                     "reader knows 4.4)");
 
   memcpy(c, b, n);
   xprof_put32(c + 24, 0x58505246u);
@@ -262,6 +262,84 @@ static void lookup_many(void) {
   xprof_profile_free(p);
 }
 
+/* Offset of the first record with this tag, or 0. */
+static size_t find_record(const unsigned char *b, size_t n, uint32_t tag) {
+  for (size_t off = XB_HEADER_SIZE; off + XB_RECORD_HEADER <= n;
+       off += XB_RECORD_HEADER + xprof_align8(xprof_get64(b + off + 8)))
+    if (xprof_get32(b + off) == tag)
+      return off;
+  return 0;
+}
+
+/* First-run ranks: a TIME record after their object file's OBJF record,
+ * read back by a full read and by a lookup, merged as the smallest. */
+static void first_runs(void) {
+  xprof_profile *p = sample(), *q, *r;
+  xprof_error err;
+  xprof_objfile *o = &p->objfiles[1];
+  CHECK(o->n_procs >= 2);
+  o->procs[0].first_run = 7;
+  o->procs[o->n_procs - 1].first_run = 2;
+  size_t n;
+  unsigned char *b = serialize(p, &n);
+  size_t t = find_record(b, n, XB_TAG_TIME);
+  CHECK(t != 0);
+  CHECK_U64(xprof_get32(b + t + XB_RECORD_HEADER + 8), 2); /* entries */
+  CHECK(parse_copy(b, n, &q, &err) == 0);
+  CHECK_U64(q->objfiles[1].procs[0].first_run, 7);
+  CHECK_U64(q->objfiles[1].procs[o->n_procs - 1].first_run, 2);
+  CHECK_U64(q->objfiles[0].procs[0].first_run, 0);
+
+  char path[256];
+  snprintf(path, sizeof path, "%s/time.feedback", unit_tmpdir());
+  CHECK(xprof_binary_write_file(p, path, &err) == 0);
+  CHECK(xprof_binary_lookup(path, o->path, &r, &err) == 0);
+  CHECK_U64(r->objfiles[0].procs[0].first_run, 7);
+  xprof_profile_free(r);
+  CHECK(xprof_binary_lookup(path, p->objfiles[0].path, &r, &err) == 0);
+  CHECK_U64(r->objfiles[0].procs[0].first_run, 0);
+  xprof_profile_free(r);
+
+  /* Merged: the earlier rank wins, a procedure without one takes the
+   * other run's. */
+  q->objfiles[1].procs[0].first_run = 3;
+  q->objfiles[1].procs[o->n_procs - 1].first_run = 9;
+  q->objfiles[0].procs[0].first_run = 4;
+  CHECK(xprof_merge(p, q, 1, XPROF_REPLACE_OBJFILE, &err) == 0);
+  CHECK_U64(o->procs[0].first_run, 3);
+  CHECK_U64(o->procs[o->n_procs - 1].first_run, 2);
+  CHECK_U64(p->objfiles[0].procs[0].first_run, 4);
+  xprof_profile_free(q);
+
+  /* A malformed entry (a procedure the object file does not have) is
+   * reported; the record with its checksums made right again. */
+  uint32_t n_procs = o->n_procs;
+  unsigned char *c = malloc(n);
+  memcpy(c, b, n);
+  xprof_put32(c + t + XB_RECORD_HEADER + XB_TIME_FIXED, n_procs);
+  reseal_record(c + t, c + t + XB_RECORD_HEADER,
+                xprof_get64(c + t + 8));
+  CHECK(parse_copy(c, n, &q, &err) == -1);
+  CHECK_HAS(err.msg, "first-run record of /build/demo/ops.o: entry 0 is malformed");
+
+  /* A TIME record away from its OBJF record (an older tool moved it) is
+   * ignored: swap it with the OBJF record after it, which is another
+   * object file's. */
+  size_t tlen = XB_RECORD_HEADER + xprof_align8(xprof_get64(b + t + 8));
+  size_t next = t + tlen;
+  CHECK(xprof_get32(b + next) == XB_TAG_OBJF || xprof_get32(b + next) == XB_TAG_PROG);
+  size_t nlen = XB_RECORD_HEADER + xprof_align8(xprof_get64(b + next + 8));
+  memcpy(c, b, n);
+  memcpy(c + t, b + next, nlen);
+  memcpy(c + t + nlen, b + t, tlen);
+  CHECK(parse_copy(c, n, &q, &err) == 0);
+  CHECK_U64(q->objfiles[1].procs[0].first_run, 0);
+  xprof_profile_free(q);
+  free(c);
+  free(b);
+  xprof_profile_free(p);
+}
+
 UNIT_TABLE(binary_tests) = {
     {"binary/round_trip", round_trip},
     {"binary/bit_flips", bit_flips},
@@ -271,4 +349,5 @@ UNIT_TABLE(binary_tests) = {
     {"binary/foreign_records", foreign_records},
     {"binary/lookup", lookup},
     {"binary/lookup_many", lookup_many},
+    {"binary/first_runs", first_runs},
     UNIT_END};

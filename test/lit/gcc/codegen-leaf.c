@@ -5,7 +5,10 @@
 // REQUIRES: gcc-plugin, x86_64
 // With thread-local twins (the default in code for executables) there is
 // no entry code at all.
-// RUN: xprof-gcc -O2 -xprofile=collect -fplugin-arg-xprof-no-tls-counters -S %s -o - | FileCheck --check-prefix=LEAF %s
+// The time profile's test of the first-run word is no call either.
+// RUN: xprof-gcc -O2 -xprofile=collect -fplugin-arg-xprof-no-tls-counters -S %s -o %t.s
+// RUN: FileCheck --check-prefix=LEAF %s < %t.s
+// RUN: FileCheck --check-prefix=WIDE %s < %t.s
 // RUN: xprof-gcc -O2 -xprofile=collect -S %s -o - | FileCheck --check-prefix=TWIN %s
 // TWIN-LABEL: leaf:
 // TWIN-NOT:    push
@@ -17,8 +20,11 @@
 // LEAF-NEXT:   .LFB{{[0-9]+}}:
 // LEAF-NEXT:   .cfi_startproc
 // LEAF-NEXT:   movq %fs:__xprof_d@tpoff
+// LEAF-NOT:    call
+// LEAF:        cmpq $0, {{([0-9]+\+)?}}__xprof_fr(%rip)
 // LEAF-NOT:    call __xprof_thread_counters@PLT
-// LEAF:        call *__xprof_thread_counters_asm@GOTPCREL(%rip)
+// LEAF-DAG:    lock xaddq {{.*}}, __xprof_first_runs(%rip)
+// LEAF-DAG:    call *__xprof_thread_counters_asm@GOTPCREL(%rip)
 // LEAF-NOT:    call __xprof_thread_counters@PLT
 // LEAF:        .size leaf
 int leaf(const int *p, int n) {
@@ -29,7 +35,7 @@ int leaf(const int *p, int n) {
 }
 
 typedef float v8sf __attribute__((vector_size(32)));
-// LEAF-LABEL: wide:
-// LEAF:        call __xprof_thread_counters@PLT
-// LEAF:        .size wide
+// WIDE-LABEL: wide:
+// WIDE:        call __xprof_thread_counters@PLT
+// WIDE:        .size wide
 __attribute__((target("avx"))) float wide(v8sf v) { return v[0] > 0 ? v[1] : v[2]; }

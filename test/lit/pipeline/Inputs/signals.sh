@@ -20,7 +20,7 @@ run() { # TITLE ENV...: start the server, kill it when ready (or let it
   wait $pid 2>/dev/null # (no "Aborted" from the shell)
   echo "$title: exit status $?"
   if [ -f srv.profile/feedback ]; then
-    xprof_show srv.profile | awk '$2 == "worker" || $2 == "main" { print "  N", $2, $3 }'
+    xprof_show srv.profile | awk '/^first procedures/ { done = 1 } !done && ($2 == "worker" || $2 == "main") { print "  N", $2, $3 }'
   else
     echo "  no profile"
   fi

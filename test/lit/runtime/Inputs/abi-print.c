@@ -29,10 +29,11 @@ void __xprof_register(struct xprof_rt_object *o) {
   for (uint32_t j = 0; j < o->n_procs && j < 16; j++) {
     const struct xprof_rt_proc *p = by_name[j];
     total += p->n_counters;
-    printf("proc %s sites %u in-array %s address %s",
+    printf("proc %s sites %u in-array %s address %s first-run %s",
            p->name, p->n_vp_sites,
            p->counters == o->counters + p->array_offset ? "yes" : "no",
-           p->address ? "set" : "null");
+           p->address ? "set" : "null",
+           !p->first_run ? "none" : *p->first_run ? "set" : "zero");
     for (uint32_t s = 0; s < p->n_vp_sites; s++)
       printf(" site %u type %u words %llu", p->vp_sites[s].expr_id, p->vp_sites[s].type,
              (unsigned long long)p->vp_sites[s].state[0]);
@@ -41,7 +42,16 @@ void __xprof_register(struct xprof_rt_object *o) {
   printf("counters add up: %s\n", total == o->n_counters ? "yes" : "no");
 }
 
-void __xprof_unregister(struct xprof_rt_object *o) { (void)o; }
+/* The time profile: the ranks the compiled code took at first runs. */
+uint64_t __xprof_first_runs;
+
+void __xprof_unregister(struct xprof_rt_object *o) {
+  printf("first runs: %llu\n", (unsigned long long)__xprof_first_runs);
+  for (uint32_t j = 0; j < o->n_procs; j++)
+    if (o->procs[j].first_run)
+      printf("proc %s ran %llu\n", o->procs[j].name,
+             (unsigned long long)*o->procs[j].first_run);
+}
 void __xprof_vp_proc(uint64_t *state, const void *callee) { (void)state, (void)callee; }
 void __xprof_vp_proc_single(uint64_t *state, const void *callee) { (void)state, (void)callee; }
 void __xprof_vp_int(uint64_t *state, int32_t v) { (void)state, (void)v; }

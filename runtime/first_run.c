@@ -1,0 +1,16 @@
+/*
+ * first_run.c - the time profile: in which order the procedures of the
+ * process first ran.
+ *
+ * The compiled code of each procedure tests its first-run word at entry
+ * and, while it is still zero, stores there the next rank, which it takes
+ * from __xprof_first_runs with a relaxed atomic add: no call, so that a
+ * leaf function stays a leaf.  Two threads that enter a procedure at once
+ * may both store; either rank will do.  The words are never reset
+ * (xprof_reset forgets counts, not order), a forked child goes on from
+ * its parent's ranks, and runs merge by the smallest rank (libxprof), as
+ * GCC's own time profiles do.
+ */
+#include "rt_internal.h"
+
+RT_EXPORT uint64_t __xprof_first_runs;
