@@ -46,7 +46,8 @@ struct xp_fn {
   uint32_t n_vp_sites;
   uint32_t first_site; /* its sites in collect_ctx.sites */
   uint32_t vp_words;   /* of all its sites' states (comdat: and first run) */
-  uint32_t first_run;  /* its first-run word: in first_run_var, or in var */
+  uint32_t first_run;  /* its first-run word: in first_run_var, or in var;
+                        * XP_NO_FIRST_RUN: none */
   tree var;            /* counters (and, for comdat, value-profile state) */
   tree word;           /* per-thread: var's thread-local word, or */
   tree twin;           /* var's thread-local twin, and */
@@ -507,18 +508,16 @@ static void emit_thread_entry(collect_ctx *c, tree var, tree word, tree delta) {
   add_phi_arg(phi, d2, single_succ_edge(slow), UNKNOWN_LOCATION);
 }
 
-static tree first_run_word(const collect_ctx *c, const xp_fn *f) {
-  return element(f->comdat ? f->var : c->first_run_var, f->first_run);
+#define XP_NO_FIRST_RUN UINT32_MAX
+
+/* The time profile, unless the user said -fno-profile-reorder-functions
+ * (it costs a load and a compare per call: docs/performance.md). */
+static bool time_profile(void) {
+  return !(global_options_set.x_flag_profile_reorder_functions && !flag_profile_reorder_functions);
 }
 
-/* The time profile (runtime/first_run.c): at entry,
- *
- *   b0:   t = WORD; if (t != 0) goto join; else goto slow;
- *   slow: WORD = __atomic_add_fetch (&__xprof_first_runs, 1, relaxed);
- *   join:
- *
- * as GCC's own time profiler does it. */
-static void emit_first_run_entry(collect_ctx *c, tree word) {
+/* __xprof_first_runs, the ranks given so far (runtime/first_run.c). */
+static tree first_runs_decl(collect_ctx *c) {
   if (!c->first_runs) {
     c->first_runs = build_decl(BUILTINS_LOCATION, VAR_DECL,
                                get_identifier("__xprof_first_runs"), counter_type());
@@ -528,19 +527,67 @@ static void emit_first_run_entry(collect_ctx *c, tree word) {
     DECL_ARTIFICIAL(c->first_runs) = 1;
     TREE_ADDRESSABLE(c->first_runs) = 1;
   }
+  return c->first_runs;
+}
+
+/* The time profile (runtime/first_run.c): at entry,
+ *
+ *   b0:   t = WORD; if (t != 0) goto join; else goto slow;
+ *   slow: WORD = __atomic_add_fetch (&__xprof_first_runs, 1, relaxed);
+ *   join:
+ *
+ * as GCC's own time profiler does it. */
+static void emit_first_run_entry(tree first_runs, tree word) {
   tree t = make_temp_ssa_name(counter_type(), NULL, "PROF_first_run");
   edge to_join;
   basic_block slow =
       entry_test(t, word, profile_probability::very_unlikely(), &to_join);
   tree rank = make_temp_ssa_name(counter_type(), NULL, "PROF_rank");
   gcall *add = gimple_build_call(builtin_decl_explicit(BUILT_IN_ATOMIC_ADD_FETCH_8), 3,
-                                 build_fold_addr_expr(c->first_runs),
+                                 build_fold_addr_expr(first_runs),
                                  build_int_cst(counter_type(), 1),
                                  build_int_cst(integer_type_node, MEMMODEL_RELAXED));
   gimple_call_set_lhs(add, rank);
   gimple_stmt_iterator g = gsi_last_bb(slow);
   gsi_insert_after(&g, add, GSI_NEW_STMT);
   gsi_insert_after(&g, gimple_build_assign(unshare_expr(word), rank), GSI_NEW_STMT);
+}
+
+/* The test goes in after inlining, in the function bodies that remain
+ * (xp_first_run_execute): a small function inlined into a hot loop would
+ * otherwise test its word on every iteration (collect builds of sqlite
+ * ran 6% more instructions so), and what use builds order is the bodies
+ * that remain.  Until then the function's attribute names its word and
+ * __xprof_first_runs (which it keeps alive for the garbage collector).
+ * Under -flto the bodies are optimized in lto1, where the plugin does
+ * not run: the test goes in now. */
+static const char first_run_attr[] = "xprof first run";
+
+static void first_run_entry(collect_ctx *c, const xp_fn *f) {
+  tree var = f->comdat ? f->var : c->first_run_var;
+  if (flag_lto) {
+    emit_first_run_entry(first_runs_decl(c), element(var, f->first_run));
+    return;
+  }
+  tree value = tree_cons(size_int(f->first_run), var,
+                         tree_cons(NULL_TREE, first_runs_decl(c), NULL_TREE));
+  DECL_ATTRIBUTES(f->decl) =
+      tree_cons(get_identifier(first_run_attr), value, DECL_ATTRIBUTES(f->decl));
+}
+
+unsigned xp_first_run_execute(void) {
+  tree a = lookup_attribute(first_run_attr, DECL_ATTRIBUTES(current_function_decl));
+  if (!a)
+    return 0;
+  tree value = TREE_VALUE(a);
+  emit_first_run_entry(TREE_VALUE(TREE_CHAIN(value)),
+                       element(TREE_VALUE(value), (uint32_t)tree_to_uhwi(TREE_PURPOSE(value))));
+  cgraph_edge::rebuild_edges();
+  /* The new blocks change the dominators that the SSA update needs. */
+  free_dominance_info(CDI_DOMINATORS);
+  free_dominance_info(CDI_POST_DOMINATORS);
+  mark_virtual_operands_for_renaming(cfun);
+  return TODO_update_ssa_only_virtuals;
 }
 
 static bool is_comdat(tree decl) { return DECL_COMDAT_GROUP(decl) != NULL_TREE; }
@@ -557,8 +604,11 @@ static void comdat_arrays(collect_ctx *c, xp_fn *f, const xp_cfg *g, uint32_t n_
   for (uint32_t s = 0; s < f->n_vp_sites; s++)
     site_words.safe_push((s + 1 < f->n_vp_sites ? sites[s + 1].offset : f->vp_words) -
                          sites[s].offset);
-  f->first_run = f->n_counters + f->vp_words++;
-  site_words.safe_push(1);
+  f->first_run = XP_NO_FIRST_RUN;
+  if (time_profile()) {
+    f->first_run = f->n_counters + f->vp_words++;
+    site_words.safe_push(1);
+  }
   uint64_t key = xprof_comdat_key(f->signature, g->edges, g->n_edges, n_debug != 0,
                                   site_words.address(), site_words.length());
   site_words.release();
@@ -620,7 +670,7 @@ static void object_arrays(collect_ctx *c, xp_fn *f) {
   }
   f->base = c->n_ctrs;
   f->vp_base = c->n_vp_words;
-  f->first_run = c->n_first_runs++;
+  f->first_run = time_profile() ? c->n_first_runs++ : XP_NO_FIRST_RUN;
   c->n_ctrs += f->n_counters;
   for (uint32_t s = 0; s < f->n_vp_sites; s++) {
     c->vp_site_words.safe_push(c->n_vp_words + c->sites[f->first_site + s].offset);
@@ -699,7 +749,8 @@ static int instrument_function(collect_ctx *c, cgraph_node *node) {
   gsi_commit_edge_inserts();
   insert_vp_calls(c, sites, &c->sites[f.first_site], f.comdat ? f.var : c->vp_var, f.vp_base);
   xp_free_value_sites(&sites);
-  emit_first_run_entry(c, first_run_word(c, &f));
+  if (f.first_run != XP_NO_FIRST_RUN)
+    first_run_entry(c, &f);
   if (c->thread_delta)
     emit_thread_entry(c, f.var, f.word, c->thread_delta);
   c->thread_delta = NULL_TREE;
@@ -878,7 +929,10 @@ static tree emit_procs(collect_ctx *c, const record *site, const record *proc, t
     v[XPROF_RT_PROC_address] = f.take_address ? build_fold_addr_expr(f.decl) : null_pointer_node;
     v[XPROF_RT_PROC_tls_array] =
         f.twin_cell ? build_fold_addr_expr(f.twin_cell) : null_pointer_node;
-    v[XPROF_RT_PROC_first_run] = build_fold_addr_expr(first_run_word(c, &f));
+    v[XPROF_RT_PROC_first_run] =
+        f.first_run == XP_NO_FIRST_RUN
+            ? null_pointer_node
+            : build_fold_addr_expr(element(f.comdat ? f.var : c->first_run_var, f.first_run));
     first_site += f.n_vp_sites;
     CONSTRUCTOR_APPEND_ELT(procs, size_int(i), fill(proc, v));
     *objsig = xprof_object_signature_add(*objsig, f.signature);

@@ -266,6 +266,37 @@ public:
   }
 };
 
+/* Collect mode: the time profile's test at each function's entry, after
+ * inlining (collect.cc says why), as late as GIMPLE goes. */
+static const pass_data xp_first_run_pass_data = {
+    GIMPLE_PASS,              /* type */
+    "xprof_first_run",        /* name */
+    OPTGROUP_NONE,            /* optinfo_flags */
+    TV_NONE,                  /* tv_id */
+    PROP_cfg | PROP_ssa,      /* properties_required */
+    0,                        /* properties_provided */
+    0,                        /* properties_destroyed */
+    0,                        /* todo_flags_start */
+    0                         /* todo_flags_finish */
+};
+
+class xp_first_run_pass : public gimple_opt_pass {
+public:
+  xp_first_run_pass(gcc::context *ctx) : gimple_opt_pass(xp_first_run_pass_data, ctx) {}
+  bool gate(function *) override { return !in_lto_p && !seen_error(); }
+  unsigned int execute(function *) override { return xp_first_run_execute(); }
+};
+
+static void insert_pass_after(struct plugin_name_args *info, opt_pass *pass,
+                              const char *reference) {
+  struct register_pass_info where;
+  where.pass = pass;
+  where.reference_pass_name = reference;
+  where.ref_pass_instance_number = 1;
+  where.pos_op = PASS_POS_INSERT_AFTER;
+  register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &where);
+}
+
 int plugin_init(struct plugin_name_args *info,
                 struct plugin_gcc_version *version) {
   if (!plugin_default_version_check(version, &gcc_version)) {
@@ -331,11 +362,8 @@ int plugin_init(struct plugin_name_args *info,
     flag_tree_loop_im = 0;
     global_options_set.x_flag_tree_loop_im = 1;
   }
-  struct register_pass_info pass;
-  pass.pass = new xp_pass(g);
-  pass.reference_pass_name = "profile";
-  pass.ref_pass_instance_number = 1;
-  pass.pos_op = PASS_POS_INSERT_AFTER;
-  register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pass);
+  insert_pass_after(info, new xp_pass(g), "profile");
+  if (xp_opts.mode == XP_MODE_COLLECT)
+    insert_pass_after(info, new xp_first_run_pass(g), "optimized");
   return 0;
 }

@@ -107,6 +107,9 @@ const char *xp_function_name(tree decl);
 const char *xp_object_path(void);
 
 void xp_collect_execute(void);
+/* Collect mode, after inlining: the time profile's test at the entry of
+ * cfun, if the collect pass gave it a first-run word; returns TODO flags. */
+unsigned xp_first_run_execute(void);
 /* Collect mode: counters are updated by x86-64 asm statements. */
 bool xp_counters_in_asm(void);
 void xp_use_execute(void);

@@ -35,6 +35,8 @@ typedef struct fn_data {
   uint8_t *site_kinds; /* enum xl_site_kind per site */
   uint32_t *site_off;  /* each site's state, in words from vp_base */
   uint32_t vp_words;   /* of all its sites' states */
+  uint32_t first_run;  /* its first-run word: in var, or in the module's;
+                        * XL_NO_FIRST_RUN: none */
   LLVMValueRef var; /* own array (comdat) or NULL: the module's */
   LLVMValueRef twin, twin_cell; /* own (comdat) twin and its cell, or NULL */
   uint32_t base, vp_base;
@@ -49,12 +51,12 @@ typedef struct ctx {
   LLVMBuilderRef b;
   fn_data *fns;
   uint32_t n_fns, cap_fns;
-  uint32_t n_ctrs, n_vp_words;
+  uint32_t n_ctrs, n_vp_words, n_first_runs;
   struct vp_state { uint32_t at; uint64_t word0; } *vp_states; /* in the module's vp array */
   uint32_t n_vp_states, cap_vp_states;
   /* Placeholders while the sizes are not known: one global per array,
    * replaced at the end. */
-  LLVMValueRef ctr_ph, vp_ph, twin_ph;
+  LLVMValueRef ctr_ph, vp_ph, twin_ph, fr_ph;
   LLVMValueRef twin_cell; /* of the module's twin */
   int twins;              /* counters in thread-local twins */
   LLVMValueRef copy; /* per-thread: placeholder of the copy's address */
@@ -226,8 +228,12 @@ static LLVMValueRef vp_int_fn(ctx *c, unsigned vp_type) {
   return f;
 }
 
+/* A comdat function's own array: its counters, its sites' states and
+ * its first-run word. */
+#define XL_NO_FIRST_RUN UINT32_MAX
+
 static LLVMValueRef comdat_array(ctx *c, fn_data *f) {
-  uint32_t total = f->n_counters + f->vp_words;
+  uint32_t total = f->n_counters + f->vp_words + (c->o->reorder_functions != 0);
   char *name = xl_check(xprof_comdat_array_name(XPROF_COMDAT_COUNTERS, f->name, f->comdat_key));
   LLVMTypeRef ty = LLVMArrayType(c->i64, total ? total : 1);
   LLVMValueRef g = LLVMGetNamedGlobal(c->m, name);
@@ -545,8 +551,11 @@ static fn_data *new_fn(ctx *c, LLVMValueRef fn, const struct xl_cfg *g,
   for (uint32_t e = 0; c->o->all_edges && e < g->n_edges; e++)
     *n_debug += XPROF_DEBUG_COUNTED(g->edges[e].flags);
   f->n_counters = *n_edge_ctrs + *n_debug;
+  /* The key covers every word of a comdat array (collect.cc says why):
+   * the first-run word as one more state of one word. */
+  words[n_sites] = 1;
   f->comdat_key = xprof_comdat_key(f->signature, g->edges, g->n_edges, *n_debug != 0, words,
-                                   n_sites);
+                                   n_sites + (c->o->reorder_functions != 0));
   free(words);
   LLVMLinkage l = LLVMGetLinkage(fn);
   /* Only possible indirect-call targets need their address recorded. */
@@ -563,8 +572,10 @@ static void place_arrays(ctx *c, fn_data *f, LLVMValueRef *arr, LLVMValueRef *vp
     f->var = *arr = *vp_arr = comdat_array(c, f);
     f->base = 0;
     f->vp_base = f->n_counters;
+    f->first_run = c->o->reorder_functions ? f->n_counters + f->vp_words : XL_NO_FIRST_RUN;
     return;
   }
+  f->first_run = c->o->reorder_functions ? c->n_first_runs++ : XL_NO_FIRST_RUN;
   *arr = c->ctr_ph;
   *vp_arr = c->vp_ph;
   f->base = c->n_ctrs;
@@ -693,6 +704,11 @@ static int instrument(ctx *c, LLVMValueRef fn) {
     xl_promote_counters(fn, updates, n_updates);
   free(updates);
   record_values(c, f, calls, vp_arr);
+  /* The test of the first-run word comes at the end of the optimizer
+   * (first_run.c). */
+  size_t len;
+  if (f->first_run != XL_NO_FIRST_RUN)
+    xl_mark_first_run(fn, f->var ? LLVMGetValueName2(f->var, &len) : "__xprof_fr", f->first_run);
   free(calls);
   xl_cfg_free(&g);
   if (c->o->inline_bonus)
@@ -835,8 +851,8 @@ static LLVMValueRef emit_sites(ctx *c, const record *site, LLVMValueRef vps) {
 
 /* The procedure table; *objsig gets the object's signature. */
 static LLVMValueRef emit_procs(ctx *c, const record *site, const record *proc,
-                               LLVMValueRef sites, LLVMValueRef ctrs, LLVMValueRef twin,
-                               uint64_t *objsig) {
+                               LLVMValueRef sites, LLVMValueRef ctrs, LLVMValueRef frs,
+                               LLVMValueRef twin, uint64_t *objsig) {
   LLVMValueRef *pv = xl_malloc(((size_t)c->n_fns + 1) * sizeof *pv);
   LLVMTypeRef cell_t = kind_type(c, XPROF_RT_K_CELL, site->type, proc->type);
   uint32_t first = 0;
@@ -863,8 +879,9 @@ static LLVMValueRef emit_procs(ctx *c, const record *site, const record *proc,
     v[XPROF_RT_PROC_address] =
         f->take_address ? LLVMConstPointerCast(f->fn, c->i8p) : LLVMConstNull(c->i8p);
     v[XPROF_RT_PROC_tls_array] = cell ? cell : LLVMConstNull(cell_t);
-    /* No first-run words: LLVM 14 has no use for the order. */
-    v[XPROF_RT_PROC_first_run] = LLVMConstNull(c->i64p);
+    v[XPROF_RT_PROC_first_run] = f->first_run == XL_NO_FIRST_RUN
+                                     ? LLVMConstNull(c->i64p)
+                                     : ptr_to(c, f->var ? f->var : frs, f->first_run, c->i64p);
     pv[i] = fill(proc, v);
     first += f->n_sites;
     *objsig = xprof_object_signature_add(*objsig, f->signature);
@@ -877,7 +894,7 @@ static LLVMValueRef emit_procs(ctx *c, const record *site, const record *proc,
   return procs;
 }
 
-static void emit_descriptor(ctx *c, LLVMValueRef ctrs, LLVMValueRef vps,
+static void emit_descriptor(ctx *c, LLVMValueRef ctrs, LLVMValueRef vps, LLVMValueRef frs,
                             LLVMValueRef twin) {
   record site = {&xprof_rt_site_record, NULL};
   record proc = {&xprof_rt_proc_record, NULL};
@@ -887,7 +904,7 @@ static void emit_descriptor(ctx *c, LLVMValueRef ctrs, LLVMValueRef vps,
   build_record(c, &objr, site.type, proc.type);
   LLVMValueRef sites = emit_sites(c, &site, vps);
   uint64_t objsig;
-  LLVMValueRef procs = emit_procs(c, &site, &proc, sites, ctrs, twin, &objsig);
+  LLVMValueRef procs = emit_procs(c, &site, &proc, sites, ctrs, frs, twin, &objsig);
 
   uint64_t sec;
   uint32_t usec;
@@ -963,6 +980,7 @@ int xl_run_collect(LLVMModuleRef m, const struct xl_options *o) {
   LLVMTypeRef big = LLVMArrayType(c.i64, 1u << 30);
   c.ctr_ph = LLVMAddGlobal(m, big, "__xprof_counters.ph");
   c.vp_ph = LLVMAddGlobal(m, big, "__xprof_vp.ph");
+  c.fr_ph = LLVMAddGlobal(m, big, "__xprof_fr.ph");
   if (o->cfg_dump) {
     char *path = xl_object_path(m, o), *name = NULL;
     if (path && asprintf(&name, "%s.xpcfg", path) >= 0)
@@ -980,11 +998,12 @@ int xl_run_collect(LLVMModuleRef m, const struct xl_options *o) {
   LLVMValueRef ctrs = finish_array(&c, c.ctr_ph, "__xprof_counters", c.n_ctrs, NULL, 0);
   LLVMValueRef vps = finish_array(&c, c.vp_ph, "__xprof_vp", c.n_vp_words,
                                   c.vp_states, c.n_vp_states);
+  LLVMValueRef frs = finish_array(&c, c.fr_ph, "__xprof_fr", c.n_first_runs, NULL, 0);
   LLVMValueRef twin = c.twin_ph ? finish_twin(&c) : NULL;
   if (c.cfg_dump)
     fclose(c.cfg_dump);
   if (c.n_fns)
-    emit_descriptor(&c, ctrs, vps, twin);
+    emit_descriptor(&c, ctrs, vps, frs, twin);
   if (o->verbose) {
     char *path = xl_object_path(m, o);
     uint32_t n[XL_SITE_QUOTIENT + 1] = {0, 0, 0, 0};

@@ -123,6 +123,12 @@ extern "C" LLVMBasicBlockRef xl_split_block_at_start(LLVMBasicBlockRef bb) {
   return wrap(BB->splitBasicBlock(BB->getFirstNonPHI()));
 }
 
+extern "C" void xl_move_function_to_front(LLVMValueRef fn) {
+  Function *F = unwrap<Function>(fn);
+  Module::FunctionListType &L = F->getParent()->getFunctionList();
+  L.splice(L.begin(), L, F->getIterator());
+}
+
 extern "C" LLVMBasicBlockRef xl_split_block_before(LLVMValueRef inst) {
   Instruction *I = unwrap<Instruction>(inst);
   return wrap(I->getParent()->splitBasicBlock(I));

@@ -93,6 +93,11 @@ static cl::opt<bool> OptSpecialize(
     "xprof-specialize", cl::init(true),
     cl::desc("xprof use: specialize divisions, modulos and memory-operation lengths to "
              "the values training saw (specialize.c)"));
+static cl::opt<bool> OptReorderFunctions(
+    "xprof-reorder-functions", cl::init(true),
+    cl::desc("xprof: record when each function first ran (collect) and put the "
+             "functions that ran first, in that order (use); the drivers pass GCC's "
+             "-f[no-]profile-reorder-functions as this"));
 static cl::opt<bool> OptPartialTraining(
     "xprof-partial-training", cl::init(XPROF_PARTIAL_TRAINING_DEFAULT),
     cl::desc("xprof: functions that never ran in training are optimized as "
@@ -177,6 +182,7 @@ static bool readOptions(struct xl_options &o, std::vector<const char *> &uses,
   o.warn_missing = !OptNoMissing;
   o.partial_training = OptPartialTraining;
   o.specialize = OptSpecialize;
+  o.reorder_functions = OptReorderFunctions;
   xl_no_warnings = OptNoWarnings;
   o.values_per_site = OptValues;
   o.inline_bonus = OptInlineBonus;
@@ -260,6 +266,16 @@ struct SpecializeDivisionsPass : PassInfoMixin<SpecializeDivisionsPass> {
   }
   static bool isRequired() { return true; }
   static StringRef name() { return "xprof-specialize"; }
+};
+
+// Collect builds: the test of each function's first-run word
+// (first_run.c), after inlining, in the bodies that remain.
+struct FirstRunPass : PassInfoMixin<FirstRunPass> {
+  PreservedAnalyses run(Function &F, FunctionAnalysisManager &) {
+    return xl_first_run_entry(wrap(&F)) ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; }
+  static StringRef name() { return "xprof-first-run"; }
 };
 
 // Use builds: LLVM's hot/cold splitting (off by default in clang) moves
@@ -475,6 +491,10 @@ static void registerPipelineNames(PassBuilder &PB) {
           FPM.addPass(SpecializeDivisionsPass());
           return true;
         }
+        if (Name == FirstRunPass::name()) {
+          FPM.addPass(FirstRunPass());
+          return true;
+        }
         return false;
       });
 }
@@ -505,6 +525,7 @@ static void registerCallbacks(PassBuilder &PB) {
   PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, OptimizationLevel Level) {
     MPM.addPass(createModuleToFunctionPassAdaptor(DropInlineBonusPass()));
     MPM.addPass(createModuleToFunctionPassAdaptor(SpecializeDivisionsPass()));
+    MPM.addPass(createModuleToFunctionPassAdaptor(FirstRunPass()));
     // Last, as LLVM's own pipeline places it: after inlining and the
     // loop optimizations, which then see the whole function.
     if (Level != OptimizationLevel::O0)

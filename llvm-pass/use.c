@@ -464,6 +464,31 @@ static void apply(use_ctx *u, const xprof_objfile *o, solved *s) {
   free_solved(s);
 }
 
+/* Later first runs first; ties: later in the module first. */
+static int later_first_run(const void *a, const void *b) {
+  const solved *x = *(const solved *const *)a, *y = *(const solved *const *)b;
+  if (x->f->first_run != y->f->first_run)
+    return x->f->first_run < y->f->first_run ? 1 : -1;
+  return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* The time profile: the functions that ran, in the order of their first
+ * runs, ahead of the others -- the order GCC's profile use gives them
+ * (-fprofile-reorder-functions) -- which code generation keeps, so that
+ * the code a run needs first lies together.  all[] is in module order,
+ * which ties keep. */
+static void order_by_first_run(solved *all, uint32_t n) {
+  solved **ran = xl_calloc(n + 1, sizeof *ran);
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < n; i++)
+    if (all[i].f->first_run)
+      ran[k++] = &all[i];
+  qsort(ran, k, sizeof *ran, later_first_run);
+  for (uint32_t i = 0; i < k; i++)
+    xl_move_function_to_front(ran[i]->fn);
+  free(ran);
+}
+
 static void warn_cb(void *ctx, const char *msg) {
   xl_warning((LLVMModuleRef)ctx, "%s", msg);
 }
@@ -577,6 +602,8 @@ int xl_run_use(LLVMModuleRef m, const struct xl_options *o) {
                xl_function_name(u.unreturned_fns[0]), (unsigned long long)uncertain,
                xprof_plural(uncertain));
   free(u.unreturned_fns);
+  if (o->reorder_functions && all)
+    order_by_first_run(all, n_solved);
   u.hotness = xl_hotness_open(m);
   for (uint32_t i = 0; i < n_solved; i++)
     apply(&u, obj, &all[i]);

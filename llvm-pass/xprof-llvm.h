@@ -41,6 +41,7 @@ struct xl_options {
   int promote;      /* count in registers in loops (promote.cpp) */
   int partial_training; /* use: never-run functions keep their estimate */
   int specialize;       /* use: divisions and lengths to their values */
+  int reorder_functions; /* use: functions in first-run order */
   int count_selects;    /* weights of selects outside loops (cfg.c) */
   unsigned values_per_site;
   const char *output; /* the -o of the compiler command, if known */
@@ -92,6 +93,8 @@ LLVMBasicBlockRef xl_split_edge(LLVMValueRef term, unsigned succ);
 LLVMBasicBlockRef xl_split_block_at_start(LLVMBasicBlockRef bb);
 /* Split a block before an instruction; returns the new, second block. */
 LLVMBasicBlockRef xl_split_block_before(LLVMValueRef inst);
+/* Make fn the module's first function (codegen emits them in order). */
+void xl_move_function_to_front(LLVMValueRef fn);
 /* The first instruction before which code may be inserted, or NULL when
  * none can (a catchswitch block). */
 LLVMValueRef xl_first_insertion_point(LLVMBasicBlockRef bb);
@@ -142,6 +145,12 @@ void *xl_hotness_open(LLVMModuleRef m);
 int xl_hotness(void *h, uint64_t entry, uint64_t max);
 /* Is count hot by the summary (1), not (0), or is there none (-1)? */
 int xl_hot_count(void *h, uint64_t count);
+/* The time profile in collect builds (first_run.c): name the word at
+ * index of array as fn's first-run word, and, at the end of the
+ * optimizer, test it at the entry of each function so marked (returns
+ * whether it did). */
+void xl_mark_first_run(LLVMValueRef fn, const char *array, uint32_t index);
+int xl_first_run_entry(LLVMValueRef fn);
 /* Specialize fn's divisions that the use pass marked (specialize.c), at
  * the end of the optimizer; returns how many. */
 unsigned xl_specialize_marked(LLVMValueRef fn);

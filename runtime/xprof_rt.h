@@ -20,8 +20,8 @@
  *     __xprof_unregister() (so that dlclose writes the data);
  *   - at the entry of each procedure, a test of its first-run word and,
  *     while that is zero, a store there of the next rank, taken from
- *     __xprof_first_runs with a relaxed atomic add (the LLVM pass keeps
- *     no first-run words: first_run NULL);
+ *     __xprof_first_runs with a relaxed atomic add (none, and first_run
+ *     NULL, when the user turned the time profile off);
  *   - before each indirect call, __xprof_vp_proc(state, callee); before
  *     each profiled integer expression, __xprof_vp_int / __xprof_vp_llong,
  *     or, for the length of a memory operation, an inline increment of

@@ -298,6 +298,7 @@ struct command {
   const char *output;
   const char *partial_training; /* clang: the plugin's option for it */
   const char *specialize;       /* clang: -f[no-]vpt as the plugin's option */
+  const char *reorder;          /* clang: -f[no-]profile-reorder-functions */
   const char *partition;        /* clang: -f[no-]reorder-blocks-and-partition */
   const char **plugin_opts;     /* clang: the user's -mllvm -xprof-* */
   int n_plugin_opts;
@@ -397,6 +398,12 @@ static int driver_option(struct command *c, char **argv, int argc, int *i) {
   }
   if (strcmp(a, "-fvpt") == 0 || strcmp(a, "-fno-vpt") == 0) {
     c->specialize = a[2] == 'v' ? "-xprof-specialize=true" : "-xprof-specialize=false";
+    return 1;
+  }
+  if (strcmp(a, "-fprofile-reorder-functions") == 0 ||
+      strcmp(a, "-fno-profile-reorder-functions") == 0) {
+    c->reorder = a[2] == 'p' ? "-xprof-reorder-functions=true"
+                             : "-xprof-reorder-functions=false";
     return 1;
   }
 #else
@@ -578,6 +585,8 @@ static int add_plugin(struct args *a, const struct command *c) {
     plugin_option(a, "%s", c->partial_training);
   if (c->specialize)
     plugin_option(a, "%s", c->specialize);
+  if (c->reorder)
+    plugin_option(a, "%s", c->reorder);
   if (c->update && c->mode == COLLECT)
     plugin_option(a, "-xprof-update=%s", c->update);
   for (int k = 0; k < c->n_user; k++)

@@ -29,7 +29,7 @@ static const char usage[] =
     "\n"
     "Print the programs and object files of a profile and its N busiest\n"
     "procedures (default 10), by the sum of their counters, and, where\n"
-    "the profile has a time profile (GCC builds), the first N procedures\n"
+    "the profile has a time profile (binary data), the first N procedures\n"
     "to run.\n"
     "\n"
     "--dot writes procedure PROC's control flow graph for Graphviz, with\n"

@@ -5,7 +5,7 @@
 // REQUIRES: gcc-plugin, x86_64
 // With thread-local twins (the default in code for executables) there is
 // no entry code at all.
-// The time profile's test of the first-run word is no call either.
+// The time profile's test of the first-run word, first, is no call either.
 // RUN: xprof-gcc -O2 -xprofile=collect -fplugin-arg-xprof-no-tls-counters -S %s -o %t.s
 // RUN: FileCheck --check-prefix=LEAF %s < %t.s
 // RUN: FileCheck --check-prefix=WIDE %s < %t.s
@@ -19,9 +19,9 @@
 // LEAF-LABEL: leaf:
 // LEAF-NEXT:   .LFB{{[0-9]+}}:
 // LEAF-NEXT:   .cfi_startproc
-// LEAF-NEXT:   movq %fs:__xprof_d@tpoff
+// LEAF-NEXT:   cmpq $0, {{([0-9]+\+)?}}__xprof_fr(%rip)
 // LEAF-NOT:    call
-// LEAF:        cmpq $0, {{([0-9]+\+)?}}__xprof_fr(%rip)
+// LEAF:        movq %fs:__xprof_d@tpoff
 // LEAF-NOT:    call __xprof_thread_counters@PLT
 // LEAF-DAG:    lock xaddq {{.*}}, __xprof_first_runs(%rip)
 // LEAF-DAG:    call *__xprof_thread_counters_asm@GOTPCREL(%rip)

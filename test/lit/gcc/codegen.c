@@ -57,7 +57,7 @@
 //
 // THREAD-LABEL: dispatch:
 // THREAD:       movq %fs:__xprof_d@tpoff, [[D:%r[a-z0-9]+]]
-// THREAD-NEXT:  testq [[D]], [[D]]
+// THREAD:       testq [[D]], [[D]]
 // THREAD-NOT:   lock addq $1, {{.*}}__xprof_counters
 // THREAD:       addq $1, {{[0-9]*}}(%r{{[a-z0-9]+}},%r{{[a-z0-9]+}},8)
 // THREAD-NOT:   lock addq $1, {{.*}}__xprof_counters

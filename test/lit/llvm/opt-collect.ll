@@ -17,7 +17,7 @@ $inl = comdat any
 
 ; CHECK-DAG: @__xprof_d = internal thread_local global i64 0, align 8
 ; CHECK-DAG: @__xprof_d.inl.{{[0-9a-f]+}} = linkonce_odr hidden thread_local global i64 0, comdat, align 8
-; CHECK-DAG: @__xprof_c.inl.{{[0-9a-f]+}} = linkonce_odr hidden global [2 x i64] zeroinitializer, comdat, align 8
+; CHECK-DAG: @__xprof_c.inl.{{[0-9a-f]+}} = linkonce_odr hidden global [3 x i64] zeroinitializer, comdat, align 8
 ; CHECK-DAG: @__xprof_counters = internal global [{{[0-9]+}} x i64]
 ; CHECK-DAG: @llvm.global_ctors = appending global [1 x { i32, void ()*, i8* }] [{ i32, void ()*, i8* } { i32 100, void ()* @__xprof_ctor, i8* null }]
 ; CHECK-DAG: @llvm.global_dtors = appending global [1 x { i32, void ()*, i8* }] [{ i32, void ()*, i8* } { i32 100, void ()* @__xprof_dtor, i8* null }]

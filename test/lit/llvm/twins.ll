@@ -17,7 +17,7 @@ $inl = comdat any
 ; CHECK-DAG: @__xprof_tc = internal global i64* null, align 8
 ; CHECK-DAG: @__xprof_t.inl.[[SIG:[0-9a-f]+]] = linkonce_odr hidden thread_local(localexec) global [2 x i64] zeroinitializer, comdat, align 8
 ; CHECK-DAG: @__xprof_tc.inl.[[SIG]] = linkonce_odr hidden global i64* null, comdat, align 8
-; CHECK-DAG: @__xprof_procs = internal global {{.*}} i64** @__xprof_tc, i64* null }{{.*}} i64** @__xprof_tc.inl.[[SIG]], i64* null }
+; CHECK-DAG: @__xprof_procs = internal global {{.*}} i64** @__xprof_tc, i64* getelementptr {{.*}} @__xprof_fr, {{.*}} }{{.*}} i64** @__xprof_tc.inl.[[SIG]], i64* getelementptr {{.*}} @__xprof_c.inl.[[SIG]], {{.*}} }
 ; PIC-NOT:   @__xprof_t
 ; PIC:       @__xprof_d = internal thread_local global i64 0
 
