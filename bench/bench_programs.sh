@@ -16,7 +16,10 @@
 # Prints a table (markdown) of run-time ratios against the plain build of
 # the same compiler, measured in the same run: the CPU time of each run
 # over the plain build's in the same round (medians, ranges), counters,
-# profile sizes and build times.  --callgrind: also the instructions of
+# profile sizes and build times; then xprof's use build against the
+# compiler's own, round by round: the median ratio with its range, and in
+# how many rounds xprof's was faster (15 rounds by default, so that a
+# difference the noise could make does not pass for a lead).  --callgrind: also the instructions of
 # every build on the measured input, counted by callgrind (repeatable where
 # CPU times on a shared machine are not quite; adds about 15 minutes).  --quick: one program, one
 # round, small inputs (the test suite's smoke test).  Nothing is asserted
@@ -36,7 +39,7 @@ root=$(dirname "$here")
 build=${BUILD:-$root/build}
 export PATH=$build/tools:$PATH
 . "$here/lib.sh"
-rounds=5 compilers="gcc clang" programs="lua bzip2 sqlite zstd" quick=0 callgrind=0 verify=0
+rounds=15 compilers="gcc clang" programs="lua bzip2 sqlite zstd" quick=0 callgrind=0 verify=0
 while (($#)); do
   case $1 in
     --quick) quick=1 rounds=1 programs=bzip2 ;;
@@ -206,6 +209,9 @@ for prog in $programs; do
       read -r m lo hi < <(ratio_stats "$v" plain)
       line="$line $(printf "%.3f/%.3f/%.3f" "$m" "$lo" "$hi")"
     done
+    # xprof's use build against the compiler's own, round by round.
+    read -r m lo hi < <(ratio_stats xuse nuse)
+    head_to_head="$(printf "%.3f/%.3f/%.3f" "$m" "$lo" "$hi") $(rounds_faster xuse nuse)/$rounds"
     # counters: native arcs, xprof from its CFG dumps
     native=0
     if [ $cc = gcc ]; then
@@ -229,14 +235,14 @@ for prog in $programs; do
                   awk '/Collected/ {s += $NF} END {print s}')/"
       done
     fi
-    echo "$line $native $xctrs $nprof_size $xprof_size ${btime[plain]} ${btime[gen]} ${btime[xat]} $warnings $ir" | tee -a "$results"
+    echo "$line $native $xctrs $nprof_size $xprof_size ${btime[plain]} ${btime[gen]} ${btime[xat]} $warnings $head_to_head $ir" | tee -a "$results"
     unset btime
   done
 done
 
 echo "| program | compiler | plain (CPU s) | native gen | native gen, atomic | xprof collect (exact, per-thread) | xprof collect (single) | native use | xprof use | counters native / xprof | profile bytes native / xprof | build s plain / native gen / xprof | use warnings |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-while read -r prog cc base gen genat xat xsin nuse xuse native xc nps xps bp bg bx warn ir; do
+while read -r prog cc base gen genat xat xsin nuse xuse native xc nps xps bp bg bx warn _ _ _; do
   cell() { echo "$1" | awk -F/ '{printf "%sx (%s–%s)", $1, $2, $3}'; }
   printf "| %s | %s | %.3f | %s | %s | %s | %s | %s | %s | %s / %s | %s / %s | %.1f / %.1f / %.1f | %s |\n" \
     "$prog" "$cc" "$base" "$(cell $gen)" "$(cell $genat)" "$(cell $xat)" "$(cell $xsin)" \
@@ -249,6 +255,18 @@ for cc in $compilers; do
     awk -v cc=$cc -v c=$col '$2 == cc {split($c, a, "/"); print a[1]}' "$results" | geomean > "$work/g.$col"
   done
   echo "  $cc: native gen $(cat $work/g.4), native gen atomic $(cat $work/g.5), xprof exact $(cat $work/g.6), xprof single $(cat $work/g.7), native use $(cat $work/g.8), xprof use $(cat $work/g.9)"
+done
+echo
+echo "xprof use against the compiler's own use build, CPU time in the same round (below 1: xprof faster):"
+echo
+echo "| program | compiler | xprof use / native use, median (range) | rounds xprof faster |"
+echo "|---|---|---|---|"
+awk '{split($(NF-2), r, "/"); split($(NF-1), w, "/");
+      printf "| %s | %s | %.3f (%.3f-%.3f) | %d of %d |\n", $1, $2, r[1], r[2], r[3], w[1], w[2]}' "$results"
+for cc in $compilers; do
+  g=$(awk -v cc=$cc '$2 == cc {split($(NF-2), r, "/"); print r[1]}' "$results" | geomean)
+  wins=$(awk -v cc=$cc '$2 == cc {split($(NF-1), w, "/"); f += w[1]; n += w[2]} END {printf "%d of %d", f, n}' "$results")
+  echo "  $cc: geomean of the medians $g; xprof faster in $wins rounds"
 done
 if [ $callgrind = 1 ]; then
   # Instructions are repeatable where CPU times on a shared machine are

@@ -32,6 +32,12 @@ ratio_stats() {
   paste "$work/times.$1" "$work/times.$2" | awk '{printf "%.6f\n", $1 / $2}' | stats
 }
 
+# rounds_faster NAME OTHER: in how many rounds NAME took less CPU time
+# than OTHER.
+rounds_faster() {
+  paste "$work/times.$1" "$work/times.$2" | awk '$1 < $2 {n++} END {print n+0}'
+}
+
 geomean() { awk '{s+=log($1); n++} END {if (n) printf "%.3f\n", exp(s/n)}'; }
 
 # ensure_deb_src: a deb-src entry for bookworm main, so that apt-get
