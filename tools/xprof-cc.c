@@ -389,22 +389,24 @@ static int driver_option(struct command *c, char **argv, int argc, int *i) {
     c->partition = a;
     return 1;
   }
-  /* GCC's spellings, for the LLVM plugin (clang does not know them). */
-  if (strcmp(a, "-fprofile-partial-training") == 0 ||
-      strcmp(a, "-fno-profile-partial-training") == 0) {
-    c->partial_training = a[2] == 'p' ? "-xprof-partial-training=true"
-                                      : "-xprof-partial-training=false";
-    return 1;
-  }
-  if (strcmp(a, "-fvpt") == 0 || strcmp(a, "-fno-vpt") == 0) {
-    c->specialize = a[2] == 'v' ? "-xprof-specialize=true" : "-xprof-specialize=false";
-    return 1;
-  }
-  if (strcmp(a, "-fprofile-reorder-functions") == 0 ||
-      strcmp(a, "-fno-profile-reorder-functions") == 0) {
-    c->reorder = a[2] == 'p' ? "-xprof-reorder-functions=true"
-                             : "-xprof-reorder-functions=false";
-    return 1;
+  /* GCC's spellings, for the LLVM plugin (clang does not know them):
+   * -fNAME and -fno-NAME as the plugin's option. */
+  const struct {
+    const char *name, *on, *off;
+    const char **option;
+  } gcc_switches[] = {
+      {"profile-partial-training", "-xprof-partial-training=true",
+       "-xprof-partial-training=false", &c->partial_training},
+      {"vpt", "-xprof-specialize=true", "-xprof-specialize=false", &c->specialize},
+      {"profile-reorder-functions", "-xprof-reorder-functions=true",
+       "-xprof-reorder-functions=false", &c->reorder},
+  };
+  for (size_t k = 0; k < sizeof gcc_switches / sizeof *gcc_switches; k++) {
+    int off = strncmp(a, "-fno-", 5) == 0;
+    if (strncmp(a, "-f", 2) == 0 && strcmp(a + (off ? 5 : 2), gcc_switches[k].name) == 0) {
+      *gcc_switches[k].option = off ? gcc_switches[k].off : gcc_switches[k].on;
+      return 1;
+    }
   }
 #else
   (void)argc;
