@@ -60,6 +60,7 @@ typedef struct ctx {
   LLVMValueRef twin_cell; /* of the module's twin */
   int twins;              /* counters in thread-local twins */
   LLVMValueRef copy; /* per-thread: placeholder of the copy's address */
+  int shared_atomic; /* this function counts atomically in the shared array */
   LLVMValueRef tbaa; /* access tag of the counters, made on first use */
   FILE *cfg_dump;
 } ctx;
@@ -72,6 +73,16 @@ static int use_twins(const ctx *c) {
   return per_thread(c) && c->o->tls_counters &&
          (!LLVMGetModuleFlag(c->m, "PIC Level", 9) ||
           LLVMGetModuleFlag(c->m, "PIE Level", 9));
+}
+
+/* A coroutine not yet cut by CoroSplit: LLVM 14 marks it with a string
+ * attribute, later versions with an enum one. */
+static int is_presplit_coroutine(LLVMValueRef fn) {
+  static const char name[] = "coroutine.presplit", kind_name[] = "presplitcoroutine";
+  if (LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, name, sizeof name - 1))
+    return 1;
+  unsigned kind = LLVMGetEnumAttributeKindForName(kind_name, sizeof kind_name - 1);
+  return kind && LLVMGetEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, kind);
 }
 
 static int is_comdat(LLVMValueRef fn) {
@@ -136,7 +147,7 @@ static LLVMValueRef add_to_counter(ctx *c, LLVMValueRef before, LLVMValueRef arr
     LLVMValueRef i = LLVMConstInt(c->i64, idx, 0);
     p = LLVMBuildGEP2(c->b, c->i64, c->copy, &i, 1, "xprof.at");
   }
-  if (c->o->update == XL_UPDATE_ATOMIC) {
+  if (c->o->update == XL_UPDATE_ATOMIC || c->shared_atomic) {
     return tag_counter_access(c, LLVMBuildAtomicRMW(c->b, LLVMAtomicRMWBinOpAdd, p, one,
                                                     LLVMAtomicOrderingMonotonic, 0));
   } else {
@@ -341,8 +352,9 @@ static LLVMValueRef copy_placeholder(ctx *c, LLVMValueRef fn) {
   return LLVMBuildFreeze(c->b, LLVMGetUndef(c->i64p), "xprof.copy.ph");
 }
 
-/* The thread-local word of an array: the distance to this thread's copy
- * (local-exec in executables: one load from the thread pointer). */
+/* A function's thread-local word: the distance from its counters to this
+ * thread's copy of them (local-exec in executables: one load from the
+ * thread pointer). */
 static LLVMValueRef thread_word(ctx *c, const char *name, int comdat) {
   LLVMValueRef g = module_global(c, name, c->i64, comdat);
   LLVMSetThreadLocal(g, 1);
@@ -352,10 +364,13 @@ static LLVMValueRef thread_word(ctx *c, const char *name, int comdat) {
 /* Replace the placeholder:
  *
  *   entry: (allocas) d1 = load D; br d1 != 0, rest, slow
- *   slow:  d2 = call @__xprof_thread_counters(ARRAY, D); br rest
+ *   slow:  d2 = call @__xprof_thread_counters(&ARRAY[BASE], D); br rest
  *   rest:  delta = phi [d1, entry], [d2, slow];
  *          copy = getelementptr i64, ARRAY, delta; (the entry block's code)
  *
+ * with D the function's own word and ARRAY[BASE] its first counter: a
+ * thread has a copy of the counters of each function it ran
+ * (runtime/threads.c).
  * The counters are then addressed from one register; the address is still
  * based on ARRAY as far as LLVM's alias analysis can tell.
  */
@@ -401,7 +416,7 @@ static LLVMValueRef slow_path_asm(ctx *c, LLVMValueRef array, LLVMValueRef word)
   return LLVMBuildCall2(c->b, fty, a, args, 2, "xprof.delta");
 }
 
-static void emit_thread_entry(ctx *c, LLVMValueRef arr, LLVMValueRef word) {
+static void emit_thread_entry(ctx *c, LLVMValueRef arr, uint32_t base, LLVMValueRef word) {
   LLVMValueRef ph = c->copy;
   LLVMBasicBlockRef entry = LLVMGetInstructionParent(ph);
   LLVMBasicBlockRef rest = xl_split_block_before(ph);
@@ -419,7 +434,7 @@ static void emit_thread_entry(ctx *c, LLVMValueRef arr, LLVMValueRef word) {
    * leaf function stays one. */
   const char *triple = LLVMGetTarget(c->m);
   int x86_64 = triple && strncmp(triple, "x86_64", 6) == 0 && !strstr(triple, "x32");
-  LLVMValueRef args[2] = {LLVMConstPointerCast(elem(c, arr, 0), c->i64p), word};
+  LLVMValueRef args[2] = {LLVMConstPointerCast(elem(c, arr, base), c->i64p), word};
   LLVMValueRef d2;
   if (x86_64 && !has_wide_vector_args(LLVMGetBasicBlockParent(entry))) {
     d2 = slow_path_asm(c, args[0], args[1]);
@@ -630,9 +645,11 @@ static void thread_entry(ctx *c, const fn_data *f, LLVMValueRef arr) {
     word = thread_word(c, name, 1);
     xprof_free(name);
   } else {
-    word = thread_word(c, XPROF_COMDAT_THREAD_WORD, 0);
+    char name[sizeof XPROF_COMDAT_THREAD_WORD + 16];
+    snprintf(name, sizeof name, "%s.%u", XPROF_COMDAT_THREAD_WORD, c->n_fns);
+    word = thread_word(c, name, 0);
   }
-  emit_thread_entry(c, arr, word);
+  emit_thread_entry(c, arr, f->base, word);
 }
 
 /* Record the values of f's value-profile sites.  The runtime keeps a
@@ -693,8 +710,15 @@ static int instrument(ctx *c, LLVMValueRef fn) {
   if (c->cfg_dump)
     xprof_cfgdump_proc(c->cfg_dump, f->name, f->signature, g.n_nodes, g.edges, g.n_edges,
                        g.counter_of_edge, n_edge_ctrs, n_debug != 0);
-  LLVMValueRef count_arr = counting_array(c, f, arr);
-  c->copy = per_thread(c) && !c->twins && f->n_counters ? copy_placeholder(c, fn) : NULL;
+  /* A coroutine may be resumed in another thread than the one that made
+   * its frame, and what its code computed at entry (the address of a
+   * thread's copy or twin) is kept in the frame: with per-thread
+   * counters it counts atomically in the shared array instead. */
+  c->shared_atomic = per_thread(c) && is_presplit_coroutine(fn);
+  LLVMValueRef count_arr = c->shared_atomic ? arr : counting_array(c, f, arr);
+  c->copy = per_thread(c) && !c->twins && !c->shared_atomic && f->n_counters
+                ? copy_placeholder(c, fn)
+                : NULL;
   uint32_t n_updates;
   LLVMValueRef *updates = count_edges(c, f, &g, count_arr, n_edge_ctrs, n_debug, &n_updates);
   count_selects(c, &g, count_arr, f->base + (uint32_t)g.n_counters);

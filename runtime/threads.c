@@ -2,36 +2,44 @@
  * threads.c - per-thread counters (update=thread, the default).
  *
  * Exact counts under threads without an atomic instruction per event:
- * each thread counts in a private copy of each counter array, with plain
- * adds, and the runtime adds the copies up.  A thread's copy of an array
- * is one of two kinds:
+ * each thread counts in a private copy of the counters, with plain adds,
+ * and the runtime adds the copies up.  A thread's copy is one of two
+ * kinds:
  *
- *   - a thread-local twin of the array, for code that goes into an
- *     executable.  Static TLS sits at the same distance from the thread
- *     pointer in every thread, so the compiled code adds to
- *     %fs:twin@tpoff + 8i with no code at function entry, and the runtime
- *     finds any thread's twin from that distance (measured from a
- *     thread-local of its own, `self`) -- if it knows the thread: threads
- *     are made known by the pthread_create below, which wraps the start
- *     routine, and by registration (the registering thread);
- *   - a copy on the heap, for code that may go into a shared library
- *     (whose TLS may be dynamic).  The compiler gives such an array a
- *     thread-local word D holding the distance, in words, from the array
- *     to the running thread's copy; compiled code does at function entry
+ *   - a copy on the heap of one procedure's counters, the default.  The
+ *     compiler gives each procedure a thread-local word D holding the
+ *     distance, in words, from its counters to the running thread's copy
+ *     of them; compiled code does at function entry
  *
- *         d = D;  if (!d) d = __xprof_thread_counters(array, &D);
- *         ... array[d + i] += 1 ...
+ *         d = D;  if (!d) d = __xprof_thread_counters(counters, &D);
+ *         ... counters[d + i] += 1 ...
  *
- * The runtime numbers the arrays of registered objects (slots; a comdat
- * array shared by several objects is one) and keeps, per thread, its copy
- * of each array (and the address of its D).
+ *     A thread has copies of the procedures it ran and of no others, so
+ *     what a thread costs at its start and end is in proportion to what
+ *     it touched: a program that starts many short threads pays for the
+ *     few procedures each runs, not for the program's whole counter set;
+ *   - a thread-local twin of an object's whole counter array, for code
+ *     that goes into an executable when asked for (tls-counters).  Static
+ *     TLS sits at the same distance from the thread pointer in every
+ *     thread, so the compiled code adds to %fs:twin@tpoff + 8i with no
+ *     code at function entry, and the runtime finds any thread's twin
+ *     from that distance (measured from a thread-local of its own,
+ *     `self`) -- if it knows the thread: threads are made known by the
+ *     pthread_create below, which wraps the start routine, and by
+ *     registration (the registering thread).  Each thread then carries
+ *     (and the C library zeroes) every twin from its start.
+ *
+ * The runtime numbers the counter ranges it copies (slots): a procedure's
+ * counters, or an array with a twin (a comdat array shared by several
+ * objects is one), and keeps, per thread, its copies of the slots it used
+ * and the address of each copy's D.
  *
  * Each copy has a baseline: the values already handed to a snapshot.  A
  * snapshot adds copy - baseline and moves the baseline up, writing nothing
  * the owning thread writes, so threads keep counting while another thread
  * (or the async writer) dumps.  A thread that exits adds what is left of
- * its copies to the shared arrays (atomically).  Threads still running at
- * exit are read as they are.
+ * its copies to the shared counters (atomically).  Threads still running
+ * at exit are read as they are.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -43,23 +51,32 @@
 #include "rt_internal.h"
 
 struct rt_slot {
-  uint64_t *array;    /* NULL: released */
-  uint32_t words;     /* counters in the array */
-  uint32_t refs;      /* registered objects using the array */
-  uint64_t mark;      /* the last (un)registration that counted this array */
+  uint64_t *array;    /* the shared counters; NULL: released */
+  uint32_t words;     /* counters in the range */
+  uint32_t refs;      /* registered objects using the range */
+  uint64_t mark;      /* the last (un)registration that counted this slot */
   intptr_t tls_twin;  /* bytes from a thread's `self` to its twin; 0: none */
+  /* Heap copies of threads that ended, their counts and baselines kept,
+   * for the next threads to count on in: a thread's end then moves no
+   * counts, and threads that end on one processor and start on another
+   * do not pass the shared counters' cache lines back and forth. */
+  uint64_t **pool;
+  uint32_t n_pool, cap_pool;
 };
 
 struct rt_copy {
+  uint32_t slot;
+  int heap;       /* now is ours, with the baseline after it */
   uint64_t *now;  /* the thread's counters; NULL: none */
   uint64_t *base; /* values already taken; NULL: all zero */
-  intptr_t *tls;  /* the thread's D for the array, or NULL */
-  int heap;       /* now is ours, with the baseline after it */
+  intptr_t *tls;  /* the thread's D for the slot, or NULL */
 };
 
 struct rt_thread {
-  struct rt_copy *copies; /* by slot */
-  uint32_t n_copies;
+  struct rt_copy *copies; /* in the order made */
+  uint32_t n_copies, cap_copies;
+  uint32_t *index;        /* slot -> 1 + position in copies; 0: none */
+  uint32_t index_mask;
   unsigned rounds;        /* of thread_exit */
   char *anchor;           /* the thread's `self` */
   struct rt_thread *next;
@@ -67,11 +84,16 @@ struct rt_thread {
 
 static struct rt_slot *slots; /* slots[0] unused */
 static uint32_t n_slots = 1, cap_slots;
-/* Array address -> slot, open addressing; entries are never removed (a
- * released slot's array is NULL, and the entry is reused when the same
- * address registers again, as after dlclose and dlopen). */
+/* Address -> slot, open addressing; entries are not removed when their
+ * slot is released (its array is then NULL, or another's): the entry is
+ * reused when the same address registers again, as after dlclose and
+ * dlopen, and dropped when the map is rebuilt. */
 static struct { uint64_t *array; uint32_t slot; } *map;
 static size_t map_mask, map_used;
+/* Numbers of released slots. */
+static uint32_t *free_slots, n_free_slots, cap_free_slots;
+/* The slots with twins: each new thread gets them all. */
+static uint32_t *twin_slots, n_twin_slots, cap_twin_slots;
 static struct rt_thread *threads;
 static size_t twin_bytes; /* of all twins: TLS that each thread's stack holds */
 static uint64_t pass; /* numbers (un)registrations, for slot marks */
@@ -81,6 +103,11 @@ static int key_ok, exiting;
 static __thread struct rt_thread *self __attribute__((tls_model("initial-exec")));
 /* `self` of a thread whose copies were added up for the last time. */
 static struct rt_thread gone;
+/* Records of threads that ended, emptied, for new threads (with their
+ * tables): at most SPARE_THREADS. */
+#define SPARE_THREADS 16
+static struct rt_thread *spare_threads;
+static unsigned n_spare_threads;
 
 /* Distances are computed on addresses: the copy and the array are
  * different objects as far as C is concerned. */
@@ -88,9 +115,75 @@ static intptr_t distance(const uint64_t *from, const uint64_t *to) {
   return ((intptr_t)(uintptr_t)to - (intptr_t)(uintptr_t)from) / 8;
 }
 
-/* t's copy of the array of slot s, while the slot is in use. */
+static size_t hash_ptr(const void *p) {
+  return (size_t)(((uintptr_t)p >> 3) * 0x9e3779b97f4a7c15ull);
+}
+
+/* The slot of a procedure's counters and the index of its first counter
+ * there: its object's array when that has a twin, its own otherwise. */
+static uint64_t *slot_key(const struct xprof_rt_proc *rp, uint32_t *offset) {
+  int twin = rp->tls_array && *rp->tls_array;
+  *offset = twin ? rp->array_offset : 0;
+  return rp->counters - *offset;
+}
+
+/* ---- a thread's copies -------------------------------------------------- */
+
+static uint32_t *index_entry(const struct rt_thread *t, uint32_t s) {
+  size_t i = (size_t)s * 0x9e3779b9u & t->index_mask;
+  while (t->index[i] && t->copies[t->index[i] - 1].slot != s)
+    i = (i + 1) & t->index_mask;
+  return &t->index[i];
+}
+
+/* t's copy of slot s, made or not; NULL: none. */
+static struct rt_copy *find_copy(const struct rt_thread *t, uint32_t s) {
+  if (!t->index)
+    return NULL;
+  uint32_t e = *index_entry(t, s);
+  return e ? &t->copies[e - 1] : NULL;
+}
+
+/* t's copy of slot s, while the slot is in use. */
 static struct rt_copy *copy_of(const struct rt_thread *t, uint32_t s) {
-  return s < t->n_copies && t->copies[s].now && slots[s].array ? &t->copies[s] : NULL;
+  struct rt_copy *c = find_copy(t, s);
+  return c && c->now && slots[s].array ? c : NULL;
+}
+
+static int index_grow(struct rt_thread *t) {
+  uint32_t n = t->index ? 2 * (t->index_mask + 1) : 32;
+  uint32_t *old = t->index;
+  t->index = xprof_calloc(n, sizeof *t->index);
+  if (!t->index) {
+    t->index = old;
+    return -1;
+  }
+  t->index_mask = n - 1;
+  for (uint32_t i = 0; i < t->n_copies; i++)
+    *index_entry(t, t->copies[i].slot) = i + 1;
+  xprof_free(old);
+  return 0;
+}
+
+/* t's entry for slot s, made empty when new; NULL when out of memory. */
+static struct rt_copy *copy_entry(struct rt_thread *t, uint32_t s) {
+  struct rt_copy *c = find_copy(t, s);
+  if (c)
+    return c;
+  if ((t->n_copies + 1) * 2 > (t->index ? t->index_mask + 1 : 0) && index_grow(t) < 0)
+    return NULL;
+  if (t->n_copies == t->cap_copies) {
+    uint32_t cap = t->cap_copies ? 2 * t->cap_copies : 16;
+    c = xprof_realloc(t->copies, cap * sizeof *c);
+    if (!c)
+      return NULL;
+    t->copies = c;
+    t->cap_copies = cap;
+  }
+  c = &t->copies[t->n_copies++];
+  *c = (struct rt_copy){s, 0, NULL, NULL, NULL};
+  *index_entry(t, s) = t->n_copies;
+  return c;
 }
 
 static void free_copy(struct rt_copy *c) {
@@ -98,7 +191,9 @@ static void free_copy(struct rt_copy *c) {
     xprof_free(c->now);
   else
     xprof_free(c->base);
-  *c = (struct rt_copy){NULL, NULL, NULL, 0};
+  c->heap = 0;
+  c->now = c->base = NULL;
+  c->tls = NULL;
 }
 
 /* Counts and baseline to zero; only the owning thread may do this. */
@@ -110,30 +205,66 @@ static void zero_copy(struct rt_copy *c, uint32_t words) {
   }
 }
 
+/* Add what c counted since its baseline to the shared counters and zero
+ * what it moved, in the copy and the baseline alike; only the owning
+ * thread may do this.  A twin is large and mostly untouched: it is read
+ * sixteen words at a time, and only the words found non-zero are
+ * written.  (Counters only grow: a word still zero has a zero baseline.) */
+static void flush_copy(struct rt_copy *c, uint64_t *array, uint32_t words) {
+  uint64_t *now = c->now, *base = c->base;
+  for (uint32_t k = 0; k < words; k += 16) {
+    uint32_t n = words - k < 16 ? words - k : 16;
+    uint64_t any = 0;
+    for (uint32_t i = 0; i < n; i++)
+      any |= now[k + i];
+    for (uint32_t i = 0; any && i < n; i++) {
+      uint64_t v = now[k + i];
+      if (!v)
+        continue;
+      if (base) {
+        v -= base[k + i];
+        base[k + i] = 0;
+      }
+      if (v)
+        __atomic_fetch_add(&array[k + i], v, __ATOMIC_RELAXED);
+      now[k + i] = 0;
+    }
+  }
+}
+
 /* ---- slots: caller holds rt_lock -------------------------------------- */
 
 static size_t map_index(const uint64_t *array) {
-  size_t h = (size_t)(((uintptr_t)array >> 3) * 0x9e3779b97f4a7c15ull);
-  size_t i = h & map_mask;
+  size_t i = hash_ptr(array) & map_mask;
   while (map[i].array && map[i].array != array)
     i = (i + 1) & map_mask;
   return i;
 }
 
-static int map_grow(void) {
-  size_t n = map ? 2 * (map_mask + 1) : 256;
+/* The map again, of a size for its entries in use (a library that is
+ * loaded and unloaded again and again, somewhere else each time, leaves
+ * entries of released slots behind). */
+static int map_rebuild(void) {
+  size_t old_n = map ? map_mask + 1 : 0, live = 0;
+  for (size_t i = 0; i < old_n; i++)
+    live += map[i].array && slots[map[i].slot].array == map[i].array;
+  size_t n = 256;
+  while (n < 4 * (live + 1))
+    n *= 2;
   void *old = map;
-  size_t old_n = map ? map_mask + 1 : 0;
   map = xprof_calloc(n, sizeof *map);
   if (!map) {
     map = old;
     return -1;
   }
   map_mask = n - 1;
+  map_used = 0;
   for (size_t i = 0; i < old_n; i++) {
     typeof(map) e = (typeof(map))old + i;
-    if (e->array)
+    if (e->array && slots[e->slot].array == e->array) {
       map[map_index(e->array)] = *e;
+      map_used++;
+    }
   }
   xprof_free(old);
   return 0;
@@ -147,29 +278,45 @@ static uint32_t find_slot(const uint64_t *array) {
   return s && slots[s].array == array ? s : 0;
 }
 
+/* A slot for array: a released one, or a new one; 0 when out of memory. */
 static uint32_t new_slot(uint64_t *array, uint32_t words) {
-  if (n_slots >= cap_slots) {
+  if ((map_used + 1) * 2 > (map ? map_mask + 1 : 0) && map_rebuild() < 0)
+    return 0;
+  uint32_t s = n_free_slots && !exiting ? free_slots[--n_free_slots] : n_slots;
+  if (s == n_slots && n_slots >= cap_slots) {
     uint32_t cap = cap_slots ? 2 * cap_slots : 64;
-    struct rt_slot *s = xprof_realloc(slots, cap * sizeof *s);
-    if (!s)
+    struct rt_slot *grown = xprof_realloc(slots, cap * sizeof *grown);
+    if (!grown)
       return 0;
-    slots = s;
+    slots = grown;
     cap_slots = cap;
   }
-  if ((map_used + 1) * 2 > (map ? map_mask + 1 : 0) && map_grow() < 0)
-    return 0;
   size_t i = map_index(array);
   if (!map[i].array)
     map_used++;
   map[i].array = array;
-  map[i].slot = n_slots;
-  slots[n_slots] = (struct rt_slot){array, words, 1, pass, 0};
-  return n_slots++;
+  map[i].slot = s;
+  slots[s] = (struct rt_slot){array, words, 1, pass, 0, NULL, 0, 0};
+  if (s == n_slots)
+    n_slots++;
+  return s;
 }
 
-/* The slot of one array of a registering object; twin: the array's
+static void add_twin_slot(uint32_t s) {
+  if (n_twin_slots == cap_twin_slots) {
+    uint32_t cap = cap_twin_slots ? 2 * cap_twin_slots : 16;
+    uint32_t *v = xprof_realloc(twin_slots, cap * sizeof *v);
+    if (!v)
+      return;
+    twin_slots = v;
+    cap_twin_slots = cap;
+  }
+  twin_slots[n_twin_slots++] = s;
+}
+
+/* The slot of a range of a registering object; twin: the array's
  * thread-local twin in this thread, or NULL. */
-static void use_array(uint64_t *array, uint32_t words, uint64_t *twin) {
+static void use_range(uint64_t *array, uint32_t words, uint64_t *twin) {
   uint32_t s = find_slot(array);
   if (!s) {
     s = new_slot(array, words);
@@ -183,8 +330,36 @@ static void use_array(uint64_t *array, uint32_t words, uint64_t *twin) {
   }
   if (s && twin && !slots[s].tls_twin) {
     slots[s].tls_twin = (char *)twin - (char *)&self;
+    add_twin_slot(s);
     __atomic_store_n(&twin_bytes, twin_bytes + (size_t)words * 8, __ATOMIC_RELAXED);
   }
+}
+
+/* Keep the heap copy c of slot s, counts and all, for a later thread;
+ * returns 0, or -1 when out of memory. */
+static int retire_copy(uint32_t s, struct rt_copy *c) {
+  struct rt_slot *sl = &slots[s];
+  if (sl->n_pool == sl->cap_pool) {
+    uint32_t cap = sl->cap_pool ? 2 * sl->cap_pool : 4;
+    uint64_t **v = xprof_realloc(sl->pool, cap * sizeof *v);
+    if (!v)
+      return -1;
+    sl->pool = v;
+    sl->cap_pool = cap;
+  }
+  sl->pool[sl->n_pool++] = c->now;
+  c->heap = 0;
+  c->now = c->base = NULL;
+  c->tls = NULL;
+  return 0;
+}
+
+static void drop_pool(uint32_t s) {
+  while (slots[s].n_pool)
+    xprof_free(slots[s].pool[--slots[s].n_pool]);
+  xprof_free(slots[s].pool);
+  slots[s].pool = NULL;
+  slots[s].cap_pool = 0;
 }
 
 static void release_slot(uint32_t s) {
@@ -200,38 +375,42 @@ static void release_slot(uint32_t s) {
       continue;
     free_copy(c);
   }
+  drop_pool(s);
+  for (uint32_t i = 0; slots[s].tls_twin && i < n_twin_slots; i++)
+    if (twin_slots[i] == s)
+      twin_slots[i] = twin_slots[--n_twin_slots];
   slots[s].array = NULL;
   slots[s].tls_twin = 0;
+  /* Its number, for a later slot: threads' entries for it are empty now
+   * (at exit, heap copies stay, and numbers are not given again). */
+  if (n_free_slots == cap_free_slots) {
+    uint32_t cap = cap_free_slots ? 2 * cap_free_slots : 64;
+    uint32_t *v = xprof_realloc(free_slots, cap * sizeof *v);
+    if (!v)
+      return;
+    free_slots = v;
+    cap_free_slots = cap;
+  }
+  free_slots[n_free_slots++] = s;
 }
 
 /* ---- threads: caller holds rt_lock ------------------------------------ */
 
-static int copies_room(struct rt_thread *t, uint32_t s) {
-  if (s < t->n_copies)
-    return 0;
-  uint32_t n = t->n_copies ? t->n_copies : 16;
-  while (n <= s)
-    n *= 2;
-  struct rt_copy *c = xprof_realloc(t->copies, n * sizeof *c);
-  if (!c)
-    return -1;
-  memset(c + t->n_copies, 0, (n - t->n_copies) * sizeof *c);
-  t->copies = c;
-  t->n_copies = n;
-  return 0;
-}
-
 /* Give t its twins of the arrays that have them. */
 static void attach_twins(struct rt_thread *t) {
-  for (uint32_t s = 1; s < n_slots; s++)
-    if (slots[s].array && slots[s].tls_twin && !copy_of(t, s) &&
-        copies_room(t, s) == 0)
-      t->copies[s] = (struct rt_copy){
-          (uint64_t *)(void *)(t->anchor + slots[s].tls_twin), NULL, NULL, 0};
+  for (uint32_t i = 0; i < n_twin_slots; i++) {
+    uint32_t s = twin_slots[i];
+    struct rt_copy *c = copy_of(t, s) ? NULL : copy_entry(t, s);
+    if (c) {
+      free_copy(c);
+      c->now = (uint64_t *)(void *)(t->anchor + slots[s].tls_twin);
+    }
+  }
 }
 
 static void thread_exit(void *arg);
 static void check_thread_hook(void);
+static void free_thread(struct rt_thread *t);
 
 /* The calling thread's record, made on first use; NULL when out of memory
  * or when the thread is past its last count. */
@@ -243,9 +422,15 @@ static struct rt_thread *this_thread_locked(void) {
       return NULL;
     key_ok = 1;
   }
-  struct rt_thread *t = xprof_calloc(1, sizeof *t);
+  struct rt_thread *t = spare_threads;
+  if (t) {
+    spare_threads = t->next;
+    n_spare_threads--;
+  } else {
+    t = xprof_calloc(1, sizeof *t);
+  }
   if (!t || pthread_setspecific(thread_key, t) != 0) {
-    xprof_free(t);
+    free_thread(t);
     return NULL;
   }
   t->anchor = (char *)&self;
@@ -255,11 +440,25 @@ static struct rt_thread *this_thread_locked(void) {
   return self = t;
 }
 
+/* Free t's copies; keep the record for a new thread, or free it too. */
 static void free_thread(struct rt_thread *t) {
-  for (uint32_t s = 1; s < t->n_copies; s++)
-    if (t->copies[s].now)
-      free_copy(&t->copies[s]);
+  if (!t)
+    return;
+  for (uint32_t i = 0; i < t->n_copies; i++)
+    if (t->copies[i].now)
+      free_copy(&t->copies[i]);
+  if (n_spare_threads < SPARE_THREADS) {
+    if (t->index)
+      memset(t->index, 0, (t->index_mask + 1) * sizeof *t->index);
+    t->n_copies = 0;
+    t->rounds = 0;
+    t->next = spare_threads;
+    spare_threads = t;
+    n_spare_threads++;
+    return;
+  }
   xprof_free(t->copies);
+  xprof_free(t->index);
   xprof_free(t);
 }
 
@@ -274,9 +473,10 @@ void rt_threads_register_locked(const struct xprof_rt_object *obj) {
     const struct xprof_rt_proc *rp = &obj->procs[j];
     if (!rp->n_counters)
       continue;
+    uint32_t offset;
+    uint64_t *key = slot_key(rp, &offset);
     uint64_t *twin = rp->tls_array ? *rp->tls_array : NULL;
-    use_array(rp->counters - rp->array_offset, rp->array_offset + rp->n_counters,
-              twin);
+    use_range(key, offset + rp->n_counters, twin);
     twins |= twin != NULL;
   }
   if (!twins)
@@ -295,10 +495,11 @@ void rt_threads_unregister_locked(const struct xprof_rt_object *obj) {
   pass++;
   for (uint32_t j = 0; j < obj->n_procs; j++) {
     const struct xprof_rt_proc *rp = &obj->procs[j];
-    uint32_t s = rp->n_counters ? find_slot(rp->counters - rp->array_offset) : 0;
+    uint32_t offset;
+    uint32_t s = rp->n_counters ? find_slot(slot_key(rp, &offset)) : 0;
     if (!s || slots[s].mark == pass)
       continue;
-    slots[s].mark = pass; /* once per object and array */
+    slots[s].mark = pass; /* once per object and slot */
     if (--slots[s].refs == 0)
       release_slot(s);
   }
@@ -314,11 +515,21 @@ static uint64_t *baseline(struct rt_copy *c, uint32_t words) {
   return c->base;
 }
 
+/* Add now - base to sum and move the baseline up, n words. */
+static void take_range(const uint64_t *now, uint64_t *base, uint32_t n, uint64_t *sum) {
+  for (uint32_t k = 0; k < n; k++) {
+    uint64_t v = __atomic_load_n(&now[k], __ATOMIC_RELAXED);
+    sum[k] += v - base[k];
+    base[k] = v;
+  }
+}
+
 void rt_threads_take(const struct xprof_rt_object *obj,
                      const struct xprof_rt_proc *rp, uint64_t *sum) {
-  if (!(obj->flags & XPROF_RT_THREAD_COUNTERS) || !threads)
+  if (!(obj->flags & XPROF_RT_THREAD_COUNTERS))
     return;
-  uint32_t s = find_slot(rp->counters - rp->array_offset);
+  uint32_t offset;
+  uint32_t s = find_slot(slot_key(rp, &offset));
   if (!s)
     return;
   uint32_t words = slots[s].words;
@@ -327,25 +538,27 @@ void rt_threads_take(const struct xprof_rt_object *obj,
     uint64_t *base = c ? baseline(c, words) : NULL;
     if (!base)
       continue;
-    const uint64_t *now = c->now + rp->array_offset;
-    base += rp->array_offset;
-    for (uint32_t k = 0; k < rp->n_counters; k++) {
-      uint64_t v = __atomic_load_n(&now[k], __ATOMIC_RELAXED);
-      sum[k] += v - base[k];
-      base[k] = v;
-    }
+    take_range(c->now + offset, base + offset, rp->n_counters, sum);
+  }
+  for (uint32_t i = 0; i < slots[s].n_pool; i++) {
+    uint64_t *now = slots[s].pool[i];
+    take_range(now + offset, now + words + offset, rp->n_counters, sum);
   }
 }
 
 /* Forget what the threads counted so far (xprof_reset). */
 void rt_threads_reset_locked(void) {
   for (struct rt_thread *t = threads; t; t = t->next)
-    for (uint32_t s = 1; s < t->n_copies; s++) {
-      struct rt_copy *c = copy_of(t, s);
-      uint64_t *base = c ? baseline(c, slots[s].words) : NULL;
-      for (uint32_t k = 0; base && k < slots[s].words; k++)
+    for (uint32_t i = 0; i < t->n_copies; i++) {
+      struct rt_copy *c = copy_of(t, t->copies[i].slot);
+      uint32_t words = c ? slots[c->slot].words : 0;
+      uint64_t *base = c ? baseline(c, words) : NULL;
+      for (uint32_t k = 0; base && k < words; k++)
         base[k] = __atomic_load_n(&c->now[k], __ATOMIC_RELAXED);
     }
+  for (uint32_t s = 1; s < n_slots; s++)
+    for (uint32_t i = 0; i < slots[s].n_pool; i++)
+      memcpy(slots[s].pool[i] + slots[s].words, slots[s].pool[i], slots[s].words * 8ul);
 }
 
 /* The parent's other threads do not exist in a fork child; the calling
@@ -361,35 +574,32 @@ void rt_threads_fork_child_locked(void) {
       free_thread(t);
     }
   }
+  for (uint32_t s = 1; s < n_slots; s++)
+    drop_pool(s); /* the parent's counts */
   /* A thread not known yet: its twins hold the parent's counts. */
   struct rt_thread *t = this_thread_locked();
-  for (uint32_t s = 1; t && s < t->n_copies; s++)
-    if (copy_of(t, s))
-      zero_copy(&t->copies[s], slots[s].words);
+  for (uint32_t i = 0; t && i < t->n_copies; i++)
+    if (copy_of(t, t->copies[i].slot))
+      zero_copy(&t->copies[i], slots[t->copies[i].slot].words);
 }
 
-/* A thread ends: what its copies hold goes to the shared arrays.  Code
+/* A thread ends: its heap copies go to their slots' pools, with what
+ * they hold, and what its twins hold goes to the shared counters.  Code
  * that runs in the thread later (other keys' destructors) counts again,
- * so the record stays for every round of destructors that glibc makes and
- * goes after the last. */
+ * so the record stays for every round of destructors that glibc makes,
+ * and the copies move after the last. */
 static void thread_exit(void *arg) {
   struct rt_thread *t = arg;
   rt_enter();
   int last = ++t->rounds >= PTHREAD_DESTRUCTOR_ITERATIONS;
-  for (uint32_t s = 1; s < t->n_copies; s++) {
-    struct rt_copy *c = copy_of(t, s);
+  for (uint32_t i = 0; last && i < t->n_copies; i++) {
+    struct rt_copy *c = copy_of(t, t->copies[i].slot);
     if (!c)
       continue;
-    uint64_t *array = slots[s].array;
-    uint32_t words = slots[s].words;
-    for (uint32_t k = 0; k < words; k++) {
-      uint64_t v = c->now[k] - (c->base ? c->base[k] : 0);
-      if (v)
-        __atomic_fetch_add(&array[k], v, __ATOMIC_RELAXED);
-    }
-    zero_copy(c, words); /* the thread's own: nobody else writes them */
-    if (last && c->tls)
+    if (c->tls)
       *c->tls = 0;
+    if (!c->heap || retire_copy(c->slot, c) < 0)
+      flush_copy(c, slots[c->slot].array, slots[c->slot].words);
   }
   if (last) {
     struct rt_thread **pp = &threads;
@@ -406,11 +616,13 @@ static void thread_exit(void *arg) {
 }
 
 /* The slow path of the code at function entry: the distance, in words,
- * from `array` to this thread's copy of it, also stored in *tls; or 0 to
- * count in the array itself (an object not registered yet, no memory, or
- * a thread past its last count).  An array with a twin (a comdat array
- * also compiled for an executable) is counted in the twin. */
-RT_EXPORT intptr_t __xprof_thread_counters(uint64_t *array, intptr_t *tls) {
+ * from `counters` (a procedure's) to this thread's copy of them, also
+ * stored in *tls, the procedure's thread-local word; or 0 to count in the
+ * shared counters themselves (an object not registered yet, no memory, or
+ * a thread past its last count).  Counters with a twin (a comdat array
+ * also compiled for an executable with tls-counters) are counted in the
+ * twin. */
+RT_EXPORT intptr_t __xprof_thread_counters(uint64_t *counters, intptr_t *tls) {
   intptr_t d = 0;
   /* Called back from inside the runtime (an interposed C library function
    * or a signal handler that runs instrumented code): the shared array,
@@ -418,19 +630,18 @@ RT_EXPORT intptr_t __xprof_thread_counters(uint64_t *array, intptr_t *tls) {
   if (rt_busy)
     return 0;
   rt_enter();
-  uint32_t s = find_slot(array);
+  uint32_t s = find_slot(counters);
   struct rt_thread *t = s ? this_thread_locked() : NULL;
-  if (t && copies_room(t, s) == 0) {
-    struct rt_copy *c = &t->copies[s];
-    if (!c->now) {
-      c->now = xprof_calloc(2 * (size_t)slots[s].words, 8);
-      c->heap = c->now != NULL;
-      c->base = c->now ? c->now + slots[s].words : NULL;
-    }
-    if (c->now) {
-      c->tls = tls;
-      d = *tls = distance(array, c->now);
-    }
+  struct rt_copy *c = t ? copy_entry(t, s) : NULL;
+  if (c && !c->now) {
+    struct rt_slot *sl = &slots[s];
+    c->now = sl->n_pool ? sl->pool[--sl->n_pool] : xprof_calloc(2 * (size_t)sl->words, 8);
+    c->heap = c->now != NULL;
+    c->base = c->now ? c->now + slots[s].words : NULL;
+  }
+  if (c && c->now) {
+    c->tls = tls;
+    d = *tls = distance(counters, c->now);
   }
   rt_leave();
   return d;

@@ -11,9 +11,12 @@
  * __xprof_thread_counters_asm - __xprof_thread_counters for code that
  * calls it from an asm statement the compiler does not see as a call, so that it pays for
  * no call in the functions it is in: the result in rax, every other
- * register kept, the x87/SSE state too (fxsave: the plugins do not use it
+ * register kept, the sixteen SSE registers too (the plugins do not use it
  * in functions with vector arguments wider than 16 bytes, whose upper
- * halves it does not keep), any stack alignment.  The caller has stepped
+ * halves it does not keep), any stack alignment.  The x87 state is not
+ * saved: nothing the slow path runs (the runtime's C code, the C
+ * library's allocation and locking) uses it, and fxsave would cost more
+ * than the rest of a call that every thread makes once per procedure.  The caller has stepped
  * over the red zone and calls through the GOT, never through a lazily
  * bound PLT entry (the dynamic linker's resolver would not keep r10 and
  * r11).  Arguments in rax and rcx (registers GCC's asm constraints can
@@ -47,8 +50,23 @@ __xprof_thread_counters_asm:
         movq    %rsp, %rbp
         .cfi_def_cfa_register %rbp
         andq    $-16, %rsp
-        subq    $512, %rsp
-        fxsave64 (%rsp)
+        subq    $256, %rsp
+        movdqa  %xmm0, 0(%rsp)
+        movdqa  %xmm1, 16(%rsp)
+        movdqa  %xmm2, 32(%rsp)
+        movdqa  %xmm3, 48(%rsp)
+        movdqa  %xmm4, 64(%rsp)
+        movdqa  %xmm5, 80(%rsp)
+        movdqa  %xmm6, 96(%rsp)
+        movdqa  %xmm7, 112(%rsp)
+        movdqa  %xmm8, 128(%rsp)
+        movdqa  %xmm9, 144(%rsp)
+        movdqa  %xmm10, 160(%rsp)
+        movdqa  %xmm11, 176(%rsp)
+        movdqa  %xmm12, 192(%rsp)
+        movdqa  %xmm13, 208(%rsp)
+        movdqa  %xmm14, 224(%rsp)
+        movdqa  %xmm15, 240(%rsp)
         pushq   %rcx
         pushq   %rdx
         pushq   %rsi
@@ -68,7 +86,22 @@ __xprof_thread_counters_asm:
         popq    %rsi
         popq    %rdx
         popq    %rcx
-        fxrstor64 (%rsp)
+        movdqa  0(%rsp), %xmm0
+        movdqa  16(%rsp), %xmm1
+        movdqa  32(%rsp), %xmm2
+        movdqa  48(%rsp), %xmm3
+        movdqa  64(%rsp), %xmm4
+        movdqa  80(%rsp), %xmm5
+        movdqa  96(%rsp), %xmm6
+        movdqa  112(%rsp), %xmm7
+        movdqa  128(%rsp), %xmm8
+        movdqa  144(%rsp), %xmm9
+        movdqa  160(%rsp), %xmm10
+        movdqa  176(%rsp), %xmm11
+        movdqa  192(%rsp), %xmm12
+        movdqa  208(%rsp), %xmm13
+        movdqa  224(%rsp), %xmm14
+        movdqa  240(%rsp), %xmm15
         movq    %rbp, %rsp
         .cfi_def_cfa_register %rsp
         popq    %rbp
