@@ -2,9 +2,10 @@
 # Collection under thread churn: a program that starts 20,000 short-lived
 # threads over a large counter set (bench/programs/churn/gen.sh), built
 # plain, with the compiler's own atomic instrumentation and with xprof's
-# per-thread counters (copies, the default; thread-local twins,
-# tls-counters) and atomic counters, measured in one run.
-#   bench/bench_churn.sh [ROUNDS] [FUNCS] [gcc|clang|both]   (7, 1400, both)
+# per-thread counters (thread-local twins, the default in executables;
+# copies found at function entry, no-tls-counters) and atomic counters,
+# measured in one run.
+#   bench/bench_churn.sh [ROUNDS] [FUNCS] [gcc|clang|both]   (7, 1000, both)
 # Prints, per build, its CPU time (user + system, all threads) as a ratio
 # to the plain -O2 build's in the same round (median and range), and the
 # counters xprof's build has.  Checks first that every build prints the
@@ -15,7 +16,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 build=${BUILD:-$root/build}
 rounds=${1:-7}
-funcs=${2:-1400}
+funcs=${2:-1000}
 which=${3:-both}
 export PATH=$build/tools:$PATH
 . "$here/lib.sh"
@@ -38,15 +39,15 @@ measure() { # COMPILER
   if [ "$cc" = gcc ]; then
     compile native-atomic gcc -fprofile-generate -fprofile-update=atomic
     compile xprof xprof-gcc -xprofile=collect
-    compile xprof-twins xprof-gcc -xprofile=collect -fplugin-arg-xprof-tls-counters
+    compile xprof-copies xprof-gcc -xprofile=collect -fplugin-arg-xprof-no-tls-counters
     compile xprof-atomic xprof-gcc -xprofile=collect -fplugin-arg-xprof-update=atomic
   else
     compile native-atomic clang -fprofile-generate -mllvm -instrprof-atomic-counter-update-all
     compile xprof xprof-clang -xprofile=collect
-    compile xprof-twins xprof-clang -xprofile=collect -mllvm -xprof-tls-counters
+    compile xprof-copies xprof-clang -xprofile=collect -mllvm -xprof-tls-counters=false
     compile xprof-atomic xprof-clang -xprofile=collect -mllvm -xprof-update=atomic
   fi
-  names=(plain native-atomic xprof xprof-twins xprof-atomic)
+  names=(plain native-atomic xprof xprof-copies xprof-atomic)
   for v in "${names[@]}"; do
     eval "run_$v() { (cd \"$work/$v\" && rm -rf churn.profile *.gcda *.profraw && LLVM_PROFILE_FILE=$work/$v/p.profraw ./churn); }"
   done
@@ -56,7 +57,7 @@ measure() { # COMPILER
     [ "$("run_$v")" = "$want" ] || { echo "output of $v differs" >&2; exit 1; }
   done
   # run_* left each build's profile of its last run: the same counts.
-  for v in xprof xprof-twins; do
+  for v in xprof xprof-copies; do
     cmp -s <(counts "$work/$v/churn.profile") <(counts "$work/xprof-atomic/churn.profile") ||
       { echo "$cc: the counts of $v differ from xprof-atomic's" >&2; exit 1; }
   done

@@ -71,6 +71,7 @@ struct collect_ctx {
   tree recorder[XPROF_RT_VP_PROC + 1]; /* __xprof_vp_* by type */
   tree thread_fn_decl;
   tree first_runs; /* __xprof_first_runs */
+  tree thread_var; /* per-thread: the object array's thread-local word */
   tree twin_var, twin_cell; /* or its thread-local twin, and its cell */
   tree thread_delta; /* cfun's distance to its thread copy (SSA name) */
   FILE *cfg_dump;
@@ -374,7 +375,7 @@ static tree twin_cell_var(const char *name, bool comdat) {
   return word_var(name, build_pointer_type(counter_type()), comdat, false);
 }
 
-/* A thread-local word: the distance to this thread's copy of the counters. */
+/* The thread-local word of an array: the distance to this thread's copy. */
 static tree thread_word(const char *name, bool comdat) {
   return word_var(name, long_integer_type_node, comdat, true);
 }
@@ -470,14 +471,10 @@ static basic_block entry_test(tree value, tree ref, profile_probability p_slow,
 /* Per-thread counters without a twin: at entry,
  *
  *   b0:   d1 = D; if (d1 != 0) goto join; else goto slow;
- *   slow: d2 = __xprof_thread_counters (&ARRAY[BASE], &D);
+ *   slow: d2 = __xprof_thread_counters (&ARRAY, &D);
  *   join: delta = PHI <d1 (b0), d2 (slow)>
- *
- * with D the function's own thread-local word and ARRAY[BASE] its first
- * counter: a thread has a copy of the counters of each function it ran
- * (runtime/threads.c). */
-static void emit_thread_entry(collect_ctx *c, tree var, uint32_t base, tree word,
-                              tree delta) {
+ */
+static void emit_thread_entry(collect_ctx *c, tree var, tree word, tree delta) {
   tree d1 = make_temp_ssa_name(long_integer_type_node, NULL, "PROF_delta");
   edge to_join;
   basic_block slow =
@@ -490,7 +487,7 @@ static void emit_thread_entry(collect_ctx *c, tree var, uint32_t base, tree word
     tree array_addr = make_temp_ssa_name(ptr_type_node, NULL, "PROF_array");
     tree word_addr = make_temp_ssa_name(ptr_type_node, NULL, "PROF_word");
     gsi_insert_after(&g, gimple_build_assign(array_addr,
-                                             build_fold_addr_expr(element(var, base))),
+                                             build_fold_addr_expr(element(var, 0))),
                      GSI_NEW_STMT);
     gsi_insert_after(&g, gimple_build_assign(word_addr, build_fold_addr_expr(word)),
                      GSI_NEW_STMT);
@@ -500,7 +497,7 @@ static void emit_thread_entry(collect_ctx *c, tree var, uint32_t base, tree word
     update_stmt(a);
   } else {
     gcall *call = gimple_build_call(get_thread_fn_decl(c), 2,
-                                    build_fold_addr_expr(element(var, base)),
+                                    build_fold_addr_expr(element(var, 0)),
                                     build_fold_addr_expr(word));
     gimple_call_set_lhs(call, d2);
     gsi_insert_after(&g, call, GSI_NEW_STMT);
@@ -666,10 +663,10 @@ static void object_arrays(collect_ctx *c, xp_fn *f) {
     }
     f->twin = c->twin_var;
     f->twin_cell = c->twin_cell;
-  } else if (per_thread() && f->n_counters) {
-    char name[sizeof XPROF_COMDAT_THREAD_WORD + 16];
-    snprintf(name, sizeof name, "%s.%u", XPROF_COMDAT_THREAD_WORD, c->fns.length());
-    f->word = thread_word(name, false);
+  } else if (per_thread()) {
+    if (!c->thread_var)
+      c->thread_var = thread_word(XPROF_COMDAT_THREAD_WORD, false);
+    f->word = c->thread_var;
   }
   f->base = c->n_ctrs;
   f->vp_base = c->n_vp_words;
@@ -755,7 +752,7 @@ static int instrument_function(collect_ctx *c, cgraph_node *node) {
   if (f.first_run != XP_NO_FIRST_RUN)
     first_run_entry(c, &f);
   if (c->thread_delta)
-    emit_thread_entry(c, f.var, f.base, f.word, c->thread_delta);
+    emit_thread_entry(c, f.var, f.word, c->thread_delta);
   c->thread_delta = NULL_TREE;
   free_dominance_info(CDI_DOMINATORS);
   free_dominance_info(CDI_POST_DOMINATORS);

@@ -27,7 +27,7 @@ static struct plugin_info xp_plugin_info = {
     "      as the profile records and looks them up\n"
     "  (in every value, '=' and '%' as %3D and %25: GCC ends a value at a second '=')\n"
     "  -fplugin-arg-xprof-update=thread|atomic|single\n"
-    "  -fplugin-arg-xprof-tls-counters, -fplugin-arg-xprof-no-asm-counters\n"
+    "  -fplugin-arg-xprof-no-tls-counters, -fplugin-arg-xprof-no-asm-counters\n"
     "  -fplugin-arg-xprof-values-per-site=N\n"
     "  -fplugin-arg-xprof-hot-inline=N (use: inlining limit in functions\n"
     "    that ran in training, default 400; 0: GCC's own)\n"
@@ -149,7 +149,7 @@ static bool parse_number(const char *key, const char *v, unsigned long lo,
 static bool parse_args(struct plugin_name_args *info) {
   xp_opts.update = XP_UPDATE_THREAD;
   xp_opts.warn_missing = true;
-  xp_opts.tls_counters = false;
+  xp_opts.tls_counters = true;
   xp_opts.values_per_site = 4;
   xp_opts.hot_inline = 400;
   xp_opts.cold_inline = 12;
@@ -208,8 +208,6 @@ static bool parse_args(struct plugin_name_args *info) {
         xp_opts.cfg_dump = true;
       else if (strcmp(k, "no-missing-warning") == 0)
         xp_opts.warn_missing = false;
-      else if (strcmp(k, "tls-counters") == 0)
-        xp_opts.tls_counters = true;
       else if (strcmp(k, "no-tls-counters") == 0)
         xp_opts.tls_counters = false;
       else if (strcmp(k, "no-asm-counters") == 0)

@@ -352,9 +352,8 @@ static LLVMValueRef copy_placeholder(ctx *c, LLVMValueRef fn) {
   return LLVMBuildFreeze(c->b, LLVMGetUndef(c->i64p), "xprof.copy.ph");
 }
 
-/* A function's thread-local word: the distance from its counters to this
- * thread's copy of them (local-exec in executables: one load from the
- * thread pointer). */
+/* The thread-local word of an array: the distance to this thread's copy
+ * (local-exec in executables: one load from the thread pointer). */
 static LLVMValueRef thread_word(ctx *c, const char *name, int comdat) {
   LLVMValueRef g = module_global(c, name, c->i64, comdat);
   LLVMSetThreadLocal(g, 1);
@@ -364,13 +363,10 @@ static LLVMValueRef thread_word(ctx *c, const char *name, int comdat) {
 /* Replace the placeholder:
  *
  *   entry: (allocas) d1 = load D; br d1 != 0, rest, slow
- *   slow:  d2 = call @__xprof_thread_counters(&ARRAY[BASE], D); br rest
+ *   slow:  d2 = call @__xprof_thread_counters(ARRAY, D); br rest
  *   rest:  delta = phi [d1, entry], [d2, slow];
  *          copy = getelementptr i64, ARRAY, delta; (the entry block's code)
  *
- * with D the function's own word and ARRAY[BASE] its first counter: a
- * thread has a copy of the counters of each function it ran
- * (runtime/threads.c).
  * The counters are then addressed from one register; the address is still
  * based on ARRAY as far as LLVM's alias analysis can tell.
  */
@@ -416,7 +412,7 @@ static LLVMValueRef slow_path_asm(ctx *c, LLVMValueRef array, LLVMValueRef word)
   return LLVMBuildCall2(c->b, fty, a, args, 2, "xprof.delta");
 }
 
-static void emit_thread_entry(ctx *c, LLVMValueRef arr, uint32_t base, LLVMValueRef word) {
+static void emit_thread_entry(ctx *c, LLVMValueRef arr, LLVMValueRef word) {
   LLVMValueRef ph = c->copy;
   LLVMBasicBlockRef entry = LLVMGetInstructionParent(ph);
   LLVMBasicBlockRef rest = xl_split_block_before(ph);
@@ -434,7 +430,7 @@ static void emit_thread_entry(ctx *c, LLVMValueRef arr, uint32_t base, LLVMValue
    * leaf function stays one. */
   const char *triple = LLVMGetTarget(c->m);
   int x86_64 = triple && strncmp(triple, "x86_64", 6) == 0 && !strstr(triple, "x32");
-  LLVMValueRef args[2] = {LLVMConstPointerCast(elem(c, arr, base), c->i64p), word};
+  LLVMValueRef args[2] = {LLVMConstPointerCast(elem(c, arr, 0), c->i64p), word};
   LLVMValueRef d2;
   if (x86_64 && !has_wide_vector_args(LLVMGetBasicBlockParent(entry))) {
     d2 = slow_path_asm(c, args[0], args[1]);
@@ -645,11 +641,9 @@ static void thread_entry(ctx *c, const fn_data *f, LLVMValueRef arr) {
     word = thread_word(c, name, 1);
     xprof_free(name);
   } else {
-    char name[sizeof XPROF_COMDAT_THREAD_WORD + 16];
-    snprintf(name, sizeof name, "%s.%u", XPROF_COMDAT_THREAD_WORD, c->n_fns);
-    word = thread_word(c, name, 0);
+    word = thread_word(c, XPROF_COMDAT_THREAD_WORD, 0);
   }
-  emit_thread_entry(c, arr, f->base, word);
+  emit_thread_entry(c, arr, word);
 }
 
 /* Record the values of f's value-profile sites.  The runtime keeps a

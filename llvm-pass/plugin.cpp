@@ -70,10 +70,10 @@ static cl::opt<int> OptPreInline("xprof-pre-inline", cl::init(75),
                                            "collect and use builds must agree"));
 static cl::opt<std::string> OptUpdate("xprof-update", cl::init("thread"),
                                       cl::desc("xprof: thread, atomic or single"));
-static cl::opt<bool> OptTls("xprof-tls-counters", cl::init(false),
+static cl::opt<bool> OptTls("xprof-tls-counters", cl::init(true),
                             cl::desc("xprof: per-thread counters in thread-local "
                                      "twins of the arrays in code for executables "
-                                     "(default: copies found at function entry)"));
+                                     "(false: copies found at function entry)"));
 static cl::opt<bool> OptVerbose("xprof-verbose", cl::desc("xprof: report per module"));
 static cl::opt<bool> OptAllEdges("xprof-all-edges", cl::desc("xprof debug: count every edge"));
 static cl::opt<bool> OptCfgDump("xprof-cfg-dump", cl::desc("xprof debug: write OBJECT.xpcfg"));

@@ -2,44 +2,42 @@
  * threads.c - per-thread counters (update=thread, the default).
  *
  * Exact counts under threads without an atomic instruction per event:
- * each thread counts in a private copy of the counters, with plain adds,
- * and the runtime adds the copies up.  A thread's copy is one of two
- * kinds:
+ * each thread counts in a private copy of each counter array, with plain
+ * adds, and the runtime adds the copies up.  A thread's copy of an array
+ * is one of two kinds:
  *
- *   - a copy on the heap of one procedure's counters, the default.  The
- *     compiler gives each procedure a thread-local word D holding the
- *     distance, in words, from its counters to the running thread's copy
- *     of them; compiled code does at function entry
+ *   - a thread-local twin of the array, for code that goes into an
+ *     executable.  Static TLS sits at the same distance from the thread
+ *     pointer in every thread, so the compiled code adds to
+ *     %fs:twin@tpoff + 8i with no code at function entry, and the runtime
+ *     finds any thread's twin from that distance (measured from a
+ *     thread-local of its own, `self`) -- if it knows the thread: threads
+ *     are made known by the pthread_create below, which wraps the start
+ *     routine, and by registration (the registering thread);
+ *   - a copy on the heap, for code that may go into a shared library
+ *     (whose TLS may be dynamic), or any code with no-tls-counters.  The
+ *     compiler gives such an array a thread-local word D holding the
+ *     distance, in words, from the array to the running thread's copy;
+ *     compiled code does at function entry
  *
- *         d = D;  if (!d) d = __xprof_thread_counters(counters, &D);
- *         ... counters[d + i] += 1 ...
+ *         d = D;  if (!d) d = __xprof_thread_counters(array, &D);
+ *         ... array[d + i] += 1 ...
  *
- *     A thread has copies of the procedures it ran and of no others, so
- *     what a thread costs at its start and end is in proportion to what
- *     it touched: a program that starts many short threads pays for the
- *     few procedures each runs, not for the program's whole counter set;
- *   - a thread-local twin of an object's whole counter array, for code
- *     that goes into an executable when asked for (tls-counters).  Static
- *     TLS sits at the same distance from the thread pointer in every
- *     thread, so the compiled code adds to %fs:twin@tpoff + 8i with no
- *     code at function entry, and the runtime finds any thread's twin
- *     from that distance (measured from a thread-local of its own,
- *     `self`) -- if it knows the thread: threads are made known by the
- *     pthread_create below, which wraps the start routine, and by
- *     registration (the registering thread).  Each thread then carries
- *     (and the C library zeroes) every twin from its start.
- *
- * The runtime numbers the counter ranges it copies (slots): a procedure's
- * counters, or an array with a twin (a comdat array shared by several
- * objects is one), and keeps, per thread, its copies of the slots it used
- * and the address of each copy's D.
+ * The runtime numbers the arrays of registered objects (slots; a comdat
+ * array shared by several objects is one) and keeps, per thread, its copy
+ * of each array it used (and the address of its D), found through a
+ * small table of the thread's own.
  *
  * Each copy has a baseline: the values already handed to a snapshot.  A
  * snapshot adds copy - baseline and moves the baseline up, writing nothing
  * the owning thread writes, so threads keep counting while another thread
- * (or the async writer) dumps.  A thread that exits adds what is left of
- * its copies to the shared counters (atomically).  Threads still running
- * at exit are read as they are.
+ * (or the async writer) dumps.  A thread that ends adds what its twins
+ * hold to the shared arrays (atomically), and hands its heap copies, with
+ * their counts and baselines, to a pool per array, from which the next
+ * thread that runs the array's code takes one: a thread's end then costs
+ * a few pointer moves per array, whatever the array's size.  Snapshots
+ * read the pools as they read the threads.  Threads still running at exit
+ * are read as they are.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -51,9 +49,9 @@
 #include "rt_internal.h"
 
 struct rt_slot {
-  uint64_t *array;    /* the shared counters; NULL: released */
-  uint32_t words;     /* counters in the range */
-  uint32_t refs;      /* registered objects using the range */
+  uint64_t *array;    /* NULL: released */
+  uint32_t words;     /* counters in the array */
+  uint32_t refs;      /* registered objects using the array */
   uint64_t mark;      /* the last (un)registration that counted this slot */
   intptr_t tls_twin;  /* bytes from a thread's `self` to its twin; 0: none */
   /* Heap copies of threads that ended, their counts and baselines kept,
@@ -119,12 +117,11 @@ static size_t hash_ptr(const void *p) {
   return (size_t)(((uintptr_t)p >> 3) * 0x9e3779b97f4a7c15ull);
 }
 
-/* The slot of a procedure's counters and the index of its first counter
- * there: its object's array when that has a twin, its own otherwise. */
+/* The slot of a procedure's counters (its array) and the index of its
+ * first counter there. */
 static uint64_t *slot_key(const struct xprof_rt_proc *rp, uint32_t *offset) {
-  int twin = rp->tls_array && *rp->tls_array;
-  *offset = twin ? rp->array_offset : 0;
-  return rp->counters - *offset;
+  *offset = rp->array_offset;
+  return rp->counters - rp->array_offset;
 }
 
 /* ---- a thread's copies -------------------------------------------------- */
@@ -314,9 +311,9 @@ static void add_twin_slot(uint32_t s) {
   twin_slots[n_twin_slots++] = s;
 }
 
-/* The slot of a range of a registering object; twin: the array's
+/* The slot of one array of a registering object; twin: the array's
  * thread-local twin in this thread, or NULL. */
-static void use_range(uint64_t *array, uint32_t words, uint64_t *twin) {
+static void use_array(uint64_t *array, uint32_t words, uint64_t *twin) {
   uint32_t s = find_slot(array);
   if (!s) {
     s = new_slot(array, words);
@@ -476,7 +473,7 @@ void rt_threads_register_locked(const struct xprof_rt_object *obj) {
     uint32_t offset;
     uint64_t *key = slot_key(rp, &offset);
     uint64_t *twin = rp->tls_array ? *rp->tls_array : NULL;
-    use_range(key, offset + rp->n_counters, twin);
+    use_array(key, offset + rp->n_counters, twin);
     twins |= twin != NULL;
   }
   if (!twins)
@@ -616,13 +613,12 @@ static void thread_exit(void *arg) {
 }
 
 /* The slow path of the code at function entry: the distance, in words,
- * from `counters` (a procedure's) to this thread's copy of them, also
- * stored in *tls, the procedure's thread-local word; or 0 to count in the
- * shared counters themselves (an object not registered yet, no memory, or
- * a thread past its last count).  Counters with a twin (a comdat array
- * also compiled for an executable with tls-counters) are counted in the
- * twin. */
-RT_EXPORT intptr_t __xprof_thread_counters(uint64_t *counters, intptr_t *tls) {
+ * from `array` to this thread's copy of it, also stored in *tls, the
+ * array's thread-local word; or 0 to count in the array itself (an object
+ * not registered yet, no memory, or a thread past its last count).  An
+ * array with a twin (a comdat array also compiled for an executable) is
+ * counted in the twin. */
+RT_EXPORT intptr_t __xprof_thread_counters(uint64_t *array, intptr_t *tls) {
   intptr_t d = 0;
   /* Called back from inside the runtime (an interposed C library function
    * or a signal handler that runs instrumented code): the shared array,
@@ -630,7 +626,7 @@ RT_EXPORT intptr_t __xprof_thread_counters(uint64_t *counters, intptr_t *tls) {
   if (rt_busy)
     return 0;
   rt_enter();
-  uint32_t s = find_slot(counters);
+  uint32_t s = find_slot(array);
   struct rt_thread *t = s ? this_thread_locked() : NULL;
   struct rt_copy *c = t ? copy_entry(t, s) : NULL;
   if (c && !c->now) {
@@ -641,7 +637,7 @@ RT_EXPORT intptr_t __xprof_thread_counters(uint64_t *counters, intptr_t *tls) {
   }
   if (c && c->now) {
     c->tls = tls;
-    d = *tls = distance(counters, c->now);
+    d = *tls = distance(array, c->now);
   }
   rt_leave();
   return d;

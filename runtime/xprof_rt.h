@@ -2,14 +2,13 @@
  * xprof_rt.h - the contract between the compiler plugins and the xprof
  * runtime (libxprof_rt), and the runtime's public API.
  *
- * ABI version 7.  For every object file it instruments, the compiler
+ * ABI version 6.  For every object file it instruments, the compiler
  * emits (all zero-initialized unless said otherwise):
  *
  *   - one array of 64-bit counters for the whole object file (and one
- *     per comdat function); with per-thread counters (the default), a
- *     thread-local intptr_t per procedure besides, or, with tls-counters
- *     in code that goes into an executable, a thread-local twin of each
- *     array;
+ *     per comdat function); with per-thread counters (the default), per
+ *     array either a thread-local twin of the array (code that goes into
+ *     an executable) or a thread-local intptr_t (other code) besides;
  *   - for each value-profiled expression, a state array of
  *     XPROF_RT_VP_WORDS(n) 64-bit words whose first word the compiler
  *     initializes to n, the object file's n_values_per_vp (or, for a
@@ -29,10 +28,9 @@
  *     its histogram bucket (XPROF_RT_VP_HISTOGRAM).
  *
  * Counters are incremented inline by the compiled code: by default with
- * plain adds in the calling thread's copy of them -- a copy of the
- * procedure's counters found at function entry through its thread-local
- * word and __xprof_thread_counters, or the array's thread-local twin
- * (threads.c says how); or
+ * plain adds in the calling thread's copy of the array -- its thread-local
+ * twin, or a copy found at function entry through the array's
+ * thread-local word and __xprof_thread_counters (threads.c says how); or
  * atomically (relaxed fetch-add) in the array itself; or with plain adds
  * in the array itself (update=single).  Everything else is the runtime's.
  * docs/runtime.md describes the behaviour users see.
@@ -46,7 +44,7 @@
 extern "C" {
 #endif
 
-#define XPROF_RT_ABI_VERSION 7
+#define XPROF_RT_ABI_VERSION 6
 
 /* Words of one value-profile site's state for n values per record:
  * word 0: n (set by the compiler) and a lock bit (bit 63, runtime);
@@ -194,12 +192,10 @@ void __xprof_vp_int(uint64_t *state, int32_t value);
 void __xprof_vp_llong(uint64_t *state, int64_t value);
 /* The procedures that have run so far in the process (first_run.c). */
 extern uint64_t __xprof_first_runs;
-/* Per-thread counters: the distance in words from `counters`, the first
- * counter of a procedure, to the calling thread's copy of them, also
- * stored in *tls, the procedure's thread-local word; 0: count in the
- * shared counters (version 7; up to version 6 the word and the copy were
- * the whole array's). */
-intptr_t __xprof_thread_counters(uint64_t *counters, intptr_t *tls);
+/* Per-thread counters: the distance in words from `array` to the calling
+ * thread's copy of it, also stored in *tls, the array's thread-local
+ * word; 0: count in the array itself. */
+intptr_t __xprof_thread_counters(uint64_t *array, intptr_t *tls);
 /* x86-64 trampolines for calls from asm statements (threads_pm.S): every
  * register but rax kept; arguments in rax/rcx, or in r10/r11 for _r10.
  * Not C functions: declared only to document them. */

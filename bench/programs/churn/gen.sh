@@ -14,12 +14,17 @@ cat <<HEAD
 #include <stdio.h>
 
 typedef unsigned long (*fn)(unsigned long);
+/* A call in one arm of each branch keeps the compilers from turning the
+ * branches into selects: each stays two counted ways. */
+__attribute__((noinline)) static unsigned long mix(unsigned long r, unsigned long k) {
+  return (r ^ k) * 0x9e3779b97f4a7c15ul;
+}
 HEAD
 for ((f = 0; f < funcs; f++)); do
   echo "static unsigned long f$f(unsigned long x) {"
   echo "  unsigned long r = x ^ $((f * 2654435761 % 1000003));"
   for ((b = 0; b < 30; b++)); do
-    echo "  if ((x >> $((b % 16))) & $(((b % 3) + 1))) r += r >> $((b % 5 + 1)); else r ^= $((b * 40503 + f));"
+    echo "  if ((x >> $((b % 16))) & $(((b % 3) + 1))) r += r >> $((b % 5 + 1)); else r = mix(r, $((b * 40503 + f)));"
   done
   echo "  return r;"
   echo "}"

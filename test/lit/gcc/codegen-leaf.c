@@ -3,13 +3,13 @@
 // load, saves no register for a call, and stays a leaf.  A function that receives vectors wider than the trampoline
 // keeps calls the plain entry point.
 // REQUIRES: gcc-plugin, x86_64
-// With thread-local twins (tls-counters, in code for executables) there
-// is no entry code at all.
+// With thread-local twins (the default in code for executables) there is
+// no entry code at all.
 // The time profile's test of the first-run word, first, is no call either.
-// RUN: xprof-gcc -O2 -xprofile=collect -S %s -o %t.s
+// RUN: xprof-gcc -O2 -xprofile=collect -fplugin-arg-xprof-no-tls-counters -S %s -o %t.s
 // RUN: FileCheck --check-prefix=LEAF %s < %t.s
 // RUN: FileCheck --check-prefix=WIDE %s < %t.s
-// RUN: xprof-gcc -O2 -xprofile=collect -fplugin-arg-xprof-tls-counters -S %s -o - | FileCheck --check-prefix=TWIN %s
+// RUN: xprof-gcc -O2 -xprofile=collect -S %s -o - | FileCheck --check-prefix=TWIN %s
 // TWIN-LABEL: leaf:
 // TWIN-NOT:    push
 // TWIN-NOT:    __xprof_d
@@ -21,7 +21,7 @@
 // LEAF-NEXT:   .cfi_startproc
 // LEAF-NEXT:   cmpq $0, {{([0-9]+\+)?}}__xprof_fr(%rip)
 // LEAF-NOT:    call
-// LEAF:        movq %fs:__xprof_d.{{[0-9]+}}@tpoff
+// LEAF:        movq %fs:__xprof_d@tpoff
 // LEAF-NOT:    call __xprof_thread_counters@PLT
 // LEAF-DAG:    lock xaddq {{.*}}, __xprof_first_runs(%rip)
 // LEAF-DAG:    call *__xprof_thread_counters_asm@GOTPCREL(%rip)

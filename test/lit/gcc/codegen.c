@@ -1,9 +1,8 @@
-// What collect mode inserts: by default, code at entry that finds the
-// thread's copy of the function's counters through a thread-local word of
-// its own, and plain increments in it; with tls-counters, in code for an
-// executable, plain increments in the counter array's thread-local twin,
-// whose address the constructor hands to the runtime (-fPIC code keeps
-// the default); relaxed
+// What collect mode inserts: by default, in code for an executable, plain
+// increments in the counter array's thread-local twin, whose address the
+// constructor hands to the runtime; in code that may go into a shared
+// library (-fPIC, or with no-tls-counters) code at entry that finds the
+// thread's copy of the counters and plain increments in it; relaxed
 // atomic increments with update=atomic, plain ones in the shared array
 // with update=single; before each indirect call, a check of the
 // value-profile site's first target that counts it inline (atomically but
@@ -13,16 +12,16 @@
 // (in either assembler dialect), so that GCC's size estimates count it
 // as one statement; with no-asm-counters, and with -m32, GIMPLE.
 // REQUIRES: gcc-plugin
-// RUN: xprof-gcc -O2 -xprofile=collect -fplugin-arg-xprof-tls-counters -S %s -o - | FileCheck --check-prefix=TWIN %s
-// RUN: xprof-gcc -O2 -xprofile=collect -S %s -o - | FileCheck --check-prefix=THREAD %s
-// RUN: xprof-gcc -O2 -fPIC -xprofile=collect -fplugin-arg-xprof-tls-counters -S %s -o - | FileCheck --check-prefix=PIC %s
+// RUN: xprof-gcc -O2 -xprofile=collect -S %s -o - | FileCheck --check-prefix=TWIN %s
+// RUN: xprof-gcc -O2 -xprofile=collect -fplugin-arg-xprof-no-tls-counters -S %s -o - | FileCheck --check-prefix=THREAD %s
+// RUN: xprof-gcc -O2 -fPIC -xprofile=collect -S %s -o - | FileCheck --check-prefix=PIC %s
 // RUN: xprof-gcc -O2 -xprofile=collect -fplugin-arg-xprof-update=atomic -S %s -o - | FileCheck --check-prefix=ATOMIC %s
 // RUN: xprof-gcc -O2 -xprofile=collect -fplugin-arg-xprof-update=single -S %s -o - | FileCheck --check-prefix=SINGLE %s
-// RUN: xprof-gcc -O2 -xprofile=collect -fdump-tree-optimized=- -S %s -o /dev/null | FileCheck --check-prefixes=TREE,TREE-ASM %s
-// RUN: xprof-gcc -O2 -xprofile=collect -fplugin-arg-xprof-no-asm-counters -fdump-tree-optimized=- -S %s -o /dev/null | FileCheck --check-prefixes=TREE,TREE-GIMPLE %s
-// RUN: xprof-gcc -O2 -xprofile=collect -fplugin-arg-xprof-tls-counters -masm=intel -S %s -o - | FileCheck --check-prefix=INTEL %s
-// RUN: xprof-gcc -O2 -xprofile=collect -fplugin-arg-xprof-tls-counters -fplugin-arg-xprof-no-asm-counters -S %s -o - | FileCheck --check-prefix=NOASM %s
-// RUN: xprof-gcc -O2 -xprofile=collect -fplugin-arg-xprof-tls-counters -m32 -S %s -o - | FileCheck --check-prefix=M32 %s
+// RUN: xprof-gcc -O2 -xprofile=collect -fplugin-arg-xprof-no-tls-counters -fdump-tree-optimized=- -S %s -o /dev/null | FileCheck --check-prefixes=TREE,TREE-ASM %s
+// RUN: xprof-gcc -O2 -xprofile=collect -fplugin-arg-xprof-no-tls-counters -fplugin-arg-xprof-no-asm-counters -fdump-tree-optimized=- -S %s -o /dev/null | FileCheck --check-prefixes=TREE,TREE-GIMPLE %s
+// RUN: xprof-gcc -O2 -xprofile=collect -masm=intel -S %s -o - | FileCheck --check-prefix=INTEL %s
+// RUN: xprof-gcc -O2 -xprofile=collect -fplugin-arg-xprof-no-asm-counters -S %s -o - | FileCheck --check-prefix=NOASM %s
+// RUN: xprof-gcc -O2 -xprofile=collect -m32 -S %s -o - | FileCheck --check-prefix=M32 %s
 //
 // TWIN-LABEL: dispatch:
 // TWIN-NOT:   __xprof_d
@@ -50,14 +49,14 @@
 // TWIN-COUNT-2: .quad __xprof_tc
 //
 // PIC-LABEL: dispatch:
-// PIC:       __xprof_d.{{[0-9]+}}@{{dtpoff|tlsld}}
+// PIC:       __xprof_d@{{dtpoff|tlsld}}
 // PIC-NOT:   __xprof_t@tpoff
 // PIC:       call *__xprof_thread_counters_asm@GOTPCREL(%rip)
 // PIC-NOT:   __xprof_t@tpoff
 // PIC-LABEL: _sub_I_00100_0:
 //
 // THREAD-LABEL: dispatch:
-// THREAD:       movq %fs:__xprof_d.{{[0-9]+}}@tpoff, [[D:%r[a-z0-9]+]]
+// THREAD:       movq %fs:__xprof_d@tpoff, [[D:%r[a-z0-9]+]]
 // THREAD:       testq [[D]], [[D]]
 // THREAD-NOT:   lock addq $1, {{.*}}__xprof_counters
 // THREAD:       addq $1, {{[0-9]*}}(%r{{[a-z0-9]+}},%r{{[a-z0-9]+}},8)
@@ -90,11 +89,11 @@
 // SINGLE:       call __xprof_vp_proc_single
 //
 // TREE-LABEL: dispatch (
-// TREE:       [[D1:PROF_delta_[0-9]+]] = [[W:__xprof_d.[0-9]+]];
+// TREE:       [[D1:PROF_delta_[0-9]+]] = __xprof_d;
 // TREE-NEXT:  if ([[D1]] != 0)
 // TREE:       __asm__ __volatile__("lea -128(%%rsp), %%rsp
 // TREE-NEXT:  call *__xprof_thread_counters_asm@GOTPCREL(%%rip)
-// TREE-NEXT:  lea 128(%%rsp), %%rsp" : "=a" PROF_delta_{{[0-9]+}} : "a" &__xprof_counters[{{[0-9]+}}], "c" &[[W]] : "cc", "memory");
+// TREE-NEXT:  lea 128(%%rsp), %%rsp" : "=a" PROF_delta_{{[0-9]+}} : "a" &__xprof_counters[0], "c" &__xprof_d : "cc", "memory");
 // TREE:       # [[D:PROF_delta_[0-9]+]] = PHI <
 // TREE:       [[I:PROF_idx_[0-9]+]] = [[D]] + {{[0-9]+}};
 // TREE-ASM-NEXT:     __asm__ __volatile__ __inline__("{addq	$1, %0|add	%0, 1}" : "=m" __xprof_counters[[[I]]] : "m" __xprof_counters[[[I]]]);

@@ -1,8 +1,6 @@
-; The IR collect mode produces, through opt: by default, code at entry
-; that finds the thread's copy of the function's counters through a
-; thread-local word of its own (the function's first counter is what it
-; asks for), and plain increments in it (twins with -xprof-tls-counters:
-; llvm/twins.ll; relaxed
+; The IR collect mode produces, through opt: with -xprof-tls-counters=false
+; (and in PIC code, llvm/twins.ll), code at entry that finds the
+; thread's copy of the counters and plain increments in it (relaxed
 ; atomic increments with -xprof-update=atomic), a value-profile call
 ; before the indirect call, a comdat counter array for the linkonce_odr
 ; function, the descriptor and the constructor and destructor.
@@ -17,7 +15,7 @@ target triple = "x86_64-pc-linux-gnu"
 
 $inl = comdat any
 
-; CHECK-DAG: @__xprof_d.0 = internal thread_local global i64 0, align 8
+; CHECK-DAG: @__xprof_d = internal thread_local global i64 0, align 8
 ; CHECK-DAG: @__xprof_d.inl.{{[0-9a-f]+}} = linkonce_odr hidden thread_local global i64 0, comdat, align 8
 ; CHECK-DAG: @__xprof_c.inl.{{[0-9a-f]+}} = linkonce_odr hidden global [3 x i64] zeroinitializer, comdat, align 8
 ; CHECK-DAG: @__xprof_counters = internal global [{{[0-9]+}} x i64]
@@ -26,9 +24,9 @@ $inl = comdat any
 
 define i32 @dispatch(i32 (i32)* %fn, i32 %x) {
 ; CHECK-LABEL: define i32 @dispatch(
-; CHECK:       %xprof.delta = load i64, i64* @__xprof_d.0
+; CHECK:       %xprof.delta = load i64, i64* @__xprof_d
 ;   The slow path: an asm statement calling the runtime's trampoline.
-; CHECK:       call i64 asm sideeffect "lea -128(%rsp), %rsp\0A\09call *__xprof_thread_counters_asm_r10@GOTPCREL(%rip)\0A\09lea 128(%rsp), %rsp", "={rax},{r10},{r11},~{dirflag},~{fpsr},~{flags},~{memory}"(i64* getelementptr inbounds ([{{[0-9]+}} x i64], [{{[0-9]+}} x i64]* @__xprof_counters, i32 0, i32 0), i64* @__xprof_d.0)
+; CHECK:       call i64 asm sideeffect "lea -128(%rsp), %rsp\0A\09call *__xprof_thread_counters_asm_r10@GOTPCREL(%rip)\0A\09lea 128(%rsp), %rsp", "={rax},{r10},{r11},~{dirflag},~{fpsr},~{flags},~{memory}"(i64* getelementptr inbounds ([{{[0-9]+}} x i64], [{{[0-9]+}} x i64]* @__xprof_counters, i32 0, i32 0), i64* @__xprof_d)
 ; CHECK:       [[D:%xprof.delta[0-9]+]] = phi i64
 ; CHECK-NEXT:  [[C:%xprof.copy]] = getelementptr i64, i64* getelementptr inbounds ({{.*}}@__xprof_counters, i32 0, i32 0), i64 [[D]]
 ; CHECK-NEXT:  [[P:%xprof.at[0-9]*]] = getelementptr i64, i64* [[C]], i64 0
@@ -80,8 +78,6 @@ out:
 define i32 @sum(i32 %n) {
 ; CHECK-LABEL: define i32 @sum(
 ; CHECK-NOT:   %xprof.local
-;   Its own word, and its own first counter (dispatch has two).
-; CHECK:       call i64 asm sideeffect {{.*}}(i64* getelementptr inbounds ({{.*}}@__xprof_counters, i32 0, i32 2), i64* @__xprof_d.1)
 ; CHECK:       loop:
 ; CHECK:       [[Q:%.*]] = getelementptr i64, i64* %xprof.copy, i64 {{[0-9]+}}
 ; CHECK-NEXT:  [[OLD:%xprof.ctr.*]] = load volatile i64, i64* [[Q]]

@@ -1,14 +1,13 @@
-; Per-thread counters with -xprof-tls-counters in code for an executable
-; (no "PIC Level" module flag, or a "PIE Level"): plain increments in a
-; thread-local (local-exec)
+; Per-thread counters in code for an executable (no "PIC Level" module
+; flag, or a "PIE Level"): plain increments in a thread-local (local-exec)
 ; twin of each counter array, nothing at function entry, and the
 ; constructor points each twin's cell at it before registering; the
 ; procedure table names the cells.  Code with "PIC Level" alone (a shared
 ; library, whose TLS may be dynamic) finds the thread's copy at entry.
 ; REQUIRES: llvm-plugin, typed-pointers
-; RUN: opt -load=%llvm_plugin -load-pass-plugin=%llvm_plugin -passes=xprof-collect -xprof-tls-counters -S %s -o - | FileCheck %s
-; RUN: sed 's/^;PIE: //' %s | opt -load=%llvm_plugin -load-pass-plugin=%llvm_plugin -passes=xprof-collect -xprof-tls-counters -S -o - | FileCheck %s
-; RUN: sed 's/^;PIC: //' %s | opt -load=%llvm_plugin -load-pass-plugin=%llvm_plugin -passes=xprof-collect -xprof-tls-counters -S -o - | FileCheck --check-prefix=PIC %s
+; RUN: opt -load-pass-plugin=%llvm_plugin -passes=xprof-collect -S %s -o - | FileCheck %s
+; RUN: sed 's/^;PIE: //' %s | opt -load-pass-plugin=%llvm_plugin -passes=xprof-collect -S -o - | FileCheck %s
+; RUN: sed 's/^;PIC: //' %s | opt -load-pass-plugin=%llvm_plugin -passes=xprof-collect -S -o - | FileCheck --check-prefix=PIC %s
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
@@ -20,7 +19,7 @@ $inl = comdat any
 ; CHECK-DAG: @__xprof_tc.inl.[[SIG]] = linkonce_odr hidden global i64* null, comdat, align 8
 ; CHECK-DAG: @__xprof_procs = internal global {{.*}} i64** @__xprof_tc, i64* getelementptr {{.*}} @__xprof_fr, {{.*}} }{{.*}} i64** @__xprof_tc.inl.[[SIG]], i64* getelementptr {{.*}} @__xprof_c.inl.[[SIG]], {{.*}} }
 ; PIC-NOT:   @__xprof_t
-; PIC:       @__xprof_d.{{[0-9]+}} = internal thread_local global i64 0
+; PIC:       @__xprof_d = internal thread_local global i64 0
 
 define i32 @f(i32 %x) {
 ; CHECK-LABEL: define i32 @f(
@@ -30,7 +29,7 @@ define i32 @f(i32 %x) {
 ; CHECK-NOT:   __xprof_d
 ; CHECK:       ret i32
 ; PIC-LABEL:   define i32 @f(
-; PIC:         %xprof.delta = load i64, i64* @__xprof_d.{{[0-9]+}}
+; PIC:         %xprof.delta = load i64, i64* @__xprof_d
 entry:
   %big = icmp sgt i32 %x, 100
   br i1 %big, label %a, label %b

@@ -1,5 +1,5 @@
 // Per-thread counters (the default update mode): plain adds in each
-// thread's copy of each procedure's counters add up exactly -- threads that
+// thread's copy of the counter arrays add up exactly -- threads that
 // exited, threads still running at exit, a write on request in between
 // (nothing counted twice), xprof_reset, and a fork child counting from
 // zero.  A comdat-style array shared by two procedure tables is one array.
@@ -26,9 +26,9 @@
 
 #include "handmade.h"
 
-/* main, work x2; and the procedures' thread-local words */
+/* main, work x2; and their thread-local word */
 static uint64_t array[3];
-static __thread intptr_t main_tls, work_tls;
+static __thread intptr_t array_tls;
 /* A comdat function's own array, listed in two tables (two objects). */
 static uint64_t comdat[1];
 static __thread intptr_t comdat_tls;
@@ -51,10 +51,10 @@ static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
 static int done;
 
 static void *work(void *arg) {
-  uint64_t *c = xp_thread_copy(&array[1], &work_tls);
-  c[0]++;
+  uint64_t *c = xp_thread_copy(array, &array_tls);
+  c[1]++;
   for (int i = 0; i < 1000000; i++)
-    c[1]++;
+    c[2]++;
   shared();
   if (arg) { /* stay alive until the process exits */
     pthread_mutex_lock(&mu);
@@ -67,7 +67,7 @@ static void *work(void *arg) {
 }
 
 int main(void) {
-  xp_thread_copy(&array[0], &main_tls)[0]++;
+  xp_thread_copy(array, &array_tls)[0]++;
   pthread_t t[8];
   for (int i = 0; i < 4; i++)
     pthread_create(&t[i], NULL, work, NULL);

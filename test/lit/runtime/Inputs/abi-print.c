@@ -45,38 +45,27 @@ void __xprof_register(struct xprof_rt_object *o) {
 /* The time profile: the ranks the compiled code took at first runs. */
 uint64_t __xprof_first_runs;
 
-/* Per-thread counters: what the code at function entry asks for, which
- * must be a procedure's first counter and its own thread-local word.  The
- * answer 0 makes it count in the shared counters. */
-static uint64_t *asked[16];
-static intptr_t *asked_word[16];
-static unsigned n_asked;
-intptr_t __xprof_thread_counters(uint64_t *counters, intptr_t *tls) {
-  if (n_asked < 16) {
-    asked[n_asked] = counters;
-    asked_word[n_asked++] = tls;
+/* Per-thread copies (no-tls-counters): what the code at function entry
+ * asks for, which must be its counter array with the array's one
+ * thread-local word.  The answer 0 makes it count in the array itself. */
+static uint64_t *asked_array;
+static intptr_t *asked_word;
+static unsigned n_asked, n_other;
+intptr_t __xprof_thread_counters(uint64_t *array, intptr_t *tls) {
+  if (!n_asked++) {
+    asked_array = array;
+    asked_word = tls;
   }
+  n_other += array != asked_array || tls != asked_word;
   return 0;
-}
-
-static void print_asked(const struct xprof_rt_object *o) {
-  for (uint32_t j = 0; j < o->n_procs; j++) {
-    unsigned i = 0;
-    while (i < n_asked && asked[i] != o->procs[j].counters)
-      i++;
-    if (i == n_asked)
-      continue;
-    int own_word = 1; /* no other procedure's counters asked with it */
-    for (unsigned k = 0; k < n_asked; k++)
-      own_word &= asked[k] == asked[i] || asked_word[k] != asked_word[i];
-    printf("proc %s asked for its copy, %s\n", o->procs[j].name,
-           own_word ? "with a word of its own" : "with a shared word");
-  }
 }
 
 void __xprof_unregister(struct xprof_rt_object *o) {
   printf("first runs: %llu\n", (unsigned long long)__xprof_first_runs);
-  print_asked(o);
+  if (n_asked)
+    printf("copies asked for: %u times, of the %s, %s\n", n_asked,
+           asked_array == o->counters ? "object's array" : "wrong array",
+           n_other ? "with other arguments too" : "with one word");
   for (uint32_t j = 0; j < o->n_procs; j++)
     if (o->procs[j].first_run)
       printf("proc %s ran %llu\n", o->procs[j].name,

@@ -1,6 +1,6 @@
 /*
  * handmade.h - object file descriptors built by hand exactly as the
- * compiler plugins emit them (runtime ABI 7), for the runtime's tests.
+ * compiler plugins emit them (runtime ABI 4), for the runtime's tests.
  *
  * A test defines its counters, value-profile states, sites and procedure
  * table, then XP_OBJECT(path, signature, n_values_per_vp, profile_name)
@@ -36,13 +36,13 @@
   }
 
 /* Per-thread counters (XPROF_RT_THREAD_COUNTERS): the code the compilers
- * put at function entry, giving this thread's copy of a procedure's
- * `counters`, whose thread-local word is `tls`. */
-static inline uint64_t *xp_thread_copy(uint64_t *counters, intptr_t *tls) {
+ * put at function entry, giving this thread's copy of `array`, whose
+ * thread-local word is `tls`. */
+static inline uint64_t *xp_thread_copy(uint64_t *array, intptr_t *tls) {
   intptr_t d = *tls;
   if (!d)
-    d = __xprof_thread_counters(counters, tls);
-  return (uint64_t *)((uintptr_t)counters + (uintptr_t)d * 8);
+    d = __xprof_thread_counters(array, tls);
+  return (uint64_t *)((uintptr_t)array + (uintptr_t)d * 8);
 }
 
 #define XP_THREAD_OBJECT(objvar, path, sig, procs, array)                    \
