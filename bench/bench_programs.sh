@@ -4,7 +4,7 @@
 # apt-get source (never committed) and built with -O2 seven ways per
 # compiler, the way users build (CC=xprof-gcc, CC=xprof-clang):
 #   plain; native -fprofile-generate (plain and atomic counters);
-#   native -fprofile-use; xprof collect (atomic, the default); xprof
+#   native -fprofile-use; xprof collect (per-thread, the default); xprof
 #   collect (single-threaded updates); xprof use.
 # Training and measured inputs are our own and differ; every build's
 # output on the measured input must equal the plain build's.
@@ -16,7 +16,8 @@
 # Prints a table (markdown) of run-time ratios against the plain build of
 # the same compiler, measured in the same run: the CPU time of each run
 # over the plain build's in the same round (medians, ranges), counters,
-# profile sizes and build times; then xprof's use build against the
+# profile sizes and build times; the .text size of the plain and use
+# builds and the use builds' compile times; then xprof's use build against the
 # compiler's own, round by round: the median ratio with its range, and in
 # how many rounds xprof's was faster (15 rounds by default, so that a
 # difference the noise could make does not pass for a lead).  --callgrind: also the instructions of
@@ -161,6 +162,7 @@ fi
 
 results=${BENCH_RESULTS:-$work/results}
 : > "$results"
+: > "$results.size"
 for prog in $programs; do
   for cc in $compilers; do
     d=$work/$prog-$cc
@@ -180,17 +182,24 @@ for prog in $programs; do
     if [ $cc = clang ]; then
       "$(llvm_profdata)" merge -o "$d/nuse.profdata" "$d"/nuse/prof-*.profraw
       nprof_size=$(stat -c %s "$d/nuse.profdata")
+      t0=$(now)
       "build_$prog" "$d/nuse" "$cc" "-fprofile-use=$d/nuse.profdata -Wno-profile-instr-unprofiled -Wno-profile-instr-out-of-date"
     else
       nprof_size=$(find "$d/nuse" -name '*.gcda' -exec cat {} + | wc -c)
+      t0=$(now)
       "build_$prog" "$d/nuse" "$cc" "-fprofile-use -Wno-missing-profile"
     fi
+    btime[nuse]=$(echo "$(now) $t0" | awk '{print $1-$2}')
     # xprof use: the collect build, trained, rebuilt in place.
     "build_$prog" "$d/xuse" "xprof-$cc" "-xprofile=collect $xextra"
     "run_$prog" "$d/xuse" train >/dev/null
     bin=$(binary $prog)
     xprof_size=$(stat -c %s "$d/xuse/$bin.profile/feedback")
-    "build_$prog" "$d/xuse" "xprof-$cc" "-xprofile=use:$bin $xextra" 2> "$d/xuse.log"
+    t0=$(now); "build_$prog" "$d/xuse" "xprof-$cc" "-xprofile=use:$bin $xextra" 2> "$d/xuse.log"
+    btime[xuse]=$(echo "$(now) $t0" | awk '{print $1-$2}')
+    # .text of the builds users ship, and the use builds' compile times.
+    text() { size -A "$1" | awk '$1 == ".text" {print $2}'; }
+    echo "$prog $cc $(text "$d/plain/$bin") $(text "$d/nuse/$bin") $(text "$d/xuse/$bin") ${btime[plain]} ${btime[nuse]} ${btime[xuse]}" >> "$results.size"
     warnings=$(grep -c 'warning: xprof' "$d/xuse.log" || true)
 
     want=$("run_$prog" "$d/plain" run)
@@ -248,6 +257,13 @@ while read -r prog cc base gen genat xat xsin nuse xuse native xc nps xps bp bg 
     "$prog" "$cc" "$base" "$(cell $gen)" "$(cell $genat)" "$(cell $xat)" "$(cell $xsin)" \
     "$(cell $nuse)" "$(cell $xuse)" "$native" "$xc" "$nps" "$xps" "$bp" "$bg" "$bx" "$warn"
 done < "$results"
+echo
+echo "code size (.text bytes) and use-build compile time (wall seconds; -j$jobs for lua and zstd):"
+echo
+echo "| program | compiler | .text plain | native use | xprof use | xprof / native | compile s plain | native use | xprof use |"
+echo "|---|---|---|---|---|---|---|---|---|"
+awk '{printf "| %s | %s | %d | %d (%.3f) | %d (%.3f) | %.3f | %.1f | %.1f (%.2fx) | %.1f (%.2fx) |\n",
+      $1, $2, $3, $4, $4 / $3, $5, $5 / $3, $5 / $4, $6, $7, $7 / $6, $8, $8 / $6}' "$results.size"
 echo
 echo "geomeans of the medians (CPU time, ratio to plain in the same round):"
 for cc in $compilers; do
