@@ -88,10 +88,14 @@ static uint32_t n_slots = 1, cap_slots;
  * dlopen, and dropped when the map is rebuilt. */
 static struct { uint64_t *array; uint32_t slot; } *map;
 static size_t map_mask, map_used;
+/* A growing list of slot numbers. */
+struct slot_list {
+  uint32_t *v, n, cap;
+};
 /* Numbers of released slots. */
-static uint32_t *free_slots, n_free_slots, cap_free_slots;
+static struct slot_list free_slots;
 /* The slots with twins: each new thread gets them all. */
-static uint32_t *twin_slots, n_twin_slots, cap_twin_slots;
+static struct slot_list twin_slots;
 static struct rt_thread *threads;
 static size_t twin_bytes; /* of all twins: TLS that each thread's stack holds */
 static uint64_t pass; /* numbers (un)registrations, for slot marks */
@@ -279,7 +283,7 @@ static uint32_t find_slot(const uint64_t *array) {
 static uint32_t new_slot(uint64_t *array, uint32_t words) {
   if ((map_used + 1) * 2 > (map ? map_mask + 1 : 0) && map_rebuild() < 0)
     return 0;
-  uint32_t s = n_free_slots && !exiting ? free_slots[--n_free_slots] : n_slots;
+  uint32_t s = free_slots.n && !exiting ? free_slots.v[--free_slots.n] : n_slots;
   if (s == n_slots && n_slots >= cap_slots) {
     uint32_t cap = cap_slots ? 2 * cap_slots : 64;
     struct rt_slot *grown = xprof_realloc(slots, cap * sizeof *grown);
@@ -299,16 +303,17 @@ static uint32_t new_slot(uint64_t *array, uint32_t words) {
   return s;
 }
 
-static void add_twin_slot(uint32_t s) {
-  if (n_twin_slots == cap_twin_slots) {
-    uint32_t cap = cap_twin_slots ? 2 * cap_twin_slots : 16;
-    uint32_t *v = xprof_realloc(twin_slots, cap * sizeof *v);
+/* Add s to l; out of memory, l stays as it was. */
+static void list_push(struct slot_list *l, uint32_t s) {
+  if (l->n == l->cap) {
+    uint32_t cap = l->cap ? 2 * l->cap : 16;
+    uint32_t *v = xprof_realloc(l->v, cap * sizeof *v);
     if (!v)
       return;
-    twin_slots = v;
-    cap_twin_slots = cap;
+    l->v = v;
+    l->cap = cap;
   }
-  twin_slots[n_twin_slots++] = s;
+  l->v[l->n++] = s;
 }
 
 /* The slot of one array of a registering object; twin: the array's
@@ -327,7 +332,7 @@ static void use_array(uint64_t *array, uint32_t words, uint64_t *twin) {
   }
   if (s && twin && !slots[s].tls_twin) {
     slots[s].tls_twin = (char *)twin - (char *)&self;
-    add_twin_slot(s);
+    list_push(&twin_slots, s);
     __atomic_store_n(&twin_bytes, twin_bytes + (size_t)words * 8, __ATOMIC_RELAXED);
   }
 }
@@ -373,30 +378,22 @@ static void release_slot(uint32_t s) {
     free_copy(c);
   }
   drop_pool(s);
-  for (uint32_t i = 0; slots[s].tls_twin && i < n_twin_slots; i++)
-    if (twin_slots[i] == s)
-      twin_slots[i] = twin_slots[--n_twin_slots];
+  for (uint32_t i = 0; slots[s].tls_twin && i < twin_slots.n; i++)
+    if (twin_slots.v[i] == s)
+      twin_slots.v[i] = twin_slots.v[--twin_slots.n];
   slots[s].array = NULL;
   slots[s].tls_twin = 0;
   /* Its number, for a later slot: threads' entries for it are empty now
    * (at exit, heap copies stay, and numbers are not given again). */
-  if (n_free_slots == cap_free_slots) {
-    uint32_t cap = cap_free_slots ? 2 * cap_free_slots : 64;
-    uint32_t *v = xprof_realloc(free_slots, cap * sizeof *v);
-    if (!v)
-      return;
-    free_slots = v;
-    cap_free_slots = cap;
-  }
-  free_slots[n_free_slots++] = s;
+  list_push(&free_slots, s);
 }
 
 /* ---- threads: caller holds rt_lock ------------------------------------ */
 
 /* Give t its twins of the arrays that have them. */
 static void attach_twins(struct rt_thread *t) {
-  for (uint32_t i = 0; i < n_twin_slots; i++) {
-    uint32_t s = twin_slots[i];
+  for (uint32_t i = 0; i < twin_slots.n; i++) {
+    uint32_t s = twin_slots.v[i];
     struct rt_copy *c = copy_of(t, s) ? NULL : copy_entry(t, s);
     if (c) {
       free_copy(c);
