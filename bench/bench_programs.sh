@@ -29,7 +29,11 @@
 # the measured input, and check with xprof_verify that the spanning-tree
 # counters give every edge count exactly (exit status 1 if not).
 # BENCH_XPROF_GCC_FLAGS and BENCH_XPROF_CLANG_FLAGS add options to the
-# xprof builds, --verify's too (e.g. "-O3 -flto").  gcc and clang are the
+# xprof builds, --verify's too (e.g. "-O3 -flto"); BENCH_SECOND_GCC_FLAGS
+# and BENCH_SECOND_CLANG_FLAGS replace the single-update build's options,
+# to pair another collect mode with the default one in the same rounds
+# (per-thread copies: "-fplugin-arg-xprof-no-tls-counters" and
+# "-mllvm -xprof-tls-counters=false").  gcc and clang are the
 # ones on PATH, and clang's native profiles are merged by the
 # llvm-profdata beside it; another LLVM, e.g. 16 (docs/llvm-pass.md):
 # PATH=b16/tools:/usr/lib/llvm-16/bin:$PATH XPROF_CC=clang-16
@@ -129,6 +133,16 @@ binary() { case $1 in lua) echo lua ;; bzip2) echo bzip2 ;; sqlite) echo sqlite3
 # format between LLVM versions).
 llvm_profdata() { echo "$(dirname "$(readlink -f "$(command -v clang)")")/llvm-profdata"; }
 xprof_extra() { [ "$1" = gcc ] && echo "${BENCH_XPROF_GCC_FLAGS:-}" || echo "${BENCH_XPROF_CLANG_FLAGS:-}"; }
+# second_collect COMPILER: the options of the second xprof collect build,
+# single-threaded updates unless BENCH_SECOND_GCC_FLAGS /
+# BENCH_SECOND_CLANG_FLAGS say otherwise (e.g. per-thread copies,
+# "-fplugin-arg-xprof-no-tls-counters", to pair them with the default
+# twins round by round); second_name is its name in the tables.
+second_collect() {
+  if [ "$1" = gcc ]; then echo "${BENCH_SECOND_GCC_FLAGS:--fplugin-arg-xprof-update=single}"
+  else echo "${BENCH_SECOND_CLANG_FLAGS:--mllvm -xprof-update=single}"; fi
+}
+second_name=$([ -n "${BENCH_SECOND_GCC_FLAGS:-}${BENCH_SECOND_CLANG_FLAGS:-}" ] && echo "second" || echo "single")
 
 native_flags() { # COMPILER KIND
   case $1/$2 in
@@ -174,8 +188,7 @@ for prog in $programs; do
     xdump=$([ $cc = gcc ] && echo "-fplugin-arg-xprof-cfg-dump" || echo "-mllvm -xprof-cfg-dump")
     xextra=$(xprof_extra $cc)
     t0=$(now); "build_$prog" "$d/xat" "xprof-$cc" "-xprofile=collect $xdump $xextra"; btime[xat]=$(echo "$(now) $t0" | awk '{print $1-$2}')
-    xsingle=$([ $cc = gcc ] && echo "-fplugin-arg-xprof-update=single" || echo "-mllvm -xprof-update=single")
-    "build_$prog" "$d/xsin" "xprof-$cc" "-xprofile=collect $xsingle $xextra"
+    "build_$prog" "$d/xsin" "xprof-$cc" "-xprofile=collect $(second_collect $cc) $xextra"
     # Native use: the generate build, trained, rebuilt in place.
     "build_$prog" "$d/nuse" "$cc" "$(native_flags $cc gen)"
     LLVM_PROFILE_FILE=$d/nuse/prof-%p.profraw "run_$prog" "$d/nuse" train >/dev/null
@@ -249,7 +262,7 @@ for prog in $programs; do
   done
 done
 
-echo "| program | compiler | plain (CPU s) | native gen | native gen, atomic | xprof collect (exact, per-thread) | xprof collect (single) | native use | xprof use | counters native / xprof | profile bytes native / xprof | build s plain / native gen / xprof | use warnings |"
+echo "| program | compiler | plain (CPU s) | native gen | native gen, atomic | xprof collect (exact, per-thread) | xprof collect ($second_name) | native use | xprof use | counters native / xprof | profile bytes native / xprof | build s plain / native gen / xprof | use warnings |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 while read -r prog cc base gen genat xat xsin nuse xuse native xc nps xps bp bg bx warn _ _ _; do
   cell() { echo "$1" | awk -F/ '{printf "%sx (%s–%s)", $1, $2, $3}'; }
@@ -270,7 +283,7 @@ for cc in $compilers; do
   for col in 4 5 6 7 8 9; do
     awk -v cc=$cc -v c=$col '$2 == cc {split($c, a, "/"); print a[1]}' "$results" | geomean > "$work/g.$col"
   done
-  echo "  $cc: native gen $(cat $work/g.4), native gen atomic $(cat $work/g.5), xprof exact $(cat $work/g.6), xprof single $(cat $work/g.7), native use $(cat $work/g.8), xprof use $(cat $work/g.9)"
+  echo "  $cc: native gen $(cat $work/g.4), native gen atomic $(cat $work/g.5), xprof exact $(cat $work/g.6), xprof $second_name $(cat $work/g.7), native use $(cat $work/g.8), xprof use $(cat $work/g.9)"
 done
 echo
 echo "xprof use against the compiler's own use build, CPU time in the same round (below 1: xprof faster):"
@@ -290,7 +303,7 @@ if [ $callgrind = 1 ]; then
   echo
   echo "instructions (callgrind, the whole measured run, ratio to plain):"
   echo
-  echo "| program | compiler | plain | native gen | native gen, atomic | xprof collect (exact) | xprof collect (single) | native use | xprof use |"
+  echo "| program | compiler | plain | native gen | native gen, atomic | xprof collect (exact) | xprof collect ($second_name) | native use | xprof use |"
   echo "|---|---|---|---|---|---|---|---|---|"
   awk '{n = split($NF, v, "/"); if (n < 7 || v[1] == "") next;
         printf "| %s | %s | %.3g |", $1, $2, v[1];
@@ -301,6 +314,6 @@ if [ $callgrind = 1 ]; then
       g=$(awk -v cc=$cc -v i=$i '$2 == cc {split($NF, v, "/"); if (v[1] != "") print v[i] / v[1]}' "$results" | geomean)
       line="$line $g"
     done
-    echo "$line (native gen, native gen atomic, xprof exact, xprof single, native use, xprof use)"
+    echo "$line (native gen, native gen atomic, xprof exact, xprof $second_name, native use, xprof use)"
   done
 fi

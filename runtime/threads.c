@@ -121,10 +121,8 @@ static size_t hash_ptr(const void *p) {
   return (size_t)(((uintptr_t)p >> 3) * 0x9e3779b97f4a7c15ull);
 }
 
-/* The slot of a procedure's counters (its array) and the index of its
- * first counter there. */
-static uint64_t *slot_key(const struct xprof_rt_proc *rp, uint32_t *offset) {
-  *offset = rp->array_offset;
+/* The counter array that holds a procedure's counters: its slot's key. */
+static uint64_t *proc_array(const struct xprof_rt_proc *rp) {
   return rp->counters - rp->array_offset;
 }
 
@@ -206,29 +204,22 @@ static void zero_copy(struct rt_copy *c, uint32_t words) {
   }
 }
 
-/* Add what c counted since its baseline to the shared counters and zero
- * what it moved, in the copy and the baseline alike; only the owning
- * thread may do this.  A twin is large and mostly untouched: it is read
- * sixteen words at a time, and only the words found non-zero are
- * written.  (Counters only grow: a word still zero has a zero baseline.) */
-static void flush_copy(struct rt_copy *c, uint64_t *array, uint32_t words) {
-  uint64_t *now = c->now, *base = c->base;
+/* Add what c counted since its baseline to the shared counters, for the
+ * last time: the copy is freed, or dies with its thread, next.  A twin is
+ * large and mostly untouched: it is read sixteen words at a time, and
+ * only the words found non-zero cost an add.  (Counters only grow: a word
+ * still zero has a zero baseline.) */
+static void flush_copy(const struct rt_copy *c, uint64_t *array, uint32_t words) {
+  const uint64_t *now = c->now, *base = c->base;
   for (uint32_t k = 0; k < words; k += 16) {
     uint32_t n = words - k < 16 ? words - k : 16;
     uint64_t any = 0;
     for (uint32_t i = 0; i < n; i++)
       any |= now[k + i];
     for (uint32_t i = 0; any && i < n; i++) {
-      uint64_t v = now[k + i];
-      if (!v)
-        continue;
-      if (base) {
-        v -= base[k + i];
-        base[k + i] = 0;
-      }
+      uint64_t v = now[k + i] - (base ? base[k + i] : 0);
       if (v)
         __atomic_fetch_add(&array[k + i], v, __ATOMIC_RELAXED);
-      now[k + i] = 0;
     }
   }
 }
@@ -467,10 +458,8 @@ void rt_threads_register_locked(const struct xprof_rt_object *obj) {
     const struct xprof_rt_proc *rp = &obj->procs[j];
     if (!rp->n_counters)
       continue;
-    uint32_t offset;
-    uint64_t *key = slot_key(rp, &offset);
     uint64_t *twin = rp->tls_array ? *rp->tls_array : NULL;
-    use_array(key, offset + rp->n_counters, twin);
+    use_array(proc_array(rp), rp->array_offset + rp->n_counters, twin);
     twins |= twin != NULL;
   }
   if (!twins)
@@ -489,8 +478,7 @@ void rt_threads_unregister_locked(const struct xprof_rt_object *obj) {
   pass++;
   for (uint32_t j = 0; j < obj->n_procs; j++) {
     const struct xprof_rt_proc *rp = &obj->procs[j];
-    uint32_t offset;
-    uint32_t s = rp->n_counters ? find_slot(slot_key(rp, &offset)) : 0;
+    uint32_t s = rp->n_counters ? find_slot(proc_array(rp)) : 0;
     if (!s || slots[s].mark == pass)
       continue;
     slots[s].mark = pass; /* once per object and slot */
@@ -522,11 +510,10 @@ void rt_threads_take(const struct xprof_rt_object *obj,
                      const struct xprof_rt_proc *rp, uint64_t *sum) {
   if (!(obj->flags & XPROF_RT_THREAD_COUNTERS))
     return;
-  uint32_t offset;
-  uint32_t s = find_slot(slot_key(rp, &offset));
+  uint32_t s = find_slot(proc_array(rp));
   if (!s)
     return;
-  uint32_t words = slots[s].words;
+  uint32_t words = slots[s].words, offset = rp->array_offset;
   for (struct rt_thread *t = threads; t; t = t->next) {
     struct rt_copy *c = copy_of(t, s);
     uint64_t *base = c ? baseline(c, words) : NULL;
