@@ -53,8 +53,9 @@ static bool callee_returns(gcall *call) {
 }
 
 /* GCC's rule for a statement that may leave the function other than
- * through the block's edges (tree-cfg.cc), less calls that surely return. */
-static bool may_leave(function *fun, gimple *t) {
+ * through the block's edges (tree-cfg.cc, stmt_can_terminate_bb_p), less
+ * calls that surely return unless gcc_rule. */
+static bool can_terminate(function *fun, gimple *t, bool gcc_rule) {
   if (stmt_can_throw_external(fun, t))
     return true;
   if (gasm *a = dyn_cast<gasm *>(t))
@@ -71,7 +72,7 @@ static bool may_leave(function *fun, gimple *t) {
     return false;
   if ((flags & (ECF_PURE | ECF_CONST)) && !(flags & ECF_LOOPING_CONST_OR_PURE))
     return false;
-  if (callee_returns(call))
+  if (!gcc_rule && callee_returns(call))
     return false;
   if (!(flags & ECF_NORETURN))
     return true;
@@ -83,6 +84,10 @@ static bool may_leave(function *fun, gimple *t) {
   }
   return false;
 }
+
+static bool may_leave(function *fun, gimple *t) { return can_terminate(fun, t, false); }
+
+bool xp_gcc_can_terminate(gimple *t) { return can_terminate(cfun, t, true); }
 
 /* Does FUN surely return to its caller (given what is known of the
  * others)?  Noreturn calls count against it too, but for the ones that end

@@ -192,6 +192,9 @@ static bool parse_args(struct plugin_name_args *info) {
     } else if (strcmp(k, "cold-inline") == 0 && v) {
       if (!parse_number(k, v, 0, 1000, &xp_opts.cold_inline))
         return false;
+    } else if (strcmp(k, "tcov-dir") == 0 && v) {
+      xp_opts.coverage = XPROF_COVERAGE_ASKED;
+      xp_opts.coverage_dir = v;
     } else if (strcmp(k, "skip-functions") == 0 && v) {
       push_patterns(&xp_opts.skip.functions, &xp_opts.skip.n_functions, v);
     } else if (strcmp(k, "skip-files") == 0 && v) {
@@ -210,6 +213,10 @@ static bool parse_args(struct plugin_name_args *info) {
         xp_opts.warn_missing = false;
       else if (strcmp(k, "no-tls-counters") == 0)
         xp_opts.tls_counters = false;
+      else if (strcmp(k, "tcov") == 0)
+        xp_opts.coverage = XPROF_COVERAGE_ASKED;
+      else if (strcmp(k, "no-coverage-table") == 0)
+        xp_opts.coverage = XPROF_COVERAGE_OFF;
       else if (strcmp(k, "no-asm-counters") == 0)
         xp_opts.no_asm_counters = true;
       else if (strcmp(k, "use-flags-added") == 0)

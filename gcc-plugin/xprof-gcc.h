@@ -13,6 +13,7 @@ enum xp_mode { XP_MODE_NONE, XP_MODE_COLLECT, XP_MODE_USE };
  * plain adds in the shared array (single-threaded training runs). */
 enum xp_update { XP_UPDATE_THREAD, XP_UPDATE_ATOMIC, XP_UPDATE_SINGLE };
 
+
 /* Plugin arguments (-fplugin-arg-xprof-KEY[=VALUE]). */
 struct xp_options {
   enum xp_mode mode;
@@ -30,6 +31,8 @@ struct xp_options {
   bool verbose;
   bool all_edges;              /* debug: count every edge as well */
   bool cfg_dump;               /* debug: write OBJECT.xpcfg */
+  enum xprof_coverage_mode coverage; /* tcov, no-coverage-table */
+  const char *coverage_dir;    /* tcov-dir=DIR: the table goes there */
   bool warn_missing;           /* use: warn when the object has no data */
   unsigned values_per_site;    /* value-profile values per record */
   xprof_skip_list skip;        /* skip-functions, skip-files */
@@ -55,6 +58,10 @@ struct xp_cfg {
  * modes call this at the same point, so they see the same graph. */
 bool xp_cfg_build(struct xp_cfg *c, uint32_t n_vp_sites);
 void xp_cfg_free(struct xp_cfg *c);
+/* GCC's own rule for a statement after which its profiler ends a block
+ * (tree-cfg.cc, stmt_can_terminate_bb_p): the pass's graph ends blocks at
+ * fewer of them (calls that surely return), gcov's at all. */
+bool xp_gcc_can_terminate(gimple *t);
 /* A compilation on another machine (distcc): the "# xprof use data" line
  * the driver shipped in top-level asm and its length, or NULL (cfg.cc;
  * xp_object_path gives the shipped object path). */

@@ -73,82 +73,260 @@ static int edge_in_range(const xprof_cfgdump_entry *p, uint32_t i) {
          (d == XPROF_ON_TREE || (d >= p->n_counters && d - p->n_counters < p->n_debug));
 }
 
-int xprof_cfgdump_read(const char *path, xprof_profile *owner,
-                       xprof_cfgdump_entry **procs, uint32_t *n_procs,
+/* One PROC record and its n_edges edge lines into *p. */
+static int read_proc(FILE *f, const char *path, unsigned long *lineno,
+                     const char *line, xprof_profile *owner,
+                     xprof_cfgdump_entry *p, xprof_error *err) {
+  char name[4096], a[32], b[32], buf[4096];
+  unsigned long long sig;
+  if (sscanf(line, "PROC %4095s 0x%llx %u %u %u %u", name, &sig, &p->n_nodes,
+             &p->n_edges, &p->n_counters, &p->n_debug) != 6 ||
+      p->n_edges > 10000000)
+    return xprof_fail(err, XPROF_ERR_FORMAT, "%s:%lu: expected a PROC line",
+                      path, *lineno);
+  p->name = xprof_strdup(owner, name);
+  p->signature = sig;
+  p->decl_file = p->decl_line = XPROF_NO_LINE;
+  p->edges = xprof_alloc(owner, ((size_t)p->n_edges + 1) * sizeof *p->edges);
+  p->counter_of_edge = xprof_alloc(owner, ((size_t)p->n_edges + 1) * 4);
+  p->debug_of_edge = xprof_alloc(owner, ((size_t)p->n_edges + 1) * 4);
+  if (!p->name || !p->edges || !p->counter_of_edge || !p->debug_of_edge)
+    return xprof_fail_nomem(err, path);
+  for (uint32_t i = 0; i < p->n_edges; i++) {
+    ++*lineno;
+    if (!fgets(buf, sizeof buf, f) ||
+        sscanf(buf, "%u %u %u %31s %31s", &p->edges[i].src, &p->edges[i].dst,
+               &p->edges[i].flags, a, b) != 5 ||
+        parse_counter(a, &p->edges[i], &p->counter_of_edge[i]) < 0 ||
+        parse_id(b, &p->debug_of_edge[i]) < 0)
+      return xprof_fail(err, XPROF_ERR_FORMAT, "%s:%lu: expected an edge line",
+                        path, *lineno);
+    if (!edge_in_range(p, i))
+      return xprof_fail(err, XPROF_ERR_FORMAT,
+                        "%s:%lu: edge %u of %s names a node or counter out of range",
+                        path, *lineno, i, p->name);
+    if (p->counter_of_edge[i] == XPROF_ON_TREE &&
+        (p->edges[i].flags & XPROF_EDGE_IGNORE))
+      p->counter_of_edge[i] = XPROF_NOT_IN_GRAPH;
+  }
+  return 0;
+}
+
+/* Growing lists while reading; handed to the owner at the end. */
+typedef struct reader {
+  const char *path;
+  xprof_profile *owner;
+  xprof_cfgdump_entry *procs;
+  uint32_t n_procs, cap_procs;
+  xprof_cfg_source *sources;
+  uint32_t n_sources, cap_sources;
+  xprof_cfg_line *lines; /* of the last procedure */
+  uint32_t n_lines, cap_lines;
+  uint32_t *n_pieces; /* of the last procedure's nodes, or NULL */
+  xprof_cfg_edge_block *edge_blocks;
+  uint32_t n_edge_blocks, cap_edge_blocks;
+  int gcc_rules;
+} reader;
+
+/* "S <index> <size> <mtime> <hash> <path>": the next source file. */
+static int read_source(reader *r, const char *line, unsigned long lineno,
                        xprof_error *err) {
+  unsigned idx;
+  unsigned long long size, mtime, hash;
+  int at = 0;
+  if (sscanf(line, "S %u %llu %llu %llx %n", &idx, &size, &mtime, &hash, &at) != 4 ||
+      !at || idx != r->n_sources || !line[at] || line[at] == '\n')
+    return xprof_fail(err, XPROF_ERR_FORMAT,
+                      "%s:%lu: expected S %u SIZE MTIME HASH PATH", r->path, lineno,
+                      r->n_sources);
+  char *path = xprof_format("%s", line + at);
+  if (!path || xprof_grow((void **)&r->sources, &r->cap_sources, r->n_sources,
+                          sizeof *r->sources) < 0) {
+    xprof_free(path);
+    return xprof_fail_nomem(err, r->path);
+  }
+  path[strcspn(path, "\n")] = 0;
+  xprof_cfg_source *s = &r->sources[r->n_sources++];
+  s->path = xprof_strdup(r->owner, path);
+  xprof_free(path);
+  s->size = size;
+  s->mtime = mtime;
+  s->hash = hash;
+  return s->path ? 0 : xprof_fail_nomem(err, r->path);
+}
+
+/* "B <node>": a new piece of the node. */
+static int read_piece(reader *r, xprof_cfgdump_entry *p, const char *line) {
+  uint32_t node;
+  if (sscanf(line, "B %u", &node) != 1 || node >= p->n_nodes)
+    return -1;
+  if (!r->n_pieces) {
+    r->n_pieces = xprof_calloc(p->n_nodes + 1, sizeof *r->n_pieces);
+    if (!r->n_pieces)
+      return -2;
+    for (uint32_t n = 0; n < p->n_nodes; n++)
+      r->n_pieces[n] = 1;
+  }
+  r->n_pieces[node]++;
+  return 0;
+}
+
+/* "E <edge> [<file> <line>]": a block on an edge. */
+static int read_edge_block(reader *r, xprof_cfgdump_entry *p, const char *line) {
+  xprof_cfg_edge_block b = {0, XPROF_NO_LINE, 0};
+  int n = sscanf(line, "E %u %u %u", &b.edge, &b.file, &b.line);
+  if ((n != 1 && n != 3) || b.edge >= p->n_edges || (n == 3 && b.file >= r->n_sources))
+    return -1;
+  if (n == 1)
+    b.file = XPROF_NO_LINE;
+  if (xprof_grow((void **)&r->edge_blocks, &r->cap_edge_blocks, r->n_edge_blocks, sizeof b) < 0)
+    return -2;
+  r->edge_blocks[r->n_edge_blocks++] = b;
+  return 0;
+}
+
+/* "L <node> <file> <line>": a line of a block (of its last piece so far). */
+static int read_line(reader *r, xprof_cfgdump_entry *p, const char *line) {
+  xprof_cfg_line l;
+  if (sscanf(line, "L %u %u %u", &l.node, &l.file, &l.line) != 3 || l.file >= r->n_sources ||
+      l.node >= p->n_nodes)
+    return -1;
+  l.piece = r->n_pieces ? r->n_pieces[l.node] - 1 : 0;
+  if (xprof_grow((void **)&r->lines, &r->cap_lines, r->n_lines, sizeof l) < 0)
+    return -2;
+  r->lines[r->n_lines++] = l;
+  return 0;
+}
+
+/* The records that follow a procedure's edges: "F <file> <line>" (where
+ * it is declared), "C" (a comdat function), and B, E and L (above). */
+static int read_line_record(reader *r, const char *line, unsigned long lineno,
+                            xprof_error *err) {
+  xprof_cfgdump_entry *p = r->n_procs ? &r->procs[r->n_procs - 1] : NULL;
+  uint32_t file, at;
+  int rc = -1;
+  if (!p) {
+    rc = -1;
+  } else if (strcmp(line, "C\n") == 0) {
+    p->comdat = 1;
+    rc = 0;
+  } else if (line[0] == 'F' && sscanf(line, "F %u %u", &file, &at) == 2 &&
+             file < r->n_sources) {
+    p->decl_file = file;
+    p->decl_line = at;
+    rc = 0;
+  } else if (line[0] == 'B') {
+    rc = read_piece(r, p, line);
+  } else if (line[0] == 'E') {
+    rc = read_edge_block(r, p, line);
+  } else if (line[0] == 'L') {
+    rc = read_line(r, p, line);
+  }
+  if (rc == -2)
+    return xprof_fail_nomem(err, r->path);
+  if (rc < 0)
+    return xprof_fail(err, XPROF_ERR_FORMAT,
+                      "%s:%lu: expected PROC, S, F, C, B, E or L (a record out of range, or "
+                      "before any procedure?)",
+                      r->path, lineno);
+  return 0;
+}
+
+static void *owned_copy(xprof_profile *owner, const void *src, size_t n) {
+  void *dst = xprof_alloc(owner, n + 1);
+  if (dst && n)
+    memcpy(dst, src, n);
+  return dst;
+}
+
+/* Give the last procedure its line records, in the owner's memory. */
+static int close_proc(reader *r, xprof_error *err) {
+  if (!r->n_procs)
+    return 0;
+  xprof_cfgdump_entry *p = &r->procs[r->n_procs - 1];
+  if (r->n_lines && !(p->lines = owned_copy(r->owner, r->lines, (size_t)r->n_lines * sizeof *p->lines)))
+    return xprof_fail_nomem(err, r->path);
+  if (r->n_pieces && !(p->n_pieces = owned_copy(r->owner, r->n_pieces, (size_t)p->n_nodes * 4)))
+    return xprof_fail_nomem(err, r->path);
+  if (r->n_edge_blocks &&
+      !(p->edge_blocks = owned_copy(r->owner, r->edge_blocks,
+                                    (size_t)r->n_edge_blocks * sizeof *p->edge_blocks)))
+    return xprof_fail_nomem(err, r->path);
+  p->n_lines = r->n_lines;
+  p->n_edge_blocks = r->n_edge_blocks;
+  r->n_lines = r->n_edge_blocks = 0;
+  xprof_free(r->n_pieces);
+  r->n_pieces = NULL;
+  return 0;
+}
+
+static int read_records(FILE *f, reader *r, xprof_error *err) {
+  char line[8192];
+  unsigned long lineno = 1;
+  while (fgets(line, sizeof line, f)) {
+    lineno++;
+    int rc;
+    if (strncmp(line, "PROC ", 5) == 0) {
+      if (close_proc(r, err) < 0 ||
+          xprof_grow((void **)&r->procs, &r->cap_procs, r->n_procs, sizeof *r->procs) < 0)
+        return xprof_fail_nomem(err, r->path);
+      xprof_cfgdump_entry *p = &r->procs[r->n_procs];
+      memset(p, 0, sizeof *p);
+      p->gcc_rules = r->gcc_rules;
+      rc = read_proc(f, r->path, &lineno, line, r->owner, p, err);
+      r->n_procs += rc == 0;
+    } else if (line[0] == 'S') {
+      rc = read_source(r, line, lineno, err);
+    } else if (strcmp(line, "R gcc\n") == 0 || strcmp(line, "R llvm\n") == 0) {
+      r->gcc_rules = line[2] == 'g';
+      rc = 0;
+    } else {
+      rc = read_line_record(r, line, lineno, err);
+    }
+    if (rc < 0)
+      return -1;
+  }
+  return close_proc(r, err);
+}
+
+int xprof_cfgdump_read(const char *path, xprof_profile *owner, xprof_cfgdump *out,
+                       xprof_error *err) {
+  memset(out, 0, sizeof *out);
   FILE *f = fopen(path, "r");
   if (!f)
     return xprof_fail(err, XPROF_ERR_IO, "%s: cannot open: %s", path,
                       strerror(errno));
-  char line[4096], name[4096], a[32], b[32];
-  unsigned long lineno = 1;
-  uint32_t n = 0, cap = 0;
-  xprof_cfgdump_entry *list = NULL;
+  char line[64];
+  reader r = {.path = path, .owner = owner};
   int rc = -1;
-  if (!fgets(line, sizeof line, f) || strcmp(line, "XPCFG 1\n") != 0) {
-    xprof_fail(err, XPROF_ERR_FORMAT, "%s:1: not a CFG dump (expected XPCFG 1)",
-               path);
+  if (!fgets(line, sizeof line, f) ||
+      (strcmp(line, "XPCFG 1\n") != 0 && strcmp(line, "XPCFG 2\n") != 0)) {
+    xprof_fail(err, XPROF_ERR_FORMAT,
+               "%s:1: not a CFG dump or coverage table (expected XPCFG 1 or 2)", path);
     goto out;
   }
-  while (fgets(line, sizeof line, f)) {
-    lineno++;
-    xprof_cfgdump_entry p = {0};
-    unsigned long long sig;
-    if (sscanf(line, "PROC %4095s 0x%llx %u %u %u %u", name, &sig, &p.n_nodes,
-               &p.n_edges, &p.n_counters, &p.n_debug) != 6 ||
-        p.n_edges > 10000000) {
-      xprof_fail(err, XPROF_ERR_FORMAT, "%s:%lu: expected a PROC line", path,
-                 lineno);
-      goto out;
-    }
-    p.name = xprof_strdup(owner, name);
-    p.signature = sig;
-    p.edges = xprof_alloc(owner, ((size_t)p.n_edges + 1) * sizeof *p.edges);
-    p.counter_of_edge = xprof_alloc(owner, ((size_t)p.n_edges + 1) * 4);
-    p.debug_of_edge = xprof_alloc(owner, ((size_t)p.n_edges + 1) * 4);
-    if (!p.name || !p.edges || !p.counter_of_edge || !p.debug_of_edge) {
-      xprof_fail_nomem(err, path);
-      goto out;
-    }
-    for (uint32_t i = 0; i < p.n_edges; i++) {
-      lineno++;
-      if (!fgets(line, sizeof line, f) ||
-          sscanf(line, "%u %u %u %31s %31s", &p.edges[i].src, &p.edges[i].dst,
-                 &p.edges[i].flags, a, b) != 5 ||
-          parse_counter(a, &p.edges[i], &p.counter_of_edge[i]) < 0 ||
-          parse_id(b, &p.debug_of_edge[i]) < 0) {
-        xprof_fail(err, XPROF_ERR_FORMAT, "%s:%lu: expected an edge line",
-                   path, lineno);
-        goto out;
-      }
-      if (!edge_in_range(&p, i)) {
-        xprof_fail(err, XPROF_ERR_FORMAT,
-                   "%s:%lu: edge %u of %s names a node or counter out of range", path,
-                   lineno, i, p.name);
-        goto out;
-      }
-      if (p.counter_of_edge[i] == XPROF_ON_TREE &&
-          (p.edges[i].flags & XPROF_EDGE_IGNORE))
-        p.counter_of_edge[i] = XPROF_NOT_IN_GRAPH;
-    }
-    if (xprof_grow((void **)&list, &cap, n, sizeof *list) < 0) {
-      xprof_fail_nomem(err, path);
-      goto out;
-    }
-    list[n++] = p;
+  out->version = line[6] - '0';
+  if (read_records(f, &r, err) < 0)
+    goto out;
+  if (ferror(f)) {
+    xprof_fail(err, XPROF_ERR_IO, "%s: read error: %s", path, strerror(errno));
+    goto out;
   }
-  /* hand the list to the owner's memory */
-  *procs = xprof_alloc(owner, ((size_t)n + 1) * sizeof *list);
-  if (!*procs) {
+  out->procs = owned_copy(owner, r.procs, (size_t)r.n_procs * sizeof *r.procs);
+  out->sources = owned_copy(owner, r.sources, (size_t)r.n_sources * sizeof *r.sources);
+  if (!out->procs || !out->sources) {
     xprof_fail_nomem(err, path);
     goto out;
   }
-  if (n)
-    memcpy(*procs, list, (size_t)n * sizeof *list);
-  *n_procs = n;
+  out->n_procs = r.n_procs;
+  out->n_sources = r.n_sources;
   rc = 0;
 out:
-  xprof_free(list);
+  xprof_free(r.procs);
+  xprof_free(r.sources);
+  xprof_free(r.lines);
+  xprof_free(r.n_pieces);
+  xprof_free(r.edge_blocks);
   fclose(f);
   return rc;
 }

@@ -86,8 +86,8 @@ int xprof_write_all(int fd, const void *buf, size_t len, const char *name,
   return 0;
 }
 
-int xprof_atomic_write(const char *path, xprof_write_fn fn, void *ctx,
-                       xprof_error *err) {
+static int replace_file(const char *path, xprof_write_fn fn, void *ctx, int sync,
+                        xprof_error *err) {
   size_t n = strlen(path);
   char *tmp = xprof_malloc(n + 32);
   if (!tmp)
@@ -106,7 +106,7 @@ int xprof_atomic_write(const char *path, xprof_write_fn fn, void *ctx,
   umask(um);
   fchmod(fd, 0666 & ~um);
   int rc = fn(ctx, fd, path, err);
-  if (rc == 0 && fsync(fd) < 0 && errno != EINVAL && errno != EROFS)
+  if (rc == 0 && sync && fsync(fd) < 0 && errno != EINVAL && errno != EROFS)
     rc = xprof_fail(err, XPROF_ERR_IO, "%s: cannot sync: %s", path,
                     strerror(errno));
   if (close(fd) < 0 && rc == 0)
@@ -119,6 +119,15 @@ int xprof_atomic_write(const char *path, xprof_write_fn fn, void *ctx,
     unlink(tmp);
   xprof_free(tmp);
   return rc;
+}
+
+int xprof_atomic_write(const char *path, xprof_write_fn fn, void *ctx,
+                       xprof_error *err) {
+  return replace_file(path, fn, ctx, 1, err);
+}
+
+int xprof_replace_file(const char *path, xprof_write_fn fn, void *ctx, xprof_error *err) {
+  return replace_file(path, fn, ctx, 0, err);
 }
 
 int xprof_mkdirs(const char *path, xprof_error *err) {

@@ -338,6 +338,10 @@ typedef int (*xprof_write_fn)(void *ctx, int fd, const char *tmpname,
                               xprof_error *err);
 int xprof_atomic_write(const char *path, xprof_write_fn fn, void *ctx,
                        xprof_error *err);
+/* The same without the fsync, for files a build makes again (the
+ * compilers' coverage tables): readers never see half a file, and a
+ * crash may leave the old one. */
+int xprof_replace_file(const char *path, xprof_write_fn fn, void *ctx, xprof_error *err);
 /* Create a directory and its missing parents, like mkdir -p. */
 int xprof_mkdirs(const char *path, xprof_error *err);
 
@@ -535,21 +539,57 @@ int xprof_solve_flow_sites(uint32_t n_nodes, const xprof_edge *edges,
                            const uint64_t *site_total, uint32_t n_sites,
                            uint64_t *edge_count, uint64_t *node_count);
 
-/* ---- CFG dumps (debug): what the plugins instrumented, for xprof_verify */
+/* ---- CFG dumps and coverage tables ------------------------------------ */
 
-/* With the plugins' all-edges debug option every real edge also gets a
- * counter of its own, numbered after the spanning-tree counters; a CFG
- * dump (OBJECT.xpcfg) records the graph and both numberings:
- *   XPCFG 1
+/* What a plugin instrumented, in one text format read by xprof_verify
+ * (the debug CFG dump, OBJECT.xpcfg) and by xprof_tcov (the coverage
+ * table, OBJECT.xpcov).  With the plugins' all-edges debug option every
+ * real edge also gets a counter of its own, numbered after the
+ * spanning-tree counters.
+ *   XPCFG 1 | XPCFG 2
  *   PROC <name> <signature 0x..> <n_nodes> <n_edges> <n_counters> <n_debug>
  *   <src> <dst> <flags> <counter|-|sSITE> <debug counter|-> (n_edges lines)
  * where sSITE marks an edge that value-profile site SITE measures.
- */
+ * Version 2 adds, after the header, whose rules its line counts follow
+ * (gcc: gcov's; llvm: llvm-cov gcov's):
+ *   R gcc | R llvm
+ * then, anywhere, source files (before their first use), and after a
+ * PROC's edges the procedure's lines:
+ *   S <index> <size> <mtime> <hash 0x..> <absolute path>
+ *   F <source> <line>          where the procedure is declared
+ *   C                          the procedure is a comdat function: copies
+ *                              in other objects share its counts
+ *   L <node> <source> <line>   a line of block <node>, in the order the
+ *                              block's statements first reach it
+ *   B <node>                   the next lines of <node> are a piece of it
+ *                              that gcov counts as a block of its own
+ *                              (GCC's coverage splits blocks after calls)
+ *   E <edge> [<source> <line>] edge <edge> (0, 1, ... in the PROC's order)
+ *                              is a block of its own for gcov, with that
+ *                              line if any (GCC splits edges that jump
+ *                              from another line than the block's last)
+ * (index: 0, 1, ... in order; hash: xprof_hash64 of the file's bytes when
+ * it was compiled; mtime in seconds). */
 void xprof_cfgdump_begin(FILE *f);
 void xprof_cfgdump_proc(FILE *f, const char *name, uint64_t signature,
                         uint32_t n_nodes, const xprof_edge *edges,
                         uint32_t n_edges, const uint32_t *counter_of_edge,
                         uint32_t n_counters, int with_debug);
+
+#define XPROF_NO_LINE UINT32_MAX
+typedef struct xprof_cfg_line {
+  uint32_t node, file, line; /* file: an index of the sources */
+  uint32_t piece;            /* of the node (B records before it) */
+} xprof_cfg_line;
+
+typedef struct xprof_cfg_edge_block {
+  uint32_t edge, file, line; /* file XPROF_NO_LINE: a block without line */
+} xprof_cfg_edge_block;
+
+typedef struct xprof_cfg_source {
+  const char *path;
+  uint64_t size, mtime, hash; /* when compiled */
+} xprof_cfg_source;
 
 typedef struct xprof_cfgdump_entry {
   const char *name;
@@ -558,12 +598,104 @@ typedef struct xprof_cfgdump_entry {
   xprof_edge *edges;
   uint32_t *counter_of_edge;
   uint32_t *debug_of_edge; /* XPROF_ON_TREE when none */
+  uint32_t decl_file, decl_line; /* XPROF_NO_LINE when unknown */
+  int comdat;
+  int gcc_rules; /* the table's R record says gcc */
+  xprof_cfg_line *lines;
+  uint32_t n_lines;
+  uint32_t *n_pieces; /* by node (NULL: one each) */
+  xprof_cfg_edge_block *edge_blocks;
+  uint32_t n_edge_blocks;
 } xprof_cfgdump_entry;
 
-/* Read a CFG dump; procedures and their arrays are owned by `owner`. */
-int xprof_cfgdump_read(const char *path, xprof_profile *owner,
-                       xprof_cfgdump_entry **procs, uint32_t *n_procs,
+typedef struct xprof_cfgdump {
+  int version;
+  xprof_cfgdump_entry *procs;
+  uint32_t n_procs;
+  xprof_cfg_source *sources;
+  uint32_t n_sources;
+} xprof_cfgdump;
+
+/* Read a CFG dump or coverage table; everything is owned by `owner`. */
+int xprof_cfgdump_read(const char *path, xprof_profile *owner, xprof_cfgdump *out,
                        xprof_error *err);
+
+/* Writing a coverage table (linetab.c), in memory until it is complete:
+ * begin; per procedure its graph (as xprof_cfgdump_proc, without debug
+ * counters), whether it is a comdat function, and where it is declared
+ * (decl_file NULL or decl_line 0: unknown), then the lines of its blocks;
+ * then end.  Sources are named as
+ * the compiler names them, made absolute and hashed on first use.
+ * xprof_linetab_end replaces `path` (NULL: writes nothing) and frees t;
+ * 0 or -1. */
+typedef struct xprof_linetab xprof_linetab;
+xprof_linetab *xprof_linetab_begin(int gcc_rules);
+void xprof_linetab_proc(xprof_linetab *t, const char *name, uint64_t signature, uint32_t n_nodes,
+                        const xprof_edge *edges, uint32_t n_edges,
+                        const uint32_t *counter_of_edge, uint32_t n_counters, int comdat,
+                        const char *decl_file, uint32_t decl_line);
+/* A line of block `node`; repeats of the block's lines are dropped. */
+void xprof_linetab_line(xprof_linetab *t, uint32_t node, const char *file, uint32_t line);
+/* The next lines of `node` are a new piece of it (a B record). */
+void xprof_linetab_piece(xprof_linetab *t, uint32_t node);
+/* Edge `edge` (its index in the graph given) is a block of its own for
+ * gcov, with line `line` of `file` (NULL: none). */
+void xprof_linetab_edge_block(xprof_linetab *t, uint32_t edge, const char *file, uint32_t line);
+/* Whether any line was recorded (code compiled without line information
+ * has none). */
+int xprof_linetab_has_lines(const xprof_linetab *t);
+int xprof_linetab_end(xprof_linetab *t, const char *path, xprof_error *err);
+/* End t and write it as object objpath's table (xprof_linetab_path),
+ * making `dir` when it is missing; 0, or -1 with err set. */
+int xprof_linetab_write(xprof_linetab *t, const char *objpath, const char *dir,
+                        xprof_error *err);
+/* What the plugins do with coverage tables: write one when they can (the
+ * default; silent when they cannot, as for a configure test's object in
+ * /dev), write one the user asked for (-xprofile=tcov: a warning when
+ * they cannot), or none. */
+enum xprof_coverage_mode { XPROF_COVERAGE_QUIET, XPROF_COVERAGE_ASKED, XPROF_COVERAGE_OFF };
+/* Where an object's coverage table goes: OBJECT.xpcov, or with a
+ * directory, DIR/ + the object's absolute path with '/' as '#' + .xpcov
+ * (malloc'd). */
+char *xprof_linetab_path(const char *objpath, const char *dir);
+
+/* ---- coverage (coverage.c): what xprof_tcov reports ------------------- */
+
+/* One procedure's coverage from its coverage-table entry and its solved
+ * counts (xprof_solve_flow_sites), by gcov's rules: a line's count is the
+ * number of times it was entered (the entries into the blocks it ends,
+ * plus the flow around cycles among them; for a line that ends no block,
+ * the sum of its blocks' counts).  With gcc_rules, as GCC's gcov: a block
+ * ends on its highest line, and its last block ends none.  Lines are sorted by source, then line;
+ * blocks are those with lines, at their first line; branches are the
+ * edges out of blocks with two real successors or more, at the block's
+ * last line.  Returns 0, or -1 when out of memory. */
+#define XPROF_COV_BEGINS_BLOCK 1u /* some block's first line */
+typedef struct xprof_cov_line {
+  uint32_t file, line;
+  uint64_t count;
+  uint32_t flags;
+} xprof_cov_line;
+typedef struct xprof_cov_block {
+  uint32_t node, file, line;
+  uint64_t count;
+} xprof_cov_block;
+typedef struct xprof_cov_branch {
+  uint32_t file, line, node, index; /* index: among the block's branches */
+  uint64_t count, block_count;
+} xprof_cov_branch;
+typedef struct xprof_proc_cov {
+  uint64_t entry_count; /* calls */
+  xprof_cov_line *lines;
+  uint32_t n_lines;
+  xprof_cov_block *blocks;
+  uint32_t n_blocks;
+  xprof_cov_branch *branches;
+  uint32_t n_branches;
+} xprof_proc_cov;
+int xprof_proc_coverage(const xprof_cfgdump_entry *c, const uint64_t *edge_count,
+                        const uint64_t *node_count, xprof_proc_cov *cov);
+void xprof_proc_coverage_free(xprof_proc_cov *cov);
 
 /* ---- utilities shared with the runtime and plugins ------------------- */
 

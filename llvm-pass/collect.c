@@ -63,6 +63,9 @@ typedef struct ctx {
   int shared_atomic; /* this function counts atomically in the shared array */
   LLVMValueRef tbaa; /* access tag of the counters, made on first use */
   FILE *cfg_dump;
+  xprof_linetab *lines; /* the coverage table */
+  const char *file_name, *file_dir; /* debug_file's last, and its result */
+  char *file;
 } ctx;
 
 static int per_thread(const ctx *c) { return c->o->update == XL_UPDATE_THREAD; }
@@ -683,6 +686,65 @@ static void record_values(ctx *c, const fn_data *f, const LLVMValueRef *calls,
   }
 }
 
+/* ---- the coverage table (gcc-plugin/collect.cc writes the same) ------- */
+
+/* The source file of v's debug location (an instruction's, or a
+ * function's declaration), its directory and name joined; NULL when it
+ * has none. */
+static const char *debug_file(ctx *c, LLVMValueRef v) {
+  unsigned n_name, n_dir;
+  const char *name = LLVMGetDebugLocFilename(v, &n_name);
+  const char *dir = LLVMGetDebugLocDirectory(v, &n_dir);
+  if (!name || !n_name)
+    return NULL;
+  if (name == c->file_name && dir == c->file_dir)
+    return c->file;
+  free(c->file);
+  int n = name[0] == '/' || !dir || !n_dir
+              ? asprintf(&c->file, "%.*s", (int)n_name, name)
+              : asprintf(&c->file, "%.*s/%.*s", (int)n_dir, dir, (int)n_name, name);
+  if (n < 0)
+    xl_check(NULL);
+  c->file_name = name;
+  c->file_dir = dir;
+  return c->file;
+}
+
+/* fn's entry in the coverage table: its graph and the lines of its
+ * blocks, as LLVM's gcov instrumentation gives them (the declaration's
+ * line in the entry block, then each instruction's). */
+static void record_lines(ctx *c, LLVMValueRef fn, const fn_data *f, const struct xl_cfg *g) {
+  const char *decl = debug_file(c, fn);
+  unsigned decl_line = decl ? LLVMGetDebugLocLine(fn) : 0;
+  xprof_linetab_proc(c->lines, f->name, f->signature, g->n_nodes, g->edges, g->n_edges,
+                     g->counter_of_edge, (uint32_t)g->n_counters, is_comdat(fn), decl,
+                     decl_line);
+  if (decl)
+    xprof_linetab_line(c->lines, 2, decl, decl_line);
+  for (uint32_t k = 2; k < g->n_nodes; k++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->blocks[k]); i; i = LLVMGetNextInstruction(i)) {
+      unsigned line = LLVMIsADbgInfoIntrinsic(i) ? 0 : LLVMGetDebugLocLine(i);
+      const char *file = line ? debug_file(c, i) : NULL;
+      if (file)
+        xprof_linetab_line(c->lines, k, file, line);
+    }
+}
+
+/* Write the coverage table beside the object (or into -xprof-tcov-dir). */
+static void write_lines(ctx *c) {
+  int asked = c->o->coverage == XPROF_COVERAGE_ASKED;
+  char *path = xl_object_path(c->m, c->o);
+  if (asked && !xprof_linetab_has_lines(c->lines))
+    xl_warning(c->m, "no line information: the coverage table of %s has none (compile with -g)",
+               path);
+  xprof_error err;
+  if (xprof_linetab_write(c->lines, path, c->o->coverage_dir, &err) < 0 &&
+      (asked || c->o->verbose))
+    xl_warning(c->m, "coverage table not written: %s", err.msg);
+  c->lines = NULL;
+  free(path);
+}
+
 /* Instrument fn.  Returns 0, or -1 when its control flow cannot be
  * counted exactly (it is left alone, with a note when verbose). */
 static int instrument(ctx *c, LLVMValueRef fn) {
@@ -713,6 +775,8 @@ static int instrument(ctx *c, LLVMValueRef fn) {
   c->copy = per_thread(c) && !c->twins && !c->shared_atomic && f->n_counters
                 ? copy_placeholder(c, fn)
                 : NULL;
+  if (c->lines)
+    record_lines(c, fn, f, &g);
   uint32_t n_updates;
   LLVMValueRef *updates = count_edges(c, f, &g, count_arr, n_edge_ctrs, n_debug, &n_updates);
   count_selects(c, &g, count_arr, f->base + (uint32_t)g.n_counters);
@@ -1010,9 +1074,16 @@ int xl_run_collect(LLVMModuleRef m, const struct xl_options *o) {
     free(path);
     free(name);
   }
+  if (o->coverage != XPROF_COVERAGE_OFF)
+    c.lines = xprof_linetab_begin(0);
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
     if (xl_profiled_function(c.m, fn, o))
       instrument(&c, fn);
+  if (c.lines && c.n_fns)
+    write_lines(&c);
+  else if (c.lines)
+    xprof_linetab_end(c.lines, NULL, NULL);
+  free(c.file);
   LLVMValueRef ctrs = finish_array(&c, c.ctr_ph, "__xprof_counters", c.n_ctrs, NULL, 0);
   LLVMValueRef vps = finish_array(&c, c.vp_ph, "__xprof_vp", c.n_vp_words,
                                   c.vp_states, c.n_vp_states);

@@ -77,6 +77,14 @@ static cl::opt<bool> OptTls("xprof-tls-counters", cl::init(true),
 static cl::opt<bool> OptVerbose("xprof-verbose", cl::desc("xprof: report per module"));
 static cl::opt<bool> OptAllEdges("xprof-all-edges", cl::desc("xprof debug: count every edge"));
 static cl::opt<bool> OptCfgDump("xprof-cfg-dump", cl::desc("xprof debug: write OBJECT.xpcfg"));
+static cl::opt<bool> OptTcov("xprof-tcov",
+                             cl::desc("xprof collect: the coverage table is asked for "
+                                      "(-xprofile=tcov): warn when it cannot be written"));
+static cl::opt<std::string> OptTcovDir("xprof-tcov-dir",
+                                       cl::desc("xprof collect: write the coverage table "
+                                                "into this directory (implies -xprof-tcov)"));
+static cl::opt<bool> OptNoCoverageTable("xprof-no-coverage-table",
+                                        cl::desc("xprof collect: write no coverage table"));
 static cl::opt<bool> OptNoWarnings("xprof-no-warnings",
                                    cl::desc("xprof: no warnings (the drivers pass it for -w)"));
 static cl::opt<bool> OptNoMissing("xprof-no-missing-warning",
@@ -179,6 +187,10 @@ static bool readOptions(struct xl_options &o, std::vector<const char *> &uses,
   o.verbose = OptVerbose;
   o.all_edges = OptAllEdges;
   o.cfg_dump = OptCfgDump;
+  o.coverage = OptNoCoverageTable                      ? XPROF_COVERAGE_OFF
+               : OptTcov || !OptTcovDir.empty() ? XPROF_COVERAGE_ASKED
+                                                       : XPROF_COVERAGE_QUIET;
+  o.coverage_dir = OptTcovDir.empty() ? nullptr : OptTcovDir.c_str();
   o.warn_missing = !OptNoMissing;
   o.partial_training = OptPartialTraining;
   o.specialize = OptSpecialize;

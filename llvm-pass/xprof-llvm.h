@@ -37,6 +37,8 @@ struct xl_options {
   enum xl_update update;
   int tls_counters; /* update=thread: twins in code for executables */
   int verbose, all_edges, cfg_dump, warn_missing;
+  enum xprof_coverage_mode coverage; /* -xprof-tcov, -xprof-no-coverage-table */
+  const char *coverage_dir;          /* -xprof-tcov-dir: the table goes there */
   int inline_bonus; /* tell the inliner what the counters add */
   int promote;      /* count in registers in loops (promote.cpp) */
   int partial_training; /* use: never-run functions keep their estimate */

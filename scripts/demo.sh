@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Set up xprof and run the whole profile-feedback cycle on the example
 # program (bench/programs/vm, an interpreter with a shared library):
-# collect build, training run, use build, then the use build's speed next
-# to a plain -O2 build on a different input, and the hottest procedures.
+# collect build, training run and what it covered, use build, then the
+# use build's speed next to a plain -O2 build on a different input, and
+# the hottest procedures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -23,6 +24,9 @@ mk pgo CC=xprof-gcc CFLAGS="-O2 -xprofile=collect"
 echo "== 2. training run (writes vm.profile/feedback)"
 (cd "$work/pgo" && ./vm "$work/train.vm")
 xprof_show -n 6 "$work/pgo/vm.profile"
+echo "   what the training run covered (xprof_tcov --summary; the collect build's"
+echo "   coverage tables are beside its objects):"
+(cd "$work/pgo" && xprof_tcov --summary -x vm.profile) | sed 's/^/  /'
 
 echo
 echo "== 3. use build: make CC=xprof-gcc CFLAGS='-O2 -xprofile=use:vm'"

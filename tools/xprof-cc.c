@@ -3,6 +3,7 @@
  * twins): Sun Studio's -xprofile options on top of an ordinary compiler.
  *
  *   xprof-gcc -xprofile=collect[:NAME] ...   instrument (and link the runtime)
+ *   xprof-gcc -xprofile=tcov[:NAME] ...      collect, for coverage (xprof_tcov)
  *   xprof-gcc -xprofile=use[:NAME] ...       optimize with NAME.profile
  *   xprof-gcc -xprofile_pathmap=OLD:NEW ...  (use) object paths moved
  *   xprof-gcc -xprofile_update=MODE ...      (collect) thread, atomic, single
@@ -196,7 +197,8 @@ static const char *const fdo_flags[] = {
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: %s [-xprofile=collect[:NAME] | -xprofile=use[:NAME]]...\n"
+          "usage: %s [-xprofile=collect[:NAME] | -xprofile=tcov[:NAME] |\n"
+          "           -xprofile=use[:NAME]]...\n"
           "          [-xprofile_pathmap=COLLECT_PREFIX:USE_PREFIX]... "
           "[-xprofile_update=MODE]\n"
           "          [-xprofile_prefix_map=OLD=NEW]...\n"
@@ -207,6 +209,10 @@ static void usage(FILE *f) {
           "NAME.profile\n"
           "                            (default: the program's name) when it "
           "runs\n"
+          "  -xprofile=tcov[:NAME]     collect, for coverage: xprof_tcov(1) reports "
+          "it;\n"
+          "                            with NAME, the coverage tables go into\n"
+          "                            NAME.profile/tcov when compiling\n"
           "  -xprofile=use[:NAME]      optimize with NAME.profile (default: "
           "the -o name\n"
           "                            of a link, else a.out); repeat to "
@@ -275,6 +281,8 @@ enum mode { NONE, COLLECT, USE };
 struct command {
   enum mode mode;
   const char *collect_name;
+  int tcov;           /* -xprofile=tcov: collect, coverage tables asked for */
+  int debug_given;    /* the user chose debug information (-g...) */
   const char **use_names; /* -xprofile=use:NAME, in order */
   int n_use;
   const char **pathmaps; /* -xprofile_pathmap=OLD:NEW */
@@ -317,9 +325,10 @@ static int xprofile_option(struct command *c, const char *a) {
                "out for the default name)",
                a);
   const char *name = colon ? colon + 1 : NULL;
-  if (len == 7 && strncmp(v, "collect", 7) == 0) {
+  if ((len == 7 && strncmp(v, "collect", 7) == 0) || (len == 4 && strncmp(v, "tcov", 4) == 0)) {
     c->mode = COLLECT; /* the rightmost -xprofile wins, as in Sun Studio */
     c->collect_name = name;
+    c->tcov = len == 4;
     c->n_use = 0;
   } else if (len == 3 && strncmp(v, "use", 3) == 0) {
     if (c->mode != USE)
@@ -327,13 +336,9 @@ static int xprofile_option(struct command *c, const char *a) {
     c->mode = USE;
     if (name)
       c->use_names[c->n_use++] = name;
-  } else if (len == 4 && strncmp(v, "tcov", 4) == 0) {
-    return die("%s is not supported: build with -xprofile=collect and "
-               "read the counts with xprof_btoa",
-               a);
   } else {
-    return die("unknown option %s: expected -xprofile=collect[:NAME] or "
-               "-xprofile=use[:NAME]",
+    return die("unknown option %s: expected -xprofile=collect[:NAME], "
+               "-xprofile=tcov[:NAME] or -xprofile=use[:NAME]",
                a);
   }
   return 0;
@@ -372,7 +377,7 @@ static int driver_option(struct command *c, char **argv, int argc, int *i) {
   }
   if (strncmp(a, "-xprofile", 9) == 0)
     return -die("unknown option %s: expected -xprofile=collect[:NAME], "
-                "-xprofile=use[:NAME], -xprofile_pathmap=OLD:NEW, "
+                "-xprofile=tcov[:NAME], -xprofile=use[:NAME], -xprofile_pathmap=OLD:NEW, "
                 "-xprofile_prefix_map=OLD=NEW or -xprofile_update=MODE",
                 a);
 #ifdef XPROF_FOR_CLANG
@@ -422,6 +427,8 @@ static void compiler_argument(struct command *c, char **argv, int argc, int *i,
   const char *a = argv[*i];
   if (!c->native && native_profiling(a))
     c->native = a;
+  if (strncmp(a, "-g", 2) == 0 && strncmp(a, "-gz", 3) != 0)
+    c->debug_given = 1;
   /* The object paths a profile records and looks up are mapped as the
    * compiler maps its own profiles' paths (see xprof_remap_prefix). */
   if (strncmp(a, "-ffile-prefix-map=", 18) == 0)
@@ -540,6 +547,19 @@ static void pushf(struct args *a, const char *fmt, const char *s) {
   push(a, arg);
 }
 
+/* -xprofile=tcov:NAME: the compilers put the coverage tables into the
+ * profile directory, NAME.profile/tcov, as Sun's compilers make the
+ * profile directory at compile time (malloc'd; NULL without a NAME). */
+static char *tcov_dir(const struct command *c) {
+  if (!c->collect_name)
+    return NULL;
+  char *dir = xprof_profile_dir_name(c->collect_name), *out;
+  if (!dir || asprintf(&out, "%s/tcov", dir) < 0)
+    exit(die("%s", "out of memory"));
+  xprof_free(dir);
+  return out;
+}
+
 #ifdef XPROF_FOR_CLANG
 /* An option of the LLVM plugin.  -Xclang -mllvm reaches only the
  * compiler's own jobs (clang -cc1), which load the plugin (-fplugin); a
@@ -571,6 +591,13 @@ static int add_plugin(struct args *a, const struct command *c) {
   if (c->mode == COLLECT)
     plugin_option(a, c->collect_name ? "-xprofile=collect:%s" : "-xprofile=collect%s",
                   c->collect_name ? c->collect_name : "");
+  if (c->mode == COLLECT && c->tcov) {
+    char *dir = tcov_dir(c);
+    plugin_option(a, dir ? "-xprof-tcov-dir=%s" : "-xprof-tcov%s", dir ? dir : "");
+    /* Line numbers: clang keeps them in the IR only with debug info. */
+    if (!c->debug_given)
+      push(a, "-gline-tables-only");
+  }
   for (int k = 0; c->mode == USE && k < c->n_use; k++)
     plugin_option(a, "-xprofile=use:%s", c->use_names[k]);
   for (int k = 0; k < c->n_map; k++)
@@ -636,6 +663,11 @@ static int add_plugin(struct args *a, const struct command *c) {
           c->collect_name ? plugin_arg_encode(c->collect_name) : "");
     if (c->update)
       pushf(a, "-fplugin-arg-xprof-update=%s", c->update);
+    char *dir = c->tcov ? tcov_dir(c) : NULL;
+    if (dir)
+      pushf(a, "-fplugin-arg-xprof-tcov-dir=%s", plugin_arg_encode(dir));
+    else if (c->tcov)
+      push(a, "-fplugin-arg-xprof-tcov");
     return 0;
   }
   for (int k = 0; k < c->n_use; k++)

@@ -34,7 +34,8 @@ int main(int argc, char **argv) {
   }
   if (strcmp(type, "feedback") != 0)
     return tool_error("data type '%s' is not supported: xprof writes only "
-                      "'feedback' data",
+                      "'feedback' data (the coverage of a -xprofile=tcov build: "
+                      "xprof_tcov)",
                       type);
   int nargs = argc - optind;
   if (nargs < 1 || nargs > 2) {

@@ -120,10 +120,11 @@ static int show_dot(const char *name, const char *dir, const char *dump) {
   xprof_profile *p;
   if (xprof_read_profile_dir(dir, &p, &err) < 0)
     return tool_fail(&err);
-  xprof_cfgdump_entry *cfgs;
-  uint32_t n;
-  if (xprof_cfgdump_read(dump, p, &cfgs, &n, &err) < 0)
+  xprof_cfgdump dumped;
+  if (xprof_cfgdump_read(dump, p, &dumped, &err) < 0)
     return tool_fail(&err);
+  xprof_cfgdump_entry *cfgs = dumped.procs;
+  uint32_t n = dumped.n_procs;
   const xprof_cfgdump_entry *c = NULL;
   for (uint32_t i = 0; i < n && !c; i++)
     if (strcmp(cfgs[i].name, name) == 0)
@@ -266,11 +267,12 @@ static size_t make_graphs(const char *out, xprof_profile *p, const row *rows, si
     exit(tool_error("out of memory"));
   for (int d = 0; d < n_dumps; d++) {
     xprof_error err;
-    xprof_cfgdump_entry *cfgs;
-    uint32_t n;
+    xprof_cfgdump dumped;
     char objpath[8192];
-    if (xprof_cfgdump_read(dumps[d], p, &cfgs, &n, &err) < 0)
+    if (xprof_cfgdump_read(dumps[d], p, &dumped, &err) < 0)
       exit(tool_fail(&err));
+    xprof_cfgdump_entry *cfgs = dumped.procs;
+    uint32_t n = dumped.n_procs;
     const xprof_objfile *o = tool_dump_object(p, dumps[d], objpath);
     for (uint32_t i = 0; o && i < n; i++)
       for (size_t k = 0; k < n_rows; k++)

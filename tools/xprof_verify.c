@@ -69,10 +69,11 @@ static int verify_dump(const char *dump, xprof_profile *prof, struct tally *t) {
   if (len < 7 || strcmp(dump + len - 6, ".xpcfg") != 0)
     return -tool_error("%s: expected a file named OBJECT.xpcfg", dump);
   xprof_error err;
-  xprof_cfgdump_entry *cfgs;
-  uint32_t n;
-  if (xprof_cfgdump_read(dump, prof, &cfgs, &n, &err) < 0)
+  xprof_cfgdump dumped;
+  if (xprof_cfgdump_read(dump, prof, &dumped, &err) < 0)
     return -tool_fail(&err);
+  xprof_cfgdump_entry *cfgs = dumped.procs;
+  uint32_t n = dumped.n_procs;
   if (n == 0) /* an object without code (a header test): it has no
                * counters, so no run puts it into the profile */
     return 0;

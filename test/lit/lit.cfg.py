@@ -104,6 +104,9 @@ if llvm_major < 15:
 # them; a machine without them skips those tests).
 import shutil
 for tool, feature in (("ccache", "ccache"), ("dot", "graphviz"), ("ninja", "ninja"),
-                      ("meson", "meson"), ("distccd", "distcc"), ("sccache", "sccache")):
+                      ("meson", "meson"), ("distccd", "distcc"), ("sccache", "sccache"),
+                      ("genhtml", "lcov")):
     if shutil.which(tool):
         config.available_features.add(feature)
+config.substitutions.append(("%compare_gcov", "python3 " + os.path.join(
+    src_root, "test", "coverage", "compare-gcov.py")))

@@ -1,6 +1,7 @@
-/* test_cfgdump.c - the plugins' CFG dumps, written and read back, and the
- * reader's errors on damaged dumps (xprof_verify indexes counts with
- * what it reads). */
+/* test_cfgdump.c - the plugins' CFG dumps and coverage tables, written
+ * and read back, the reader's errors on damaged ones (xprof_verify and
+ * xprof_tcov index counts with what it reads), and line coverage by
+ * gcov's rules from a table and its counts. */
 #include <stdlib.h>
 
 #include "unit.h"
@@ -29,10 +30,14 @@ static const char *write_dump(const char *name) {
 static void round_trip(void) {
   const char *path = write_dump("ok.xpcfg");
   xprof_profile *owner = xprof_profile_new();
-  xprof_cfgdump_entry *procs;
-  uint32_t n;
+  xprof_cfgdump d;
   xprof_error err;
-  CHECK(xprof_cfgdump_read(path, owner, &procs, &n, &err) == 0);
+  CHECK(xprof_cfgdump_read(path, owner, &d, &err) == 0);
+  xprof_cfgdump_entry *procs = d.procs;
+  uint32_t n = d.n_procs;
+  CHECK_U64(d.version, 1);
+  CHECK_U64(procs[0].n_lines, 0);
+  CHECK_U64(procs[0].decl_line, XPROF_NO_LINE);
   CHECK_U64(n, 1);
   CHECK_STR(procs[0].name, "diamond");
   CHECK_U64(procs[0].signature, 0xabcdef);
@@ -57,16 +62,15 @@ static const char *read_text(const char *text, xprof_error *err) {
   snprintf(path, sizeof path, "%s/bad.xpcfg", unit_tmpdir());
   unit_write_file(path, text, strlen(text));
   xprof_profile *owner = xprof_profile_new();
-  xprof_cfgdump_entry *procs;
-  uint32_t n;
-  int rc = xprof_cfgdump_read(path, owner, &procs, &n, err);
+  xprof_cfgdump d;
+  int rc = xprof_cfgdump_read(path, owner, &d, err);
   xprof_profile_free(owner);
   return rc == 0 ? "read" : err->msg;
 }
 
 static void damaged(void) {
   xprof_error err;
-  CHECK_HAS(read_text("XPCFG 2\n", &err), "bad.xpcfg:1: not a CFG dump");
+  CHECK_HAS(read_text("XPCFG 3\n", &err), "bad.xpcfg:1: not a CFG dump");
   CHECK_HAS(read_text("XPCFG 1\nPROC f\n", &err), "bad.xpcfg:2: expected a PROC line");
   CHECK_HAS(read_text("XPCFG 1\nPROC f 0x1 4 2 1 0\n0 2 0 - -\n", &err),
             "bad.xpcfg:4: expected an edge line");
@@ -78,9 +82,161 @@ static void damaged(void) {
   CHECK_HAS(read_text("XPCFG 1\nPROC f 0x1 4 1 1 1\n0 2 0 0 7\n", &err),
             "out of range");
   CHECK_STR(read_text("XPCFG 1\nPROC f 0x1 4 1 1 1\n0 2 0 0 1\n", &err), "read");
+  /* Version 2's records: sources in order, lines after a procedure, of
+   * its nodes and of known sources. */
+  CHECK_STR(read_text("XPCFG 2\nS 0 1 2 0x3 /a b.c\nPROC f 0x1 4 1 1 0\n0 2 0 0 -\n"
+                      "F 0 7\nL 2 0 8\n", &err), "read");
+  CHECK_HAS(read_text("XPCFG 2\nS 1 1 2 0x3 /a.c\n", &err), "bad.xpcfg:2: expected S 0");
+  CHECK_HAS(read_text("XPCFG 2\nS 0 1 2 0x3\n", &err), "bad.xpcfg:2: expected S 0");
+  CHECK_HAS(read_text("XPCFG 2\nS 0 1 2 0x3 /a.c\nL 2 0 8\n", &err),
+            "bad.xpcfg:3: expected PROC, S, F, C, B, E or L");
+  CHECK_HAS(read_text("XPCFG 2\nS 0 1 2 0x3 /a.c\nPROC f 0x1 4 1 1 0\n0 2 0 0 -\n"
+                      "L 4 0 8\n", &err), "bad.xpcfg:5: expected PROC, S, F, C, B, E or L");
+  CHECK_HAS(read_text("XPCFG 2\nPROC f 0x1 4 1 1 0\n0 2 0 0 -\nF 0 1\n", &err),
+            "bad.xpcfg:4: expected PROC, S, F, C, B, E or L");
+}
+
+/* A coverage table written by the plugins' writer and read back: sources
+ * made absolute and described, a block's repeated lines dropped. */
+static void linetab_round_trip(void) {
+  char src[256], table[256];
+  snprintf(src, sizeof src, "%s/lt.c", unit_tmpdir());
+  unit_write_file(src, "int x;\n", 7);
+  snprintf(table, sizeof table, "%s/lt.o.xpcov", unit_tmpdir());
+  uint32_t counter_of_edge[N_EDGES];
+  int64_t nc = xprof_place_counters(N_NODES, diamond, N_EDGES, counter_of_edge);
+  xprof_linetab *t = xprof_linetab_begin(1);
+  CHECK(!xprof_linetab_has_lines(t));
+  xprof_linetab_proc(t, "diamond", 0x42, N_NODES, diamond, N_EDGES, counter_of_edge,
+                     (uint32_t)nc, 1, src, 3);
+  xprof_linetab_line(t, 2, src, 3);
+  xprof_linetab_line(t, 2, src, 4);
+  xprof_linetab_line(t, 2, src, 3); /* again: dropped */
+  xprof_linetab_line(t, 3, src, 4);
+  xprof_linetab_line(t, 4, "other.h", 9);
+  xprof_linetab_line(t, 5, src, 0); /* no line: dropped */
+  CHECK(xprof_linetab_has_lines(t));
+  xprof_error err;
+  CHECK(xprof_linetab_end(t, table, &err) == 0);
+  xprof_profile *owner = xprof_profile_new();
+  xprof_cfgdump d;
+  CHECK(xprof_cfgdump_read(table, owner, &d, &err) == 0);
+  CHECK_U64(d.version, 2);
+  CHECK_U64(d.n_procs, 1);
+  CHECK_U64(d.n_sources, 2);
+  CHECK_STR(d.sources[0].path, src);
+  CHECK_U64(d.sources[0].size, 7);
+  CHECK_U64(d.sources[0].hash, xprof_hash64("int x;\n", 7));
+  CHECK(d.sources[1].path[0] == '/'); /* other.h, under the working directory */
+  CHECK_U64(d.sources[1].size, 0);    /* not there */
+  CHECK_U64(d.procs[0].decl_file, 0);
+  CHECK_U64(d.procs[0].decl_line, 3);
+  CHECK(d.procs[0].comdat);
+  CHECK_U64(d.procs[0].n_lines, 4);
+  CHECK_U64(d.procs[0].lines[1].line, 4);
+  CHECK_U64(d.procs[0].lines[3].file, 1);
+  xprof_profile_free(owner);
+  char *p = xprof_linetab_path("/b/c.o", "/d");
+  CHECK_STR(p, "/d/#b#c.o.xpcov");
+  xprof_free(p);
+  p = xprof_linetab_path("/b/c.o", NULL);
+  CHECK_STR(p, "/b/c.o.xpcov");
+  xprof_free(p);
+}
+
+static const xprof_cov_line *cov_line(const xprof_proc_cov *cov, uint32_t line) {
+  for (uint32_t i = 0; i < cov->n_lines; i++)
+    if (cov->lines[i].line == line)
+      return &cov->lines[i];
+  return NULL;
+}
+
+/* The diamond with a line per block: each line counts its block; the
+ * branch is at the line that ends the block. */
+static void coverage_diamond(void) {
+  xprof_cfg_line lines[] = {{2, 0, 10, 0}, {2, 0, 11, 0}, {3, 0, 12, 0}, {4, 0, 14, 0},
+                            {5, 0, 15, 0}};
+  xprof_cfgdump_entry c = {.n_nodes = N_NODES, .n_edges = N_EDGES,
+                           .edges = (xprof_edge *)diamond, .lines = lines, .n_lines = 5};
+  uint64_t edges[N_EDGES] = {10, 7, 3, 7, 3, 10}, nodes[N_NODES] = {10, 10, 10, 7, 3, 10};
+  xprof_proc_cov cov;
+  CHECK(xprof_proc_coverage(&c, edges, nodes, &cov) == 0);
+  CHECK_U64(cov.entry_count, 10);
+  CHECK_U64(cov.n_lines, 5);
+  CHECK_U64(cov_line(&cov, 10)->count, 10); /* ends no block: its block's count */
+  CHECK_U64(cov_line(&cov, 11)->count, 10);
+  CHECK_U64(cov_line(&cov, 12)->count, 7);
+  CHECK_U64(cov_line(&cov, 14)->count, 3);
+  CHECK_U64(cov_line(&cov, 15)->count, 10);
+  CHECK(cov_line(&cov, 10)->flags & XPROF_COV_BEGINS_BLOCK);
+  CHECK(!(cov_line(&cov, 11)->flags & XPROF_COV_BEGINS_BLOCK));
+  CHECK_U64(cov.n_blocks, 4);
+  CHECK_U64(cov.n_branches, 2);
+  CHECK_U64(cov.branches[0].line, 11);
+  CHECK_U64(cov.branches[0].count, 7);
+  CHECK_U64(cov.branches[1].count, 3);
+  CHECK_U64(cov.branches[1].index, 1);
+  xprof_proc_coverage_free(&cov);
+}
+
+/* for (i = 0; i < 10; i++) s += i; on one line (20), then line 21: the
+ * line is entered once and goes round its loop ten times: 11, as gcov. */
+static void coverage_loop_on_a_line(void) {
+  static const xprof_edge loop[] = {{XPROF_ENTRY, 2, 0, 0, 0}, {2, 3, 0, 0, 0}, {3, 4, 0, 0, 0},
+                                    {4, 3, 0, 0, 0},           {3, 5, 0, 0, 0}, {5, XPROF_EXIT, 0, 0, 0}};
+  xprof_cfg_line lines[] = {{2, 0, 20, 0}, {3, 0, 20, 0}, {4, 0, 20, 0}, {5, 0, 21, 0}};
+  xprof_cfgdump_entry c = {.n_nodes = 6, .n_edges = 6, .edges = (xprof_edge *)loop,
+                           .lines = lines, .n_lines = 4};
+  uint64_t edges[6] = {1, 1, 10, 10, 1, 1}, nodes[6] = {1, 1, 1, 11, 10, 1};
+  xprof_proc_cov cov;
+  CHECK(xprof_proc_coverage(&c, edges, nodes, &cov) == 0);
+  CHECK_U64(cov_line(&cov, 20)->count, 11);
+  CHECK_U64(cov_line(&cov, 21)->count, 1);
+  CHECK_U64(cov.n_blocks, 4);
+  CHECK_U64(cov.n_branches, 2); /* the condition's */
+  CHECK_U64(cov.branches[0].node, 3);
+  xprof_proc_coverage_free(&cov);
+  /* Never run: every line 0. */
+  uint64_t zero[6] = {0};
+  CHECK(xprof_proc_coverage(&c, zero, zero, &cov) == 0);
+  CHECK_U64(cov_line(&cov, 20)->count, 0);
+  xprof_proc_coverage_free(&cov);
+}
+
+/* while (f(a[j]) ...) with the call on line 7 and its argument on line 8,
+ * as GCC's coverage sees it: the call ends a piece of its block (B), so
+ * that line 8 ends the first piece and line 7 the second.  Line 7 is
+ * entered from the block before the loop (49) and after each call (697):
+ * 746, as gcov says; line 8 once per test (697).  An edge block (E) on
+ * the loop's exit carries line 15's jump. */
+static void coverage_pieces(void) {
+  static const xprof_edge g[] = {{XPROF_ENTRY, 2, 0, 0, 0}, {2, 3, 0, 0, 0}, {3, 4, 0, 0, 0},
+                                 {4, 3, 0, 0, 0},           {3, 5, 0, 0, 0}, {5, XPROF_EXIT, 0, 0, 0}};
+  xprof_cfg_line lines[] = {{2, 0, 5, 0},  {2, 0, 6, 0},  {2, 0, 7, 0},  {3, 0, 8, 0},
+                            {3, 0, 7, 0},  {3, 0, 7, 1},  {4, 0, 10, 0}, {4, 0, 13, 0},
+                            {5, 0, 16, 0}};
+  uint32_t pieces[6] = {1, 1, 1, 2, 1, 1};
+  xprof_cfg_edge_block eb[] = {{4, 0, 15}};
+  xprof_cfgdump_entry c = {.n_nodes = 6, .n_edges = 6, .edges = (xprof_edge *)g,
+                           .lines = lines, .n_lines = 9, .n_pieces = pieces,
+                           .edge_blocks = eb, .n_edge_blocks = 1, .gcc_rules = 1};
+  uint64_t edges[6] = {49, 49, 648, 648, 49, 49}, nodes[6] = {49, 49, 49, 697, 648, 49};
+  xprof_proc_cov cov;
+  CHECK(xprof_proc_coverage(&c, edges, nodes, &cov) == 0);
+  CHECK_U64(cov_line(&cov, 7)->count, 746);
+  CHECK_U64(cov_line(&cov, 8)->count, 697);
+  CHECK_U64(cov_line(&cov, 15)->count, 49);
+  CHECK_U64(cov_line(&cov, 16)->count, 49);
+  CHECK_U64(cov.n_blocks, 6); /* 2, both pieces of 3, 4, 5, the edge's */
+  CHECK_U64(cov.n_branches, 2);
+  xprof_proc_coverage_free(&cov);
 }
 
 UNIT_TABLE(cfgdump_tests) = {
     {"cfgdump/round_trip", round_trip},
     {"cfgdump/damaged", damaged},
+    {"cfgdump/linetab_round_trip", linetab_round_trip},
+    {"cfgdump/coverage_diamond", coverage_diamond},
+    {"cfgdump/coverage_loop_on_a_line", coverage_loop_on_a_line},
+    {"cfgdump/coverage_pieces", coverage_pieces},
     UNIT_END};
