@@ -60,7 +60,7 @@ differ_by_definition() {
   esac
 }
 
-status=0
+status=0 verdicts=""
 for p in $programs; do
   for opt in -O0 -O2; do
     # Both builds in the same directory, one after the other: the
@@ -72,10 +72,13 @@ for p in $programs; do
     rm -rf "$d" && build "$p" "$d" xprof-gcc "$opt -xprofile=tcov:$work/run"
     workload "$p" "$d"
     xprof_tcov --lcov "$work/run.info" -x "$work/run.profile"
-    printf '%s %s: ' "$p" "$opt"
-    GCOV_SOURCE_DIR=$d python3 "$here/compare-gcov.py" $(differ_by_definition "$p" "$opt") \
-      "$work/run.info" "$g"/*.gcov || status=1
+    out=$(GCOV_SOURCE_DIR=$d python3 "$here/compare-gcov.py" $(differ_by_definition "$p" "$opt") \
+      "$work/run.info" "$g"/*.gcov) || status=1
+    echo "$out" | tail -n +2 # the differences, then all the verdicts at the end
+    verdicts+="$p $opt: $(echo "$out" | head -1)"$'\n'
+    [ "$(differ_by_definition "$p" "$opt")" = --report ] && verdicts+="  (reported, not a failure)"$'\n' 
     rm -rf "$work/run.profile"
   done
 done
+printf '%s' "$verdicts"
 exit $status
