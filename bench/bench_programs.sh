@@ -7,7 +7,8 @@
 #   native -fprofile-use; xprof collect (per-thread, the default); xprof
 #   collect (single-threaded updates); xprof use.
 # Training and measured inputs are our own and differ; every build's
-# output on the measured input must equal the plain build's.
+# output on the measured input must equal the plain build's.  A second
+# measured input (run2), unlike both, times the use builds again.
 #
 #   bench/bench_programs.sh [--quick] [--rounds N] [--compilers "gcc clang"]
 #                           [--programs "lua bzip2 sqlite zstd"] [--callgrind]
@@ -76,6 +77,11 @@ awk -v seed=11 -v words=$((60000 * scale)) -f "$wl/gendata.awk" > "$work/train.t
 awk -v seed=12 -v words=$((150000 * scale)) -f "$wl/gendata.awk" > "$work/run.txt"
 awk -v seed=21 -v rows=$((1500 * scale)) -v kind=train -f "$wl/gensql.awk" > "$work/train.sql"
 awk -v seed=22 -v rows=$((2500 * scale)) -v kind=run -f "$wl/gensql.awk" > "$work/run.sql"
+# The second measured workload (run2): other code paths than training and
+# run -- numbers for the compressors, text, window functions and triggers
+# for sqlite, patterns and coroutines for lua (workloads/run2.lua).
+awk -v seed=31 -v rows=$((15000 * scale)) -f "$wl/gencsv.awk" > "$work/run2.txt"
+awk -v seed=23 -v rows=$((2500 * scale)) -v kind=run2 -f "$wl/gensql.awk" > "$work/run2.sql"
 
 # ---- building -------------------------------------------------------------
 # build_PROG DIR CC FLAGS: FLAGS go to every compile and link.  A rebuild
@@ -125,6 +131,33 @@ run_bzip2() { (cd "$1" && ./bzip2 -9 -c "$work/$2.txt" > "$1/out.bz2" && ./bzip2
 run_sqlite() { (cd "$1" && ./sqlite3 :memory: < "$work/$2.sql"); }
 run_zstd() { (cd "$1" && ./zstd -q -f -6 -c "$work/$2.txt" > "$1/out.zst" && ./zstd -q -dc "$1/out.zst" | cksum && wc -c < "$1/out.zst"); }
 binary() { case $1 in lua) echo lua ;; bzip2) echo bzip2 ;; sqlite) echo sqlite3 ;; zstd) echo zstd ;; esac; }
+
+# second_workload PROG CC DIR: the use builds on run2, which neither
+# training nor the first measured input resembles: outputs checked, then
+# plain, native use and xprof use in alternating rounds; a line of
+# "$results.second": each use build over plain, xprof over native use
+# (medians/min/max) and the rounds xprof's was faster.
+second_workload() {
+  local prog=$1 cc=$2 d=$3 v m lo hi line want
+  want=$("run_$prog" "$d/plain" run2)
+  for v in nuse xuse; do
+    [ "$("run_$prog" "$d/$v" run2)" = "$want" ] ||
+      { echo "$prog/$cc/$v: output on run2 differs from the plain build" >&2; exit 1; }
+  done
+  for v in plain nuse xuse; do
+    eval "run_${v}2() { run_$prog \"$d/$v\" run2; }"
+    rm -f "$work/times.${v}2"
+  done
+  time_runs "$rounds" plain2 nuse2 xuse2
+  read -r m _ _ < <(stats < "$work/times.plain2")
+  line="$prog $cc $m"
+  for v in nuse2 xuse2; do
+    read -r m lo hi < <(ratio_stats $v plain2)
+    line="$line $(printf "%.3f/%.3f/%.3f" "$m" "$lo" "$hi")"
+  done
+  read -r m lo hi < <(ratio_stats xuse2 nuse2)
+  echo "$line $(printf "%.3f/%.3f/%.3f" "$m" "$lo" "$hi") $(rounds_faster xuse2 nuse2)/$rounds" >> "$results.second"
+}
 
 # xprof_extra COMPILER: BENCH_XPROF_GCC_FLAGS / BENCH_XPROF_CLANG_FLAGS,
 # more options for the xprof builds (e.g. "-ftree-loop-im", "-mllvm
@@ -177,6 +210,7 @@ fi
 results=${BENCH_RESULTS:-$work/results}
 : > "$results"
 : > "$results.size"
+: > "$results.second"
 for prog in $programs; do
   for cc in $compilers; do
     d=$work/$prog-$cc
@@ -234,6 +268,7 @@ for prog in $programs; do
     # xprof's use build against the compiler's own, round by round.
     read -r m lo hi < <(ratio_stats xuse nuse)
     head_to_head="$(printf "%.3f/%.3f/%.3f" "$m" "$lo" "$hi") $(rounds_faster xuse nuse)/$rounds"
+    second_workload "$prog" "$cc" "$d"
     # counters: native arcs, xprof from its CFG dumps
     native=0
     if [ $cc = gcc ]; then
@@ -295,6 +330,19 @@ awk '{split($(NF-2), r, "/"); split($(NF-1), w, "/");
 for cc in $compilers; do
   g=$(awk -v cc=$cc '$2 == cc {split($(NF-2), r, "/"); print r[1]}' "$results" | geomean)
   wins=$(awk -v cc=$cc '$2 == cc {split($(NF-1), w, "/"); f += w[1]; n += w[2]} END {printf "%d of %d", f, n}' "$results")
+  echo "  $cc: geomean of the medians $g; xprof faster in $wins rounds"
+done
+echo
+echo "the second measured workload (run2), CPU time in the same round:"
+echo
+echo "| program | compiler | plain (CPU s) | native use / plain | xprof use / plain | xprof use / native use | rounds xprof faster |"
+echo "|---|---|---|---|---|---|---|"
+awk '{split($4, n, "/"); split($5, x, "/"); split($6, r, "/"); split($7, w, "/");
+      printf "| %s | %s | %.3f | %.3f (%.3f-%.3f) | %.3f (%.3f-%.3f) | %.3f (%.3f-%.3f) | %d of %d |\n",
+             $1, $2, $3, n[1], n[2], n[3], x[1], x[2], x[3], r[1], r[2], r[3], w[1], w[2]}' "$results.second"
+for cc in $compilers; do
+  g=$(awk -v cc=$cc '$2 == cc {split($6, r, "/"); print r[1]}' "$results.second" | geomean)
+  wins=$(awk -v cc=$cc '$2 == cc {split($7, w, "/"); f += w[1]; n += w[2]} END {printf "%d of %d", f, n}' "$results.second")
   echo "  $cc: geomean of the medians $g; xprof faster in $wins rounds"
 done
 if [ $callgrind = 1 ]; then
