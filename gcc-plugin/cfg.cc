@@ -403,13 +403,12 @@ const char *xp_shipped_data(size_t *n) {
   return shipped.data;
 }
 
-const char *xp_object_path(void) {
-  static char *path;
-  if (path)
-    return path;
+/* The object file as this compilation names it, resolved (malloc'd), or
+ * NULL when it was compiled elsewhere (distcc). */
+static char *resolved_object(void) {
   take_shipped();
-  if (shipped.objpath) /* compiled elsewhere, under a temporary name */
-    return path = xstrdup(shipped.objpath);
+  if (shipped.objpath)
+    return NULL;
   /* cc1 may already have put the dump directory in front of the base. */
   const char *dir = dump_dir_name && !dump_base_name_prefixed ? dump_dir_name : "";
   const char *base = dump_base_name ? dump_base_name : main_input_filename;
@@ -425,11 +424,33 @@ const char *xp_object_path(void) {
   char *rel = XNEWVEC(char, strlen(dir) + blen + 3);
   sprintf(rel, "%s%.*s.o", dir, (int)blen, base);
   char *resolved = xprof_object_path_resolve(rel);
-  char *mapped = xprof_remap_prefix(xp_remap_profile_path(resolved ? resolved : rel),
-                                    xp_opts.object_prefix_map, xp_opts.n_object_prefix_map);
-  path = xstrdup(mapped ? mapped : rel);
-  xprof_free(mapped);
+  char *out = xstrdup(resolved ? resolved : rel);
   xprof_free(resolved);
   XDELETEVEC(rel);
+  return out;
+}
+
+const char *xp_object_file(void) {
+  static char *file;
+  static bool done;
+  if (!done) {
+    file = resolved_object();
+    done = true;
+  }
+  return file;
+}
+
+const char *xp_object_path(void) {
+  static char *path;
+  if (path)
+    return path;
+  take_shipped();
+  if (shipped.objpath) /* compiled elsewhere, under a temporary name */
+    return path = xstrdup(shipped.objpath);
+  const char *file = xp_object_file();
+  char *mapped = xprof_remap_prefix(xp_remap_profile_path(file), xp_opts.object_prefix_map,
+                                    xp_opts.n_object_prefix_map);
+  path = xstrdup(mapped ? mapped : file);
+  xprof_free(mapped);
   return path;
 }

@@ -810,14 +810,22 @@ static void record_lines(xprof_linetab *t, const xp_fn *f, const xp_cfg *g) {
   }
 }
 
-/* Write the coverage table beside the object (or into tcov-dir). */
+/* Write the coverage table beside the object file, or into tcov-dir under
+ * the object's name in the profile (where xprof_tcov looks it up). */
 static void write_lines(xprof_linetab *t) {
   bool asked = xp_opts.coverage == XPROF_COVERAGE_ASKED;
+  const char *dir = xp_opts.coverage_dir;
+  const char *name = dir ? xp_object_path() : xp_object_file();
+  if (!name) {
+    if (asked)
+      xp_warning("no coverage table: compiled on another machine");
+    xprof_linetab_end(t, NULL, NULL);
+    return;
+  }
   if (asked && !xprof_linetab_has_lines(t))
-    xp_warning("no line information: the coverage table of %s has none", xp_object_path());
+    xp_warning("no line information: the coverage table of %s has none", name);
   xprof_error err;
-  if (xprof_linetab_write(t, xp_object_path(), xp_opts.coverage_dir, &err) < 0 &&
-      (asked || xp_opts.verbose))
+  if (xprof_linetab_write(t, name, dir, &err) < 0 && (asked || xp_opts.verbose))
     xp_warning("coverage table not written: %s", err.msg);
 }
 

@@ -110,8 +110,12 @@ unsigned xp_apply_value_sites(const xprof_objfile *o, const xprof_proc *f,
 bool xp_skip_function(cgraph_node *node);
 /* Name of a function in profiles: its assembler name. */
 const char *xp_function_name(tree decl);
-/* Resolved pathname of the object file this compilation produces. */
+/* Resolved pathname of the object file this compilation produces, as
+ * the profile knows it (after the prefix maps). */
 const char *xp_object_path(void);
+/* The same before the prefix maps: the file this compilation writes; NULL
+ * when it runs on another machine (distcc). */
+const char *xp_object_file(void);
 
 void xp_collect_execute(void);
 /* Collect mode, after inlining: the time profile's test at the entry of

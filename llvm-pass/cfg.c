@@ -624,9 +624,8 @@ const char *xl_shipped_data(LLVMModuleRef m, size_t *n) {
  * command links to a differently named output; mapped by the prefix maps
  * the driver passed, then by -xprofile_prefix_map's (as the GCC plugin
  * maps it). */
-char *xl_object_path(LLVMModuleRef m, const struct xl_options *o) {
-  if (shipped.m == m && shipped.objpath) /* compiled elsewhere, under a temporary name */
-    return xl_strdup(shipped.objpath);
+/* The object file as the command names it, relative or not (malloc'd). */
+static char *object_name(LLVMModuleRef m, const struct xl_options *o) {
   size_t len;
   const char *src = LLVMGetSourceFileName(m, &len);
   char *rel = NULL;
@@ -651,17 +650,34 @@ char *xl_object_path(LLVMModuleRef m, const struct xl_options *o) {
       rel = NULL;
     }
   }
-  if (!rel)
+  return rel;
+}
+
+char *xl_object_file(LLVMModuleRef m, const struct xl_options *o) {
+  if (shipped.m == m && shipped.objpath) /* compiled elsewhere */
     return NULL;
-  char *resolved = xprof_object_path_resolve(rel);
-  char *first = xprof_remap_prefix(resolved ? resolved : rel, o->prefix_map, o->n_prefix_map);
+  char *rel = object_name(m, o);
+  char *resolved = rel ? xprof_object_path_resolve(rel) : NULL;
+  char *file = resolved ? xl_strdup(resolved) : rel;
+  if (resolved)
+    free(rel);
+  xprof_free(resolved);
+  return file;
+}
+
+char *xl_object_path(LLVMModuleRef m, const struct xl_options *o) {
+  if (shipped.m == m && shipped.objpath) /* compiled elsewhere, under a temporary name */
+    return xl_strdup(shipped.objpath);
+  char *file = xl_object_file(m, o);
+  if (!file)
+    return NULL;
+  char *first = xprof_remap_prefix(file, o->prefix_map, o->n_prefix_map);
   char *mapped = first ? xprof_remap_prefix(first, o->object_prefix_map, o->n_object_prefix_map)
                        : NULL;
   xprof_free(first);
-  char *path = mapped ? xl_strdup(mapped) : rel;
+  char *path = mapped ? xl_strdup(mapped) : file;
   if (mapped)
-    free(rel);
-  xprof_free(resolved);
+    free(file);
   xprof_free(mapped);
   return path;
 }

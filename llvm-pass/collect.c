@@ -730,19 +730,27 @@ static void record_lines(ctx *c, LLVMValueRef fn, const fn_data *f, const struct
     }
 }
 
-/* Write the coverage table beside the object (or into -xprof-tcov-dir). */
+/* Write the coverage table beside the object file, or into -xprof-tcov-dir
+ * under the object's name in the profile (where xprof_tcov looks it up). */
 static void write_lines(ctx *c) {
   int asked = c->o->coverage == XPROF_COVERAGE_ASKED;
-  char *path = xl_object_path(c->m, c->o);
+  const char *dir = c->o->coverage_dir;
+  char *name = dir ? xl_object_path(c->m, c->o) : xl_object_file(c->m, c->o);
+  if (!name) {
+    if (asked)
+      xl_warning(c->m, "no coverage table: compiled on another machine");
+    xprof_linetab_end(c->lines, NULL, NULL);
+    c->lines = NULL;
+    return;
+  }
   if (asked && !xprof_linetab_has_lines(c->lines))
     xl_warning(c->m, "no line information: the coverage table of %s has none (compile with -g)",
-               path);
+               name);
   xprof_error err;
-  if (xprof_linetab_write(c->lines, path, c->o->coverage_dir, &err) < 0 &&
-      (asked || c->o->verbose))
+  if (xprof_linetab_write(c->lines, name, dir, &err) < 0 && (asked || c->o->verbose))
     xl_warning(c->m, "coverage table not written: %s", err.msg);
   c->lines = NULL;
-  free(path);
+  free(name);
 }
 
 /* Instrument fn.  Returns 0, or -1 when its control flow cannot be

@@ -127,6 +127,9 @@ int xl_profiled_function(LLVMModuleRef m, LLVMValueRef fn, const struct xl_optio
 const char *xl_function_name(LLVMValueRef fn);
 /* The object file this compilation produces (resolved pathname). */
 char *xl_object_path(LLVMModuleRef m, const struct xl_options *o);
+/* The same before the prefix maps: the file the command writes (malloc'd;
+ * NULL when compiled on another machine). */
+char *xl_object_file(LLVMModuleRef m, const struct xl_options *o);
 
 void xl_warning(LLVMModuleRef m, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
