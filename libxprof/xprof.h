@@ -671,9 +671,16 @@ char *xprof_linetab_path(const char *objpath, const char *dir);
  * edges out of blocks with two real successors or more, at the block's
  * last line.  Returns 0, or -1 when out of memory. */
 #define XPROF_COV_BEGINS_BLOCK 1u /* some block's first line */
+#define XPROF_COV_ENDS_BLOCK 2u   /* some block's last line */
+/* gcov counts a line over every function of its source at once: the
+ * entries (and cycles) of all the blocks that end on it, wherever they
+ * are, or, when none does, the sum of its blocks.  Adding up functions'
+ * lines: their `count`s where ENDS_BLOCK is set in any, else their
+ * `blocks`. */
 typedef struct xprof_cov_line {
   uint32_t file, line;
-  uint64_t count;
+  uint64_t count;  /* this procedure's alone, by gcov's rule */
+  uint64_t blocks; /* the sum of the counts of its blocks here */
   uint32_t flags;
 } xprof_cov_line;
 typedef struct xprof_cov_block {

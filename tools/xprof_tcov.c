@@ -45,10 +45,15 @@ static const char usage[] =
 
 /* ---- what was run, per source file ------------------------------------- */
 
+/* A line over all the procedures of its source, added up as gcov does
+ * (xprof.h, xprof_cov_line): the counts of the procedures where a block
+ * ends on it, if any does, else the sums of its blocks. */
 typedef struct line_data {
-  uint64_t count;
-  unsigned char exists, begins; /* has code; some block begins here */
+  uint64_t ends, blocks;
+  unsigned char exists, begins, any_ends; /* code; a block begins / ends here */
 } line_data;
+
+static uint64_t line_count(const line_data *l) { return l->any_ends ? l->ends : l->blocks; }
 
 typedef struct block_data {
   uint32_t line;
@@ -193,7 +198,11 @@ static void add_proc(report *r, const xprof_cfgdump *t, const xprof_cfgdump_entr
     of[i] = source_of(r, &t->sources[i]);
   for (uint32_t i = 0; i < cov->n_lines; i++) {
     line_data *l = line_of(of[cov->lines[i].file], cov->lines[i].line);
-    l->count = xprof_sat_add(l->count, cov->lines[i].count);
+    if (cov->lines[i].flags & XPROF_COV_ENDS_BLOCK) {
+      l->ends = xprof_sat_add(l->ends, cov->lines[i].count);
+      l->any_ends = 1;
+    }
+    l->blocks = xprof_sat_add(l->blocks, cov->lines[i].blocks);
     l->exists = 1;
     l->begins |= (cov->lines[i].flags & XPROF_COV_BEGINS_BLOCK) != 0;
   }
@@ -413,8 +422,8 @@ static void write_listing(FILE *out, const source *s, const char *text, size_t l
     size_t n = end ? (size_t)(end - (text + at)) : len - at;
     const line_data *l = line < s->n_lines ? &s->lines[line] : NULL;
     if (l && l->exists && (l->begins || every)) {
-      if (l->count)
-        fprintf(out, "%10" PRIu64 " -> ", l->count);
+      if (line_count(l))
+        fprintf(out, "%10" PRIu64 " -> ", line_count(l));
       else
         fputs("     ##### -> ", out);
     } else {
@@ -462,7 +471,7 @@ typedef struct totals {
 static void count_source(const source *s, totals *t) {
   for (uint32_t i = 0; i < s->n_lines; i++) {
     t->lines += s->lines[i].exists;
-    t->lines_hit += s->lines[i].exists && s->lines[i].count;
+    t->lines_hit += s->lines[i].exists && line_count(&s->lines[i]);
   }
   for (uint32_t i = 0; i < s->n_funcs; i++) {
     t->funcs++;
@@ -501,7 +510,7 @@ static void write_lcov_source(FILE *out, source *s, const char *test) {
   fprintf(out, "BRF:%" PRIu64 "\nBRH:%" PRIu64 "\n", t.branches, t.branches_hit);
   for (uint32_t i = 0; i < s->n_lines; i++)
     if (s->lines[i].exists)
-      fprintf(out, "DA:%u,%" PRIu64 "\n", i, s->lines[i].count);
+      fprintf(out, "DA:%u,%" PRIu64 "\n", i, line_count(&s->lines[i]));
   fprintf(out, "LF:%" PRIu64 "\nLH:%" PRIu64 "\nend_of_record\n", t.lines, t.lines_hit);
 }
 

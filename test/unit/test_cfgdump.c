@@ -203,6 +203,24 @@ static void coverage_loop_on_a_line(void) {
   xprof_proc_coverage_free(&cov);
 }
 
+/* Two loops through the same block on one line (10): A -> B -> A six
+ * times, A -> B -> C -> A four times, entered once; gcov's circuits give
+ * the line 1 + 6 + 4. */
+static void coverage_circuits(void) {
+  static const xprof_edge g[] = {{XPROF_ENTRY, 2, 0, 0, 0}, {2, 3, 0, 0, 0}, {3, 2, 0, 0, 0},
+                                 {3, 4, 0, 0, 0},           {4, 2, 0, 0, 0}, {2, XPROF_EXIT, 0, 0, 0}};
+  xprof_cfg_line lines[] = {{2, 0, 10, 0}, {3, 0, 10, 0}, {4, 0, 10, 0}};
+  xprof_cfgdump_entry c = {.n_nodes = 5, .n_edges = 6, .edges = (xprof_edge *)g,
+                           .lines = lines, .n_lines = 3};
+  uint64_t edges[6] = {1, 10, 6, 4, 4, 1}, nodes[5] = {1, 1, 11, 10, 4};
+  xprof_proc_cov cov;
+  CHECK(xprof_proc_coverage(&c, edges, nodes, &cov) == 0);
+  CHECK_U64(cov_line(&cov, 10)->count, 11);
+  CHECK_U64(cov_line(&cov, 10)->blocks, 25);
+  CHECK(cov_line(&cov, 10)->flags & XPROF_COV_ENDS_BLOCK);
+  xprof_proc_coverage_free(&cov);
+}
+
 /* while (f(a[j]) ...) with the call on line 7 and its argument on line 8,
  * as GCC's coverage sees it: the call ends a piece of its block (B), so
  * that line 8 ends the first piece and line 7 the second.  Line 7 is
@@ -239,4 +257,5 @@ UNIT_TABLE(cfgdump_tests) = {
     {"cfgdump/coverage_diamond", coverage_diamond},
     {"cfgdump/coverage_loop_on_a_line", coverage_loop_on_a_line},
     {"cfgdump/coverage_pieces", coverage_pieces},
+    {"cfgdump/coverage_circuits", coverage_circuits},
     UNIT_END};
