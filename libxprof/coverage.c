@@ -196,28 +196,30 @@ static int circuit(line_set *s, uint32_t v, uint32_t start) {
   return 0;
 }
 
-/* A block and a line it ends on (for gcov's line sets). */
-typedef struct ending {
-  uint32_t line, node;
-} ending;
+/* Two numbers sorted by the first, then the second: a line and a block
+ * that ends on it (gcov's line sets), a block and an edge out of it. */
+typedef struct pair {
+  uint32_t key, id;
+} pair;
 
-static int by_line_then_node(const void *a, const void *b) {
-  const ending *x = a, *y = b;
-  if (x->line != y->line)
-    return x->line < y->line ? -1 : 1;
-  return x->node < y->node ? -1 : x->node > y->node;
+static int by_pair(const void *a, const void *b) {
+  const pair *x = a, *y = b;
+  if (x->key != y->key)
+    return x->key < y->key ? -1 : 1;
+  return x->id < y->id ? -1 : x->id > y->id;
 }
 
-/* The count of the line whose blocks are ends[0 .. n): the entries into
+/* The count of the line whose blocks are ends[0 .. n) (key: the line, id:
+ * a block): the entries into
  * them from other blocks, plus the flow of the circuits among them. */
-static uint64_t line_set_count(line_set *s, const uint64_t *edge_count, const ending *ends,
+static uint64_t line_set_count(line_set *s, const uint64_t *edge_count, const pair *ends,
                                uint32_t n) {
   const adjacency *a = s->a;
   uint64_t entries = 0;
   for (uint32_t i = 0; i < n; i++)
-    s->member[ends[i].node] = 1;
+    s->member[ends[i].id] = 1;
   for (uint32_t i = 0; i < n; i++) {
-    uint32_t v = ends[i].node;
+    uint32_t v = ends[i].id;
     for (uint32_t k = a->in_at[v]; k < a->in_at[v + 1]; k++)
       if (!s->member[s->edges[a->in[k]].src])
         entries = xprof_sat_add(entries, edge_count[a->in[k]]);
@@ -228,19 +230,20 @@ static uint64_t line_set_count(line_set *s, const uint64_t *edge_count, const en
   s->count = 0;
   for (uint32_t i = 0; i < n; i++) {
     s->depth = 0;
-    circuit(s, ends[i].node, ends[i].node);
+    circuit(s, ends[i].id, ends[i].id);
     for (uint32_t j = 0; j < n; j++) /* a fresh search from each start */
-      unblock(s, ends[j].node);
+      unblock(s, ends[j].id);
   }
   for (uint32_t i = 0; i < n; i++)
-    s->member[ends[i].node] = 0;
+    s->member[ends[i].id] = 0;
   return xprof_sat_add(entries, s->count);
 }
 
-/* Line counts by gcov's rule (above): ends[0 .. n_ends) says which lines
+/* Line counts by gcov's rule (above): ends[0 .. n_ends), (line, block)
+ * pairs, says which lines
  * each block ends on. */
 static int count_lines(const xprof_cfgdump_entry *c, const uint64_t *edge_count,
-                       const uint64_t *node_count, ending *ends, uint32_t n_ends,
+                       const uint64_t *node_count, pair *ends, uint32_t n_ends,
                        xprof_proc_cov *cov) {
   for (uint32_t i = 0; i < c->n_lines; i++) { /* each block has a line once */
     xprof_cov_line *l = &cov->lines[line_index(cov, c->lines[i].file, c->lines[i].line)];
@@ -256,12 +259,12 @@ static int count_lines(const xprof_cfgdump_entry *c, const uint64_t *edge_count,
   if (make_adjacency(c, &a) < 0 || !s.member || !s.blocked || !s.left || !s.waiting ||
       !s.n_waiting || !s.cap_waiting || !s.path)
     goto out;
-  xprof_sort(ends, n_ends, sizeof *ends, by_line_then_node);
+  xprof_sort(ends, n_ends, sizeof *ends, by_pair);
   for (uint32_t i = 0, j; i < n_ends; i = j) {
-    for (j = i + 1; j < n_ends && ends[j].line == ends[i].line; j++)
+    for (j = i + 1; j < n_ends && ends[j].key == ends[i].key; j++)
       ;
-    cov->lines[ends[i].line].count = line_set_count(&s, edge_count, ends + i, j - i);
-    cov->lines[ends[i].line].flags |= XPROF_COV_ENDS_BLOCK;
+    cov->lines[ends[i].key].count = line_set_count(&s, edge_count, ends + i, j - i);
+    cov->lines[ends[i].key].flags |= XPROF_COV_ENDS_BLOCK;
   }
   rc = s.failed ? -1 : 0;
 out:
@@ -324,16 +327,6 @@ static void free_gcov_graph(gcov_graph *g) {
   xprof_free(g->node_count);
 }
 
-typedef struct edge_at {
-  uint32_t src, edge;
-} edge_at;
-
-static int by_source_edge(const void *a, const void *b) {
-  const edge_at *x = a, *y = b;
-  if (x->src != y->src)
-    return x->src < y->src ? -1 : 1;
-  return x->edge < y->edge ? -1 : x->edge > y->edge;
-}
 
 /* gcov's numbering: each node's pieces in turn, each followed by the
  * blocks on its edges (GCC puts a block split off an edge after the
@@ -343,12 +336,12 @@ static int by_source_edge(const void *a, const void *b) {
  * blocks, or 0 when out of memory. */
 static uint32_t number_blocks(const xprof_cfgdump_entry *c, uint32_t *first, uint32_t *last,
                               uint32_t *on_edge) {
-  edge_at *eb = xprof_malloc(((size_t)c->n_edge_blocks + 1) * sizeof *eb);
+  pair *eb = xprof_malloc(((size_t)c->n_edge_blocks + 1) * sizeof *eb);
   if (!eb)
     return 0;
   for (uint32_t b = 0; b < c->n_edge_blocks; b++)
-    eb[b] = (edge_at){c->edges[c->edge_blocks[b].edge].src, c->edge_blocks[b].edge};
-  xprof_sort(eb, c->n_edge_blocks, sizeof *eb, by_source_edge);
+    eb[b] = (pair){c->edges[c->edge_blocks[b].edge].src, c->edge_blocks[b].edge};
+  xprof_sort(eb, c->n_edge_blocks, sizeof *eb, by_pair);
   for (uint32_t e = 0; e < c->n_edges; e++)
     on_edge[e] = UINT32_MAX;
   uint32_t n = 0, b = 0;
@@ -356,8 +349,8 @@ static uint32_t number_blocks(const xprof_cfgdump_entry *c, uint32_t *first, uin
     first[k] = n;
     n += c->n_pieces ? c->n_pieces[k] : 1;
     last[k] = n - 1;
-    for (; b < c->n_edge_blocks && eb[b].src == k; b++)
-      on_edge[eb[b].edge] = n++;
+    for (; b < c->n_edge_blocks && eb[b].key == k; b++)
+      on_edge[eb[b].id] = n++;
   }
   xprof_free(eb);
   return n;
@@ -429,9 +422,9 @@ fail:
  * location group of gcov's notes), the highest under GCC's rules (gcov
  * sorts them), the last under LLVM's; none for last_block.  last_of[n]:
  * the line its last run ends on, where its branches are. */
-static ending *block_ends(const xprof_cfgdump_entry *c, const xprof_proc_cov *cov,
+static pair *block_ends(const xprof_cfgdump_entry *c, const xprof_proc_cov *cov,
                           uint32_t last_block, uint32_t *last_of, uint32_t *n_ends) {
-  ending *ends = xprof_malloc(((size_t)c->n_lines + 1) * sizeof *ends);
+  pair *ends = xprof_malloc(((size_t)c->n_lines + 1) * sizeof *ends);
   uint32_t n = 0;
   if (!ends)
     return NULL;
@@ -440,14 +433,14 @@ static ending *block_ends(const xprof_cfgdump_entry *c, const xprof_proc_cov *co
     uint32_t l = line_index(cov, r->file, r->line);
     int same_run = i > 0 && c->lines[i - 1].node == r->node && c->lines[i - 1].file == r->file;
     if (!same_run)
-      ends[n++] = (ending){l, r->node};
-    else if (!c->gcc_rules || r->line > cov->lines[ends[n - 1].line].line)
-      ends[n - 1].line = l;
-    last_of[r->node] = ends[n - 1].line;
+      ends[n++] = (pair){l, r->node};
+    else if (!c->gcc_rules || r->line > cov->lines[ends[n - 1].key].line)
+      ends[n - 1].key = l;
+    last_of[r->node] = ends[n - 1].key;
   }
   uint32_t m = 0;
   for (uint32_t i = 0; i < n; i++)
-    if (ends[i].node != last_block)
+    if (ends[i].id != last_block)
       ends[m++] = ends[i];
   *n_ends = m;
   return ends;
@@ -459,7 +452,7 @@ static int cover(const xprof_cfgdump_entry *c, const uint64_t *edge_count,
                  const uint64_t *node_count, uint32_t last_block, xprof_proc_cov *cov) {
   uint32_t *first_of = xprof_malloc(((size_t)c->n_nodes + 1) * 4);
   uint32_t *last_of = xprof_malloc(((size_t)c->n_nodes + 1) * 4);
-  ending *ends = NULL;
+  pair *ends = NULL;
   uint32_t n_ends = 0;
   int rc = -1;
   if (!first_of || !last_of || distinct_lines(c, cov) < 0)
