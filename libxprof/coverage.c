@@ -209,9 +209,9 @@ static int by_pair(const void *a, const void *b) {
   return x->id < y->id ? -1 : x->id > y->id;
 }
 
-/* The count of the line whose blocks are ends[0 .. n) (key: the line, id:
- * a block): the entries into
- * them from other blocks, plus the flow of the circuits among them. */
+/* The count of the line whose blocks are ends[0 .. n) (key: the line,
+ * id: a block): the entries into them from other blocks, plus the flow of
+ * the circuits among them. */
 static uint64_t line_set_count(line_set *s, const uint64_t *edge_count, const pair *ends,
                                uint32_t n) {
   const adjacency *a = s->a;
@@ -240,8 +240,7 @@ static uint64_t line_set_count(line_set *s, const uint64_t *edge_count, const pa
 }
 
 /* Line counts by gcov's rule (above): ends[0 .. n_ends), (line, block)
- * pairs, says which lines
- * each block ends on. */
+ * pairs, says which lines each block ends on. */
 static int count_lines(const xprof_cfgdump_entry *c, const uint64_t *edge_count,
                        const uint64_t *node_count, pair *ends, uint32_t n_ends,
                        xprof_proc_cov *cov) {
