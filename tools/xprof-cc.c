@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -547,6 +548,14 @@ static void pushf(struct args *a, const char *fmt, const char *s) {
   push(a, arg);
 }
 
+/* Does the command write its object somewhere that is no file (-o
+ * /dev/null, as build systems probe flags)?  Then no coverage table: GCC
+ * would name it after the source, in the working directory. */
+static int output_is_no_file(const struct command *c) {
+  struct stat st;
+  return c->output && stat(c->output, &st) == 0 && !S_ISREG(st.st_mode);
+}
+
 /* -xprofile=tcov:NAME: the compilers put the coverage tables into the
  * profile directory, NAME.profile/tcov, as Sun's compilers make the
  * profile directory at compile time (malloc'd; NULL without a NAME). */
@@ -591,6 +600,8 @@ static int add_plugin(struct args *a, const struct command *c) {
   if (c->mode == COLLECT)
     plugin_option(a, c->collect_name ? "-xprofile=collect:%s" : "-xprofile=collect%s",
                   c->collect_name ? c->collect_name : "");
+  if (c->mode == COLLECT && output_is_no_file(c))
+    plugin_option(a, "%s", "-xprof-no-coverage-table");
   if (c->mode == COLLECT && c->tcov) {
     char *dir = tcov_dir(c);
     plugin_option(a, dir ? "-xprof-tcov-dir=%s" : "-xprof-tcov%s", dir ? dir : "");
@@ -664,7 +675,9 @@ static int add_plugin(struct args *a, const struct command *c) {
     if (c->update)
       pushf(a, "-fplugin-arg-xprof-update=%s", c->update);
     char *dir = c->tcov ? tcov_dir(c) : NULL;
-    if (dir)
+    if (output_is_no_file(c))
+      push(a, "-fplugin-arg-xprof-no-coverage-table");
+    else if (dir)
       pushf(a, "-fplugin-arg-xprof-tcov-dir=%s", plugin_arg_encode(dir));
     else if (c->tcov)
       push(a, "-fplugin-arg-xprof-tcov");
