@@ -792,6 +792,7 @@ static void record_lines(xprof_linetab *t, const xp_fn *f, const xp_cfg *g) {
   xprof_linetab_proc(t, f->name, f->signature, g->n_nodes, g->edges, g->n_edges,
                      g->counter_of_edge, (uint32_t)g->n_counters, f->comdat, x.file,
                      (uint32_t)x.line);
+  xprof_linetab_end_line(t, (uint32_t)expand_location(cfun->function_end_locus).line);
   hash_set<xp_location_hash> seen;
   uint32_t k = 0; /* edges are listed by source block */
   basic_block bb;

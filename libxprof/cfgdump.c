@@ -86,7 +86,7 @@ static int read_proc(FILE *f, const char *path, unsigned long *lineno,
                       path, *lineno);
   p->name = xprof_strdup(owner, name);
   p->signature = sig;
-  p->decl_file = p->decl_line = XPROF_NO_LINE;
+  p->decl_file = p->decl_line = p->end_line = XPROF_NO_LINE;
   p->edges = xprof_alloc(owner, ((size_t)p->n_edges + 1) * sizeof *p->edges);
   p->counter_of_edge = xprof_alloc(owner, ((size_t)p->n_edges + 1) * 4);
   p->debug_of_edge = xprof_alloc(owner, ((size_t)p->n_edges + 1) * 4);
@@ -199,7 +199,8 @@ static int read_line(reader *r, xprof_cfgdump_entry *p, const char *line) {
 }
 
 /* The records that follow a procedure's edges: "F <file> <line>" (where
- * it is declared), "C" (a comdat function), and B, E and L (above). */
+ * it is declared), "C" (a comdat function), "N <line>" (where it ends),
+ * and B, E and L (above). */
 static int read_line_record(reader *r, const char *line, unsigned long lineno,
                             xprof_error *err) {
   xprof_cfgdump_entry *p = r->n_procs ? &r->procs[r->n_procs - 1] : NULL;
@@ -215,6 +216,9 @@ static int read_line_record(reader *r, const char *line, unsigned long lineno,
     p->decl_file = file;
     p->decl_line = at;
     rc = 0;
+  } else if (line[0] == 'N' && sscanf(line, "N %u", &at) == 1) {
+    p->end_line = at;
+    rc = 0;
   } else if (line[0] == 'B') {
     rc = read_piece(r, p, line);
   } else if (line[0] == 'E') {
@@ -226,7 +230,7 @@ static int read_line_record(reader *r, const char *line, unsigned long lineno,
     return xprof_fail_nomem(err, r->path);
   if (rc < 0)
     return xprof_fail(err, XPROF_ERR_FORMAT,
-                      "%s:%lu: expected PROC, S, F, C, B, E or L (a record out of range, or "
+                      "%s:%lu: expected PROC, S, F, C, N, B, E or L (a record out of range, or "
                       "before any procedure?)",
                       r->path, lineno);
   return 0;

@@ -107,6 +107,11 @@ void xprof_linetab_proc(xprof_linetab *t, const char *name, uint64_t signature, 
     fprintf(t->f, "F %u %u\n", file, decl_line);
 }
 
+void xprof_linetab_end_line(xprof_linetab *t, uint32_t line) {
+  if (line)
+    fprintf(t->f, "N %u\n", line);
+}
+
 void xprof_linetab_line(xprof_linetab *t, uint32_t node, const char *file, uint32_t line) {
   if (!file || !file[0] || !line)
     return;

@@ -559,6 +559,7 @@ int xprof_solve_flow_sites(uint32_t n_nodes, const xprof_edge *edges,
  *   F <source> <line>          where the procedure is declared
  *   C                          the procedure is a comdat function: copies
  *                              in other objects share its counts
+ *   N <line>                   the line where the procedure's body ends
  *   L <node> <source> <line>   a line of block <node>, in the order the
  *                              block's statements first reach it
  *   B <node>                   the next lines of <node> are a piece of it
@@ -599,6 +600,7 @@ typedef struct xprof_cfgdump_entry {
   uint32_t *counter_of_edge;
   uint32_t *debug_of_edge; /* XPROF_ON_TREE when none */
   uint32_t decl_file, decl_line; /* XPROF_NO_LINE when unknown */
+  uint32_t end_line;             /* XPROF_NO_LINE when unknown */
   int comdat;
   int gcc_rules; /* the table's R record says gcc */
   xprof_cfg_line *lines;
@@ -634,6 +636,9 @@ void xprof_linetab_proc(xprof_linetab *t, const char *name, uint64_t signature, 
                         const xprof_edge *edges, uint32_t n_edges,
                         const uint32_t *counter_of_edge, uint32_t n_counters, int comdat,
                         const char *decl_file, uint32_t decl_line);
+/* The line where the last procedure's body ends (gcov's function
+ * groups need it; GCC's plugin records it). */
+void xprof_linetab_end_line(xprof_linetab *t, uint32_t line);
 /* A line of block `node`; repeats of the block's lines are dropped. */
 void xprof_linetab_line(xprof_linetab *t, uint32_t node, const char *file, uint32_t line);
 /* The next lines of `node` are a new piece of it (a B record). */

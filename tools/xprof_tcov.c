@@ -47,13 +47,18 @@ static const char usage[] =
 
 /* A line over all the procedures of its source, added up as gcov does
  * (xprof.h, xprof_cov_line): the counts of the procedures where a block
- * ends on it, if any does, else the sums of its blocks. */
+ * ends on it, if any does, else the sums of its blocks; plus, apart, each
+ * count of the line in a function of a group (functions that start on
+ * the same line: a header's static function in several objects), which
+ * gcov counts function by function within the function's own lines. */
 typedef struct line_data {
-  uint64_t ends, blocks;
+  uint64_t ends, blocks, group;
   unsigned char exists, begins, any_ends; /* code; a block begins / ends here */
 } line_data;
 
-static uint64_t line_count(const line_data *l) { return l->any_ends ? l->ends : l->blocks; }
+static uint64_t line_count(const line_data *l) {
+  return xprof_sat_add(l->any_ends ? l->ends : l->blocks, l->group);
+}
 
 typedef struct block_data {
   uint32_t line;
@@ -92,6 +97,8 @@ typedef struct report {
   uint32_t n_sources, cap_sources;
   char **seen; /* name#signature of procedures counted (comdat copies once) */
   size_t n_seen, cap_seen;
+  char **starts; /* "path:line" of every procedure's start, sorted */
+  size_t n_starts, cap_starts;
   int problems;
 } report;
 
@@ -122,15 +129,16 @@ static char *mapped(const report *r, const char *path) {
   return out;
 }
 
-/* The report's entry of a table's source (made on first sight). */
-static source *source_of(report *r, const xprof_cfg_source *s) {
+/* The index of the report's entry of a table's source (made on first
+ * sight, which may move the others: an index, not a pointer). */
+static uint32_t source_of(report *r, const xprof_cfg_source *s) {
   char *path = mapped(r, s->path);
   for (uint32_t i = 0; i < r->n_sources; i++)
     if (strcmp(r->sources[i].path, path) == 0) {
       free(path);
       source *known = &r->sources[i];
       known->conflict |= known->hash != s->hash;
-      return known;
+      return i;
     }
   r->sources = grow(r->sources, &r->cap_sources, r->n_sources, sizeof *r->sources);
   source *n = &r->sources[r->n_sources++];
@@ -138,7 +146,7 @@ static source *source_of(report *r, const xprof_cfg_source *s) {
   n->path = path;
   n->size = s->size;
   n->hash = s->hash;
-  return n;
+  return r->n_sources - 1;
 }
 
 static line_data *line_of(source *s, uint32_t line) {
@@ -188,23 +196,35 @@ static void add_function(source *s, const char *name, uint32_t line, uint64_t ca
   s->funcs[s->n_funcs++] = (func_data){name, line, calls};
 }
 
-/* Add one procedure's coverage to its sources. */
+/* Add one procedure's coverage to its sources; grouped: it is in a
+ * group (is_grouped). */
 static void add_proc(report *r, const xprof_cfgdump *t, const xprof_cfgdump_entry *c,
-                     const xprof_proc_cov *cov) {
+                     const xprof_proc_cov *cov, int grouped) {
   source **of = calloc(t->n_sources + 1, sizeof *of);
   if (!of)
     exit(tool_error("out of memory"));
+  uint32_t *at = calloc(t->n_sources + 1, sizeof *at);
+  if (!at)
+    exit(tool_error("out of memory"));
   for (uint32_t i = 0; i < t->n_sources; i++)
-    of[i] = source_of(r, &t->sources[i]);
+    at[i] = source_of(r, &t->sources[i]);
+  for (uint32_t i = 0; i < t->n_sources; i++) /* all made: none moves now */
+    of[i] = &r->sources[at[i]];
+  free(at);
   for (uint32_t i = 0; i < cov->n_lines; i++) {
     line_data *l = line_of(of[cov->lines[i].file], cov->lines[i].line);
+    l->exists = 1;
+    l->begins |= (cov->lines[i].flags & XPROF_COV_BEGINS_BLOCK) != 0;
+    if (grouped && cov->lines[i].file == c->decl_file && cov->lines[i].line >= c->decl_line &&
+        cov->lines[i].line <= c->end_line) {
+      l->group = xprof_sat_add(l->group, cov->lines[i].count);
+      continue;
+    }
     if (cov->lines[i].flags & XPROF_COV_ENDS_BLOCK) {
       l->ends = xprof_sat_add(l->ends, cov->lines[i].count);
       l->any_ends = 1;
     }
     l->blocks = xprof_sat_add(l->blocks, cov->lines[i].blocks);
-    l->exists = 1;
-    l->begins |= (cov->lines[i].flags & XPROF_COV_BEGINS_BLOCK) != 0;
   }
   for (uint32_t i = 0; i < cov->n_blocks; i++) {
     source *s = of[cov->blocks[i].file];
@@ -225,6 +245,50 @@ static void add_proc(report *r, const xprof_cfgdump *t, const xprof_cfgdump_entr
   if (c->decl_file != XPROF_NO_LINE)
     add_function(of[c->decl_file], c->name, c->decl_line, cov->entry_count);
   free(of);
+}
+
+/* ---- gcov's function groups ------------------------------------------ */
+
+/* "path:line" where procedure c of table t starts (malloc'd), or NULL
+ * when the table does not say where it starts and ends. */
+static char *start_key(const report *r, const xprof_cfgdump *t, const xprof_cfgdump_entry *c) {
+  if (c->decl_file == XPROF_NO_LINE || c->end_line == XPROF_NO_LINE)
+    return NULL;
+  char *path = mapped(r, t->sources[c->decl_file].path), *key;
+  if (asprintf(&key, "%s:%u", path, c->decl_line) < 0)
+    exit(tool_error("out of memory"));
+  free(path);
+  return key;
+}
+
+static int by_string(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void note_start(report *r, const xprof_cfgdump *t, const xprof_cfgdump_entry *c) {
+  char *key = start_key(r, t, c);
+  if (!key)
+    return;
+  if (r->n_starts == r->cap_starts) {
+    r->cap_starts = r->cap_starts ? 2 * r->cap_starts : 256;
+    r->starts = realloc(r->starts, r->cap_starts * sizeof *r->starts);
+    if (!r->starts)
+      exit(tool_error("out of memory"));
+  }
+  r->starts[r->n_starts++] = key;
+}
+
+/* Is c in a group: do two procedures of the profile (copies in other
+ * objects included) start where it starts?  (r->starts sorted.) */
+static int is_grouped(const report *r, const xprof_cfgdump *t, const xprof_cfgdump_entry *c) {
+  char *key = start_key(r, t, c);
+  if (!key)
+    return 0;
+  char **hit = bsearch(&key, r->starts, r->n_starts, sizeof *r->starts, by_string);
+  int grouped = hit && ((hit > r->starts && strcmp(hit[-1], key) == 0) ||
+                        (hit + 1 < r->starts + r->n_starts && strcmp(hit[1], key) == 0));
+  free(key);
+  return grouped;
 }
 
 /* ---- reading the profile and the tables -------------------------------- */
@@ -249,21 +313,26 @@ static char *find_table(const report *r, const char *profile_dir, const char *ob
   return NULL;
 }
 
-/* Count the procedures of one object by its table. */
-static void add_object(report *r, const xprof_objfile *o, const char *table,
-                       xprof_profile *p) {
-  xprof_error err;
+/* An object of the profile with its table. */
+typedef struct loaded {
+  const xprof_objfile *o;
+  char *table;
   xprof_cfgdump t;
-  if (xprof_cfgdump_read(table, p, &t, &err) < 0) {
-    tool_fail(&err);
-    r->problems++;
-    return;
-  }
+} loaded;
+
+/* Is c as the profile has it (the object not rebuilt since)?  Its record. */
+static const xprof_proc *profiled(const xprof_objfile *o, const xprof_cfgdump_entry *c) {
+  const xprof_proc *f = xprof_find_proc(o, c->name);
+  return f && f->signature == c->signature ? f : NULL;
+}
+
+/* Count the procedures of one object by its table. */
+static void add_object(report *r, const loaded *x) {
   uint32_t stale = 0;
-  for (uint32_t i = 0; i < t.n_procs; i++) {
-    const xprof_cfgdump_entry *c = &t.procs[i];
-    const xprof_proc *f = xprof_find_proc(o, c->name);
-    if (!f || f->signature != c->signature) {
+  for (uint32_t i = 0; i < x->t.n_procs; i++) {
+    const xprof_cfgdump_entry *c = &x->t.procs[i];
+    const xprof_proc *f = profiled(x->o, c);
+    if (!f) {
       stale++;
       continue;
     }
@@ -273,9 +342,10 @@ static void add_object(report *r, const xprof_objfile *o, const char *table,
     xprof_proc_cov cov;
     if (!edges || !nodes)
       exit(tool_error("out of memory"));
-    if (tool_solve_proc(o, f, c, edges, nodes) < 0 || xprof_proc_coverage(c, edges, nodes, &cov) < 0)
-      exit(tool_error("%s: cannot solve the counts of %s", table, c->name));
-    add_proc(r, &t, c, &cov);
+    if (tool_solve_proc(x->o, f, c, edges, nodes) < 0 ||
+        xprof_proc_coverage(c, edges, nodes, &cov) < 0)
+      exit(tool_error("%s: cannot solve the counts of %s", x->table, c->name));
+    add_proc(r, &x->t, c, &cov, is_grouped(r, &x->t, c));
     xprof_proc_coverage_free(&cov);
     free(edges);
     free(nodes);
@@ -283,14 +353,20 @@ static void add_object(report *r, const xprof_objfile *o, const char *table,
   if (stale)
     tool_error("%s: %u procedure%s not as in the profile (the object was rebuilt after the "
                "run?): left out",
-               table, stale, xprof_plural(stale));
+               x->table, stale, xprof_plural(stale));
 }
 
+/* Every object's table, read before any is counted: which procedures
+ * form groups depends on all of them. */
 static void read_coverage(report *r, const char *profile_dir, xprof_profile *p) {
-  uint32_t missing = 0;
+  loaded *all = calloc((size_t)p->n_objfiles + 1, sizeof *all);
+  uint32_t n = 0, missing = 0;
+  if (!all)
+    exit(tool_error("out of memory"));
   for (uint32_t i = 0; i < p->n_objfiles; i++) {
     const xprof_objfile *o = &p->objfiles[i];
     char *table = find_table(r, profile_dir, o->path);
+    xprof_error err;
     if (!table) {
       if (missing++ < 5)
         tool_error("no coverage table for %s (%s.xpcov): built by an xprof without them, or "
@@ -298,11 +374,27 @@ static void read_coverage(report *r, const char *profile_dir, xprof_profile *p) 
                    o->path, o->path);
       continue;
     }
-    add_object(r, o, table, p);
-    xprof_free(table);
+    if (xprof_cfgdump_read(table, p, &all[n].t, &err) < 0) {
+      tool_fail(&err);
+      r->problems++;
+      xprof_free(table);
+      continue;
+    }
+    all[n].o = o;
+    all[n].table = table;
+    for (uint32_t k = 0; k < all[n].t.n_procs; k++)
+      if (profiled(o, &all[n].t.procs[k]))
+        note_start(r, &all[n].t, &all[n].t.procs[k]);
+    n++;
   }
   if (missing > 5)
     tool_error("... and %u more object files without coverage tables", missing - 5);
+  qsort(r->starts, r->n_starts, sizeof *r->starts, by_string);
+  for (uint32_t i = 0; i < n; i++) {
+    add_object(r, &all[i]);
+    xprof_free(all[i].table);
+  }
+  free(all);
 }
 
 /* ---- choosing sources ------------------------------------------------- */

@@ -23,8 +23,21 @@ def read_lcov(path):
 def read_gcov(paths):
     lines = collections.defaultdict(dict)
     for path in paths:
-        source = None
+        source, in_group, after_rule = None, False, False
         for raw in open(path, errors="replace"):
+            # Functions that start on the same line (static copies of a
+            # header's function) get sections of their own after the
+            # summed listing: "----" then "NAME:" then their lines.
+            if raw.startswith("------------------"):
+                after_rule = True
+                continue
+            if after_rule:
+                after_rule = False
+                in_group = not raw.startswith(" ") and raw.rstrip().endswith(":")
+                if in_group:
+                    continue
+            if in_group:
+                continue
             parts = raw.split(":", 2)
             if len(parts) < 3:
                 continue

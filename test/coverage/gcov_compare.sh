@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # gcov_compare.sh [PROGRAM...]: xprof's line counts against gcov's on real
-# programs from Debian's sources (bzip2 and lua by default; fetched with
-# apt-get source into build/bench-sources, as the benchmarks fetch them).
+# programs from Debian's sources (bzip2, lua, sqlite and zstd by default;
+# fetched with apt-get source into build/bench-sources, as the benchmarks
+# fetch them).
 # Each program is built twice at -O0 and at -O2 -- with gcc --coverage,
 # and with xprof-gcc -xprofile=tcov -- and run on the same workload; gcov's
 # listings are compared with xprof_tcov --lcov line by line
@@ -13,12 +14,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=$(cd "${BUILD:-$root/build}" && pwd)
 src=${BENCH_SOURCES:-$build/bench-sources}
-programs=${*:-bzip2 lua}
+programs=${*:-bzip2 lua sqlite zstd}
 export PATH=$build/tools:$PATH
 PROGRAMS="$programs" bash "$root/bench/programs/fetch.sh" "$src"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 awk -v seed=11 -v words=20000 -f "$root/bench/workloads/gendata.awk" > "$work/in.txt"
+awk -v seed=22 -v rows=800 -v kind=run -f "$root/bench/workloads/gensql.awk" > "$work/in.sql"
 
 # build PROGRAM DIR CC FLAGS: the program's sources into DIR, built.
 build() {
@@ -32,6 +34,17 @@ build() {
       make -s -C "$2" CC="$3" MYLDFLAGS="$4" \
         CFLAGS="$4 -DLUA_COMPAT_5_3 -DLUA_USE_POSIX '-Dluai_makeseed(L)=0x2545f491u'" \
         lua >/dev/null ;;
+    sqlite)
+      cp "$src/sqlite/sqlite3.c" "$src/sqlite/sqlite3.h" "$src/sqlite/shell.c" "$2/"
+      (cd "$2" && $3 $4 -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION -c sqlite3.c shell.c &&
+       $3 $4 sqlite3.o shell.o -o sqlite3 -lm) ;;
+    zstd)
+      cp -r "$src/zstd/lib" "$src/zstd/programs" "$2/"
+      (cd "$2" && for f in lib/common/*.c lib/compress/*.c lib/decompress/*.c \
+                              lib/dictBuilder/*.c programs/*.c; do
+         $3 $4 -DZSTD_DISABLE_ASM -DZSTD_NOTRACE -Ilib -Ilib/common \
+           -c "$f" -o "$(echo "${f%.c}" | tr / _).o" || exit 1
+       done && $3 $4 ./*.o -o zstd) ;;
   esac
 }
 # workload PROGRAM DIR: the same runs for both builds.
@@ -42,6 +55,8 @@ workload() {
     # Without the collector: when it runs depends on how long the paths
     # in the program's strings are, and lua's counts with it.
     lua) (cd "$2" && ./lua -e "collectgarbage('stop')" "$root/bench/workloads/train.lua" 1 >/dev/null) ;;
+    sqlite) (cd "$2" && ./sqlite3 :memory: < "$work/in.sql" >/dev/null) ;;
+    zstd) (cd "$2" && ./zstd -q -3 -c "$work/in.txt" > out.zst && ./zstd -q -dc out.zst | cmp - "$work/in.txt") ;;
   esac
 }
 

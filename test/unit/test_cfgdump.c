@@ -89,11 +89,11 @@ static void damaged(void) {
   CHECK_HAS(read_text("XPCFG 2\nS 1 1 2 0x3 /a.c\n", &err), "bad.xpcfg:2: expected S 0");
   CHECK_HAS(read_text("XPCFG 2\nS 0 1 2 0x3\n", &err), "bad.xpcfg:2: expected S 0");
   CHECK_HAS(read_text("XPCFG 2\nS 0 1 2 0x3 /a.c\nL 2 0 8\n", &err),
-            "bad.xpcfg:3: expected PROC, S, F, C, B, E or L");
+            "bad.xpcfg:3: expected PROC, S, F, C, N, B, E or L");
   CHECK_HAS(read_text("XPCFG 2\nS 0 1 2 0x3 /a.c\nPROC f 0x1 4 1 1 0\n0 2 0 0 -\n"
-                      "L 4 0 8\n", &err), "bad.xpcfg:5: expected PROC, S, F, C, B, E or L");
+                      "L 4 0 8\n", &err), "bad.xpcfg:5: expected PROC, S, F, C, N, B, E or L");
   CHECK_HAS(read_text("XPCFG 2\nPROC f 0x1 4 1 1 0\n0 2 0 0 -\nF 0 1\n", &err),
-            "bad.xpcfg:4: expected PROC, S, F, C, B, E or L");
+            "bad.xpcfg:4: expected PROC, S, F, C, N, B, E or L");
 }
 
 /* A coverage table written by the plugins' writer and read back: sources
