@@ -90,15 +90,29 @@ typedef struct source {
   uint32_t n_funcs, cap_funcs;
 } source;
 
+typedef struct string_list {
+  char **v;
+  size_t n, cap;
+} string_list;
+
+/* Append s (malloc'd; the list owns it). */
+static void push_string(string_list *l, char *s) {
+  if (l->n == l->cap) {
+    l->cap = l->cap ? 2 * l->cap : 64;
+    l->v = realloc(l->v, l->cap * sizeof *l->v);
+    if (!l->v)
+      exit(tool_error("out of memory"));
+  }
+  l->v[l->n++] = s;
+}
+
 typedef struct report {
   const char **map; /* OLD, NEW pairs */
   int n_map;
   source *sources;
   uint32_t n_sources, cap_sources;
-  char **seen; /* name#signature of procedures counted (comdat copies once) */
-  size_t n_seen, cap_seen;
-  char **starts; /* "path:line" of every procedure's start, sorted */
-  size_t n_starts, cap_starts;
+  string_list seen;   /* name#signature of procedures counted (comdat once) */
+  string_list starts; /* "path:line" of every procedure's start, sorted */
   int problems;
 } report;
 
@@ -169,18 +183,12 @@ static int counted_before(report *r, const char *name, uint64_t signature) {
   char *key;
   if (asprintf(&key, "%s#%" PRIx64, name, signature) < 0)
     exit(tool_error("out of memory"));
-  for (size_t i = 0; i < r->n_seen; i++)
-    if (strcmp(r->seen[i], key) == 0) {
+  for (size_t i = 0; i < r->seen.n; i++)
+    if (strcmp(r->seen.v[i], key) == 0) {
       free(key);
       return 1;
     }
-  if (r->n_seen == r->cap_seen) {
-    r->cap_seen = r->cap_seen ? 2 * r->cap_seen : 64;
-    r->seen = realloc(r->seen, r->cap_seen * sizeof *r->seen);
-    if (!r->seen)
-      exit(tool_error("out of memory"));
-  }
-  r->seen[r->n_seen++] = key;
+  push_string(&r->seen, key);
   return 0;
 }
 
@@ -267,15 +275,8 @@ static int by_string(const void *a, const void *b) {
 
 static void note_start(report *r, const xprof_cfgdump *t, const xprof_cfgdump_entry *c) {
   char *key = start_key(r, t, c);
-  if (!key)
-    return;
-  if (r->n_starts == r->cap_starts) {
-    r->cap_starts = r->cap_starts ? 2 * r->cap_starts : 256;
-    r->starts = realloc(r->starts, r->cap_starts * sizeof *r->starts);
-    if (!r->starts)
-      exit(tool_error("out of memory"));
-  }
-  r->starts[r->n_starts++] = key;
+  if (key)
+    push_string(&r->starts, key);
 }
 
 /* Is c in a group: do two procedures of the profile (copies in other
@@ -284,9 +285,9 @@ static int is_grouped(const report *r, const xprof_cfgdump *t, const xprof_cfgdu
   char *key = start_key(r, t, c);
   if (!key)
     return 0;
-  char **hit = bsearch(&key, r->starts, r->n_starts, sizeof *r->starts, by_string);
-  int grouped = hit && ((hit > r->starts && strcmp(hit[-1], key) == 0) ||
-                        (hit + 1 < r->starts + r->n_starts && strcmp(hit[1], key) == 0));
+  char **v = r->starts.v, **hit = bsearch(&key, v, r->starts.n, sizeof *v, by_string);
+  int grouped = hit && ((hit > v && strcmp(hit[-1], key) == 0) ||
+                        (hit + 1 < v + r->starts.n && strcmp(hit[1], key) == 0));
   free(key);
   return grouped;
 }
@@ -389,7 +390,7 @@ static void read_coverage(report *r, const char *profile_dir, xprof_profile *p) 
   }
   if (missing > 5)
     tool_error("... and %u more object files without coverage tables", missing - 5);
-  qsort(r->starts, r->n_starts, sizeof *r->starts, by_string);
+  qsort(r->starts.v, r->starts.n, sizeof *r->starts.v, by_string);
   for (uint32_t i = 0; i < n; i++) {
     add_object(r, &all[i]);
     xprof_free(all[i].table);
