@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""compare-gcov.py [--ignore SOURCE[:LINE]]... [--report] TRACEFILE GCOV-FILE...: compare the line counts of an
+"""compare-gcov.py [--ignore SOURCE[:LINE]]... TRACEFILE GCOV-FILE...: compare the line counts of an
 xprof_tcov --lcov tracefile with gcov's listings (.gcov files) of the same
 program and runs.  Every line gcov counts (a number or #####) must be in
 the tracefile with the same count, and every line of the tracefile in
@@ -56,13 +56,10 @@ def read_gcov(paths):
     return lines
 
 def main():
-    args, ignore, report = sys.argv[1:], set(), False
-    while args and args[0].startswith("--"):
-        if args[0] == "--report":
-            report, args = True, args[1:]
-        else:
-            ignore.add(args[1])
-            args = args[2:]
+    args, ignore = sys.argv[1:], set()
+    while args and args[0] == "--ignore":
+        ignore.add(args[1])
+        args = args[2:]
     ours, gcov = read_lcov(args[0]), read_gcov(args[1:])
     compared, differ, out = 0, 0, []
     for source in sorted(gcov):
@@ -81,6 +78,6 @@ def main():
     print("compared %d lines of %d sources, %d differ" % (compared, len(gcov), differ))
     for line in out[:40]:
         print(line)
-    return 1 if differ and not report else 0
+    return 1 if differ else 0
 
 sys.exit(main())
