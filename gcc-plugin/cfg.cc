@@ -318,6 +318,41 @@ static bool connect_dead_ends(const struct xp_cfg *c) {
   return k > 0;
 }
 
+/* What a statement does, for its block's hash: its kind, its operation,
+ * whom it calls; not its operands' names, its constants or its line, which
+ * an edit elsewhere changes. */
+static uint32_t statement_hash(uint32_t h, gimple *stmt) {
+  h = xprof_block_hash_add(h, gimple_code(stmt));
+  if (is_gimple_assign(stmt))
+    return xprof_block_hash_add(h, gimple_assign_rhs_code(stmt));
+  if (gimple_code(stmt) == GIMPLE_COND)
+    return xprof_block_hash_add(h, gimple_cond_code(stmt));
+  if (gimple_code(stmt) == GIMPLE_SWITCH)
+    return xprof_block_hash_add(h, gimple_switch_num_labels(as_a<gswitch *>(stmt)));
+  if (gcall *call = dyn_cast<gcall *>(stmt)) {
+    if (gimple_call_internal_p(call))
+      return xprof_block_hash_add(h, 1000 + gimple_call_internal_fn(call));
+    tree fn = gimple_call_fndecl(call);
+    return fn ? xprof_block_hash_str(h, IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fn)))
+              : xprof_block_hash_add(h, 999); /* an indirect call */
+  }
+  return h;
+}
+
+static void hash_blocks(struct xp_cfg *c) {
+  c->hash = XCNEWVEC(uint32_t, c->n_nodes + 1);
+  for (uint32_t i = 2; i < c->n_nodes; i++) {
+    basic_block bb = BASIC_BLOCK_FOR_FN(cfun, i);
+    uint32_t h = 0;
+    if (!bb)
+      continue;
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi))
+      if (!is_gimple_debug(gsi_stmt(gsi)))
+        h = statement_hash(h, gsi_stmt(gsi));
+    c->hash[i] = h;
+  }
+}
+
 bool xp_cfg_build(struct xp_cfg *c, uint32_t n_vp_sites) {
   memset(c, 0, sizeof *c);
   hash_set<edge> uncounted;
@@ -332,6 +367,7 @@ bool xp_cfg_build(struct xp_cfg *c, uint32_t n_vp_sites) {
                                        c->counter_of_edge);
   c->signature = xprof_proc_signature(
       xprof_cfg_signature(c->n_nodes, c->edges, c->n_edges, c->counter_of_edge), n_vp_sites);
+  hash_blocks(c);
   return c->n_counters >= 0;
 }
 
@@ -339,6 +375,7 @@ void xp_cfg_free(struct xp_cfg *c) {
   XDELETEVEC(c->gcc_edges);
   XDELETEVEC(c->edges);
   XDELETEVEC(c->counter_of_edge);
+  XDELETEVEC(c->hash);
   memset(c, 0, sizeof *c);
 }
 

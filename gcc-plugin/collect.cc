@@ -56,7 +56,17 @@ struct xp_fn {
   uint32_t vp_base;    /* first state word: in vp var, or in var (comdat) */
   bool comdat;
   bool take_address;
+  unsigned char *shape; /* xprof_shape_encode's, or NULL */
+  size_t shape_size;
 };
+
+/* The function's shape, for salvaging its counts after an edit (none
+ * when out of memory: the function is profiled all the same). */
+static void record_shape(xp_fn *f, const xp_cfg *g) {
+  xprof_shape s = {g->n_nodes, g->n_edges, g->edges, g->counter_of_edge, g->hash};
+  if (xprof_shape_encode(&s, &f->shape, &f->shape_size) < 0)
+    f->shape = NULL;
+}
 
 /* What instrumenting one object file builds up (llvm-pass/collect.c has
  * the same). */
@@ -833,6 +843,7 @@ static void write_lines(xprof_linetab *t) {
 /* Instrument cfun (node's).  Returns 0, or -1 when its control flow
  * cannot be counted exactly (it is left alone, with a note when
  * verbose). */
+static void record_shape(xp_fn *f, const xp_cfg *g);
 static int instrument_function(collect_ctx *c, cgraph_node *node) {
   if (execute_fixup_cfg() & TODO_cleanup_cfg)
     cleanup_tree_cfg();
@@ -854,6 +865,7 @@ static int instrument_function(collect_ctx *c, cgraph_node *node) {
   f.name = xp_function_name(node->decl);
   f.signature = g.signature;
   f.n_vp_sites = n_sites;
+  record_shape(&f, &g);
   f.first_site = c->sites.length();
   for (uint32_t k = 0; k < n_sites; k++) {
     bool hist = sites[k].kind == XP_SITE_LENGTH;
@@ -949,6 +961,8 @@ static tree kind_type(enum xprof_rt_kind kind, tree site, tree proc) {
     return uint64_type_node;
   case XPROF_RT_K_STR:
     return build_pointer_type(build_qualified_type(char_type_node, TYPE_QUAL_CONST));
+  case XPROF_RT_K_BYTES:
+    return build_pointer_type(build_qualified_type(unsigned_char_type_node, TYPE_QUAL_CONST));
   case XPROF_RT_K_U64P:
     return build_pointer_type(uint64_type_node);
   case XPROF_RT_K_SITES:
@@ -1072,6 +1086,9 @@ static tree emit_procs(collect_ctx *c, const record *site, const record *proc, t
         f.first_run == XP_NO_FIRST_RUN
             ? null_pointer_node
             : build_fold_addr_expr(element(f.comdat ? f.var : c->first_run_var, f.first_run));
+    v[XPROF_RT_PROC_shape] = f.shape ? build_string_literal((int)f.shape_size, (const char *)f.shape)
+                                     : null_pointer_node;
+    v[XPROF_RT_PROC_shape_size] = u32(f.shape ? f.shape_size : 0);
     first_site += f.n_vp_sites;
     CONSTRUCTOR_APPEND_ELT(procs, size_int(i), fill(proc, v));
     *objsig = xprof_object_signature_add(*objsig, f.signature);
@@ -1208,6 +1225,8 @@ void xp_collect_execute(void) {
             : xp_opts.update == XP_UPDATE_ATOMIC ? "atomic"
                                                  : "single-threaded");
   }
+  for (unsigned i = 0; i < c->fns.length(); i++)
+    xprof_free(c->fns[i].shape);
   c->fns.release();
   c->vp_site_words.release();
   c->vp_site_word0.release();

@@ -152,6 +152,7 @@ static bool parse_args(struct plugin_name_args *info) {
   xp_opts.tls_counters = true;
   xp_opts.values_per_site = 4;
   xp_opts.hot_inline = 400;
+  xp_opts.salvage = XPROF_SALVAGE_DEFAULT_PERCENT;
   xp_opts.cold_inline = 12;
   for (int i = 0; i < info->argc; i++) {
     /* Every value decoded: the drivers send '=' as %3D (see percent_decode). */
@@ -189,6 +190,9 @@ static bool parse_args(struct plugin_name_args *info) {
     } else if (strcmp(k, "hot-inline") == 0 && v) {
       if (!parse_number(k, v, 0, 100000, &xp_opts.hot_inline))
         return false;
+    } else if (strcmp(k, "salvage") == 0 && v) {
+      if (!parse_number(k, v, 0, 100, &xp_opts.salvage))
+        return false;
     } else if (strcmp(k, "cold-inline") == 0 && v) {
       if (!parse_number(k, v, 0, 1000, &xp_opts.cold_inline))
         return false;
@@ -217,6 +221,8 @@ static bool parse_args(struct plugin_name_args *info) {
         xp_opts.coverage = XPROF_COVERAGE_ASKED;
       else if (strcmp(k, "no-coverage-table") == 0)
         xp_opts.coverage = XPROF_COVERAGE_OFF;
+      else if (strcmp(k, "no-salvage") == 0)
+        xp_opts.salvage = 101;
       else if (strcmp(k, "no-asm-counters") == 0)
         xp_opts.no_asm_counters = true;
       else if (strcmp(k, "use-flags-added") == 0)

@@ -289,14 +289,51 @@ static void free_solution(solution *s) {
   xp_free_value_sites(&s->sites);
 }
 
-/* Build cfun's graph as the collect build did and solve f's counts on it.
- * Returns 0, or -1 after warning that they do not fit (the fake edges
- * are gone again either way). */
-static int solve(const xprof_proc *f, solution *s) {
+/* f's counts carried over to cfun's graph, which changed since training
+ * (salvage.c), when enough of them match it.  Returns 0, or -1 after
+ * warning that they do not fit. */
+static int salvage(const xprof_objfile *o, const xprof_proc *f, solution *s,
+                   xprof_use_stats *st) {
+  s->edge_count = XCNEWVEC(uint64_t, s->c.n_edges + 1);
+  s->node_count = XCNEWVEC(uint64_t, s->c.n_nodes + 1);
+  xprof_salvage_result r;
+  xprof_error err;
+  int rc = xprof_use_salvage(o, f, s->c.n_nodes, s->c.edges, s->c.n_edges, s->c.hash,
+                             s->edge_count, s->node_count, &r, &err);
+  double share = xprof_salvage_fraction(&r);
+  if (rc == 0 && share * 100 + 1e-9 >= xp_opts.salvage) {
+    st->salvaged++;
+    st->salvage_mass = xprof_sat_add(st->salvage_mass, r.old_mass);
+    st->salvage_matched = xprof_sat_add(st->salvage_matched, r.matched_mass);
+    if (xp_opts.verbose)
+      xp_note(XPROF_MSG_SALVAGED, f->name, r.matched_blocks, r.old_blocks, 100 * share);
+    return 0;
+  }
+  if (rc == 0)
+    xp_warning(XPROF_MSG_NOT_SALVAGED, f->name, 100 * share, xp_opts.salvage);
+  else
+    xp_warning(XPROF_MSG_MISMATCH " (%s)", f->name, err.msg);
+  return -1;
+}
+
+/* Build cfun's graph as the collect build did and solve f's counts on it,
+ * or salvage them when the graph changed.  Returns 0, or -1 after
+ * warning that they do not fit (the fake edges are gone again either
+ * way). */
+static int solve(const xprof_objfile *o, const xprof_proc *f, solution *s,
+                 xprof_use_stats *st) {
   if (execute_fixup_cfg() & TODO_cleanup_cfg)
     cleanup_tree_cfg();
   uint32_t n_sites = xp_value_sites(&s->sites);
-  if (!xp_cfg_build(&s->c, n_sites) || s->c.signature != f->signature) {
+  bool built = xp_cfg_build(&s->c, n_sites);
+  if (built && s->c.signature != f->signature && xp_opts.salvage <= 100) {
+    if (salvage(o, f, s, st) == 0)
+      return 0;
+    remove_fake_edges();
+    free_solution(s);
+    return -1;
+  }
+  if (!built || s->c.signature != f->signature) {
     remove_fake_edges();
     xp_cfg_free(&s->c);
     xp_free_value_sites(&s->sites);
@@ -399,12 +436,15 @@ static void transform_values(const xprof_objfile *o, const xprof_proc *f, vec<xp
 
 /* Apply f's counts to cfun.  Returns 0, or -1 when they do not fit. */
 static int annotate(const xprof_objfile *o, const xprof_proc *f, xprof_use_stats *st) {
-  solution s;
-  if (solve(f, &s) < 0) {
+  solution s = {};
+  unsigned salvaged = st->salvaged;
+  if (solve(o, f, &s, st) < 0) {
     st->mismatched++;
     return -1;
   }
   st->matched++;
+  /* Value profiles stay with the graph they were measured on. */
+  bool stale = st->salvaged != salvaged;
   bool untrained = s.node_count[XPROF_ENTRY] == 0;
   st->untrained += untrained;
   if (untrained && xp_opts.partial_training) {
@@ -430,7 +470,7 @@ static int annotate(const xprof_objfile *o, const xprof_proc *f, xprof_use_stats
   remove_fake_edges();
   profile_status_for_fn(cfun) = PROFILE_READ;
   record_loop_bounds();
-  if (!untrained) {
+  if (!untrained && !stale) {
     choose_promotions(o, f, s.sites);
     transform_values(o, f, &s.sites, st);
   }
@@ -512,7 +552,7 @@ void xp_use_execute(void) {
   /* GCC's clones and inliner look at the flag as well (cgraphclones.cc). */
   XP_SET_OPTIMIZATION(x_flag_profile_partial_training, xp_opts.partial_training);
 
-  xprof_use_stats st = {0, 0, 0, 0, 0, 0};
+  xprof_use_stats st = {};
   plain_cache = xp_plain_cache();
   hot_caches[0] = hot_caches[1] = xp_node_cache();
   vec<cgraph_node *> done = vNULL;
@@ -552,6 +592,11 @@ void xp_use_execute(void) {
   split_functions_with_profile();
   st.promoted = make_promotions_speculative();
   done.release();
+  if (st.salvaged) {
+    char text[1024];
+    xprof_use_salvage_text(&st, objpath, text, sizeof text);
+    xp_warning("%s", text);
+  }
   if (xp_opts.verbose) {
     char text[1024];
     xprof_use_summary_text(&st, objpath, xp_opts.partial_training, text, sizeof text);

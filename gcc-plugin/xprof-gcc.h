@@ -40,6 +40,9 @@ struct xp_options {
   bool partial_training;       /* use: never-run functions keep their guess */
   unsigned hot_inline;         /* use: inlining limit in trained functions */
   unsigned cold_inline;        /* use: growth inlined at any call site there */
+  unsigned salvage;            /* use: percent of a changed function's counts
+                                * that must match to salvage them; above 100:
+                                * never (no-salvage) */
 };
 extern struct xp_options xp_opts;
 
@@ -51,6 +54,7 @@ struct xp_cfg {
   uint32_t *counter_of_edge;
   int64_t n_counters; /* -1: cannot be profiled exactly */
   uint64_t signature;
+  uint32_t *hash; /* per node: its contents (xprof_block_hash_add) */
 };
 
 /* Prepare cfun's CFG as GCC's own profiler does (fake edges for calls

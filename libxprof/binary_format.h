@@ -7,10 +7,10 @@
  * reader can use counters in place.
  *
  * File header (64 bytes):
- *    0 char[24] "xprof binary data 4.4\n" then NUL padding (for head -1)
+ *    0 char[24] "xprof binary data 4.5\n" then NUL padding (for head -1)
  *   24 u32 magic 0x46525058 (bytes "XPRF")
  *   28 u32 byte-order mark 0x01020304 (reads 0x04030201 if swapped)
- *   32 u16 major, u16 minor (4.4)
+ *   32 u16 major, u16 minor (4.5)
  *   36 u32 header size (64)
  *   40 u64 file size
  *   48 u64 offset of the index record (0: no index)
@@ -27,7 +27,7 @@
 #define XPROF_BINARY_FORMAT_H
 
 #define XB_HEADER_SIZE 64
-#define XB_TEXT_LINE "xprof binary data 4.4\n"
+#define XB_TEXT_LINE "xprof binary data 4.5\n"
 #define XB_MAGIC 0x46525058u
 #define XB_BOM 0x01020304u
 #define XB_RECORD_HEADER 24
@@ -39,6 +39,7 @@
 #define XB_TAG_PROG XB_TAG('P', 'R', 'O', 'G')
 #define XB_TAG_INDX XB_TAG('I', 'N', 'D', 'X')
 #define XB_TAG_TIME XB_TAG('T', 'I', 'M', 'E')
+#define XB_TAG_SHAP XB_TAG('S', 'H', 'A', 'P')
 #define XB_FLAG_CRITICAL 1u
 
 /* Statistics flags, shared by OBJF, procedures and PROG. */
@@ -87,6 +88,18 @@
  */
 #define XB_TIME_FIXED 16
 #define XB_TIME_ENTRY 16
+
+/*
+ * SHAP payload (since 4.5; not critical): the shapes of the procedures of
+ * the OBJF record before it (directly, or with only its TIME record
+ * between), as xprof_shape_encode makes them.
+ *    0 u64 the object file's signature, 8 u32 n_entries, 12 u32 zero;
+ *    n_entries times: u32 procedure ordinal in that OBJF record (strictly
+ *    increasing), u32 size, the shape's bytes, zeros to a multiple of 8.
+ * A SHAP record elsewhere, or of another signature, is ignored.
+ */
+#define XB_SHAP_FIXED 16
+#define XB_SHAP_ENTRY 8
 
 /*
  * INDX payload:

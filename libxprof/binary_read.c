@@ -259,6 +259,43 @@ static int parse_time(cursor *c, xprof_objfile *o) {
   return 0;
 }
 
+/* A SHAP record: shapes of the procedures of o, the object file whose
+ * OBJF record precedes it (ignored unless the signatures agree).  The
+ * shapes stay in the record's buffer, which the profile owns. */
+static int parse_shapes(cursor *c, xprof_objfile *o) {
+  if (need(c, XB_SHAP_FIXED, "shape header") < 0)
+    return -1;
+  if (xprof_get64(c->base) != o->signature)
+    return 0;
+  uint32_t n = xprof_get32(c->base + 8);
+  if (xprof_get32(c->base + 12) != 0)
+    return cfail(c, "shape record of %s has unknown flags", o->path);
+  c->pos = XB_SHAP_FIXED;
+  for (uint32_t i = 0, prev = 0; i < n; i++) {
+    if (need(c, XB_SHAP_ENTRY, "shape entry") < 0)
+      return -1;
+    const unsigned char *q = c->base + c->pos;
+    uint32_t j = xprof_get32(q), size = xprof_get32(q + 4);
+    if (j >= o->n_procs || (i && j <= prev))
+      return cfail(c, "shape record of %s: entry %u names procedure %u of %u", o->path, i, j,
+                   o->n_procs);
+    c->pos += XB_SHAP_ENTRY;
+    if (need(c, size, "shape") < 0)
+      return -1;
+    o->procs[j].shape = c->base + c->pos;
+    o->procs[j].shape_size = size;
+    c->pos += size;
+    if (c->pos % 8 && need(c, 8 - c->pos % 8, "shape padding") < 0)
+      return -1;
+    c->pos = xprof_align8(c->pos);
+    prev = j;
+  }
+  if (c->pos != c->len)
+    return cfail(c, "shape record of %s: %" PRIu64 " unexplained bytes at its end", o->path,
+                 c->len - c->pos);
+  return 0;
+}
+
 static int parse_prog(cursor *c, xprof_profile *p) {
   if (need(c, XB_PROG_FIXED, "program header") < 0)
     return -1;
@@ -435,6 +472,9 @@ static int parse_records(const char *name, unsigned char *buf, uint64_t len,
     } else if (tag == XB_TAG_TIME) {
       if (after_objf && parse_time(&c, &p->objfiles[p->n_objfiles - 1]) < 0)
         return -1;
+    } else if (tag == XB_TAG_SHAP) {
+      if (after_objf && parse_shapes(&c, &p->objfiles[p->n_objfiles - 1]) < 0)
+        return -1;
     } else if (tag == XB_TAG_PROG) {
       if (parse_prog(&c, p) < 0)
         return -1;
@@ -463,7 +503,8 @@ static int parse_records(const char *name, unsigned char *buf, uint64_t len,
       f->size = plen;
       f->data = payload;
     }
-    after_objf = tag == XB_TAG_OBJF;
+    /* TIME and SHAP records belong to the OBJF record before them. */
+    after_objf = tag == XB_TAG_OBJF || (after_objf && tag == XB_TAG_TIME);
     seen++;
     off += XB_RECORD_HEADER + xprof_align8(plen);
   }
@@ -528,37 +569,47 @@ static int pread_all(int fd, void *buf, size_t n, uint64_t off,
   return 0;
 }
 
-/* The TIME record at `off`, if that is one, into p's one object file.
- * Returns 0 (also when there is none), -1 on error. */
-static int read_time_after(int fd, const char *name, uint64_t off,
-                           uint64_t file_len, xprof_profile *p,
-                           xprof_error *err) {
-  unsigned char h[XB_RECORD_HEADER];
-  uint32_t tag, flags, crc;
-  uint64_t len;
-  if (file_len < XB_RECORD_HEADER || off > file_len - XB_RECORD_HEADER)
-    return 0;
-  if (pread_all(fd, h, sizeof h, off, name, err) < 0)
-    return -1;
-  if (xprof_get32(h) != XB_TAG_TIME)
-    return 0;
-  if (check_record_header(name, h, off, file_len, &tag, &flags, &len, &crc,
-                          err) < 0)
-    return -1;
-  unsigned char *buf = xprof_malloc(len ? len : 1);
-  if (!buf)
-    return xprof_fail_nomem(err, name);
-  int rc = pread_all(fd, buf, len, off + XB_RECORD_HEADER, name, err);
-  if (rc == 0 && xprof_crc32c(0, buf, len) != crc)
-    rc = xprof_fail(err, XPROF_ERR_FORMAT,
-                    "%s: offset %" PRIu64 ": TIME record checksum mismatch "
-                    "(the data is corrupt)",
-                    name, off);
-  cursor c = {name, buf, len, 0, off + XB_RECORD_HEADER, err};
-  if (rc == 0)
-    rc = parse_time(&c, &p->objfiles[0]);
-  xprof_free(buf);
-  return rc;
+/* The TIME and SHAP records at `off`, if they are there, into p's one
+ * object file, whose OBJF record ends at `off`.  Returns 0 (also when
+ * there are none), -1 on error. */
+static int read_attached(int fd, const char *name, uint64_t off, uint64_t file_len,
+                         xprof_profile *p, xprof_error *err) {
+  for (int i = 0; i < 2; i++) {
+    unsigned char h[XB_RECORD_HEADER];
+    uint32_t tag, flags, crc;
+    uint64_t len;
+    if (file_len < XB_RECORD_HEADER || off > file_len - XB_RECORD_HEADER)
+      return 0;
+    if (pread_all(fd, h, sizeof h, off, name, err) < 0)
+      return -1;
+    tag = xprof_get32(h);
+    if (!(tag == XB_TAG_SHAP || (i == 0 && tag == XB_TAG_TIME)))
+      return 0;
+    if (check_record_header(name, h, off, file_len, &tag, &flags, &len, &crc, err) < 0)
+      return -1;
+    unsigned char *buf = xprof_malloc(len ? len : 1);
+    if (!buf || xprof_arena_adopt(p->arena, buf) < 0) {
+      xprof_free(buf);
+      return xprof_fail_nomem(err, name);
+    }
+    if (pread_all(fd, buf, len, off + XB_RECORD_HEADER, name, err) < 0)
+      return -1;
+    if (xprof_crc32c(0, buf, len) != crc) {
+      char t[5];
+      tag_name(tag, t);
+      return xprof_fail(err, XPROF_ERR_FORMAT,
+                        "%s: offset %" PRIu64 ": %s record checksum mismatch "
+                        "(the data is corrupt)",
+                        name, off, t);
+    }
+    cursor c = {name, buf, len, 0, off + XB_RECORD_HEADER, err};
+    int rc = tag == XB_TAG_TIME ? parse_time(&c, &p->objfiles[0])
+                                : parse_shapes(&c, &p->objfiles[0]);
+    if (rc < 0)
+      return -1;
+    off += XB_RECORD_HEADER + xprof_align8(len);
+  }
+  return 0;
 }
 
 /* Read and parse the OBJF record at `off` into a fresh profile. */
@@ -604,8 +655,8 @@ static int read_objf_at(int fd, const char *name, uint64_t off,
   }
   cursor c = {name, buf, len, 0, off + XB_RECORD_HEADER, err};
   if (parse_objf(&c, p) < 0 ||
-      read_time_after(fd, name, off + XB_RECORD_HEADER + xprof_align8(len),
-                      file_len, p, err) < 0 ||
+      read_attached(fd, name, off + XB_RECORD_HEADER + xprof_align8(len), file_len, p,
+                    err) < 0 ||
       xprof_validate(p, name, err) < 0) {
     xprof_profile_free(p);
     return -1;

@@ -299,6 +299,39 @@ static int emit_time(sink *s, const xprof_objfile *o) {
   return rc < 0 ? -1 : 1;
 }
 
+/* The SHAP record of object file o, if any of its procedures has a
+ * shape.  Returns 1 when it wrote one, 0 when there was none, -1 on
+ * error. */
+static int emit_shapes(sink *s, const xprof_objfile *o) {
+  uint32_t n = 0;
+  uint64_t len = XB_SHAP_FIXED;
+  for (uint32_t j = 0; j < o->n_procs; j++)
+    if (o->procs[j].shape) {
+      n++;
+      len += XB_SHAP_ENTRY + xprof_align8(o->procs[j].shape_size);
+    }
+  if (!n)
+    return 0;
+  unsigned char *b = xprof_calloc(1, len);
+  if (!b)
+    return xprof_fail_nomem(s->err, s->name);
+  xprof_put64(b, o->signature);
+  xprof_put32(b + 8, n);
+  unsigned char *q = b + XB_SHAP_FIXED;
+  for (uint32_t j = 0; j < o->n_procs; j++) {
+    const xprof_proc *f = &o->procs[j];
+    if (!f->shape)
+      continue;
+    xprof_put32(q, j);
+    xprof_put32(q + 4, f->shape_size);
+    memcpy(q + XB_SHAP_ENTRY, f->shape, f->shape_size);
+    q += XB_SHAP_ENTRY + xprof_align8(f->shape_size);
+  }
+  int rc = emit_record(s, XB_TAG_SHAP, 0, b, len);
+  xprof_free(b);
+  return rc < 0 ? -1 : 1;
+}
+
 typedef struct path_ord {
   const char *path;
   uint32_t ord;
@@ -344,9 +377,10 @@ static int emit_all(sink *s, const xprof_profile *p) {
       goto out;
     n_records++;
     int t = emit_time(s, o);
-    if (t < 0)
+    int h = t < 0 ? -1 : emit_shapes(s, o);
+    if (t < 0 || h < 0)
       goto out;
-    n_records += (uint32_t)t;
+    n_records += (uint32_t)t + (uint32_t)h;
     po[i].path = o->path;
     po[i].ord = i;
   }

@@ -98,14 +98,28 @@ int xprof_skip_function(const xprof_skip_list *skip, const char *symbol, const c
          any_match(file, skip->files, skip->n_files);
 }
 
+void xprof_use_salvage_text(const xprof_use_stats *st, const char *objpath, char *buf,
+                            size_t size) {
+  double pct = st->salvage_mass ? 100.0 * (double)st->salvage_matched / (double)st->salvage_mass
+                                : 100.0;
+  snprintf(buf, size,
+           "%s: %u function%s changed since the training build; %s profile data was "
+           "salvaged (%.0f%% of %s counts matched the new code)",
+           objpath, st->salvaged, xprof_plural(st->salvaged), st->salvaged == 1 ? "its" : "their",
+           pct, st->salvaged == 1 ? "its" : "their");
+}
+
 void xprof_use_summary_text(const xprof_use_stats *st, const char *objpath,
                             int partial_training, char *buf, size_t size) {
+  char salvaged[64] = "";
+  if (st->salvaged) /* counted as matched too */
+    snprintf(salvaged, sizeof salvaged, "; %u salvaged from changed code", st->salvaged);
   snprintf(buf, size,
            "%s: %u procedure%s matched the profile, %u mismatched, %u missing; "
            "%u indirect call%s promoted, %u operation%s specialized to profiled values; "
-           "%u never ran in training%s",
+           "%u never ran in training%s%s",
            objpath, st->matched, xprof_plural(st->matched), st->mismatched, st->missing,
            st->promoted, xprof_plural(st->promoted), st->specialized,
            xprof_plural(st->specialized), st->untrained,
-           partial_training ? " (optimized as without a profile)" : "");
+           partial_training ? " (optimized as without a profile)" : "", salvaged);
 }

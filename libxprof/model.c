@@ -109,6 +109,21 @@ int xprof_proc_alloc_counters(xprof_profile *p, xprof_proc *f, uint32_t n) {
   return f->counters ? 0 : -1;
 }
 
+int xprof_proc_set_shape(xprof_profile *p, xprof_proc *f, const unsigned char *shape,
+                         uint32_t size) {
+  f->shape = NULL;
+  f->shape_size = 0;
+  if (!shape || !size)
+    return 0;
+  unsigned char *b = xprof_alloc(p, size);
+  if (!b)
+    return -1;
+  memcpy(b, shape, size);
+  f->shape = b;
+  f->shape_size = size;
+  return 0;
+}
+
 int xprof_proc_alloc_vp(xprof_profile *p, const xprof_objfile *o,
                         xprof_proc *f, uint32_t n) {
   f->n_vp_records = n;

@@ -29,7 +29,7 @@ extern "C" {
 #define XPROF_TEXT_MINOR 1
 /* Version of the binary data (SUN_PROFDATA_MAJOR/MINOR_VERSION). */
 #define XPROF_BINARY_MAJOR 4
-#define XPROF_BINARY_MINOR 4
+#define XPROF_BINARY_MINOR 5
 
 /* Name of the data file inside a NAME.profile directory. */
 #define XPROF_FEEDBACK_FILE "feedback"
@@ -129,6 +129,11 @@ typedef struct xprof_proc {
    * merged; 0: not recorded or never ran.  Binary data only (TIME
    * records); GCC orders functions by it (-fprofile-reorder-functions). */
   uint64_t first_run;
+  /* The procedure's shape (xprof_shape_encode) as its collect build
+   * recorded it, for salvaging its counts when its code changes; NULL:
+   * none.  Binary data only (SHAP records). */
+  const unsigned char *shape;
+  uint32_t shape_size;
 } xprof_proc;
 
 typedef struct xprof_objfile {
@@ -212,6 +217,9 @@ int xprof_program_add_objref(xprof_profile *p, xprof_program *prog,
 int xprof_proc_alloc_counters(xprof_profile *p, xprof_proc *f, uint32_t n);
 int xprof_proc_alloc_vp(xprof_profile *p, const xprof_objfile *o,
                         xprof_proc *f, uint32_t n_records);
+/* Give a procedure a copy of a shape (none when shape is NULL or size 0). */
+int xprof_proc_set_shape(xprof_profile *p, xprof_proc *f, const unsigned char *shape,
+                         uint32_t size);
 
 /* Put object files, programs and each program's object files in the
  * order of their paths: the canonical order, in which the same data
@@ -539,6 +547,65 @@ int xprof_solve_flow_sites(uint32_t n_nodes, const xprof_edge *edges,
                            const uint64_t *site_total, uint32_t n_sites,
                            uint64_t *edge_count, uint64_t *node_count);
 
+/* ---- shapes and stale-profile salvage (shape.c, salvage.c) ------------ */
+
+/* A procedure's shape as a collect build records it (SHAP records of
+ * xprof_binary(5)): its graph, the placement of its counters, and per
+ * node a hash of the block's contents (ENTRY and EXIT: 0).  A plugin
+ * hashes what a block does and not how the compiler named it: the kinds
+ * of its statements and operations and the names of its callees, never
+ * SSA names, constants' spelling or line numbers, starting from 0 and
+ * adding with these two. */
+uint32_t xprof_block_hash_add(uint32_t h, uint64_t v);
+uint32_t xprof_block_hash_str(uint32_t h, const char *s);
+
+typedef struct xprof_shape {
+  uint32_t n_nodes, n_edges;
+  xprof_edge *edges; /* flags FAKE, IGNORE and MEASURED (with site) kept */
+  uint32_t *counter_of_edge;
+  uint32_t *hash; /* per node */
+} xprof_shape;
+
+/* The shape as bytes (a malloc'd buffer); -1 when out of memory. */
+int xprof_shape_encode(const xprof_shape *shape, unsigned char **buf, size_t *len);
+/* The shape of those bytes, its arrays malloc'd; -1 with err naming
+ * `what` (the procedure) when they are not a shape this library reads. */
+int xprof_shape_decode(const unsigned char *buf, size_t len, const char *what,
+                       xprof_shape *shape, xprof_error *err);
+void xprof_shape_free(xprof_shape *shape);
+
+typedef struct xprof_salvage_result {
+  uint32_t old_blocks, new_blocks, matched_blocks; /* ENTRY and EXIT left out */
+  /* Sums of the old blocks' counts, all and those matched. */
+  uint64_t old_mass, matched_mass;
+  uint32_t dropped; /* carried counts that contradicted the new graph */
+} xprof_salvage_result;
+
+/* Counts for a procedure whose graph (n_nodes, edges, hash) changed since
+ * the training run, from the trained procedure's shape and its solved
+ * counts (xprof_solve_flow_sites on the shape): blocks matched by their
+ * hashes, the counts of matched blocks and edges carried over, the rest
+ * inferred by flow conservation (salvage.c).  edge_count and node_count
+ * are always a consistent flow with the old entry count.  Returns 0, or
+ * -1 when out of memory or when EXIT cannot be reached from ENTRY. */
+int xprof_salvage(const xprof_shape *old, const uint64_t *old_edge_count,
+                  const uint64_t *old_node_count, uint32_t n_nodes, const xprof_edge *edges,
+                  uint32_t n_edges, const uint32_t *hash, uint64_t *edge_count,
+                  uint64_t *node_count, xprof_salvage_result *r);
+/* The share of the old count mass that matched (1 when nothing ran). */
+double xprof_salvage_fraction(const xprof_salvage_result *r);
+/* For a use build: f's counts (f of object file o in the profile) carried
+ * over to the changed graph, through f's recorded shape.  Returns 0 (r
+ * says how much matched: the caller decides whether that is enough), or
+ * -1 with err saying why not (no shape, a damaged one, no flow). */
+int xprof_use_salvage(const xprof_objfile *o, const xprof_proc *f, uint32_t n_nodes,
+                      const xprof_edge *edges, uint32_t n_edges, const uint32_t *hash,
+                      uint64_t *edge_count, uint64_t *node_count, xprof_salvage_result *r,
+                      xprof_error *err);
+/* The share of the count mass that must match, by default: less, and the
+ * function was rewritten rather than edited. */
+#define XPROF_SALVAGE_DEFAULT_PERCENT 50
+
 /* ---- CFG dumps and coverage tables ------------------------------------ */
 
 /* What a plugin instrumented, in one text format read by xprof_verify
@@ -829,11 +896,29 @@ int xprof_skip_function(const xprof_skip_list *skip, const char *symbol, const c
 typedef struct xprof_use_stats {
   unsigned matched, mismatched, missing, promoted, untrained;
   unsigned specialized; /* divisions, string operations... to a value */
+  /* Changed procedures whose counts were salvaged (counted as matched
+   * too), and the old count mass of theirs, all and matched. */
+  unsigned salvaged;
+  uint64_t salvage_mass, salvage_matched;
 } xprof_use_stats;
 #define XPROF_MSG_MISMATCH                                                    \
   "profile data for %s does not match this compilation (the function or its " \
   "compilation options changed since the training build); it is compiled "    \
   "without profile data"
+/* A changed function whose counts were salvaged (verbose): name, blocks
+ * matched, old blocks, percent of the count mass matched. */
+#define XPROF_MSG_SALVAGED                                                     \
+  "%s: changed since the training build; its profile data was salvaged (%u of " \
+  "%u blocks matched, %.0f%% of the counts)"
+/* Not salvaged: name, percent matched, percent needed. */
+#define XPROF_MSG_NOT_SALVAGED                                                 \
+  "profile data for %s does not match this compilation (the function changed " \
+  "since the training build) and too little of it matches the new code to "    \
+  "salvage (%.0f%% of the counts, %u%% needed); it is compiled without "        \
+  "profile data"
+/* The summary warning of an object file with salvaged functions. */
+void xprof_use_salvage_text(const xprof_use_stats *st, const char *objpath, char *buf,
+                            size_t size);
 #define XPROF_MSG_UNSOLVABLE                                                   \
   "profile data for %s cannot be solved; it is compiled without profile data"
 #define XPROF_MSG_INCONSISTENT                                                 \

@@ -533,6 +533,44 @@ static uint32_t dead_end_edges(struct xl_cfg *c, uint32_t n) {
   return n;
 }
 
+/* What an instruction does, for its block's hash: its opcode, its
+ * comparison, whom it calls; not its operands' names, its constants or
+ * its debug location, which an edit elsewhere changes.  Debug intrinsics
+ * are left out: -g does not change a hash. */
+static uint32_t instruction_hash(uint32_t h, LLVMValueRef i) {
+  LLVMOpcode op = LLVMGetInstructionOpcode(i);
+  if (op == LLVMCall || op == LLVMInvoke || op == LLVMCallBr) {
+    LLVMValueRef callee = LLVMGetCalledValue(i);
+    if (callee && LLVMIsAFunction(callee)) {
+      size_t len;
+      const char *name = LLVMGetValueName2(callee, &len);
+      if (len > 9 && strncmp(name, "llvm.dbg.", 9) == 0)
+        return h;
+      return xprof_block_hash_str(xprof_block_hash_add(h, op), name);
+    }
+    return xprof_block_hash_add(xprof_block_hash_add(h, op), 999); /* indirect */
+  }
+  h = xprof_block_hash_add(h, op);
+  if (op == LLVMICmp)
+    return xprof_block_hash_add(h, LLVMGetICmpPredicate(i));
+  if (op == LLVMFCmp)
+    return xprof_block_hash_add(h, LLVMGetFCmpPredicate(i));
+  if (op == LLVMSwitch)
+    return xprof_block_hash_add(h, LLVMGetNumSuccessors(i));
+  return h;
+}
+
+static void hash_blocks(struct xl_cfg *c) {
+  c->hash = xl_calloc(c->n_nodes + 1, sizeof *c->hash);
+  for (uint32_t k = 2; k < c->n_nodes; k++) {
+    uint32_t h = 0;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(c->blocks[k]); i;
+         i = LLVMGetNextInstruction(i))
+      h = instruction_hash(h, i);
+    c->hash[k] = h;
+  }
+}
+
 int xl_cfg_build(LLVMValueRef fn, const LLVMValueRef *sites, uint32_t n_vp_sites,
                  int measure_calls, int count_selects, struct xl_cfg *c) {
   memset(c, 0, sizeof *c);
@@ -563,6 +601,7 @@ int xl_cfg_build(LLVMValueRef fn, const LLVMValueRef *sites, uint32_t n_vp_sites
    * the others stay valid. */
   if (c->n_select_counters)
     c->signature ^= 0xc2b2ae3d27d4eb4full * (uint64_t)c->n_select_counters;
+  hash_blocks(c);
   free_builder(&gb);
   free(measured);
   return c->n_counters >= 0;
@@ -574,6 +613,8 @@ void xl_cfg_free(struct xl_cfg *c) {
   free(c->counter_of_edge);
   free(c->succ_slot);
   free(c->selects);
+  free(c->hash);
+  c->hash = NULL;
   c->blocks = NULL;
   c->edges = NULL;
   c->counter_of_edge = NULL;

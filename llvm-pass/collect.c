@@ -41,6 +41,8 @@ typedef struct fn_data {
   LLVMValueRef twin, twin_cell; /* own (comdat) twin and its cell, or NULL */
   uint32_t base, vp_base;
   int take_address;
+  unsigned char *shape; /* xprof_shape_encode's, or NULL */
+  size_t shape_size;
 } fn_data;
 
 typedef struct ctx {
@@ -549,6 +551,11 @@ static fn_data *new_fn(ctx *c, LLVMValueRef fn, const struct xl_cfg *g,
   f->name = xl_strdup(xl_function_name(fn));
   f->signature = g->signature;
   f->n_sites = n_sites;
+  /* Its shape, for salvaging its counts after an edit (none when out of
+   * memory: the function is profiled all the same). */
+  xprof_shape shape = {g->n_nodes, g->n_edges, g->edges, g->counter_of_edge, g->hash};
+  if (xprof_shape_encode(&shape, &f->shape, &f->shape_size) < 0)
+    f->shape = NULL;
   f->site_types = xl_malloc(n_sites + 1);
   f->site_kinds = xl_malloc(n_sites + 1);
   f->site_off = xl_malloc((n_sites + 1) * sizeof *f->site_off);
@@ -840,14 +847,19 @@ static LLVMValueRef finish_twin(ctx *c) {
   return g;
 }
 
-static LLVMValueRef cstring(ctx *c, const char *s, const char *name) {
-  LLVMValueRef str = LLVMConstStringInContext(c->cx, s, (unsigned)strlen(s), 0);
+/* A private constant of n bytes (then a NUL), as an i8*. */
+static LLVMValueRef cbytes(ctx *c, const void *s, size_t n, const char *name) {
+  LLVMValueRef str = LLVMConstStringInContext(c->cx, s, (unsigned)n, 0);
   LLVMValueRef g = LLVMAddGlobal(c->m, LLVMTypeOf(str), name);
   LLVMSetInitializer(g, str);
   LLVMSetGlobalConstant(g, 1);
   LLVMSetLinkage(g, LLVMPrivateLinkage);
   LLVMSetUnnamedAddress(g, LLVMGlobalUnnamedAddr);
   return LLVMConstPointerCast(g, c->i8p);
+}
+
+static LLVMValueRef cstring(ctx *c, const char *s, const char *name) {
+  return cbytes(c, s, strlen(s), name);
 }
 
 static LLVMValueRef ptr_to(ctx *c, LLVMValueRef arr, uint32_t idx, LLVMTypeRef to) {
@@ -870,6 +882,7 @@ static LLVMTypeRef kind_type(const ctx *c, enum xprof_rt_kind kind, LLVMTypeRef 
   case XPROF_RT_K_U64:
     return c->i64;
   case XPROF_RT_K_STR:
+  case XPROF_RT_K_BYTES:
   case XPROF_RT_K_CODE:
   case XPROF_RT_K_NEXT:
     return c->i8p;
@@ -972,6 +985,9 @@ static LLVMValueRef emit_procs(ctx *c, const record *site, const record *proc,
     v[XPROF_RT_PROC_first_run] = f->first_run == XL_NO_FIRST_RUN
                                      ? LLVMConstNull(c->i64p)
                                      : ptr_to(c, f->var ? f->var : frs, f->first_run, c->i64p);
+    v[XPROF_RT_PROC_shape] =
+        f->shape ? cbytes(c, f->shape, f->shape_size, "__xprof_shape") : LLVMConstNull(c->i8p);
+    v[XPROF_RT_PROC_shape_size] = LLVMConstInt(c->i32, f->shape ? f->shape_size : 0, 0);
     pv[i] = fill(proc, v);
     first += f->n_sites;
     *objsig = xprof_object_signature_add(*objsig, f->signature);
@@ -1122,6 +1138,7 @@ int xl_run_collect(LLVMModuleRef m, const struct xl_options *o) {
     free((char *)c.fns[i].name);
     free(c.fns[i].site_types);
     free(c.fns[i].site_kinds);
+    xprof_free(c.fns[i].shape);
     free(c.fns[i].site_off);
   }
   free(c.fns);

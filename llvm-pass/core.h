@@ -49,6 +49,7 @@ struct xl_cfg {
   uint64_t signature;
   struct xl_select *selects; /* counted selects, with count_selects */
   uint32_t n_selects, n_select_counters;
+  uint32_t *hash; /* per node: its contents (xprof_block_hash_add) */
 };
 
 /* Prepare fn (split blocks where the graph needs it) and describe it.

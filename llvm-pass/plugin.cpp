@@ -106,6 +106,11 @@ static cl::opt<bool> OptReorderFunctions(
     cl::desc("xprof: record when each function first ran (collect) and put the "
              "functions that ran first, in that order (use); the drivers pass GCC's "
              "-f[no-]profile-reorder-functions as this"));
+static cl::opt<unsigned> OptSalvage(
+    "xprof-salvage", cl::init(XPROF_SALVAGE_DEFAULT_PERCENT),
+    cl::desc("xprof use: salvage the profile of a function that changed since training "
+             "when at least this percentage of its counts matches the new code (0-100; "
+             "above 100: never)"));
 static cl::opt<bool> OptPartialTraining(
     "xprof-partial-training", cl::init(XPROF_PARTIAL_TRAINING_DEFAULT),
     cl::desc("xprof: functions that never ran in training are optimized as "
@@ -197,6 +202,7 @@ static bool readOptions(struct xl_options &o, std::vector<const char *> &uses,
   o.reorder_functions = OptReorderFunctions;
   xl_no_warnings = OptNoWarnings;
   o.values_per_site = OptValues;
+  o.salvage = OptSalvage;
   o.inline_bonus = OptInlineBonus;
   o.promote = OptPromote == cl::BOU_UNSET ? o.update == XL_UPDATE_ATOMIC
                                           : OptPromote == cl::BOU_TRUE;

@@ -270,6 +270,7 @@ typedef struct solved {
   uint64_t *edge, *node;
   LLVMValueRef *calls;
   uint32_t n_calls;
+  int stale; /* salvaged from a changed function: no value profiles */
 } solved;
 
 /* Calls through pointers that did not return (exit, longjmp): the counts
@@ -291,6 +292,36 @@ static uint64_t unreturned_calls(const struct xl_cfg *g, const uint64_t *edge) {
   return n;
 }
 
+/* f's counts carried over to fn's graph, which changed since training
+ * (salvage.c), when enough of them match it.  Returns 1, or 0 after
+ * warning that they do not fit (s->g still to free). */
+static int salvage(use_ctx *u, const xprof_objfile *o, const xprof_proc *f, solved *s) {
+  s->edge = xl_calloc(s->g.n_edges + 1, sizeof *s->edge);
+  s->node = xl_calloc(s->g.n_nodes + 1, sizeof *s->node);
+  xprof_salvage_result r;
+  xprof_error err;
+  int rc = xprof_use_salvage(o, f, s->g.n_nodes, s->g.edges, s->g.n_edges, s->g.hash, s->edge,
+                             s->node, &r, &err);
+  double share = xprof_salvage_fraction(&r);
+  if (rc == 0 && share * 100 + 1e-9 >= u->o->salvage) {
+    u->st.salvaged++;
+    u->st.salvage_mass = xprof_sat_add(u->st.salvage_mass, r.old_mass);
+    u->st.salvage_matched = xprof_sat_add(u->st.salvage_matched, r.matched_mass);
+    if (u->o->verbose)
+      xl_note(u->m, XPROF_MSG_SALVAGED, f->name, r.matched_blocks, r.old_blocks, 100 * share);
+    s->stale = 1;
+    return 1;
+  }
+  if (rc == 0)
+    xl_warning(u->m, XPROF_MSG_NOT_SALVAGED, f->name, 100 * share, u->o->salvage);
+  else
+    xl_warning(u->m, XPROF_MSG_MISMATCH " (%s)", f->name, err.msg);
+  free(s->edge);
+  free(s->node);
+  s->edge = s->node = NULL;
+  return 0;
+}
+
 /* Phase 1: match and solve, changing nothing that another function's
  * analysis could see (a `cold` attribute changes its callers' static
  * branch probabilities, hence their counter placement). */
@@ -301,10 +332,19 @@ static int solve(use_ctx *u, const xprof_objfile *o, LLVMValueRef fn,
   s->f = f;
   s->calls = xl_vp_sites(fn, &s->n_calls);
   /* Calls were measured by their sites if the profile keeps values. */
-  if (!s->calls ||
-      !xl_cfg_build(fn, s->calls, s->n_calls, o->n_values_per_vp > 0,
-                    u->o->count_selects, &s->g) ||
-      s->g.signature != f->signature) {
+  int built = s->calls && xl_cfg_build(fn, s->calls, s->n_calls, o->n_values_per_vp > 0,
+                                       u->o->count_selects, &s->g);
+  if (built && s->g.signature != f->signature && u->o->salvage <= 100) {
+    if (salvage(u, o, f, s)) {
+      u->st.matched++;
+      return 1;
+    }
+    free(s->calls);
+    xl_cfg_free(&s->g);
+    u->st.mismatched++;
+    return 0;
+  }
+  if (!built || s->g.signature != f->signature) {
     free(s->calls);
     if (s->g.edges)
       xl_cfg_free(&s->g);
@@ -450,10 +490,11 @@ static void apply(use_ctx *u, const xprof_objfile *o, solved *s) {
     if (b >= 2)
       weigh_block(s, b, e, end, &buf);
   }
-  weigh_selects(u, s, &buf);
+  if (!s->stale) /* select counters are not in a shape */
+    weigh_selects(u, s, &buf);
   free(buf.w);
   free(buf.ops);
-  if (s->node[XPROF_ENTRY]) {
+  if (s->node[XPROF_ENTRY] && !s->stale) {
     unsigned n = value_profiles(u, o, s->f, s->fn, s->calls, s->n_calls) +
                  specialize_divisions(u, o, s->f, s->fn, s->calls, s->n_calls);
     u->st.specialized += n;
@@ -609,6 +650,11 @@ int xl_run_use(LLVMModuleRef m, const struct xl_options *o) {
     apply(&u, obj, &all[i]);
   xl_hotness_close(u.hotness);
   free(all);
+  if (u.st.salvaged) {
+    char text[1024];
+    xprof_use_salvage_text(&u.st, objpath, text, sizeof text);
+    xl_warning(m, "%s", text);
+  }
   if (o->verbose) {
     char text[1024];
     xprof_use_summary_text(&u.st, objpath, o->partial_training, text, sizeof text);

@@ -46,6 +46,8 @@ struct xl_options {
   int reorder_functions; /* use: functions in first-run order */
   int count_selects;    /* weights of selects outside loops (cfg.c) */
   unsigned values_per_site;
+  unsigned salvage; /* use: percent of a changed function's counts that must
+                     * match to salvage them; above 100: never */
   const char *output; /* the -o of the compiler command, if known */
   int link;           /* the command also links */
   xprof_skip_list skip; /* -xprof-skip-functions, -xprof-skip-files */

@@ -278,6 +278,10 @@ static int take_object(snap_ctx *c, const struct xprof_rt_object *obj) {
     f->id = rp->id;
     f->n_vp_sites = rp->n_vp_sites;
     f->first_run = rp->first_run ? __atomic_load_n(rp->first_run, __ATOMIC_RELAXED) : 0;
+    /* A copy: a snapshot can outlive its object (a write that failed
+     * keeps it for the next, maybe after dlclose). */
+    if (xprof_proc_set_shape(c->p, f, rp->shape, rp->shape_size) < 0)
+      return -1;
     taken *t = rp->n_counters && c->seen ? seen_slot(c, rp->counters) : NULL;
     if (t && t->counters) {
       const xprof_objfile *from = &c->p->objfiles[t->obj];

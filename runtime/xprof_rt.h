@@ -2,7 +2,7 @@
  * xprof_rt.h - the contract between the compiler plugins and the xprof
  * runtime (libxprof_rt), and the runtime's public API.
  *
- * ABI version 6.  For every object file it instruments, the compiler
+ * ABI version 7.  For every object file it instruments, the compiler
  * emits (all zero-initialized unless said otherwise):
  *
  *   - one array of 64-bit counters for the whole object file (and one
@@ -44,7 +44,7 @@
 extern "C" {
 #endif
 
-#define XPROF_RT_ABI_VERSION 6
+#define XPROF_RT_ABI_VERSION 7
 
 /* Words of one value-profile site's state for n values per record:
  * word 0: n (set by the compiler) and a lock bit (bit 63, runtime);
@@ -123,7 +123,11 @@ extern "C" {
   /* A word the compiled code sets at the procedure's first run to its     \
    * rank (one word per program for a comdat function); NULL: the compiler \
    * does not record first runs. */                                         \
-  F(U64P, first_run)
+  F(U64P, first_run)                                                          \
+  /* The procedure's shape (libxprof's xprof_shape_encode), which the     \
+   * runtime writes into the profile unread; NULL: none. */                 \
+  F(BYTES, shape)                                                             \
+  F(U32, shape_size)
 
 #define XPROF_RT_OBJECT_FIELDS(F)                                             \
   F(U32, abi_version)     /* XPROF_RT_ABI_VERSION */                          \
@@ -147,6 +151,7 @@ extern "C" {
 #define XPROF_RT_T_U32(n) uint32_t n;
 #define XPROF_RT_T_U64(n) uint64_t n;
 #define XPROF_RT_T_STR(n) const char *n;
+#define XPROF_RT_T_BYTES(n) const unsigned char *n;
 #define XPROF_RT_T_U64P(n) uint64_t *n;
 #define XPROF_RT_T_SITES(n) const struct xprof_rt_vp_site *n;
 #define XPROF_RT_T_PROCS(n) const struct xprof_rt_proc *n;
@@ -172,7 +177,7 @@ struct xprof_rt_object {
 enum xprof_rt_kind {
   XPROF_RT_K_U32, XPROF_RT_K_U64, XPROF_RT_K_STR, XPROF_RT_K_U64P,
   XPROF_RT_K_SITES, XPROF_RT_K_PROCS, XPROF_RT_K_CODE, XPROF_RT_K_CELL,
-  XPROF_RT_K_NEXT, XPROF_RT_K_RESERVED
+  XPROF_RT_K_NEXT, XPROF_RT_K_RESERVED, XPROF_RT_K_BYTES
 };
 #define XPROF_RT_KIND(kind, name) XPROF_RT_K_##kind,
 #define XPROF_RT_NAME(kind, name) #name,

@@ -3,7 +3,8 @@
 #   unit tests (plain and under ASan+UBSan), lit tests, a quick run of the
 #   real-program benchmark (bzip2 from Debian's sources, built every way,
 #   outputs compared; no timing assertions), the same program checked
-#   exact edge by edge (--verify), xprof_tcov's line counts against gcov's
+#   exact edge by edge (--verify), its profile salvaged after source edits,
+#   xprof_tcov's line counts against gcov's
 #   on bzip2, lua, sqlite and zstd, and a short run of every fuzz target.
 #   Ends with a line "N passed, N failed".
 # Environment: FUZZ_SECONDS (default 30 per target; 0 skips fuzzing).
@@ -84,6 +85,8 @@ step "benchmark smoke test (bench/bench_programs.sh --quick: bzip2, both compile
   bench 4 bash bench/bench_programs.sh --quick
 step "real-program exactness (bench/bench_programs.sh --quick --verify: bzip2, both compilers)" \
   verify 2 bash bench/bench_programs.sh --quick --verify
+step "stale-profile salvage (bench/bench_salvage.sh --quick: bzip2 edited after training, both compilers)" \
+  salvage 4 bash bench/bench_salvage.sh --quick
 step "coverage: xprof_tcov's line counts against gcov's (bzip2, lua, sqlite, zstd at -O0 and -O2)" \
   gcov 8 bash test/coverage/gcov_compare.sh
 

@@ -7,6 +7,7 @@
  *   xprof-gcc -xprofile=use[:NAME] ...       optimize with NAME.profile
  *   xprof-gcc -xprofile_pathmap=OLD:NEW ...  (use) object paths moved
  *   xprof-gcc -xprofile_update=MODE ...      (collect) thread, atomic, single
+ *   xprof-gcc -xprofile_salvage=PCT|no ...   (use) stale functions' profiles
  *
  * Every other argument goes to the compiler unchanged, so CC=xprof-gcc
  * works with configure scripts and CMake.  The compiler, plugin and
@@ -119,6 +120,17 @@ static const char *update_mode(const char *m) {
   return NULL;
 }
 
+/* -xprofile_salvage=VALUE: VALUE when it is a percentage (0 to 100) or
+ * "no", else NULL. */
+static const char *salvage_percent(const char *v) {
+  if (strcmp(v, "no") == 0)
+    return v;
+  char *end;
+  errno = 0;
+  long n = strtol(v, &end, 10);
+  return *v >= '0' && *v <= '9' && !*end && !errno && n <= 100 ? v : NULL;
+}
+
 /* Does -x LANG make the inputs after it sources that the compiler proper
  * compiles (and the plugin sees)?  Not for assembler, nor for "none". */
 static int compiled_language(const char *lang) {
@@ -229,6 +241,9 @@ static void usage(FILE *f) {
           "                            the default), atomically (atomic) or "
           "plainly\n"
           "                            (single)\n"
+          "  -xprofile_salvage=PERCENT|no  use: a function changed since training\n"
+          "                            keeps its profile when PERCENT of its counts\n"
+          "                            match the new code (default %d); no: never\n"
           "  -fprofile-partial-training\n"
           "                            use: functions that never ran in "
           "training are\n"
@@ -239,7 +254,7 @@ static void usage(FILE *f) {
           "XPROF_CC\n"
           "(XPROF_CXX for C++), XPROF_GCC_PLUGIN, XPROF_RUNTIME override the "
           "compiler,\nplugin and runtime.\n",
-          me, XPROF_COMPILER, XPROF_COMPILER);
+          me, XPROF_COMPILER, XPROF_SALVAGE_DEFAULT_PERCENT, XPROF_COMPILER);
 }
 
 /* Is the argument one of the compiler's own profiling options (GCC's and
@@ -293,6 +308,7 @@ struct command {
   const char **object_maps; /* -xprofile_prefix_map=OLD=NEW */
   int n_object_maps;
   const char *update;        /* -xprofile_update=MODE */
+  const char *salvage;       /* -xprofile_salvage=PERCENT: digits, or "no" */
   const char *native_update; /* the last -fprofile-update=MODE's */
   const char *native; /* the first of the compiler's own profiling options */
   const char **user;  /* the arguments that go to the compiler */
@@ -376,10 +392,17 @@ static int driver_option(struct command *c, char **argv, int argc, int *i) {
       return -die("%s: expected -xprofile_update=thread, atomic or single", a);
     return 1;
   }
+  if (strncmp(a, "-xprofile_salvage=", 18) == 0) {
+    c->salvage = salvage_percent(a + 18);
+    if (!c->salvage)
+      return -die("%s: expected -xprofile_salvage=PERCENT (0 to 100) or no", a);
+    return 1;
+  }
   if (strncmp(a, "-xprofile", 9) == 0)
     return -die("unknown option %s: expected -xprofile=collect[:NAME], "
                 "-xprofile=tcov[:NAME], -xprofile=use[:NAME], -xprofile_pathmap=OLD:NEW, "
-                "-xprofile_prefix_map=OLD=NEW or -xprofile_update=MODE",
+                "-xprofile_prefix_map=OLD=NEW, -xprofile_update=MODE or "
+                "-xprofile_salvage=PERCENT|no",
                 a);
 #ifdef XPROF_FOR_CLANG
   if (strcmp(a, "-mllvm") == 0 && *i + 1 < argc &&
@@ -629,6 +652,8 @@ static int add_plugin(struct args *a, const struct command *c) {
     plugin_option(a, "%s", c->reorder);
   if (c->update && c->mode == COLLECT)
     plugin_option(a, "-xprof-update=%s", c->update);
+  if (c->salvage && c->mode == USE)
+    plugin_option(a, "-xprof-salvage=%s", strcmp(c->salvage, "no") ? c->salvage : "101");
   for (int k = 0; k < c->n_user; k++)
     if (strcmp(c->user[k], "-w") == 0) { /* the plugin cannot see it */
       plugin_option(a, "%s", "-xprof-no-warnings");
@@ -685,6 +710,10 @@ static int add_plugin(struct args *a, const struct command *c) {
   }
   for (int k = 0; k < c->n_use; k++)
     pushf(a, "-fplugin-arg-xprof-xprofile=use:%s", plugin_arg_encode(c->use_names[k]));
+  if (c->salvage && strcmp(c->salvage, "no") == 0)
+    push(a, "-fplugin-arg-xprof-no-salvage");
+  else if (c->salvage)
+    pushf(a, "-fplugin-arg-xprof-salvage=%s", c->salvage);
   for (int k = 0; k < c->n_map; k++)
     pushf(a, "-fplugin-arg-xprof-pathmap=%s", plugin_arg_encode(c->pathmaps[k]));
   for (const char *const *f = fdo_flags; *f; f++)

@@ -84,13 +84,22 @@ static void ends_and_skips(void) {
 }
 
 static void use_summary(void) {
-  xprof_use_stats st = {3, 1, 0, 1, 2, 1};
+  xprof_use_stats st = {3, 1, 0, 1, 2, 1, 0, 0, 0};
   char buf[512];
   xprof_use_summary_text(&st, "/b/x.o", 1, buf, sizeof buf);
   CHECK_STR(buf, "/b/x.o: 3 procedures matched the profile, 1 mismatched, 0 missing; "
                  "1 indirect call promoted, 1 operation specialized to profiled values; "
                  "2 never ran in training "
                  "(optimized as without a profile)");
+  /* Salvaged functions: counted among the matched, and said. */
+  st.salvaged = 2;
+  st.salvage_mass = 400;
+  st.salvage_matched = 300;
+  xprof_use_summary_text(&st, "/b/x.o", 0, buf, sizeof buf);
+  CHECK_HAS(buf, "2 never ran in training; 2 salvaged from changed code");
+  xprof_use_salvage_text(&st, "/b/x.o", buf, sizeof buf);
+  CHECK_STR(buf, "/b/x.o: 2 functions changed since the training build; their profile data "
+                 "was salvaged (75% of their counts matched the new code)");
 }
 
 /* A profile of two object files, each with one procedure of 3 counters
