@@ -212,12 +212,7 @@ for prog in $programs; do
     if [ $callgrind = 1 ] && command -v valgrind >/dev/null; then
       ir=""
       for v in plain gen genat xat xsin nuse xuse; do
-        # Every process of the run (the program twice for bzip2 and zstd);
-        # the shell's own share is the same for every build.
-        ir="$ir$( (cd "$d/$v" && valgrind --tool=callgrind --trace-children=yes \
-                  --trace-children-skip='*/cksum,*/wc' --callgrind-out-file=/dev/null \
-                  bash -c "work=$work wl=$wl quick=$quick; $(declare -f run_$prog); run_$prog \"\$PWD\" run" 2>&1 >/dev/null) |
-                  awk '/Collected/ {s += $NF} END {print s}')/"
+        ir="$ir$(instructions "$prog" "$d/$v")/"
       done
     fi
     echo "$line $native $xctrs $nprof_size $xprof_size ${btime[plain]} ${btime[gen]} ${btime[xat]} $warnings $head_to_head $ir" | tee -a "$results"

@@ -11,14 +11,17 @@
 #   salvaged   xprof use with the old profile, salvage on (the default).
 #
 #   bench/bench_salvage.sh [--quick] [--rounds N] [--compilers "gcc clang"]
-#                          [--programs "lua bzip2 sqlite zstd"]
+#                          [--programs "lua bzip2 sqlite zstd"] [--callgrind]
 #
 # Prints, per program and compiler, each use build's CPU time over
 # plain's in the same round (medians and ranges, alternating rounds, the
 # measured input, which training never saw), the share of the fresh
 # profile's speedup that the salvaged build keeps ((1 - salvaged) / (1 -
 # fresh), from the medians; "-" when the fresh profile gains nothing
-# measurable), and what the salvaged build's compiler said.  Checks first
+# measurable), and what the salvaged build's compiler said.  --callgrind:
+# also each build's instructions on the measured input over plain's, and
+# the share kept by that count (repeatable where CPU times on a shared
+# machine are not quite).  Checks first
 # that every build prints the plain build's output, and fails when a
 # salvaged build salvaged nothing.  Nothing is asserted about speed.
 set -euo pipefail
@@ -27,14 +30,15 @@ root=$(dirname "$here")
 build=${BUILD:-$root/build}
 export PATH=$build/tools:$PATH
 . "$here/lib.sh"
-rounds=11 compilers="gcc clang" programs="lua bzip2 sqlite zstd" quick=0
+rounds=11 compilers="gcc clang" programs="lua bzip2 sqlite zstd" quick=0 callgrind=0
 while (($#)); do
   case $1 in
     --quick) quick=1 rounds=1 programs=bzip2 ;;
     --rounds) rounds=$2; shift ;;
     --compilers) compilers=$2; shift ;;
     --programs) programs=$2; shift ;;
-    *) echo "usage: bench_salvage.sh [--quick] [--rounds N] [--compilers LIST] [--programs LIST]" >&2; exit 2 ;;
+    --callgrind) callgrind=1 ;;
+    *) echo "usage: bench_salvage.sh [--quick] [--rounds N] [--compilers LIST] [--programs LIST] [--callgrind]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -83,6 +87,15 @@ measure() {
          awk '{n += $1; s = s (s ? "," : "") substr($NF, 2)} END {printf "%d (%s)", n, s ? s : "-"}')
   refused=$(grep -c 'too little of it matches' "$d/salvaged.log" || true)
   echo "$line $(grep -c 'does not match this compilation' "$d/stale.log" || true) ${said// /_} $refused" >> "$results"
+  if [ $callgrind = 1 ]; then
+    local ir base
+    base=$(instructions "$prog" "$d/plain")
+    ir=$base
+    for v in fresh stale salvaged; do
+      ir="$ir $(instructions "$prog" "$d/$v")"
+    done
+    echo "$prog $cc $ir" >> "$results.ir"
+  fi
   # The edits change the functions they touch: salvage must take some.
   [ "${said%% *}" != 0 ] || { echo "$prog/$cc: no function was salvaged" >&2; salvaged_none=1; }
 }
@@ -107,4 +120,16 @@ awk '{
   printf "| %s | %s | %.3f s | %.3fx (%.3f-%.3f) | %.3fx (%.3f-%.3f) | %.3fx (%.3f-%.3f) | %s | %s | %s | %s |\n",
          $1, $2, $3, f[1], f[2], f[3], s[1], s[2], s[3], v[1], v[2], v[3], kept, $7, $8, $9
 }' "$results" | sed 's/_/ /g'
+if [ -s "$results.ir" ]; then
+  echo
+  echo "Instructions (callgrind) on the measured input, over plain's:"
+  echo
+  echo "| program | compiler | plain | fresh | stale, salvage off | salvaged | kept |"
+  echo "|---|---|---|---|---|---|---|"
+  awk '{
+    f = $4 / $3; s = $5 / $3; v = $6 / $3
+    kept = (1 - f > 0.0005) ? sprintf("%.0f%%", 100 * (1 - v) / (1 - f)) : "-"
+    printf "| %s | %s | %.1f M | %.4f | %.4f | %.4f | %s |\n", $1, $2, $3 / 1e6, f, s, v, kept
+  }' "$results.ir"
+fi
 exit $salvaged_none

@@ -86,4 +86,13 @@ run_lua() {
 run_bzip2() { (cd "$1" && ./bzip2 -9 -c "$work/$2.txt" > "$1/out.bz2" && ./bzip2 -dc "$1/out.bz2" | cksum && wc -c < "$1/out.bz2"); }
 run_sqlite() { (cd "$1" && ./sqlite3 :memory: < "$work/$2.sql"); }
 run_zstd() { (cd "$1" && ./zstd -q -f -6 -c "$work/$2.txt" > "$1/out.zst" && ./zstd -q -dc "$1/out.zst" | cksum && wc -c < "$1/out.zst"); }
+# instructions PROG DIR: what callgrind counts of the build in DIR on the
+# measured input: every process of the run (the program twice for bzip2
+# and zstd); the shell's own share is the same for every build.
+instructions() {
+  (cd "$2" && valgrind --tool=callgrind --trace-children=yes \
+     --trace-children-skip='*/cksum,*/wc' --callgrind-out-file=/dev/null \
+     bash -c "work=$work wl=$wl quick=$quick; $(declare -f "run_$1"); run_$1 \"\$PWD\" run" 2>&1 >/dev/null) |
+    awk '/Collected/ {s += $NF} END {print s}'
+}
 binary() { case $1 in lua) echo lua ;; bzip2) echo bzip2 ;; sqlite) echo sqlite3 ;; zstd) echo zstd ;; esac; }

@@ -135,12 +135,15 @@ static int get_uleb(source *s, uint64_t max, const char *field, uint64_t *out) {
   return 0;
 }
 
-static int get_edge(source *s, uint32_t n_nodes, xprof_edge *g, uint32_t *counter) {
+/* One edge of a graph of n_nodes nodes and n_edges edges (an edge has
+ * at most one counter: the ids are below n_edges). */
+static int get_edge(source *s, uint32_t n_nodes, uint32_t n_edges, xprof_edge *g,
+                    uint32_t *counter) {
   uint64_t src, dst, flags, where, site = 0;
   if (get_uleb(s, n_nodes - 1, "edge source", &src) < 0 ||
       get_uleb(s, n_nodes - 1, "edge target", &dst) < 0 ||
       get_uleb(s, SHAPE_FLAGS, "edge flags", &flags) < 0 ||
-      get_uleb(s, WHERE_COUNTER + (uint64_t)XPROF_MEASURED - 1, "counter", &where) < 0)
+      get_uleb(s, WHERE_COUNTER + (uint64_t)n_edges - 1, "counter", &where) < 0)
     return -1;
   if (flags & ~(uint64_t)SHAPE_FLAGS)
     return xprof_fail(s->err, XPROF_ERR_FORMAT, "%s: shape's edge %llu->%llu has flags 0x%llx",
@@ -188,7 +191,8 @@ int xprof_shape_decode(const unsigned char *buf, size_t len, const char *what,
     return xprof_fail_nomem(err, what);
   }
   for (uint32_t e = 0; e < shape->n_edges; e++)
-    if (get_edge(&s, shape->n_nodes, &shape->edges[e], &shape->counter_of_edge[e]) < 0) {
+    if (get_edge(&s, shape->n_nodes, shape->n_edges, &shape->edges[e],
+                 &shape->counter_of_edge[e]) < 0) {
       xprof_shape_free(shape);
       return -1;
     }
