@@ -87,13 +87,9 @@ second_workload() {
   echo "$line $(printf "%.3f/%.3f/%.3f" "$m" "$lo" "$hi") $(rounds_faster xuse2 nuse2)/$rounds" >> "$results.second"
 }
 
-# xprof_extra COMPILER: BENCH_XPROF_GCC_FLAGS / BENCH_XPROF_CLANG_FLAGS,
-# more options for the xprof builds (e.g. "-ftree-loop-im", "-mllvm
-# -xprof-promote"), to measure what a default of ours is worth.
 # The llvm-profdata of the clang on PATH (clang's raw profiles change
 # format between LLVM versions).
 llvm_profdata() { echo "$(dirname "$(readlink -f "$(command -v clang)")")/llvm-profdata"; }
-xprof_extra() { [ "$1" = gcc ] && echo "${BENCH_XPROF_GCC_FLAGS:-}" || echo "${BENCH_XPROF_CLANG_FLAGS:-}"; }
 # second_collect COMPILER: the options of the second xprof collect build,
 # single-threaded updates unless BENCH_SECOND_GCC_FLAGS /
 # BENCH_SECOND_CLANG_FLAGS say otherwise (e.g. per-thread copies,

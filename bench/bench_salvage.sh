@@ -24,6 +24,8 @@
 # machine are not quite).  Checks first
 # that every build prints the plain build's output, and fails when a
 # salvaged build salvaged nothing.  Nothing is asserted about speed.
+# BENCH_XPROF_GCC_FLAGS and BENCH_XPROF_CLANG_FLAGS add options to every
+# xprof build, as in bench_programs.sh.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -54,17 +56,19 @@ measure() {
   bin=$(binary "$prog")
   mkdir -p "$d/old" "$d/plain" "$d/fresh" "$d/stale" "$d/salvaged"
   editing=0
-  "build_$prog" "$d/old" "xprof-$cc" "-xprofile=collect"
+  local x
+  x=$(xprof_extra "$cc")
+  "build_$prog" "$d/old" "xprof-$cc" "-xprofile=collect $x"
   "run_$prog" "$d/old" train >/dev/null
   editing=1
   "build_$prog" "$d/plain" "$cc" ""
-  "build_$prog" "$d/fresh" "xprof-$cc" "-xprofile=collect"
+  "build_$prog" "$d/fresh" "xprof-$cc" "-xprofile=collect $x"
   "run_$prog" "$d/fresh" train >/dev/null
-  "build_$prog" "$d/fresh" "xprof-$cc" "-xprofile=use:$bin" 2> "$d/fresh.log"
+  "build_$prog" "$d/fresh" "xprof-$cc" "-xprofile=use:$bin $x" 2> "$d/fresh.log"
   # The old profile, its object files known by their paths in old/.
-  local old="-xprofile=use:$d/old/$bin -xprofile_pathmap=$d/old:$d/stale"
+  local old="-xprofile=use:$d/old/$bin -xprofile_pathmap=$d/old:$d/stale $x"
   "build_$prog" "$d/stale" "xprof-$cc" "$old -xprofile_salvage=no" 2> "$d/stale.log"
-  old="-xprofile=use:$d/old/$bin -xprofile_pathmap=$d/old:$d/salvaged"
+  old="-xprofile=use:$d/old/$bin -xprofile_pathmap=$d/old:$d/salvaged $x"
   "build_$prog" "$d/salvaged" "xprof-$cc" "$old" 2> "$d/salvaged.log"
   want=$("run_$prog" "$d/plain" run)
   for v in fresh stale salvaged; do

@@ -62,10 +62,12 @@ struct xp_fn {
 
 /* The function's shape, for salvaging its counts after an edit (none
  * when out of memory: the function is profiled all the same). */
-static void record_shape(xp_fn *f, const xp_cfg *g) {
-  xprof_shape s = {g->n_nodes, g->n_edges, g->edges, g->counter_of_edge, g->hash};
+static void record_shape(xp_fn *f, const xp_cfg *g, const vec<xp_site> *sites) {
+  xprof_shape s;
+  xp_shape_of(g, sites, &s);
   if (xprof_shape_encode(&s, &f->shape, &f->shape_size) < 0)
     f->shape = NULL;
+  xp_shape_free_sites(&s);
 }
 
 /* What instrumenting one object file builds up (llvm-pass/collect.c has
@@ -843,7 +845,7 @@ static void write_lines(xprof_linetab *t) {
 /* Instrument cfun (node's).  Returns 0, or -1 when its control flow
  * cannot be counted exactly (it is left alone, with a note when
  * verbose). */
-static void record_shape(xp_fn *f, const xp_cfg *g);
+static void record_shape(xp_fn *f, const xp_cfg *g, const vec<xp_site> *sites);
 static int instrument_function(collect_ctx *c, cgraph_node *node) {
   if (execute_fixup_cfg() & TODO_cleanup_cfg)
     cleanup_tree_cfg();
@@ -865,7 +867,7 @@ static int instrument_function(collect_ctx *c, cgraph_node *node) {
   f.name = xp_function_name(node->decl);
   f.signature = g.signature;
   f.n_vp_sites = n_sites;
-  record_shape(&f, &g);
+  record_shape(&f, &g, &sites);
   f.first_site = c->sites.length();
   for (uint32_t k = 0; k < n_sites; k++) {
     bool hist = sites[k].kind == XP_SITE_LENGTH;

@@ -280,9 +280,16 @@ struct solution {
   xp_cfg c;
   uint64_t *edge_count, *node_count;
   vec<xp_site> sites; /* cfun's value-profile sites */
+  /* Salvaged (the function changed since training): the procedure with
+   * the records that followed their sites, which vp holds. */
+  bool stale;
+  xprof_proc view;
+  xprof_vp_record *vp;
 };
 
 static void free_solution(solution *s) {
+  xprof_free(s->vp);
+  s->vp = NULL;
   XDELETEVEC(s->edge_count);
   XDELETEVEC(s->node_count);
   xp_cfg_free(&s->c);
@@ -298,15 +305,25 @@ static int salvage(const xprof_objfile *o, const xprof_proc *f, solution *s,
   s->node_count = XCNEWVEC(uint64_t, s->c.n_nodes + 1);
   xprof_salvage_result r;
   xprof_error err;
-  int rc = xprof_use_salvage(o, f, s->c.n_nodes, s->c.edges, s->c.n_edges, s->c.hash,
-                             s->edge_count, s->node_count, &r, &err);
+  xprof_shape now;
+  uint32_t n_vp;
+  xp_shape_of(&s->c, &s->sites, &now);
+  int rc = xprof_use_salvage(o, f, &now, s->edge_count, s->node_count, &s->vp, &n_vp, NULL,
+                             &r, &err);
+  xp_shape_free_sites(&now);
   double share = xprof_salvage_fraction(&r);
   if (rc == 0 && share * 100 + 1e-9 >= xp_opts.salvage) {
     st->salvaged++;
     st->salvage_mass = xprof_sat_add(st->salvage_mass, r.old_mass);
     st->salvage_matched = xprof_sat_add(st->salvage_matched, r.matched_mass);
     if (xp_opts.verbose)
-      xp_note(XPROF_MSG_SALVAGED, f->name, r.matched_blocks, r.old_blocks, 100 * share);
+      xp_note(XPROF_MSG_SALVAGED, f->name, r.matched_blocks, r.old_blocks, 100 * share,
+              r.sites_matched, r.sites);
+    s->stale = true;
+    s->view = *f;
+    s->view.vp = s->vp;
+    s->view.n_vp_records = n_vp;
+    s->view.n_vp_sites = s->sites.length();
     return 0;
   }
   if (rc == 0)
@@ -437,14 +454,13 @@ static void transform_values(const xprof_objfile *o, const xprof_proc *f, vec<xp
 /* Apply f's counts to cfun.  Returns 0, or -1 when they do not fit. */
 static int annotate(const xprof_objfile *o, const xprof_proc *f, xprof_use_stats *st) {
   solution s = {};
-  unsigned salvaged = st->salvaged;
   if (solve(o, f, &s, st) < 0) {
     st->mismatched++;
     return -1;
   }
   st->matched++;
-  /* Value profiles stay with the graph they were measured on. */
-  bool stale = st->salvaged != salvaged;
+  /* Salvaged: the records that followed their sites. */
+  const xprof_proc *vf = s.stale ? &s.view : f;
   bool untrained = s.node_count[XPROF_ENTRY] == 0;
   st->untrained += untrained;
   if (untrained && xp_opts.partial_training) {
@@ -470,9 +486,9 @@ static int annotate(const xprof_objfile *o, const xprof_proc *f, xprof_use_stats
   remove_fake_edges();
   profile_status_for_fn(cfun) = PROFILE_READ;
   record_loop_bounds();
-  if (!untrained && !stale) {
-    choose_promotions(o, f, s.sites);
-    transform_values(o, f, &s.sites, st);
+  if (!untrained) {
+    choose_promotions(o, vf, s.sites);
+    transform_values(o, vf, &s.sites, st);
   }
   update_max_bb_count();
   compute_function_frequency();

@@ -257,3 +257,19 @@ unsigned xp_apply_value_sites(const xprof_objfile *o, const xprof_proc *f,
   }
   return n;
 }
+
+void xp_shape_of(const struct xp_cfg *g, const vec<xp_site> *sites, xprof_shape *s) {
+  unsigned n = sites->length();
+  *s = (xprof_shape){g->n_nodes, g->n_edges, g->edges, g->counter_of_edge, g->hash,
+                     n, XNEWVEC(uint32_t, n + 1), XNEWVEC(uint32_t, n + 1), 0, NULL, NULL};
+  for (unsigned k = 0; k < n; k++) {
+    s->site_node[k] = (uint32_t)gimple_bb((*sites)[k].stmt)->index;
+    s->site_type[k] = (*sites)[k].vp_type;
+  }
+}
+
+void xp_shape_free_sites(xprof_shape *s) {
+  XDELETEVEC(s->site_node);
+  XDELETEVEC(s->site_type);
+  s->site_node = s->site_type = NULL;
+}

@@ -99,6 +99,10 @@ struct xp_site {
  * many.  Both modes call it at the same point, before anything changes. */
 unsigned xp_value_sites(vec<xp_site> *sites);
 void xp_free_value_sites(vec<xp_site> *sites);
+/* g with cfun's sites as a shape (libxprof's xprof_shape; its site
+ * arrays XNEWVEC'd, freed by xp_shape_free_sites). */
+void xp_shape_of(const struct xp_cfg *g, const vec<xp_site> *sites, xprof_shape *s);
+void xp_shape_free_sites(xprof_shape *s);
 /* Collect: the value site s records, as a gimple value inserted before
  * gsi: a pointer for a call site, an unsigned 64-bit size for a length,
  * else a 64-bit integer as the runtime keeps it. */

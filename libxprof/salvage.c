@@ -34,6 +34,11 @@
  *     its old count cannot be right any more), the known counts on the
  *     cut that stops the flow are dropped and the flow is found again.  The result is always a consistent flow.
  *
+ *  4. For a use build (xprof_use_salvage), the value-profile records
+ *     follow their sites: a new site takes the record of the old site of
+ *     the same type in the matched block, the k-th of its type there on
+ *     both sides; side counters (LLVM's counted selects) likewise.
+ *
  * This is a feasible flow, not a minimum-cost one (BOLT's and LLVM's
  * profile inference minimise a cost of changing counts); it keeps every
  * count that fits the new graph and makes no count up where the graph
@@ -490,9 +495,12 @@ static uint32_t drop_contradictions(network *net, int all) {
 /* ---- the whole ------------------------------------------------------------ */
 
 int xprof_salvage(const xprof_shape *old, const uint64_t *old_edge_count,
-                  const uint64_t *old_node_count, uint32_t n_nodes, const xprof_edge *edges,
-                  uint32_t n_edges, const uint32_t *hash, uint64_t *edge_count,
-                  uint64_t *node_count, xprof_salvage_result *r) {
+                  const uint64_t *old_node_count, const xprof_shape *now,
+                  uint64_t *edge_count, uint64_t *node_count, uint32_t *old_of_new,
+                  xprof_salvage_result *r) {
+  uint32_t n_nodes = now->n_nodes, n_edges = now->n_edges;
+  const xprof_edge *edges = now->edges;
+  const uint32_t *hash = now->hash;
   memset(r, 0, sizeof *r);
   if (n_nodes < 2 || old->n_nodes < 2)
     return -1;
@@ -528,6 +536,8 @@ int xprof_salvage(const xprof_shape *old, const uint64_t *old_edge_count,
     edge_count[e] = net.usable[ARC_EDGE(&net, e)] ? (uint64_t)net.value[ARC_EDGE(&net, e)] : 0;
   for (uint32_t v = 0; v < n_nodes; v++)
     node_count[v] = (uint64_t)net.value[ARC_BLOCK(v)];
+  if (old_of_new)
+    memcpy(old_of_new, m.old_of_new, n_nodes * sizeof *old_of_new);
   rc = 0;
 out:
   network_free(&net);
@@ -580,11 +590,74 @@ out:
   return rc;
 }
 
-int xprof_use_salvage(const xprof_objfile *o, const xprof_proc *f, uint32_t n_nodes,
-                      const xprof_edge *edges, uint32_t n_edges, const uint32_t *hash,
-                      uint64_t *edge_count, uint64_t *node_count, xprof_salvage_result *r,
+/* A list of things in blocks (value-profile sites, side counters): each
+ * one's node, and its kind (NULL: all of one kind). */
+typedef struct placed {
+  uint32_t n;
+  const uint32_t *node, *kind;
+} placed;
+
+/* The old thing that new thing j follows: of the same kind, in the old
+ * block matched to j's, the k-th of that kind there as j is among the new
+ * ones; UINT32_MAX: none. */
+static uint32_t follow(placed old, placed now, const uint32_t *old_of_new, uint32_t j) {
+  uint32_t node = old_of_new[now.node[j]], kind = now.kind ? now.kind[j] : 0, k = 0;
+  if (node == UNMATCHED)
+    return UNMATCHED;
+  for (uint32_t i = 0; i < j; i++)
+    k += now.node[i] == now.node[j] && (now.kind ? now.kind[i] : 0) == kind;
+  for (uint32_t i = 0; i < old.n; i++)
+    if (old.node[i] == node && (old.kind ? old.kind[i] : 0) == kind && k-- == 0)
+      return i;
+  return UNMATCHED;
+}
+
+static const xprof_vp_record *record_of(const xprof_proc *f, uint32_t expr_id) {
+  for (uint32_t i = 0; i < f->n_vp_records; i++)
+    if (f->vp[i].expr_id == expr_id)
+      return &f->vp[i];
+  return NULL;
+}
+
+/* f's records for the new sites that have an old one, renumbered. */
+static int follow_sites(const xprof_proc *f, const xprof_shape *old, const xprof_shape *now,
+                        const uint32_t *old_of_new, xprof_vp_record **vp, uint32_t *n_vp,
+                        xprof_salvage_result *r, xprof_error *err) {
+  *vp = xprof_calloc((size_t)now->n_sites + 1, sizeof **vp);
+  *n_vp = 0;
+  if (!*vp)
+    return xprof_fail_nomem(err, f->name);
+  r->sites = now->n_sites;
+  placed olds = {old->n_sites, old->site_node, old->site_type};
+  placed news = {now->n_sites, now->site_node, now->site_type};
+  for (uint32_t j = 0; j < now->n_sites; j++) {
+    uint32_t i = follow(olds, news, old_of_new, j);
+    const xprof_vp_record *rec = i == UNMATCHED ? NULL : record_of(f, i);
+    r->sites_matched += i != UNMATCHED;
+    if (rec && rec->type == (xprof_vp_type)now->site_type[j])
+      (*vp)[(*n_vp)++] = (xprof_vp_record){rec->type, j, rec->values};
+  }
+  return 0;
+}
+
+/* The old side counters' values that the new ones follow. */
+static void follow_side(const xprof_proc *f, const xprof_shape *old, const xprof_shape *now,
+                        const uint32_t *old_of_new, uint64_t *side) {
+  placed olds = {old->n_side, old->side_node, NULL};
+  placed news = {now->n_side, now->side_node, NULL};
+  for (uint32_t j = 0; j < now->n_side; j++) {
+    uint32_t i = follow(olds, news, old_of_new, j);
+    side[j] = i == UNMATCHED ? XPROF_NO_SIDE : xprof_proc_counter(f, old->side_counter[i]);
+  }
+}
+
+int xprof_use_salvage(const xprof_objfile *o, const xprof_proc *f, const xprof_shape *now,
+                      uint64_t *edge_count, uint64_t *node_count, xprof_vp_record **vp,
+                      uint32_t *n_vp, uint64_t *side, xprof_salvage_result *r,
                       xprof_error *err) {
   memset(r, 0, sizeof *r);
+  *vp = NULL;
+  *n_vp = 0;
   if (!f->shape)
     return xprof_fail(err, XPROF_ERR_NOTFOUND,
                       "the profile records no shape of %s to salvage it by: trained by an "
@@ -594,10 +667,15 @@ int xprof_use_salvage(const xprof_objfile *o, const xprof_proc *f, uint32_t n_no
   if (xprof_shape_decode(f->shape, f->shape_size, f->name, &old, err) < 0)
     return -1;
   uint64_t *oe = NULL, *on = NULL;
-  int rc = solve_old(o, f, &old, &oe, &on, err);
-  if (rc == 0 && xprof_salvage(&old, oe, on, n_nodes, edges, n_edges, hash, edge_count,
-                               node_count, r) < 0)
+  uint32_t *old_of_new = xprof_calloc((size_t)now->n_nodes + 1, sizeof *old_of_new);
+  int rc = old_of_new ? solve_old(o, f, &old, &oe, &on, err) : xprof_fail_nomem(err, f->name);
+  if (rc == 0 && xprof_salvage(&old, oe, on, now, edge_count, node_count, old_of_new, r) < 0)
     rc = xprof_fail(err, XPROF_ERR_INVALID, "%s: no flow fits the changed graph", f->name);
+  if (rc == 0)
+    rc = follow_sites(f, &old, now, old_of_new, vp, n_vp, r, err);
+  if (rc == 0 && side)
+    follow_side(f, &old, now, old_of_new, side);
+  xprof_free(old_of_new);
   xprof_free(oe);
   xprof_free(on);
   xprof_shape_free(&old);

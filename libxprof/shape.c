@@ -5,13 +5,16 @@
  * code changed can still carry the counts over (salvage.c).
  *
  * The encoding is a byte string of unsigned LEB128 numbers (small
- * numbers take one byte: a shape costs a few bytes per edge):
+ * numbers take one byte: a shape costs a few bytes per edge; the hashes
+ * are 4 bytes each):
  *
  *   version (1), n_nodes, n_edges,
  *   per edge: src, dst, flags, where, [site if flags has MEASURED]
  *     where: 0 on the spanning tree, 1 not in the graph, 2 measured,
  *            3 + k counter k
- *   per node: its hash, as 4 bytes little-endian.
+ *   per node: its hash, as 4 bytes little-endian;
+ *   n_sites, per value-profile site: its node, its record type;
+ *   n_side, per side counter: its node, its counter id.
  */
 #include <stdlib.h>
 
@@ -96,6 +99,16 @@ int xprof_shape_encode(const xprof_shape *shape, unsigned char **buf, size_t *le
   for (uint32_t v = 0; v < shape->n_nodes; v++)
     for (int i = 0; i < 4; i++)
       put_byte(&s, (unsigned char)(shape->hash[v] >> (8 * i)));
+  put_uleb(&s, shape->n_sites);
+  for (uint32_t k = 0; k < shape->n_sites; k++) {
+    put_uleb(&s, shape->site_node[k]);
+    put_uleb(&s, shape->site_type[k]);
+  }
+  put_uleb(&s, shape->n_side);
+  for (uint32_t k = 0; k < shape->n_side; k++) {
+    put_uleb(&s, shape->side_node[k]);
+    put_uleb(&s, shape->side_counter[k]);
+  }
   if (s.failed) {
     xprof_free(s.buf);
     return -1;
@@ -163,6 +176,36 @@ static int get_edge(source *s, uint32_t n_nodes, uint32_t n_edges, xprof_edge *g
   return 0;
 }
 
+/* A list of pairs (a node, and a type or a counter id): the value-profile
+ * sites, or the side counters. */
+static int get_pairs(source *s, const char *what, uint32_t n_nodes, uint32_t *n_out,
+                     uint32_t **node_out, uint32_t **other_out) {
+  uint64_t n, node, other;
+  if (get_uleb(s, (uint64_t)(s->end - s->p) / 2, what, &n) < 0)
+    return -1;
+  *n_out = (uint32_t)n;
+  *node_out = xprof_calloc(n + 1, sizeof **node_out);
+  *other_out = xprof_calloc(n + 1, sizeof **other_out);
+  if (!*node_out || !*other_out)
+    return xprof_fail_nomem(s->err, s->what);
+  for (uint32_t k = 0; k < n; k++) {
+    if (get_uleb(s, n_nodes - 1, "node of a site or side counter", &node) < 0 ||
+        get_uleb(s, UINT32_MAX, "type or counter of a site or side counter", &other) < 0)
+      return -1;
+    (*node_out)[k] = (uint32_t)node;
+    (*other_out)[k] = (uint32_t)other;
+  }
+  return 0;
+}
+
+static int get_sites(source *s, xprof_shape *shape) {
+  if (get_pairs(s, "number of sites", shape->n_nodes, &shape->n_sites, &shape->site_node,
+                &shape->site_type) < 0)
+    return -1;
+  return get_pairs(s, "number of side counters", shape->n_nodes, &shape->n_side,
+                   &shape->side_node, &shape->side_counter);
+}
+
 int xprof_shape_decode(const unsigned char *buf, size_t len, const char *what,
                        xprof_shape *shape, xprof_error *err) {
   source s = {buf, buf + len, what, err};
@@ -196,7 +239,7 @@ int xprof_shape_decode(const unsigned char *buf, size_t len, const char *what,
       xprof_shape_free(shape);
       return -1;
     }
-  if ((size_t)(s.end - s.p) != 4 * (size_t)n_nodes) {
+  if ((size_t)(s.end - s.p) < 4 * (size_t)n_nodes) {
     xprof_shape_free(shape);
     return xprof_fail(err, XPROF_ERR_FORMAT,
                       "%s: shape has %zu bytes for the hashes of %llu nodes, not %llu", what,
@@ -205,6 +248,15 @@ int xprof_shape_decode(const unsigned char *buf, size_t len, const char *what,
   }
   for (uint32_t v = 0; v < shape->n_nodes; v++, s.p += 4)
     shape->hash[v] = xprof_get32(s.p);
+  if (get_sites(&s, shape) < 0) {
+    xprof_shape_free(shape);
+    return -1;
+  }
+  if (s.p != s.end) {
+    xprof_shape_free(shape);
+    return xprof_fail(err, XPROF_ERR_FORMAT, "%s: shape has %zu bytes after its end", what,
+                      (size_t)(s.end - s.p));
+  }
   return 0;
 }
 
@@ -212,5 +264,9 @@ void xprof_shape_free(xprof_shape *shape) {
   xprof_free(shape->edges);
   xprof_free(shape->counter_of_edge);
   xprof_free(shape->hash);
+  xprof_free(shape->site_node);
+  xprof_free(shape->site_type);
+  xprof_free(shape->side_node);
+  xprof_free(shape->side_counter);
   memset(shape, 0, sizeof *shape);
 }

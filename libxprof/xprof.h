@@ -564,6 +564,15 @@ typedef struct xprof_shape {
   xprof_edge *edges; /* flags FAKE, IGNORE and MEASURED (with site) kept */
   uint32_t *counter_of_edge;
   uint32_t *hash; /* per node */
+  /* Per value-profile site (expression id): its node and record type
+   * (xprof_vp_type), so that records follow their sites. */
+  uint32_t n_sites;
+  uint32_t *site_node, *site_type;
+  /* Side counters: counters of something in a block other than its edges
+   * (the LLVM plugin's counted selects), each one's node and counter id,
+   * in the order the plugin keeps them. */
+  uint32_t n_side;
+  uint32_t *side_node, *side_counter;
 } xprof_shape;
 
 /* The shape as bytes (a malloc'd buffer); -1 when out of memory. */
@@ -579,29 +588,40 @@ typedef struct xprof_salvage_result {
   /* Sums of the old blocks' counts, all and those matched. */
   uint64_t old_mass, matched_mass;
   uint32_t dropped; /* carried counts that contradicted the new graph */
+  uint32_t sites, sites_matched; /* the new value-profile sites, and those
+                                  * whose old records follow them */
 } xprof_salvage_result;
 
-/* Counts for a procedure whose graph (n_nodes, edges, hash) changed since
- * the training run, from the trained procedure's shape and its solved
- * counts (xprof_solve_flow_sites on the shape): blocks matched by their
- * hashes, the counts of matched blocks and edges carried over, the rest
- * inferred by flow conservation (salvage.c).  edge_count and node_count
- * are always a consistent flow with the old entry count.  Returns 0, or
- * -1 when out of memory or when EXIT cannot be reached from ENTRY. */
+/* Counts for a procedure whose graph changed since the training run (now:
+ * its shape in this compilation; counter_of_edge unused), from the trained
+ * procedure's shape and its solved counts (xprof_solve_flow_sites on the
+ * shape): blocks matched by their hashes, the counts of matched blocks and
+ * edges carried over, the rest inferred by flow conservation (salvage.c).
+ * edge_count and node_count are always a consistent flow with the old
+ * entry count; old_of_new (room for now->n_nodes, or NULL) gets each new
+ * node's old one, or UINT32_MAX.  Returns 0, or -1 when out of memory or
+ * when EXIT cannot be reached from ENTRY. */
 int xprof_salvage(const xprof_shape *old, const uint64_t *old_edge_count,
-                  const uint64_t *old_node_count, uint32_t n_nodes, const xprof_edge *edges,
-                  uint32_t n_edges, const uint32_t *hash, uint64_t *edge_count,
-                  uint64_t *node_count, xprof_salvage_result *r);
+                  const uint64_t *old_node_count, const xprof_shape *now,
+                  uint64_t *edge_count, uint64_t *node_count, uint32_t *old_of_new,
+                  xprof_salvage_result *r);
 /* The share of the old count mass that matched (1 when nothing ran). */
 double xprof_salvage_fraction(const xprof_salvage_result *r);
 /* For a use build: f's counts (f of object file o in the profile) carried
- * over to the changed graph, through f's recorded shape.  Returns 0 (r
- * says how much matched: the caller decides whether that is enough), or
- * -1 with err saying why not (no shape, a damaged one, no flow). */
-int xprof_use_salvage(const xprof_objfile *o, const xprof_proc *f, uint32_t n_nodes,
-                      const xprof_edge *edges, uint32_t n_edges, const uint32_t *hash,
-                      uint64_t *edge_count, uint64_t *node_count, xprof_salvage_result *r,
+ * over to the changed procedure `now`, through f's recorded shape; and
+ * f's value-profile records that follow their sites (the site of the same
+ * type in the matched block, the k-th of its type there on both sides),
+ * renumbered as the new sites, in *vp (an xprof_malloc'd array the caller
+ * frees; the values stay f's), *n_vp of them; side (room for now->n_side,
+ * or NULL when it has none) gets the value of the old side counter each
+ * new one follows by the same rule, or XPROF_NO_SIDE.  Returns 0 (r says
+ * how much matched: the caller decides whether that is enough), or -1
+ * with err saying why not (no shape, a damaged one, no flow). */
+int xprof_use_salvage(const xprof_objfile *o, const xprof_proc *f, const xprof_shape *now,
+                      uint64_t *edge_count, uint64_t *node_count, xprof_vp_record **vp,
+                      uint32_t *n_vp, uint64_t *side, xprof_salvage_result *r,
                       xprof_error *err);
+#define XPROF_NO_SIDE UINT64_MAX
 /* The share of the count mass that must match, by default: less, and the
  * function was rewritten rather than edited. */
 #define XPROF_SALVAGE_DEFAULT_PERCENT 50
@@ -906,10 +926,11 @@ typedef struct xprof_use_stats {
   "compilation options changed since the training build); it is compiled "    \
   "without profile data"
 /* A changed function whose counts were salvaged (verbose): name, blocks
- * matched, old blocks, percent of the count mass matched. */
+ * matched, old blocks, percent of the count mass matched, value-profile
+ * sites matched, sites. */
 #define XPROF_MSG_SALVAGED                                                     \
   "%s: changed since the training build; its profile data was salvaged (%u of " \
-  "%u blocks matched, %.0f%% of the counts)"
+  "%u blocks matched, %.0f%% of the counts; %u of %u value-profile sites)"
 /* Not salvaged: name, percent matched, percent needed. */
 #define XPROF_MSG_NOT_SALVAGED                                                 \
   "profile data for %s does not match this compilation (the function changed " \

@@ -607,6 +607,41 @@ int xl_cfg_build(LLVMValueRef fn, const LLVMValueRef *sites, uint32_t n_vp_sites
   return c->n_counters >= 0;
 }
 
+void xl_shape_of(const struct xl_cfg *g, const LLVMValueRef *sites, uint32_t n_sites,
+                 xprof_shape *s) {
+  *s = (xprof_shape){g->n_nodes,
+                     g->n_edges,
+                     g->edges,
+                     g->counter_of_edge,
+                     g->hash,
+                     n_sites,
+                     xl_calloc(n_sites + 1, sizeof *s->site_node),
+                     xl_calloc(n_sites + 1, sizeof *s->site_type),
+                     g->n_selects,
+                     xl_calloc(g->n_selects + 1, sizeof *s->side_node),
+                     xl_calloc(g->n_selects + 1, sizeof *s->side_counter)};
+  /* Counted selects: their counters follow the edges'. */
+  for (uint32_t i = 0; i < g->n_selects; i++) {
+    s->side_node[i] = g->selects[i].node;
+    s->side_counter[i] = (uint32_t)g->n_counters + g->selects[i].counter;
+  }
+  for (uint32_t k = 0; k < n_sites; k++) {
+    LLVMBasicBlockRef bb = LLVMGetInstructionParent(sites[k]);
+    for (uint32_t v = 2; v < g->n_nodes; v++)
+      if (g->blocks[v] == bb)
+        s->site_node[k] = v;
+    s->site_type[k] = xl_site_vp_type(sites, k);
+  }
+}
+
+void xl_shape_free_sites(xprof_shape *s) {
+  free(s->site_node);
+  free(s->site_type);
+  free(s->side_node);
+  free(s->side_counter);
+  s->site_node = s->site_type = s->side_node = s->side_counter = NULL;
+}
+
 void xl_cfg_free(struct xl_cfg *c) {
   free(c->blocks);
   free(c->edges);

@@ -553,9 +553,11 @@ static fn_data *new_fn(ctx *c, LLVMValueRef fn, const struct xl_cfg *g,
   f->n_sites = n_sites;
   /* Its shape, for salvaging its counts after an edit (none when out of
    * memory: the function is profiled all the same). */
-  xprof_shape shape = {g->n_nodes, g->n_edges, g->edges, g->counter_of_edge, g->hash};
+  xprof_shape shape;
+  xl_shape_of(g, calls, n_sites, &shape);
   if (xprof_shape_encode(&shape, &f->shape, &f->shape_size) < 0)
     f->shape = NULL;
+  xl_shape_free_sites(&shape);
   f->site_types = xl_malloc(n_sites + 1);
   f->site_kinds = xl_malloc(n_sites + 1);
   f->site_off = xl_malloc((n_sites + 1) * sizeof *f->site_off);

@@ -60,6 +60,12 @@ struct xl_cfg {
 int xl_cfg_build(LLVMValueRef fn, const LLVMValueRef *sites, uint32_t n_vp_sites,
                  int measure_calls, int count_selects, struct xl_cfg *c);
 void xl_cfg_free(struct xl_cfg *c);
+/* g with fn's value-profile sites and counted selects as a shape
+ * (libxprof's xprof_shape; its site and side arrays malloc'd, freed by
+ * xl_shape_free_sites). */
+void xl_shape_of(const struct xl_cfg *g, const LLVMValueRef *sites, uint32_t n_sites,
+                 xprof_shape *s);
+void xl_shape_free_sites(xprof_shape *s);
 
 /* What a value-profile site measures.  A urem is two sites in a row,
  * its divisor then its quotient. */

@@ -270,7 +270,12 @@ typedef struct solved {
   uint64_t *edge, *node;
   LLVMValueRef *calls;
   uint32_t n_calls;
-  int stale; /* salvaged from a changed function: no value profiles */
+  /* Salvaged (the function changed since training): the procedure with
+   * the records that followed their sites, which vp holds. */
+  int stale;
+  xprof_proc view;
+  xprof_vp_record *vp;
+  uint64_t *side; /* the selects' old counts, or XPROF_NO_SIDE */
 } solved;
 
 /* Calls through pointers that did not return (exit, longjmp): the counts
@@ -300,18 +305,31 @@ static int salvage(use_ctx *u, const xprof_objfile *o, const xprof_proc *f, solv
   s->node = xl_calloc(s->g.n_nodes + 1, sizeof *s->node);
   xprof_salvage_result r;
   xprof_error err;
-  int rc = xprof_use_salvage(o, f, s->g.n_nodes, s->g.edges, s->g.n_edges, s->g.hash, s->edge,
-                             s->node, &r, &err);
+  xprof_shape now;
+  uint32_t n_vp;
+  xl_shape_of(&s->g, s->calls, s->n_calls, &now);
+  s->side = xl_calloc(s->g.n_selects + 1, sizeof *s->side);
+  int rc = xprof_use_salvage(o, f, &now, s->edge, s->node, &s->vp, &n_vp, s->side, &r, &err);
+  xl_shape_free_sites(&now);
   double share = xprof_salvage_fraction(&r);
   if (rc == 0 && share * 100 + 1e-9 >= u->o->salvage) {
     u->st.salvaged++;
     u->st.salvage_mass = xprof_sat_add(u->st.salvage_mass, r.old_mass);
     u->st.salvage_matched = xprof_sat_add(u->st.salvage_matched, r.matched_mass);
     if (u->o->verbose)
-      xl_note(u->m, XPROF_MSG_SALVAGED, f->name, r.matched_blocks, r.old_blocks, 100 * share);
+      xl_note(u->m, XPROF_MSG_SALVAGED, f->name, r.matched_blocks, r.old_blocks, 100 * share,
+              r.sites_matched, r.sites);
     s->stale = 1;
+    s->view = *f;
+    s->view.vp = s->vp;
+    s->view.n_vp_records = n_vp;
+    s->view.n_vp_sites = s->n_calls;
     return 1;
   }
+  xprof_free(s->vp);
+  s->vp = NULL;
+  free(s->side);
+  s->side = NULL;
   if (rc == 0)
     xl_warning(u->m, XPROF_MSG_NOT_SALVAGED, f->name, 100 * share, u->o->salvage);
   else
@@ -408,6 +426,8 @@ static void mark_hot_or_cold(use_ctx *u, const solved *s) {
 }
 
 static void free_solved(solved *s) {
+  xprof_free(s->vp);
+  free(s->side);
   free(s->edge);
   free(s->node);
   free(s->calls);
@@ -452,7 +472,10 @@ static void weigh_selects(use_ctx *u, const solved *s, weight_buf *buf) {
     return;
   for (uint32_t i = 0; i < g->n_selects; i++) {
     const struct xl_select *sel = &g->selects[i];
-    uint64_t held = xprof_proc_counter(s->f, (uint32_t)g->n_counters + sel->counter);
+    uint64_t held = s->stale ? s->side[i]
+                             : xprof_proc_counter(s->f, (uint32_t)g->n_counters + sel->counter);
+    if (held == XPROF_NO_SIDE)
+      continue; /* a select salvage found no old count for */
     uint64_t total = s->node[sel->node];
     if (held > total)
       total = held;
@@ -490,13 +513,13 @@ static void apply(use_ctx *u, const xprof_objfile *o, solved *s) {
     if (b >= 2)
       weigh_block(s, b, e, end, &buf);
   }
-  if (!s->stale) /* select counters are not in a shape */
-    weigh_selects(u, s, &buf);
+  weigh_selects(u, s, &buf);
   free(buf.w);
   free(buf.ops);
-  if (s->node[XPROF_ENTRY] && !s->stale) {
-    unsigned n = value_profiles(u, o, s->f, s->fn, s->calls, s->n_calls) +
-                 specialize_divisions(u, o, s->f, s->fn, s->calls, s->n_calls);
+  if (s->node[XPROF_ENTRY]) {
+    const xprof_proc *vf = s->stale ? &s->view : s->f; /* salvaged: records followed */
+    unsigned n = value_profiles(u, o, vf, s->fn, s->calls, s->n_calls) +
+                 specialize_divisions(u, o, vf, s->fn, s->calls, s->n_calls);
     u->st.specialized += n;
     if (n && u->o->verbose)
       xl_note(u->m, "%s: %u operation%s specialized to profiled values", s->f->name, n,

@@ -11,8 +11,13 @@
 #include "xprof.h"
 
 static int same_shape(const xprof_shape *a, const xprof_shape *b) {
-  if (a->n_nodes != b->n_nodes || a->n_edges != b->n_edges ||
+  if (a->n_nodes != b->n_nodes || a->n_edges != b->n_edges || a->n_sites != b->n_sites ||
       memcmp(a->hash, b->hash, a->n_nodes * sizeof *a->hash) != 0 ||
+      memcmp(a->site_node, b->site_node, a->n_sites * sizeof(uint32_t)) != 0 ||
+      memcmp(a->site_type, b->site_type, a->n_sites * sizeof(uint32_t)) != 0 ||
+      a->n_side != b->n_side ||
+      memcmp(a->side_node, b->side_node, a->n_side * sizeof(uint32_t)) != 0 ||
+      memcmp(a->side_counter, b->side_counter, a->n_side * sizeof(uint32_t)) != 0 ||
       memcmp(a->counter_of_edge, b->counter_of_edge, a->n_edges * sizeof(uint32_t)) != 0)
     return 0;
   for (uint32_t e = 0; e < a->n_edges; e++)
@@ -29,7 +34,9 @@ static void salvage_onto(const xprof_shape *s, const uint64_t *oe, const uint64_
   uint64_t *ec = calloc(s->n_edges + 1, 8), *nc = calloc(s->n_nodes, 8);
   uint64_t *in = calloc(s->n_nodes, 8), *out = calloc(s->n_nodes, 8);
   xprof_salvage_result r;
-  if (xprof_salvage(s, oe, on, s->n_nodes, s->edges, s->n_edges, h, ec, nc, &r) == 0) {
+  xprof_shape now = *s;
+  now.hash = (uint32_t *)h;
+  if (xprof_salvage(s, oe, on, &now, ec, nc, NULL, &r) == 0) {
     for (uint32_t e = 0; e < s->n_edges; e++) {
       if (s->edges[e].flags & XPROF_EDGE_IGNORE)
         continue;

@@ -16,6 +16,26 @@ typedef struct graph {
   uint32_t hash[MAXN];
 } graph;
 
+/* Value-profile sites: each one's node and record type. */
+typedef struct sites {
+  uint32_t n, node[4], type[4];
+} sites;
+
+/* The graph with its sites (or none) as a shape. */
+static xprof_shape shape_of(const graph *g, uint32_t *counter_of_edge, const sites *vs) {
+  return (xprof_shape){g->n_nodes,
+                       g->n_edges,
+                       (xprof_edge *)g->edges,
+                       counter_of_edge,
+                       (uint32_t *)g->hash,
+                       vs ? vs->n : 0,
+                       vs ? (uint32_t *)vs->node : NULL,
+                       vs ? (uint32_t *)vs->type : NULL,
+                       0,
+                       NULL,
+                       NULL};
+}
+
 #define E(s, d) {s, d, 0, 0, 0}
 #define FAKE(s, d) {s, d, XPROF_EDGE_FAKE, 0, 0}
 
@@ -33,8 +53,7 @@ static void train(const graph *g, const uint64_t *truth, xprof_shape *shape,
   CHECK(xprof_solve_flow(g->n_nodes, g->edges, g->n_edges, counter_of_edge, counters,
                          (uint32_t)n, edge_count, node_count) == 0);
   /* Through the encoding, as the profile keeps it. */
-  xprof_shape s = {g->n_nodes, g->n_edges, (xprof_edge *)g->edges, counter_of_edge,
-                   (uint32_t *)g->hash};
+  xprof_shape s = shape_of(g, counter_of_edge, NULL);
   unsigned char *buf;
   size_t len;
   xprof_error err;
@@ -50,8 +69,8 @@ static xprof_salvage_result salvage(const graph *old, const uint64_t *truth, con
   uint64_t oe[MAXE], on[MAXN];
   train(old, truth, &shape, oe, on);
   xprof_salvage_result r;
-  CHECK(xprof_salvage(&shape, oe, on, g->n_nodes, g->edges, g->n_edges, g->hash, edge_count,
-                      node_count, &r) == 0);
+  xprof_shape now = shape_of(g, NULL, NULL);
+  CHECK(xprof_salvage(&shape, oe, on, &now, edge_count, node_count, NULL, &r) == 0);
   xprof_shape_free(&shape);
   uint64_t in[MAXN] = {0}, out[MAXN] = {0};
   for (uint32_t e = 0; e < g->n_edges; e++) {
@@ -80,6 +99,7 @@ static void shape_round_trip(void) {
   CHECK_U64(s.n_edges, 6);
   CHECK_U64(s.edges[2].dst, 4);
   CHECK_U64(s.hash[5], 0xd);
+  CHECK_U64(s.n_sites, 0);
   CHECK_U64(ec[1], 70);
   CHECK_U64(nc[4], 30);
   /* Damaged: cut short, a node out of range, another version. */
@@ -88,8 +108,12 @@ static void shape_round_trip(void) {
   xprof_error err;
   CHECK(xprof_shape_encode(&s, &buf, &len) == 0);
   xprof_shape bad;
-  CHECK(xprof_shape_decode(buf, len - 1, "f", &bad, &err) < 0);
+  CHECK(xprof_shape_decode(buf, len - 3, "f", &bad, &err) < 0);
   CHECK_HAS(err.msg, "f: shape has 23 bytes for the hashes of 6 nodes, not 24");
+  CHECK(xprof_shape_decode(buf, len - 2, "f", &bad, &err) < 0);
+  CHECK_HAS(err.msg, "f: shape ends inside its number of sites");
+  CHECK(xprof_shape_decode(buf, len - 1, "f", &bad, &err) < 0);
+  CHECK_HAS(err.msg, "f: shape ends inside its number of side counters");
   CHECK(xprof_shape_decode(buf, 5, "f", &bad, &err) < 0);
   CHECK_HAS(err.msg, "f: shape's number of nodes is 6, at most 1 allowed");
   buf[3] = 9; /* the first edge's source */
@@ -245,6 +269,64 @@ static void ambiguous_place(void) {
   CHECK_U64(nc[3] + nc[4], 100);
 }
 
+/* Value-profile records follow their sites: an indirect call (site 0) in
+ * B and a division (site 1) in D, and a new call site inserted before
+ * them in A, which gets no record; and a side counter (a select) in B. */
+static void sites_follow(void) {
+  const graph old = diamond;
+  const sites old_sites = {2, {3, 5}, {XPROF_VP_PROC, XPROF_VP_INT}};
+  graph g = {7, 7, {E(0, 2), E(2, 3), E(3, 4), E(2, 5), E(4, 6), E(5, 6), E(6, 1)},
+             {0, 0, 0xa, 0x99, 0xb, 0xc, 0xd}};
+  const sites new_sites = {3, {2, 4, 6}, {XPROF_VP_PROC, XPROF_VP_PROC, XPROF_VP_INT}};
+  /* The old procedure in a profile, with its shape and records. */
+  xprof_profile *p = xprof_profile_new();
+  xprof_objfile *o = xprof_add_objfile(p, "/t/o.o");
+  o->n_values_per_vp = 1;
+  xprof_proc *f = xprof_add_proc(p, o, "f");
+  uint32_t counter_of_edge[MAXE];
+  int64_t nc = xprof_place_counters(old.n_nodes, old.edges, old.n_edges, counter_of_edge);
+  CHECK(xprof_proc_alloc_counters(p, f, (uint32_t)nc + 1) == 0);
+  for (uint32_t e = 0; e < old.n_edges; e++)
+    if (XPROF_HAS_COUNTER(counter_of_edge[e]))
+      f->counters[counter_of_edge[e]] = diamond_truth[e];
+  f->counters[nc] = 42; /* a side counter in B, after the edges' */
+  CHECK(xprof_proc_alloc_vp(p, o, f, 2) == 0);
+  f->vp[0].type = XPROF_VP_PROC, f->vp[0].expr_id = 0, f->vp[0].values[0].count = 70;
+  f->vp[1].type = XPROF_VP_INT, f->vp[1].expr_id = 1, f->vp[1].values[0].count = 100;
+  f->vp[1].values[0].bits = 8;
+  f->n_vp_sites = 2;
+  xprof_shape s = shape_of(&old, counter_of_edge, &old_sites);
+  xprof_shape now = shape_of(&g, NULL, &new_sites);
+  uint32_t old_side_node[] = {3}, old_side_counter[] = {(uint32_t)nc};
+  uint32_t new_side_node[] = {3, 4}, new_side_counter[] = {0, 0};
+  s.n_side = 1, s.side_node = old_side_node, s.side_counter = old_side_counter;
+  now.n_side = 2, now.side_node = new_side_node, now.side_counter = new_side_counter;
+  unsigned char *buf;
+  size_t len;
+  CHECK(xprof_shape_encode(&s, &buf, &len) == 0);
+  CHECK(xprof_proc_set_shape(p, f, buf, (uint32_t)len) == 0);
+  free(buf);
+  uint64_t ec[MAXE], nc2[MAXN];
+  xprof_vp_record *vp;
+  uint32_t n_vp;
+  uint64_t side[2];
+  xprof_salvage_result r;
+  xprof_error err;
+  CHECK(xprof_use_salvage(o, f, &now, ec, nc2, &vp, &n_vp, side, &r, &err) == 0);
+  CHECK_U64(side[0], XPROF_NO_SIDE); /* in the new block X */
+  CHECK_U64(side[1], 42);            /* in B */
+  CHECK_U64(r.sites, 3);
+  CHECK_U64(r.sites_matched, 2);
+  CHECK_U64(n_vp, 2);
+  CHECK_U64(vp[0].expr_id, 1);
+  CHECK_U64(vp[0].values[0].count, 70);
+  CHECK_U64(vp[1].expr_id, 2);
+  CHECK_U64(vp[1].values[0].bits, 8);
+  CHECK_U64(nc2[4], 70);
+  free(vp);
+  xprof_profile_free(p);
+}
+
 /* A procedure that never ran salvages as all zero. */
 static void never_ran(void) {
   uint64_t zero[MAXE] = {0};
@@ -269,5 +351,6 @@ UNIT_TABLE(salvage_tests) = {
     {"salvage/contradiction", contradiction},
     {"salvage/equal_hashes", equal_hashes},
     {"salvage/ambiguous_place", ambiguous_place},
+    {"salvage/sites_follow", sites_follow},
     {"salvage/never_ran", never_ran},
     UNIT_END};

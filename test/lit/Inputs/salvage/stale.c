@@ -3,7 +3,8 @@
  * a branch and a call that the training input never takes, so that the
  * salvaged counts must equal a fresh profile's; EDIT=2 also rewrites
  * `scale`, whose hot old loop matches nothing any more.  Both arms of
- * the hot branch call, so that neither compiler makes it a select. */
+ * the hot branch call (one through a pointer), so that neither compiler
+ * makes it a select. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -13,6 +14,9 @@ __attribute__((noinline)) void note(long v) { notes += v; }
 
 __attribute__((noinline)) long step(int i) { return 3L * i; }
 __attribute__((noinline)) long mix(long s, int i) { return s ^ i; }
+/* Called through a pointer: the value profile of its call site must
+ * follow the site into the edited function. */
+long (*combine)(long, int) = mix;
 
 __attribute__((noinline)) long hot(int n) {
   long s = 0;
@@ -24,7 +28,7 @@ __attribute__((noinline)) long hot(int n) {
       note(s);
 #endif
     else
-      s = mix(s, i);
+      s = combine(s, i);
   }
   return s;
 }
