@@ -933,8 +933,9 @@ typedef struct xprof_use_stats {
   "%u blocks matched, %.0f%% of the counts; %u of %u value-profile sites)"
 /* Not salvaged: name, percent matched, percent needed. */
 #define XPROF_MSG_NOT_SALVAGED                                                 \
-  "profile data for %s does not match this compilation (the function changed " \
-  "since the training build) and too little of it matches the new code to "    \
+  "profile data for %s does not match this compilation (the function or its "  \
+  "compilation options changed since the training build) and too little of "   \
+  "it matches the new code to "                                                \
   "salvage (%.0f%% of the counts, %u%% needed); it is compiled without "        \
   "profile data"
 /* The summary warning of an object file with salvaged functions. */
