@@ -14,7 +14,7 @@
 #include "internal.h"
 
 /* An object file's data as xprof_text, the one serialization that covers
- * all of it (path, signatures, counters, value profiles); malloc'd by the
+ * most of it (path, signatures, counters, value profiles); malloc'd by the
  * C library (free), *n its length, or NULL. */
 static char *objfile_text(const xprof_objfile *o, size_t *n) {
   /* A view of a profile that holds only this object file. */
@@ -29,6 +29,27 @@ static char *objfile_text(const xprof_objfile *o, size_t *n) {
     return NULL;
   int rc = xprof_text_write_stream(&view, f, "object file data", &err);
   if (fclose(f) != 0 || rc < 0) {
+    free(text);
+    return NULL;
+  }
+  return text;
+}
+
+/* What the text leaves out and a use build reads too: each procedure's
+ * first-run rank (GCC orders functions by it) and a hash of its shape
+ * (salvage reads it); malloc'd by the C library, or NULL. */
+static char *binary_only_text(const xprof_objfile *o) {
+  char *text = NULL;
+  size_t n = 0;
+  FILE *f = open_memstream(&text, &n);
+  if (!f)
+    return NULL;
+  for (uint32_t j = 0; j < o->n_procs; j++) {
+    const xprof_proc *p = &o->procs[j];
+    fprintf(f, "%s %llu %llx\n", p->name, (unsigned long long)p->first_run,
+            p->shape ? (unsigned long long)xprof_hash64(p->shape, p->shape_size) : 0ull);
+  }
+  if (fclose(f) != 0) {
     free(text);
     return NULL;
   }
@@ -61,13 +82,16 @@ void xprof_use_digest(const xprof_objfile *o, const xprof_summary *s, unsigned w
   summary_text(s ? s : &(xprof_summary){0}, s ? what : 0, sum, sizeof sum);
   size_t n = 0;
   char *text = o ? objfile_text(o, &n) : NULL;
+  char *extra = o ? binary_only_text(o) : NULL;
   /* Data that could not be written (out of memory) must not share a key
    * with anything: the moment and the process make this one unique. */
   char unique[64];
   snprintf(unique, sizeof unique, "unwritten %ld %d", (long)time(NULL), (int)getpid());
-  char *all = xprof_format("xprof use digest 2\n%s\n%.*s", sum, text ? (int)n : -1,
-                           text ? text : o ? unique : "no data");
+  char *all = xprof_format("xprof use digest 3\n%s\n%.*s\n%s", sum, text ? (int)n : -1,
+                           text ? text : o ? unique : "no data",
+                           extra ? extra : o ? unique : "");
   free(text);
+  free(extra);
   const char *data = all ? all : unique;
   size_t len = strlen(data);
   snprintf(hex, XPROF_DIGEST_HEX, "%016llx%08x%08x", (unsigned long long)xprof_hash64(data, len),

@@ -131,8 +131,9 @@ static void digest_of(const xprof_profile *p, const char *obj, const xprof_summa
 }
 
 /* The digest a compiler cache keys use builds on changes with the
- * object's own counts, value profiles and path, and with the summary
- * fields the compiler reads; not with another object's counts. */
+ * object's own counts, value profiles, first runs, shapes and path, and
+ * with the summary fields the compiler reads; not with another object's
+ * counts. */
 static void use_digest(void) {
   xprof_profile *p = two_objects();
   xprof_summary s;
@@ -169,6 +170,24 @@ static void use_digest(void) {
   digest_of(p, "/b/main.o", &s, XPROF_DIGEST_MAX, d);
   CHECK(strcmp(d, base) != 0);
   m->procs[0].signature ^= 1;
+  /* What only binary data holds, which use builds read too: the first-run
+   * rank, and the shape that salvage goes by. */
+  m->procs[0].first_run = 3;
+  digest_of(p, "/b/main.o", &s, XPROF_DIGEST_MAX, d);
+  CHECK(strcmp(d, base) != 0);
+  m->procs[0].first_run = 0;
+  static const unsigned char shape_a[] = {1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  static const unsigned char shape_b[] = {1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+  char with_a[XPROF_DIGEST_HEX];
+  m->procs[0].shape = shape_a, m->procs[0].shape_size = sizeof shape_a;
+  digest_of(p, "/b/main.o", &s, XPROF_DIGEST_MAX, with_a);
+  CHECK(strcmp(with_a, base) != 0);
+  m->procs[0].shape = shape_b;
+  digest_of(p, "/b/main.o", &s, XPROF_DIGEST_MAX, d);
+  CHECK(strcmp(d, with_a) != 0);
+  m->procs[0].shape = NULL, m->procs[0].shape_size = 0;
+  digest_of(p, "/b/main.o", &s, XPROF_DIGEST_MAX, d);
+  CHECK_STR(d, base);
   m->path = "/c/main.o"; /* the same data under another path */
   xprof_use_digest(m, &s, XPROF_DIGEST_MAX, d);
   CHECK(strcmp(d, base) != 0);
