@@ -7,10 +7,10 @@
  * reader can use counters in place.
  *
  * File header (64 bytes):
- *    0 char[24] "xprof binary data 4.5\n" then NUL padding (for head -1)
+ *    0 char[24] "xprof binary data 4.6\n" then NUL padding (for head -1)
  *   24 u32 magic 0x46525058 (bytes "XPRF")
  *   28 u32 byte-order mark 0x01020304 (reads 0x04030201 if swapped)
- *   32 u16 major, u16 minor (4.5)
+ *   32 u16 major, u16 minor (4.6)
  *   36 u32 header size (64)
  *   40 u64 file size
  *   48 u64 offset of the index record (0: no index)
@@ -27,7 +27,7 @@
 #define XPROF_BINARY_FORMAT_H
 
 #define XB_HEADER_SIZE 64
-#define XB_TEXT_LINE "xprof binary data 4.5\n"
+#define XB_TEXT_LINE "xprof binary data 4.6\n"
 #define XB_MAGIC 0x46525058u
 #define XB_BOM 0x01020304u
 #define XB_RECORD_HEADER 24
@@ -40,6 +40,7 @@
 #define XB_TAG_INDX XB_TAG('I', 'N', 'D', 'X')
 #define XB_TAG_TIME XB_TAG('T', 'I', 'M', 'E')
 #define XB_TAG_SHAP XB_TAG('S', 'H', 'A', 'P')
+#define XB_TAG_SMPL XB_TAG('S', 'M', 'P', 'L')
 #define XB_FLAG_CRITICAL 1u
 
 /* Statistics flags, shared by OBJF, procedures and PROG. */
@@ -100,6 +101,18 @@
  */
 #define XB_SHAP_FIXED 16
 #define XB_SHAP_ENTRY 8
+
+/*
+ * SMPL payload (since 4.6; not critical): the time samples of one text
+ * segment of one image (xprof_image), anywhere before the index.
+ *    0 u64 text offset, 8 u64 text size, 16 u64 samples, 24 u64 time_ns,
+ *   32 u32 bin width, 36 u32 flags (1: the overflow bin), 40 u32 path
+ *   length, 44 u32 id length, 48 u32 n_bins, 52 u32 zero,
+ *   56 path, NUL, pad to 8; id bytes, pad to 8;
+ *   n_bins times: u64 bin index (increasing), u64 count (not 0).
+ */
+#define XB_SMPL_FIXED 56
+#define XB_SMPL_BIN 16
 
 /*
  * INDX payload:

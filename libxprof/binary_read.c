@@ -296,6 +296,53 @@ static int parse_shapes(cursor *c, xprof_objfile *o) {
   return 0;
 }
 
+/* A SMPL record: one image's samples (checked by xprof_validate). */
+static int parse_samples(cursor *c, xprof_profile *p) {
+  if (need(c, XB_SMPL_FIXED, "samples header") < 0)
+    return -1;
+  const unsigned char *h = c->base;
+  uint32_t plen = xprof_get32(h + 40), id_len = xprof_get32(h + 44), n = xprof_get32(h + 48);
+  if (xprof_get32(h + 52) || id_len > XPROF_IMAGE_ID_MAX)
+    return cfail(c, "samples record with a reserved field set or an id of %u bytes", id_len);
+  c->pos = XB_SMPL_FIXED;
+  const char *path = ""; /* the overflow bin has none */
+  if (plen ? take_str(c, plen, "image path", &path) < 0 : need(c, 8, "image path") < 0)
+    return -1;
+  c->pos += plen ? 0 : 8;
+  if (need(c, xprof_align8(id_len), "image id") < 0)
+    return -1;
+  const unsigned char *id = c->base + c->pos;
+  c->pos += xprof_align8(id_len);
+  if (c->len - c->pos != (uint64_t)n * XB_SMPL_BIN)
+    return cfail(c, "samples record of %s: %u bins do not fill its %" PRIu64 " bytes", path, n,
+                 c->len - c->pos);
+  uint64_t off = xprof_get64(h);
+  if (xprof_find_image(p, path, off))
+    return cfail(c, "second samples record of %s at offset 0x%" PRIx64, path, off);
+  xprof_image *img = xprof_add_image(p, path, off);
+  xprof_sample_bin *bins = xprof_malloc(((size_t)n + 1) * sizeof *bins);
+  if (!img || !bins || xprof_image_set_id(p, img, id, id_len) < 0) {
+    xprof_free(bins);
+    return xprof_fail_nomem(c->err, c->name);
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    bins[i].index = xprof_get64(c->base + c->pos + (uint64_t)i * XB_SMPL_BIN);
+    bins[i].count = xprof_get64(c->base + c->pos + (uint64_t)i * XB_SMPL_BIN + 8);
+  }
+  int rc = xprof_image_set_bins(p, img, bins, n);
+  xprof_free(bins);
+  if (rc < 0)
+    return xprof_fail_nomem(c->err, c->name);
+  img->text_size = xprof_get64(h + 8);
+  img->time_ns = xprof_get64(h + 24);
+  img->bin_width = xprof_get32(h + 32);
+  img->flags = xprof_get32(h + 36);
+  if (img->samples != xprof_get64(h + 16))
+    return cfail(c, "samples record of %s: its bins add up to %" PRIu64 ", its total says %" PRIu64,
+                 path, img->samples, xprof_get64(h + 16));
+  return 0;
+}
+
 static int parse_prog(cursor *c, xprof_profile *p) {
   if (need(c, XB_PROG_FIXED, "program header") < 0)
     return -1;
@@ -477,6 +524,9 @@ static int parse_records(const char *name, unsigned char *buf, uint64_t len,
         return -1;
     } else if (tag == XB_TAG_PROG) {
       if (parse_prog(&c, p) < 0)
+        return -1;
+    } else if (tag == XB_TAG_SMPL) {
+      if (parse_samples(&c, p) < 0)
         return -1;
     } else if (tag == XB_TAG_INDX) {
       if (off != index_off)

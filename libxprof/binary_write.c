@@ -271,6 +271,37 @@ static int emit_program(sink *s, const xprof_profile *p,
   return rc;
 }
 
+/* The SMPL record of one image's samples. */
+static int emit_samples(sink *s, const xprof_image *img) {
+  size_t plen = strlen(img->path);
+  uint64_t len = XB_SMPL_FIXED + str_size(plen) + xprof_align8(img->id_len) +
+                 (uint64_t)img->n_bins * XB_SMPL_BIN;
+  unsigned char *b = xprof_calloc(1, len);
+  if (!b)
+    return xprof_fail_nomem(s->err, s->name);
+  xprof_put64(b, img->text_off);
+  xprof_put64(b + 8, img->text_size);
+  xprof_put64(b + 16, img->samples);
+  xprof_put64(b + 24, img->time_ns);
+  xprof_put32(b + 32, img->bin_width);
+  xprof_put32(b + 36, img->flags);
+  xprof_put32(b + 40, (uint32_t)plen);
+  xprof_put32(b + 44, img->id_len);
+  xprof_put32(b + 48, img->n_bins);
+  unsigned char *q = b + XB_SMPL_FIXED;
+  q += put_str(q, img->path, plen);
+  if (img->id_len)
+    memcpy(q, img->id, img->id_len);
+  q += xprof_align8(img->id_len);
+  for (uint32_t i = 0; i < img->n_bins; i++, q += XB_SMPL_BIN) {
+    xprof_put64(q, img->bins[i].index);
+    xprof_put64(q + 8, img->bins[i].count);
+  }
+  int rc = emit_record(s, XB_TAG_SMPL, 0, b, len);
+  xprof_free(b);
+  return rc;
+}
+
 /* The TIME record of object file o, if any of its procedures has a
  * first-run rank.  Returns 1 when it wrote one, 0 when there was none,
  * -1 on error. */
@@ -392,6 +423,9 @@ static int emit_all(sink *s, const xprof_profile *p) {
   }
   for (uint32_t i = 0; i < p->n_programs; i++, n_records++)
     if (emit_program(s, p, &p->programs[i], sorted, ords) < 0)
+      goto out;
+  for (uint32_t i = 0; i < p->n_images; i++, n_records++)
+    if (emit_samples(s, &p->images[i]) < 0)
       goto out;
   for (uint32_t i = 0; i < p->n_foreign; i++, n_records++) {
     const xprof_foreign *f = &p->foreign[i];

@@ -501,7 +501,7 @@ int xprof_merge(xprof_profile *d, const xprof_profile *s, uint64_t weight,
   }
 
   /* 3. Programs, then the statistics that either side carried. */
-  if (merge_programs(d, s) < 0)
+  if (merge_programs(d, s) < 0 || xprof_merge_images(d, s, weight) < 0)
     goto nomem;
   xprof_update_stats(d, 0);
   rc = 0;

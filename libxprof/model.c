@@ -1,6 +1,7 @@
 /*
  * model.c - building, finding, validating and summarizing profiles.
  */
+#include <inttypes.h>
 #include <stdlib.h>
 
 #include "internal.h"
@@ -34,6 +35,7 @@ void xprof_profile_free(xprof_profile *p) {
   xprof_free(p->objfiles);
   xprof_free(p->programs);
   xprof_free(p->foreign);
+  xprof_free(p->images);
   xprof_arena_free(p->arena);
   xprof_free(p);
 }
@@ -447,6 +449,16 @@ int xprof_validate(const xprof_profile *p, const char *file,
                dup);
     goto out;
   }
+  for (uint32_t i = 0; i < p->n_images; i++) {
+    const xprof_image *img = &p->images[i];
+    if (xprof_validate_image(img, file, err) < 0)
+      goto out;
+    if (xprof_find_image(p, img->path, img->text_off) != img) {
+      xprof_fail(err, XPROF_ERR_INVALID, "%s: samples of %s at offset 0x%" PRIx64 " appear twice",
+                 file, img->path[0] ? img->path : "the overflow bin", img->text_off);
+      goto out;
+    }
+  }
   rc = 0;
 out:
   xprof_free(names);
@@ -462,7 +474,14 @@ static int program_cmp(const void *a, const void *b) {
   return strcmp(((const xprof_program *)a)->path, ((const xprof_program *)b)->path);
 }
 
+static int image_key_cmp(const void *a, const void *b) {
+  const xprof_image *x = a, *y = b;
+  int c = strcmp(x->path, y->path);
+  return c ? c : (x->text_off > y->text_off) - (x->text_off < y->text_off);
+}
+
 void xprof_profile_sort(xprof_profile *p) {
+  xprof_sort(p->images, p->n_images, sizeof *p->images, image_key_cmp);
   xprof_sort(p->objfiles, p->n_objfiles, sizeof *p->objfiles, objfile_cmp);
   xprof_sort(p->programs, p->n_programs, sizeof *p->programs, program_cmp);
   for (uint32_t i = 0; i < p->n_programs; i++)

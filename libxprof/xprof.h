@@ -29,7 +29,7 @@ extern "C" {
 #define XPROF_TEXT_MINOR 1
 /* Version of the binary data (SUN_PROFDATA_MAJOR/MINOR_VERSION). */
 #define XPROF_BINARY_MAJOR 4
-#define XPROF_BINARY_MINOR 5
+#define XPROF_BINARY_MINOR 6
 
 /* Name of the data file inside a NAME.profile directory. */
 #define XPROF_FEEDBACK_FILE "feedback"
@@ -162,6 +162,32 @@ typedef struct xprof_foreign {
   const unsigned char *data;
 } xprof_foreign;
 
+/* Time samples of one executable text segment of one image (executable
+ * or shared library), taken by the runtime with sprofil(2) when
+ * SUN_PROFDATA_SAMPLE is set (samples.c; SMPL records of xprof_binary(5)).
+ * Bin i counts the samples whose program counter, less the image's load
+ * address, fell in [text_off + i * bin_width, + bin_width).  The overflow
+ * image (XPROF_IMAGE_OVERFLOW, path "") holds the samples outside every
+ * known text segment in its one bin, index 0. */
+#define XPROF_IMAGE_OVERFLOW 1u
+typedef struct xprof_sample_bin {
+  uint64_t index, count;
+} xprof_sample_bin;
+
+typedef struct xprof_image {
+  const char *path;           /* as the dynamic linker knew it */
+  const unsigned char *id;    /* its GNU build-id, else a hash of its text */
+  uint32_t id_len;            /* at most XPROF_IMAGE_ID_MAX bytes */
+  uint32_t flags;
+  uint64_t text_off, text_size; /* the segment, relative to the load address */
+  uint32_t bin_width;         /* bytes of text per bin */
+  uint32_t n_bins;            /* bins with samples, by increasing index */
+  xprof_sample_bin *bins;
+  uint64_t samples;           /* the sum of the bins */
+  uint64_t time_ns;           /* the process CPU time the samples stand for */
+} xprof_image;
+#define XPROF_IMAGE_ID_MAX 64
+
 struct xprof_arena;
 
 typedef struct xprof_profile {
@@ -171,6 +197,8 @@ typedef struct xprof_profile {
   xprof_program *programs; /* pathnames unique */
   uint32_t n_foreign, cap_foreign;
   xprof_foreign *foreign;
+  uint32_t n_images, cap_images;
+  xprof_image *images; /* (path, text_off) unique */
   struct xprof_arena *arena; /* owns strings and arrays */
   /* The whole profile's counter summary when this profile holds only part
    * of it (set by a lookup through the index, so that a compiler reading
@@ -220,6 +248,29 @@ int xprof_proc_alloc_vp(xprof_profile *p, const xprof_objfile *o,
 /* Give a procedure a copy of a shape (none when shape is NULL or size 0). */
 int xprof_proc_set_shape(xprof_profile *p, xprof_proc *f, const unsigned char *shape,
                          uint32_t size);
+
+/* ---- time samples (samples.c) ---- */
+/* Add an image with no samples (path copied; id may be NULL), or find the
+ * one of (path, text_off).  NULL when out of memory. */
+xprof_image *xprof_add_image(xprof_profile *p, const char *path, uint64_t text_off);
+xprof_image *xprof_find_image(const xprof_profile *p, const char *path, uint64_t text_off);
+/* Give an image a copy of id and of bins (sorted by index, counts not 0;
+ * samples becomes their sum).  0, or -1 when out of memory. */
+int xprof_image_set_id(xprof_profile *p, xprof_image *img, const unsigned char *id,
+                       uint32_t id_len);
+int xprof_image_set_bins(xprof_profile *p, xprof_image *img, const xprof_sample_bin *bins,
+                         uint32_t n_bins);
+/* Add src's images into dst, multiplied by weight: the samples of an
+ * image in both add up when it is the same build (id, segment and bin
+ * width), else src's replace dst's (src is the newer run). */
+int xprof_merge_images(xprof_profile *dst, const xprof_profile *src, uint64_t weight);
+/* Whether an image is consistent (bins in order, inside the segment, and
+ * adding up); with a message naming `file` and the image otherwise. */
+int xprof_validate_image(const xprof_image *img, const char *file, xprof_error *err);
+/* The image holding the most samples first, then by path: for listings. */
+void xprof_sort_images(xprof_image *images, uint32_t n);
+/* CPU time one sample stands for in the image, in nanoseconds (0: none). */
+double xprof_image_sample_ns(const xprof_image *img);
 
 /* Put object files, programs and each program's object files in the
  * order of their paths: the canonical order, in which the same data
@@ -625,6 +676,80 @@ int xprof_use_salvage(const xprof_objfile *o, const xprof_proc *f, const xprof_s
 /* The share of the count mass that must match, by default: less, and the
  * function was rewritten rather than edited. */
 #define XPROF_SALVAGE_DEFAULT_PERCENT 50
+
+/* ---- executables and shared libraries (elf.c) --------------------------- */
+
+/* What the tools need of an image's file: its functions (by address, one
+ * per address), its executable segments and its build-id.  Addresses are
+ * ELF virtual addresses, which are what the runtime records (relative to
+ * the image's load address).  64-bit little-endian ELF only. */
+typedef struct xprof_elf_func {
+  const char *name; /* as in the symbol table (C++: mangled) */
+  uint64_t addr, size; /* size 0: up to the next function */
+  int global;
+} xprof_elf_func;
+
+typedef struct xprof_elf_segment {
+  uint64_t vaddr, size;
+  uint64_t text_hash; /* xprof_hash64 of its bytes: the id of an image without build-id */
+} xprof_elf_segment;
+
+typedef struct xprof_elf {
+  int type; /* ET_EXEC, ET_DYN, ... */
+  int full_symbols; /* a .symtab, not only the exported .dynsym */
+  xprof_elf_func *funcs;
+  uint32_t n_funcs, n_segs;
+  xprof_elf_segment *segs;
+  unsigned char build_id[XPROF_IMAGE_ID_MAX];
+  uint32_t build_id_len;
+  struct xprof_arena *arena;
+} xprof_elf;
+
+/* Read an ELF file (0, or -1 with err naming the file and the problem). */
+int xprof_elf_read(const char *path, xprof_elf **out, xprof_error *err);
+int xprof_elf_parse(const char *path, const unsigned char *buf, size_t len, xprof_elf **out,
+                    xprof_error *err);
+void xprof_elf_free(xprof_elf *e);
+/* The function holding addr, or NULL. */
+const xprof_elf_func *xprof_elf_func_at(const xprof_elf *e, uint64_t addr);
+/* The function of that symbol name, or NULL. */
+const xprof_elf_func *xprof_elf_func_named(const xprof_elf *e, const char *name);
+/* Whether the image's samples were taken of this very file (build-id, or
+ * the hash of the segment's bytes). */
+int xprof_elf_matches_image(const xprof_elf *e, const xprof_image *img);
+
+/* ---- time by function (attribute.c) ----------------------------------- */
+
+/* The samples of a profile's images given to the functions of the
+ * images' files, busiest first.  An image whose file is missing or was
+ * rebuilt since the run keeps its samples in one row named
+ * XPROF_NO_FUNCTION, and a note says why; so do samples outside every
+ * function symbol and the overflow bin. */
+#define XPROF_NO_FUNCTION "(no function)"
+typedef struct xprof_func_time {
+  const xprof_image *image;
+  const char *name; /* symbol name, or XPROF_NO_FUNCTION */
+  uint64_t addr;    /* of the function */
+  uint64_t samples;
+  double ns;        /* the CPU time they stand for */
+} xprof_func_time;
+
+typedef struct xprof_time_table {
+  xprof_func_time *rows;
+  uint32_t n_rows, cap_rows;
+  char **notes; /* "IMAGE: why its time is not by function" */
+  uint32_t n_notes, cap_notes;
+  uint64_t samples; /* all of them */
+  double ns;
+  struct xprof_elf **elfs; /* the files read, which the names live in */
+  uint32_t n_elfs, cap_elfs;
+} xprof_time_table;
+
+/* 0, or -1 when out of memory.  The table points into p's images. */
+int xprof_time_by_function(const xprof_profile *p, xprof_time_table **out, xprof_error *err);
+void xprof_time_table_free(xprof_time_table *t);
+/* The busiest row of that function name, or NULL. */
+const xprof_func_time *xprof_time_of(const xprof_time_table *t, const char *name);
 
 /* ---- CFG dumps and coverage tables ------------------------------------ */
 

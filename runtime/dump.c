@@ -629,6 +629,8 @@ static xprof_profile *with_pending(const char *dir, xprof_profile *snap) {
 }
 
 static int snapshot_empty(const xprof_profile *snap) {
+  if (snap->n_images)
+    return 0;
   for (uint32_t k = 0; k < snap->n_objfiles; k++)
     for (uint32_t j = 0; j < snap->objfiles[k].n_procs; j++)
       if (snap->objfiles[k].procs[j].n_counters || snap->objfiles[k].procs[j].n_vp_records)
@@ -652,6 +654,9 @@ int rt_dump_locked(const struct xprof_rt_object *only, enum rt_occasion when) {
       status = -1;
       continue;
     }
+    /* The process's time samples go with its first directory's data. */
+    if (!only && i == 0 && rt_sample_take_locked(snap) < 0)
+      rt_message("out of memory while taking the time samples; they are lost");
     snap = with_pending(l.dirs[i], snap);
     /* A write at unload with nothing new (the usual case at exit, after
      * the atexit write) touches no file. */

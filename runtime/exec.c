@@ -26,7 +26,20 @@ static void write_before(enum rt_occasion what) {
   errno = saved;
 }
 
-static void before_exec(void) { write_before(RT_BEFORE_EXEC); }
+/* Write, and stop the sampling timer, which exec would keep running for
+ * a program that has no SIGPROF handler. */
+static void before_exec(void) {
+  write_before(RT_BEFORE_EXEC);
+  rt_sample_stop_for_exec();
+}
+
+/* The exec failed: this process goes on, and so does its sampling. */
+static int exec_failed(int rc) {
+  int saved = errno;
+  rt_sample_resume_after_exec();
+  errno = saved;
+  return rc;
+}
 
 static void *next_symbol(const char *name) {
   void *f = dlsym(RTLD_NEXT, name);
@@ -41,33 +54,33 @@ typedef int (*execv_fn)(const char *, char *const[]);
 RT_EXPORT int execve(const char *path, char *const argv[], char *const envp[]) {
   execve_fn real = (execve_fn)next_symbol("execve");
   before_exec();
-  return real ? real(path, argv, envp) : -1;
+  return exec_failed(real ? real(path, argv, envp) : -1);
 }
 
 RT_EXPORT int execv(const char *path, char *const argv[]) {
   execv_fn real = (execv_fn)next_symbol("execv");
   before_exec();
-  return real ? real(path, argv) : -1;
+  return exec_failed(real ? real(path, argv) : -1);
 }
 
 RT_EXPORT int execvp(const char *file, char *const argv[]) {
   execv_fn real = (execv_fn)next_symbol("execvp");
   before_exec();
-  return real ? real(file, argv) : -1;
+  return exec_failed(real ? real(file, argv) : -1);
 }
 
 RT_EXPORT int execvpe(const char *file, char *const argv[],
                       char *const envp[]) {
   execve_fn real = (execve_fn)next_symbol("execvpe");
   before_exec();
-  return real ? real(file, argv, envp) : -1;
+  return exec_failed(real ? real(file, argv, envp) : -1);
 }
 
 RT_EXPORT int fexecve(int fd, char *const argv[], char *const envp[]) {
   typedef int (*fexecve_fn)(int, char *const[], char *const[]);
   fexecve_fn real = (fexecve_fn)next_symbol("fexecve");
   before_exec();
-  return real ? real(fd, argv, envp) : -1;
+  return exec_failed(real ? real(fd, argv, envp) : -1);
 }
 
 /* The list forms gather their arguments on the stack (exec must work in

@@ -198,6 +198,7 @@ static void fork_child(void) {
   rt_threads_fork_child_locked();
   rt_zero_locked(NULL);
   rt_drop_pending_locked();
+  rt_sample_fork_child_locked();
   rt_leave();
   if (rt_settings.async_interval)
     rt_async_start();
@@ -211,6 +212,7 @@ static void first_registration(void) {
   if (rt_settings.async_interval)
     rt_async_start();
   rt_signals_start();
+  rt_sample_start();
 }
 
 RT_EXPORT void __xprof_register(struct xprof_rt_object *obj) {
@@ -237,6 +239,7 @@ RT_EXPORT void __xprof_register(struct xprof_rt_object *obj) {
   obj->next = NULL;
   *pp = obj;
   rt_threads_register_locked(obj);
+  rt_sample_check_locked(); /* a library dlopen'ed: sample its text too */
   rt_leave();
   /* The module's path is worked out at the first write (rt_object_module),
    * while it is still loaded: registration does no I/O, which a program

@@ -99,4 +99,15 @@ void rt_signals_start(void);
 void rt_signals_fork_child(void);
 void rt_signals_stop(void); /* rt_lock must not be held */
 
+/* Time samples (sample.c, SUN_PROFDATA_SAMPLE): start at the first
+ * registration; look for images loaded or unloaded (rt_lock held); move
+ * the samples into a profile snapshot (0, or -1 when out of memory);
+ * a forked child's fresh start; the timer around an exec. */
+void rt_sample_start(void);
+void rt_sample_check_locked(void);
+int rt_sample_take_locked(xprof_profile *p);
+void rt_sample_fork_child_locked(void);
+void rt_sample_stop_for_exec(void);
+void rt_sample_resume_after_exec(void);
+
 #endif

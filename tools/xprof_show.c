@@ -199,7 +199,46 @@ static void first_runs(row *rows, size_t n, long top) {
            rows[k].name, rows[k].obj);
 }
 
-static void summary(const xprof_profile *p, const char *dir, long top) {
+/* Time samples (SUN_PROFDATA_SAMPLE runs): the images that took time. */
+static void time_by_image(xprof_profile *p, long top) {
+  uint64_t total = 0;
+  double ns = 0;
+  for (uint32_t i = 0; i < p->n_images; i++) {
+    total += p->images[i].samples;
+    ns += (double)p->images[i].time_ns;
+  }
+  if (!total)
+    return;
+  xprof_sort_images(p->images, p->n_images);
+  printf("time samples: %llu, %.3f s of CPU time (%.2f ms each)\n", (unsigned long long)total,
+         ns / 1e9, ns / 1e6 / (double)total);
+  printf("busiest images (samples, share, seconds):\n");
+  for (uint32_t i = 0; i < p->n_images && i < (uint32_t)top; i++) {
+    const xprof_image *img = &p->images[i];
+    printf("  %10llu  %5.1f%%  %8.3f  %s\n", (unsigned long long)img->samples,
+           100.0 * (double)img->samples / (double)total, (double)img->time_ns / 1e9,
+           img->flags & XPROF_IMAGE_OVERFLOW ? "(outside every known text segment)" : img->path);
+  }
+  xprof_error err;
+  xprof_time_table *t;
+  if (xprof_time_by_function(p, &t, &err) < 0) {
+    tool_fail(&err);
+    return;
+  }
+  printf("busiest functions by time (samples, share, seconds):\n");
+  for (uint32_t i = 0; i < t->n_rows && i < (uint32_t)top; i++) {
+    const xprof_func_time *r = &t->rows[i];
+    const char *img = strrchr(r->image->path, '/');
+    printf("  %10llu  %5.1f%%  %8.3f  %s  (%s)\n", (unsigned long long)r->samples,
+           100.0 * (double)r->samples / (double)total, r->ns / 1e9, r->name,
+           r->image->flags & XPROF_IMAGE_OVERFLOW ? "overflow" : img ? img + 1 : r->image->path);
+  }
+  for (uint32_t i = 0; i < t->n_notes; i++)
+    printf("  note: %s\n", t->notes[i]);
+  xprof_time_table_free(t);
+}
+
+static void summary(xprof_profile *p, const char *dir, long top) {
   size_t n, ran;
   row *rows = busiest(p, &n, &ran);
   printf("%s: %u program%s, %u object file%s, %zu procedure%s (%zu ran)\n", dir,
@@ -213,6 +252,7 @@ static void summary(const xprof_profile *p, const char *dir, long top) {
     printf("  %14llu  %s  (%s)\n", (unsigned long long)rows[k].sum, rows[k].name, rows[k].obj);
   first_runs(rows, n, top);
   free(rows);
+  time_by_image(p, top);
 }
 
 /* ---- --html ------------------------------------------------------------ */

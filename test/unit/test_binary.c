@@ -36,7 +36,7 @@ static void round_trip(void) {
   xprof_error err;
   unsigned char *b1 = serialize(p, &n1);
   CHECK(b1 && n1 % 8 == 0);
-  CHECK(memcmp(b1, "xprof binary data 4.5\n", 22) == 0);
+  CHECK(memcmp(b1, "xprof binary data 4.6\n", 22) == 0);
   CHECK(parse_copy(b1, n1, &q, &err) == 0);
   unsigned char *b2 = serialize(q, &n2);
   CHECK(n1 == n2 && memcmp(b1, b2, n1) == 0);

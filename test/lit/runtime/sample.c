@@ -1,0 +1,124 @@
+// Time samples (SUN_PROFDATA_SAMPLE=1) over every text segment of the
+// process: the program's own functions, the C library's, a library
+// dlopen'ed without xprof after sampling started, a forked child's, and
+// the runs add up.  The program's own SIGPROF handler is left alone, and
+// an exec does not take the sampling timer into the new program.
+// RUN: rm -rf %t && mkdir -p %t && cd %t
+// RUN: gcc -O1 -g -shared -fPIC %S/Inputs/spin_lib.c -o %t/libspin.so
+// RUN: %cc_rt %s -o %t/sample -DSPIN_LIB='"%t/libspin.so"'
+//
+// Off by default: no samples.
+// RUN: %t/sample main
+// RUN: xprof_show sample.profile > off.txt
+// RUN: not grep "time samples" off.txt
+//
+// RUN: rm -rf sample.profile && env SUN_PROFDATA_SAMPLE=1 %t/sample main
+// RUN: xprof_show -n 50 sample.profile | FileCheck --check-prefix=MAIN %s
+// MAIN:      time samples: [[N:[0-9]+]], {{.*}} s of CPU time
+// MAIN:      busiest images
+// MAIN-DAG:  {{ }}/{{.*}}/sample{{$}}
+// MAIN-DAG:  {{ }}/{{.*}}/libspin.so{{$}}
+// MAIN:      busiest functions by time
+// MAIN-DAG:  {{%}} {{.*}}  spin_main  (sample)
+// MAIN-DAG:  {{%}} {{.*}}  lib_spin  (libspin.so)
+// MAIN-NOT:  overflow
+//
+// A second run adds its samples to the first's.
+// RUN: xprof_show sample.profile | sed -n 's/^time samples: \([0-9]*\),.*/\1/p' > n1.txt
+// RUN: env SUN_PROFDATA_SAMPLE=1 %t/sample main
+// RUN: xprof_show sample.profile | sed -n 's/^time samples: \([0-9]*\),.*/\1/p' > n2.txt
+// RUN: python3 -c "import sys; a, b = (int(open(f).read()) for f in sys.argv[1:]); sys.exit(b <= a)" n1.txt n2.txt
+//
+// A forked child's samples are written by the child and merged.
+// RUN: rm -rf sample.profile && env SUN_PROFDATA_SAMPLE=1 %t/sample fork
+// RUN: xprof_show -n 50 sample.profile | FileCheck --check-prefix=FORK %s
+// FORK-DAG: spin_child  (sample)
+// FORK-DAG: spin_main  (sample)
+//
+// exec: the shell loop runs long enough for several ticks of a timer
+// that would end it with SIGPROF.
+// RUN: rm -rf sample.profile && env SUN_PROFDATA_SAMPLE=1 %t/sample exec > exec.txt
+// RUN: FileCheck --check-prefix=EXEC %s < exec.txt
+// EXEC: survived
+//
+// The program's own profiling timer and handler win; said once.
+// RUN: rm -rf sample.profile && env SUN_PROFDATA_SAMPLE=1 %t/sample own > own.txt 2> own.err
+// RUN: FileCheck --check-prefix=OWN %s < own.txt
+// RUN: FileCheck --check-prefix=OWNERR %s < own.err
+// OWN: own handler ran
+// OWNERR:     xprof: SUN_PROFDATA_SAMPLE: the program installed its own SIGPROF handler or profiling timer; no more time samples are taken
+// OWNERR-NOT: SUN_PROFDATA_SAMPLE
+//
+// A bin width that is not a power of two is refused with the default.
+// RUN: rm -rf sample.profile && env SUN_PROFDATA_SAMPLE=1 SUN_PROFDATA_SAMPLE_BIN=6 %t/sample main 2> bin.err
+// RUN: FileCheck --check-prefix=BIN %s < bin.err
+// BIN: xprof: SUN_PROFDATA_SAMPLE_BIN=6 is not a power of two from 4 to 65536; using 4
+#include <dlfcn.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "handmade.h"
+
+static uint64_t counters[1];
+static const struct xprof_rt_proc procs[] = {
+    {"main", 0x50, 0, 1, counters, 0, 0, NULL, NULL},
+};
+XP_OBJECT(obj, "/handmade/sample.o", 0x50, 1, NULL, procs, counters)
+
+static volatile double sink;
+
+__attribute__((noinline)) static void spin_main(long n) {
+  for (long i = 0; i < n; i++)
+    sink += (double)i * 0.25;
+}
+
+__attribute__((noinline)) static void spin_child(long n) {
+  for (long i = 0; i < n; i++)
+    sink += (double)i * 0.75;
+}
+
+static volatile sig_atomic_t own_ticks;
+static void own_handler(int sig) {
+  (void)sig;
+  own_ticks++;
+}
+
+int main(int argc, char **argv) {
+  XP_INC(counters, 0);
+  const char *mode = argc > 1 ? argv[1] : "main";
+  if (strcmp(mode, "main") == 0) {
+    spin_main(100000000);
+    void *h = dlopen(SPIN_LIB, RTLD_NOW);
+    void (*lib_spin)(long) = h ? (void (*)(long))dlsym(h, "lib_spin") : NULL;
+    if (!lib_spin)
+      return 2;
+    lib_spin(100000000);
+  } else if (strcmp(mode, "fork") == 0) {
+    pid_t pid = fork();
+    if (pid == 0) {
+      spin_child(100000000);
+      return 0;
+    }
+    spin_main(100000000);
+    int status;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
+  } else if (strcmp(mode, "exec") == 0) {
+    spin_main(20000000);
+    fflush(stdout);
+    execl("/bin/sh", "sh", "-c",
+          "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done; echo survived", (char *)NULL);
+    return 3;
+  } else if (strcmp(mode, "own") == 0) {
+    signal(SIGPROF, own_handler);
+    struct itimerval it = {{0, 1000}, {0, 1000}};
+    setitimer(ITIMER_PROF, &it, NULL);
+    spin_main(100000000);
+    printf("%s\n", own_ticks > 0 ? "own handler ran" : "own handler never ran");
+  }
+  return 0;
+}
