@@ -772,7 +772,8 @@ static bool gcov_splits_edge(basic_block bb, edge e) {
 
 /* bb's lines, as GCC's coverage notes give them: the function's line in
  * the first block, each statement's, and the place of a goto that left
- * no statement; a piece ends after each statement that may not return. */
+ * no statement; a piece ends after each statement that may not return.
+ * And its direct calls, for xprof_gprof's call arcs. */
 static void block_lines(xprof_linetab *t, basic_block bb, hash_set<xp_location_hash> *seen) {
   location_t decl = DECL_SOURCE_LOCATION(current_function_decl);
   if (bb == ENTRY_BLOCK_PTR_FOR_FN(cfun)->next_bb && !RESERVED_LOCATION_P(decl)) {
@@ -787,6 +788,10 @@ static void block_lines(xprof_linetab *t, basic_block bb, hash_set<xp_location_h
       seen->add(loc);
       add_line(t, bb, loc);
     }
+    tree callee;
+    if (is_gimple_call(stmt) && !gimple_call_internal_p(stmt) &&
+        (callee = gimple_call_fndecl(stmt)))
+      xprof_linetab_call(t, (uint32_t)bb->index, xp_function_name(callee));
     if (stmt != last && xp_gcc_can_terminate(stmt))
       xprof_linetab_piece(t, (uint32_t)bb->index);
   }

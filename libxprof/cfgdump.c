@@ -125,7 +125,9 @@ typedef struct reader {
   uint32_t *n_pieces; /* of the last procedure's nodes, or NULL */
   xprof_cfg_edge_block *edge_blocks;
   uint32_t n_edge_blocks, cap_edge_blocks;
-  int gcc_rules;
+  xprof_cfg_call *calls; /* of the last procedure */
+  uint32_t n_calls, cap_calls;
+  int gcc_rules, version;
 } reader;
 
 /* "S <index> <size> <mtime> <hash> <path>": the next source file. */
@@ -185,6 +187,21 @@ static int read_edge_block(reader *r, xprof_cfgdump_entry *p, const char *line) 
   return 0;
 }
 
+/* "K <node> <callee>": a direct call in a block. */
+static int read_call(reader *r, xprof_cfgdump_entry *p, const char *line) {
+  xprof_cfg_call k;
+  int at = 0;
+  if (sscanf(line, "K %u %n", &k.node, &at) != 1 || !at || k.node >= p->n_nodes)
+    return -1;
+  size_t len = strcspn(line + at, "\n");
+  if (!len || line[at + len] != '\n' || !(k.callee = xprof_strndup(r->owner, line + at, len)))
+    return len ? -2 : -1;
+  if (xprof_grow((void **)&r->calls, &r->cap_calls, r->n_calls, sizeof k) < 0)
+    return -2;
+  r->calls[r->n_calls++] = k;
+  return 0;
+}
+
 /* "L <node> <file> <line>": a line of a block (of its last piece so far). */
 static int read_line(reader *r, xprof_cfgdump_entry *p, const char *line) {
   xprof_cfg_line l;
@@ -225,12 +242,14 @@ static int read_line_record(reader *r, const char *line, unsigned long lineno,
     rc = read_edge_block(r, p, line);
   } else if (line[0] == 'L') {
     rc = read_line(r, p, line);
+  } else if (line[0] == 'K' && r->version >= 3) {
+    rc = read_call(r, p, line);
   }
   if (rc == -2)
     return xprof_fail_nomem(err, r->path);
   if (rc < 0)
     return xprof_fail(err, XPROF_ERR_FORMAT,
-                      "%s:%lu: expected PROC, S, F, C, N, B, E or L (a record out of range, or "
+                      "%s:%lu: expected PROC, S, F, C, N, B, E, K or L (a record out of range, or "
                       "before any procedure?)",
                       r->path, lineno);
   return 0;
@@ -256,9 +275,13 @@ static int close_proc(reader *r, xprof_error *err) {
       !(p->edge_blocks = owned_copy(r->owner, r->edge_blocks,
                                     (size_t)r->n_edge_blocks * sizeof *p->edge_blocks)))
     return xprof_fail_nomem(err, r->path);
+  if (r->n_calls &&
+      !(p->calls = owned_copy(r->owner, r->calls, (size_t)r->n_calls * sizeof *p->calls)))
+    return xprof_fail_nomem(err, r->path);
   p->n_lines = r->n_lines;
   p->n_edge_blocks = r->n_edge_blocks;
-  r->n_lines = r->n_edge_blocks = 0;
+  p->n_calls = r->n_calls;
+  r->n_lines = r->n_edge_blocks = r->n_calls = 0;
   xprof_free(r->n_pieces);
   r->n_pieces = NULL;
   return 0;
@@ -304,12 +327,12 @@ int xprof_cfgdump_read(const char *path, xprof_profile *owner, xprof_cfgdump *ou
   reader r = {.path = path, .owner = owner};
   int rc = -1;
   if (!fgets(line, sizeof line, f) ||
-      (strcmp(line, "XPCFG 1\n") != 0 && strcmp(line, "XPCFG 2\n") != 0)) {
+      strncmp(line, "XPCFG ", 6) != 0 || line[6] < '1' || line[6] > '3' || line[7] != '\n') {
     xprof_fail(err, XPROF_ERR_FORMAT,
-               "%s:1: not a CFG dump or coverage table (expected XPCFG 1 or 2)", path);
+               "%s:1: not a CFG dump or coverage table (expected XPCFG 1, 2 or 3)", path);
     goto out;
   }
-  out->version = line[6] - '0';
+  out->version = r.version = line[6] - '0';
   if (read_records(f, &r, err) < 0)
     goto out;
   if (ferror(f)) {
@@ -328,6 +351,7 @@ int xprof_cfgdump_read(const char *path, xprof_profile *owner, xprof_cfgdump *ou
 out:
   xprof_free(r.procs);
   xprof_free(r.sources);
+  xprof_free(r.calls);
   xprof_free(r.lines);
   xprof_free(r.n_pieces);
   xprof_free(r.edge_blocks);

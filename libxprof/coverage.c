@@ -500,3 +500,20 @@ void xprof_proc_coverage_free(xprof_proc_cov *cov) {
   xprof_free(cov->branches);
   memset(cov, 0, sizeof *cov);
 }
+
+int xprof_solve_proc(const xprof_objfile *o, const xprof_proc *f, const xprof_cfgdump_entry *c,
+                     uint64_t *edge_counts, uint64_t *node_counts) {
+  uint64_t *values = xprof_calloc((size_t)c->n_counters + 1, sizeof *values);
+  uint64_t *sites = xprof_calloc((size_t)f->n_vp_sites + 1, sizeof *sites);
+  int rc = -1;
+  if (values && sites) {
+    for (uint32_t k = 0; k < c->n_counters; k++)
+      values[k] = xprof_proc_counter(f, k);
+    xprof_vp_site_totals(o, f, sites, f->n_vp_sites);
+    rc = xprof_solve_flow_sites(c->n_nodes, c->edges, c->n_edges, c->counter_of_edge, values,
+                                c->n_counters, sites, f->n_vp_sites, edge_counts, node_counts);
+  }
+  xprof_free(values);
+  xprof_free(sites);
+  return rc;
+}

@@ -66,12 +66,7 @@ static inline uint64_t xprof_align8(uint64_t n) { return (n + 7) & ~(uint64_t)7;
 
 /* ---- files -------------------------------------------------------------- */
 
-/* Read a whole file into an xprof_malloc'd buffer (NUL-terminated, not counted). */
-int xprof_slurp(const char *path, unsigned char **buf, size_t *len,
-                xprof_error *err);
-/* write(2) all bytes, retrying on EINTR and short writes. */
-int xprof_write_all(int fd, const void *buf, size_t len, const char *name,
-                    xprof_error *err);
+
 
 /* ---- string -> index map (open addressing, built on demand) ----------- */
 

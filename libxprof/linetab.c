@@ -38,7 +38,7 @@ xprof_linetab *xprof_linetab_begin(int gcc_rules) {
     xprof_free(t);
     return NULL;
   }
-  fputs(gcc_rules ? "XPCFG 2\nR gcc\n" : "XPCFG 2\nR llvm\n", t->f);
+  fputs(gcc_rules ? "XPCFG 3\nR gcc\n" : "XPCFG 3\nR llvm\n", t->f);
   return t;
 }
 
@@ -132,6 +132,11 @@ void xprof_linetab_line(xprof_linetab *t, uint32_t node, const char *file, uint3
   t->seen[t->n_seen++] = (seen_line){k, line};
   fprintf(t->f, "L %u %u %u\n", node, k, line);
   t->has_lines = 1;
+}
+
+void xprof_linetab_call(xprof_linetab *t, uint32_t node, const char *callee) {
+  if (callee && callee[0] && !strpbrk(callee, " \t\n"))
+    fprintf(t->f, "K %u %s\n", node, callee);
 }
 
 void xprof_linetab_piece(xprof_linetab *t, uint32_t node) {

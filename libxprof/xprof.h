@@ -401,6 +401,12 @@ int xprof_atomic_write(const char *path, xprof_write_fn fn, void *ctx,
  * compilers' coverage tables): readers never see half a file, and a
  * crash may leave the old one. */
 int xprof_replace_file(const char *path, xprof_write_fn fn, void *ctx, xprof_error *err);
+/* Read a whole file into an xprof_malloc'd buffer (NUL-terminated, not counted). */
+int xprof_slurp(const char *path, unsigned char **buf, size_t *len,
+                xprof_error *err);
+/* write(2) all bytes, retrying on EINTR and short writes. */
+int xprof_write_all(int fd, const void *buf, size_t len, const char *name,
+                    xprof_error *err);
 /* Create a directory and its missing parents, like mkdir -p. */
 int xprof_mkdirs(const char *path, xprof_error *err);
 
@@ -758,7 +764,7 @@ const xprof_func_time *xprof_time_of(const xprof_time_table *t, const char *name
  * table, OBJECT.xpcov).  With the plugins' all-edges debug option every
  * real edge also gets a counter of its own, numbered after the
  * spanning-tree counters.
- *   XPCFG 1 | XPCFG 2
+ *   XPCFG 1 | XPCFG 2 | XPCFG 3
  *   PROC <name> <signature 0x..> <n_nodes> <n_edges> <n_counters> <n_debug>
  *   <src> <dst> <flags> <counter|-|sSITE> <debug counter|-> (n_edges lines)
  * where sSITE marks an edge that value-profile site SITE measures.
@@ -777,6 +783,9 @@ const xprof_func_time *xprof_time_of(const xprof_time_table *t, const char *name
  *   B <node>                   the next lines of <node> are a piece of it
  *                              that gcov counts as a block of its own
  *                              (GCC's coverage splits blocks after calls)
+ *   K <node> <callee>          (version 3) a direct call in block <node> to
+ *                              the function of that symbol name, once
+ *                              per call (xprof_gprof's call arcs)
  *   E <edge> [<source> <line>] edge <edge> (0, 1, ... in the PROC's order)
  *                              is a block of its own for gcov, with that
  *                              line if any (GCC splits edges that jump
@@ -799,6 +808,11 @@ typedef struct xprof_cfg_edge_block {
   uint32_t edge, file, line; /* file XPROF_NO_LINE: a block without line */
 } xprof_cfg_edge_block;
 
+typedef struct xprof_cfg_call {
+  uint32_t node;
+  const char *callee;
+} xprof_cfg_call;
+
 typedef struct xprof_cfg_source {
   const char *path;
   uint64_t size, mtime, hash; /* when compiled */
@@ -820,6 +834,8 @@ typedef struct xprof_cfgdump_entry {
   uint32_t *n_pieces; /* by node (NULL: one each) */
   xprof_cfg_edge_block *edge_blocks;
   uint32_t n_edge_blocks;
+  xprof_cfg_call *calls; /* version 3: direct calls, by block */
+  uint32_t n_calls;
 } xprof_cfgdump_entry;
 
 typedef struct xprof_cfgdump {
@@ -853,6 +869,9 @@ void xprof_linetab_proc(xprof_linetab *t, const char *name, uint64_t signature, 
 void xprof_linetab_end_line(xprof_linetab *t, uint32_t line);
 /* A line of block `node`; repeats of the block's lines are dropped. */
 void xprof_linetab_line(xprof_linetab *t, uint32_t node, const char *file, uint32_t line);
+/* A direct call in block `node` to the function of symbol `callee` (a K
+ * record; one per call). */
+void xprof_linetab_call(xprof_linetab *t, uint32_t node, const char *callee);
 /* The next lines of `node` are a new piece of it (a B record). */
 void xprof_linetab_piece(xprof_linetab *t, uint32_t node);
 /* Edge `edge` (its index in the graph given) is a block of its own for
@@ -875,6 +894,92 @@ enum xprof_coverage_mode { XPROF_COVERAGE_QUIET, XPROF_COVERAGE_ASKED, XPROF_COV
  * directory, DIR/ + the object's absolute path with '/' as '#' + .xpcov
  * (malloc'd). */
 char *xprof_linetab_path(const char *objpath, const char *dir);
+
+/* Solve a procedure's edge (and, node_counts not NULL, block) counts
+ * from its counters, by its table entry `c`: the edges into indirect
+ * calls from the sums of their value-profile records.  Returns as
+ * xprof_solve_flow (-1 also when out of memory). */
+int xprof_solve_proc(const xprof_objfile *o, const xprof_proc *f, const xprof_cfgdump_entry *c,
+                     uint64_t *edge_counts, uint64_t *node_counts);
+
+/* ---- the call graph (callgraph.c) ------------------------------------- */
+
+/* The exact call graph of a profile: per procedure its entries and the
+ * basic blocks it ran; per caller and callee the calls.  Direct calls
+ * come from the coverage tables' K records times their blocks' counts,
+ * indirect ones from VP_PROC value profiles. */
+typedef struct xprof_cg_proc {
+  const char *name;
+  uint64_t signature;
+  const xprof_objfile *objfile;
+  const xprof_proc *proc;
+  uint64_t calls;  /* times entered */
+  uint64_t blocks; /* basic blocks run (entries of its blocks) */
+  int solved;      /* calls and blocks are known (its table was read) */
+} xprof_cg_proc;
+
+typedef struct xprof_cg_arc {
+  uint32_t caller;      /* index of procs */
+  const char *callee;   /* symbol name */
+  uint32_t callee_proc; /* index of procs, UINT32_MAX: not in the profile */
+  uint64_t count;
+  int indirect;         /* some of the calls were indirect */
+} xprof_cg_arc;
+
+typedef struct xprof_callgraph {
+  xprof_cg_proc *procs;
+  uint32_t n_procs, cap_procs;
+  xprof_cg_arc *arcs; /* by caller, then callee name */
+  uint32_t n_arcs, cap_arcs;
+  char **notes; /* what could not be counted, and why */
+  uint32_t n_notes, cap_notes;
+  xprof_profile *owner; /* holds the tables read */
+} xprof_callgraph;
+
+/* Where object objpath's coverage table is (malloc'd), or NULL. */
+typedef char *(*xprof_table_finder)(void *ctx, const char *objpath);
+/* Build p's call graph (it keeps pointers into p); 0, or -1 when out of
+ * memory.  Objects without tables, or with stale ones, are notes. */
+int xprof_callgraph_build(xprof_profile *p, xprof_table_finder find, void *ctx,
+                          xprof_callgraph **out, xprof_error *err);
+void xprof_callgraph_free(xprof_callgraph *g);
+/* The index of the procedure of that name, or UINT32_MAX. */
+uint32_t xprof_callgraph_find(const xprof_callgraph *g, const char *name);
+
+/* ---- gprof's gmon.out (gmon.c) ----------------------------------------- */
+
+/* The contents of a gmon.out: one histogram (counts not limited to 16
+ * bits: the writer splits them into records that gprof adds up), call
+ * arcs and basic-block counts.  Addresses as in the executable's symbol
+ * table. */
+typedef struct xprof_gmon_arc {
+  uint64_t from, self, count;
+} xprof_gmon_arc;
+
+typedef struct xprof_gmon_bb {
+  uint64_t addr, count;
+} xprof_gmon_bb;
+
+typedef struct xprof_gmon {
+  uint64_t hist_low, hist_high; /* the histogram's text, n_hist equal bins */
+  uint64_t *hist;
+  uint32_t n_hist;
+  uint32_t prof_rate; /* samples per second */
+  char dimen[16];     /* "seconds" */
+  char dimen_abbrev;  /* 's' */
+  xprof_gmon_arc *arcs;
+  uint32_t n_arcs, cap_arcs;
+  xprof_gmon_bb *bbs;
+  uint32_t n_bbs, cap_bbs;
+} xprof_gmon;
+
+/* The file's bytes (malloc'd); 0, or -1 when out of memory. */
+int xprof_gmon_serialize(const xprof_gmon *g, unsigned char **out, size_t *len, xprof_error *err);
+/* Read a gmon.out of a 64-bit little-endian program, adding up records
+ * as gprof does; errors name the file and the offset. */
+int xprof_gmon_parse(const char *name, const unsigned char *p, size_t len, xprof_gmon *g,
+                     xprof_error *err);
+void xprof_gmon_free(xprof_gmon *g);
 
 /* ---- coverage (coverage.c): what xprof_tcov reports ------------------- */
 

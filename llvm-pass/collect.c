@@ -719,6 +719,20 @@ static const char *debug_file(ctx *c, LLVMValueRef v) {
   return c->file;
 }
 
+/* A direct call (not of an intrinsic) in block k, for xprof_gprof's call
+ * arcs. */
+static void record_call(ctx *c, uint32_t k, LLVMValueRef i) {
+  if (!LLVMIsACallInst(i) && !LLVMIsAInvokeInst(i))
+    return;
+  LLVMValueRef callee = LLVMGetCalledValue(i);
+  if (!callee || !LLVMIsAFunction(callee) || LLVMGetIntrinsicID(callee))
+    return;
+  size_t len;
+  const char *name = LLVMGetValueName2(callee, &len);
+  if (len)
+    xprof_linetab_call(c->lines, k, name);
+}
+
 /* fn's entry in the coverage table: its graph and the lines of its
  * blocks, as LLVM's gcov instrumentation gives them (the declaration's
  * line in the entry block, then each instruction's). */
@@ -736,6 +750,7 @@ static void record_lines(ctx *c, LLVMValueRef fn, const fn_data *f, const struct
       const char *file = line ? debug_file(c, i) : NULL;
       if (file)
         xprof_linetab_line(c->lines, k, file, line);
+      record_call(c, k, i);
     }
 }
 

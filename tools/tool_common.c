@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tool_common.h"
 
@@ -84,18 +85,17 @@ const xprof_objfile *tool_dump_object(const xprof_profile *p, const char *dump, 
   return o;
 }
 
-int tool_solve_proc(const xprof_objfile *o, const xprof_proc *f, const xprof_cfgdump_entry *c,
-                    uint64_t *edge_counts, uint64_t *node_counts) {
-  uint64_t *values = calloc((size_t)c->n_counters + 1, sizeof *values);
-  uint64_t *sites = calloc((size_t)f->n_vp_sites + 1, sizeof *sites);
-  if (!values || !sites)
-    exit(tool_error("out of memory"));
-  for (uint32_t k = 0; k < c->n_counters; k++)
-    values[k] = xprof_proc_counter(f, k);
-  xprof_vp_site_totals(o, f, sites, f->n_vp_sites);
-  int rc = xprof_solve_flow_sites(c->n_nodes, c->edges, c->n_edges, c->counter_of_edge, values,
-                                  c->n_counters, sites, f->n_vp_sites, edge_counts, node_counts);
-  free(values);
-  free(sites);
-  return rc;
+
+char *tool_find_table(const char *profile_dir, const char *objpath, const char *objpath_now) {
+  char *dir = xprof_format("%s/tcov", profile_dir);
+  char *path = dir ? xprof_linetab_path(objpath, dir) : NULL;
+  xprof_free(dir);
+  if (path && access(path, R_OK) == 0)
+    return path;
+  xprof_free(path);
+  path = xprof_linetab_path(objpath_now, NULL);
+  if (path && access(path, R_OK) == 0)
+    return path;
+  xprof_free(path);
+  return NULL;
 }

@@ -18,11 +18,10 @@ int tool_standard_options(int argc, char **argv, const char *usage);
  * `dump`, as the profile knows it, or NULL; `path` (8192 bytes) gets the
  * path it was looked up by. */
 const xprof_objfile *tool_dump_object(const xprof_profile *p, const char *dump, char *path);
-/* Solve a procedure's edge (and, node_counts not NULL, block) counts from
- * its counters, by its CFG dump `c`: the edges into indirect calls from
- * the sums of their value-profile records.  Returns as xprof_solve_flow;
- * a failed allocation ends the tool. */
-int tool_solve_proc(const xprof_objfile *o, const xprof_proc *f, const xprof_cfgdump_entry *c,
-                    uint64_t *edge_counts, uint64_t *node_counts);
+
+/* Where the coverage table of object objpath is: in PROFILE_DIR/tcov
+ * (-xprofile=tcov:NAME), else beside the object, which is at
+ * objpath_now (xprof_malloc'd), or NULL. */
+char *tool_find_table(const char *profile_dir, const char *objpath, const char *objpath_now);
 
 #endif

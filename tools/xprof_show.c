@@ -64,7 +64,7 @@ static int write_dot(FILE *out, const xprof_objfile *o, const xprof_proc *f,
   uint64_t *node = calloc((size_t)c->n_nodes + 1, sizeof *node);
   if (!edge || !node)
     exit(tool_error("out of memory"));
-  int rc = tool_solve_proc(o, f, c, edge, node);
+  int rc = xprof_solve_proc(o, f, c, edge, node);
   uint64_t max = 1;
   for (uint32_t e = 0; e < c->n_edges; e++)
     if (edge[e] > max)

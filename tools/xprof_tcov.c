@@ -294,24 +294,13 @@ static int is_grouped(const report *r, const xprof_cfgdump *t, const xprof_cfgdu
 
 /* ---- reading the profile and the tables -------------------------------- */
 
-/* The coverage table of object o: in the profile's tcov directory
- * (-xprofile=tcov:NAME), else beside the object (malloc'd), or NULL. */
+/* The coverage table of object o, its path mapped by -p (malloc'd), or
+ * NULL. */
 static char *find_table(const report *r, const char *profile_dir, const char *objpath) {
-  char *dir, *path;
-  if (asprintf(&dir, "%s/tcov", profile_dir) < 0)
-    exit(tool_error("out of memory"));
-  path = xprof_linetab_path(objpath, dir);
-  free(dir);
-  if (path && access(path, R_OK) == 0)
-    return path;
-  xprof_free(path);
   char *obj = mapped(r, objpath);
-  path = xprof_linetab_path(obj, NULL);
+  char *path = tool_find_table(profile_dir, objpath, obj);
   free(obj);
-  if (path && access(path, R_OK) == 0)
-    return path;
-  xprof_free(path);
-  return NULL;
+  return path;
 }
 
 /* An object of the profile with its table. */
@@ -343,7 +332,7 @@ static void add_object(report *r, const loaded *x) {
     xprof_proc_cov cov;
     if (!edges || !nodes)
       exit(tool_error("out of memory"));
-    if (tool_solve_proc(x->o, f, c, edges, nodes) < 0 ||
+    if (xprof_solve_proc(x->o, f, c, edges, nodes) < 0 ||
         xprof_proc_coverage(c, edges, nodes, &cov) < 0)
       exit(tool_error("%s: cannot solve the counts of %s", x->table, c->name));
     add_proc(r, &x->t, c, &cov, is_grouped(r, &x->t, c));

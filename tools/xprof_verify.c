@@ -37,7 +37,7 @@ static void verify_proc(const char *dump, const xprof_objfile *o, const xprof_pr
   uint64_t *solved = calloc((size_t)c->n_edges + 1, sizeof *solved);
   if (!solved)
     exit(tool_error("out of memory"));
-  int rc = tool_solve_proc(o, f, c, solved, NULL);
+  int rc = xprof_solve_proc(o, f, c, solved, NULL);
   if (rc != 0) {
     printf("%s: %s: the flow solver %s\n", dump, c->name,
            rc > 0 ? "found inconsistent counts" : "failed");

@@ -1,0 +1,165 @@
+/*
+ * xprof_gprof - a training run as GNU gprof reads it: a gmon.out with the
+ * time samples of the executable's text (SUN_PROFDATA_SAMPLE runs) and
+ * the exact number of calls of every caller -> callee pair the profile
+ * knows (libxprof's call graph).  See xprof_gprof(1).
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tool_common.h"
+
+static const char usage[] =
+    "usage: xprof_gprof [-o FILE] [-v] PROFILE EXECUTABLE\n"
+    "Write the training runs in PROFILE (NAME.profile) as a gmon.out for\n"
+    "GNU gprof: the time samples of EXECUTABLE's text (runs with\n"
+    "SUN_PROFDATA_SAMPLE=1) as its histogram, and the exact number of calls\n"
+    "between the instrumented functions as its call graph.  Then:\n"
+    "  gprof EXECUTABLE gmon.out\n"
+    "  -o FILE   write FILE (default: gmon.out)\n"
+    "  -v        say what was left out, and why\n";
+
+/* The function of a procedure name in the executable: the symbol itself,
+ * or a clone GCC made of it after instrumentation (NAME.constprop.0,
+ * NAME.isra.0, ...; not NAME.cold, the cold part of another). */
+static const xprof_elf_func *resolve(const xprof_elf *e, const char *name) {
+  const xprof_elf_func *f = xprof_elf_func_named(e, name);
+  if (f)
+    return f;
+  size_t n = strlen(name);
+  for (uint32_t i = 0; i < e->n_funcs; i++) {
+    const char *s = e->funcs[i].name;
+    if (strncmp(s, name, n) == 0 && s[n] == '.' && strncmp(s + n, ".cold", 5) != 0)
+      return &e->funcs[i];
+  }
+  return NULL;
+}
+
+/* The histogram of the executable's samples, if the profile has any. */
+static int histogram(const xprof_profile *p, const xprof_elf *e, const char *exe,
+                     xprof_gmon *g, int verbose) {
+  const xprof_image *img = NULL;
+  int other = 0;
+  for (uint32_t i = 0; i < p->n_images; i++) {
+    if (p->images[i].flags & XPROF_IMAGE_OVERFLOW)
+      continue;
+    if (xprof_elf_matches_image(e, &p->images[i]))
+      img = &p->images[i];
+    else
+      other = 1;
+  }
+  if (!img) {
+    if (verbose || other)
+      tool_error("%s: no time samples of %s in the profile (%s); the gmon.out has no "
+                 "histogram",
+                 exe, exe,
+                 other ? "it was rebuilt since, or the samples are of other programs"
+                       : "run it with SUN_PROFDATA_SAMPLE=1");
+    return 0;
+  }
+  uint64_t n = img->text_size / img->bin_width + (img->text_size % img->bin_width != 0);
+  if (n > UINT32_MAX)
+    return tool_error("%s: a text of %" PRIu64 " bins is too large for gmon.out", exe, n);
+  g->hist = calloc(n ? n : 1, sizeof *g->hist);
+  if (!g->hist)
+    return tool_error("out of memory");
+  g->n_hist = (uint32_t)n;
+  g->hist_low = img->text_off;
+  g->hist_high = img->text_off + n * img->bin_width;
+  for (uint32_t i = 0; i < img->n_bins; i++)
+    g->hist[img->bins[i].index] = img->bins[i].count;
+  double ns = xprof_image_sample_ns(img);
+  g->prof_rate = ns > 0 ? (uint32_t)llround(1e9 / ns) : 100;
+  strcpy(g->dimen, "seconds");
+  g->dimen_abbrev = 's';
+  return 0;
+}
+
+/* The call arcs between functions of the executable. */
+static int arcs(const xprof_callgraph *cg, const xprof_elf *e, xprof_gmon *g, int verbose) {
+  uint32_t outside = 0;
+  g->arcs = calloc((size_t)cg->n_arcs + 1, sizeof *g->arcs);
+  if (!g->arcs)
+    return tool_error("out of memory");
+  for (uint32_t i = 0; i < cg->n_arcs; i++) {
+    const xprof_cg_arc *a = &cg->arcs[i];
+    const xprof_elf_func *from = resolve(e, cg->procs[a->caller].name);
+    const xprof_elf_func *to = resolve(e, a->callee);
+    if (!from || !to) { /* a library's, or inlined everywhere */
+      outside++;
+      continue;
+    }
+    g->arcs[g->n_arcs++] = (xprof_gmon_arc){from->addr, to->addr, a->count};
+  }
+  if (verbose && outside)
+    tool_error("%u call arc%s with a caller or callee outside the executable's functions "
+               "(in a shared library, or inlined everywhere): left out",
+               outside, xprof_plural(outside));
+  return 0;
+}
+
+struct finder {
+  const char *profile_dir;
+};
+
+static char *find(void *ctx, const char *objpath) {
+  return tool_find_table(((struct finder *)ctx)->profile_dir, objpath, objpath);
+}
+
+static int write_cb(void *ctx, int fd, const char *name, xprof_error *err) {
+  const xprof_gmon *g = ctx;
+  unsigned char *bytes;
+  size_t len;
+  if (xprof_gmon_serialize(g, &bytes, &len, err) < 0)
+    return -1;
+  int rc = xprof_write_all(fd, bytes, len, name, err);
+  xprof_free(bytes);
+  return rc;
+}
+
+int main(int argc, char **argv) {
+  tool_init("xprof_gprof");
+  if (tool_standard_options(argc, argv, usage))
+    return 0;
+  const char *out = "gmon.out";
+  int verbose = 0, i = 1;
+  for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+    if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+      out = argv[++i];
+    else if (strcmp(argv[i], "-v") == 0)
+      verbose = 1;
+    else
+      return tool_error("unknown option %s (see --help)", argv[i]);
+  }
+  if (argc - i != 2) {
+    fputs(usage, stderr);
+    return 1;
+  }
+  const char *dir = argv[i], *exe = argv[i + 1];
+  xprof_error err;
+  xprof_profile *p;
+  xprof_elf *e;
+  if (xprof_read_profile_dir(dir, &p, &err) < 0)
+    return tool_fail(&err);
+  if (xprof_elf_read(exe, &e, &err) < 0)
+    return tool_fail(&err);
+  struct finder fd = {dir};
+  xprof_callgraph *cg;
+  if (xprof_callgraph_build(p, find, &fd, &cg, &err) < 0)
+    return tool_fail(&err);
+  for (uint32_t k = 0; k < cg->n_notes && (verbose || k < 3); k++)
+    tool_error("%s", cg->notes[k]);
+  xprof_gmon g;
+  memset(&g, 0, sizeof g);
+  int rc = histogram(p, e, exe, &g, verbose) || arcs(cg, e, &g, verbose);
+  if (!rc && xprof_replace_file(out, write_cb, &g, &err) < 0)
+    rc = tool_fail(&err);
+  xprof_gmon_free(&g);
+  xprof_callgraph_free(cg);
+  xprof_elf_free(e);
+  xprof_profile_free(p);
+  return rc;
+}
