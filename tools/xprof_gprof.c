@@ -38,6 +38,27 @@ static const xprof_elf_func *resolve(const xprof_elf *e, const char *name) {
   return NULL;
 }
 
+/* A histogram of no samples over the executable's text: without one
+ * gprof divides by a total time of zero. */
+static int empty_histogram(const xprof_elf *e, xprof_gmon *g) {
+  if (!e->n_segs)
+    return 0;
+  const uint32_t width = 64;
+  uint64_t n = e->segs[0].size / width + 1;
+  if (n > UINT32_MAX)
+    return 0;
+  g->hist = calloc(n, sizeof *g->hist);
+  if (!g->hist)
+    return tool_error("out of memory");
+  g->n_hist = (uint32_t)n;
+  g->hist_low = e->segs[0].vaddr;
+  g->hist_high = e->segs[0].vaddr + n * width;
+  g->prof_rate = 100;
+  strcpy(g->dimen, "seconds");
+  g->dimen_abbrev = 's';
+  return 0;
+}
+
 /* The histogram of the executable's samples, if the profile has any. */
 static int histogram(const xprof_profile *p, const xprof_elf *e, const char *exe,
                      xprof_gmon *g, int verbose) {
@@ -53,12 +74,12 @@ static int histogram(const xprof_profile *p, const xprof_elf *e, const char *exe
   }
   if (!img) {
     if (verbose || other)
-      tool_error("%s: no time samples of %s in the profile (%s); the gmon.out has no "
-                 "histogram",
+      tool_error("%s: no time samples of %s in the profile (%s); the gmon.out's histogram "
+                 "is empty",
                  exe, exe,
                  other ? "it was rebuilt since, or the samples are of other programs"
                        : "run it with SUN_PROFDATA_SAMPLE=1");
-    return 0;
+    return empty_histogram(e, g);
   }
   uint64_t n = img->text_size / img->bin_width + (img->text_size % img->bin_width != 0);
   if (n > UINT32_MAX)
