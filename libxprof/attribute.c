@@ -23,10 +23,11 @@ static int add_row(xprof_time_table *t, const xprof_image *img, const char *name
   return 0;
 }
 
+/* A note on img; msg names the image itself when img is NULL. */
 static int note(xprof_time_table *t, const xprof_image *img, const char *msg) {
   if (xprof_grow((void **)&t->notes, &t->cap_notes, t->n_notes, sizeof *t->notes) < 0)
     return -1;
-  t->notes[t->n_notes] = xprof_format("%s: %s", img->path, msg);
+  t->notes[t->n_notes] = img ? xprof_format("%s: %s", img->path, msg) : xprof_format("%s", msg);
   return t->notes[t->n_notes++] ? 0 : -1;
 }
 
@@ -54,7 +55,7 @@ static xprof_elf *with_debug_symbols(xprof_elf *e) {
 
 /* The rows of one image: by function when its file is there and the
  * same build, else one row for the whole image. */
-static int attribute_image(xprof_time_table *t, const xprof_image *img) {
+static int attribute_image(xprof_time_table *t, const xprof_image *img, unsigned flags) {
   double each = xprof_image_sample_ns(img);
   if (img->flags & XPROF_IMAGE_OVERFLOW)
     return add_row(t, img, XPROF_NO_FUNCTION, 0, img->samples, (double)img->time_ns);
@@ -62,10 +63,14 @@ static int attribute_image(xprof_time_table *t, const xprof_image *img) {
   xprof_elf *e = NULL;
   int rc = 0;
   if (xprof_elf_read(img->path, &e, &err) < 0)
-    rc = note(t, img, err.msg);
+    rc = note(t, NULL, err.msg);
   else if (!xprof_elf_matches_image(e, img))
-    rc = note(t, img, "the file changed since the run; its time is not given to its functions");
-  if (!e || !xprof_elf_matches_image(e, img)) {
+    rc = note(t, img,
+              flags & XPROF_TIME_ANY_BUILD
+                  ? "the file is not the build sampled (rebuilt since?); its functions may "
+                    "be wrong"
+                  : "the file changed since the run; its time is not given to its functions");
+  if (!e || (!(flags & XPROF_TIME_ANY_BUILD) && !xprof_elf_matches_image(e, img))) {
     xprof_elf_free(e);
     return rc < 0 ? -1 : add_row(t, img, XPROF_NO_FUNCTION, 0, img->samples, (double)img->time_ns);
   }
@@ -93,7 +98,8 @@ static int by_samples(const void *a, const void *b) {
   return c ? c : strcmp(x->image->path, y->image->path);
 }
 
-int xprof_time_by_function(const xprof_profile *p, xprof_time_table **out, xprof_error *err) {
+int xprof_time_by_function(const xprof_profile *p, unsigned flags, xprof_time_table **out,
+                           xprof_error *err) {
   xprof_time_table *t = xprof_calloc(1, sizeof *t);
   *out = NULL;
   if (!t)
@@ -101,7 +107,7 @@ int xprof_time_by_function(const xprof_profile *p, xprof_time_table **out, xprof
   for (uint32_t i = 0; i < p->n_images; i++) {
     t->samples += p->images[i].samples;
     t->ns += (double)p->images[i].time_ns;
-    if (attribute_image(t, &p->images[i]) < 0) {
+    if (attribute_image(t, &p->images[i], flags) < 0) {
       xprof_time_table_free(t);
       return xprof_fail_nomem(err, "time by function");
     }

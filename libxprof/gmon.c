@@ -103,15 +103,17 @@ int xprof_gmon_serialize(const xprof_gmon *g, unsigned char **out, size_t *len, 
   put(&b, "\0\0\0\0\0\0\0\0\0\0\0\0", 12);
   if (g->n_hist)
     put_hist(&b, g);
-  for (uint32_t i = 0; i < g->n_arcs; i++)
-    for (uint64_t left = g->arcs[i].count; left;) {
+  for (uint32_t i = 0; i < g->n_arcs; i++) {
+    uint64_t left = g->arcs[i].count;
+    do { /* an arc of no calls too: it is in the file */
       uint32_t c = left > UINT32_MAX ? UINT32_MAX : (uint32_t)left;
       put8(&b, TAG_ARC);
       put64(&b, g->arcs[i].from);
       put64(&b, g->arcs[i].self);
       put32(&b, c);
       left -= c;
-    }
+    } while (left);
+  }
   if (g->n_bbs) {
     put8(&b, TAG_BB);
     put32(&b, g->n_bbs);

@@ -751,8 +751,12 @@ typedef struct xprof_time_table {
   uint32_t n_elfs, cap_elfs;
 } xprof_time_table;
 
-/* 0, or -1 when out of memory.  The table points into p's images. */
-int xprof_time_by_function(const xprof_profile *p, xprof_time_table **out, xprof_error *err);
+/* 0, or -1 when out of memory.  The table points into p's images.  With
+ * XPROF_TIME_ANY_BUILD an image whose file is not the build sampled is
+ * still read for its functions (with a note). */
+#define XPROF_TIME_ANY_BUILD 1u
+int xprof_time_by_function(const xprof_profile *p, unsigned flags, xprof_time_table **out,
+                           xprof_error *err);
 void xprof_time_table_free(xprof_time_table *t);
 /* The busiest row of that function name, or NULL. */
 const xprof_func_time *xprof_time_of(const xprof_time_table *t, const char *name);
@@ -980,6 +984,69 @@ int xprof_gmon_serialize(const xprof_gmon *g, unsigned char **out, size_t *len, 
 int xprof_gmon_parse(const char *name, const unsigned char *p, size_t len, xprof_gmon *g,
                      xprof_error *err);
 void xprof_gmon_free(xprof_gmon *g);
+
+/* ---- DCPI profile files (dcpi.c) --------------------------------------- */
+
+/* A DCPI profile file, format version 0.07 (dcpiformat(4)): its header
+ * lines in order (required, optional and unknown alike, so that a
+ * rewrite keeps them), and its samples by address offset from tstart. */
+typedef struct xprof_dcpi_line {
+  char *key, *value;
+} xprof_dcpi_line;
+
+typedef struct xprof_dcpi_count {
+  uint32_t offset, count;
+} xprof_dcpi_count;
+
+typedef struct xprof_dcpi {
+  xprof_dcpi_line *lines;
+  uint32_t n_lines, cap_lines;
+  xprof_dcpi_count *counts; /* by increasing offset, counts not 0 */
+  uint32_t n_counts, cap_counts;
+} xprof_dcpi;
+
+/* A header line's value (NULL: none); set one (replaced, or added last). */
+const char *xprof_dcpi_get(const xprof_dcpi *d, const char *key);
+int xprof_dcpi_set(xprof_dcpi *d, const char *key, const char *value);
+/* Fill d (zeroed, or holding the lines of an older file, which stay) from
+ * an image's samples: epoch "YYMMDDHHMM" (UTC), platform, CPU speed in
+ * MHz; event "cputime", period in microseconds.  0, or -1 with err. */
+int xprof_dcpi_from_image(const xprof_image *img, const char *epoch, const char *platform,
+                          unsigned cpu_mhz, xprof_dcpi *d, xprof_error *err);
+/* The file's bytes (malloc'd). */
+int xprof_dcpi_serialize(const xprof_dcpi *d, unsigned char **out, size_t *len,
+                         xprof_error *err);
+/* Read a file: every required line once with a well-formed value, binary
+ * data of major version 0, chunks in order and inside the text, a footer
+ * that adds up; errors give the offset and what was expected. */
+int xprof_dcpi_parse(const char *name, const unsigned char *p, size_t len, xprof_dcpi *d,
+                     xprof_error *err);
+void xprof_dcpi_free(xprof_dcpi *d);
+/* The samples of a file read as an image of p (bin width 1; its path from
+ * the path line, else its image id).  0, or -1 when out of memory. */
+int xprof_dcpi_to_image(const xprof_dcpi *d, xprof_profile *p, xprof_image **out);
+
+/* ---- aprof reports (aprof.c) ------------------------------------------- */
+
+/* The version of aprof's report format written: p lines of twelve fields
+ * (id rms min max sum sqr-sum occ real-sum self-sum self-min self-max
+ * self-sqr). */
+#define XPROF_APROF_VERSION 3
+typedef struct xprof_aprof_options {
+  int time;          /* metric time-usec (else bb-count) */
+  double total_time; /* time-usec: the k line, all sampled time in microseconds */
+  /* time-usec: a routine's self time in microseconds */
+  double (*self_time)(void *ctx, const char *name);
+  /* the name for an r line (NULL, or returning NULL: as it is) */
+  const char *(*demangle)(void *ctx, const char *name);
+  void *ctx;
+  const char *app;          /* the a line (NULL: none) */
+  uint64_t exe_mtime, now;  /* the e line (0: none) and the t line, in seconds */
+} xprof_aprof_options;
+/* Write the report of p's call graph g (see aprof.c for what each field
+ * holds); 0, or -1 when out of memory. */
+int xprof_aprof_write(FILE *out, const xprof_profile *p, const xprof_callgraph *g,
+                      const xprof_aprof_options *opt, xprof_error *err);
 
 /* ---- coverage (coverage.c): what xprof_tcov reports ------------------- */
 

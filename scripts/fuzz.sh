@@ -12,7 +12,7 @@ out=build-fuzz
 mkdir -p "$out/crashes"
 flags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Ilibxprof"
 status=0
-for target in text binary shape; do
+for target in text binary shape exports; do
   bin="$out/fuzz_$target"
   # shellcheck disable=SC2086
   "$cc" $flags -o "$bin" "test/fuzz/fuzz_$target.c" libxprof/*.c

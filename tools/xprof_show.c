@@ -221,7 +221,7 @@ static void time_by_image(xprof_profile *p, long top) {
   }
   xprof_error err;
   xprof_time_table *t;
-  if (xprof_time_by_function(p, &t, &err) < 0) {
+  if (xprof_time_by_function(p, 0, &t, &err) < 0) {
     tool_fail(&err);
     return;
   }

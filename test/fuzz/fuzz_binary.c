@@ -38,8 +38,10 @@ static void check_lookups(const xprof_profile *p, const unsigned char *data,
     xprof_profile_free(none);
 }
 
-/* Data that only binary files hold: first-run ranks and shapes. */
+/* Data that only binary files hold: first-run ranks, shapes, samples. */
 static int binary_only(const xprof_profile *p) {
+  if (p->n_images)
+    return 1;
   for (uint32_t i = 0; i < p->n_objfiles; i++)
     for (uint32_t j = 0; j < p->objfiles[i].n_procs; j++)
       if (p->objfiles[i].procs[j].first_run || p->objfiles[i].procs[j].shape)

@@ -70,7 +70,7 @@ static const char *read_text(const char *text, xprof_error *err) {
 
 static void damaged(void) {
   xprof_error err;
-  CHECK_HAS(read_text("XPCFG 3\n", &err), "bad.xpcfg:1: not a CFG dump");
+  CHECK_HAS(read_text("XPCFG 4\n", &err), "bad.xpcfg:1: not a CFG dump");
   CHECK_HAS(read_text("XPCFG 1\nPROC f\n", &err), "bad.xpcfg:2: expected a PROC line");
   CHECK_HAS(read_text("XPCFG 1\nPROC f 0x1 4 2 1 0\n0 2 0 - -\n", &err),
             "bad.xpcfg:4: expected an edge line");
@@ -89,11 +89,17 @@ static void damaged(void) {
   CHECK_HAS(read_text("XPCFG 2\nS 1 1 2 0x3 /a.c\n", &err), "bad.xpcfg:2: expected S 0");
   CHECK_HAS(read_text("XPCFG 2\nS 0 1 2 0x3\n", &err), "bad.xpcfg:2: expected S 0");
   CHECK_HAS(read_text("XPCFG 2\nS 0 1 2 0x3 /a.c\nL 2 0 8\n", &err),
-            "bad.xpcfg:3: expected PROC, S, F, C, N, B, E or L");
+            "bad.xpcfg:3: expected PROC, S, F, C, N, B, E, K or L");
   CHECK_HAS(read_text("XPCFG 2\nS 0 1 2 0x3 /a.c\nPROC f 0x1 4 1 1 0\n0 2 0 0 -\n"
-                      "L 4 0 8\n", &err), "bad.xpcfg:5: expected PROC, S, F, C, N, B, E or L");
+                      "L 4 0 8\n", &err), "bad.xpcfg:5: expected PROC, S, F, C, N, B, E, K or L");
   CHECK_HAS(read_text("XPCFG 2\nPROC f 0x1 4 1 1 0\n0 2 0 0 -\nF 0 1\n", &err),
-            "bad.xpcfg:4: expected PROC, S, F, C, N, B, E or L");
+            "bad.xpcfg:4: expected PROC, S, F, C, N, B, E, K or L");
+  /* Calls: version 3 only, in a block of the procedure. */
+  CHECK_HAS(read_text("XPCFG 2\nPROC f 0x1 4 1 1 0\n0 2 0 0 -\nK 2 g\n", &err),
+            "bad.xpcfg:4: expected PROC");
+  CHECK_HAS(read_text("XPCFG 3\nPROC f 0x1 4 1 1 0\n0 2 0 0 -\nK 4 g\n", &err),
+            "bad.xpcfg:4: expected PROC");
+  CHECK_HAS(read_text("XPCFG 3\nPROC f 0x1 4 1 1 0\n0 2 0 0 -\nK 2 g\n", &err), "read");
 }
 
 /* A coverage table written by the plugins' writer and read back: sources
@@ -115,13 +121,16 @@ static void linetab_round_trip(void) {
   xprof_linetab_line(t, 3, src, 4);
   xprof_linetab_line(t, 4, "other.h", 9);
   xprof_linetab_line(t, 5, src, 0); /* no line: dropped */
+  xprof_linetab_call(t, 3, "callee");
+  xprof_linetab_call(t, 3, "callee");
+  xprof_linetab_call(t, 4, "bad name"); /* not a symbol: dropped */
   CHECK(xprof_linetab_has_lines(t));
   xprof_error err;
   CHECK(xprof_linetab_end(t, table, &err) == 0);
   xprof_profile *owner = xprof_profile_new();
   xprof_cfgdump d;
   CHECK(xprof_cfgdump_read(table, owner, &d, &err) == 0);
-  CHECK_U64(d.version, 2);
+  CHECK_U64(d.version, 3);
   CHECK_U64(d.n_procs, 1);
   CHECK_U64(d.n_sources, 2);
   CHECK_STR(d.sources[0].path, src);
@@ -135,6 +144,9 @@ static void linetab_round_trip(void) {
   CHECK_U64(d.procs[0].n_lines, 4);
   CHECK_U64(d.procs[0].lines[1].line, 4);
   CHECK_U64(d.procs[0].lines[3].file, 1);
+  CHECK_U64(d.procs[0].n_calls, 2);
+  CHECK_U64(d.procs[0].calls[1].node, 3);
+  CHECK_STR(d.procs[0].calls[1].callee, "callee");
   xprof_profile_free(owner);
   char *p = xprof_linetab_path("/b/c.o", "/d");
   CHECK_STR(p, "/d/#b#c.o.xpcov");

@@ -1,0 +1,89 @@
+/*
+ * fuzz_exports.c - libFuzzer target for the readers of other profilers'
+ * files: gmon.out, DCPI profile files and ELF symbol tables.  The first
+ * byte picks the reader.  What a reader accepts must survive a round
+ * trip through its writer (gmon.out and DCPI) or answer lookups within
+ * bounds (ELF).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "xprof.h"
+
+static void gmon(const uint8_t *data, size_t size) {
+  xprof_gmon g, r;
+  xprof_error err;
+  if (xprof_gmon_parse("fuzz", data, size, &g, &err) < 0)
+    return;
+  unsigned char *buf;
+  size_t len;
+  if (xprof_gmon_serialize(&g, &buf, &len, &err) == 0) {
+    if (xprof_gmon_parse("again", buf, len, &r, &err) < 0 || r.n_hist != g.n_hist ||
+        r.n_arcs != g.n_arcs || r.n_bbs != g.n_bbs)
+      abort();
+    for (uint32_t i = 0; i < g.n_hist; i++)
+      if (r.hist[i] != g.hist[i])
+        abort();
+    for (uint32_t i = 0; i < g.n_arcs; i++)
+      if (r.arcs[i].count != g.arcs[i].count)
+        abort();
+    xprof_gmon_free(&r);
+    free(buf);
+  }
+  xprof_gmon_free(&g);
+}
+
+static void dcpi(const uint8_t *data, size_t size) {
+  xprof_dcpi d, r;
+  xprof_error err;
+  if (xprof_dcpi_parse("fuzz", data, size, &d, &err) < 0)
+    return;
+  unsigned char *buf;
+  size_t len;
+  if (xprof_dcpi_serialize(&d, &buf, &len, &err) == 0) {
+    if (xprof_dcpi_parse("again", buf, len, &r, &err) < 0 || r.n_counts != d.n_counts ||
+        r.n_lines != d.n_lines)
+      abort();
+    for (uint32_t i = 0; i < d.n_counts; i++)
+      if (r.counts[i].offset != d.counts[i].offset || r.counts[i].count != d.counts[i].count)
+        abort();
+    xprof_dcpi_free(&r);
+    free(buf);
+  }
+  xprof_profile *p = xprof_profile_new();
+  xprof_image *img;
+  if (p && xprof_dcpi_to_image(&d, p, &img) == 0 && xprof_validate(p, "fuzz", &err) < 0 &&
+      img->n_bins)
+    ; /* a file's offsets need not fit its tsize line: validation may refuse */
+  xprof_profile_free(p);
+  xprof_dcpi_free(&d);
+}
+
+static void elf(const uint8_t *data, size_t size) {
+  xprof_elf *e;
+  xprof_error err;
+  if (xprof_elf_parse("fuzz", data, size, &e, &err) < 0)
+    return;
+  for (uint32_t i = 0; i < e->n_funcs; i++) {
+    const xprof_elf_func *f = xprof_elf_func_at(e, e->funcs[i].addr);
+    if (!f || f->addr != e->funcs[i].addr || !xprof_elf_func_named(e, e->funcs[i].name))
+      abort();
+  }
+  xprof_elf_free(e);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  if (!size)
+    return 0;
+  switch (data[0] % 3) {
+  case 0:
+    gmon(data + 1, size - 1);
+    break;
+  case 1:
+    dcpi(data + 1, size - 1);
+    break;
+  default:
+    elf(data + 1, size - 1);
+  }
+  return 0;
+}
