@@ -239,3 +239,37 @@ int xprof_elf_matches_image(const xprof_elf *e, const xprof_image *img) {
       return img->id_len == 8 && memcmp(img->id, &e->segs[i].text_hash, 8) == 0;
   return 0;
 }
+
+int xprof_elf_section(const unsigned char *buf, size_t len, const char *want, uint64_t *off,
+                      uint64_t *size) {
+  struct xprof_elf_file f = {buf, len, "", NULL};
+  Elf64_Ehdr h;
+  if (len < sizeof h || memcmp(buf, ELFMAG, SELFMAG) != 0)
+    return -1;
+  memcpy(&h, buf, sizeof h);
+  if (h.e_ident[EI_CLASS] != ELFCLASS64 || h.e_ident[EI_DATA] != ELFDATA2LSB ||
+      h.e_shentsize != sizeof(Elf64_Shdr) || h.e_shstrndx >= h.e_shnum ||
+      !inside(&f, h.e_shoff, (uint64_t)h.e_shnum * sizeof(Elf64_Shdr)))
+    return -1;
+  Elf64_Shdr names;
+  memcpy(&names, buf + h.e_shoff + (uint64_t)h.e_shstrndx * sizeof names, sizeof names);
+  if (!inside(&f, names.sh_offset, names.sh_size))
+    return -1;
+  for (uint16_t i = 0; i < h.e_shnum; i++) {
+    Elf64_Shdr sh;
+    memcpy(&sh, buf + h.e_shoff + (uint64_t)i * sizeof sh, sizeof sh);
+    if (sh.sh_name >= names.sh_size)
+      continue;
+    const char *name = (const char *)buf + names.sh_offset + sh.sh_name;
+    size_t room = names.sh_size - sh.sh_name;
+    if (strnlen(name, room) == room || strcmp(name, want) != 0)
+      continue;
+    if (sh.sh_type == SHT_NOBITS || (sh.sh_flags & SHF_COMPRESSED) ||
+        !inside(&f, sh.sh_offset, sh.sh_size))
+      return -1;
+    *off = sh.sh_offset;
+    *size = sh.sh_size;
+    return 0;
+  }
+  return -1;
+}

@@ -12,6 +12,11 @@
 #define XPROF_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #else
 #define XPROF_PRINTF(f, a)
+/* The bytes of an ELF file's section of that name: 0, or -1 when the file
+ * has none usable (missing, compressed, outside the file). */
+int xprof_elf_section(const unsigned char *buf, size_t len, const char *name, uint64_t *off,
+                      uint64_t *size);
+
 #endif
 
 /* ---- arena: many small allocations, freed at once --------------------- */
@@ -86,5 +91,10 @@ void xprof_strmap_free(xprof_strmap *m);
 
 /* Comparison of procedures by name, for lookups built on demand. */
 int xprof_name_cmp(const void *a, const void *b);
+
+/* The bytes of an ELF file's section of that name: 0, or -1 when the file
+ * has none usable (missing, compressed, outside the file). */
+int xprof_elf_section(const unsigned char *buf, size_t len, const char *name, uint64_t *off,
+                      uint64_t *size);
 
 #endif

@@ -724,6 +724,32 @@ const xprof_elf_func *xprof_elf_func_named(const xprof_elf *e, const char *name)
  * the hash of the segment's bytes). */
 int xprof_elf_matches_image(const xprof_elf *e, const xprof_image *img);
 
+/* An ELF file's DWARF line table (.debug_line, versions 2-5): its rows
+ * by address; files by the table's own index. */
+typedef struct xprof_line_row {
+  uint64_t addr;
+  uint32_t file, line;
+  uint32_t seq; /* its place in the line program, for rows at one address */
+  int is_stmt;  /* a statement begins here */
+} xprof_line_row;
+
+typedef struct xprof_line_table {
+  xprof_line_row *rows;
+  uint32_t n_rows, cap_rows;
+  char **files; /* paths as the compiler gave them, joined to their directory */
+  uint32_t n_files, cap_files;
+} xprof_line_table;
+
+int xprof_line_table_read(const char *path, xprof_line_table **out, xprof_error *err);
+int xprof_line_table_parse(const char *name, const unsigned char *buf, size_t len,
+                           xprof_line_table **out, xprof_error *err);
+void xprof_line_table_free(xprof_line_table *t);
+/* The lowest address in [lo, hi) where a statement of that line of that
+ * source begins (source: an absolute path; the table's paths may be
+ * relative tails of it): 0, or -1 when there is none. */
+int xprof_line_address(const xprof_line_table *t, uint64_t lo, uint64_t hi, const char *source,
+                       uint32_t line, uint64_t *addr);
+
 /* ---- time by function (attribute.c) ----------------------------------- */
 
 /* The samples of a profile's images given to the functions of the

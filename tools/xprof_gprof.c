@@ -17,8 +17,10 @@ static const char usage[] =
     "Write the training runs in PROFILE (NAME.profile) as a gmon.out for\n"
     "GNU gprof: the time samples of EXECUTABLE's text (runs with\n"
     "SUN_PROFDATA_SAMPLE=1) as its histogram, and the exact number of calls\n"
-    "between the instrumented functions as its call graph.  Then:\n"
-    "  gprof EXECUTABLE gmon.out\n"
+    "between the instrumented functions as its call graph, and the count of\n"
+    "every line of theirs (from the coverage tables and the executable's\n"
+    "line table, -g) as its basic-block counts.  Then:\n"
+    "  gprof EXECUTABLE gmon.out       (gprof -A -x: annotated source)\n"
     "  -o FILE   write FILE (default: gmon.out)\n"
     "  -v        say what was left out, and why\n";
 
@@ -126,6 +128,92 @@ struct finder {
   const char *profile_dir;
 };
 
+static int bb_cmp(const void *a, const void *b) {
+  const xprof_gmon_bb *x = a, *y = b;
+  return (x->addr > y->addr) - (x->addr < y->addr);
+}
+
+/* The counted lines of one procedure, each at an address inside it where
+ * a statement of the line begins (gcov's line counts, xprof_tcov's).  A
+ * line the compiler left no statement of has none.  Returns the lines
+ * without an address. */
+static uint32_t proc_lines(const xprof_objfile *o, const xprof_proc *f,
+                           const xprof_cfgdump *t, const xprof_cfgdump_entry *c,
+                           const xprof_elf_func *fn, const xprof_line_table *lt, xprof_gmon *g) {
+  uint64_t *edges = calloc((size_t)c->n_edges + 1, 8), *nodes = calloc((size_t)c->n_nodes + 1, 8);
+  xprof_proc_cov cov;
+  uint32_t missing = 0;
+  if (!edges || !nodes)
+    exit(tool_error("out of memory"));
+  if (xprof_solve_proc(o, f, c, edges, nodes) < 0 || xprof_proc_coverage(c, edges, nodes, &cov) < 0)
+    exit(tool_error("cannot solve the counts of %s", c->name));
+  uint64_t hi = fn->addr + (fn->size ? fn->size : 1);
+  for (uint32_t i = 0; i < cov.n_lines; i++) {
+    const xprof_cov_line *l = &cov.lines[i];
+    uint64_t addr;
+    if (l->file >= t->n_sources ||
+        xprof_line_address(lt, fn->addr, hi, t->sources[l->file].path, l->line, &addr) < 0) {
+      missing++;
+      continue;
+    }
+    if (g->n_bbs == g->cap_bbs) {
+      g->cap_bbs = g->cap_bbs ? 2 * g->cap_bbs : 256;
+      g->bbs = realloc(g->bbs, g->cap_bbs * sizeof *g->bbs);
+      if (!g->bbs)
+        exit(tool_error("out of memory"));
+    }
+    g->bbs[g->n_bbs++] = (xprof_gmon_bb){addr, l->count};
+  }
+  xprof_proc_coverage_free(&cov);
+  free(edges);
+  free(nodes);
+  return missing;
+}
+
+/* Basic-block records: every counted line of every procedure of the
+ * executable, from the coverage tables and the executable's line table. */
+static void block_records(xprof_profile *p, const char *dir, const xprof_elf *e, const char *exe,
+                          xprof_gmon *g, int verbose) {
+  xprof_error err;
+  xprof_line_table *lt;
+  if (xprof_line_table_read(exe, &lt, &err) < 0) {
+    tool_error("%s; the gmon.out has no basic-block counts (for gprof -A)", err.msg);
+    return;
+  }
+  uint32_t missing = 0;
+  for (uint32_t i = 0; i < p->n_objfiles; i++) {
+    const xprof_objfile *o = &p->objfiles[i];
+    char *table = tool_find_table(dir, o->path, o->path);
+    xprof_cfgdump t;
+    if (!table || xprof_cfgdump_read(table, p, &t, &err) < 0) {
+      xprof_free(table);
+      continue; /* the call graph's notes said so */
+    }
+    xprof_free(table);
+    for (uint32_t k = 0; k < t.n_procs; k++) {
+      const xprof_cfgdump_entry *c = &t.procs[k];
+      const xprof_proc *f = xprof_find_proc(o, c->name);
+      const xprof_elf_func *fn = resolve(e, c->name);
+      if (f && fn && f->signature == c->signature)
+        missing += proc_lines(o, f, &t, c, fn, lt, g);
+    }
+  }
+  /* One record per address: a comdat function in several objects, or
+   * two lines at one address, would add up in gprof. */
+  if (g->n_bbs > 1)
+    qsort(g->bbs, g->n_bbs, sizeof *g->bbs, bb_cmp);
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < g->n_bbs; i++)
+    if (!n || g->bbs[i].addr != g->bbs[n - 1].addr)
+      g->bbs[n++] = g->bbs[i];
+  g->n_bbs = n;
+  if (verbose && missing)
+    tool_error("%u counted line%s with no statement left in the executable (optimized "
+               "away or merged): no basic-block count",
+               missing, xprof_plural(missing));
+  xprof_line_table_free(lt);
+}
+
 static char *find(void *ctx, const char *objpath) {
   return tool_find_table(((struct finder *)ctx)->profile_dir, objpath, objpath);
 }
@@ -176,6 +264,8 @@ int main(int argc, char **argv) {
   xprof_gmon g;
   memset(&g, 0, sizeof g);
   int rc = histogram(p, e, exe, &g, verbose) || arcs(cg, e, &g, verbose);
+  if (!rc)
+    block_records(p, dir, e, exe, &g, verbose);
   if (!rc && xprof_replace_file(out, write_cb, &g, &err) < 0)
     rc = tool_fail(&err);
   xprof_gmon_free(&g);

@@ -1,6 +1,7 @@
 /*
  * fuzz_exports.c - libFuzzer target for the readers of other profilers'
- * files: gmon.out, DCPI profile files and ELF symbol tables.  The first
+ * files: gmon.out, DCPI profile files, ELF symbol tables and DWARF line
+ * tables.  The first
  * byte picks the reader.  What a reader accepts must survive a round
  * trip through its writer (gmon.out and DCPI) or answer lookups within
  * bounds (ELF).
@@ -70,6 +71,19 @@ static void elf(const uint8_t *data, size_t size) {
       abort();
   }
   xprof_elf_free(e);
+  xprof_line_table *t;
+  if (xprof_line_table_parse("fuzz", data, size, &t, &err) == 0) {
+    for (uint32_t i = 0; i < t->n_rows; i++) {
+      uint64_t addr;
+      if (t->rows[i].file >= t->n_files)
+        abort();
+      if (xprof_line_address(t, t->rows[i].addr, t->rows[i].addr + 1, t->files[t->rows[i].file],
+                             t->rows[i].line, &addr) == 0 &&
+          addr != t->rows[i].addr)
+        abort();
+    }
+    xprof_line_table_free(t);
+  }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

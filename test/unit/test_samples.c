@@ -117,7 +117,43 @@ static void elf_self(void) {
   CHECK(strstr(err.msg, "junk.so") && strstr(err.msg, "64-bit little-endian"));
 }
 
+/* A function at a known line; the test program is built with -g. */
+int __attribute__((noipa)) line_probe(int x);
+int __attribute__((noipa)) line_probe(int x) {
+  return x * 3 + 1; /* LINE_PROBE */
+}
+enum { LINE_PROBE_LINE = __LINE__ - 2 };
+
+/* The line table of the test program gives an address inside line_probe
+ * for its body's line, and none for a line of another function. */
+static void line_table_self(void) {
+  xprof_line_table *t;
+  xprof_elf *e;
+  xprof_error err;
+  CHECK(line_probe(1) == 4);
+  CHECK(xprof_line_table_read("/proc/self/exe", &t, &err) == 0);
+  CHECK(xprof_elf_read("/proc/self/exe", &e, &err) == 0);
+  if (!t || !e)
+    return;
+  const xprof_elf_func *f = xprof_elf_func_named(e, "line_probe");
+  uint64_t addr = 0;
+  CHECK(f != NULL);
+  if (f) {
+    CHECK(xprof_line_address(t, f->addr, f->addr + f->size, __FILE__, LINE_PROBE_LINE, &addr) == 0);
+    CHECK(addr >= f->addr && addr < f->addr + f->size);
+    CHECK(xprof_line_address(t, f->addr, f->addr + f->size, __FILE__, LINE_PROBE_LINE + 20,
+                             &addr) < 0);
+  }
+  CHECK(t->n_rows > 100 && t->n_files > 1);
+  xprof_line_table_free(t);
+  xprof_elf_free(e);
+  unsigned char junk[64] = {0x7f, 'E', 'L', 'F', 2, 1};
+  CHECK(xprof_line_table_parse("junk", junk, sizeof junk, &t, &err) < 0);
+  CHECK(strstr(err.msg, "junk: no usable line table"));
+}
+
 UNIT_TABLE(samples_tests) = {
+    {"samples/line_table_self", line_table_self},
     {"samples/merge_same_build", merge_same_build},
     {"samples/merge_rebuilt", merge_rebuilt},
     {"samples/validation", validation},
