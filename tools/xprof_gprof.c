@@ -177,7 +177,8 @@ static void block_records(xprof_profile *p, const char *dir, const xprof_elf *e,
   xprof_error err;
   xprof_line_table *lt;
   if (xprof_line_table_read(exe, &lt, &err) < 0) {
-    tool_error("%s; the gmon.out has no basic-block counts (for gprof -A)", err.msg);
+    if (verbose)
+      tool_error("%s; the gmon.out has no basic-block counts (for gprof -l -A)", err.msg);
     return;
   }
   uint32_t missing = 0;
