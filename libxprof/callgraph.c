@@ -6,8 +6,9 @@
  * Direct calls come from the coverage tables (K records: the calls of
  * each block, written by the collect pass) times the solved count of
  * their block; indirect calls from the value profiles of indirect-call
- * sites (VP_PROC: callee and count).  Both are the counts a use build
- * hands the compiler.  Calls from code xprof did not instrument (a C
+ * sites (VP_PROC: callee and count), set to what the callee's exact call
+ * count leaves (balance_indirect).  Both are the counts
+ * a use build hands the compiler.  Calls from code xprof did not instrument (a C
  * library calling back, say) have no caller here, as gprof's own mcount
  * finds none for them.
  */
@@ -24,10 +25,14 @@ static int note(xprof_callgraph *g, char *msg) {
   return 0;
 }
 
-/* The procedure row of (name, signature), made on first sight. */
-static uint32_t proc_row(xprof_callgraph *g, const xprof_objfile *o, const xprof_proc *f) {
+/* The procedure row of a procedure, made on first sight: one per comdat
+ * function (its copies share their counts), one per object file for the
+ * others (static functions of the same name are different functions). */
+static uint32_t proc_row(xprof_callgraph *g, const xprof_objfile *o, const xprof_proc *f,
+                         int comdat) {
   for (uint32_t i = 0; i < g->n_procs; i++)
-    if (g->procs[i].signature == f->signature && strcmp(g->procs[i].name, f->name) == 0)
+    if (g->procs[i].signature == f->signature && strcmp(g->procs[i].name, f->name) == 0 &&
+        (comdat || g->procs[i].objfile == o))
       return i;
   if (xprof_grow((void **)&g->procs, &g->cap_procs, g->n_procs, sizeof *g->procs) < 0)
     return UINT32_MAX;
@@ -40,22 +45,24 @@ static uint32_t proc_row(xprof_callgraph *g, const xprof_objfile *o, const xprof
   return g->n_procs++;
 }
 
-static int add_arc(xprof_callgraph *g, uint32_t caller, const char *callee, uint64_t count,
-                   int indirect) {
+static int add_arc(xprof_callgraph *g, uint32_t caller, const char *callee, const char *obj,
+                   uint64_t count, int indirect) {
+  uint64_t through = indirect ? count : 0;
   if (!count)
     return 0;
   /* A caller's arcs are made together, at the end of the list. */
   for (uint32_t i = g->n_arcs; i-- > 0 && g->arcs[i].caller == caller;) {
     xprof_cg_arc *a = &g->arcs[i];
-    if (strcmp(a->callee, callee) == 0) {
+    if (strcmp(a->callee, callee) == 0 &&
+        (a->callee_obj == obj || (a->callee_obj && obj && strcmp(a->callee_obj, obj) == 0))) {
       a->count = xprof_sat_add(a->count, count);
-      a->indirect |= indirect;
+      a->indirect = xprof_sat_add(a->indirect, through);
       return 0;
     }
   }
   if (xprof_grow((void **)&g->arcs, &g->cap_arcs, g->n_arcs, sizeof *g->arcs) < 0)
     return -1;
-  g->arcs[g->n_arcs++] = (xprof_cg_arc){caller, callee, UINT32_MAX, count, indirect};
+  g->arcs[g->n_arcs++] = (xprof_cg_arc){caller, callee, UINT32_MAX, count, through, obj};
   return 0;
 }
 
@@ -72,7 +79,7 @@ static int indirect_arcs(xprof_callgraph *g, uint32_t row, const xprof_objfile *
         continue;
       const char *colon = strchr(target, ':');
       const char *name = colon ? xprof_strndup(g->owner, target, (size_t)(colon - target)) : target;
-      if (!name || add_arc(g, row, name, v->values[k].count, 1) < 0)
+      if (!name || add_arc(g, row, name, colon ? colon + 1 : NULL, v->values[k].count, 1) < 0)
         return -1;
     }
   }
@@ -82,7 +89,7 @@ static int indirect_arcs(xprof_callgraph *g, uint32_t row, const xprof_objfile *
 /* One procedure of a coverage table: its counts and direct calls. */
 static int add_proc(xprof_callgraph *g, const xprof_objfile *o, const xprof_proc *f,
                     const xprof_cfgdump_entry *c) {
-  uint32_t row = proc_row(g, o, f);
+  uint32_t row = proc_row(g, o, f, c->comdat);
   if (row == UINT32_MAX)
     return -1;
   xprof_cg_proc *r = &g->procs[row];
@@ -93,11 +100,17 @@ static int add_proc(xprof_callgraph *g, const xprof_objfile *o, const xprof_proc
   int rc = edges && nodes ? xprof_solve_proc(o, f, c, edges, nodes) : -1;
   if (rc >= 0) {
     r->solved = 1;
-    r->calls = c->n_nodes ? nodes[0] : 0; /* node 0: the entry */
+    /* Node 0 is ENTRY.  Its fake edges stand for abnormal entries (a
+     * computed goto's or setjmp's targets): they are in the compilers'
+     * entry count, not calls. */
+    r->entries = c->n_nodes ? nodes[0] : 0;
+    for (uint32_t e = 0; e < c->n_edges; e++)
+      if (c->edges[e].src == 0 && !(c->edges[e].flags & (XPROF_EDGE_FAKE | XPROF_EDGE_IGNORE)))
+        r->calls = xprof_sat_add(r->calls, edges[e]);
     for (uint32_t n = 2; n < c->n_nodes; n++)
       r->blocks = xprof_sat_add(r->blocks, nodes[n]);
     for (uint32_t k = 0; k < c->n_calls && rc >= 0; k++)
-      rc = add_arc(g, row, c->calls[k].callee, nodes[c->calls[k].node], 0);
+      rc = add_arc(g, row, c->calls[k].callee, NULL, nodes[c->calls[k].node], 0);
     if (rc >= 0)
       rc = indirect_arcs(g, row, o, f);
   }
@@ -138,6 +151,51 @@ static int add_object(xprof_callgraph *g, const xprof_objfile *o, const char *ta
   return 0;
 }
 
+/* A value profile keeps a few targets per site: a site that called more
+ * folds the calls of the others into those it keeps, or loses them.  A
+ * target's entry count is exact, and so are the direct calls into it, so
+ * its indirect calls are set to what those leave: cut down, or made up,
+ * in proportion, among the sites that called it indirectly (the likely
+ * makers of the calls lost).  What is left without a caller is `unknown`
+ * (calls from code not instrumented, or through sites that kept no trace
+ * of the target). */
+static void balance_indirect(xprof_callgraph *g) {
+  for (uint32_t t = 0; t < g->n_procs; t++) {
+    xprof_cg_proc *r = &g->procs[t];
+    if (!r->solved)
+      continue;
+    uint64_t direct = 0, indirect = 0;
+    for (uint32_t i = 0; i < g->n_arcs; i++)
+      if (g->arcs[i].callee_proc == t) {
+        direct += g->arcs[i].count - g->arcs[i].indirect;
+        indirect += g->arcs[i].indirect;
+      }
+    uint64_t room = r->calls > direct ? r->calls - direct : 0;
+    r->unknown = indirect ? 0 : room;
+    if (!indirect || indirect == room)
+      continue;
+    uint64_t left = room;
+    for (uint32_t i = 0; i < g->n_arcs; i++) {
+      xprof_cg_arc *a = &g->arcs[i];
+      if (a->callee_proc != t || !a->indirect)
+        continue;
+      uint64_t keep = (uint64_t)((double)a->indirect * (double)room / (double)indirect);
+      if (keep > left)
+        keep = left;
+      left -= keep;
+      a->count = a->count - a->indirect + keep;
+      a->indirect = keep;
+    }
+    /* What rounding left goes to the first indirect arc. */
+    for (uint32_t i = 0; i < g->n_arcs && left; i++)
+      if (g->arcs[i].callee_proc == t && g->arcs[i].indirect) {
+        g->arcs[i].count += left;
+        g->arcs[i].indirect += left;
+        left = 0;
+      }
+  }
+}
+
 static int arc_cmp(const void *a, const void *b) {
   const xprof_cg_arc *x = a, *y = b;
   if (x->caller != y->caller)
@@ -161,11 +219,18 @@ int xprof_callgraph_build(xprof_profile *p, xprof_table_finder find, void *ctx,
       return xprof_fail_nomem(err, "call graph");
     }
   }
-  /* Callees by procedure, where the profile has them. */
-  for (uint32_t i = 0; i < g->n_arcs; i++)
-    for (uint32_t k = 0; k < g->n_procs && g->arcs[i].callee_proc == UINT32_MAX; k++)
-      if (strcmp(g->procs[k].name, g->arcs[i].callee) == 0)
-        g->arcs[i].callee_proc = k;
+  /* Callees by procedure, where the profile has them: of several of the
+   * name (static functions), the one of the object file the value
+   * profile names, or else of the caller's object file. */
+  for (uint32_t i = 0; i < g->n_arcs; i++) {
+    xprof_cg_arc *a = &g->arcs[i];
+    const char *want = a->callee_obj ? a->callee_obj : g->procs[a->caller].objfile->path;
+    for (uint32_t k = 0; k < g->n_procs; k++)
+      if (strcmp(g->procs[k].name, a->callee) == 0 &&
+          (a->callee_proc == UINT32_MAX || strcmp(g->procs[k].objfile->path, want) == 0))
+        a->callee_proc = k;
+  }
+  balance_indirect(g);
   if (g->n_arcs > 1)
     xprof_sort(g->arcs, g->n_arcs, sizeof *g->arcs, arc_cmp);
   *out = g;

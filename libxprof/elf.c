@@ -30,6 +30,15 @@ static int inside(const struct xprof_elf_file *f, uint64_t off, uint64_t size) {
   return off <= f->len && size <= f->len - off;
 }
 
+static const xprof_elf *name_sort_elf; /* for name_cmp: sorting is not reentrant here */
+
+static int name_cmp(const void *a, const void *b) {
+  const xprof_elf_func *x = &name_sort_elf->funcs[*(const uint32_t *)a];
+  const xprof_elf_func *y = &name_sort_elf->funcs[*(const uint32_t *)b];
+  int c = strcmp(x->name, y->name);
+  return c ? c : (x->addr > y->addr) - (x->addr < y->addr);
+}
+
 static int func_cmp(const void *a, const void *b) {
   const xprof_elf_func *x = a, *y = b;
   if (x->addr != y->addr)
@@ -56,11 +65,15 @@ static int read_symbols(struct xprof_elf_file *f, xprof_elf *e, const Elf64_Shdr
   xprof_elf_func *funcs = xprof_arena_alloc(e->arena, (size_t)(n ? n : 1) * sizeof *funcs);
   if (!funcs)
     return xprof_fail_nomem(f->err, f->path);
-  uint32_t k = 0;
+  uint32_t k = 0, file = XPROF_ELF_NO_FILE;
   for (uint64_t i = 0; i < n; i++) {
     Elf64_Sym s;
     memcpy(&s, f->buf + sh->sh_offset + i * sizeof s, sizeof s);
     int type = ELF64_ST_TYPE(s.st_info);
+    if (type == STT_FILE) { /* the local symbols after it are its file's */
+      file = (uint32_t)i;
+      continue;
+    }
     if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s.st_shndx == SHN_UNDEF)
       continue;
     if (s.st_name >= st->sh_size || !memchr(strs + s.st_name, 0, st->sh_size - s.st_name))
@@ -77,6 +90,7 @@ static int read_symbols(struct xprof_elf_file *f, xprof_elf *e, const Elf64_Shdr
     funcs[k].addr = s.st_value;
     funcs[k].size = s.st_size;
     funcs[k].global = ELF64_ST_BIND(s.st_info) != STB_LOCAL;
+    funcs[k].file = funcs[k].global ? XPROF_ELF_NO_FILE : file;
     k++;
   }
   if (k > 1)
@@ -88,6 +102,14 @@ static int read_symbols(struct xprof_elf_file *f, xprof_elf *e, const Elf64_Shdr
       funcs[m++] = funcs[i];
   e->funcs = funcs;
   e->n_funcs = m;
+  e->by_name = xprof_arena_alloc(e->arena, ((size_t)m + 1) * sizeof *e->by_name);
+  if (!e->by_name)
+    return xprof_fail_nomem(f->err, f->path);
+  for (uint32_t i = 0; i < m; i++)
+    e->by_name[i] = i;
+  name_sort_elf = e;
+  if (m > 1)
+    xprof_sort(e->by_name, m, sizeof *e->by_name, name_cmp);
   return 0;
 }
 
@@ -224,11 +246,25 @@ const xprof_elf_func *xprof_elf_func_at(const xprof_elf *e, uint64_t addr) {
   return fn;
 }
 
+uint32_t xprof_elf_funcs_named(const xprof_elf *e, const char *name, uint32_t *first) {
+  uint32_t lo = 0, hi = e->n_funcs;
+  while (lo < hi) { /* the first name not before `name` */
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (strcmp(e->funcs[e->by_name[mid]].name, name) < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  uint32_t n = 0;
+  while (lo + n < e->n_funcs && strcmp(e->funcs[e->by_name[lo + n]].name, name) == 0)
+    n++;
+  *first = lo;
+  return n;
+}
+
 const xprof_elf_func *xprof_elf_func_named(const xprof_elf *e, const char *name) {
-  for (uint32_t i = 0; i < e->n_funcs; i++)
-    if (strcmp(e->funcs[i].name, name) == 0)
-      return &e->funcs[i];
-  return NULL;
+  uint32_t first;
+  return xprof_elf_funcs_named(e, name, &first) ? &e->funcs[e->by_name[first]] : NULL;
 }
 
 int xprof_elf_matches_image(const xprof_elf *e, const xprof_image *img) {

@@ -689,10 +689,12 @@ int xprof_use_salvage(const xprof_objfile *o, const xprof_proc *f, const xprof_s
  * per address), its executable segments and its build-id.  Addresses are
  * ELF virtual addresses, which are what the runtime records (relative to
  * the image's load address).  64-bit little-endian ELF only. */
+#define XPROF_ELF_NO_FILE UINT32_MAX
 typedef struct xprof_elf_func {
   const char *name; /* as in the symbol table (C++: mangled) */
   uint64_t addr, size; /* size 0: up to the next function */
   int global;
+  uint32_t file; /* a local's source file: its STT_FILE symbol's index */
 } xprof_elf_func;
 
 typedef struct xprof_elf_segment {
@@ -704,6 +706,7 @@ typedef struct xprof_elf {
   int type; /* ET_EXEC, ET_DYN, ... */
   int full_symbols; /* a .symtab, not only the exported .dynsym */
   xprof_elf_func *funcs;
+  uint32_t *by_name; /* indices of funcs by name, then address */
   uint32_t n_funcs, n_segs;
   xprof_elf_segment *segs;
   unsigned char build_id[XPROF_IMAGE_ID_MAX];
@@ -718,8 +721,12 @@ int xprof_elf_parse(const char *path, const unsigned char *buf, size_t len, xpro
 void xprof_elf_free(xprof_elf *e);
 /* The function holding addr, or NULL. */
 const xprof_elf_func *xprof_elf_func_at(const xprof_elf *e, uint64_t addr);
-/* The function of that symbol name, or NULL. */
+/* The function of that symbol name (the lowest address of several), or
+ * NULL. */
 const xprof_elf_func *xprof_elf_func_named(const xprof_elf *e, const char *name);
+/* How many functions have that name (static functions of several source
+ * files); they are e->funcs[e->by_name[*first + i]]. */
+uint32_t xprof_elf_funcs_named(const xprof_elf *e, const char *name, uint32_t *first);
 /* Whether the image's samples were taken of this very file (build-id, or
  * the hash of the segment's bytes). */
 int xprof_elf_matches_image(const xprof_elf *e, const xprof_image *img);
@@ -943,8 +950,11 @@ typedef struct xprof_cg_proc {
   uint64_t signature;
   const xprof_objfile *objfile;
   const xprof_proc *proc;
-  uint64_t calls;  /* times entered */
-  uint64_t blocks; /* basic blocks run (entries of its blocks) */
+  uint64_t calls;   /* times called */
+  uint64_t entries; /* the compilers' entry count: calls, and abnormal entries
+                       (into a computed goto's or setjmp's targets) */
+  uint64_t blocks;  /* basic blocks run (entries of its blocks) */
+  uint64_t unknown; /* calls no arc accounts for (from code not instrumented) */
   int solved;      /* calls and blocks are known (its table was read) */
 } xprof_cg_proc;
 
@@ -953,7 +963,8 @@ typedef struct xprof_cg_arc {
   const char *callee;   /* symbol name */
   uint32_t callee_proc; /* index of procs, UINT32_MAX: not in the profile */
   uint64_t count;
-  int indirect;         /* some of the calls were indirect */
+  uint64_t indirect;    /* of which through a pointer (value profiles) */
+  const char *callee_obj; /* the callee's object file, when the value profile names it */
 } xprof_cg_arc;
 
 typedef struct xprof_callgraph {

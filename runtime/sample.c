@@ -399,20 +399,37 @@ void rt_sample_check_locked(void) {
 
 /* ---- taking the samples ------------------------------------------------ */
 
-/* The bins of region g with samples, emptied; how many there were. */
+/* The bins of region g with samples, emptied; how many there were.  Only
+ * the pages of bins the handler wrote are read (mincore): the rest were
+ * never touched, and reading them would map them in -- megabytes for a
+ * C library whose text mostly never ran. */
 static uint64_t take_bins(region *g, xprof_sample_bin *out, uint32_t *n_out) {
+  size_t page = (size_t)sysconf(_SC_PAGESIZE);
+  size_t bytes = g->n_bins * sizeof *g->bins, n_pages = (bytes + page - 1) / page;
+  unsigned char *resident = xprof_malloc(n_pages ? n_pages : 1);
+  if (resident && mincore(g->bins, bytes, resident) < 0) {
+    xprof_free(resident);
+    resident = NULL; /* read them all */
+  }
+  size_t per_page = page / sizeof *g->bins;
   uint64_t sum = 0;
   uint32_t n = 0;
-  for (size_t i = 0; i < g->n_bins; i++) {
-    if (!g->bins[i])
+  for (size_t p = 0; p < n_pages; p++) {
+    if (resident && !(resident[p] & 1))
       continue;
-    uint32_t c = __atomic_exchange_n(&g->bins[i], 0, __ATOMIC_RELAXED);
-    if (c) {
-      out[n].index = i;
-      out[n++].count = c;
-      sum += c;
+    size_t end = (p + 1) * per_page < g->n_bins ? (p + 1) * per_page : g->n_bins;
+    for (size_t i = p * per_page; i < end; i++) {
+      if (!g->bins[i])
+        continue;
+      uint32_t c = __atomic_exchange_n(&g->bins[i], 0, __ATOMIC_RELAXED);
+      if (c) {
+        out[n].index = i;
+        out[n++].count = c;
+        sum += c;
+      }
     }
   }
+  xprof_free(resident);
   *n_out = n;
   return sum;
 }

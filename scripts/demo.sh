@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Set up xprof and run the whole profile-feedback cycle on the example
 # program (bench/programs/vm, an interpreter with a shared library):
-# collect build, training run and what it covered, use build, then the
+# collect build, training run (its time and calls in gprof) and what it
+# covered, use build, then the
 # use build's speed next to a plain -O2 build on a different input, and
 # the hottest procedures.
 set -euo pipefail
@@ -21,9 +22,13 @@ bash "$vm/gen.sh" 800 > "$work/run.vm"
 echo
 echo "== 1. collect build: make CC=xprof-gcc CFLAGS='-O2 -xprofile=collect'"
 mk pgo CC=xprof-gcc CFLAGS="-O2 -xprofile=collect"
-echo "== 2. training run (writes vm.profile/feedback)"
-(cd "$work/pgo" && ./vm "$work/train.vm")
+echo "== 2. training run, sampling where the time goes (writes vm.profile/feedback)"
+(cd "$work/pgo" && SUN_PROFDATA_SAMPLE=1 ./vm "$work/train.vm")
 xprof_show -n 6 "$work/pgo/vm.profile"
+echo "   the training run in gprof (xprof_gprof vm.profile ./vm; gprof -b ./vm gmon.out):"
+(cd "$work/pgo" && xprof_gprof vm.profile ./vm && gprof -b ./vm gmon.out 2>&1) |
+  awk '/^Flat profile/ {p = 1} /Call graph/ {p = 2; n = 0} p == 1 && NR < 30 {print}
+       p == 2 && n++ < 28 {print}' | sed 's/^/  /'
 echo "   what the training run covered (xprof_tcov --summary; the collect build's"
 echo "   coverage tables are beside its objects):"
 (cd "$work/pgo" && xprof_tcov --summary -x vm.profile) | sed 's/^/  /'

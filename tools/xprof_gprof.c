@@ -4,6 +4,7 @@
  * the exact number of calls of every caller -> callee pair the profile
  * knows (libxprof's call graph).  See xprof_gprof(1).
  */
+#include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -24,21 +25,111 @@ static const char usage[] =
     "  -o FILE   write FILE (default: gmon.out)\n"
     "  -v        say what was left out, and why\n";
 
-/* The function of a procedure name in the executable: the symbol itself,
- * or a clone GCC made of it after instrumentation (NAME.constprop.0,
- * NAME.isra.0, ...; not NAME.cold, the cold part of another). */
-static const xprof_elf_func *resolve(const xprof_elf *e, const char *name) {
-  const xprof_elf_func *f = xprof_elf_func_named(e, name);
-  if (f)
-    return f;
-  size_t n = strlen(name);
-  for (uint32_t i = 0; i < e->n_funcs; i++) {
-    const char *s = e->funcs[i].name;
-    if (strncmp(s, name, n) == 0 && s[n] == '.' && strncmp(s + n, ".cold", 5) != 0)
-      return &e->funcs[i];
+/* Whether gprof takes a symbol for a function: the parts after each '.'
+ * must be numbers, after an optional "clone." or "constprop." (GCC's
+ * clones it knows).  gprof counts what falls in other symbols -- .isra,
+ * .part and .cold clones -- to the function before them. */
+static int gprof_function(const char *name) {
+  for (const char *dot = strchr(name, '.'); dot; dot = strchr(dot + 1, '.')) {
+    const char *p = dot + 1;
+    if (strncmp(p, "clone.", 6) == 0)
+      p += 6;
+    else if (strncmp(p, "constprop.", 10) == 0)
+      p += 10;
+    if (!isdigit((unsigned char)*p))
+      return 0;
+    while (isdigit((unsigned char)*p))
+      p++;
+    if (*p && *p != '.')
+      return 0;
+    dot = p - 1;
+  }
+  return 1;
+}
+
+/* The source file (STT_FILE group of local symbols) an object file's
+ * static functions are in: the group most of its procedures with a
+ * unique local symbol fall in.  Cached per object file. */
+static uint32_t object_file_group(const xprof_elf *e, const xprof_profile *p,
+                                  const xprof_objfile *o) {
+  static uint32_t *cache;
+  static const xprof_profile *cached_for;
+  if (cached_for != p) {
+    free(cache);
+    cache = malloc(((size_t)p->n_objfiles + 1) * sizeof *cache);
+    if (!cache)
+      exit(tool_error("out of memory"));
+    for (uint32_t i = 0; i < p->n_objfiles; i++)
+      cache[i] = XPROF_ELF_NO_FILE - 1; /* not worked out */
+    cached_for = p;
+  }
+  uint32_t k = (uint32_t)(o - p->objfiles);
+  if (cache[k] != XPROF_ELF_NO_FILE - 1)
+    return cache[k];
+  /* Votes: of its procedures whose names are unique in the executable,
+   * how many each source file's locals hold. */
+  uint32_t *groups = calloc((size_t)o->n_procs + 1, sizeof *groups);
+  uint32_t *votes = calloc((size_t)o->n_procs + 1, sizeof *votes);
+  uint32_t n_groups = 0, best = XPROF_ELF_NO_FILE, best_votes = 0;
+  if (!groups || !votes)
+    exit(tool_error("out of memory"));
+  for (uint32_t j = 0; j < o->n_procs; j++) {
+    uint32_t first, g;
+    if (xprof_elf_funcs_named(e, o->procs[j].name, &first) != 1 ||
+        (g = e->funcs[e->by_name[first]].file) == XPROF_ELF_NO_FILE)
+      continue;
+    uint32_t m = 0;
+    while (m < n_groups && groups[m] != g)
+      m++;
+    if (m == n_groups)
+      groups[n_groups++] = g;
+    if (++votes[m] > best_votes) {
+      best_votes = votes[m];
+      best = g;
+    }
+  }
+  free(groups);
+  free(votes);
+  return cache[k] = best;
+}
+
+/* Of the n functions of one name from by_name[first], the one in o's
+ * source file, or the first. */
+static const xprof_elf_func *pick(const xprof_elf *e, const xprof_profile *p, uint32_t first,
+                                  uint32_t n, const xprof_objfile *o) {
+  if (n > 1 && o && p) {
+    uint32_t group = object_file_group(e, p, o);
+    for (uint32_t i = 0; i < n && group != XPROF_ELF_NO_FILE; i++)
+      if (e->funcs[e->by_name[first + i]].file == group)
+        return &e->funcs[e->by_name[first + i]];
+  }
+  return &e->funcs[e->by_name[first]];
+}
+
+/* The function of procedure `name` of object file o (NULL: unknown) in
+ * the executable, as gprof knows functions: the symbol itself -- of
+ * several static functions of that name, the one of o's source file --
+ * or a clone GCC made of it after instrumentation that gprof shows
+ * (NAME.constprop.0); NULL for none (a procedure inlined everywhere, or
+ * cloned into a form gprof folds into its neighbour). */
+static const xprof_elf_func *resolve_in(const xprof_elf *e, const xprof_profile *p,
+                                        const char *name, const xprof_objfile *o) {
+  uint32_t first, n = xprof_elf_funcs_named(e, name, &first);
+  if (n)
+    return gprof_function(name) ? pick(e, p, first, n, o) : NULL;
+  size_t len = strlen(name);
+  for (uint32_t i = first; i < e->n_funcs; i++) {
+    const char *s = e->funcs[e->by_name[i]].name;
+    if (strncmp(s, name, len) != 0)
+      break;
+    if (s[len] == '.' && gprof_function(s)) {
+      uint32_t f2, m = xprof_elf_funcs_named(e, s, &f2);
+      return pick(e, p, f2, m, o);
+    }
   }
   return NULL;
 }
+
 
 /* A histogram of no samples over the executable's text: without one
  * gprof divides by a total time of zero. */
@@ -101,26 +192,85 @@ static int histogram(const xprof_profile *p, const xprof_elf *e, const char *exe
   return 0;
 }
 
+/* Add n calls from the function of procedure `caller` to `to`.  A caller
+ * the compiler inlined everywhere after instrumentation has no function
+ * of its own: its calls are made from the functions it was inlined into,
+ * its own callers, which get them in proportion to their calls of it (all
+ * of them when it has one caller, the usual case; up to 8 levels).  The
+ * callee's count stays exact either way.  Returns the calls left out. */
+static uint64_t place_arc(const xprof_callgraph *cg, const xprof_elf *e, uint32_t caller,
+                          const xprof_elf_func *to, uint64_t n, int depth, xprof_gmon *g) {
+  const xprof_elf_func *from =
+      resolve_in(e, cg->owner, cg->procs[caller].name, cg->procs[caller].objfile);
+  if (from) {
+    for (uint32_t i = 0; i < g->n_arcs; i++)
+      if (g->arcs[i].from == from->addr && g->arcs[i].self == to->addr) {
+        g->arcs[i].count += n;
+        return 0;
+      }
+    if (g->n_arcs == g->cap_arcs) {
+      g->cap_arcs = g->cap_arcs ? 2 * g->cap_arcs : 256;
+      if (!(g->arcs = realloc(g->arcs, g->cap_arcs * sizeof *g->arcs)))
+        exit(tool_error("out of memory"));
+    }
+    g->arcs[g->n_arcs++] = (xprof_gmon_arc){from->addr, to->addr, n};
+    return 0;
+  }
+  uint64_t in = 0, left = n, lost = 0;
+  for (uint32_t i = 0; i < cg->n_arcs; i++)
+    if (cg->arcs[i].callee_proc == caller && cg->arcs[i].caller != caller)
+      in += cg->arcs[i].count;
+  if (!in || depth == 8)
+    return n;
+  uint32_t last = UINT32_MAX;
+  for (uint32_t i = 0; i < cg->n_arcs; i++)
+    if (cg->arcs[i].callee_proc == caller && cg->arcs[i].caller != caller)
+      last = i;
+  for (uint32_t i = 0; i <= last; i++) {
+    const xprof_cg_arc *a = &cg->arcs[i];
+    if (a->callee_proc != caller || a->caller == caller)
+      continue;
+    /* Shares by calls; the last caller takes what rounding left. */
+    uint64_t share = i == last ? left : (uint64_t)((double)n * (double)a->count / (double)in);
+    if (share > left)
+      share = left;
+    left -= share;
+    if (share)
+      lost += place_arc(cg, e, a->caller, to, share, depth + 1, g);
+  }
+  return lost;
+}
+
 /* The call arcs between functions of the executable. */
 static int arcs(const xprof_callgraph *cg, const xprof_elf *e, xprof_gmon *g, int verbose) {
-  uint32_t outside = 0;
-  g->arcs = calloc((size_t)cg->n_arcs + 1, sizeof *g->arcs);
-  if (!g->arcs)
-    return tool_error("out of memory");
+  uint64_t outside = 0;
   for (uint32_t i = 0; i < cg->n_arcs; i++) {
     const xprof_cg_arc *a = &cg->arcs[i];
-    const xprof_elf_func *from = resolve(e, cg->procs[a->caller].name);
-    const xprof_elf_func *to = resolve(e, a->callee);
-    if (!from || !to) { /* a library's, or inlined everywhere */
-      outside++;
-      continue;
-    }
-    g->arcs[g->n_arcs++] = (xprof_gmon_arc){from->addr, to->addr, a->count};
+    const xprof_objfile *obj = a->callee_proc != UINT32_MAX ? cg->procs[a->callee_proc].objfile : NULL;
+    const xprof_elf_func *to = resolve_in(e, cg->owner, a->callee, obj);
+    if (!to) /* a library's, or inlined everywhere */
+      outside += a->count;
+    else
+      outside += place_arc(cg, e, a->caller, to, a->count, 0, g);
   }
+  /* The use build's entry count of a function entered abnormally (a
+   * computed goto's or setjmp's targets) also counts those entries. */
+  for (uint32_t i = 0; verbose && i < cg->n_procs; i++)
+    if (cg->procs[i].entries > cg->procs[i].calls &&
+        resolve_in(e, cg->owner, cg->procs[i].name, cg->procs[i].objfile))
+      tool_error("%s: %" PRIu64 " calls and %" PRIu64 " abnormal entries (computed gotos, "
+                 "setjmp), which the compiler's entry count includes",
+                 cg->procs[i].name, cg->procs[i].calls,
+                 cg->procs[i].entries - cg->procs[i].calls);
+  for (uint32_t i = 0; verbose && i < cg->n_procs; i++)
+    if (cg->procs[i].unknown && resolve_in(e, cg->owner, cg->procs[i].name, cg->procs[i].objfile))
+      tool_error("%s: %" PRIu64 " calls from code xprof did not instrument (gprof lists no "
+                 "caller for them)",
+                 cg->procs[i].name, cg->procs[i].unknown);
   if (verbose && outside)
-    tool_error("%u call arc%s with a caller or callee outside the executable's functions "
-               "(in a shared library, or inlined everywhere): left out",
-               outside, xprof_plural(outside));
+    tool_error("%" PRIu64 " call%s with a callee outside the executable's functions (in a "
+               "shared library, or inlined everywhere), or no caller in them: left out",
+               outside, outside == 1 ? "" : "s");
   return 0;
 }
 
@@ -194,7 +344,7 @@ static void block_records(xprof_profile *p, const char *dir, const xprof_elf *e,
     for (uint32_t k = 0; k < t.n_procs; k++) {
       const xprof_cfgdump_entry *c = &t.procs[k];
       const xprof_proc *f = xprof_find_proc(o, c->name);
-      const xprof_elf_func *fn = resolve(e, c->name);
+      const xprof_elf_func *fn = resolve_in(e, p, c->name, o);
       if (f && fn && f->signature == c->signature)
         missing += proc_lines(o, f, &t, c, fn, lt, g);
     }

@@ -124,12 +124,12 @@ static void dcpi_damaged(void) {
 static void aprof_costs(void) {
   xprof_profile *p = xprof_profile_new();
   xprof_objfile *o = xprof_add_objfile(p, "/x/m.o");
-  xprof_cg_proc procs[4] = {{"main", 1, o, NULL, 1, 10, 1},
-                            {"a", 2, o, NULL, 2, 20, 1},
-                            {"b", 3, o, NULL, 14, 100, 1},
-                            {"c", 4, o, NULL, 10, 50, 1}};
-  xprof_cg_arc arcs[4] = {{0, "a", 1, 2, 0}, {1, "b", 2, 4, 0}, {2, "c", 3, 10, 0},
-                          {3, "b", 2, 10, 0}};
+  xprof_cg_proc procs[4] = {{"main", 1, o, NULL, 1, 1, 10, 0, 1},
+                            {"a", 2, o, NULL, 2, 2, 20, 0, 1},
+                            {"b", 3, o, NULL, 14, 14, 100, 0, 1},
+                            {"c", 4, o, NULL, 10, 10, 50, 0, 1}};
+  xprof_cg_arc arcs[4] = {{0, "a", 1, 2, 0, NULL}, {1, "b", 2, 4, 0, NULL},
+                          {2, "c", 3, 10, 0, NULL}, {3, "b", 2, 10, 0, NULL}};
   xprof_callgraph g = {procs, 4, 4, arcs, 4, 4, NULL, 0, 0, p};
   char *text;
   size_t len;
