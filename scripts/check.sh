@@ -87,6 +87,10 @@ step "real-program exactness (bench/bench_programs.sh --quick --verify: bzip2, b
   verify 2 bash bench/bench_programs.sh --quick --verify
 step "stale-profile salvage (bench/bench_salvage.sh --quick: bzip2 edited after training, both compilers)" \
   salvage 4 bash bench/bench_salvage.sh --quick
+step "exports: a lua training run in xprof_show, DCPI files, gprof and aprof, which agree; gprof's calls are the use build's (test/exports/exports_check.sh)" \
+  exports 3 bash test/exports/exports_check.sh lua
+step "time sampling on a real program (bench/bench_sampling.sh --quick: bzip2, output unchanged, samples taken)" \
+  sampling 3 bash bench/bench_sampling.sh --quick
 step "coverage: xprof_tcov's line counts against gcov's (bzip2, lua, sqlite, zstd at -O0 and -O2)" \
   gcov 8 bash test/coverage/gcov_compare.sh
 
