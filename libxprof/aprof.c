@@ -79,13 +79,10 @@ static int cumulate(const xprof_callgraph *g, routine *r, const uint32_t *first_
   double *cum = xprof_calloc((size_t)n_sccs + 1, sizeof *cum);
   uint64_t *ext = xprof_calloc((size_t)n_sccs + 1, sizeof *ext);
   uint32_t *order = xprof_calloc((size_t)n + 1, sizeof *order);
-  if (!self || !cum || !ext || !order) {
-    xprof_free(self);
-    xprof_free(cum);
-    xprof_free(ext);
-    xprof_free(order);
-    return -1;
-  }
+  uint32_t *count = xprof_calloc((size_t)n_sccs + 1, sizeof *count);
+  int rc = -1;
+  if (!self || !cum || !ext || !order || !count)
+    goto out;
   /* Calls from outside each routine's recursion: all, less those from
    * inside it. */
   for (uint32_t f = 0; f < n; f++)
@@ -100,21 +97,12 @@ static int cumulate(const xprof_callgraph *g, routine *r, const uint32_t *first_
     ext[r[f].scc] += r[f].ext;
   }
   /* Components in the order Tarjan closed them: callees first. */
-  uint32_t *count = xprof_calloc((size_t)n_sccs + 1, sizeof *count);
-  if (!count) {
-    xprof_free(self);
-    xprof_free(cum);
-    xprof_free(ext);
-    xprof_free(order);
-    return -1;
-  }
   for (uint32_t f = 0; f < n; f++)
     count[r[f].scc + 1]++;
   for (uint32_t c = 0; c < n_sccs; c++)
     count[c + 1] += count[c];
   for (uint32_t f = 0; f < n; f++)
     order[count[r[f].scc]++] = f;
-  xprof_free(count);
   for (uint32_t c = 0, at = 0; c < n_sccs; c++) {
     cum[c] = self[c];
     for (; at < n && r[order[at]].scc == c; at++) {
@@ -131,11 +119,14 @@ static int cumulate(const xprof_callgraph *g, routine *r, const uint32_t *first_
     uint32_t c = r[f].scc;
     r[f].cum = ext[c] ? cum[c] * (double)r[f].ext / (double)ext[c] : r[f].self;
   }
+  rc = 0;
+out:
   xprof_free(self);
   xprof_free(cum);
   xprof_free(ext);
   xprof_free(order);
-  return 0;
+  xprof_free(count);
+  return rc;
 }
 
 /* ---- ids and images ----------------------------------------------------- */

@@ -5,8 +5,12 @@ per routine, the calls of gprof's call graph and aprof's bb-count report,
 and the sampled time of xprof_show and aprof's time-usec report.  Prints
 what it compared; exits 1 at the first disagreement.
 usage: agree.py SHOW DCPI_LIST GPROF_GRAPH APROF_BB APROF_TIME"""
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gprofgraph import gprof_calls  # noqa: E402
 
 
 def show_functions(path):
@@ -28,15 +32,6 @@ def dcpi_functions(path):
         if m:
             rows[(m.group(2), m.group(3).rsplit("/", 1)[-1])] = int(m.group(1))
     return rows
-
-
-def gprof_calls(path):
-    calls = {}
-    for line in open(path):
-        m = re.match(r"\[\d+\]\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+(\d+)(?:\+(\d+))?\s+(\S+)", line)
-        if m:
-            calls.setdefault(m.group(3), []).append(int(m.group(1)) + int(m.group(2) or 0))
-    return calls
 
 
 def aprof(path):

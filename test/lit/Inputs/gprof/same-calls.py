@@ -8,18 +8,12 @@ are compared as the lists of their counts.  Prints how many functions agree; exi
 messages, gives the abnormal entries (computed gotos, setjmp) and the calls
 from code xprof did not instrument, which the compiler's entry count
 includes besides the calls gprof sees."""
+import os
 import re
 import sys
 
-
-def gprof_calls(path):
-    calls = {}
-    for line in open(path):
-        # [index] %time self children called name [index]
-        m = re.match(r"\[\d+\]\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+(\d+)(?:\+(\d+))?\s+(\S+)", line)
-        if m:
-            calls.setdefault(m.group(3), []).append(int(m.group(1)) + int(m.group(2) or 0))
-    return calls
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gprofgraph import gprof_calls  # noqa: E402
 
 
 def gcc_entries(path):
