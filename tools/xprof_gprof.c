@@ -6,6 +6,7 @@
  */
 #include <ctype.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,22 +157,27 @@ static int empty_histogram(const xprof_elf *e, xprof_gmon *g) {
 static int histogram(const xprof_profile *p, const xprof_elf *e, const char *exe,
                      xprof_gmon *g, int verbose) {
   const xprof_image *img = NULL;
-  int other = 0;
+  int rebuilt = 0, sampled = 0;
+  char real[PATH_MAX];
+  const char *path = realpath(exe, real) ? real : exe;
   for (uint32_t i = 0; i < p->n_images; i++) {
     if (p->images[i].flags & XPROF_IMAGE_OVERFLOW)
       continue;
+    sampled = 1;
     if (xprof_elf_matches_image(e, &p->images[i]))
       img = &p->images[i];
-    else
-      other = 1;
+    else if (strcmp(p->images[i].path, path) == 0)
+      rebuilt = 1;
   }
   if (!img) {
-    if (verbose || other)
-      tool_error("%s: no time samples of %s in the profile (%s); the gmon.out's histogram "
+    /* Said without -v only when it is a surprise: a file rebuilt since. */
+    if (verbose || rebuilt)
+      tool_error("%s: no time samples of it in the profile (%s); the gmon.out's histogram "
                  "is empty",
-                 exe, exe,
-                 other ? "it was rebuilt since, or the samples are of other programs"
-                       : "run it with SUN_PROFDATA_SAMPLE=1");
+                 exe,
+                 rebuilt   ? "it was rebuilt since the run"
+                 : sampled ? "the sampled runs spent no time in it"
+                           : "run the program with SUN_PROFDATA_SAMPLE=1");
     return empty_histogram(e, g);
   }
   uint64_t n = img->text_size / img->bin_width + (img->text_size % img->bin_width != 0);
@@ -264,8 +270,8 @@ static int arcs(const xprof_callgraph *cg, const xprof_elf *e, xprof_gmon *g, in
                  cg->procs[i].entries - cg->procs[i].calls);
   for (uint32_t i = 0; verbose && i < cg->n_procs; i++)
     if (cg->procs[i].unknown && resolve_in(e, cg->owner, cg->procs[i].name, cg->procs[i].objfile))
-      tool_error("%s: %" PRIu64 " calls from code xprof did not instrument (gprof lists no "
-                 "caller for them)",
+      tool_error("%s: %" PRIu64 " calls of unknown caller (code xprof did not instrument, or "
+                 "an indirect-call site that kept other targets): gprof lists no caller for them",
                  cg->procs[i].name, cg->procs[i].unknown);
   if (verbose && outside)
     tool_error("%" PRIu64 " call%s with a callee outside the executable's functions (in a "

@@ -6,7 +6,7 @@ graph right after the use pass, before any inlining) or clang's IR
 are compared as the lists of their counts.  Prints how many functions agree; exits
 1 on the first that does not.  A fourth argument, xprof_gprof -v's
 messages, gives the abnormal entries (computed gotos, setjmp) and the calls
-from code xprof did not instrument, which the compiler's entry count
+of unknown caller, which the compiler's entry count
 includes besides the calls gprof sees."""
 import os
 import re
@@ -50,7 +50,7 @@ def main():
             m = re.match(r"xprof_gprof: (\S+): (\d+) calls and (\d+) abnormal entries", line)
             if m:
                 extra.setdefault(m.group(1), []).append(int(m.group(3)))
-            m = re.match(r"xprof_gprof: (\S+): (\d+) calls from code xprof did not instrument", line)
+            m = re.match(r"xprof_gprof: (\S+): (\d+) calls of unknown caller", line)
             if m:
                 extra.setdefault(m.group(1), []).append(int(m.group(2)))
     same = 0
