@@ -326,8 +326,10 @@ static void arm(void) {
     S.handler_set = 1;
   }
   if (!S.timer_set) {
-    /* As often as the kernel's CPU-time accounting can: once a tick. */
-    struct itimerval it = {{0, 1}, {0, 1}};
+    /* Every millisecond of CPU time, or as often as the kernel's CPU-time
+     * accounting can when that is less often (once a tick: 4 ms with
+     * Debian's kernel). */
+    struct itimerval it = {{0, 1000}, {0, 1000}};
     if (setitimer(ITIMER_PROF, &it, NULL) < 0) {
       disarm();
       give_up("cannot start the profiling timer");
