@@ -30,11 +30,9 @@ static int inside(const struct xprof_elf_file *f, uint64_t off, uint64_t size) {
   return off <= f->len && size <= f->len - off;
 }
 
-static const xprof_elf *name_sort_elf; /* for name_cmp: sorting is not reentrant here */
-
 static int name_cmp(const void *a, const void *b) {
-  const xprof_elf_func *x = &name_sort_elf->funcs[*(const uint32_t *)a];
-  const xprof_elf_func *y = &name_sort_elf->funcs[*(const uint32_t *)b];
+  const xprof_elf_func *x = *(const xprof_elf_func *const *)a;
+  const xprof_elf_func *y = *(const xprof_elf_func *const *)b;
   int c = strcmp(x->name, y->name);
   return c ? c : (x->addr > y->addr) - (x->addr < y->addr);
 }
@@ -106,8 +104,7 @@ static int read_symbols(struct xprof_elf_file *f, xprof_elf *e, const Elf64_Shdr
   if (!e->by_name)
     return xprof_fail_nomem(f->err, f->path);
   for (uint32_t i = 0; i < m; i++)
-    e->by_name[i] = i;
-  name_sort_elf = e;
+    e->by_name[i] = &funcs[i];
   if (m > 1)
     xprof_sort(e->by_name, m, sizeof *e->by_name, name_cmp);
   return 0;
@@ -250,13 +247,13 @@ uint32_t xprof_elf_funcs_named(const xprof_elf *e, const char *name, uint32_t *f
   uint32_t lo = 0, hi = e->n_funcs;
   while (lo < hi) { /* the first name not before `name` */
     uint32_t mid = lo + (hi - lo) / 2;
-    if (strcmp(e->funcs[e->by_name[mid]].name, name) < 0)
+    if (strcmp(e->by_name[mid]->name, name) < 0)
       lo = mid + 1;
     else
       hi = mid;
   }
   uint32_t n = 0;
-  while (lo + n < e->n_funcs && strcmp(e->funcs[e->by_name[lo + n]].name, name) == 0)
+  while (lo + n < e->n_funcs && strcmp(e->by_name[lo + n]->name, name) == 0)
     n++;
   *first = lo;
   return n;
@@ -264,7 +261,7 @@ uint32_t xprof_elf_funcs_named(const xprof_elf *e, const char *name, uint32_t *f
 
 const xprof_elf_func *xprof_elf_func_named(const xprof_elf *e, const char *name) {
   uint32_t first;
-  return xprof_elf_funcs_named(e, name, &first) ? &e->funcs[e->by_name[first]] : NULL;
+  return xprof_elf_funcs_named(e, name, &first) ? e->by_name[first] : NULL;
 }
 
 int xprof_elf_matches_image(const xprof_elf *e, const xprof_image *img) {

@@ -706,7 +706,7 @@ typedef struct xprof_elf {
   int type; /* ET_EXEC, ET_DYN, ... */
   int full_symbols; /* a .symtab, not only the exported .dynsym */
   xprof_elf_func *funcs;
-  uint32_t *by_name; /* indices of funcs by name, then address */
+  const xprof_elf_func **by_name; /* funcs by name, then address */
   uint32_t n_funcs, n_segs;
   xprof_elf_segment *segs;
   unsigned char build_id[XPROF_IMAGE_ID_MAX];
@@ -725,7 +725,7 @@ const xprof_elf_func *xprof_elf_func_at(const xprof_elf *e, uint64_t addr);
  * NULL. */
 const xprof_elf_func *xprof_elf_func_named(const xprof_elf *e, const char *name);
 /* How many functions have that name (static functions of several source
- * files); they are e->funcs[e->by_name[*first + i]]. */
+ * files); they are e->by_name[*first + i]. */
 uint32_t xprof_elf_funcs_named(const xprof_elf *e, const char *name, uint32_t *first);
 /* Whether the image's samples were taken of this very file (build-id, or
  * the hash of the segment's bytes). */

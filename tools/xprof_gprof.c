@@ -77,7 +77,7 @@ static uint32_t object_file_group(const xprof_elf *e, const xprof_profile *p,
   for (uint32_t j = 0; j < o->n_procs; j++) {
     uint32_t first, g;
     if (xprof_elf_funcs_named(e, o->procs[j].name, &first) != 1 ||
-        (g = e->funcs[e->by_name[first]].file) == XPROF_ELF_NO_FILE)
+        (g = e->by_name[first]->file) == XPROF_ELF_NO_FILE)
       continue;
     uint32_t m = 0;
     while (m < n_groups && groups[m] != g)
@@ -101,10 +101,10 @@ static const xprof_elf_func *pick(const xprof_elf *e, const xprof_profile *p, ui
   if (n > 1 && o && p) {
     uint32_t group = object_file_group(e, p, o);
     for (uint32_t i = 0; i < n && group != XPROF_ELF_NO_FILE; i++)
-      if (e->funcs[e->by_name[first + i]].file == group)
-        return &e->funcs[e->by_name[first + i]];
+      if (e->by_name[first + i]->file == group)
+        return e->by_name[first + i];
   }
-  return &e->funcs[e->by_name[first]];
+  return e->by_name[first];
 }
 
 /* The function of procedure `name` of object file o (NULL: unknown) in
@@ -120,7 +120,7 @@ static const xprof_elf_func *resolve_in(const xprof_elf *e, const xprof_profile 
     return gprof_function(name) ? pick(e, p, first, n, o) : NULL;
   size_t len = strlen(name);
   for (uint32_t i = first; i < e->n_funcs; i++) {
-    const char *s = e->funcs[e->by_name[i]].name;
+    const char *s = e->by_name[i]->name;
     if (strncmp(s, name, len) != 0)
       break;
     if (s[len] == '.' && gprof_function(s)) {
