@@ -72,8 +72,7 @@ static struct {
 } S;
 
 /* What the signal handler reads: the regions by increasing start.  A new
- * table replaces the old with one store; the old one is freed at the
- * re-arming after, long after any handler that could still read it. */
+ * table replaces the old with one store. */
 typedef struct table_entry {
   uintptr_t start, end;
   uint32_t *bins;
@@ -82,7 +81,44 @@ typedef struct table {
   size_t n;
   table_entry e[];
 } table;
-static table *live_table, *old_table;
+static table *live_table;
+
+/* Memory a handler may still be using: a table replaced, the bins of an
+ * image gone.  A handler that loaded the old table pointer may be
+ * preempted inside it, so it is released only two profile writes later,
+ * not when it is replaced. */
+typedef struct retired {
+  void *p;
+  size_t map_len; /* bins: munmap this much; 0: a table, xprof_free */
+  unsigned write; /* the write during which it was retired */
+  struct retired *next;
+} retired;
+static retired *graveyard;
+static unsigned writes;
+
+static void retire(void *p, size_t map_len) {
+  retired *r = xprof_malloc(sizeof *r);
+  if (!r)
+    return; /* kept for good rather than risk a handler's read */
+  *r = (retired){p, map_len, writes, graveyard};
+  graveyard = r;
+}
+
+static void release_retired(void) {
+  for (retired **pp = &graveyard; *pp;) {
+    retired *r = *pp;
+    if (writes - r->write < 2) {
+      pp = &r->next;
+      continue;
+    }
+    if (r->map_len)
+      munmap(r->p, r->map_len);
+    else
+      xprof_free(r->p);
+    *pp = r->next;
+    xprof_free(r);
+  }
+}
 
 /* Program counters outside every region, kept for the next scan: a
  * library dlopen'ed without xprof is found only then, and its samples
@@ -310,9 +346,10 @@ static void arm(void) {
     if (S.r[i].present)
       t->e[t->n++] = (table_entry){S.r[i].start, S.r[i].start + S.r[i].size, S.r[i].bins};
   qsort(t->e, t->n, sizeof t->e[0], by_start);
-  xprof_free(old_table);
-  old_table = live_table;
+  table *old = live_table;
   __atomic_store_n(&live_table, t, __ATOMIC_RELEASE);
+  if (old)
+    retire(old, 0);
   if (!S.handler_set) {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -496,17 +533,20 @@ int rt_sample_take_locked(xprof_profile *p) {
   }
   xprof_free(bins);
   share_time(p, first, total);
-  /* Regions of images gone since: their samples are taken, their bins go. */
+  /* Regions of images gone since: their samples are taken, their bins
+   * go (once no handler can be writing into them). */
   size_t k = 0;
   for (size_t i = 0; i < S.n; i++) {
     if (S.r[i].present) {
       S.r[k++] = S.r[i];
       continue;
     }
-    munmap(S.r[i].bins, S.r[i].n_bins * sizeof *S.r[i].bins);
+    retire(S.r[i].bins, S.r[i].n_bins * sizeof *S.r[i].bins);
     xprof_free(S.r[i].path);
   }
   S.n = k;
+  writes++;
+  release_retired();
   return 0;
 }
 
