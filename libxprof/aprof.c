@@ -132,21 +132,39 @@ out:
 /* ---- ids and images ----------------------------------------------------- */
 
 /* An id from the routine's name and image, so that the same routine has
- * the same id in every report; a collision takes the next free one. */
-static void give_ids(const xprof_callgraph *g, routine *r) {
+ * the same id in every report; routines whose ids clash (by id, then
+ * name) take the next free ones. */
+typedef struct id_of {
+  uint32_t id, row;
+  const char *name;
+} id_of;
+
+static int id_cmp(const void *a, const void *b) {
+  const id_of *x = a, *y = b;
+  if (x->id != y->id)
+    return x->id < y->id ? -1 : 1;
+  int c = strcmp(x->name, y->name);
+  return c ? c : (x->row > y->row) - (x->row < y->row);
+}
+
+static int give_ids(const xprof_callgraph *g, routine *r) {
+  id_of *ids = xprof_malloc(((size_t)g->n_procs + 1) * sizeof *ids);
+  if (!ids)
+    return -1;
   for (uint32_t f = 0; f < g->n_procs; f++) {
     uint64_t h = xprof_hash64(g->procs[f].name, strlen(g->procs[f].name));
     h ^= xprof_hash64(r[f].image, strlen(r[f].image)) * 31;
-    uint32_t id = (uint32_t)(h ^ (h >> 32)) & 0x7fffffffu;
-    for (int clash = 1; clash;) {
-      clash = 0;
-      for (uint32_t k = 0; k < f && !clash; k++)
-        clash = r[k].id == id;
-      if (clash)
-        id = (id + 1) & 0x7fffffffu;
-    }
-    r[f].id = id;
+    ids[f] = (id_of){(uint32_t)(h ^ (h >> 32)) & 0x7fffffffu, f, g->procs[f].name};
   }
+  if (g->n_procs > 1)
+    xprof_sort(ids, g->n_procs, sizeof *ids, id_cmp);
+  for (uint32_t k = 0; k < g->n_procs; k++) {
+    if (k && ids[k].id <= ids[k - 1].id)
+      ids[k].id = ids[k - 1].id + 1;
+    r[ids[k].row].id = ids[k].id;
+  }
+  xprof_free(ids);
+  return 0;
 }
 
 /* The program (executable or library) an object file was linked into. */
@@ -234,7 +252,8 @@ int xprof_aprof_write(FILE *out, const xprof_profile *p, const xprof_callgraph *
       strongconnect(&s, f);
   if (cumulate(g, r, s.first_arc, s.n_sccs) < 0)
     goto out;
-  give_ids(g, r);
+  if (give_ids(g, r) < 0)
+    goto out;
   emit(out, p, g, r, opt);
   rc = 0;
 out:

@@ -25,15 +25,36 @@ static int note(xprof_callgraph *g, char *msg) {
   return 0;
 }
 
-/* The procedure row of a procedure, made on first sight: one per comdat
- * function (its copies share their counts), one per object file for the
- * others (static functions of the same name are different functions). */
-static uint32_t proc_row(xprof_callgraph *g, const xprof_objfile *o, const xprof_proc *f,
-                         int comdat) {
-  for (uint32_t i = 0; i < g->n_procs; i++)
-    if (g->procs[i].signature == f->signature && strcmp(g->procs[i].name, f->name) == 0 &&
-        (comdat || g->procs[i].objfile == o))
-      return i;
+/* The row of comdat function (name, signature) in g's hash of them
+ * (open addressing, slots hold row + 1), or UINT32_MAX; with add, a new
+ * row is entered when there is none (UINT32_MAX when out of memory). */
+static uint64_t comdat_key(const char *name, uint64_t signature) {
+  return xprof_hash64(name, strlen(name)) ^ signature;
+}
+
+static int comdat_grow(xprof_callgraph *g) {
+  uint32_t size = g->comdat_mask ? 2 * (g->comdat_mask + 1) : 64;
+  uint32_t *slots = xprof_calloc(size, sizeof *slots);
+  if (!slots)
+    return -1;
+  for (uint32_t i = 0; g->comdat_slots && i <= g->comdat_mask; i++) {
+    uint32_t row = g->comdat_slots[i];
+    if (!row)
+      continue;
+    const xprof_cg_proc *r = &g->procs[row - 1];
+    uint32_t s = (uint32_t)comdat_key(r->name, r->signature) & (size - 1);
+    while (slots[s])
+      s = (s + 1) & (size - 1);
+    slots[s] = row;
+  }
+  xprof_free(g->comdat_slots);
+  g->comdat_slots = slots;
+  g->comdat_mask = size - 1;
+  return 0;
+}
+
+/* A new row for procedure f of object o. */
+static uint32_t new_row(xprof_callgraph *g, const xprof_objfile *o, const xprof_proc *f) {
   if (xprof_grow((void **)&g->procs, &g->cap_procs, g->n_procs, sizeof *g->procs) < 0)
     return UINT32_MAX;
   xprof_cg_proc *r = &g->procs[g->n_procs];
@@ -43,6 +64,30 @@ static uint32_t proc_row(xprof_callgraph *g, const xprof_objfile *o, const xprof
   r->objfile = o;
   r->proc = f;
   return g->n_procs++;
+}
+
+/* The procedure row of a procedure, made on first sight: one per comdat
+ * function (its copies share their counts), one per object file for the
+ * others (static functions of the same name are different functions; an
+ * object's table lists each of its procedures once). */
+static uint32_t proc_row(xprof_callgraph *g, const xprof_objfile *o, const xprof_proc *f,
+                         int comdat) {
+  if (!comdat)
+    return new_row(g, o, f);
+  if (2 * (g->n_comdat + 1) > g->comdat_mask && comdat_grow(g) < 0)
+    return UINT32_MAX;
+  uint32_t s = (uint32_t)comdat_key(f->name, f->signature) & g->comdat_mask;
+  for (; g->comdat_slots[s]; s = (s + 1) & g->comdat_mask) {
+    const xprof_cg_proc *r = &g->procs[g->comdat_slots[s] - 1];
+    if (r->signature == f->signature && strcmp(r->name, f->name) == 0)
+      return g->comdat_slots[s] - 1;
+  }
+  uint32_t row = new_row(g, o, f);
+  if (row != UINT32_MAX) {
+    g->comdat_slots[s] = row + 1;
+    g->n_comdat++;
+  }
+  return row;
 }
 
 static int add_arc(xprof_callgraph *g, uint32_t caller, const char *callee, const char *obj,
@@ -159,41 +204,60 @@ static int add_object(xprof_callgraph *g, const xprof_objfile *o, const char *ta
  * makers of the calls lost).  What is left without a caller is `unknown`
  * (calls from code not instrumented, or through sites that kept no trace
  * of the target). */
-static void balance_indirect(xprof_callgraph *g) {
+static int balance_indirect(xprof_callgraph *g) {
+  /* Per callee, the direct and indirect calls the arcs give it. */
+  uint64_t *direct = xprof_calloc((size_t)g->n_procs + 1, sizeof *direct);
+  uint64_t *indirect = xprof_calloc((size_t)g->n_procs + 1, sizeof *indirect);
+  uint64_t *room = xprof_calloc((size_t)g->n_procs + 1, sizeof *room);
+  if (!direct || !indirect || !room) {
+    xprof_free(direct);
+    xprof_free(indirect);
+    xprof_free(room);
+    return -1;
+  }
+  for (uint32_t i = 0; i < g->n_arcs; i++) {
+    const xprof_cg_arc *a = &g->arcs[i];
+    if (a->callee_proc == UINT32_MAX)
+      continue;
+    direct[a->callee_proc] += a->count - a->indirect;
+    indirect[a->callee_proc] += a->indirect;
+  }
   for (uint32_t t = 0; t < g->n_procs; t++) {
     xprof_cg_proc *r = &g->procs[t];
-    if (!r->solved)
-      continue;
-    uint64_t direct = 0, indirect = 0;
-    for (uint32_t i = 0; i < g->n_arcs; i++)
-      if (g->arcs[i].callee_proc == t) {
-        direct += g->arcs[i].count - g->arcs[i].indirect;
-        indirect += g->arcs[i].indirect;
-      }
-    uint64_t room = r->calls > direct ? r->calls - direct : 0;
-    r->unknown = indirect ? 0 : room;
-    if (!indirect || indirect == room)
-      continue;
-    uint64_t left = room;
-    for (uint32_t i = 0; i < g->n_arcs; i++) {
-      xprof_cg_arc *a = &g->arcs[i];
-      if (a->callee_proc != t || !a->indirect)
-        continue;
-      uint64_t keep = (uint64_t)((double)a->indirect * (double)room / (double)indirect);
-      if (keep > left)
-        keep = left;
-      left -= keep;
-      a->count = a->count - a->indirect + keep;
-      a->indirect = keep;
-    }
-    /* What rounding left goes to the first indirect arc. */
-    for (uint32_t i = 0; i < g->n_arcs && left; i++)
-      if (g->arcs[i].callee_proc == t && g->arcs[i].indirect) {
-        g->arcs[i].count += left;
-        g->arcs[i].indirect += left;
-        left = 0;
-      }
+    room[t] = r->calls > direct[t] ? r->calls - direct[t] : 0;
+    r->unknown = r->solved && !indirect[t] ? room[t] : 0;
   }
+  /* Each indirect arc's share of its callee's room; what rounding leaves
+   * goes to the callee's first indirect arc. */
+  uint64_t *left = direct; /* reused: the room not yet given out */
+  for (uint32_t t = 0; t < g->n_procs; t++)
+    left[t] = room[t];
+  for (uint32_t i = 0; i < g->n_arcs; i++) {
+    xprof_cg_arc *a = &g->arcs[i];
+    uint32_t t = a->callee_proc;
+    if (t == UINT32_MAX || !a->indirect || !g->procs[t].solved || indirect[t] == room[t])
+      continue;
+    uint64_t keep = (uint64_t)((double)a->indirect * (double)room[t] / (double)indirect[t]);
+    if (keep > left[t])
+      keep = left[t];
+    left[t] -= keep;
+    a->count = a->count - a->indirect + keep;
+    a->indirect = keep;
+  }
+  for (uint32_t i = 0; i < g->n_arcs; i++) {
+    xprof_cg_arc *a = &g->arcs[i];
+    uint32_t t = a->callee_proc;
+    if (t == UINT32_MAX || !a->indirect || !left[t] || indirect[t] == room[t] ||
+        !g->procs[t].solved)
+      continue;
+    a->count += left[t];
+    a->indirect += left[t];
+    left[t] = 0;
+  }
+  xprof_free(direct);
+  xprof_free(indirect);
+  xprof_free(room);
+  return 0;
 }
 
 static int arc_cmp(const void *a, const void *b) {
@@ -201,6 +265,52 @@ static int arc_cmp(const void *a, const void *b) {
   if (x->caller != y->caller)
     return x->caller < y->caller ? -1 : 1;
   return strcmp(x->callee, y->callee);
+}
+
+typedef struct named {
+  const char *name;
+  uint32_t row;
+} named;
+
+static int named_cmp(const void *a, const void *b) {
+  const named *x = a, *y = b;
+  int c = strcmp(x->name, y->name);
+  return c ? c : (x->row > y->row) - (x->row < y->row);
+}
+
+/* Callees by procedure, where the profile has them: of several of the
+ * name (static functions), the one of the object file the value profile
+ * names, or else of the caller's object file, or else the first.  0, or
+ * -1 when out of memory. */
+static int find_callees(xprof_callgraph *g) {
+  named *by_name = xprof_malloc(((size_t)g->n_procs + 1) * sizeof *by_name);
+  if (!by_name)
+    return -1;
+  for (uint32_t k = 0; k < g->n_procs; k++)
+    by_name[k] = (named){g->procs[k].name, k};
+  if (g->n_procs > 1)
+    xprof_sort(by_name, g->n_procs, sizeof *by_name, named_cmp);
+  for (uint32_t i = 0; i < g->n_arcs; i++) {
+    xprof_cg_arc *a = &g->arcs[i];
+    uint32_t lo = 0, hi = g->n_procs;
+    while (lo < hi) { /* the first row of the callee's name */
+      uint32_t mid = lo + (hi - lo) / 2;
+      if (strcmp(by_name[mid].name, a->callee) < 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    const char *want = a->callee_obj ? a->callee_obj : g->procs[a->caller].objfile->path;
+    for (uint32_t k = lo; k < g->n_procs && strcmp(by_name[k].name, a->callee) == 0; k++)
+      if (a->callee_proc == UINT32_MAX ||
+          strcmp(g->procs[by_name[k].row].objfile->path, want) == 0) {
+        a->callee_proc = by_name[k].row;
+        if (strcmp(g->procs[a->callee_proc].objfile->path, want) == 0)
+          break;
+      }
+  }
+  xprof_free(by_name);
+  return 0;
 }
 
 int xprof_callgraph_build(xprof_profile *p, xprof_table_finder find, void *ctx,
@@ -219,18 +329,10 @@ int xprof_callgraph_build(xprof_profile *p, xprof_table_finder find, void *ctx,
       return xprof_fail_nomem(err, "call graph");
     }
   }
-  /* Callees by procedure, where the profile has them: of several of the
-   * name (static functions), the one of the object file the value
-   * profile names, or else of the caller's object file. */
-  for (uint32_t i = 0; i < g->n_arcs; i++) {
-    xprof_cg_arc *a = &g->arcs[i];
-    const char *want = a->callee_obj ? a->callee_obj : g->procs[a->caller].objfile->path;
-    for (uint32_t k = 0; k < g->n_procs; k++)
-      if (strcmp(g->procs[k].name, a->callee) == 0 &&
-          (a->callee_proc == UINT32_MAX || strcmp(g->procs[k].objfile->path, want) == 0))
-        a->callee_proc = k;
+  if (find_callees(g) < 0 || balance_indirect(g) < 0) {
+    xprof_callgraph_free(g);
+    return xprof_fail_nomem(err, "call graph");
   }
-  balance_indirect(g);
   if (g->n_arcs > 1)
     xprof_sort(g->arcs, g->n_arcs, sizeof *g->arcs, arc_cmp);
   *out = g;
@@ -244,6 +346,7 @@ void xprof_callgraph_free(xprof_callgraph *g) {
     xprof_free(g->notes[i]);
   xprof_free(g->notes);
   xprof_free(g->procs);
+  xprof_free(g->comdat_slots);
   xprof_free(g->arcs);
   xprof_free(g);
 }

@@ -975,6 +975,8 @@ typedef struct xprof_callgraph {
   char **notes; /* what could not be counted, and why */
   uint32_t n_notes, cap_notes;
   xprof_profile *owner; /* holds the tables read */
+  uint32_t *comdat_slots; /* a hash of the comdat functions' rows */
+  uint32_t comdat_mask, n_comdat;
 } xprof_callgraph;
 
 /* Where object objpath's coverage table is (malloc'd), or NULL. */

@@ -204,45 +204,61 @@ static int histogram(const xprof_profile *p, const xprof_elf *e, const char *exe
  * its own callers, which get them in proportion to their calls of it (all
  * of them when it has one caller, the usual case; up to 8 levels).  The
  * callee's count stays exact either way.  Returns the calls left out. */
-static uint64_t place_arc(const xprof_callgraph *cg, const xprof_elf *e, uint32_t caller,
-                          const xprof_elf_func *to, uint64_t n, int depth, xprof_gmon *g) {
+/* The arcs into each procedure: into[first[k] .. first[k + 1]) index
+ * cg->arcs, callers other than k itself. */
+typedef struct arcs_in {
+  uint32_t *first, *into;
+} arcs_in;
+
+static void index_arcs_in(const xprof_callgraph *cg, arcs_in *x) {
+  x->first = calloc((size_t)cg->n_procs + 2, sizeof *x->first);
+  x->into = calloc((size_t)cg->n_arcs + 1, sizeof *x->into);
+  if (!x->first || !x->into)
+    exit(tool_error("out of memory"));
+  for (uint32_t i = 0; i < cg->n_arcs; i++)
+    if (cg->arcs[i].callee_proc != UINT32_MAX && cg->arcs[i].callee_proc != cg->arcs[i].caller)
+      x->first[cg->arcs[i].callee_proc + 2]++;
+  for (uint32_t k = 0; k < cg->n_procs; k++)
+    x->first[k + 2] += x->first[k + 1];
+  for (uint32_t i = 0; i < cg->n_arcs; i++)
+    if (cg->arcs[i].callee_proc != UINT32_MAX && cg->arcs[i].callee_proc != cg->arcs[i].caller)
+      x->into[x->first[cg->arcs[i].callee_proc + 1]++] = i;
+}
+
+static void add_gmon_arc(xprof_gmon *g, uint64_t from, uint64_t self, uint64_t n) {
+  /* Repeats of a pair are fine: gprof adds them up. */
+  if (g->n_arcs == g->cap_arcs) {
+    g->cap_arcs = g->cap_arcs ? 2 * g->cap_arcs : 256;
+    if (!(g->arcs = realloc(g->arcs, g->cap_arcs * sizeof *g->arcs)))
+      exit(tool_error("out of memory"));
+  }
+  g->arcs[g->n_arcs++] = (xprof_gmon_arc){from, self, n};
+}
+
+static uint64_t place_arc(const xprof_callgraph *cg, const arcs_in *x, const xprof_elf *e,
+                          uint32_t caller, const xprof_elf_func *to, uint64_t n, int depth,
+                          xprof_gmon *g) {
   const xprof_elf_func *from =
       resolve_in(e, cg->owner, cg->procs[caller].name, cg->procs[caller].objfile);
   if (from) {
-    for (uint32_t i = 0; i < g->n_arcs; i++)
-      if (g->arcs[i].from == from->addr && g->arcs[i].self == to->addr) {
-        g->arcs[i].count += n;
-        return 0;
-      }
-    if (g->n_arcs == g->cap_arcs) {
-      g->cap_arcs = g->cap_arcs ? 2 * g->cap_arcs : 256;
-      if (!(g->arcs = realloc(g->arcs, g->cap_arcs * sizeof *g->arcs)))
-        exit(tool_error("out of memory"));
-    }
-    g->arcs[g->n_arcs++] = (xprof_gmon_arc){from->addr, to->addr, n};
+    add_gmon_arc(g, from->addr, to->addr, n);
     return 0;
   }
+  uint32_t lo = x->first[caller], hi = x->first[caller + 1];
   uint64_t in = 0, left = n, lost = 0;
-  for (uint32_t i = 0; i < cg->n_arcs; i++)
-    if (cg->arcs[i].callee_proc == caller && cg->arcs[i].caller != caller)
-      in += cg->arcs[i].count;
+  for (uint32_t k = lo; k < hi; k++)
+    in += cg->arcs[x->into[k]].count;
   if (!in || depth == 8)
     return n;
-  uint32_t last = UINT32_MAX;
-  for (uint32_t i = 0; i < cg->n_arcs; i++)
-    if (cg->arcs[i].callee_proc == caller && cg->arcs[i].caller != caller)
-      last = i;
-  for (uint32_t i = 0; i <= last; i++) {
-    const xprof_cg_arc *a = &cg->arcs[i];
-    if (a->callee_proc != caller || a->caller == caller)
-      continue;
+  for (uint32_t k = lo; k < hi; k++) {
+    const xprof_cg_arc *a = &cg->arcs[x->into[k]];
     /* Shares by calls; the last caller takes what rounding left. */
-    uint64_t share = i == last ? left : (uint64_t)((double)n * (double)a->count / (double)in);
+    uint64_t share = k + 1 == hi ? left : (uint64_t)((double)n * (double)a->count / (double)in);
     if (share > left)
       share = left;
     left -= share;
     if (share)
-      lost += place_arc(cg, e, a->caller, to, share, depth + 1, g);
+      lost += place_arc(cg, x, e, a->caller, to, share, depth + 1, g);
   }
   return lost;
 }
@@ -250,6 +266,8 @@ static uint64_t place_arc(const xprof_callgraph *cg, const xprof_elf *e, uint32_
 /* The call arcs between functions of the executable. */
 static int arcs(const xprof_callgraph *cg, const xprof_elf *e, xprof_gmon *g, int verbose) {
   uint64_t outside = 0;
+  arcs_in x;
+  index_arcs_in(cg, &x);
   for (uint32_t i = 0; i < cg->n_arcs; i++) {
     const xprof_cg_arc *a = &cg->arcs[i];
     const xprof_objfile *obj = a->callee_proc != UINT32_MAX ? cg->procs[a->callee_proc].objfile : NULL;
@@ -257,8 +275,10 @@ static int arcs(const xprof_callgraph *cg, const xprof_elf *e, xprof_gmon *g, in
     if (!to) /* a library's, or inlined everywhere */
       outside += a->count;
     else
-      outside += place_arc(cg, e, a->caller, to, a->count, 0, g);
+      outside += place_arc(cg, &x, e, a->caller, to, a->count, 0, g);
   }
+  free(x.first);
+  free(x.into);
   /* The use build's entry count of a function entered abnormally (a
    * computed goto's or setjmp's targets) also counts those entries. */
   for (uint32_t i = 0; verbose && i < cg->n_procs; i++)

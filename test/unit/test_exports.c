@@ -130,7 +130,7 @@ static void aprof_costs(void) {
                             {"c", 4, o, NULL, 10, 10, 50, 0, 1}};
   xprof_cg_arc arcs[4] = {{0, "a", 1, 2, 0, NULL}, {1, "b", 2, 4, 0, NULL},
                           {2, "c", 3, 10, 0, NULL}, {3, "b", 2, 10, 0, NULL}};
-  xprof_callgraph g = {procs, 4, 4, arcs, 4, 4, NULL, 0, 0, p};
+  xprof_callgraph g = {procs, 4, 4, arcs, 4, 4, NULL, 0, 0, p, NULL, 0, 0};
   char *text;
   size_t len;
   FILE *f = open_memstream(&text, &len);
