@@ -312,18 +312,12 @@ static int salvage(const xprof_objfile *o, const xprof_proc *f, solution *s,
                              &r, &err);
   xp_shape_free_sites(&now);
   double share = xprof_salvage_fraction(&r);
-  if (rc == 0 && share * 100 + 1e-9 >= xp_opts.salvage) {
-    st->salvaged++;
-    st->salvage_mass = xprof_sat_add(st->salvage_mass, r.old_mass);
-    st->salvage_matched = xprof_sat_add(st->salvage_matched, r.matched_mass);
+  if (xprof_use_salvage_accept(rc, &r, xp_opts.salvage, st)) {
     if (xp_opts.verbose)
       xp_note(XPROF_MSG_SALVAGED, f->name, r.matched_blocks, r.old_blocks, 100 * share,
               r.sites_matched, r.sites);
     s->stale = true;
-    s->view = *f;
-    s->view.vp = s->vp;
-    s->view.n_vp_records = n_vp;
-    s->view.n_vp_sites = s->sites.length();
+    xprof_use_salvage_view(f, s->vp, n_vp, s->sites.length(), &s->view);
     return 0;
   }
   if (rc == 0)

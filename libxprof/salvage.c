@@ -551,6 +551,24 @@ double xprof_salvage_fraction(const xprof_salvage_result *r) {
   return r->old_mass ? (double)r->matched_mass / (double)r->old_mass : 1.0;
 }
 
+int xprof_use_salvage_accept(int rc, const xprof_salvage_result *r, unsigned percent,
+                             xprof_use_stats *st) {
+  if (rc != 0 || xprof_salvage_fraction(r) * 100 + 1e-9 < percent)
+    return 0;
+  st->salvaged++;
+  st->salvage_mass = xprof_sat_add(st->salvage_mass, r->old_mass);
+  st->salvage_matched = xprof_sat_add(st->salvage_matched, r->matched_mass);
+  return 1;
+}
+
+void xprof_use_salvage_view(const xprof_proc *f, xprof_vp_record *vp, uint32_t n_vp,
+                            uint32_t n_sites, xprof_proc *view) {
+  *view = *f;
+  view->vp = vp;
+  view->n_vp_records = n_vp;
+  view->n_vp_sites = n_sites;
+}
+
 /* ---- for the compiler plugins ------------------------------------------- */
 
 /* The counter ids a shape's placement uses: one past the largest. */

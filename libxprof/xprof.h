@@ -1274,6 +1274,15 @@ typedef struct xprof_use_stats {
   "it matches the new code to "                                                \
   "salvage (%.0f%% of the counts, %u%% needed); it is compiled without "        \
   "profile data"
+/* Whether a use build takes a salvage (xprof_use_salvage returned rc): it
+ * succeeded and at least `percent` of the old count mass matched; a
+ * taken one is counted in st.  1 or 0. */
+int xprof_use_salvage_accept(int rc, const xprof_salvage_result *r, unsigned percent,
+                             xprof_use_stats *st);
+/* The procedure a salvaged one is read as: f with the value-profile
+ * records that followed their sites (n_sites sites now). */
+void xprof_use_salvage_view(const xprof_proc *f, xprof_vp_record *vp, uint32_t n_vp,
+                            uint32_t n_sites, xprof_proc *view);
 /* The summary warning of an object file with salvaged functions. */
 void xprof_use_salvage_text(const xprof_use_stats *st, const char *objpath, char *buf,
                             size_t size);

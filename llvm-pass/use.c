@@ -312,18 +312,12 @@ static int salvage(use_ctx *u, const xprof_objfile *o, const xprof_proc *f, solv
   int rc = xprof_use_salvage(o, f, &now, s->edge, s->node, &s->vp, &n_vp, s->side, &r, &err);
   xl_shape_free_sites(&now);
   double share = xprof_salvage_fraction(&r);
-  if (rc == 0 && share * 100 + 1e-9 >= u->o->salvage) {
-    u->st.salvaged++;
-    u->st.salvage_mass = xprof_sat_add(u->st.salvage_mass, r.old_mass);
-    u->st.salvage_matched = xprof_sat_add(u->st.salvage_matched, r.matched_mass);
+  if (xprof_use_salvage_accept(rc, &r, u->o->salvage, &u->st)) {
     if (u->o->verbose)
       xl_note(u->m, XPROF_MSG_SALVAGED, f->name, r.matched_blocks, r.old_blocks, 100 * share,
               r.sites_matched, r.sites);
     s->stale = 1;
-    s->view = *f;
-    s->view.vp = s->vp;
-    s->view.n_vp_records = n_vp;
-    s->view.n_vp_sites = s->n_calls;
+    xprof_use_salvage_view(f, s->vp, n_vp, s->n_calls, &s->view);
     return 1;
   }
   xprof_free(s->vp);
