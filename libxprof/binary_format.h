@@ -7,10 +7,10 @@
  * reader can use counters in place.
  *
  * File header (64 bytes):
- *    0 char[24] "xprof binary data 4.6\n" then NUL padding (for head -1)
+ *    0 char[24] "xprof binary data 4.7\n" then NUL padding (for head -1)
  *   24 u32 magic 0x46525058 (bytes "XPRF")
  *   28 u32 byte-order mark 0x01020304 (reads 0x04030201 if swapped)
- *   32 u16 major, u16 minor (4.6)
+ *   32 u16 major, u16 minor (4.7)
  *   36 u32 header size (64)
  *   40 u64 file size
  *   48 u64 offset of the index record (0: no index)
@@ -27,7 +27,7 @@
 #define XPROF_BINARY_FORMAT_H
 
 #define XB_HEADER_SIZE 64
-#define XB_TEXT_LINE "xprof binary data 4.6\n"
+#define XB_TEXT_LINE "xprof binary data 4.7\n"
 #define XB_MAGIC 0x46525058u
 #define XB_BOM 0x01020304u
 #define XB_RECORD_HEADER 24
@@ -41,6 +41,7 @@
 #define XB_TAG_TIME XB_TAG('T', 'I', 'M', 'E')
 #define XB_TAG_SHAP XB_TAG('S', 'H', 'A', 'P')
 #define XB_TAG_SMPL XB_TAG('S', 'M', 'P', 'L')
+#define XB_TAG_RUNS XB_TAG('R', 'U', 'N', 'S')
 #define XB_FLAG_CRITICAL 1u
 
 /* Statistics flags, shared by OBJF, procedures and PROG. */
@@ -113,6 +114,15 @@
  */
 #define XB_SMPL_FIXED 56
 #define XB_SMPL_BIN 16
+
+/*
+ * RUNS payload (since 4.7; not critical): the training runs merged into
+ * the profile (xprof_profile.runs, run_max_sum).
+ *    0 u64 runs, 8 u64 sum of each run's largest counter.
+ * At most one; written directly before the index, where a reader that
+ * looks up one object file through the index finds it.
+ */
+#define XB_RUNS_SIZE 16
 
 /*
  * INDX payload:

@@ -296,6 +296,17 @@ static int parse_shapes(cursor *c, xprof_objfile *o) {
   return 0;
 }
 
+/* The RUNS record; *seen says whether there was one before. */
+static int parse_runs(cursor *c, xprof_profile *p, int *seen) {
+  if (c->len != XB_RUNS_SIZE)
+    return cfail(c, "runs record of %" PRIu64 " bytes, not %d", c->len, XB_RUNS_SIZE);
+  if ((*seen)++)
+    return cfail(c, "second runs record");
+  p->runs = xprof_get64(c->base);
+  p->run_max_sum = xprof_get64(c->base + 8);
+  return 0;
+}
+
 /* A SMPL record: one image's samples (checked by xprof_validate). */
 static int parse_samples(cursor *c, xprof_profile *p) {
   if (need(c, XB_SMPL_FIXED, "samples header") < 0)
@@ -477,7 +488,7 @@ static int parse_records(const char *name, unsigned char *buf, uint64_t len,
                          xprof_profile *p, xprof_error *err) {
   uint64_t index_off;
   uint32_t n_records, seen = 0;
-  int saw_index = 0, after_objf = 0;
+  int saw_index = 0, after_objf = 0, saw_runs = 0;
   if (check_header(name, buf, len, &index_off, &n_records, err) < 0)
     return -1;
   uint64_t off = XB_HEADER_SIZE;
@@ -527,6 +538,9 @@ static int parse_records(const char *name, unsigned char *buf, uint64_t len,
         return -1;
     } else if (tag == XB_TAG_SMPL) {
       if (parse_samples(&c, p) < 0)
+        return -1;
+    } else if (tag == XB_TAG_RUNS) {
+      if (parse_runs(&c, p, &saw_runs) < 0)
         return -1;
     } else if (tag == XB_TAG_INDX) {
       if (off != index_off)
@@ -715,6 +729,24 @@ static int read_objf_at(int fd, const char *name, uint64_t off,
   return 0;
 }
 
+/* The RUNS record directly before the index, where writers put it, into
+ * p; a file without one (older data), or with anything else there, leaves
+ * p's runs unknown. */
+static void runs_before_index(int fd, uint64_t index_off, xprof_profile *p) {
+  unsigned char r[XB_RECORD_HEADER + XB_RUNS_SIZE];
+  uint64_t at = index_off - sizeof r;
+  if (index_off < XB_HEADER_SIZE + sizeof r ||
+      pread(fd, r, sizeof r, (off_t)at) != (ssize_t)sizeof r)
+    return;
+  const unsigned char *body = r + XB_RECORD_HEADER;
+  if (xprof_get32(r) != XB_TAG_RUNS || xprof_get64(r + 8) != XB_RUNS_SIZE ||
+      xprof_get32(r + 20) != xprof_crc32c(0, r, 20) ||
+      xprof_get32(r + 16) != xprof_crc32c(0, body, XB_RUNS_SIZE))
+    return;
+  p->runs = xprof_get64(body);
+  p->run_max_sum = xprof_get64(body + 8);
+}
+
 int xprof_binary_lookup(const char *path, const char *objpath,
                         xprof_profile **out, xprof_error *err) {
   int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -798,6 +830,7 @@ int xprof_binary_lookup(const char *path, const char *objpath,
         if (read_objf_at(fd, path, off, file_len, &p, err) < 0)
           goto out;
         if (strcmp(p->objfiles[0].path, objpath) == 0) {
+          runs_before_index(fd, index_off, p);
           p->summary = xprof_alloc(p, sizeof *p->summary);
           if (p->summary)
             *p->summary = sum;

@@ -432,6 +432,14 @@ static int emit_all(sink *s, const xprof_profile *p) {
     if (emit_record(s, f->tag, f->flags, f->data, f->size) < 0)
       goto out;
   }
+  if (p->runs || p->run_max_sum) { /* directly before the index */
+    unsigned char r[XB_RUNS_SIZE];
+    xprof_put64(r, p->runs);
+    xprof_put64(r + 8, p->run_max_sum);
+    if (emit_record(s, XB_TAG_RUNS, 0, r, sizeof r) < 0)
+      goto out;
+    n_records++;
+  }
   uint64_t index_off = s->off;
   if (emit_index(s, p, offs) < 0)
     goto out;

@@ -422,7 +422,7 @@ int xprof_merge(xprof_profile *d, const xprof_profile *s, uint64_t weight,
                 xprof_replace mode, xprof_error *err) {
   if (weight == 0)
     return xprof_fail(err, XPROF_ERR_INVALID, "merge: weight must be >= 1");
-  int rc = -1;
+  int rc = -1, s_runs = 1;
   xprof_strmap dmap = {0}, smap = {0};
   unsigned char *drop = xprof_calloc((size_t)d->n_objfiles + 1, 1);
   unsigned char *ignore = xprof_calloc((size_t)s->n_objfiles + 1, 1);
@@ -463,8 +463,10 @@ int xprof_merge(xprof_profile *d, const xprof_profile *s, uint64_t weight,
       for (uint32_t i = 0; i < d->n_programs; i++)
         xprof_free(d->programs[i].objrefs);
       d->n_programs = 0; /* the whole older profile is reset */
+      d->runs = d->run_max_sum = 0;
     } else {
       memset(ignore, 1, s->n_objfiles);
+      s_runs = 0; /* the whole newer side is ignored */
     }
   }
   xprof_strmap_free(&dmap);
@@ -503,6 +505,10 @@ int xprof_merge(xprof_profile *d, const xprof_profile *s, uint64_t weight,
   /* 3. Programs, then the statistics that either side carried. */
   if (merge_programs(d, s) < 0 || xprof_merge_images(d, s, weight) < 0)
     goto nomem;
+  if (s_runs) {
+    d->runs = xprof_sat_add(d->runs, xprof_sat_mul(s->runs, weight));
+    d->run_max_sum = xprof_sat_add(d->run_max_sum, xprof_sat_mul(s->run_max_sum, weight));
+  }
   xprof_update_stats(d, 0);
   rc = 0;
   goto out;

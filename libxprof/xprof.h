@@ -29,7 +29,7 @@ extern "C" {
 #define XPROF_TEXT_MINOR 1
 /* Version of the binary data (SUN_PROFDATA_MAJOR/MINOR_VERSION). */
 #define XPROF_BINARY_MAJOR 4
-#define XPROF_BINARY_MINOR 6
+#define XPROF_BINARY_MINOR 7
 
 /* Name of the data file inside a NAME.profile directory. */
 #define XPROF_FEEDBACK_FILE "feedback"
@@ -200,6 +200,12 @@ typedef struct xprof_profile {
   uint32_t n_images, cap_images;
   xprof_image *images; /* (path, text_off) unique */
   struct xprof_arena *arena; /* owns strings and arrays */
+  /* The training runs merged into the profile (processes, each counted at
+   * its first write), and the sum of each run's largest counter: GCC's
+   * gcov summary (runs, sum_max), from which it sets its hot and
+   * "probably never executed" thresholds.  Kept by binary data (RUNS),
+   * not by text; 0 and 0 when unknown. */
+  uint64_t runs, run_max_sum;
   /* The whole profile's counter summary when this profile holds only part
    * of it (set by a lookup through the index, so that a compiler reading
    * one object file sees program-wide hotness); NULL otherwise. */

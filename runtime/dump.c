@@ -381,6 +381,59 @@ static xprof_profile *snapshot(const char *dir, char *const *obj_dirs,
   return c.p;
 }
 
+/* ---- runs ----------------------------------------------------------------
+ *
+ * GCC sets its hot threshold from the sum of each training run's largest
+ * counter, and its "never executed" one from the number of runs (see
+ * xprof_profile.runs).  A process is one run of each directory it writes,
+ * counted at its first write there; the largest counter of every write
+ * is added, so that a process that writes as it goes (SUN_PROFDATA_ASYNC)
+ * adds up its stretches as one run would. */
+
+static struct counted_dir {
+  char *dir;
+  struct counted_dir *next;
+} *counted_dirs;
+
+/* Whether this process has counted its run of dir before; counts it. */
+static int run_counted(const char *dir) {
+  for (struct counted_dir *d = counted_dirs; d; d = d->next)
+    if (strcmp(d->dir, dir) == 0)
+      return 1;
+  struct counted_dir *d = xprof_malloc(sizeof *d);
+  if (d && (d->dir = xprof_format("%s", dir))) {
+    d->next = counted_dirs;
+    counted_dirs = d;
+  } else {
+    xprof_free(d);
+  }
+  return 0;
+}
+
+/* A forked child is a run of its own. */
+void rt_forget_runs_locked(void) {
+  while (counted_dirs) {
+    struct counted_dir *n = counted_dirs->next;
+    xprof_free(counted_dirs->dir);
+    xprof_free(counted_dirs);
+    counted_dirs = n;
+  }
+}
+
+/* Give snap, this process's write to dir, its share of the runs. */
+static void note_run(const char *dir, xprof_profile *snap) {
+  uint64_t max = 0;
+  for (uint32_t i = 0; i < snap->n_objfiles; i++)
+    for (uint32_t j = 0; j < snap->objfiles[i].n_procs; j++) {
+      const xprof_proc *f = &snap->objfiles[i].procs[j];
+      for (uint32_t k = 0; k < f->n_counters; k++)
+        if (f->counters[k] > max)
+          max = f->counters[k];
+    }
+  snap->runs = run_counted(dir) ? 0 : 1;
+  snap->run_max_sum = max;
+}
+
 /* ---- data kept from failed writes ------------------------------------- */
 
 typedef struct pending {
@@ -654,6 +707,8 @@ int rt_dump_locked(const struct xprof_rt_object *only, enum rt_occasion when) {
       status = -1;
       continue;
     }
+    if (!only || !snapshot_empty(snap)) /* an empty write at unload is no run */
+      note_run(l.dirs[i], snap);
     /* The process's time samples go with its first directory's data. */
     if (!only && i == 0 && rt_sample_take_locked(snap) < 0)
       rt_message("out of memory while taking the time samples; they are lost");

@@ -198,6 +198,7 @@ static void fork_child(void) {
   rt_threads_fork_child_locked();
   rt_zero_locked(NULL);
   rt_drop_pending_locked();
+  rt_forget_runs_locked();
   rt_sample_fork_child_locked();
   rt_leave();
   if (rt_settings.async_interval)

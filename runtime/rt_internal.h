@@ -63,6 +63,8 @@ int rt_dump_locked(const struct xprof_rt_object *only, enum rt_occasion when);
 void rt_zero_locked(const struct xprof_rt_object *only);
 /* Drop data kept from failed writes. */
 void rt_drop_pending_locked(void);
+/* Forget which profile directories this process counted its run in. */
+void rt_forget_runs_locked(void);
 
 /* Value profiles: the words of a site's state, and of a copy that
  * rt_vp_pairs can turn into (value, count) pairs; copy a site's state out

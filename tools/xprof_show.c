@@ -11,6 +11,7 @@
  * the procedure's CFG, which only the compiler has.)
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
@@ -247,6 +248,9 @@ static void summary(xprof_profile *p, const char *dir, long top) {
   for (uint32_t k = 0; k < p->n_programs; k++)
     printf("  program %s: %u object file%s\n", p->programs[k].path,
            p->programs[k].n_objrefs, xprof_plural(p->programs[k].n_objrefs));
+  if (p->runs) /* binary data only */
+    printf("  training runs: %" PRIu64 " (their largest counters add up to %" PRIu64 ")\n",
+           p->runs, p->run_max_sum);
   printf("busiest procedures (sum of counters):\n");
   for (size_t k = 0; k < n && k < (size_t)top && rows[k].sum; k++)
     printf("  %14llu  %s  (%s)\n", (unsigned long long)rows[k].sum, rows[k].name, rows[k].obj);

@@ -36,7 +36,7 @@ static void round_trip(void) {
   xprof_error err;
   unsigned char *b1 = serialize(p, &n1);
   CHECK(b1 && n1 % 8 == 0);
-  CHECK(memcmp(b1, "xprof binary data 4.6\n", 22) == 0);
+  CHECK(memcmp(b1, "xprof binary data 4.7\n", 22) == 0);
   CHECK(parse_copy(b1, n1, &q, &err) == 0);
   unsigned char *b2 = serialize(q, &n2);
   CHECK(n1 == n2 && memcmp(b1, b2, n1) == 0);
@@ -238,6 +238,82 @@ static void lookup(void) {
   xprof_profile_free(p);
 }
 
+/* The training runs: kept by a round trip, found by a lookup through the
+ * index (the RUNS record sits directly before it), added up by merges
+ * with their weight, dropped with an older profile that a rebuild
+ * resets; a second RUNS record, or one of the wrong size, is refused. */
+static void runs(void) {
+  xprof_profile *p = sample(), *q, *r;
+  xprof_error err;
+  size_t n;
+  CHECK_U64(p->runs, 0); /* text keeps none */
+  unsigned char *b = serialize(p, &n);
+  for (size_t off = 64; off < n; off += XB_RECORD_HEADER + xprof_align8(xprof_get64(b + off + 8)))
+    CHECK(xprof_get32(b + off) != XB_TAG_RUNS); /* none written for none known */
+  free(b);
+  p->runs = 3;
+  p->run_max_sum = 4500;
+  b = serialize(p, &n);
+  CHECK(parse_copy(b, n, &q, &err) == 0);
+  CHECK_U64(q->runs, 3);
+  CHECK_U64(q->run_max_sum, 4500);
+
+  char path[256];
+  snprintf(path, sizeof path, "%s/runs.feedback", unit_tmpdir());
+  CHECK(xprof_binary_write_file(p, path, &err) == 0);
+  CHECK(xprof_binary_lookup(path, "/build/demo/ops.o", &r, &err) == 0);
+  CHECK_U64(r->runs, 3);
+  CHECK_U64(r->run_max_sum, 4500);
+  xprof_profile_free(r);
+
+  CHECK(xprof_merge(q, p, 2, XPROF_REPLACE_OBJFILE, &err) == 0);
+  CHECK_U64(q->runs, 9);
+  CHECK_U64(q->run_max_sum, 13500);
+  xprof_profile_free(q);
+
+  /* Every object file rebuilt, the newer side winning: the runs are its. */
+  CHECK(parse_copy(b, n, &q, &err) == 0);
+  r = sample();
+  r->runs = 1;
+  r->run_max_sum = 70;
+  for (uint32_t i = 0; i < r->n_objfiles; i++) {
+    r->objfiles[i].tv_sec += 100;
+    r->objfiles[i].signature ^= 1;
+  }
+  CHECK(xprof_merge(q, r, 1, XPROF_REPLACE_ALL, &err) == 0);
+  CHECK_U64(q->runs, 1);
+  CHECK_U64(q->run_max_sum, 70);
+  xprof_profile_free(q);
+  xprof_profile_free(r);
+
+  /* The RUNS record (payload 16 bytes) directly before the index. */
+  size_t at = (size_t)xprof_get64(b + 48) - XB_RECORD_HEADER - XB_RUNS_SIZE;
+  CHECK(xprof_get32(b + at) == XB_TAG_RUNS);
+  unsigned char *c = malloc(n + XB_RECORD_HEADER + XB_RUNS_SIZE);
+  size_t m = at + XB_RECORD_HEADER + XB_RUNS_SIZE;
+  memcpy(c, b, m); /* the record twice, then the index */
+  memcpy(c + m, b + at, n - at);
+  xprof_put64(c + 40, n + XB_RECORD_HEADER + XB_RUNS_SIZE);
+  xprof_put64(c + 48, xprof_get64(b + 48) + XB_RECORD_HEADER + XB_RUNS_SIZE);
+  xprof_put32(c + 56, xprof_get32(b + 56) + 1);
+  xprof_put32(c + 60, xprof_crc32c(0, c, 60));
+  CHECK(parse_copy(c, n + XB_RECORD_HEADER + XB_RUNS_SIZE, &q, &err) == -1);
+  CHECK_HAS(err.msg, "second runs record");
+  free(c);
+
+  /* A damaged RUNS record: the full read refuses the file, a lookup
+   * through the index leaves the runs unknown. */
+  b[at + XB_RECORD_HEADER] ^= 1;
+  unit_write_file(path, b, n);
+  CHECK(parse_copy(b, n, &q, &err) == -1);
+  CHECK_HAS(err.msg, "RUNS record checksum mismatch");
+  CHECK(xprof_binary_lookup(path, "/build/demo/ops.o", &r, &err) == 0);
+  CHECK_U64(r->runs, 0);
+  xprof_profile_free(r);
+  free(b);
+  xprof_profile_free(p);
+}
+
 /* Lookups in a profile of 20000 object files find each one (the cost
  * side is measured by bench/bench_formats). */
 static void lookup_many(void) {
@@ -353,4 +429,5 @@ UNIT_TABLE(binary_tests) = {
     {"binary/lookup", lookup},
     {"binary/lookup_many", lookup_many},
     {"binary/first_runs", first_runs},
+    {"binary/runs", runs},
     UNIT_END};
