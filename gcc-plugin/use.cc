@@ -565,8 +565,10 @@ void xp_use_execute(void) {
   uint64_t max = prof->summary ? prof->summary->total_max : 0;
   bool have_runs = prof->runs && prof->run_max_sum;
   profile_info->runs = have_runs ? (unsigned)MIN(prof->runs, (uint64_t)UINT_MAX) : 1;
-  profile_info->sum_max =
-      (gcov_type)MIN(have_runs ? prof->run_max_sum : max ? max : 1, (uint64_t)INT64_MAX);
+  /* A merged counter is at most the sum of the runs' largest: the larger
+   * of the two stands when some of the data did not know its runs. */
+  uint64_t sum_max = have_runs ? MAX(prof->run_max_sum, max) : max;
+  profile_info->sum_max = (gcov_type)MIN(sum_max ? sum_max : 1, (uint64_t)INT64_MAX);
   if (dump_file)
     fprintf(dump_file, "xprof: training runs %u, sum of their largest counters %" PRId64 "\n",
             profile_info->runs, (int64_t)profile_info->sum_max);

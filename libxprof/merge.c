@@ -418,11 +418,33 @@ static int merge_programs(xprof_profile *d, const xprof_profile *s) {
 
 /* ---- the merge ------------------------------------------------------------ */
 
+/* p's training runs (xprof_profile.runs).  Data that does not know them
+ * (older binary data, text) but has counts is taken for one run whose
+ * largest counter is its own, as a compiler takes it: merged with data
+ * that does know them, it then still weighs in the sum. */
+static void known_runs(const xprof_profile *p, uint64_t *runs, uint64_t *max_sum) {
+  *runs = p->runs;
+  *max_sum = p->run_max_sum;
+  if (p->runs || p->run_max_sum)
+    return;
+  for (uint32_t i = 0; i < p->n_objfiles; i++)
+    for (uint32_t j = 0; j < p->objfiles[i].n_procs; j++) {
+      const xprof_proc *f = &p->objfiles[i].procs[j];
+      for (uint32_t k = 0; k < f->n_counters; k++)
+        if (f->counters[k] > *max_sum)
+          *max_sum = f->counters[k];
+    }
+  *runs = *max_sum ? 1 : 0;
+}
+
 int xprof_merge(xprof_profile *d, const xprof_profile *s, uint64_t weight,
                 xprof_replace mode, xprof_error *err) {
   if (weight == 0)
     return xprof_fail(err, XPROF_ERR_INVALID, "merge: weight must be >= 1");
-  int rc = -1, s_runs = 1;
+  int rc = -1;
+  uint64_t d_runs, d_max_sum, s_runs, s_max_sum;
+  known_runs(d, &d_runs, &d_max_sum);
+  known_runs(s, &s_runs, &s_max_sum);
   xprof_strmap dmap = {0}, smap = {0};
   unsigned char *drop = xprof_calloc((size_t)d->n_objfiles + 1, 1);
   unsigned char *ignore = xprof_calloc((size_t)s->n_objfiles + 1, 1);
@@ -463,10 +485,10 @@ int xprof_merge(xprof_profile *d, const xprof_profile *s, uint64_t weight,
       for (uint32_t i = 0; i < d->n_programs; i++)
         xprof_free(d->programs[i].objrefs);
       d->n_programs = 0; /* the whole older profile is reset */
-      d->runs = d->run_max_sum = 0;
+      d_runs = d_max_sum = 0;
     } else {
       memset(ignore, 1, s->n_objfiles);
-      s_runs = 0; /* the whole newer side is ignored */
+      s_runs = s_max_sum = 0; /* the whole newer side is ignored */
     }
   }
   xprof_strmap_free(&dmap);
@@ -505,10 +527,8 @@ int xprof_merge(xprof_profile *d, const xprof_profile *s, uint64_t weight,
   /* 3. Programs, then the statistics that either side carried. */
   if (merge_programs(d, s) < 0 || xprof_merge_images(d, s, weight) < 0)
     goto nomem;
-  if (s_runs) {
-    d->runs = xprof_sat_add(d->runs, xprof_sat_mul(s->runs, weight));
-    d->run_max_sum = xprof_sat_add(d->run_max_sum, xprof_sat_mul(s->run_max_sum, weight));
-  }
+  d->runs = xprof_sat_add(d_runs, xprof_sat_mul(s_runs, weight));
+  d->run_max_sum = xprof_sat_add(d_max_sum, xprof_sat_mul(s_max_sum, weight));
   xprof_update_stats(d, 0);
   rc = 0;
   goto out;

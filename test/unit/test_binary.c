@@ -271,6 +271,23 @@ static void runs(void) {
   CHECK_U64(q->run_max_sum, 13500);
   xprof_profile_free(q);
 
+  /* Data that does not know its runs (text) counts as one run whose
+   * largest counter is its own. */
+  CHECK(parse_copy(b, n, &q, &err) == 0);
+  r = sample();
+  uint64_t max = 0;
+  for (uint32_t i = 0; i < r->n_objfiles; i++)
+    for (uint32_t j = 0; j < r->objfiles[i].n_procs; j++)
+      for (uint32_t k = 0; k < r->objfiles[i].procs[j].n_counters; k++)
+        if (r->objfiles[i].procs[j].counters[k] > max)
+          max = r->objfiles[i].procs[j].counters[k];
+  CHECK(max > 0);
+  CHECK(xprof_merge(q, r, 1, XPROF_REPLACE_OBJFILE, &err) == 0);
+  CHECK_U64(q->runs, 4);
+  CHECK_U64(q->run_max_sum, 4500 + max);
+  xprof_profile_free(q);
+  xprof_profile_free(r);
+
   /* Every object file rebuilt, the newer side winning: the runs are its. */
   CHECK(parse_copy(b, n, &q, &err) == 0);
   r = sample();
