@@ -12,14 +12,10 @@
 # plain build's output and that xprof's per-thread counts equal its
 # atomic ones.
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(dirname "$here")
-build=${BUILD:-$root/build}
+. "$(dirname "$0")/lib.sh"
 rounds=${1:-7}
 funcs=${2:-1000}
 which=${3:-both}
-export PATH=$build/tools:$PATH
-. "$here/lib.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 bash "$here/programs/churn/gen.sh" "$funcs" > "$work/churn.c"

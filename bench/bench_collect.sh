@@ -7,14 +7,10 @@
 # the same round (median and range over the rounds); and the edge counters
 # each instrumented.
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(dirname "$here")
-build=${BUILD:-$root/build}
+. "$(dirname "$0")/lib.sh"
 rounds=${1:-7}
 size=${2:-400}
 cc=${3:-gcc}
-export PATH=$build/tools:$PATH
-. "$here/lib.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 vmsrc=$here/programs/vm

@@ -40,11 +40,7 @@
 # PATH=b16/tools:/usr/lib/llvm-16/bin:$PATH XPROF_CC=clang-16
 # XPROF_CXX=clang++-16 XPROF_LLVM_PLUGIN=b16/llvm-pass/xprof-llvm16.so.
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(dirname "$here")
-build=${BUILD:-$root/build}
-export PATH=$build/tools:$PATH
-. "$here/lib.sh"
+. "$(dirname "$0")/lib.sh"
 rounds=15 compilers="gcc clang" programs="lua bzip2 sqlite zstd" quick=0 callgrind=0 verify=0
 while (($#)); do
   case $1 in

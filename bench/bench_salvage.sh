@@ -27,11 +27,7 @@
 # BENCH_XPROF_GCC_FLAGS and BENCH_XPROF_CLANG_FLAGS add options to every
 # xprof build, as in bench_programs.sh.
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(dirname "$here")
-build=${BUILD:-$root/build}
-export PATH=$build/tools:$PATH
-. "$here/lib.sh"
+. "$(dirname "$0")/lib.sh"
 rounds=11 compilers="gcc clang" programs="lua bzip2 sqlite zstd" quick=0 callgrind=0
 while (($#)); do
   case $1 in

@@ -15,11 +15,7 @@
 #
 # Nothing is asserted about speed.
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(dirname "$here")
-build=${BUILD:-$root/build}
-export PATH=$build/tools:$PATH
-. "$here/lib.sh"
+. "$(dirname "$0")/lib.sh"
 rounds=15 compilers="gcc clang" programs="lua bzip2 sqlite zstd" quick=0
 while (($#)); do
   case $1 in

@@ -6,15 +6,11 @@
 #   (defaults 7, 150, 400, gcc)
 # Also counts instructions with callgrind when valgrind is there.
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(dirname "$here")
-build=${BUILD:-$root/build}
+. "$(dirname "$0")/lib.sh"
 rounds=${1:-7}
 train=${2:-150}
 size=${3:-400}
 cc=${4:-gcc}
-export PATH=$build/tools:$PATH
-. "$here/lib.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 vmsrc=$here/programs/vm

@@ -24,11 +24,7 @@
 # (never committed); logs stay in $BENCH_WORK (default: a temporary
 # directory, printed at the end).
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(dirname "$here")
-build=${BUILD:-$root/build}
-export PATH=$build/tools:$PATH
-. "$here/lib.sh"
+. "$(dirname "$0")/lib.sh"
 compilers="gcc clang"
 packages="gzip xz pcre2 lz4 zlib libpng pugixml tinyxml2 double-conversion yaml-cpp"
 while (($#)); do

@@ -1,5 +1,12 @@
 # lib.sh - helpers shared by the benchmark scripts (sourced).
 
+# Where things are: here (bench/), root (the source tree), build (BUILD,
+# default build/), whose tools go first on PATH.
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(dirname "$here")
+build=${BUILD:-$root/build}
+export PATH=$build/tools:$PATH
+
 # now: seconds since the epoch, with microseconds.
 now() { echo "$EPOCHREALTIME"; }
 
