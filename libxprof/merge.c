@@ -427,13 +427,7 @@ static void known_runs(const xprof_profile *p, uint64_t *runs, uint64_t *max_sum
   *max_sum = p->run_max_sum;
   if (p->runs || p->run_max_sum)
     return;
-  for (uint32_t i = 0; i < p->n_objfiles; i++)
-    for (uint32_t j = 0; j < p->objfiles[i].n_procs; j++) {
-      const xprof_proc *f = &p->objfiles[i].procs[j];
-      for (uint32_t k = 0; k < f->n_counters; k++)
-        if (f->counters[k] > *max_sum)
-          *max_sum = f->counters[k];
-    }
+  *max_sum = xprof_max_counter(p);
   *runs = *max_sum ? 1 : 0;
 }
 

@@ -262,6 +262,18 @@ int xprof_name_cmp(const void *a, const void *b) {
   return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+uint64_t xprof_max_counter(const xprof_profile *p) {
+  uint64_t max = 0;
+  for (uint32_t i = 0; i < p->n_objfiles; i++)
+    for (uint32_t j = 0; j < p->objfiles[i].n_procs; j++) {
+      const xprof_proc *f = &p->objfiles[i].procs[j];
+      for (uint32_t k = 0; k < f->n_counters; k++)
+        if (f->counters[k] > max)
+          max = f->counters[k];
+    }
+  return max;
+}
+
 /* Collect the VP_PROC values and count the distinct ones. */
 uint32_t xprof_count_proc_names(const xprof_profile *p) {
   size_t n = 0, cap = 0;

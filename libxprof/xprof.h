@@ -321,6 +321,9 @@ void xprof_update_stats(xprof_profile *p, int all);
 /* Number of distinct VP_PROC values (the text header's n_proc_names). */
 uint32_t xprof_count_proc_names(const xprof_profile *p);
 
+/* The largest counter of the profile (0 when it has none). */
+uint64_t xprof_max_counter(const xprof_profile *p);
+
 /* Check the model's rules: unique names, sorted counter ids, sorted
  * unique value-profile expression ids, zero counts with empty values,
  * program references to existing object files, writable names. */

@@ -422,16 +422,8 @@ void rt_forget_runs_locked(void) {
 
 /* Give snap, this process's write to dir, its share of the runs. */
 static void note_run(const char *dir, xprof_profile *snap) {
-  uint64_t max = 0;
-  for (uint32_t i = 0; i < snap->n_objfiles; i++)
-    for (uint32_t j = 0; j < snap->objfiles[i].n_procs; j++) {
-      const xprof_proc *f = &snap->objfiles[i].procs[j];
-      for (uint32_t k = 0; k < f->n_counters; k++)
-        if (f->counters[k] > max)
-          max = f->counters[k];
-    }
   snap->runs = run_counted(dir) ? 0 : 1;
-  snap->run_max_sum = max;
+  snap->run_max_sum = xprof_max_counter(snap);
 }
 
 /* ---- data kept from failed writes ------------------------------------- */
