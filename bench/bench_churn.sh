@@ -4,7 +4,9 @@
 # plain, with the compiler's own atomic instrumentation and with xprof's
 # per-thread counters (thread-local twins, the default in executables;
 # copies found at function entry, no-tls-counters) and atomic counters,
-# measured in one run.
+# and plain with a __thread array the size of the twins (plain-tls: what
+# the C library's zeroing of static TLS costs by itself), measured in
+# one run.
 #   bench/bench_churn.sh [ROUNDS] [FUNCS] [gcc|clang|both]   (7, 1000, both)
 # Prints, per build, its CPU time (user + system, all threads) as a ratio
 # to the plain -O2 build's in the same round (median and range), and the
@@ -43,7 +45,13 @@ measure() { # COMPILER
     compile xprof-copies xprof-clang -xprofile=collect -mllvm -xprof-tls-counters=false
     compile xprof-atomic xprof-clang -xprofile=collect -mllvm -xprof-update=atomic
   fi
-  names=(plain native-atomic xprof xprof-copies xprof-atomic)
+  # plain-tls: plain with a __thread array as large as xprof's twins, the
+  # C library's zeroing of static TLS alone (the floor of twins).
+  local n
+  (cd "$work/xprof" && rm -rf churn.profile && ./churn > /dev/null)
+  n=$(xprof_btoa "$work/xprof/churn.profile" - | awk '$1 == "PROC:" {n += $4} END {print n}')
+  compile plain-tls "$cc" -DTLS_WORDS="$n"
+  names=(plain native-atomic xprof xprof-copies xprof-atomic plain-tls)
   for v in "${names[@]}"; do
     eval "run_$v() { (cd \"$work/$v\" && rm -rf churn.profile *.gcda *.profraw && LLVM_PROFILE_FILE=$work/$v/p.profraw ./churn); }"
   done
@@ -59,9 +67,8 @@ measure() { # COMPILER
   done
   rm -f "$work"/times.*
   time_runs "$rounds" "${names[@]}"
-  local base n
+  local base
   read -r base _ _ < <(stats < "$work/times.plain")
-  n=$(xprof_btoa "$work/xprof/churn.profile" - | awk '$1 == "PROC:" {n += $4} END {print n}')
   echo "churn, $cc, $funcs functions ($n xprof counters), 20000 threads, $rounds rounds;"
   echo "CPU time relative to plain $cc -O2 in the same round (median, range):"
   printf "  %-34s %6.3f s\n" "plain -O2" "$base"

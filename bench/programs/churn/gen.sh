@@ -36,12 +36,23 @@ cat <<TAIL
 
 struct job { unsigned long seed, result; };
 
+#ifdef TLS_WORDS
+/* -DTLS_WORDS=N: a thread-local array of N words, which the C library
+ * zeroes at every thread's start, as it zeroes xprof's twins: what
+ * static TLS of that size costs a thread, without any profiling. */
+/* Not static: a static array only stored to would be dropped by GCC. */
+__thread unsigned long tls_words[TLS_WORDS];
+#endif
+
 static void *work(void *p) {
   struct job *j = p;
   unsigned long acc = 0;
   for (unsigned long k = 0; k < 20; k++)
     acc += table[(j->seed * 7919 + k * 104729) % $funcs](j->seed + k);
   j->result = acc;
+#ifdef TLS_WORDS
+  tls_words[j->seed % TLS_WORDS] = acc;
+#endif
   return NULL;
 }
 
