@@ -154,6 +154,7 @@ static bool parse_args(struct plugin_name_args *info) {
   xp_opts.hot_inline = 400;
   xp_opts.salvage = XPROF_SALVAGE_DEFAULT_PERCENT;
   xp_opts.cold_inline = 12;
+  xp_opts.hot_inline_growth = 10;
   for (int i = 0; i < info->argc; i++) {
     /* Every value decoded: the drivers send '=' as %3D (see percent_decode). */
     const char *k = info->argv[i].key;
@@ -189,6 +190,9 @@ static bool parse_args(struct plugin_name_args *info) {
         return false;
     } else if (strcmp(k, "hot-inline") == 0 && v) {
       if (!parse_number(k, v, 0, 100000, &xp_opts.hot_inline))
+        return false;
+    } else if (strcmp(k, "hot-inline-growth") == 0 && v) {
+      if (!parse_number(k, v, 0, 1000, &xp_opts.hot_inline_growth))
         return false;
     } else if (strcmp(k, "salvage") == 0 && v) {
       if (!parse_number(k, v, 0, 100, &xp_opts.salvage))

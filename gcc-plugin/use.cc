@@ -273,7 +273,7 @@ static void record_loop_bounds(void) {
 }
 
 static xp_plain_cache plain_cache;
-static xp_node_cache hot_caches[2]; /* without, with the cold-call limit */
+static xp_node_cache hot_caches[3]; /* see xp_hot_optimization */
 
 /* A function's graph with every edge's and block's count solved. */
 struct solution {
@@ -560,25 +560,35 @@ void xp_use_execute(void) {
    * The largest counter of the merged runs instead (all an older profile,
    * or text, can give) makes the threshold lower than GCC's own after
    * several runs of unlike kinds, and more code is optimized for speed
-   * than with GCC's profile of the same training. */
+   * than with GCC's profile of the same training.  All of it from the
+   * summary, which the lookup and shipped data carry (and the compiler
+   * caches' keys: tools/xprof-cc.c). */
+  xprof_summary own;
+  const xprof_summary *sm = prof->summary;
+  if (!sm) {
+    xprof_compute_summary(prof, &own);
+    sm = &own;
+  }
   profile_info = XCNEW(gcov_summary);
-  uint64_t max = prof->summary ? prof->summary->total_max : 0;
-  bool have_runs = prof->runs && prof->run_max_sum;
-  profile_info->runs = have_runs ? (unsigned)MIN(prof->runs, (uint64_t)UINT_MAX) : 1;
+  bool have_runs = sm->runs && sm->run_max_sum;
+  profile_info->runs = have_runs ? (unsigned)MIN(sm->runs, (uint64_t)UINT_MAX) : 1;
   /* A merged counter is at most the sum of the runs' largest: the larger
    * of the two stands when some of the data did not know its runs. */
-  uint64_t sum_max = have_runs ? MAX(prof->run_max_sum, max) : max;
+  uint64_t sum_max = have_runs ? MAX(sm->run_max_sum, sm->total_max) : sm->total_max;
   profile_info->sum_max = (gcov_type)MIN(sum_max ? sum_max : 1, (uint64_t)INT64_MAX);
+  xp_hot_count = xprof_cutoff_count(sm, XPROF_HOT_CUTOFF);
   if (dump_file)
-    fprintf(dump_file, "xprof: training runs %u, sum of their largest counters %" PRId64 "\n",
-            profile_info->runs, (int64_t)profile_info->sum_max);
+    fprintf(dump_file,
+            "xprof: training runs %u, sum of their largest counters %" PRId64
+            ", hot from %" PRIu64 "\n",
+            profile_info->runs, (int64_t)profile_info->sum_max, xp_hot_count);
   XP_SET_OPTIMIZATION(x_flag_branch_probabilities, 1);
   /* GCC's clones and inliner look at the flag as well (cgraphclones.cc). */
   XP_SET_OPTIMIZATION(x_flag_profile_partial_training, xp_opts.partial_training);
 
   xprof_use_stats st = {};
   plain_cache = xp_plain_cache();
-  hot_caches[0] = hot_caches[1] = xp_node_cache();
+  hot_caches[0] = hot_caches[1] = hot_caches[2] = xp_node_cache();
   vec<cgraph_node *> done = vNULL;
   cgraph_node *node;
   FOR_EACH_DEFINED_FUNCTION(node) {

@@ -40,6 +40,7 @@ struct xp_options {
   bool partial_training;       /* use: never-run functions keep their guess */
   unsigned hot_inline;         /* use: inlining limit in trained functions */
   unsigned cold_inline;        /* use: growth inlined at any call site there */
+  unsigned hot_inline_growth;  /* use: unit growth (%) where hot_inline applies */
   unsigned salvage;            /* use: percent of a changed function's counts
                                 * that must match to salvage them; above 100:
                                 * never (no-salvage) */
@@ -159,12 +160,17 @@ struct xp_plain_cache {
 tree xp_plain_optimization(tree fndecl, struct xp_plain_cache *cache);
 
 /* The optimization node of a function that ran in training (its counts
- * set): its own with GCC's inlining limit for callees not declared inline
- * raised to xp_opts.hot_inline and, where a call that never ran keeps a
- * local aggregate in memory, the growth GCC inlines at any call site to
- * xp_opts.cold_inline (hot_inline.cc); NULL_TREE to keep its own.
- * caches[0] holds the nodes without the cold-call limit, caches[1] with. */
-tree xp_hot_optimization(tree fndecl, struct xp_node_cache caches[2]);
+ * set): its own with, in a function with a hot block (xp_hot_count), GCC's
+ * inlining limit for callees not declared inline raised to
+ * xp_opts.hot_inline within a unit growth of xp_opts.hot_inline_growth
+ * and, where a call that never ran keeps a local aggregate in memory, the
+ * growth GCC inlines at any call site raised to xp_opts.cold_inline
+ * (hot_inline.cc); NULL_TREE to keep its own.  caches[0] holds the nodes
+ * with the hot limit, caches[1] with the cold one, caches[2] with both. */
+tree xp_hot_optimization(tree fndecl, struct xp_node_cache caches[3]);
+/* The count from which a block is hot (the profile summary's
+ * XPROF_HOT_CUTOFF), set by use.cc for hot_inline.cc. */
+extern uint64_t xp_hot_count;
 
 /* GCC diagnostics want their own format language; these take printf. */
 void xp_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -795,7 +795,7 @@ int xprof_binary_lookup(const char *path, const char *objpath,
       goto out;
     const unsigned char *ix = rh + XB_RECORD_HEADER;
     uint64_t n_slots = xprof_get64(ix);
-    xprof_summary sum;
+    xprof_summary sum = {0};
     sum.total_max = xprof_get64(ix + 8);
     sum.total_sum = xprof_get64(ix + 16);
     sum.n_counts = xprof_get64(ix + 24);
@@ -831,6 +831,8 @@ int xprof_binary_lookup(const char *path, const char *objpath,
           goto out;
         if (strcmp(p->objfiles[0].path, objpath) == 0) {
           runs_before_index(fd, index_off, p);
+          sum.runs = p->runs;
+          sum.run_max_sum = p->run_max_sum;
           p->summary = xprof_alloc(p, sizeof *p->summary);
           if (p->summary)
             *p->summary = sum;

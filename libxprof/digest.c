@@ -56,20 +56,26 @@ static char *binary_only_text(const xprof_objfile *o) {
   return text;
 }
 
-/* The summary fields `what` as text: "max N", or all of them. */
+/* The summary fields `what` as text: what GCC reads ("max N runs N sum N
+ * hot N"), or all of them (the numbers alone, as they are shipped:
+ * SHIP_NUMBERS of them). */
+#define SHIP_NUMBERS (6 + 3 * XPROF_SUMMARY_CUTOFFS)
 static void summary_text(const xprof_summary *s, unsigned what, char *buf, size_t size) {
   int k = 0;
   buf[0] = 0;
   if (what & XPROF_DIGEST_SUMMARY) {
-    k = snprintf(buf, size, "%llu %llu %llu %llu", (unsigned long long)s->total_max,
+    k = snprintf(buf, size, "%llu %llu %llu %llu %llu %llu", (unsigned long long)s->total_max,
                  (unsigned long long)s->total_sum, (unsigned long long)s->n_counts,
-                 (unsigned long long)s->n_procs);
+                 (unsigned long long)s->n_procs, (unsigned long long)s->runs,
+                 (unsigned long long)s->run_max_sum);
     for (unsigned i = 0; i < XPROF_SUMMARY_CUTOFFS; i++)
       k += snprintf(buf + k, size - (size_t)k, " %u %llu %llu", s->entry[i].cutoff,
                     (unsigned long long)s->entry[i].min_count,
                     (unsigned long long)s->entry[i].num_counts);
   } else if (what & XPROF_DIGEST_MAX) {
-    snprintf(buf, size, "max %llu", (unsigned long long)s->total_max);
+    snprintf(buf, size, "max %llu runs %llu sum %llu hot %llu", (unsigned long long)s->total_max,
+             (unsigned long long)s->runs, (unsigned long long)s->run_max_sum,
+             (unsigned long long)xprof_cutoff_count(s, XPROF_HOT_CUTOFF));
   }
 }
 
@@ -87,7 +93,7 @@ void xprof_use_digest(const xprof_objfile *o, const xprof_summary *s, unsigned w
    * with anything: the moment and the process make this one unique. */
   char unique[64];
   snprintf(unique, sizeof unique, "unwritten %ld %d", (long)time(NULL), (int)getpid());
-  char *all = xprof_format("xprof use digest 3\n%s\n%.*s\n%s", sum, text ? (int)n : -1,
+  char *all = xprof_format("xprof use digest 4\n%s\n%.*s\n%s", sum, text ? (int)n : -1,
                            text ? text : o ? unique : "no data",
                            extra ? extra : o ? unique : "");
   free(text);
@@ -114,12 +120,15 @@ char *xprof_compile_object_name(const char *output, const char *source) {
 
 /* A compilation that runs on another machine (distcc) reads the profile
  * data shipped inside its preprocessed source, in a line
- *   # xprof use data 1 <summary: 52 numbers> <the object file as xprof_text, base64>
+ *   # xprof use data 2 <summary: 54 numbers> <the object file as xprof_text, base64>
  * which the drivers put into a top-level asm statement: the plugins take
  * it out before anything is emitted.  The summary travels as numbers
- * because a profile of one object file would give another one. */
+ * because a profile of one object file would give another one.  The
+ * version after the tag changes with what is shipped: version 1 lacked
+ * the training runs. */
 
-static const char ship_tag[] = "# xprof use data 1 ";
+static const char ship_tag[] = "# xprof use data 2 ";
+static const char ship_prefix[] = "# xprof use data "; /* of every version */
 static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 static char *base64(const unsigned char *p, size_t n) {
@@ -188,7 +197,7 @@ static const char *find_line(const char *text, size_t len, const char *tag, size
 }
 
 const char *xprof_use_find_shipped(const char *text, size_t len, size_t *line_len) {
-  return find_line(text, len, ship_tag, line_len);
+  return find_line(text, len, ship_prefix, line_len);
 }
 
 static const char object_tag[] = "# xprof object ";
@@ -211,7 +220,8 @@ char *xprof_drop_shipped(const char *text, size_t len, size_t *out_len) {
   for (size_t i = 0; i < len;) {
     const char *end = memchr(text + i, '\n', len - i);
     size_t n = end ? (size_t)(end - (text + i)) + 1 : len - i;
-    int ours = (n >= sizeof ship_tag - 1 && memcmp(text + i, ship_tag, sizeof ship_tag - 1) == 0) ||
+    int ours = (n >= sizeof ship_prefix - 1 &&
+                memcmp(text + i, ship_prefix, sizeof ship_prefix - 1) == 0) ||
                (n >= sizeof object_tag - 1 &&
                 memcmp(text + i, object_tag, sizeof object_tag - 1) == 0);
     if (!ours) {
@@ -226,14 +236,23 @@ char *xprof_drop_shipped(const char *text, size_t len, size_t *out_len) {
 }
 
 int xprof_use_unship(const char *line, size_t len, xprof_profile **out, xprof_error *err) {
-  size_t tn = sizeof ship_tag - 1;
+  size_t tn = sizeof ship_tag - 1, pn = sizeof ship_prefix - 1;
+  if (len >= pn && memcmp(line, ship_prefix, pn) == 0 && (len < tn || memcmp(line, ship_tag, tn) != 0)) {
+    size_t vn = pn;
+    while (vn < len && line[vn] != ' ' && line[vn] != '\n')
+      vn++;
+    return xprof_fail(err, XPROF_ERR_FORMAT,
+                      "shipped profile data of another xprof version ('%.*s'; this one "
+                      "reads '%.*s'): use the same xprof on both machines",
+                      (int)vn, line, (int)tn - 1, ship_tag);
+  }
   if (len < tn || memcmp(line, ship_tag, tn) != 0)
     return xprof_fail(err, XPROF_ERR_FORMAT, "shipped profile data: no '%s'", ship_tag);
   char *copy = xprof_format("%.*s", (int)(len - tn), line + tn);
   if (!copy)
     return xprof_fail_nomem(err, "shipped profile data");
   xprof_summary s;
-  unsigned long long v[4 + 3 * XPROF_SUMMARY_CUTOFFS];
+  unsigned long long v[SHIP_NUMBERS];
   char *p = copy, *end;
   for (size_t i = 0; i < sizeof v / sizeof *v; i++, p = end) {
     v[i] = strtoull(p, &end, 10);
@@ -243,10 +262,11 @@ int xprof_use_unship(const char *line, size_t len, xprof_profile **out, xprof_er
     }
   }
   s.total_max = v[0], s.total_sum = v[1], s.n_counts = v[2], s.n_procs = v[3];
+  s.runs = v[4], s.run_max_sum = v[5];
   for (unsigned i = 0; i < XPROF_SUMMARY_CUTOFFS; i++) {
-    s.entry[i].cutoff = (uint32_t)v[4 + 3 * i];
-    s.entry[i].min_count = v[5 + 3 * i];
-    s.entry[i].num_counts = v[6 + 3 * i];
+    s.entry[i].cutoff = (uint32_t)v[6 + 3 * i];
+    s.entry[i].min_count = v[7 + 3 * i];
+    s.entry[i].num_counts = v[8 + 3 * i];
   }
   while (*p == ' ')
     p++;

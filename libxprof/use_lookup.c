@@ -68,6 +68,32 @@ void xprof_compute_summary(const xprof_profile *p, xprof_summary *s) {
     s->entry[c].min_count = 1;
     s->entry[c].num_counts = s->n_counts;
   }
+  s->runs = p->runs;
+  s->run_max_sum = p->run_max_sum;
+}
+
+uint64_t xprof_cutoff_count(const xprof_summary *s, uint32_t cutoff) {
+  for (unsigned c = 0; c < XPROF_SUMMARY_CUTOFFS; c++)
+    if (s->entry[c].cutoff == cutoff)
+      return s->entry[c].min_count ? s->entry[c].min_count : 1;
+  return 1;
+}
+
+/* Several profiles given to one use build: the summary of all of them,
+ * roughly (the cutoffs' counts add up), and exactly for the runs, which
+ * add up as merging adds them (a side that does not know its runs is one
+ * run of its largest counter). */
+static void add_summary(xprof_summary *sum, const xprof_summary *s) {
+  uint64_t runs = sum->runs ? sum->runs : 1, max_sum = sum->runs ? sum->run_max_sum : sum->total_max;
+  runs = xprof_sat_add(runs, s->runs ? s->runs : 1);
+  max_sum = xprof_sat_add(max_sum, s->runs ? s->run_max_sum : s->total_max);
+  sum->runs = runs;
+  sum->run_max_sum = max_sum;
+  sum->total_sum = xprof_sat_add(sum->total_sum, s->total_sum);
+  if (s->total_max > sum->total_max)
+    sum->total_max = s->total_max;
+  for (unsigned k = 0; k < XPROF_SUMMARY_CUTOFFS; k++)
+    sum->entry[k].min_count = xprof_sat_add(sum->entry[k].min_count, s->entry[k].min_count);
 }
 
 static void say(xprof_warn_fn warn, void *ctx, const char *fmt, ...)
@@ -150,15 +176,8 @@ xprof_profile *xprof_use_lookup(const char *const *names, unsigned n_names,
       sum = p->summary;
       continue;
     }
-    /* Several profiles accumulate: so do their summaries, roughly. */
-    if (p->summary && sum) {
-      sum->total_sum = xprof_sat_add(sum->total_sum, p->summary->total_sum);
-      if (p->summary->total_max > sum->total_max)
-        sum->total_max = p->summary->total_max;
-      for (unsigned k = 0; k < XPROF_SUMMARY_CUTOFFS; k++)
-        sum->entry[k].min_count =
-            xprof_sat_add(sum->entry[k].min_count, p->summary->entry[k].min_count);
-    }
+    if (p->summary && sum)
+      add_summary(sum, p->summary);
     if (xprof_merge(acc, p, 1, XPROF_REPLACE_OBJFILE, &err) < 0)
       say(warn, ctx, "cannot merge profile data for %s: %s", objpath, err.msg);
     acc->summary = sum;

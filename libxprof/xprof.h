@@ -217,7 +217,11 @@ typedef struct xprof_profile {
  * (parts per million of the sum of all counters), the smallest counter
  * among the largest ones that make up that share, and how many they are.
  * Computed from a histogram of 4 buckets per power of two, so a threshold
- * is exact to within a quarter of its power of two. */
+ * is exact to within a quarter of its power of two.  With them, the
+ * training runs and the sum of their largest counters (xprof_profile's
+ * runs and run_max_sum, GCC's gcov summary): everything program-wide that
+ * a compiler reads, so that a compiler cache's key and the data shipped
+ * to another machine carry all of it. */
 #define XPROF_SUMMARY_CUTOFFS 16
 typedef struct xprof_summary {
   uint64_t total_max, total_sum, n_counts, n_procs;
@@ -225,9 +229,18 @@ typedef struct xprof_summary {
     uint32_t cutoff;
     uint64_t min_count, num_counts;
   } entry[XPROF_SUMMARY_CUTOFFS];
+  uint64_t runs, run_max_sum; /* 0 and 0 when unknown */
 } xprof_summary;
 
 void xprof_compute_summary(const xprof_profile *p, xprof_summary *s);
+
+/* The cutoff from which a count is hot: LLVM's (-profile-summary-cutoff-
+ * hot), the counts that make up 99% of the sum of all of them. */
+#define XPROF_HOT_CUTOFF 990000u
+/* The smallest of the largest counts that make up `cutoff` parts per
+ * million of the sum of all counts (one of the summary's cutoffs); 1 when
+ * the summary has no such entry or no counts. */
+uint64_t xprof_cutoff_count(const xprof_summary *s, uint32_t cutoff);
 
 /* ---- building and querying ------------------------------------------- */
 
@@ -1195,9 +1208,10 @@ char *xprof_remap_prefix(const char *path, const char *const *maps, unsigned n);
 
 /* ---- compiler caches ------------------------------------------------- */
 
-/* What a use build reads beside its object file's data: the hottest
- * count of the whole profile (GCC's sum_max), or the whole summary (the
- * ProfileSummary LLVM's module carries). */
+/* What a use build reads beside its object file's data: what GCC's reads
+ * (the hottest count, the training runs and the sum of their largest
+ * counters for its gcov summary, and the hot count), or the whole summary
+ * (the ProfileSummary LLVM's module carries, and the runs). */
 #define XPROF_DIGEST_MAX 1u
 #define XPROF_DIGEST_SUMMARY 2u
 #define XPROF_DIGEST_HEX 33 /* 32 hex digits and the terminator */
@@ -1209,7 +1223,7 @@ void xprof_use_digest(const xprof_objfile *o, const xprof_summary *s, unsigned w
 
 /* A compilation on another machine (distcc) that cannot read the profile
  * gets its data shipped in its preprocessed source: one line, "# xprof
- * use data 1 ...", with the object file's data `o` and the summary `s`
+ * use data 2 ...", with the object file's data `o` and the summary `s`
  * (malloc'd; NULL when out of memory).  The drivers put it into a
  * top-level asm statement; the plugins find it in the module's asm
  * (xprof_use_find_shipped: the line and its length, or NULL), take it

@@ -265,6 +265,63 @@ static void shipping(void) {
   xprof_profile_free(p);
 }
 
+/* The summary carries the training runs, and gives the count from which
+ * a count is hot; the digest of what GCC reads (a compiler cache's key)
+ * and the shipped data change with both, and not with the cutoffs GCC
+ * does not read. */
+static void summary_runs(void) {
+  xprof_profile *p = two_objects(); /* counts 10, 20, 30 and 11, 21, 31 */
+  p->runs = 3;
+  p->run_max_sum = 90;
+  xprof_summary s;
+  xprof_compute_summary(p, &s);
+  CHECK_U64(s.runs, 3);
+  CHECK_U64(s.run_max_sum, 90);
+  CHECK_U64(xprof_cutoff_count(&s, XPROF_HOT_CUTOFF), 10); /* 99%: all six */
+  CHECK_U64(xprof_cutoff_count(&s, 500000), 20);            /* 31, 30, 21, 20 */
+  CHECK_U64(xprof_cutoff_count(&s, 123), 1);                /* not a cutoff */
+
+  const xprof_objfile *o = xprof_find_objfile(p, "/b/main.o");
+  char base[XPROF_DIGEST_HEX], d[XPROF_DIGEST_HEX];
+  xprof_use_digest(o, &s, XPROF_DIGEST_MAX, base);
+  s.runs = 4;
+  xprof_use_digest(o, &s, XPROF_DIGEST_MAX, d);
+  CHECK(strcmp(d, base) != 0);
+  s.runs = 3;
+  s.run_max_sum = 91;
+  xprof_use_digest(o, &s, XPROF_DIGEST_MAX, d);
+  CHECK(strcmp(d, base) != 0);
+  s.run_max_sum = 90;
+  unsigned hot = 0;
+  while (s.entry[hot].cutoff != XPROF_HOT_CUTOFF)
+    hot++;
+  s.entry[hot].min_count = 11;
+  xprof_use_digest(o, &s, XPROF_DIGEST_MAX, d);
+  CHECK(strcmp(d, base) != 0);
+  s.entry[hot].min_count = 10;
+  s.entry[0].min_count++; /* a cutoff GCC does not read */
+  xprof_use_digest(o, &s, XPROF_DIGEST_MAX, d);
+  CHECK_STR(d, base);
+  s.entry[0].min_count--;
+
+  char *line = xprof_use_ship(o, &s);
+  xprof_profile *back = NULL;
+  xprof_error err;
+  CHECK(line && xprof_use_unship(line, strlen(line), &back, &err) == 0);
+  if (back) {
+    CHECK_U64(back->summary->runs, 3);
+    CHECK_U64(back->summary->run_max_sum, 90);
+    xprof_profile_free(back);
+  }
+  /* Data an older xprof shipped (without the runs) is refused by name. */
+  const char *old = "# xprof use data 1 5 6 7";
+  CHECK(xprof_use_unship(old, strlen(old), &back, &err) < 0);
+  CHECK_HAS(err.msg, "shipped profile data of another xprof version ('# xprof use data 1'; "
+                     "this one reads '# xprof use data 2')");
+  xprof_free(line);
+  xprof_profile_free(p);
+}
+
 UNIT_TABLE(compile_tests) = {
     {"compile/comdat_names", comdat_names},
     {"compile/signatures", signatures},
@@ -273,6 +330,7 @@ UNIT_TABLE(compile_tests) = {
     {"compile/ends_and_skips", ends_and_skips},
     {"compile/use_summary", use_summary},
     {"compile/use_digest", use_digest},
+    {"compile/summary_runs", summary_runs},
     {"compile/object_names", object_names},
     {"compile/prefix_maps", prefix_maps},
     {"compile/shipping", shipping},

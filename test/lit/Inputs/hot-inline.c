@@ -1,6 +1,8 @@
 /* A function too big for GCC's -O2 inlining limit (work) called from a
- * hot loop (hot_caller), from a call site that runs once (cold_caller) and
- * from a loop that never runs in training (untrained_caller).  With
+ * hot loop (hot_caller), from a call site that runs once (cold_caller),
+ * from a loop that runs 200 times in training, nothing beside the hot
+ * loop's 100000 (warm_caller), and from a loop that never runs in
+ * training (untrained_caller).  With
  * -DBIGGER work is too big for clang's -O2 threshold too (an inline
  * cost over 400 against 225). */
 #include <stdio.h>
@@ -48,6 +50,13 @@ unsigned hot_caller(const unsigned *v, unsigned n, unsigned rounds) {
 
 unsigned cold_caller(const unsigned *v, unsigned n) { return work(v, n, 99); }
 
+unsigned warm_caller(const unsigned *v, unsigned n, unsigned rounds) {
+  unsigned s = 2;
+  for (unsigned r = 0; r < rounds; r++)
+    s += work(v, n, r ^ 5);
+  return s;
+}
+
 unsigned untrained_caller(const unsigned *v, unsigned n, unsigned rounds) {
   unsigned s = 1;
   for (unsigned r = 0; r < rounds; r++)
@@ -55,13 +64,15 @@ unsigned untrained_caller(const unsigned *v, unsigned n, unsigned rounds) {
   return s;
 }
 
-/* main ROUNDS [cold|untrained] */
+/* main ROUNDS [cold|untrained|train] */
 int main(int argc, char **argv) {
   unsigned rounds = argc > 1 ? (unsigned)atoi(argv[1]) : 1000;
   unsigned v[4] = {1, 2, 3, 4}, n = (unsigned)argc + 2;
   unsigned s = hot_caller(v, n, rounds);
   if (argc > 2 && argv[2][0] == 'c')
     s += cold_caller(v, n);
+  if (argc > 2 && argv[2][0] == 't')
+    s += warm_caller(v, n, 200);
   if (argc > 2 && argv[2][0] == 'u')
     s += untrained_caller(v, n, rounds);
   printf("%u\n", s);
