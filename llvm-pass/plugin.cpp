@@ -275,6 +275,19 @@ struct DropInlineBonusPass : PassInfoMixin<DropInlineBonusPass> {
   static StringRef name() { return "xprof-drop-inline-bonus"; }
 };
 
+// After each function's simplification in the inliner's walk, before
+// its callers are looked at: its bonus made what its counters cost now.
+struct RebaseInlineBonusPass : PassInfoMixin<RebaseInlineBonusPass> {
+  PreservedAnalyses run(Function &F, FunctionAnalysisManager &) {
+    if (!xl_rebase_inline_bonus(wrap(&F)))
+      return PreservedAnalyses::all();
+    PreservedAnalyses PA;
+    PA.preserveSet<CFGAnalyses>();
+    return PA;
+  }
+  static StringRef name() { return "xprof-rebase-inline-bonus"; }
+};
+
 // Use builds: the divisions the use pass marked for specialization
 // (specialize.c), made last so that no later pass folds them back.
 struct SpecializeDivisionsPass : PassInfoMixin<SpecializeDivisionsPass> {
@@ -505,6 +518,10 @@ static void registerPipelineNames(PassBuilder &PB) {
           FPM.addPass(DropInlineBonusPass());
           return true;
         }
+        if (Name == RebaseInlineBonusPass::name()) {
+          FPM.addPass(RebaseInlineBonusPass());
+          return true;
+        }
         if (Name == SpecializeDivisionsPass::name()) {
           FPM.addPass(SpecializeDivisionsPass());
           return true;
@@ -539,6 +556,11 @@ static void registerCallbacks(PassBuilder &PB) {
   // step catches pipelines without a vectorizer.
   PB.registerVectorizerStartEPCallback([](FunctionPassManager &FPM, OptimizationLevel) {
     FPM.addPass(DropInlineBonusPass());
+  });
+  // The end of the function simplification that the inliner's walk runs
+  // on each function after inlining into it.
+  PB.registerScalarOptimizerLateEPCallback([](FunctionPassManager &FPM, OptimizationLevel) {
+    FPM.addPass(RebaseInlineBonusPass());
   });
   PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, OptimizationLevel Level) {
     MPM.addPass(createModuleToFunctionPassAdaptor(DropInlineBonusPass()));

@@ -56,6 +56,12 @@ struct xl_options {
 /* Run a mode over a module; returns nonzero when the module changed. */
 int xl_run_collect(LLVMModuleRef m, const struct xl_options *o);
 int xl_run_use(LLVMModuleRef m, const struct xl_options *o);
+/* Once fn has been simplified (after inlining into it): make the inliner
+ * bonus it carries what its instrumentation costs now, not the sum of
+ * the bonuses its own and its inlined callees' counters had before
+ * constant arguments and dead blocks took some of them away (collect.c).
+ * Returns nonzero when fn changed. */
+int xl_rebase_inline_bonus(LLVMValueRef fn);
 /* Warnings are printed unless this is set (-w, which the drivers pass
  * on as -xprof-no-warnings); notes always. */
 extern int xl_no_warnings;
