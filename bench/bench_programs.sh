@@ -10,15 +10,18 @@
 # output on the measured input must equal the plain build's.  A second
 # measured input (run2), unlike both, times the use builds again.
 #
-#   bench/bench_programs.sh [--quick] [--rounds N] [--compilers "gcc clang"]
+#   bench/bench_programs.sh [--quick] [--rounds N] [--compile-rounds N]
+#                           [--compilers "gcc clang"]
 #                           [--programs "lua bzip2 sqlite zstd"] [--callgrind]
 #                           [--verify]
 #
 # Prints a table (markdown) of run-time ratios against the plain build of
 # the same compiler, measured in the same run: the CPU time of each run
 # over the plain build's in the same round (medians, ranges), counters,
-# profile sizes and build times; the .text size of the plain and use
-# builds and the use builds' compile times; then xprof's use build against the
+# profile sizes and build times (CPU time of the build's processes, the
+# median of --compile-rounds builds, 3 by default); the .text size of the
+# plain and use builds and the use builds' compile times; then xprof's use
+# build against the
 # compiler's own, round by round: the median ratio with its range, and in
 # how many rounds xprof's was faster (15 rounds by default, so that a
 # difference the noise could make does not pass for a lead).  --callgrind: also the instructions of
@@ -42,15 +45,17 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 rounds=15 compilers="gcc clang" programs="lua bzip2 sqlite zstd" quick=0 callgrind=0 verify=0
+compile_rounds=3
 while (($#)); do
   case $1 in
-    --quick) quick=1 rounds=1 programs=bzip2 ;;
+    --quick) quick=1 rounds=1 compile_rounds=1 programs=bzip2 ;;
     --rounds) rounds=$2; shift ;;
+    --compile-rounds) compile_rounds=$2; shift ;;
     --compilers) compilers=$2; shift ;;
     --programs) programs=$2; shift ;;
     --callgrind) callgrind=1 ;;
     --verify) verify=1 ;;
-    *) echo "usage: bench_programs.sh [--quick] [--rounds N] [--compilers LIST] [--programs LIST] [--callgrind] [--verify]" >&2; exit 2 ;;
+    *) echo "usage: bench_programs.sh [--quick] [--rounds N] [--compile-rounds N] [--compilers LIST] [--programs LIST] [--callgrind] [--verify]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -140,12 +145,12 @@ for prog in $programs; do
     # the compiler are not in the page cache yet): built once untimed, so
     # that the compile-time ratios do not flatter every later build.
     "build_$prog" "$d/plain" "$cc" ""
-    t0=$(now); "build_$prog" "$d/plain" "$cc" ""; btime[plain]=$(echo "$(now) $t0" | awk '{print $1-$2}')
-    t0=$(now); "build_$prog" "$d/gen" "$cc" "$(native_flags $cc gen)"; btime[gen]=$(echo "$(now) $t0" | awk '{print $1-$2}')
+    btime[plain]=$(build_time "$compile_rounds" "build_$prog" "$d/plain" "$cc" "")
+    btime[gen]=$(build_time "$compile_rounds" "build_$prog" "$d/gen" "$cc" "$(native_flags $cc gen)")
     "build_$prog" "$d/genat" "$cc" "$(native_flags $cc genat)"
     xdump=$([ $cc = gcc ] && echo "-fplugin-arg-xprof-cfg-dump" || echo "-mllvm -xprof-cfg-dump")
     xextra=$(xprof_extra $cc)
-    t0=$(now); "build_$prog" "$d/xat" "xprof-$cc" "-xprofile=collect $xdump $xextra"; btime[xat]=$(echo "$(now) $t0" | awk '{print $1-$2}')
+    btime[xat]=$(build_time "$compile_rounds" "build_$prog" "$d/xat" "xprof-$cc" "-xprofile=collect $xdump $xextra")
     "build_$prog" "$d/xsin" "xprof-$cc" "-xprofile=collect $(second_collect $cc) $xextra"
     # Native use: the generate build, trained, rebuilt in place.
     "build_$prog" "$d/nuse" "$cc" "$(native_flags $cc gen)"
@@ -153,21 +158,18 @@ for prog in $programs; do
     if [ $cc = clang ]; then
       "$(llvm_profdata)" merge -o "$d/nuse.profdata" "$d"/nuse/prof-*.profraw
       nprof_size=$(stat -c %s "$d/nuse.profdata")
-      t0=$(now)
-      "build_$prog" "$d/nuse" "$cc" "-fprofile-use=$d/nuse.profdata -Wno-profile-instr-unprofiled -Wno-profile-instr-out-of-date"
+      btime[nuse]=$(build_time "$compile_rounds" "build_$prog" "$d/nuse" "$cc" \
+        "-fprofile-use=$d/nuse.profdata -Wno-profile-instr-unprofiled -Wno-profile-instr-out-of-date")
     else
       nprof_size=$(find "$d/nuse" -name '*.gcda' -exec cat {} + | wc -c)
-      t0=$(now)
-      "build_$prog" "$d/nuse" "$cc" "-fprofile-use -Wno-missing-profile"
+      btime[nuse]=$(build_time "$compile_rounds" "build_$prog" "$d/nuse" "$cc" "-fprofile-use -Wno-missing-profile")
     fi
-    btime[nuse]=$(echo "$(now) $t0" | awk '{print $1-$2}')
     # xprof use: the collect build, trained, rebuilt in place.
     "build_$prog" "$d/xuse" "xprof-$cc" "-xprofile=collect $xextra"
     "run_$prog" "$d/xuse" train >/dev/null
     bin=$(binary $prog)
     xprof_size=$(stat -c %s "$d/xuse/$bin.profile/feedback")
-    t0=$(now); "build_$prog" "$d/xuse" "xprof-$cc" "-xprofile=use:$bin $xextra" 2> "$d/xuse.log"
-    btime[xuse]=$(echo "$(now) $t0" | awk '{print $1-$2}')
+    btime[xuse]=$(build_time "$compile_rounds" "build_$prog" "$d/xuse" "xprof-$cc" "-xprofile=use:$bin $xextra" 2> "$d/xuse.log")
     # .text of the builds users ship, and the use builds' compile times.
     text() { size -A "$1" | awk '$1 == ".text" {print $2}'; }
     echo "$prog $cc $(text "$d/plain/$bin") $(text "$d/nuse/$bin") $(text "$d/xuse/$bin") ${btime[plain]} ${btime[nuse]} ${btime[xuse]}" >> "$results.size"
@@ -225,7 +227,7 @@ while read -r prog cc base gen genat xat xsin nuse xuse native xc nps xps bp bg 
     "$(cell $nuse)" "$(cell $xuse)" "$native" "$xc" "$nps" "$xps" "$bp" "$bg" "$bx" "$warn"
 done < "$results"
 echo
-echo "code size (.text bytes) and use-build compile time (wall seconds; -j$jobs for lua and zstd):"
+echo "code size (.text bytes) and use-build compile time (CPU seconds of the build's processes, median of $compile_rounds builds; -j$jobs for lua and zstd):"
 echo
 echo "| program | compiler | .text plain | native use | xprof use | xprof / native | compile s plain | native use | xprof use |"
 echo "|---|---|---|---|---|---|---|---|---|"
