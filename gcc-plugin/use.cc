@@ -570,11 +570,12 @@ void xp_use_execute(void) {
     sm = &own;
   }
   profile_info = XCNEW(gcov_summary);
-  bool have_runs = sm->runs && sm->run_max_sum;
-  profile_info->runs = have_runs ? (unsigned)MIN(sm->runs, (uint64_t)UINT_MAX) : 1;
+  uint64_t runs, sum_max;
+  xprof_known_runs(sm->runs, sm->run_max_sum, sm->total_max, &runs, &sum_max);
+  profile_info->runs = (unsigned)MIN(MAX(runs, (uint64_t)1), (uint64_t)UINT_MAX);
   /* A merged counter is at most the sum of the runs' largest: the larger
    * of the two stands when some of the data did not know its runs. */
-  uint64_t sum_max = have_runs ? MAX(sm->run_max_sum, sm->total_max) : sm->total_max;
+  sum_max = MAX(sum_max, sm->total_max);
   profile_info->sum_max = (gcov_type)MIN(sum_max ? sum_max : 1, (uint64_t)INT64_MAX);
   xp_hot_count = xprof_cutoff_count(sm, XPROF_HOT_CUTOFF);
   if (dump_file)

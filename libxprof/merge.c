@@ -418,17 +418,12 @@ static int merge_programs(xprof_profile *d, const xprof_profile *s) {
 
 /* ---- the merge ------------------------------------------------------------ */
 
-/* p's training runs (xprof_profile.runs).  Data that does not know them
- * (older binary data, text) but has counts is taken for one run whose
- * largest counter is its own, as a compiler takes it: merged with data
- * that does know them, it then still weighs in the sum. */
+/* p's training runs (xprof_known_runs): merged with data that knows its
+ * runs, data that does not still weighs in the sum.  Its largest counter
+ * is looked for only when it is needed. */
 static void known_runs(const xprof_profile *p, uint64_t *runs, uint64_t *max_sum) {
-  *runs = p->runs;
-  *max_sum = p->run_max_sum;
-  if (p->runs || p->run_max_sum)
-    return;
-  *max_sum = xprof_max_counter(p);
-  *runs = *max_sum ? 1 : 0;
+  uint64_t max = p->runs || p->run_max_sum ? 0 : xprof_max_counter(p);
+  xprof_known_runs(p->runs, p->run_max_sum, max, runs, max_sum);
 }
 
 int xprof_merge(xprof_profile *d, const xprof_profile *s, uint64_t weight,

@@ -274,6 +274,13 @@ uint64_t xprof_max_counter(const xprof_profile *p) {
   return max;
 }
 
+void xprof_known_runs(uint64_t runs, uint64_t run_max_sum, uint64_t max, uint64_t *out_runs,
+                      uint64_t *out_max_sum) {
+  int known = runs || run_max_sum;
+  *out_runs = known ? runs : max ? 1 : 0;
+  *out_max_sum = known ? run_max_sum : max;
+}
+
 /* Collect the VP_PROC values and count the distinct ones. */
 uint32_t xprof_count_proc_names(const xprof_profile *p) {
   size_t n = 0, cap = 0;

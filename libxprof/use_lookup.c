@@ -81,14 +81,13 @@ uint64_t xprof_cutoff_count(const xprof_summary *s, uint32_t cutoff) {
 
 /* Several profiles given to one use build: the summary of all of them,
  * roughly (the cutoffs' counts add up), and exactly for the runs, which
- * add up as merging adds them (a side that does not know its runs is one
- * run of its largest counter). */
+ * add up as merging adds them (xprof_known_runs). */
 static void add_summary(xprof_summary *sum, const xprof_summary *s) {
-  uint64_t runs = sum->runs ? sum->runs : 1, max_sum = sum->runs ? sum->run_max_sum : sum->total_max;
-  runs = xprof_sat_add(runs, s->runs ? s->runs : 1);
-  max_sum = xprof_sat_add(max_sum, s->runs ? s->run_max_sum : s->total_max);
-  sum->runs = runs;
-  sum->run_max_sum = max_sum;
+  uint64_t runs, max_sum, s_runs, s_max_sum;
+  xprof_known_runs(sum->runs, sum->run_max_sum, sum->total_max, &runs, &max_sum);
+  xprof_known_runs(s->runs, s->run_max_sum, s->total_max, &s_runs, &s_max_sum);
+  sum->runs = xprof_sat_add(runs, s_runs);
+  sum->run_max_sum = xprof_sat_add(max_sum, s_max_sum);
   sum->total_sum = xprof_sat_add(sum->total_sum, s->total_sum);
   if (s->total_max > sum->total_max)
     sum->total_max = s->total_max;

@@ -337,6 +337,13 @@ uint32_t xprof_count_proc_names(const xprof_profile *p);
 /* The largest counter of the profile (0 when it has none). */
 uint64_t xprof_max_counter(const xprof_profile *p);
 
+/* The training runs data stands for, and the sum of their largest
+ * counters: its own (runs, run_max_sum) when it knows them, else -- older
+ * binary data, text -- one run whose largest counter is `max`, the data's
+ * own (no run when max is 0), as a compiler takes it. */
+void xprof_known_runs(uint64_t runs, uint64_t run_max_sum, uint64_t max, uint64_t *out_runs,
+                      uint64_t *out_max_sum);
+
 /* Check the model's rules: unique names, sorted counter ids, sorted
  * unique value-profile expression ids, zero counts with empty values,
  * program references to existing object files, writable names. */

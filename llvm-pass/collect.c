@@ -531,9 +531,15 @@ static int never_inlined(LLVMValueRef fn) {
   return xl_has_fn_attr(fn, "noinline") || xl_has_fn_attr(fn, "optnone");
 }
 
+/* Set once this compilation has made a mark: the passes that rebase and
+ * drop marks have nothing to look for in the others (use builds). */
+static int bonus_marks_made;
+
 static void compensate_inliner(LLVMValueRef fn, long added) {
-  if (added > 0 && !never_inlined(fn))
+  if (added > 0 && !never_inlined(fn)) {
     add_bonus_mark(fn, added);
+    bonus_marks_made = 1;
+  }
 }
 
 /* The bonus mark's value, or -1 when i is not a mark. */
@@ -600,8 +606,24 @@ static long mark_instrumentation(LLVMValueRef fn, LLVMValueRef *before, size_t n
   return cost;
 }
 
+/* Remove fn's bonus marks; returns how many there were. */
+static unsigned drop_marks(LLVMValueRef fn) {
+  unsigned n = 0;
+  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(b), next; i; i = next) {
+      next = LLVMGetNextInstruction(i);
+      if (bonus_of(i) >= 0) {
+        LLVMInstructionEraseFromParent(i);
+        n++;
+      }
+    }
+  return n;
+}
+
+int xl_drop_inline_bonus(LLVMValueRef fn) { return bonus_marks_made && drop_marks(fn) != 0; }
+
 int xl_rebase_inline_bonus(LLVMValueRef fn) {
-  if (never_inlined(fn))
+  if (!bonus_marks_made || never_inlined(fn))
     return 0;
   unsigned kind = instrumentation_kind(fn);
   long cost = 0, marked = 0;
@@ -618,12 +640,7 @@ int xl_rebase_inline_bonus(LLVMValueRef fn) {
     }
   if (n_marks == 0 || (n_marks == 1 && cost == marked))
     return 0; /* no bonus (-xprof-inline-bonus=false), or the right one */
-  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b))
-    for (LLVMValueRef i = LLVMGetFirstInstruction(b), next; i; i = next) {
-      next = LLVMGetNextInstruction(i);
-      if (bonus_of(i) >= 0)
-        LLVMInstructionEraseFromParent(i);
-    }
+  drop_marks(fn);
   if (cost > 0)
     add_bonus_mark(fn, cost);
   return 1;

@@ -262,14 +262,7 @@ struct XprofPass : PassInfoMixin<XprofPass> {
 // without them.
 struct DropInlineBonusPass : PassInfoMixin<DropInlineBonusPass> {
   PreservedAnalyses run(Function &F, FunctionAnalysisManager &) {
-    SmallVector<CallInst *, 4> Marks;
-    for (Instruction &I : instructions(F))
-      if (auto *C = dyn_cast<CallInst>(&I))
-        if (C->isInlineAsm() && C->hasFnAttr(XL_INLINE_BONUS))
-          Marks.push_back(C);
-    for (CallInst *C : Marks)
-      C->eraseFromParent();
-    return Marks.empty() ? PreservedAnalyses::all() : PreservedAnalyses::none();
+    return xl_drop_inline_bonus(wrap(&F)) ? PreservedAnalyses::none() : PreservedAnalyses::all();
   }
   static bool isRequired() { return true; }
   static StringRef name() { return "xprof-drop-inline-bonus"; }

@@ -62,6 +62,9 @@ int xl_run_use(LLVMModuleRef m, const struct xl_options *o);
  * constant arguments and dead blocks took some of them away (collect.c).
  * Returns nonzero when fn changed. */
 int xl_rebase_inline_bonus(LLVMValueRef fn);
+/* Inlining is over: remove fn's bonus marks.  Returns nonzero when fn
+ * changed. */
+int xl_drop_inline_bonus(LLVMValueRef fn);
 /* Warnings are printed unless this is set (-w, which the drivers pass
  * on as -xprof-no-warnings); notes always. */
 extern int xl_no_warnings;
