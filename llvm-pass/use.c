@@ -653,8 +653,8 @@ int xl_run_use(LLVMModuleRef m, const struct xl_options *o) {
   uint64_t uncertain =
       u.unreturned ? xl_uncertain_blocks(m, u.unreturned_fns, u.n_unreturned_fns) : 0;
   if (uncertain)
-    xl_warning(m, "%llu call%s through a pointer did not return in training (exit or "
-                  "longjmp; the first in %s); the counts of %llu block%s whose calls "
+    xl_warning(m, "%llu call%s through a pointer did not return in training (exit, "
+                  "longjmp or an exception; the first in %s); the counts of %llu block%s whose calls "
                   "lead to it took every call as returning and may be off by as much",
                (unsigned long long)u.unreturned, xprof_plural(u.unreturned),
                xl_function_name(u.unreturned_fns[0]), (unsigned long long)uncertain,

@@ -4,6 +4,7 @@
 #   real-program benchmark (bzip2 from Debian's sources, built every way,
 #   outputs compared; no timing assertions), the same program checked
 #   exact edge by edge (--verify), its profile salvaged after source edits,
+#   GCC's own profile-feedback test programs through both xprof drivers,
 #   xprof_tcov's line counts against gcov's
 #   on bzip2, lua, sqlite and zstd, and a short run of every fuzz target.
 #   Ends with a line "N passed, N failed".
@@ -91,6 +92,8 @@ step "exports: a lua training run in xprof_show, DCPI files, gprof and aprof, wh
   exports 3 bash test/exports/exports_check.sh lua
 step "time sampling on a real program (bench/bench_sampling.sh --quick: bzip2, output unchanged, samples taken)" \
   sampling 3 bash bench/bench_sampling.sh --quick
+step "GCC's own PGO tests (gcc.dg/tree-prof, g++.dg/tree-prof, bprob) trained and rebuilt with xprof-gcc and xprof-clang (test/suites/gcc_tree_prof.sh)" \
+  treeprof 3 bash test/suites/gcc_tree_prof.sh
 step "coverage: xprof_tcov's line counts against gcov's (bzip2, lua, sqlite, zstd at -O0 and -O2)" \
   gcov 8 bash test/coverage/gcov_compare.sh
 

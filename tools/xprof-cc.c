@@ -131,11 +131,28 @@ static const char *salvage_percent(const char *v) {
   return *v >= '0' && *v <= '9' && !*end && !errno && n <= 100 ? v : NULL;
 }
 
-/* Does -x LANG make the inputs after it sources that the compiler proper
- * compiles (and the plugin sees)?  Not for assembler, nor for "none". */
+/* What -x LANG makes the inputs after it: sources that the compiler proper
+ * compiles (and the plugin sees), C++ ones among them, or not sources
+ * (assembler, and "none", which goes back to the file names). */
+enum { X_LANG_NONE = 0, X_LANG_SOURCE = 1, X_LANG_CXX = 2 };
 static int compiled_language(const char *lang) {
-  return strcmp(lang, "none") != 0 && strncmp(lang, "assembler", 9) != 0;
+  if (strcmp(lang, "none") == 0 || strncmp(lang, "assembler", 9) == 0)
+    return X_LANG_NONE;
+  return strstr(lang, "c++") ? X_LANG_CXX : X_LANG_SOURCE;
 }
+
+#ifdef XPROF_FOR_CLANG
+/* Is this source C++ or Objective-C++ by its name (as clang takes it)? */
+static int is_cxx_source(const char *a) {
+  static const char *const ext[] = {".cc", ".cp", ".cpp", ".cxx", ".c++", ".C",
+                                    ".CPP", ".ii", ".mm", ".M", NULL};
+  const char *dot = strrchr(a, '.');
+  for (const char *const *e = ext; dot && *e; e++)
+    if (strcmp(dot, *e) == 0)
+      return 1;
+  return 0;
+}
+#endif
 
 static char *runtime_path(void) {
   static const char *const c[] = {"../runtime/libxprof_rt.a",
@@ -325,6 +342,8 @@ struct command {
   const char *specialize;       /* clang: -f[no-]vpt as the plugin's option */
   const char *reorder;          /* clang: -f[no-]profile-reorder-functions */
   const char *partition;        /* clang: -f[no-]reorder-blocks-and-partition */
+  int exceptions;               /* clang: the last -f[no-]exceptions (1/0), or -1 */
+  int cxx;                      /* clang: a C++ or Objective-C++ source, or clang++ */
   const char **plugin_opts;     /* clang: the user's -mllvm -xprof-* */
   int n_plugin_opts;
 };
@@ -498,6 +517,12 @@ static void compiler_argument(struct command *c, char **argv, int argc, int *i,
     c->inputs++;
   int source = input && (*x_lang || is_source(a));
   c->sources += source;
+#ifdef XPROF_FOR_CLANG
+  if (strcmp(a, "-fexceptions") == 0 || strcmp(a, "-fno-exceptions") == 0)
+    c->exceptions = a[2] == 'e';
+  if (source && (*x_lang == X_LANG_CXX || (!*x_lang && is_cxx_source(a))))
+    c->cxx = 1;
+#endif
   if (source && !c->source)
     c->source = a;
   if (a[0] != '-' && !source)
@@ -518,6 +543,10 @@ static int parse_command(struct command *c, int argc, char **argv) {
   if (!c->use_names || !c->pathmaps || !c->prefix_maps || !c->object_maps || !c->user || !c->objects || !c->plugin_opts)
     return die("%s", "out of memory");
   int x_lang = 0;
+#ifdef XPROF_FOR_CLANG
+  c->exceptions = -1;
+  c->cxx = strstr(XPROF_DRIVER_NAME, "++") != NULL; /* as clang++ compiles .c */
+#endif
   for (int i = 1; i < argc; i++) {
     int own = driver_option(c, argv, argc, &i);
     if (own < 0)
@@ -605,11 +634,29 @@ static void plugin_option(struct args *a, const char *fmt, const char *s) {
   pushf(a, fmt, s);
 }
 
+/* May clang's splitting of machine functions be asked for here?  Before
+ * LLVM 20 it can lose a landing pad: one that begins the cold part of a
+ * function (after nothing, LLVM 14; after blocks that emit no code, up to
+ * LLVM 19) gets offset 0 from the part's start in the exception table,
+ * which means "no landing pad", and the unwinder goes past it -- a catch
+ * that does not catch (std::terminate) or a destructor that does not run.
+ * Landing pads that never ran in training are what the splitter moves, so
+ * only compilations without them get it: C and Objective-C without
+ * -fexceptions, C++ with -fno-exceptions. */
+static int split_keeps_landing_pads(const struct command *c) {
+  if (atoi(XPROF_LLVM_MAJOR) >= 20)
+    return 1;
+  return c->exceptions == 0 || (c->exceptions < 0 && !c->cxx);
+}
+
 /* The LLVM plugin and its options: only for commands that compile (an
  * LTO link would hand them to the linker). */
 static int add_plugin(struct args *a, const struct command *c) {
-  if (c->mode == USE && c->partition && c->sources)
-    push(a, c->partition[2] == 'r' ? "-fsplit-machine-functions" : "-fno-split-machine-functions");
+  if (c->mode == USE && c->partition && c->sources) {
+    int on = c->partition[2] == 'r';
+    if (!on || split_keeps_landing_pads(c))
+      push(a, on ? "-fsplit-machine-functions" : "-fno-split-machine-functions");
+  }
   if (c->mode == NONE && c->partition)
     push(a, c->partition); /* as the user gave it: no xprof, no change */
   if (c->mode == NONE || !c->sources)

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# gcc_tree_prof.sh [gcc|clang|both]: GCC's own PGO tests through xprof.
+#
+# The programs of GCC's testsuite that GCC tests its profile feedback with
+# (gcc.dg/tree-prof, g++.dg/tree-prof and gcc.misc-tests/bprob-*), taken
+# from Debian's gcc-12 source package (apt-get source, never committed),
+# each built plain, built with -xprofile=collect and run (training),
+# rebuilt with -xprofile=use and run again, with the options its
+# dg-options line gives.  Every build must compile, every run must exit
+# and print as the plain build's does, and the use build must not warn
+# (but that a call did not return in training, which some of these
+# programs arrange on purpose).  For clang the options clang refuses are
+# left out (GCC's dump options and the like), but for
+# -freorder-blocks-and-partition, which xprof-clang takes; programs clang
+# does not compile (GCC extensions) are skipped.  GCC's dump scans
+# (dg-final) are GCC's own and not checked: what xprof's use builds do
+# with a profile is checked by the lit tests.
+#
+# Environment: XPROF_SUITES (default /tmp/xprof-suites), where the
+# sources are kept between runs.  Ends with "N passed, N failed".
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+. "$root/bench/lib.sh"
+export PATH=$root/build/tools:$PATH
+compilers=${1:-both}
+[ "$compilers" = both ] && compilers="gcc clang"
+store=${XPROF_SUITES:-/tmp/xprof-suites}
+tests=$store/gcc-12/gcc/testsuite
+
+# fetch: the test directories of gcc-12's source package.
+fetch() {
+  [ -e "$tests/.ready" ] && return 0
+  ensure_deb_src
+  rm -rf "$store/dl" "$store/gcc-12" && mkdir -p "$store/dl" "$store/gcc-12"
+  (cd "$store/dl" && apt-get source --download-only -qq gcc-12 2>&1 |
+     grep -v '^W: Download is performed unsandboxed' || true)
+  local outer inner
+  outer=$(ls "$store"/dl/gcc-12_*.orig.tar.gz | head -1)
+  inner=$(tar -tzf "$outer" | grep -E '/gcc-[0-9.]+-dfsg\.tar\.xz$' | head -1)
+  tar -xzf "$outer" -C "$store/dl" "$inner" &&
+    tar -xJf "$store/dl/$inner" -C "$store/gcc-12" --strip-components=1 --wildcards \
+      '*/gcc/testsuite/gcc.dg/tree-prof/*' '*/gcc/testsuite/g++.dg/tree-prof/*' \
+      '*/gcc/testsuite/gcc.misc-tests/bprob-*' || return 1
+  rm -rf "$store/dl"
+  touch "$tests/.ready"
+}
+
+# directive FILE NAME: the first dg-NAME "..." string of FILE.
+directive() {
+  grep -o "dg-$2 \"[^\"]*\"" "$1" | head -1 | sed "s/^dg-$2 \"//; s/\"\$//"
+}
+
+# clang_options OPTION...: those clang takes (and GCC's partitioning,
+# which xprof-clang takes).
+clang_options() {
+  local o kept=""
+  for o in "$@"; do
+    if [ "$o" = -freorder-blocks-and-partition ] ||
+       clang "$o" -c -x c /dev/null -o /dev/null 2>/dev/null; then
+      kept="$kept $o"
+    fi
+  done
+  echo "$kept"
+}
+
+# run_one DIR BINARY LOG: run BINARY in DIR; prints its exit status and
+# keeps its output in LOG.
+run_one() {
+  (cd "$1" && timeout 60 "./$2" > "$3" 2>&1)
+  echo $?
+}
+
+# check COMPILER SOURCE: one program; prints "ok", "skipped: why" or
+# "FAILED: what".
+check() {
+  local cc=$1 src=$2 dir name opts extra driver plain_cc x
+  name=$(basename "$src")
+  dir=$work/$cc/$(basename "$(dirname "$src")")-$name
+  mkdir -p "$dir"
+  opts=$(directive "$src" options)
+  extra=""
+  for x in $(directive "$src" additional-sources); do extra="$extra $(dirname "$src")/$x"; done
+  [ "$cc" = clang ] && opts=$(clang_options $opts)
+  case $name in
+    *.C) driver=xprof-${cc/gcc/g}++; plain_cc=${cc/gcc/g}++ ;;
+    *) driver=xprof-$cc; plain_cc=$cc ;;
+  esac
+  # clang refuses GCC's partitioning: the plain build goes without it.
+  if ! $plain_cc ${opts//-freorder-blocks-and-partition/} "$src" $extra -o "$dir/plain" \
+       > "$dir/plain.log" 2>&1; then
+    echo "skipped: $plain_cc does not compile it"; return
+  fi
+  local want got
+  want=$(run_one "$dir" plain plain.out)
+  if ! $driver $opts -xprofile=collect:"$dir/p" "$src" $extra -o "$dir/t" > "$dir/collect.log" 2>&1; then
+    echo "FAILED: the collect build ($(head -c 300 "$dir/collect.log"))"; return
+  fi
+  got=$(run_one "$dir" t train.out)
+  [ "$got" = "$want" ] || { echo "FAILED: the training run exits $got, plain $want"; return; }
+  if ! $driver $opts -xprofile=use:"$dir/p" "$src" $extra -o "$dir/t" > "$dir/use.log" 2>&1; then
+    echo "FAILED: the use build ($(head -c 300 "$dir/use.log"))"; return
+  fi
+  x=$(grep "warning: xprof" "$dir/use.log" | grep -v "did not return in training" | head -1)
+  [ -z "$x" ] || { echo "FAILED: the use build warns: $x"; return; }
+  got=$(run_one "$dir" t use.out)
+  [ "$got" = "$want" ] || { echo "FAILED: the use build's run exits $got, plain $want"; return; }
+  cmp -s "$dir/plain.out" "$dir/use.out" || { echo "FAILED: the use build prints other output"; return; }
+  echo ok
+}
+
+fetch || { echo "cannot fetch gcc-12's testsuite"; echo "0 passed, 1 failed"; exit 1; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+passed=0 failed=0
+for cc in $compilers; do
+  n=0 ok=0 skipped=0
+  for src in "$tests"/gcc.dg/tree-prof/*.c "$tests"/g++.dg/tree-prof/*.C "$tests"/gcc.misc-tests/bprob-*.c; do
+    # a test's second source, built with the test that names it
+    grep -qs "dg-additional-sources \"$(basename "$src")\"" "$(dirname "$src")"/* && continue
+    n=$((n + 1))
+    r=$(check "$cc" "$src")
+    case $r in
+      ok) ok=$((ok + 1)) ;;
+      skipped*) skipped=$((skipped + 1)); echo "$cc: ${src#$tests/}: $r" ;;
+      *) echo "$cc: ${src#$tests/}: $r" ;;
+    esac
+  done
+  echo "$cc: $ok of $n programs right, $skipped skipped, $((n - ok - skipped)) failed"
+  passed=$((passed + ok))
+  failed=$((failed + n - ok - skipped))
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
