@@ -16,6 +16,14 @@
 # (dg-final) are GCC's own and not checked: what xprof's use builds do
 # with a profile is checked by the lit tests.
 #
+# Then the other tests of gcc.dg and g++.dg whose options ask for GCC's
+# profiling (-fprofile-generate, -fprofile-use, -fprofile-arcs,
+# -fbranch-probabilities): most are programs that once crashed GCC's
+# instrumentation or profile use beside some other option.  Their profiling
+# options go, -xprofile=collect and then -xprofile=use come in; both builds
+# must compile (and link and train, for the tests that run) as the plain
+# build does, without a crash.
+#
 # Environment: XPROF_SUITES (default /tmp/xprof-suites), where the
 # sources are kept between runs.  Ends with "N passed, N failed".
 set -uo pipefail
@@ -39,7 +47,7 @@ fetch() {
   inner=$(tar -tzf "$outer" | grep -E '/gcc-[0-9.]+-dfsg\.tar\.xz$' | head -1)
   tar -xzf "$outer" -C "$store/dl" "$inner" &&
     tar -xJf "$store/dl/$inner" -C "$store/gcc-12" --strip-components=1 --wildcards \
-      '*/gcc/testsuite/gcc.dg/tree-prof/*' '*/gcc/testsuite/g++.dg/tree-prof/*' \
+      '*/gcc/testsuite/gcc.dg/*' '*/gcc/testsuite/g++.dg/*' \
       '*/gcc/testsuite/gcc.misc-tests/bprob-*' || return 1
   rm -rf "$store/dl"
   touch "$tests/.ready"
@@ -108,6 +116,56 @@ check() {
   echo ok
 }
 
+# profiling_options: the tests outside tree-prof whose options ask for
+# GCC's profiling.
+profiling_options() {
+  grep -rlE 'dg-options "[^"]*-f(profile-(generate|use|arcs)|branch-probabilities)' \
+    "$tests/gcc.dg" "$tests/g++.dg" | grep -v /tree-prof/ | sort
+}
+
+# without_profiling OPTION...: all but GCC's profiling options.
+without_profiling() {
+  local o kept=""
+  for o in "$@"; do
+    case $o in
+      -fprofile-generate* | -fprofile-use* | -fprofile-arcs | -fbranch-probabilities | \
+        -ftest-coverage | --coverage | -fprofile-dir=* | -fprofile-update=* | \
+        -fprofile-info-section* | -fprofile-filter-files=* | -fprofile-exclude-files=* | \
+        -fprofile-prefix-path=* | -fprofile-correction | -fauto-profile*) ;;
+      *) kept="$kept $o" ;;
+    esac
+  done
+  echo "$kept"
+}
+
+# check_options COMPILER SOURCE: one of those; prints "ok", "skipped: why"
+# or "FAILED: what".
+check_options() {
+  local cc=$1 src=$2 dir opts driver plain_cc out m runs=0
+  dir=$work/$cc/options-$(basename "$src")
+  mkdir -p "$dir"
+  opts=$(without_profiling $(directive "$src" options))
+  [ "$cc" = clang ] && opts=$(clang_options $opts)
+  case $src in
+    *.C) driver=xprof-${cc/gcc/g}++; plain_cc=${cc/gcc/g}++ ;;
+    *) driver=xprof-$cc; plain_cc=$cc ;;
+  esac
+  grep -q 'dg-do run' "$src" && runs=1
+  out="-c -o $dir/t.o"
+  [ $runs = 1 ] && out="-o $dir/t"
+  $plain_cc ${opts//-freorder-blocks-and-partition/} "$src" $out > "$dir/plain.log" 2>&1 ||
+    { echo "skipped: $plain_cc does not compile it"; return; }
+  for m in collect use; do
+    if ! $driver $opts -xprofile=$m:"$dir/p" "$src" $out > "$dir/$m.log" 2>&1; then
+      echo "FAILED: the $m build ($(head -c 300 "$dir/$m.log"))"; return
+    fi
+    if [ $runs = 1 ] && [ $m = collect ] && ! (cd "$dir" && timeout 60 ./t > /dev/null 2>&1); then
+      echo "FAILED: the training run"; return
+    fi
+  done
+  echo ok
+}
+
 fetch || { echo "cannot fetch gcc-12's testsuite"; echo "0 passed, 1 failed"; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -126,6 +184,19 @@ for cc in $compilers; do
     esac
   done
   echo "$cc: $ok of $n programs right, $skipped skipped, $((n - ok - skipped)) failed"
+  passed=$((passed + ok))
+  failed=$((failed + n - ok - skipped))
+  n=0 ok=0 skipped=0
+  for src in $(profiling_options); do
+    n=$((n + 1))
+    r=$(check_options "$cc" "$src")
+    case $r in
+      ok) ok=$((ok + 1)) ;;
+      skipped*) skipped=$((skipped + 1)) ;;
+      *) echo "$cc: ${src#$tests/}: $r" ;;
+    esac
+  done
+  echo "$cc: $ok of $n tests of profiling options right with xprof's, $skipped skipped (the compiler refuses them), $((n - ok - skipped)) failed"
   passed=$((passed + ok))
   failed=$((failed + n - ok - skipped))
 done
