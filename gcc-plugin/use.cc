@@ -274,6 +274,7 @@ static void record_loop_bounds(void) {
 
 static xp_plain_cache plain_cache;
 static xp_node_cache hot_caches[3]; /* see xp_hot_optimization */
+static xp_node_cache whole_cache;   /* see keep_whole */
 
 /* A function's graph with every edge's and block's count solved. */
 struct solution {
@@ -395,6 +396,25 @@ static void set_probabilities(const solution *s) {
  * (docs/performance-history.md), while what partial training is for -- code that
  * training never reached -- is whole functions.  The LLVM plugin does the
  * same. */
+static void no_partition(cl_optimization *o, unsigned) {
+  o->x_flag_reorder_blocks_and_partition = 0;
+}
+
+/* GCC cannot split a function that keeps differences of its labels in
+ * static data (&&a - &&b, as re2c's relative computed gotos write them):
+ * the labels go to different sections, whose distance the assembler
+ * cannot know ("can't resolve .text.hot - .L7"; GCC's own profile use
+ * fails so on gcc.c-torture's pr70460.c).  Counts that make some of its
+ * blocks cold would split it: it stays whole. */
+static void keep_whole(void) {
+  tree fndecl = current_function_decl;
+  if (!cfun->has_forced_label_in_static ||
+      !opt_for_fn(fndecl, flag_reorder_blocks_and_partition))
+    return;
+  if (tree whole = xp_derived_node(&whole_cache, fndecl, no_partition, 0))
+    DECL_FUNCTION_SPECIFIC_OPTIMIZATION(fndecl) = whole;
+}
+
 static void apply_counts(const solution *s) {
   basic_block bb;
   FOR_ALL_BB_FN(bb, cfun)
@@ -402,6 +422,7 @@ static void apply_counts(const solution *s) {
   /* Its hot call sites may inline more (hot_inline.cc). */
   if (tree hot = xp_hot_optimization(current_function_decl, hot_caches))
     DECL_FUNCTION_SPECIFIC_OPTIMIZATION(current_function_decl) = hot;
+  keep_whole();
   set_probabilities(s);
 }
 
@@ -590,6 +611,7 @@ void xp_use_execute(void) {
   xprof_use_stats st = {};
   plain_cache = xp_plain_cache();
   hot_caches[0] = hot_caches[1] = hot_caches[2] = xp_node_cache();
+  whole_cache = xp_node_cache();
   vec<cgraph_node *> done = vNULL;
   cgraph_node *node;
   FOR_EACH_DEFINED_FUNCTION(node) {

@@ -84,7 +84,7 @@ check() {
   local cc=$1 src=$2 dir name opts extra driver plain_cc x
   name=$(basename "$src")
   dir=$work/$cc/$(basename "$(dirname "$src")")-$name
-  mkdir -p "$dir"
+  mkdir -p "$dir" && cd "$dir" # -save-temps writes here
   opts=$(directive "$src" options)
   extra=""
   for x in $(directive "$src" additional-sources); do extra="$extra $(dirname "$src")/$x"; done
@@ -143,7 +143,7 @@ without_profiling() {
 check_options() {
   local cc=$1 src=$2 dir opts driver plain_cc out m runs=0
   dir=$work/$cc/options-$(basename "$src")
-  mkdir -p "$dir"
+  mkdir -p "$dir" && cd "$dir"
   opts=$(without_profiling $(directive "$src" options))
   [ "$cc" = clang ] && opts=$(clang_options $opts)
   case $src in
