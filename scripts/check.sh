@@ -92,8 +92,8 @@ step "exports: a lua training run in xprof_show, DCPI files, gprof and aprof, wh
   exports 3 bash test/exports/exports_check.sh lua
 step "time sampling on a real program (bench/bench_sampling.sh --quick: bzip2, output unchanged, samples taken)" \
   sampling 3 bash bench/bench_sampling.sh --quick
-step "GCC's own PGO tests (tree-prof, bprob: trained and rebuilt; the other tests of its profiling options: built) with xprof-gcc and xprof-clang (test/suites/gcc_tree_prof.sh)" \
-  treeprof 3 bash test/suites/gcc_tree_prof.sh
+step "GCC's own PGO tests (tree-prof, bprob: trained and rebuilt; the other tests of its profiling options: built) with xprof-gcc and xprof-clang (test/suites/gcc_testsuite.sh)" \
+  treeprof 3 bash test/suites/gcc_testsuite.sh
 step "coverage: xprof_tcov's line counts against gcov's (bzip2, lua, sqlite, zstd at -O0 and -O2)" \
   gcov 8 bash test/coverage/gcov_compare.sh
 

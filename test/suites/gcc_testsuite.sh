@@ -1,20 +1,20 @@
 #!/usr/bin/env bash
-# gcc_tree_prof.sh [gcc|clang|both]: GCC's own PGO tests through xprof.
+# gcc_testsuite.sh [--torture] [gcc|clang|both]: GCC's own tests through
+# xprof, from Debian's gcc-12 source package (apt-get source, never
+# committed).
 #
-# The programs of GCC's testsuite that GCC tests its profile feedback with
-# (gcc.dg/tree-prof, g++.dg/tree-prof and gcc.misc-tests/bprob-*), taken
-# from Debian's gcc-12 source package (apt-get source, never committed),
-# each built plain, built with -xprofile=collect and run (training),
-# rebuilt with -xprofile=use and run again, with the options its
-# dg-options line gives.  Every build must compile, every run must exit
-# and print as the plain build's does, and the use build must not warn
-# (but that a call did not return in training, which some of these
-# programs arrange on purpose).  For clang the options clang refuses are
-# left out (GCC's dump options and the like), but for
-# -freorder-blocks-and-partition, which xprof-clang takes; programs clang
-# does not compile (GCC extensions) are skipped.  GCC's dump scans
-# (dg-final) are GCC's own and not checked: what xprof's use builds do
-# with a profile is checked by the lit tests.
+# The programs that GCC tests its profile feedback with (gcc.dg/tree-prof,
+# g++.dg/tree-prof and gcc.misc-tests/bprob-*), each built plain, built
+# with -xprofile=collect and run (training), rebuilt with -xprofile=use
+# and run again, with the options its dg-options line gives.  Every build
+# must compile, every run must exit and print as the plain build's does,
+# and the use build must not warn (but that a call did not return in
+# training, which some of these programs arrange on purpose).  For clang
+# the options clang refuses are left out (GCC's dump options and the
+# like), but for -freorder-blocks-and-partition, which xprof-clang takes;
+# programs clang does not compile (GCC extensions) are skipped.  GCC's
+# dump scans (dg-final) are GCC's own and not checked: what xprof's use
+# builds do with a profile is checked by the lit tests.
 #
 # Then the other tests of gcc.dg and g++.dg whose options ask for GCC's
 # profiling (-fprofile-generate, -fprofile-use, -fprofile-arcs,
@@ -24,20 +24,31 @@
 # must compile (and link and train, for the tests that run) as the plain
 # build does, without a crash.
 #
+# --torture instead: the programs of gcc.c-torture/execute and the run
+# tests of g++.dg/eh and g++.dg/torture (about 1,700), trained and rebuilt
+# as the tree-prof ones at -O2, where the plain build passes them (exits
+# 0; many rely on what the C standard leaves undefined, which clang and
+# GCC decide differently).  About 20 minutes on 2 cores: not part of
+# scripts/check.sh.
+#
 # Environment: XPROF_SUITES (default /tmp/xprof-suites), where the
-# sources are kept between runs.  Ends with "N passed, N failed".
+# sources are kept between runs; XPROF_SUITE_JOBS (default: the number of
+# processors) programs at a time.  Ends with "N passed, N failed".
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 . "$root/bench/lib.sh"
 export PATH=$root/build/tools:$PATH
+torture=${XPROF_SUITE_TORTURE:-0} # set for the --one runs below
+[ "${1:-}" = --torture ] && { torture=1; shift; }
 compilers=${1:-both}
 [ "$compilers" = both ] && compilers="gcc clang"
+jobs=${XPROF_SUITE_JOBS:-$(nproc)}
 store=${XPROF_SUITES:-/tmp/xprof-suites}
 tests=$store/gcc-12/gcc/testsuite
 
 # fetch: the test directories of gcc-12's source package.
 fetch() {
-  [ -e "$tests/.ready" ] && return 0
+  [ -e "$tests/.ready-2" ] && return 0
   ensure_deb_src
   rm -rf "$store/dl" "$store/gcc-12" && mkdir -p "$store/dl" "$store/gcc-12"
   (cd "$store/dl" && apt-get source --download-only -qq gcc-12 2>&1 |
@@ -48,14 +59,17 @@ fetch() {
   tar -xzf "$outer" -C "$store/dl" "$inner" &&
     tar -xJf "$store/dl/$inner" -C "$store/gcc-12" --strip-components=1 --wildcards \
       '*/gcc/testsuite/gcc.dg/*' '*/gcc/testsuite/g++.dg/*' \
-      '*/gcc/testsuite/gcc.misc-tests/bprob-*' || return 1
+      '*/gcc/testsuite/gcc.misc-tests/bprob-*' '*/gcc/testsuite/gcc.c-torture/execute/*' ||
+    return 1
   rm -rf "$store/dl"
-  touch "$tests/.ready"
+  touch "$tests/.ready-2"
 }
 
-# directive FILE NAME: the first dg-NAME "..." string of FILE.
+# directive FILE NAME: the value of FILE's first dg-NAME directive, quoted
+# or a single word.
 directive() {
-  grep -o "dg-$2 \"[^\"]*\"" "$1" | head -1 | sed "s/^dg-$2 \"//; s/\"\$//"
+  sed -n "s/.*dg-$2 \"\([^\"]*\)\".*/\1/p; t done; s/.*dg-$2 \([^ \"}][^ }]*\) .*/\1/p; d; :done" "$1" |
+    head -1
 }
 
 # clang_options OPTION...: those clang takes (and GCC's partitioning,
@@ -86,8 +100,10 @@ check() {
   dir=$work/$cc/$(basename "$(dirname "$src")")-$name
   mkdir -p "$dir" && cd "$dir" # -save-temps writes here
   opts=$(directive "$src" options)
+  [ $torture = 1 ] && opts="-O2 $opts $(directive "$src" additional-options)"
   extra=""
   for x in $(directive "$src" additional-sources); do extra="$extra $(dirname "$src")/$x"; done
+  [ $torture = 1 ] && extra="$extra -lm"
   [ "$cc" = clang ] && opts=$(clang_options $opts)
   case $name in
     *.C) driver=xprof-${cc/gcc/g}++; plain_cc=${cc/gcc/g}++ ;;
@@ -100,6 +116,7 @@ check() {
   fi
   local want got
   want=$(run_one "$dir" plain plain.out)
+  [ $torture = 1 ] && [ "$want" != 0 ] && { echo "skipped: the plain build fails it"; return; }
   if ! $driver $opts -xprofile=collect:"$dir/p" "$src" $extra -o "$dir/t" > "$dir/collect.log" 2>&1; then
     echo "FAILED: the collect build ($(head -c 300 "$dir/collect.log"))"; return
   fi
@@ -166,39 +183,62 @@ check_options() {
   echo ok
 }
 
+# One test, run by xargs: --one WORK KIND COMPILER SOURCE prints
+# "COMPILER<TAB>KIND<TAB>TEST<TAB>RESULT".
+if [ "${1:-}" = --one ]; then
+  work=$2
+  echo "$4	$3	${5#$tests/}	$("$3" "$4" "$5")"
+  exit 0
+fi
+
+# tests KIND: the sources of that kind, one a line.
+tests_of() {
+  local src
+  case $1 in
+    check)
+      for src in "$tests"/gcc.dg/tree-prof/*.c "$tests"/g++.dg/tree-prof/*.C \
+                 "$tests"/gcc.misc-tests/bprob-*.c; do
+        # a test's second source, built with the test that names it
+        grep -qs "dg-additional-sources \"$(basename "$src")\"" "$(dirname "$src")"/* ||
+          echo "$src"
+      done ;;
+    check_options) profiling_options ;;
+    torture)
+      ls "$tests"/gcc.c-torture/execute/*.c
+      grep -l 'dg-do run' "$tests"/g++.dg/eh/*.C "$tests"/g++.dg/torture/*.C ;;
+  esac
+}
+
 fetch || { echo "cannot fetch gcc-12's testsuite"; echo "0 passed, 1 failed"; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+kinds="check check_options"
+[ $torture = 1 ] && kinds=torture
+for cc in $compilers; do
+  for kind in $kinds; do
+    tests_of $kind | sed "s|^|$([ $kind = torture ] && echo check || echo $kind) $cc |"
+  done
+done | XPROF_SUITE_TORTURE=$torture xargs -P"$jobs" -L1 bash "$0" --one "$work" > "$work/results"
+# what each kind of test is, in the summary
+title() {
+  case $1 in
+    check) echo "$([ $torture = 1 ] && echo "torture programs" || echo "tree-prof and bprob programs") right" ;;
+    check_options) echo "tests of profiling options built with xprof's" ;;
+  esac
+}
+awk -F'\t' '$4 != "ok" && ($4 !~ /^skipped/ || $2 == "check" && !torture) {print $1 ": " $3 ": " $4}' \
+  torture=$torture "$work/results"
 passed=0 failed=0
 for cc in $compilers; do
-  n=0 ok=0 skipped=0
-  for src in "$tests"/gcc.dg/tree-prof/*.c "$tests"/g++.dg/tree-prof/*.C "$tests"/gcc.misc-tests/bprob-*.c; do
-    # a test's second source, built with the test that names it
-    grep -qs "dg-additional-sources \"$(basename "$src")\"" "$(dirname "$src")"/* && continue
-    n=$((n + 1))
-    r=$(check "$cc" "$src")
-    case $r in
-      ok) ok=$((ok + 1)) ;;
-      skipped*) skipped=$((skipped + 1)); echo "$cc: ${src#$tests/}: $r" ;;
-      *) echo "$cc: ${src#$tests/}: $r" ;;
-    esac
+  for kind in check check_options; do
+    n=$(awk -F'\t' -v c=$cc -v k=$kind '$1 == c && $2 == k' "$work/results" | wc -l)
+    ((n)) || continue
+    ok=$(awk -F'\t' -v c=$cc -v k=$kind '$1 == c && $2 == k && $4 == "ok"' "$work/results" | wc -l)
+    skipped=$(awk -F'\t' -v c=$cc -v k=$kind '$1 == c && $2 == k && $4 ~ /^skipped/' "$work/results" | wc -l)
+    echo "$cc: $ok of $n $(title $kind), $skipped skipped, $((n - ok - skipped)) failed"
+    passed=$((passed + ok))
+    failed=$((failed + n - ok - skipped))
   done
-  echo "$cc: $ok of $n programs right, $skipped skipped, $((n - ok - skipped)) failed"
-  passed=$((passed + ok))
-  failed=$((failed + n - ok - skipped))
-  n=0 ok=0 skipped=0
-  for src in $(profiling_options); do
-    n=$((n + 1))
-    r=$(check_options "$cc" "$src")
-    case $r in
-      ok) ok=$((ok + 1)) ;;
-      skipped*) skipped=$((skipped + 1)) ;;
-      *) echo "$cc: ${src#$tests/}: $r" ;;
-    esac
-  done
-  echo "$cc: $ok of $n tests of profiling options right with xprof's, $skipped skipped (the compiler refuses them), $((n - ok - skipped)) failed"
-  passed=$((passed + ok))
-  failed=$((failed + n - ok - skipped))
 done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
