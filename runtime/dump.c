@@ -684,6 +684,8 @@ static int snapshot_empty(const xprof_profile *snap) {
 }
 
 int rt_dump_locked(const struct xprof_rt_object *only, enum rt_occasion when) {
+  if (rt_dumped && when != RT_ON_REQUEST)
+    return 0;
   size_t n_targets = 0;
   target *targets = build_targets(&n_targets);
   struct dir_list l;

@@ -200,6 +200,7 @@ static void fork_child(void) {
   rt_drop_pending_locked();
   rt_forget_runs_locked();
   rt_sample_fork_child_locked();
+  rt_dumped = 0; /* as GCC's __gcov_fork resets the child */
   rt_leave();
   if (rt_settings.async_interval)
     rt_async_start();
@@ -282,6 +283,7 @@ RT_EXPORT void xprof_reset(void) {
   rt_zero_locked(NULL);
   rt_threads_reset_locked();
   rt_drop_pending_locked();
+  rt_dumped = 0;
   rt_leave();
 }
 

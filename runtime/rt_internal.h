@@ -56,8 +56,13 @@ enum rt_occasion {
   RT_BEFORE_DAEMON
 };
 
+/* Set by the dump of GCC's or clang's own runtime interface (compat.c):
+ * no write but one on request until a reset or fork clears it. */
+extern int rt_dumped;
+
 /* Write the counts of the registered objects (all, or just `only`) and
- * zero them; caller holds rt_lock.  Returns 0 or -1. */
+ * zero them; caller holds rt_lock.  Returns 0 or -1 (0 without writing
+ * anything when rt_dumped stops a write not on request). */
 int rt_dump_locked(const struct xprof_rt_object *only, enum rt_occasion when);
 /* Zero counters and value profiles (all objects, or just `only`). */
 void rt_zero_locked(const struct xprof_rt_object *only);

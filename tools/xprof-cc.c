@@ -786,6 +786,9 @@ static int add_runtime(struct args *a, const struct command *c) {
        * points, so that instrumented libraries, dlopen'ed ones too,
        * register with it rather than with their own copies. */
       "--export-dynamic-symbol=__xprof_*", "--export-dynamic-symbol=xprof_*",
+      /* and the dump calls of the compilers' own runtimes (compat.c) */
+      "--export-dynamic-symbol=__gcov_dump", "--export-dynamic-symbol=__gcov_reset",
+      "--export-dynamic-symbol=__gcov_flush", "--export-dynamic-symbol=__llvm_profile_*",
       /* Threads that libraries start (C++ std::thread) go through the
        * runtime's pthread_create too. */
       "--export-dynamic-symbol=pthread_create"};
