@@ -28,8 +28,8 @@
 # tests of g++.dg/eh and g++.dg/torture (about 1,700), trained and rebuilt
 # as the tree-prof ones at -O2, where the plain build passes them (exits
 # 0; many rely on what the C standard leaves undefined, which clang and
-# GCC decide differently).  About 20 minutes on 2 cores: not part of
-# scripts/check.sh.
+# GCC decide differently); a program passes when its runs exit 0.  About
+# 10 minutes on 2 cores: not part of scripts/check.sh.
 #
 # Environment: XPROF_SUITES (default /tmp/xprof-suites), where the
 # sources are kept between runs; XPROF_SUITE_JOBS (default: the number of
@@ -129,7 +129,10 @@ check() {
   [ -z "$x" ] || { echo "FAILED: the use build warns: $x"; return; }
   got=$(run_one "$dir" t use.out)
   [ "$got" = "$want" ] || { echo "FAILED: the use build's run exits $got, plain $want"; return; }
-  cmp -s "$dir/plain.out" "$dir/use.out" || { echo "FAILED: the use build prints other output"; return; }
+  # (torture programs may print addresses, which differ run to run; their
+  # verdict is their exit status, as in GCC's testsuite)
+  [ $torture = 1 ] || cmp -s "$dir/plain.out" "$dir/use.out" ||
+    { echo "FAILED: the use build prints other output"; return; }
   echo ok
 }
 
