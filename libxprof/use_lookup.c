@@ -131,18 +131,12 @@ char *xprof_profile_dir_name(const char *name) {
                       n >= 8 && strcmp(name + n - 8, ".profile") == 0 ? "" : ".profile");
 }
 
-xprof_profile *xprof_use_lookup(const char *const *names, unsigned n_names,
-                                const char *const *pathmap, unsigned n_pathmap,
-                                const char *objpath, const xprof_objfile **obj,
-                                int *any_data, xprof_warn_fn warn, void *ctx) {
-  *obj = NULL;
-  *any_data = 0;
-  char *lookup = collect_path(pathmap, n_pathmap, objpath);
-  if (!lookup)
-    lookup = xprof_format("%s", objpath);
-  if (!lookup)
-    return NULL;
-
+/* xprof_use_lookup's search for the data of the object file `lookup`
+ * (objpath as the messages name it). */
+static xprof_profile *lookup_in(const char *const *names, unsigned n_names,
+                                const char *lookup, const char *objpath,
+                                const xprof_objfile **obj, int *any_data,
+                                xprof_warn_fn warn, void *ctx) {
   xprof_profile *acc = NULL;
   xprof_summary *sum = NULL;
   for (unsigned i = 0; i < n_names; i++) {
@@ -188,9 +182,116 @@ xprof_profile *xprof_use_lookup(const char *const *names, unsigned n_names,
     xprof_profile_free(acc);
     acc = NULL;
   }
+  return acc;
+}
+
+/* Length of the directory part of a path ("/a/b.o" -> 2, "b.o" -> 0). */
+static size_t dir_len(const char *path) {
+  const char *slash = strrchr(path, '/');
+  return slash ? (size_t)(slash - path) : 0;
+}
+
+static int ends_with(const char *s, const char *tail) {
+  size_t n = strlen(s), t = strlen(tail);
+  return n >= t && strcmp(s + n - t, tail) == 0;
+}
+
+/* In one command that compiles and links ("cc -o OUT a.c"), the compiler
+ * names the object of a.c after the output: OUT-a.o beside OUT, or a.o
+ * when OUT is a.  The object of `path` in a training build linked under
+ * another name: an object file of a program of p in the same directory
+ * whose name is that program's name, '-' and the name T, or is T where T
+ * is the program's name and ".o", while path's file name is T or ends in
+ * "-T".  Appends each one found to found[] (up to 2; a second means
+ * ambiguous) unless there already. */
+static void other_output_objects(const xprof_profile *p, const char *path,
+                                 const char *found[2], unsigned *n_found) {
+  size_t dl = dir_len(path);
+  const char *file = path + dl + (path[dl] == '/');
+  for (uint32_t g = 0; g < p->n_programs; g++) {
+    const xprof_program *prog = &p->programs[g];
+    size_t pl = dir_len(prog->path);
+    const char *pname = prog->path + pl + (prog->path[pl] == '/');
+    if (pl != dl || strncmp(prog->path, path, dl) != 0)
+      continue;
+    for (uint32_t r = 0; r < prog->n_objrefs; r++) {
+      const char *o = prog->objrefs[r];
+      size_t ol = dir_len(o);
+      const char *oname = o + ol + (o[ol] == '/'), *t = NULL;
+      size_t nl = strlen(pname);
+      if (ol != dl || strncmp(o, path, dl) != 0)
+        continue;
+      if (strncmp(oname, pname, nl) == 0 && oname[nl] == '-')
+        t = oname + nl + 1;
+      else if (strncmp(oname, pname, nl) == 0 && strcmp(oname + nl, ".o") == 0)
+        t = oname;
+      if (!t || strcmp(o, path) == 0)
+        continue;
+      char *tail = xprof_format("-%s", t);
+      int match = tail && (strcmp(file, t) == 0 || ends_with(file, tail));
+      xprof_free(tail);
+      if (!match || (*n_found > 0 && strcmp(found[0], o) == 0))
+        continue;
+      if (*n_found < 2)
+        found[(*n_found)++] = o;
+    }
+  }
+}
+
+/* The object file the training build made of this one's source under
+ * another output name (other_output_objects), when the profiles of
+ * `names` have exactly one (malloc'd); else NULL. */
+static char *other_output_object(const char *const *names, unsigned n_names,
+                                 const char *path) {
+  char *result = NULL;
+  int ambiguous = 0;
+  for (unsigned i = 0; i < n_names && !ambiguous; i++) {
+    char *dir = xprof_use_profile_name(names[i]);
+    xprof_profile *p = NULL;
+    xprof_error err;
+    if (!dir || xprof_read_profile_dir(dir, &p, &err) < 0) {
+      xprof_free(dir);
+      continue;
+    }
+    xprof_free(dir);
+    const char *found[2];
+    unsigned n = 0;
+    other_output_objects(p, path, found, &n);
+    if (n == 1 && !result)
+      result = xprof_format("%s", found[0]);
+    else if (n > 1 || (n == 1 && strcmp(result, found[0]) != 0))
+      ambiguous = 1;
+    xprof_profile_free(p);
+  }
+  if (ambiguous) {
+    xprof_free(result);
+    result = NULL;
+  }
+  return result;
+}
+
+xprof_profile *xprof_use_lookup(const char *const *names, unsigned n_names,
+                                const char *const *pathmap, unsigned n_pathmap,
+                                const char *objpath, const xprof_objfile **obj,
+                                int *any_data, xprof_warn_fn warn, void *ctx) {
+  *obj = NULL;
+  *any_data = 0;
+  char *lookup = collect_path(pathmap, n_pathmap, objpath);
+  if (!lookup)
+    lookup = xprof_format("%s", objpath);
+  if (!lookup)
+    return NULL;
+  xprof_profile *acc = lookup_in(names, n_names, lookup, objpath, obj, any_data, warn, ctx);
+  if (!acc && *any_data) {
+    char *other = other_output_object(names, n_names, lookup);
+    if (other)
+      acc = lookup_in(names, n_names, other, objpath, obj, any_data, NULL, NULL);
+    xprof_free(other);
+  }
   xprof_free(lookup);
   return acc;
 }
+
 
 char *xprof_pathmap_between(const char *collect_path, const char *use_path,
                             unsigned *depth) {
@@ -214,12 +315,6 @@ char *xprof_pathmap_between(const char *collect_path, const char *use_path,
     *depth = d;
   }
   return xprof_format("%.*s:%.*s", (int)l, collect_path, (int)k, use_path);
-}
-
-/* Length of the directory part of a path ("/a/b.o" -> 2, "b.o" -> 0). */
-static size_t dir_len(const char *path) {
-  const char *slash = strrchr(path, '/');
-  return slash ? (size_t)(slash - path) : 0;
 }
 
 xprof_missing xprof_use_explain_missing(const char *const *names, unsigned n_names,

@@ -444,8 +444,14 @@ int xprof_mkdirs(const char *path, xprof_error *err);
  * unless present), merged; `pathmap` entries "COLLECT_PREFIX:USE_PREFIX"
  * map objpath back to the name it had at collect time (first match).
  * Problems go to `warn` (never fatal): missing directories, damaged data.
- * Returns the profile (its one object file is *obj) or NULL when no
- * directory had data; *any_data tells whether some directory was read. */
+ * Without data for objpath itself: the data of the object file that the
+ * training build made of the same source in a one-command build ("cc -o
+ * OUT a.c" names it OUT-a.o, or a.o when OUT is a) linked under another
+ * name, when the profiles have exactly one such -- so that "-o prog"
+ * in training and "-o prog-opt" in the use build find each other.
+ * Returns the profile (its one object file is *obj, under the name the
+ * training gave it) or NULL when no directory had data; *any_data tells
+ * whether some directory was read. */
 typedef void (*xprof_warn_fn)(void *ctx, const char *message);
 xprof_profile *xprof_use_lookup(const char *const *names, unsigned n_names,
                                 const char *const *pathmap, unsigned n_pathmap,

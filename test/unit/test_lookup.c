@@ -1,7 +1,8 @@
 /*
  * test_lookup.c - what use mode does when an object file has no data:
  * why (a moved tree, with the pathmap that would find the data; an
- * object in no program that ran; another build's profile).
+ * object in no program that ran; another build's profile), and the
+ * object file of the same source under another output name.
  */
 #include <stdlib.h>
 
@@ -99,7 +100,73 @@ static void missing_text(void) {
   CHECK_HAS(buf, "(it was in no program that ran)");
 }
 
+/* A profile directory of programs, each with its object files: progs[i]
+ * links objs[i] (NULL-terminated). */
+static char *write_programs(const char *name, const char *const *progs,
+                            const char *const *const *objs, unsigned n) {
+  xprof_profile *p = xprof_profile_new();
+  for (unsigned i = 0; i < n; i++) {
+    xprof_program *g = xprof_add_program(p, progs[i]);
+    CHECK(g != NULL);
+    for (const char *const *o = objs[i]; *o; o++) {
+      if (!xprof_find_objfile(p, *o))
+        CHECK(xprof_add_objfile(p, *o) != NULL);
+      CHECK(xprof_program_add_objref(p, g, *o) == 0);
+    }
+  }
+  char *dir = malloc(strlen(unit_tmpdir()) + strlen(name) + 16);
+  sprintf(dir, "%s/%s.profile", unit_tmpdir(), name);
+  xprof_error err;
+  CHECK(xprof_write_profile_dir(p, dir, &err) == 0);
+  xprof_profile_free(p);
+  dir[strlen(dir) - 8] = 0;
+  return dir;
+}
+
+/* The object of a one-command build (cc -o OUT a.c: OUT-a.o, or a.o when
+ * OUT is a) finds the training build's of the same source linked under
+ * another name; not another source's, nor one of two candidates. */
+static const char *lookup_path(const char *name, const char *objpath) {
+  const char *names[] = {name};
+  const xprof_objfile *o = NULL;
+  int any = 0;
+  static char found[256];
+  xprof_profile *p = xprof_use_lookup(names, 1, NULL, 0, objpath, &o, &any, NULL, NULL);
+  snprintf(found, sizeof found, "%s", p && o ? o->path : "none");
+  xprof_profile_free(p);
+  return found;
+}
+
+static void other_output(void) {
+  static const char *const progs[] = {"/w/prog", "/w/tool", "/w/sub/prog"};
+  static const char *const prog_objs[] = {"/w/prog-main.o", "/w/prog-util-x.o", NULL};
+  static const char *const tool_objs[] = {"/w/tool.o", NULL};
+  static const char *const sub_objs[] = {"/w/sub/prog-main.o", NULL};
+  static const char *const *const objs[] = {prog_objs, tool_objs, sub_objs};
+  char *name = write_programs("outputs", progs, objs, 3);
+  CHECK_STR(lookup_path(name, "/w/prog-main.o"), "/w/prog-main.o");
+  CHECK_STR(lookup_path(name, "/w/prog-opt-main.o"), "/w/prog-main.o");
+  CHECK_STR(lookup_path(name, "/w/main.o"), "/w/prog-main.o");
+  CHECK_STR(lookup_path(name, "/w/fast-util-x.o"), "/w/prog-util-x.o");
+  CHECK_STR(lookup_path(name, "/w/tool-fast-tool.o"), "/w/tool.o");
+  CHECK_STR(lookup_path(name, "/w/sub/x-main.o"), "/w/sub/prog-main.o");
+  /* no such source, another directory */
+  CHECK_STR(lookup_path(name, "/w/prog-other.o"), "none");
+  CHECK_STR(lookup_path(name, "/v/prog-main.o"), "none");
+  free(name);
+  /* Two programs of the same source in one directory: which is unknown. */
+  static const char *const two[] = {"/t/a", "/t/b"};
+  static const char *const a_objs[] = {"/t/a-m.o", NULL};
+  static const char *const b_objs[] = {"/t/b-m.o", NULL};
+  static const char *const *const two_objs[] = {a_objs, b_objs};
+  name = write_programs("two", two, two_objs, 2);
+  CHECK_STR(lookup_path(name, "/t/c-m.o"), "none");
+  CHECK_STR(lookup_path(name, "/t/a-m.o"), "/t/a-m.o");
+  free(name);
+}
+
 UNIT_TABLE(lookup_tests) = {
+    {"lookup/other_output", other_output},
     {"lookup/missing_text", missing_text},
     {"lookup/pathmap_between", pathmap_between_paths},
     {"lookup/explain_missing", explain_missing},
