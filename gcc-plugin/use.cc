@@ -400,16 +400,45 @@ static void no_partition(cl_optimization *o, unsigned) {
   o->x_flag_reorder_blocks_and_partition = 0;
 }
 
+/* walk_tree callbacks: a label's address; a difference of expressions
+ * one of which holds one. */
+static tree label_address_r(tree *tp, int *, void *) {
+  return TREE_CODE(*tp) == LABEL_DECL ? *tp : NULL_TREE;
+}
+
+static tree label_difference_r(tree *tp, int *, void *) {
+  tree t = *tp;
+  if (TREE_CODE(t) != MINUS_EXPR && TREE_CODE(t) != POINTER_DIFF_EXPR)
+    return NULL_TREE;
+  for (int i = 0; i < 2; i++)
+    if (walk_tree_without_duplicates(&TREE_OPERAND(t, i), label_address_r, NULL))
+      return t;
+  return NULL_TREE;
+}
+
+/* Does a static variable of fndecl's keep a difference of its labels? */
+static bool has_label_difference(tree fndecl) {
+  varpool_node *v;
+  FOR_EACH_VARIABLE(v) {
+    tree init = DECL_INITIAL(v->decl);
+    if (DECL_CONTEXT(v->decl) == fndecl && init && init != error_mark_node &&
+        walk_tree_without_duplicates(&init, label_difference_r, NULL))
+      return true;
+  }
+  return false;
+}
+
 /* GCC cannot split a function that keeps differences of its labels in
  * static data (&&a - &&b, as re2c's relative computed gotos write them):
  * the labels go to different sections, whose distance the assembler
  * cannot know ("can't resolve .text.hot - .L7"; GCC's own profile use
  * fails so on gcc.c-torture's pr70460.c).  Counts that make some of its
- * blocks cold would split it: it stays whole. */
+ * blocks cold would split it: it stays whole.  Labels' addresses alone
+ * (a dispatch table, as lua's) are relocated wherever the labels go. */
 static void keep_whole(void) {
   tree fndecl = current_function_decl;
   if (!cfun->has_forced_label_in_static ||
-      !opt_for_fn(fndecl, flag_reorder_blocks_and_partition))
+      !opt_for_fn(fndecl, flag_reorder_blocks_and_partition) || !has_label_difference(fndecl))
     return;
   if (tree whole = xp_derived_node(&whole_cache, fndecl, no_partition, 0))
     DECL_FUNCTION_SPECIFIC_OPTIMIZATION(fndecl) = whole;
