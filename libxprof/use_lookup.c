@@ -185,6 +185,18 @@ static xprof_profile *lookup_in(const char *const *names, unsigned n_names,
   return acc;
 }
 
+/* The whole profile -xprofile=use:NAME names, or NULL (no message: only
+ * for what use mode does without the data of its object file). */
+static xprof_profile *read_whole(const char *name) {
+  char *dir = xprof_use_profile_name(name);
+  xprof_profile *p = NULL;
+  xprof_error err;
+  if (dir && xprof_read_profile_dir(dir, &p, &err) < 0)
+    p = NULL;
+  xprof_free(dir);
+  return p;
+}
+
 /* Length of the directory part of a path ("/a/b.o" -> 2, "b.o" -> 0). */
 static size_t dir_len(const char *path) {
   const char *slash = strrchr(path, '/');
@@ -246,14 +258,9 @@ static char *other_output_object(const char *const *names, unsigned n_names,
   char *result = NULL;
   int ambiguous = 0;
   for (unsigned i = 0; i < n_names && !ambiguous; i++) {
-    char *dir = xprof_use_profile_name(names[i]);
-    xprof_profile *p = NULL;
-    xprof_error err;
-    if (!dir || xprof_read_profile_dir(dir, &p, &err) < 0) {
-      xprof_free(dir);
+    xprof_profile *p = read_whole(names[i]);
+    if (!p)
       continue;
-    }
-    xprof_free(dir);
     const char *found[2];
     unsigned n = 0;
     other_output_objects(p, path, found, &n);
@@ -328,14 +335,9 @@ xprof_missing xprof_use_explain_missing(const char *const *names, unsigned n_nam
   unsigned best_depth = 0;
   int ambiguous = 0, same_dir = 0;
   for (unsigned i = 0; i < n_names; i++) {
-    char *dir = xprof_use_profile_name(names[i]);
-    xprof_profile *p = NULL;
-    xprof_error err;
-    if (!dir || xprof_read_profile_dir(dir, &p, &err) < 0) {
-      xprof_free(dir);
+    xprof_profile *p = read_whole(names[i]);
+    if (!p)
       continue;
-    }
-    xprof_free(dir);
     for (uint32_t o = 0; o < p->n_objfiles; o++) {
       const char *other = p->objfiles[o].path;
       same_dir |= dir_len(other) == dl && strncmp(other, path, dl) == 0;
