@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <llvm-c/Comdat.h>
+
 #include "core.h"
 
 /* Indirect-call promotion as LLVM's own pass decides it: at call sites
@@ -583,6 +585,43 @@ static xprof_profile *shipped_profile(LLVMModuleRef m, const xprof_objfile **obj
   return p;
 }
 
+/* The function of a label address that c (a constant) subtracts or
+ * subtracts from, or NULL. */
+static LLVMValueRef label_difference_fn(LLVMValueRef c, int in_sub) {
+  if (LLVMIsABlockAddress(c))
+    return in_sub ? LLVMGetOperand(c, 0) : NULL;
+  if (LLVMIsAConstantExpr(c))
+    in_sub |= LLVMGetConstOpcode(c) == LLVMSub;
+  else if (!LLVMIsAConstantArray(c) && !LLVMIsAConstantStruct(c) && !LLVMIsAConstantVector(c))
+    return NULL;
+  int n = LLVMGetNumOperands(c);
+  for (int i = 0; i < n; i++) {
+    LLVMValueRef fn = label_difference_fn(LLVMGetOperand(c, i), in_sub);
+    if (fn)
+      return fn;
+  }
+  return NULL;
+}
+
+/* A function that keeps differences of its labels in static data (&&a -
+ * &&b, as re2c's relative computed gotos write them) cannot be split by
+ * clang's -fsplit-machine-functions (xprof-clang's
+ * -freorder-blocks-and-partition): a label in the .cold part is in
+ * another section, and the difference cannot be assembled ("Cannot
+ * represent a difference across sections").  The splitter leaves alone
+ * functions with a section of their own: such a function gets .text, where
+ * it would be anyway but for the hot and unlikely prefixes.  The GCC
+ * plugin keeps such functions whole too (use.cc, keep_whole). */
+static void keep_label_differences_whole(LLVMModuleRef m) {
+  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g)) {
+    LLVMValueRef init = LLVMGetInitializer(g);
+    LLVMValueRef fn = init ? label_difference_fn(init, 0) : NULL;
+    const char *section = fn ? LLVMGetSection(fn) : NULL;
+    if (fn && (!section || !*section) && !LLVMGetComdat(fn))
+      LLVMSetSection(fn, ".text");
+  }
+}
+
 int xl_run_use(LLVMModuleRef m, const struct xl_options *o) {
   xl_take_shipped(m);
   use_ctx u = {0};
@@ -667,6 +706,7 @@ int xl_run_use(LLVMModuleRef m, const struct xl_options *o) {
     apply(&u, obj, &all[i]);
   xl_hotness_close(u.hotness);
   free(all);
+  keep_label_differences_whole(m);
   if (u.st.salvaged) {
     char text[1024];
     xprof_use_salvage_text(&u.st, objpath, text, sizeof text);
