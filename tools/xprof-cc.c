@@ -96,21 +96,6 @@ static char *plugin_path(void) {
 }
 #endif
 
-/* Is this argument a source file the compiler will compile? */
-static int is_source(const char *a) {
-  static const char *const ext[] = {".c", ".cc", ".cp", ".cpp", ".cxx", ".c++",
-                                    ".C", ".i", ".ii", ".m", ".mm", ".ll",
-                                    ".bc", NULL};
-  const char *dot = strrchr(a, '.');
-  if (!dot || a[0] == '-')
-    return 0;
-  for (const char *const *e = ext; *e; e++)
-    if (strcmp(dot, *e) == 0)
-      return 1;
-  return 0;
-}
-
-
 /* -xprofile_update=MODE: the mode, or NULL when it is none of them. */
 static const char *update_mode(const char *m) {
   static const char *const modes[] = {"thread", "atomic", "single", NULL};
@@ -141,18 +126,26 @@ static int compiled_language(const char *lang) {
   return strstr(lang, "c++") ? X_LANG_CXX : X_LANG_SOURCE;
 }
 
-#ifdef XPROF_FOR_CLANG
-/* Is this source C++ or Objective-C++ by its name (as clang takes it)? */
-static int is_cxx_source(const char *a) {
-  static const char *const ext[] = {".cc", ".cp", ".cpp", ".cxx", ".c++", ".C",
-                                    ".CPP", ".ii", ".mm", ".M", NULL};
+/* What the compiler takes an input for by its name: a source (a C++ or
+ * Objective-C++ one among them), or not (X_LANG_NONE: objects, archives,
+ * assembler, options). */
+static int source_language(const char *a) {
+  static const struct {
+    const char *ext;
+    int lang;
+  } ext[] = {{".c", X_LANG_SOURCE},  {".i", X_LANG_SOURCE},  {".m", X_LANG_SOURCE},
+             {".ll", X_LANG_SOURCE}, {".bc", X_LANG_SOURCE}, {".cc", X_LANG_CXX},
+             {".cp", X_LANG_CXX},    {".cpp", X_LANG_CXX},   {".cxx", X_LANG_CXX},
+             {".c++", X_LANG_CXX},   {".C", X_LANG_CXX},     {".ii", X_LANG_CXX},
+             {".mm", X_LANG_CXX}};
   const char *dot = strrchr(a, '.');
-  for (const char *const *e = ext; dot && *e; e++)
-    if (strcmp(dot, *e) == 0)
-      return 1;
-  return 0;
+  if (!dot || a[0] == '-')
+    return X_LANG_NONE;
+  for (size_t k = 0; k < sizeof ext / sizeof *ext; k++)
+    if (strcmp(dot, ext[k].ext) == 0)
+      return ext[k].lang;
+  return X_LANG_NONE;
 }
-#endif
 
 static char *runtime_path(void) {
   static const char *const c[] = {"../runtime/libxprof_rt.a",
@@ -515,12 +508,13 @@ static void compiler_argument(struct command *c, char **argv, int argc, int *i,
   int input = a[0] != '-' || strcmp(a, "-") == 0;
   if (input || strncmp(a, "-l", 2) == 0)
     c->inputs++;
-  int source = input && (*x_lang || is_source(a));
+  int lang = input ? (*x_lang ? *x_lang : source_language(a)) : X_LANG_NONE;
+  int source = lang != X_LANG_NONE;
   c->sources += source;
 #ifdef XPROF_FOR_CLANG
   if (strcmp(a, "-fexceptions") == 0 || strcmp(a, "-fno-exceptions") == 0)
     c->exceptions = a[2] == 'e';
-  if (source && (*x_lang == X_LANG_CXX || (!*x_lang && is_cxx_source(a))))
+  if (lang == X_LANG_CXX)
     c->cxx = 1;
 #endif
   if (source && !c->source)
