@@ -390,12 +390,6 @@ static void set_probabilities(const solution *s) {
   }
 }
 
-/* A function that ran has its counts as measured, with or without partial
- * training.  profile.cc makes a block that never ran a guessed zero under
- * partial training; that kept lua's interpreter loop from being split
- * (docs/performance-history.md), while what partial training is for -- code that
- * training never reached -- is whole functions.  The LLVM plugin does the
- * same. */
 static void no_partition(cl_optimization *o, unsigned) {
   o->x_flag_reorder_blocks_and_partition = 0;
 }
@@ -444,6 +438,12 @@ static void keep_whole(void) {
     DECL_FUNCTION_SPECIFIC_OPTIMIZATION(fndecl) = whole;
 }
 
+/* A function that ran has its counts as measured, with or without partial
+ * training.  profile.cc makes a block that never ran a guessed zero under
+ * partial training; that kept lua's interpreter loop from being split
+ * (docs/performance-history.md), while what partial training is for -- code that
+ * training never reached -- is whole functions.  The LLVM plugin does the
+ * same. */
 static void apply_counts(const solution *s) {
   basic_block bb;
   FOR_ALL_BB_FN(bb, cfun)
