@@ -57,6 +57,17 @@ static LLVMValueRef marked_word(LLVMValueRef fn) {
   return LLVMConstInBoundsGEP2(LLVMGlobalGetValueType(array), array, ix, 2);
 }
 
+/* Threads race to a function's first call, each storing the rank it took
+ * (any of them will do): the word is loaded and stored as a relaxed
+ * atomic, a plain mov on x86-64 as on most targets, so that
+ * ThreadSanitizer, which instruments the program after this pass, takes
+ * the race for what it is and does not report it (and make the training
+ * run exit with 66). */
+static void relaxed(LLVMValueRef access) {
+  LLVMSetOrdering(access, LLVMAtomicOrderingMonotonic);
+  LLVMSetAlignment(access, 8);
+}
+
 /*
  *   entry: (allocas) t = WORD; if (t != 0) goto rest; else goto slow;
  *   slow:  WORD = (atomicrmw add @__xprof_first_runs, 1 monotonic) + 1
@@ -86,6 +97,7 @@ int xl_first_run_entry(LLVMValueRef fn) {
   LLVMBuilderRef b = LLVMCreateBuilderInContext(cx);
   LLVMPositionBuilderAtEnd(b, entry);
   LLVMValueRef t = LLVMBuildLoad2(b, i64, word, "xprof.first_run");
+  relaxed(t);
   LLVMValueRef br = LLVMBuildCondBr(b, LLVMBuildIsNotNull(b, t, ""), rest, slow);
   LLVMMetadataRef md[3] = {LLVMMDStringInContext2(cx, "branch_weights", 14),
                            LLVMValueAsMetadata(LLVMConstInt(i32, 2000, 0)),
@@ -96,7 +108,7 @@ int xl_first_run_entry(LLVMValueRef fn) {
   LLVMValueRef one = LLVMConstInt(i64, 1, 0);
   LLVMValueRef before =
       LLVMBuildAtomicRMW(b, LLVMAtomicRMWBinOpAdd, counter, one, LLVMAtomicOrderingMonotonic, 0);
-  LLVMBuildStore(b, LLVMBuildAdd(b, before, one, "xprof.rank"), word);
+  relaxed(LLVMBuildStore(b, LLVMBuildAdd(b, before, one, "xprof.rank"), word));
   LLVMBuildBr(b, rest);
   LLVMDisposeBuilder(b);
   return 1;

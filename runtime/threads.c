@@ -579,6 +579,14 @@ void rt_threads_fork_child_locked(void) {
       zero_copy(&t->copies[i], slots[t->copies[i].slot].words);
 }
 
+/* ThreadSanitizer's runtime (in the program, or libtsan) ends its own
+ * record of a thread in the last round of destructors as well, and when
+ * it goes first, the thread's next call of a function it intercepts
+ * (pthread_mutex_lock, free) crashes in it (GCC 12's libtsan: SEGV in
+ * MutexPreLock).  Under it a thread's counts are taken in the first
+ * round; what later destructors count in twins is lost. */
+extern void __tsan_init(void) __attribute__((weak));
+
 /* A thread ends: its heap copies go to their slots' pools, with what
  * they hold, and what its twins hold goes to the shared counters.  Code
  * that runs in the thread later (other keys' destructors) counts again,
@@ -587,7 +595,7 @@ void rt_threads_fork_child_locked(void) {
 static void thread_exit(void *arg) {
   struct rt_thread *t = arg;
   rt_enter();
-  int last = ++t->rounds >= PTHREAD_DESTRUCTOR_ITERATIONS;
+  int last = ++t->rounds >= PTHREAD_DESTRUCTOR_ITERATIONS || __tsan_init;
   for (uint32_t i = 0; last && i < t->n_copies; i++) {
     struct rt_copy *c = copy_of(t, t->copies[i].slot);
     if (!c)

@@ -326,6 +326,7 @@ struct command {
   const char **objects; /* inputs that are not sources (for the link) */
   int n_objects;
   int link, inputs, sources, static_link;
+  unsigned sanitizers; /* of thread_sanitizers: -fsanitize= less -fno-sanitize= */
   int preprocess;     /* -E */
   int make_deps;      /* -MD or -MMD: a dependency file beside the output */
   const char *depfile; /* -MF FILE */
@@ -455,6 +456,28 @@ static int driver_option(struct command *c, char **argv, int argc, int *i) {
   return 0;
 }
 
+
+/* The sanitizers of a -fsanitize= or -fno-sanitize= list whose runtime
+ * defines pthread_create (its interceptor), one bit each.  Linked into the
+ * executable (clang's always, GCC's with -static-libasan and the like),
+ * it starts the program's threads without the xprof runtime's wrapper,
+ * and what those threads count in per-thread twins would be lost:
+ * compilations that ask for one get per-thread copies instead, which each
+ * thread finds for itself (add_plugin; docs/runtime.md). */
+static unsigned thread_sanitizers(const char *list) {
+  static const char *const names[] = {"address", "thread", "memory", "leak", "hwaddress"};
+  unsigned bits = 0;
+  for (const char *p = list; *p;) {
+    size_t n = strcspn(p, ",");
+    if (n == 3 && strncmp(p, "all", 3) == 0)
+      bits = ~0u;
+    for (unsigned k = 0; k < sizeof names / sizeof *names; k++)
+      if (strlen(names[k]) == n && strncmp(p, names[k], n) == 0)
+        bits |= 1u << k;
+    p += n + (p[n] == ',');
+  }
+  return bits;
+}
 /* Note what a compiler argument says about the command: whether it links,
  * its inputs and sources, its output.  *x_lang: after -x LANG (not none)
  * every input is a source. */
@@ -479,6 +502,10 @@ static void compiler_argument(struct command *c, char **argv, int argc, int *i,
    * too (and goes on to the compiler, which accepts it). */
   if (strncmp(a, "-fprofile-update=", 17) == 0)
     c->native_update = strcmp(a + 17, "single") == 0 ? "single" : "atomic";
+  if (strncmp(a, "-fsanitize=", 11) == 0)
+    c->sanitizers |= thread_sanitizers(a + 11);
+  else if (strncmp(a, "-fno-sanitize=", 14) == 0)
+    c->sanitizers &= ~thread_sanitizers(a + 14);
   c->user[c->n_user++] = a;
   if (strcmp(a, "-c") == 0 || strcmp(a, "-S") == 0 || strcmp(a, "-E") == 0 ||
       strcmp(a, "-M") == 0 || strcmp(a, "-MM") == 0 ||
@@ -628,6 +655,17 @@ static void plugin_option(struct args *a, const char *fmt, const char *s) {
   pushf(a, fmt, s);
 }
 
+/* Did the user give the plugin option NAME (-mllvm NAME[=...])?  LLVM
+ * takes most of its options once only. */
+static int user_plugin_option(const struct command *c, const char *name) {
+  size_t n = strlen(name);
+  for (int k = 0; k < c->n_plugin_opts; k++)
+    if (strncmp(c->plugin_opts[k], name, n) == 0 &&
+        (c->plugin_opts[k][n] == 0 || c->plugin_opts[k][n] == '='))
+      return 1;
+  return 0;
+}
+
 /* May clang's splitting of machine functions be asked for here?  Before
  * LLVM 20 it can lose a landing pad: one that begins the cold part of a
  * function (after nothing, LLVM 14; after blocks that emit no code, up to
@@ -693,6 +731,8 @@ static int add_plugin(struct args *a, const struct command *c) {
     plugin_option(a, "%s", c->reorder);
   if (c->update && c->mode == COLLECT)
     plugin_option(a, "-xprof-update=%s", c->update);
+  if (c->sanitizers && c->mode == COLLECT && !user_plugin_option(c, "-xprof-tls-counters"))
+    plugin_option(a, "%s", "-xprof-tls-counters=false");
   if (c->salvage && c->mode == USE)
     plugin_option(a, "-xprof-salvage=%s", strcmp(c->salvage, "no") ? c->salvage : "101");
   for (int k = 0; k < c->n_user; k++)
@@ -740,6 +780,8 @@ static int add_plugin(struct args *a, const struct command *c) {
           c->collect_name ? plugin_arg_encode(c->collect_name) : "");
     if (c->update)
       pushf(a, "-fplugin-arg-xprof-update=%s", c->update);
+    if (c->sanitizers)
+      push(a, "-fplugin-arg-xprof-no-tls-counters");
     char *dir = c->tcov ? tcov_dir(c) : NULL;
     if (output_is_no_file(c))
       push(a, "-fplugin-arg-xprof-no-coverage-table");
