@@ -779,5 +779,6 @@ static void check_thread_hook(void) {
   rt_message("the program defines pthread_create itself: the threads it "
              "starts are unknown to the runtime, and what the executable's "
              "code counts in them is lost when they end (for exact counts "
-             "build with -xprofile_update=atomic)");
+             "build it with per-thread copies, -fplugin-arg-xprof-no-tls-counters "
+             "or -mllvm -xprof-tls-counters=false, or with -xprofile_update=atomic)");
 }
