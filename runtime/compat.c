@@ -23,9 +23,18 @@
  *   __llvm_profile_initialize do nothing: where an xprof profile goes is
  *   SUN_PROFDATA's and SUN_PROFDATA_DIR's business (docs/runtime.md),
  *   and a .profraw name means nothing to it.
+ * - __llvm_profile_get_filename and __llvm_profile_get_path_prefix say
+ *   where the writes go (DIR/feedback, DIR/), for a harness that looks
+ *   for the profile; __llvm_profile_register_write_file_atexit does
+ *   nothing more: the runtime writes at exit anyway.
+ * The rest of clang's runtime interface (the raw format's buffers and
+ * sections, set_file_object) has no xprof meaning: a program that calls
+ * it does not link.
  *
  * Weak, so that the real runtime wins where a program links it too.
  */
+#include <string.h>
+
 #include "rt_internal.h"
 
 int rt_dumped;
@@ -62,3 +71,27 @@ RT_COMPAT void __llvm_profile_reset_counters(void) { xprof_reset(); }
 RT_COMPAT void __llvm_profile_set_filename(const char *name) { (void)name; }
 RT_COMPAT void __llvm_profile_initialize_file(void) {}
 RT_COMPAT void __llvm_profile_initialize(void) {}
+
+/* DIR/SUFFIX, DIR the profile directory of the object registered first
+ * (where most programs write their one profile), or the program's
+ * default when none is.  A new string each call, as clang's runtime
+ * gives, that the caller does not free; NULL without memory. */
+static const char *profile_path(const char *suffix) {
+  struct xprof_rt_object none;
+  memset(&none, 0, sizeof none);
+  rt_enter();
+  const struct xprof_rt_object *first = rt_objects;
+  while (first && first->next)
+    first = first->next;
+  char *dir = rt_profile_dir(first ? first : &none);
+  char *path = dir ? xprof_format("%s/%s", dir, suffix) : NULL;
+  xprof_free(dir);
+  rt_leave();
+  return path;
+}
+
+RT_COMPAT const char *__llvm_profile_get_filename(void) {
+  return profile_path(XPROF_FEEDBACK_FILE);
+}
+RT_COMPAT const char *__llvm_profile_get_path_prefix(void) { return profile_path(""); }
+RT_COMPAT int __llvm_profile_register_write_file_atexit(void) { return 0; }

@@ -7,7 +7,9 @@
 // forgets 4, __llvm_profile_write_file writes 10 and counting goes on,
 // __llvm_profile_dump writes the 7 since and stops writing, so a write
 // after it does nothing (the 50 are not written), and
-// __llvm_profile_set_filename names no file.
+// __llvm_profile_set_filename names no file; __llvm_profile_get_filename
+// and __llvm_profile_get_path_prefix say where the writes go (the program's
+// default, llvm.profile/feedback) and the atexit registration succeeds.
 // RUN: rm -rf %t && mkdir -p %t && cd %t
 // RUN: %cc_rt %s -o %t/gcov
 // RUN: %t/gcov
@@ -36,6 +38,9 @@ int __llvm_profile_write_file(void);
 int __llvm_profile_dump(void);
 void __llvm_profile_set_filename(const char *);
 void __llvm_profile_reset_counters(void);
+const char *__llvm_profile_get_filename(void);
+const char *__llvm_profile_get_path_prefix(void);
+int __llvm_profile_register_write_file_atexit(void);
 
 static uint64_t counters[2];
 static const struct xprof_rt_proc procs[] = {
@@ -68,6 +73,11 @@ static int gcov(void) {
 
 static int llvm(void) {
   __llvm_profile_set_filename("elsewhere.profraw");
+  const char *file = __llvm_profile_get_filename();
+  const char *prefix = __llvm_profile_get_path_prefix();
+  if (!file || strcmp(file, "llvm.profile/feedback") != 0 || !prefix ||
+      strcmp(prefix, "llvm.profile/") != 0 || __llvm_profile_register_write_file_atexit() != 0)
+    return 2;
   count(0, 4);
   __llvm_profile_reset_counters();
   count(1, 10);
