@@ -17,14 +17,12 @@
  * docs/performance-history.md); functions that never ran,
  * and code without a profile, keep GCC's own.
  *
- * Code size is part of the bargain, twice over.  Only functions with a
- * block that is hot the way LLVM's profile use means it (among the counts
- * that make up 99% of all, XPROF_HOT_CUTOFF) get the raised limit; GCC's
- * own calls a call site hot from 1/10000 of the training's largest count,
- * which takes in code that ran a few hundred times in a run of billions
- * (lua's lexer, its collector's rarer steps), and use builds give GCC the
- * 99% cutoff for that too (use.cc, set_hot_threshold) unless the user
- * asks for GCC's own rule.  And what the
+ * Code size is part of the bargain, twice over.  GCC calls a call site
+ * hot when its count reaches 1/10000 of the training's largest, which
+ * takes in code that ran a few hundred times in a run of billions (lua's
+ * lexer, its collector's rarer steps): only functions with a block that
+ * is hot the way LLVM's profile use means it (among the counts that make
+ * up 99% of all, XPROF_HOT_CUTOFF) get the raised limit.  And what the
  * raised limit may add is a budget, --param inline-unit-growth of 10%
  * (GCC's is 40% for all inlining; -fplugin-arg-xprof-hot-inline-growth=N)
  * in the functions that have the limit: GCC's inliner takes the call

@@ -577,26 +577,6 @@ static xprof_profile *shipped_profile(const xprof_objfile **o) {
   return p;
 }
 
-/* What GCC calls hot: its own profile use, compiling one unit, takes a
- * count of at least sum_max / --param hot-bb-count-fraction (1/10000 of
- * the largest), which takes in code that ran a few hundred times in a
- * run of billions (lua's lexer, its collector's rarer steps).  Hot code
- * GCC 12 optimizes for speed and inlines into with growth; the rest
- * "balanced" for size, with no growth at its calls.  With -flto, GCC's
- * own sees the whole program and takes the counts that make up 99% of
- * its time instead (ipa-profile.cc, --param hot-bb-count-ws-permille),
- * as LLVM's profile use takes 99% of its counts.  xprof's profile is the
- * whole program's in every unit: its summary gives that count
- * (xp_hot_count), without -flto.  The user's --param
- * hot-bb-count-fraction or hot-bb-count-ws-permille asks for GCC's own
- * rule. */
-static void set_hot_threshold(void) {
-  if (global_options_set.x_param_hot_bb_count_fraction ||
-      global_options_set.x_param_hot_bb_count_ws_permille)
-    return;
-  set_hot_bb_threshold((gcov_type)MIN(xp_hot_count, (uint64_t)INT64_MAX));
-}
-
 void xp_use_execute(void) {
   /* Every function gets the profile id GCC's own profiling gives it
    * (tree-profile.cc), which link-time promotion looks targets up by
@@ -648,7 +628,6 @@ void xp_use_execute(void) {
   sum_max = MAX(sum_max, sm->total_max);
   profile_info->sum_max = (gcov_type)MIN(sum_max ? sum_max : 1, (uint64_t)INT64_MAX);
   xp_hot_count = xprof_cutoff_count(sm, XPROF_HOT_CUTOFF);
-  set_hot_threshold();
   if (dump_file)
     fprintf(dump_file,
             "xprof: training runs %u, sum of their largest counters %" PRId64
