@@ -33,7 +33,9 @@
  *
  * Weak, so that the real runtime wins where a program links it too.
  */
+#include <limits.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rt_internal.h"
 
@@ -72,18 +74,33 @@ RT_COMPAT void __llvm_profile_set_filename(const char *name) { (void)name; }
 RT_COMPAT void __llvm_profile_initialize_file(void) {}
 RT_COMPAT void __llvm_profile_initialize(void) {}
 
-/* DIR/SUFFIX, DIR the profile directory of the object registered first
- * (where most programs write their one profile), or the program's
- * default when none is.  A new string each call, as clang's runtime
- * gives, that the caller does not free; NULL without memory. */
+/* The executable's first registered object, or the first of any module
+ * when it has none.  clang's answer is that of the runtime copy in the
+ * caller's module, the executable's for a program; libraries register
+ * first (their constructors run before the executable's).  Caller holds
+ * rt_lock. */
+static const struct xprof_rt_object *program_object(void) {
+  char exe[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0) {
+    exe[n] = 0;
+    for (const struct xprof_rt_object *o = rt_objects; o; o = o->next)
+      if (strcmp(rt_object_module(o), exe) == 0)
+        return o;
+  }
+  return rt_objects;
+}
+
+/* DIR/SUFFIX, DIR the profile directory of program_object(), or the
+ * program's default when no object is registered.  A new string each
+ * call, as clang's runtime gives, that the caller does not free; NULL
+ * without memory. */
 static const char *profile_path(const char *suffix) {
   struct xprof_rt_object none;
   memset(&none, 0, sizeof none);
   rt_enter();
-  const struct xprof_rt_object *first = rt_objects;
-  while (first && first->next)
-    first = first->next;
-  char *dir = rt_profile_dir(first ? first : &none);
+  const struct xprof_rt_object *o = program_object();
+  char *dir = rt_profile_dir(o ? o : &none);
   char *path = dir ? xprof_format("%s/%s", dir, suffix) : NULL;
   xprof_free(dir);
   rt_leave();

@@ -456,7 +456,6 @@ static int driver_option(struct command *c, char **argv, int argc, int *i) {
   return 0;
 }
 
-
 /* The sanitizers of a -fsanitize= or -fno-sanitize= list whose runtime
  * defines pthread_create (its interceptor), one bit each.  Linked into the
  * executable (clang's always, GCC's with -static-libasan and the like),
@@ -478,6 +477,7 @@ static unsigned thread_sanitizers(const char *list) {
   }
   return bits;
 }
+
 /* Note what a compiler argument says about the command: whether it links,
  * its inputs and sources, its output.  *x_lang: after -x LANG (not none)
  * every input is a source. */
