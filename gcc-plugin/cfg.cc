@@ -384,6 +384,21 @@ const char *xp_function_name(tree decl) {
   return name[0] == '*' ? name + 1 : name; /* user assembler label */
 }
 
+/* A thunk left as GCC emits it (an adjustment and a jump, no GIMPLE)
+ * would have no count at use: GCC would take it for one that may be hot
+ * and inline its target into it, cold or not.  Expanded, it is one
+ * block with a call and gets a count as any function does; use expands
+ * it too so that the graphs agree.  GCC cannot expand a variadic thunk
+ * (there is no way to pass the arguments on); those stay uncounted. */
+void xp_expand_thunks(void) {
+  cgraph_node *node;
+  FOR_EACH_DEFINED_FUNCTION(node) {
+    if (node->thunk && !stdarg_p(TREE_TYPE(node->decl)) &&
+        DECL_SOURCE_LOCATION(node->decl) != BUILTINS_LOCATION)
+      expand_thunk(node, false, true);
+  }
+}
+
 bool xp_skip_function(cgraph_node *node) {
   tree decl = node->decl;
   if (!gimple_has_body_p(decl) || node->thunk || node->alias ||

@@ -271,7 +271,9 @@ public:
   bool gate(function *) override { return !in_lto_p && !seen_error(); }
   unsigned int execute(function *) override {
     /* Both modes must see the same graphs: which calls surely return is
-     * settled here, before either changes a function. */
+     * settled here, before either changes a function, and after thunks
+     * have bodies (a thunk returns when its target does). */
+    xp_expand_thunks();
     xp_find_returning_functions();
     xp_object_path(); /* first: takes out what a driver shipped (distcc) */
     if (xp_opts.mode == XP_MODE_COLLECT)

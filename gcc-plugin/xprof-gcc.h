@@ -114,6 +114,10 @@ tree xp_site_value(const xp_site *s, gimple_stmt_iterator *gsi);
 unsigned xp_apply_value_sites(const xprof_objfile *o, const xprof_proc *f,
                               vec<xp_site> *sites);
 
+/* Both modes: give every thunk of the unit a GIMPLE body, as GCC's own
+ * -fprofile-generate does, so that it is counted and its count read back
+ * like any function's (GCC's own use reads a thunk's count on its own). */
+void xp_expand_thunks(void);
 /* Should this function be left alone? (no body, thunk, attribute,
  * skip patterns) */
 bool xp_skip_function(cgraph_node *node);
