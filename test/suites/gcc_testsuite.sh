@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# gcc_testsuite.sh [--torture] [gcc|clang|both]: GCC's own tests through
+# gcc_testsuite.sh [--torture | --scans] [gcc|clang|both]: GCC's own tests through
 # xprof, from Debian's gcc-12 source package (apt-get source, never
 # committed).
 #
@@ -31,6 +31,11 @@
 # GCC decide differently); a program passes when its runs exit 0.  About
 # 10 minutes on 2 cores: not part of scripts/check.sh.
 #
+# --scans instead: the scans GCC's tree-prof tests make of the use
+# build's dumps and assembly, on GCC's own use build and xprof-gcc's
+# (gcc_scans.py says which and how); a scan fails when GCC's own passes it
+# and xprof's does not.  About 3 minutes.
+#
 # Environment: XPROF_SUITES (default /tmp/xprof-suites), where the
 # sources are kept between runs; XPROF_SUITE_JOBS (default: the number of
 # processors) programs at a time.  Ends with "N passed, N failed".
@@ -40,6 +45,8 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 export PATH=$root/build/tools:$PATH
 torture=${XPROF_SUITE_TORTURE:-0} # set for the --one runs below
 [ "${1:-}" = --torture ] && { torture=1; shift; }
+scans=0
+[ "${1:-}" = --scans ] && { scans=1; shift; }
 compilers=${1:-both}
 [ "$compilers" = both ] && compilers="gcc clang"
 jobs=${XPROF_SUITE_JOBS:-$(nproc)}
@@ -215,6 +222,10 @@ tests_of() {
 fetch || { echo "cannot fetch gcc-12's testsuite"; echo "0 passed, 1 failed"; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+if [ $scans = 1 ]; then
+  python3 "$root/test/suites/gcc_scans.py" "$tests" "$work"
+  exit
+fi
 kinds="check check_options"
 [ $torture = 1 ] && kinds=torture
 for cc in $compilers; do
