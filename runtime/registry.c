@@ -24,7 +24,7 @@
 #include "rt_internal.h"
 
 static pthread_mutex_t rt_lock = PTHREAD_MUTEX_INITIALIZER;
-__thread unsigned rt_busy __attribute__((tls_model("initial-exec")));
+__thread unsigned rt_busy;
 struct xprof_rt_object *rt_objects;
 struct rt_settings rt_settings;
 

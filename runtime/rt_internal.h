@@ -20,7 +20,7 @@
  * interposed with instrumented code, and a signal handler may run
  * instrumented code at any moment: the runtime's entry points that such
  * code reaches must not wait for a lock that their own thread holds. */
-extern __thread unsigned rt_busy __attribute__((tls_model("initial-exec")));
+extern __thread unsigned rt_busy;
 void rt_enter(void);
 void rt_leave(void);
 extern struct xprof_rt_object *rt_objects;

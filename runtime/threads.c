@@ -102,7 +102,7 @@ static uint64_t pass; /* numbers (un)registrations, for slot marks */
 static pthread_key_t thread_key;
 static int key_ok, exiting;
 /* Static TLS, at a fixed distance from the counter arrays' twins. */
-static __thread struct rt_thread *self __attribute__((tls_model("initial-exec")));
+static __thread struct rt_thread *self;
 /* `self` of a thread whose copies were added up for the last time. */
 static struct rt_thread gone;
 /* Records of threads that ended, emptied, for new threads (with their

@@ -32,7 +32,7 @@
  * not wait for a lock its own thread holds.  Such an event is counted in
  * word 1 of its site, as one the runtime could not give to a value, which
  * keeps the sum of the counts exact. */
-static __thread int holding __attribute__((tls_model("initial-exec")));
+static __thread int holding;
 
 static void site_lock(uint64_t *state) {
   unsigned spins = 0;
