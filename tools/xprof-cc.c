@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -326,6 +327,8 @@ struct command {
   const char **objects; /* inputs that are not sources (for the link) */
   int n_objects;
   int link, inputs, sources, static_link;
+  int shared;    /* -shared */
+  int pic_given; /* any of -f[no-]pic, -f[no-]PIC, -f[no-]pie, -f[no-]PIE */
   unsigned sanitizers; /* of thread_sanitizers: -fsanitize= less -fno-sanitize= */
   int preprocess;     /* -E */
   int make_deps;      /* -MD or -MMD: a dependency file beside the output */
@@ -341,6 +344,14 @@ struct command {
   const char **plugin_opts;     /* clang: the user's -mllvm -xprof-* */
   int n_plugin_opts;
 };
+
+/* Is a one of -fpic, -fPIC, -fpie, -fPIE or their -fno- forms? */
+static int code_model_option(const char *a) {
+  if (strncmp(a, "-f", 2) != 0)
+    return 0;
+  a += strncmp(a, "-fno-", 5) == 0 ? 5 : 2;
+  return strcasecmp(a, "pic") == 0 || strcasecmp(a, "pie") == 0;
+}
 
 /* -xprofile=collect[:NAME] / use[:NAME]: returns 0, or 1 after saying why
  * the option is wrong. */
@@ -519,6 +530,10 @@ static void compiler_argument(struct command *c, char **argv, int argc, int *i,
     c->depfile = argv[*i + 1];
   if (strcmp(a, "-o") == 0 && *i + 1 < argc)
     c->output = argv[*i + 1];
+  if (strcmp(a, "-shared") == 0)
+    c->shared = 1;
+  if (code_model_option(a))
+    c->pic_given = 1;
   if (strcmp(a, "-static") == 0 || strcmp(a, "--static") == 0 ||
       strcmp(a, "-static-pie") == 0)
     c->static_link = 1;
@@ -956,6 +971,15 @@ int main(int argc, char **argv) {
   push(&a, cc);
   if (add_plugin(&a, &c))
     return 1;
+  /* `cc -shared a.c -o a.so` without -fPIC builds a working library from
+   * the compiler's default (PIE) code when that code refers to no other
+   * object's data; xprof's counters in code for an executable are
+   * thread-local at fixed offsets (docs/runtime.md), which no shared
+   * library may have.  Such a command compiles its sources for a shared
+   * library, in both modes so that their graphs agree.  (Objects compiled
+   * apart, with -c, cannot be told: they need the user's -fPIC.) */
+  if (c.mode != NONE && c.link && c.shared && c.sources && !c.pic_given)
+    push(&a, "-fPIC");
   for (int k = 0; k < c.n_user; k++)
     push(&a, c.user[k]);
   /* A link of instrumented objects gets the runtime without being told
