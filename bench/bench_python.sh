@@ -69,7 +69,7 @@ build() {
 # failed_modules DIR: the extension modules the build could not import.
 failed_modules() {
   sed -n 's/^\*\*\* WARNING: renaming "\([^"]*\)" since importing it failed.*/\1/p' "$1/build.log" |
-    sort -u | tr '\n' ' '
+    sort -u | tr '\n' ' ' | sed 's/ $//; s/^$/none/'
 }
 
 text_size() { size -A "$1" | awk '$1 == ".text" {print $2}'; }
