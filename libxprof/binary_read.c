@@ -749,7 +749,7 @@ static void runs_before_index(int fd, uint64_t index_off, xprof_profile *p) {
 
 int xprof_binary_lookup(const char *path, const char *objpath,
                         xprof_profile **out, xprof_error *err) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  int fd = xprof_open(path, O_RDONLY, 0);
   if (fd < 0)
     return xprof_fail(err, XPROF_ERR_IO, "%s: cannot open: %s", path,
                       strerror(errno));

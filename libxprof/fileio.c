@@ -14,9 +14,23 @@
 
 #include "internal.h"
 
+int xprof_fd_above_stdio(int fd) {
+  if (fd < 0 || fd > 2)
+    return fd;
+  int high = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+  int e = errno;
+  close(fd);
+  errno = e;
+  return high;
+}
+
+int xprof_open(const char *path, int flags, unsigned mode) {
+  return xprof_fd_above_stdio(open(path, flags | O_CLOEXEC, (mode_t)mode));
+}
+
 int xprof_slurp(const char *path, unsigned char **buf, size_t *len,
                 xprof_error *err) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  int fd = xprof_open(path, O_RDONLY, 0);
   if (fd < 0)
     return xprof_fail(err, XPROF_ERR_IO, "%s: cannot open: %s", path,
                       strerror(errno));
@@ -78,33 +92,50 @@ int xprof_write_all(int fd, const void *buf, size_t len, const char *name,
     if (w < 0 && errno == EINTR)
       continue;
     if (w <= 0)
-      return xprof_fail(err, XPROF_ERR_IO, "%s: write error: %s", name,
-                        w < 0 ? strerror(errno) : "no progress");
+      return xprof_fail(err, XPROF_ERR_IO, "%s: write error: %s%s", name,
+                        w < 0 ? strerror(errno) : "no progress",
+                        w < 0 && errno == EFBIG ? " (over the file size limit, ulimit -f)" : "");
     p += w;
     len -= (size_t)w;
   }
   return 0;
 }
 
-static int replace_file(const char *path, xprof_write_fn fn, void *ctx, int sync,
-                        xprof_error *err) {
-  size_t n = strlen(path);
-  char *tmp = xprof_malloc(n + 32);
+/* A new temporary file beside `path` (PATH.tmp.PID.N), written to and
+ * closed by replace_file.  Created with O_EXCL and mode 0666 so that the
+ * kernel applies the umask: reading the umask would mean setting it, and
+ * another thread creating a file meanwhile would get the wrong mode.
+ * Returns the descriptor and the name in *tmp_out (xprof_malloc'd). */
+static int create_temporary(const char *path, char **tmp_out, xprof_error *err) {
+  static unsigned serial;
+  size_t size = strlen(path) + 48;
+  char *tmp = xprof_malloc(size);
   if (!tmp)
     return xprof_fail_nomem(err, path);
-  snprintf(tmp, n + 32, "%s.tmp.XXXXXX", path);
-  int fd = mkstemp(tmp);
-  if (fd < 0) {
-    int e = errno;
-    xprof_fail(err, XPROF_ERR_IO, "%s: cannot create a temporary file: %s",
-               path, strerror(e));
-    xprof_free(tmp);
-    return -1;
+  for (;;) {
+    unsigned n = __atomic_fetch_add(&serial, 1, __ATOMIC_RELAXED);
+    snprintf(tmp, size, "%s.tmp.%ld.%u", path, (long)getpid(), n);
+    int fd = xprof_open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+    if (fd >= 0) {
+      *tmp_out = tmp;
+      return fd;
+    }
+    if (errno != EEXIST) { /* EEXIST: left by a process with our pid */
+      int e = errno;
+      xprof_fail(err, XPROF_ERR_IO, "%s: cannot create a temporary file: %s",
+                 path, strerror(e));
+      xprof_free(tmp);
+      return -1;
+    }
   }
-  /* mkstemp makes the file 0600; give data files the usual 0666 & ~umask. */
-  mode_t um = umask(0);
-  umask(um);
-  fchmod(fd, 0666 & ~um);
+}
+
+static int replace_file(const char *path, xprof_write_fn fn, void *ctx, int sync,
+                        xprof_error *err) {
+  char *tmp = NULL;
+  int fd = create_temporary(path, &tmp, err);
+  if (fd < 0)
+    return -1;
   int rc = fn(ctx, fd, path, err);
   if (rc == 0 && sync && fsync(fd) < 0 && errno != EINVAL && errno != EROFS)
     rc = xprof_fail(err, XPROF_ERR_IO, "%s: cannot sync: %s", path,

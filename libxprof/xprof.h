@@ -430,6 +430,16 @@ int xprof_atomic_write(const char *path, xprof_write_fn fn, void *ctx,
  * compilers' coverage tables): readers never see half a file, and a
  * crash may leave the old one. */
 int xprof_replace_file(const char *path, xprof_write_fn fn, void *ctx, xprof_error *err);
+/* open(2) with O_CLOEXEC, never on descriptor 0, 1 or 2: in a process
+ * that closed a standard stream (`prog 2>&-`, a daemon), the next open
+ * takes its number, and the program's (or the runtime's) next write to
+ * that stream would go into the file.  A file that lands there is moved
+ * above 2.  Returns the descriptor, or -1 with errno set. */
+int xprof_open(const char *path, int flags, unsigned mode);
+/* The same for a descriptor made another way (a pipe): `fd` itself when
+ * it is above 2, else a close-on-exec duplicate above 2 (`fd` closed);
+ * -1 with errno set when fd is -1 or no duplicate can be made. */
+int xprof_fd_above_stdio(int fd);
 /* Read a whole file into an xprof_malloc'd buffer (NUL-terminated, not counted). */
 int xprof_slurp(const char *path, unsigned char **buf, size_t *len,
                 xprof_error *err);

@@ -488,7 +488,7 @@ static int write_then_pause(void *ctx, int fd, const char *name,
  * no live writer owns one).  getdents64, not opendir: that calls malloc. */
 static void remove_stale_temporaries(const char *dir) {
   static const char prefix[] = XPROF_FEEDBACK_FILE ".tmp.";
-  int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  int fd = xprof_open(dir, O_RDONLY | O_DIRECTORY, 0);
   if (fd < 0)
     return;
   _Alignas(struct dirent64) char buf[8192];
@@ -507,7 +507,7 @@ static int lock_dir(const char *dir, const char *what) {
   char *path = xprof_format("%s/" XPROF_FEEDBACK_FILE ".lock", dir);
   if (!path)
     return -1;
-  int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+  int fd = xprof_open(path, O_RDWR | O_CREAT, 0666);
   if (fd < 0) {
     rt_message("cannot write profile data to %s/" XPROF_FEEDBACK_FILE
                ": cannot create the lock file %s: %s; %s",
@@ -589,11 +589,12 @@ static int write_dir(const char *dir, xprof_profile *snap, enum rt_occasion when
   const char *pause = getenv("XPROF_TEST_PAUSE_BEFORE_RENAME_MS");
   struct write_ctx w = {existing ? existing : snap,
                         pause ? (unsigned)strtoul(pause, NULL, 10) : 0};
-  if (xprof_atomic_write(path, write_then_pause, &w, &err) < 0) {
+  sigset_t mask;
+  int was_pending = rt_hold_xfsz(&mask);
+  rc = xprof_atomic_write(path, write_then_pause, &w, &err);
+  rt_release_xfsz(&mask, was_pending);
+  if (rc < 0)
     rt_message("cannot write profile data: %s; %s", err.msg, lost);
-    goto out;
-  }
-  rc = 0;
 out:
   xprof_profile_free(existing);
   xprof_free(path);

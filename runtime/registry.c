@@ -53,8 +53,31 @@ void rt_message(const char *fmt, ...) {
    * program may hold, and no malloc. */
   static const char tag[] = "xprof: ";
   struct iovec iov[2] = {{(void *)tag, sizeof tag - 1}, {buf, (size_t)n + 1}};
+  sigset_t mask;
+  int was_pending = rt_hold_xfsz(&mask);
   while (writev(2, iov, 2) < 0 && errno == EINTR)
     ;
+  rt_release_xfsz(&mask, was_pending);
+}
+
+int rt_hold_xfsz(sigset_t *old) {
+  sigset_t s, pending;
+  sigemptyset(&s);
+  sigaddset(&s, SIGXFSZ);
+  pthread_sigmask(SIG_BLOCK, &s, old);
+  return sigpending(&pending) == 0 && sigismember(&pending, SIGXFSZ);
+}
+
+void rt_release_xfsz(const sigset_t *old, int was_pending) {
+  sigset_t s, pending;
+  sigemptyset(&s);
+  sigaddset(&s, SIGXFSZ);
+  if (!was_pending && sigpending(&pending) == 0 && sigismember(&pending, SIGXFSZ)) {
+    static const struct timespec now = {0, 0};
+    while (sigtimedwait(&s, NULL, &now) < 0 && errno == EINTR)
+      ;
+  }
+  pthread_sigmask(SIG_SETMASK, old, NULL);
 }
 
 void rt_read_settings(void) {
@@ -129,7 +152,7 @@ static int maps_line(const char *line, uintptr_t addr, char *out, size_t size) {
 
 /* The path of the file mapped at addr; 0 when /proc is not there. */
 static int mapped_file(uintptr_t addr, char *out, size_t size) {
-  int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+  int fd = xprof_open("/proc/self/maps", O_RDONLY, 0);
   if (fd < 0)
     return 0;
   char block[4096], line[PATH_MAX + 128];

@@ -139,8 +139,21 @@ static void install(const sigset_t *want) {
 
 /* A pipe and the thread that reads it; 0, or -1 after saying so. */
 static int start_thread(void) {
-  int fds[2];
-  if (pipe2(fds, O_CLOEXEC) < 0) {
+  int fds[2] = {-1, -1};
+  if (pipe2(fds, O_CLOEXEC) == 0) {
+    /* A program started with a standard stream closed would otherwise
+     * get the pipe in its place, and what it wrote there would be read
+     * as signals. */
+    fds[0] = xprof_fd_above_stdio(fds[0]);
+    fds[1] = xprof_fd_above_stdio(fds[1]);
+  }
+  if (fds[0] < 0 || fds[1] < 0) {
+    int e = errno;
+    if (fds[0] >= 0)
+      close(fds[0]);
+    if (fds[1] >= 0)
+      close(fds[1]);
+    errno = e;
     rt_message("SUN_PROFDATA_SIGNALS: cannot make a pipe (%s); the profile is not "
                "written when a signal ends the program",
                strerror(errno));
