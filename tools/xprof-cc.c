@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "profile_deps.h"
+#include "response_files.h"
 #include "xprof.h"
 
 #ifndef XPROF_DRIVER_NAME
@@ -858,6 +859,32 @@ static int add_runtime(struct args *a, const struct command *c) {
   return 0;
 }
 
+/* The temporary response file that carries a command too long to pass
+ * as it is (NULL: none); removed once the compiler has run. */
+static char *packed;
+
+/* A command whose arguments add up to more than this goes to the compiler
+ * in a response file: Linux takes 2 MB at most (less with a small stack
+ * limit), and build systems write response files for longer ones. */
+enum { PACK_ABOVE = 100000 };
+
+/* When a's arguments are too long for one command line, put them in a
+ * temporary response file and make a "COMPILER @FILE"; returns 0, or 1
+ * after saying why not. */
+static int pack_if_long(struct args *a) {
+  size_t len = 0;
+  for (size_t k = 0; k < a->n; k++)
+    len += strlen(a->v[k]) + 1;
+  if (len <= PACK_ABOVE)
+    return 0;
+  packed = write_response_file(a->v, 1);
+  if (!packed)
+    return die("cannot write a response file for the compiler: %s", strerror(errno));
+  a->n = 1;
+  pushf(a, "@%s", packed);
+  return 0;
+}
+
 /* Run the compiler and wait for it; returns its exit status (128 + the
  * signal that ended it). */
 static int run_compiler(struct args *a) {
@@ -874,9 +901,22 @@ static int run_compiler(struct args *a) {
   while (waitpid(pid, &status, 0) < 0)
     if (errno != EINTR)
       return die("cannot wait for the compiler: %s", strerror(errno));
+  if (packed)
+    unlink(packed);
   if (!WIFEXITED(status))
     return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
   return WEXITSTATUS(status);
+}
+
+/* Become the compiler (its exit status is the driver's), or run it and
+ * wait when a response file must be removed afterwards; returns the
+ * driver's exit status when it does not become the compiler. */
+static int exec_compiler(struct args *a) {
+  if (packed)
+    return run_compiler(a);
+  execvp(a->v[0], a->v);
+  fprintf(stderr, "%s: cannot run %s: %s\n", me, a->v[0], strerror(errno));
+  return 127;
 }
 
 /* The dependency file that -MD writes: -MF's, else the object's name
@@ -933,11 +973,8 @@ static int compile_one(struct args *a, const struct command *c, const struct cac
     if (lines)
       return preprocess_for_tool(a, c->output, lines);
   }
-  if (!c->make_deps || c->preprocess || (!use && !cache)) {
-    execvp(a->v[0], a->v);
-    fprintf(stderr, "%s: cannot run %s: %s\n", me, a->v[0], strerror(errno));
-    return 127;
-  }
+  if (!c->make_deps || c->preprocess || (!use && !cache))
+    return exec_compiler(a);
   int rc = run_compiler(a);
   char *dep = rc == 0 ? dependency_file(c) : NULL;
   if (dep && add_profile_deps(use, header, dep) < 0)
@@ -961,6 +998,10 @@ int main(int argc, char **argv) {
     return die("cannot run %s", cc);
   }
 
+  /* Options in response files are options of the command: expanded
+   * before anything looks at the command, and passed on expanded. */
+  if (expand_response_files(&argc, &argv) < 0)
+    return die("cannot read the command's response files: %s", strerror(errno));
   struct command c;
   if (parse_command(&c, argc, argv))
     return 1;
@@ -996,9 +1037,9 @@ int main(int argc, char **argv) {
 #endif
   struct cache_use u = {c.use_names, c.n_use, c.pathmaps, c.n_map,
                         c.prefix_maps, c.n_prefix_maps, c.object_maps, c.n_object_maps, read};
+  if (pack_if_long(&a))
+    return 1;
   if (c.mode != NONE && !c.link && c.sources == 1)
     return compile_one(&a, &c, &u);
-  execvp(cc, a.v);
-  fprintf(stderr, "%s: cannot run %s: %s\n", me, cc, strerror(errno));
-  return 127;
+  return exec_compiler(&a);
 }

@@ -1,0 +1,2 @@
+/* No symbol at all: a thousand links to this object link together. */
+typedef int nothing;
