@@ -180,7 +180,7 @@ static int get_edge(source *s, uint32_t n_nodes, uint32_t n_edges, xprof_edge *g
  * sites, or the side counters. */
 static int get_pairs(source *s, const char *what, uint32_t n_nodes, uint32_t *n_out,
                      uint32_t **node_out, uint32_t **other_out) {
-  uint64_t n, node, other;
+  uint64_t n, node = 0, other = 0; /* (set by get_uleb; GCC -O3 cannot tell) */
   if (get_uleb(s, (uint64_t)(s->end - s->p) / 2, what, &n) < 0)
     return -1;
   *n_out = (uint32_t)n;
