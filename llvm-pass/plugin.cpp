@@ -74,6 +74,11 @@ static cl::opt<bool> OptTls("xprof-tls-counters", cl::init(true),
                             cl::desc("xprof: per-thread counters in thread-local "
                                      "twins of the arrays in code for executables "
                                      "(false: copies found at function entry)"));
+static cl::opt<bool> OptLTO(
+    "xprof-lto", cl::init(false),
+    cl::desc("xprof use: the module goes to a link-time optimizer (the drivers pass it "
+             "for -flto): indirect calls are promoted to the public functions of other "
+             "object files that it declares too, which the link can inline"));
 static cl::opt<bool> OptVerbose("xprof-verbose", cl::desc("xprof: report per module"));
 static cl::opt<bool> OptAllEdges("xprof-all-edges", cl::desc("xprof debug: count every edge"));
 static cl::opt<bool> OptCfgDump("xprof-cfg-dump", cl::desc("xprof debug: write OBJECT.xpcfg"));
@@ -199,6 +204,7 @@ static bool readOptions(struct xl_options &o, std::vector<const char *> &uses,
   o.warn_missing = !OptNoMissing;
   o.partial_training = OptPartialTraining;
   o.specialize = OptSpecialize;
+  o.lto = OptLTO;
   o.reorder_functions = OptReorderFunctions;
   xl_no_warnings = OptNoWarnings;
   o.values_per_site = OptValues;

@@ -83,28 +83,33 @@ static void set_entry_count(use_ctx *u, LLVMValueRef fn, uint64_t count) {
   LLVMGlobalSetMetadata(fn, u->prof_kind, LLVMMDNodeInContext2(u->cx, ops, 2));
 }
 
-/* The function named "entry:objfile", declaring it when it lives in
- * another object file (extern_weak, so that a stale profile naming a
- * function that is gone never breaks the link).  objfile is compared with
- * this object's path in the profile: the collect build's, which
- * -xprofile-pathmap lets differ from the use build's. */
-static LLVMValueRef target_function(use_ctx *u, const char *value,
-                                    LLVMValueRef call) {
+/* The function named "entry:objfile" when the promoted call can be
+ * inlined, else NULL: a function this module defines (a static one only
+ * when objfile is this object: the collect build's path, which
+ * -xprofile-pathmap lets differ from the use build's), and, for a
+ * link-time optimizer, a public one of another object that this module
+ * declares (uses).  The GCC plugin keeps the same targets, as GCC's own
+ * profile use does.  Elsewhere a promotion does not pay: a compare and a
+ * direct call gain nothing over an indirect call the processor predicts,
+ * a call through the PLT is an indirect jump itself, and a function this
+ * module does not know may be another object's static one, which no
+ * declaration reaches (it stays undefined at link time, and the compare
+ * with its null address ran on every call: in CPython's eval loop, on
+ * every Py_DECREF that freed an object).  The value profile goes to LTO's
+ * own promotion anyway. */
+static LLVMValueRef target_function(use_ctx *u, const char *value) {
   const char *colon = strchr(value, ':');
   if (!colon)
     return NULL;
-  size_t n = (size_t)(colon - value);
-  char *name = strndup(value, n);
-  int here = strcmp(colon + 1, u->profile_objpath) == 0;
-  LLVMValueRef f = LLVMGetNamedFunction(u->m, name);
-  if (f && !here && (LLVMGetLinkage(f) == LLVMInternalLinkage ||
-                     LLVMGetLinkage(f) == LLVMPrivateLinkage))
-    f = NULL; /* another object file's static function of the same name */
-  if (!f && !here) {
-    f = LLVMAddFunction(u->m, name, LLVMGetCalledFunctionType(call));
-    LLVMSetLinkage(f, LLVMExternalWeakLinkage);
-  }
+  char *name = strndup(value, (size_t)(colon - value));
+  LLVMValueRef f = name ? LLVMGetNamedFunction(u->m, name) : NULL;
   free(name);
+  if (!f || (LLVMIsDeclaration(f) && !u->o->lto))
+    return NULL;
+  LLVMLinkage l = LLVMGetLinkage(f);
+  if ((l == LLVMInternalLinkage || l == LLVMPrivateLinkage) &&
+      strcmp(colon + 1, u->profile_objpath) != 0)
+    return NULL; /* another object file's static function of the same name */
   return f;
 }
 
@@ -209,7 +214,7 @@ static unsigned value_profiles(use_ctx *u, const xprof_objfile *o, const xprof_p
       if (v->count < XL_ICP_MIN_CALLS || v->count / XL_ICP_LEFT_PCT < left / 100 ||
           v->count / XL_ICP_TOTAL_PCT < total / 100)
         break;
-      LLVMValueRef target = target_function(u, v->proc, call);
+      LLVMValueRef target = target_function(u, v->proc);
       if (!target || !xl_promote_indirect_call(call, target, v->count, left))
         break;
       left -= v->count;

@@ -43,6 +43,7 @@ struct xl_options {
   int promote;      /* count in registers in loops (promote.cpp) */
   int partial_training; /* use: never-run functions keep their estimate */
   int specialize;       /* use: divisions and lengths to their values */
+  int lto;              /* use: for a link-time optimizer (-xprof-lto) */
   int reorder_functions; /* use: functions in first-run order */
   int count_selects;    /* weights of selects outside loops (cfg.c) */
   unsigned values_per_site;

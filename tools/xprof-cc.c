@@ -330,6 +330,7 @@ struct command {
   int link, inputs, sources, static_link;
   int shared;    /* -shared */
   int pic_given; /* any of -f[no-]pic, -f[no-]PIC, -f[no-]pie, -f[no-]PIE */
+  int lto;       /* -flto[=...], less a later -fno-lto */
   unsigned sanitizers; /* of thread_sanitizers: -fsanitize= less -fno-sanitize= */
   int preprocess;     /* -E */
   int make_deps;      /* -MD or -MMD: a dependency file beside the output */
@@ -535,6 +536,10 @@ static void compiler_argument(struct command *c, char **argv, int argc, int *i,
     c->shared = 1;
   if (code_model_option(a))
     c->pic_given = 1;
+  if (strcmp(a, "-flto") == 0 || strncmp(a, "-flto=", 6) == 0)
+    c->lto = 1;
+  else if (strcmp(a, "-fno-lto") == 0)
+    c->lto = 0;
   if (strcmp(a, "-static") == 0 || strcmp(a, "--static") == 0 ||
       strcmp(a, "-static-pie") == 0)
     c->static_link = 1;
@@ -751,6 +756,8 @@ static int add_plugin(struct args *a, const struct command *c) {
     plugin_option(a, "%s", "-xprof-tls-counters=false");
   if (c->salvage && c->mode == USE)
     plugin_option(a, "-xprof-salvage=%s", strcmp(c->salvage, "no") ? c->salvage : "101");
+  if (c->lto && c->mode == USE) /* promotions the link can inline */
+    plugin_option(a, "%s", "-xprof-lto");
   for (int k = 0; k < c->n_user; k++)
     if (strcmp(c->user[k], "-w") == 0) { /* the plugin cannot see it */
       plugin_option(a, "%s", "-xprof-no-warnings");
