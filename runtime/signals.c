@@ -24,6 +24,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "rt_internal.h"
@@ -33,8 +34,24 @@ static pthread_t signal_thread;
 static int thread_running;
 static sigset_t handled; /* the signals that have our handler */
 
+/* The pipe's identity, for on_signal: a program may close every
+ * descriptor it did not open itself (daemons do), and open files that
+ * take the pipe's numbers. */
+static dev_t pipe_dev;
+static ino_t pipe_ino;
+
 static void on_signal(int sig) {
   int saved = errno;
+  struct stat st;
+  if (fstat(pipe_w, &st) != 0 || st.st_dev != pipe_dev || st.st_ino != pipe_ino) {
+    /* The pipe is gone and the thread with it: end as the signal would
+     * have, without the profile, and write nothing into the program's
+     * files. */
+    signal(sig, SIG_DFL);
+    raise(sig);
+    errno = saved;
+    return;
+  }
   unsigned char b = (unsigned char)sig;
   while (write(pipe_w, &b, 1) < 0 && errno == EINTR)
     ;
@@ -162,6 +179,11 @@ static int start_thread(void) {
   pipe_r = fds[0];
   pipe_w = fds[1];
   fcntl(pipe_w, F_SETFL, O_NONBLOCK); /* a handler never waits */
+  struct stat st;
+  if (fstat(pipe_w, &st) == 0) {
+    pipe_dev = st.st_dev;
+    pipe_ino = st.st_ino;
+  }
   thread_running = pthread_create(&signal_thread, NULL, signal_main, NULL) == 0;
   if (!thread_running) {
     rt_message("SUN_PROFDATA_SIGNALS: cannot start the runtime's signal thread; "
