@@ -34,6 +34,19 @@ static pthread_t signal_thread;
 static int thread_running;
 static sigset_t handled; /* the signals that have our handler */
 
+/* Ends the process with `sig` as its default action would have. */
+static void raise_default(int sig) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = SIG_DFL;
+  sigaction(sig, &sa, NULL);
+  sigset_t one;
+  sigemptyset(&one);
+  sigaddset(&one, sig);
+  pthread_sigmask(SIG_UNBLOCK, &one, NULL);
+  kill(getpid(), sig);
+}
+
 /* The pipe's identity, for on_signal: a program may close every
  * descriptor it did not open itself (daemons do), and open files that
  * take the pipe's numbers. */
@@ -47,8 +60,7 @@ static void on_signal(int sig) {
     /* The pipe is gone and the thread with it: end as the signal would
      * have, without the profile, and write nothing into the program's
      * files. */
-    signal(sig, SIG_DFL);
-    raise(sig);
+    raise_default(sig);
     errno = saved;
     return;
   }
@@ -56,19 +68,6 @@ static void on_signal(int sig) {
   while (write(pipe_w, &b, 1) < 0 && errno == EINTR)
     ;
   errno = saved;
-}
-
-/* Ends the process with `sig` as its default action would have. */
-static void raise_default(int sig) {
-  struct sigaction sa;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_handler = SIG_DFL;
-  sigaction(sig, &sa, NULL);
-  sigset_t one;
-  sigemptyset(&one);
-  sigaddset(&one, sig);
-  pthread_sigmask(SIG_UNBLOCK, &one, NULL);
-  kill(getpid(), sig);
 }
 
 static void *signal_main(void *arg) {

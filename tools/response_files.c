@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "response_files.h"
+#include "xprof.h"
 
 /* GCC gives up after 2000 expansions, which only a file that includes
  * itself reaches. */
@@ -37,37 +38,6 @@ static int vec_push(struct vec *a, char *s) {
   a->v[a->n++] = s;
   a->v[a->n] = NULL;
   return 0;
-}
-
-/* The whole of FILE (NUL-terminated, malloc'd), or NULL when it cannot be
- * read. */
-static char *read_file(const char *path) {
-  FILE *f = fopen(path, "r");
-  if (!f)
-    return NULL;
-  size_t cap = 4096, n = 0;
-  char *buf = malloc(cap);
-  while (buf) {
-    n += fread(buf + n, 1, cap - 1 - n, f);
-    if (ferror(f) || n < cap - 1)
-      break;
-    char *nb = realloc(buf, cap * 2);
-    if (!nb) {
-      free(buf);
-      buf = NULL;
-      break;
-    }
-    buf = nb;
-    cap *= 2;
-  }
-  int bad = !buf || ferror(f);
-  fclose(f);
-  if (bad) {
-    free(buf);
-    return NULL;
-  }
-  buf[n] = 0;
-  return buf;
 }
 
 /* Split `text` into arguments appended to `out`, each malloc'd; returns 0
@@ -116,13 +86,18 @@ int expand_response_files(int *argc, char ***argv) {
   int expansions = 0;
   for (int i = 1; i < cur.n;) {
     const char *a = cur.v[i];
-    char *text = a[0] == '@' && a[1] ? read_file(a + 1) : NULL;
+    unsigned char *bytes = NULL;
+    size_t len;
+    xprof_error err;
+    if (a[0] == '@' && a[1] && xprof_slurp(a + 1, &bytes, &len, &err) < 0)
+      bytes = NULL; /* unreadable: an argument, as the compilers keep it */
+    char *text = (char *)bytes;
     if (!text) {
       i++;
       continue;
     }
     if (++expansions > MAX_EXPANSIONS) {
-      free(text);
+      xprof_free(text);
       free(cur.v);
       errno = ELOOP;
       return -1;
@@ -135,7 +110,7 @@ int expand_response_files(int *argc, char ***argv) {
     ok = ok && split(text, &next) == 0;
     for (int k = i + 1; ok && k < cur.n; k++)
       ok = vec_push(&next, cur.v[k]) == 0;
-    free(text);
+    xprof_free(text);
     free(cur.v);
     if (!ok) {
       free(next.v);
