@@ -590,9 +590,9 @@ static int write_dir(const char *dir, xprof_profile *snap, enum rt_occasion when
   struct write_ctx w = {existing ? existing : snap,
                         pause ? (unsigned)strtoul(pause, NULL, 10) : 0};
   sigset_t mask;
-  int was_pending = rt_hold_xfsz(&mask);
+  int pending = rt_hold_write_signals(&mask);
   rc = xprof_atomic_write(path, write_then_pause, &w, &err);
-  rt_release_xfsz(&mask, was_pending);
+  rt_release_write_signals(&mask, pending);
   if (rc < 0)
     rt_message("cannot write profile data: %s; %s", err.msg, lost);
 out:

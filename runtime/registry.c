@@ -54,27 +54,45 @@ void rt_message(const char *fmt, ...) {
   static const char tag[] = "xprof: ";
   struct iovec iov[2] = {{(void *)tag, sizeof tag - 1}, {buf, (size_t)n + 1}};
   sigset_t mask;
-  int was_pending = rt_hold_xfsz(&mask);
+  int pending = rt_hold_write_signals(&mask);
   while (writev(2, iov, 2) < 0 && errno == EINTR)
     ;
-  rt_release_xfsz(&mask, was_pending);
+  rt_release_write_signals(&mask, pending);
 }
 
-int rt_hold_xfsz(sigset_t *old) {
-  sigset_t s, pending;
-  sigemptyset(&s);
-  sigaddset(&s, SIGXFSZ);
+/* The signals a write can raise, and which of them are pending (bit 0:
+ * SIGXFSZ, bit 1: SIGPIPE). */
+static void write_signals(sigset_t *s) {
+  sigemptyset(s);
+  sigaddset(s, SIGXFSZ);
+  sigaddset(s, SIGPIPE);
+}
+
+static int pending_write_signals(void) {
+  sigset_t p;
+  if (sigpending(&p) != 0)
+    return 0;
+  return (sigismember(&p, SIGXFSZ) == 1) | (sigismember(&p, SIGPIPE) == 1) << 1;
+}
+
+int rt_hold_write_signals(sigset_t *old) {
+  sigset_t s;
+  write_signals(&s);
   pthread_sigmask(SIG_BLOCK, &s, old);
-  return sigpending(&pending) == 0 && sigismember(&pending, SIGXFSZ);
+  return pending_write_signals();
 }
 
-void rt_release_xfsz(const sigset_t *old, int was_pending) {
-  sigset_t s, pending;
-  sigemptyset(&s);
-  sigaddset(&s, SIGXFSZ);
-  if (!was_pending && sigpending(&pending) == 0 && sigismember(&pending, SIGXFSZ)) {
+void rt_release_write_signals(const sigset_t *old, int pending_before) {
+  int raised = pending_write_signals() & ~pending_before;
+  static const int sigs[2] = {SIGXFSZ, SIGPIPE};
+  for (int k = 0; k < 2; k++) {
+    if (!(raised & 1 << k))
+      continue;
+    sigset_t one;
+    sigemptyset(&one);
+    sigaddset(&one, sigs[k]);
     static const struct timespec now = {0, 0};
-    while (sigtimedwait(&s, NULL, &now) < 0 && errno == EINTR)
+    while (sigtimedwait(&one, NULL, &now) < 0 && errno == EINTR)
       ;
   }
   pthread_sigmask(SIG_SETMASK, old, NULL);

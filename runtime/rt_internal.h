@@ -29,16 +29,18 @@ extern struct xprof_rt_object *rt_objects;
 /* Print "xprof: ..." on stderr. */
 void rt_message(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Around the runtime's own writes to files (the profile, stderr when it
- * is a file): a write past the process's file size limit (RLIMIT_FSIZE)
- * raises SIGXFSZ, whose default action ends the process, and the program
- * would lose its exit status and unflushed output to the runtime (as it
- * does under GCC's and clang's).  rt_hold_xfsz blocks the signal in this
- * thread, so that such a write only fails with EFBIG, and returns whether
- * one was pending already; rt_release_xfsz takes back a SIGXFSZ that
- * became pending meanwhile (the runtime's own) and restores the mask. */
-int rt_hold_xfsz(sigset_t *old);
-void rt_release_xfsz(const sigset_t *old, int was_pending);
+/* Around the runtime's own writes (the profile; its messages on stderr,
+ * which may be a file or a pipe): a write past the process's file size
+ * limit (RLIMIT_FSIZE) raises SIGXFSZ, and one to a pipe whose reader is
+ * gone raises SIGPIPE, both of which end the process by default: the
+ * program would lose its exit status and unflushed output to the runtime
+ * (as it does under GCC's and clang's).  rt_hold_write_signals blocks
+ * both in this thread, so that such a write only fails (EFBIG, EPIPE),
+ * and returns which were pending already; rt_release_write_signals takes
+ * back those that became pending meanwhile (the runtime's own) and
+ * restores the mask. */
+int rt_hold_write_signals(sigset_t *old);
+void rt_release_write_signals(const sigset_t *old, int pending_before);
 
 /* Settings read from the environment once, at the first registration. */
 struct rt_settings {
