@@ -10,7 +10,7 @@
 # output on the measured input must equal the plain build's.  A second
 # measured input (run2), unlike both, times the use builds again.
 #
-#   bench/bench_programs.sh [--quick] [--rounds N] [--compile-rounds N]
+#   bench/bench_programs.sh [--quick] [--rounds N] [--repeats N] [--compile-rounds N]
 #                           [--compilers "gcc clang"]
 #                           [--programs "lua bzip2 sqlite zstd"] [--callgrind]
 #                           [--verify]
@@ -24,7 +24,9 @@
 # build against the
 # compiler's own, round by round: the median ratio with its range, and in
 # how many rounds xprof's was faster (15 rounds by default, so that a
-# difference the noise could make does not pass for a lead).  --callgrind: also the instructions of
+# difference the noise could make does not pass for a lead; in each round
+# every build runs --repeats times, 3 by default, and the round keeps the
+# least time of each: lib.sh's time_runs says why).  --callgrind: also the instructions of
 # every build on the measured input, counted by callgrind (repeatable where
 # CPU times on a shared machine are not quite; adds about 15 minutes).  --quick: one program, one
 # round, small inputs (the test suite's smoke test).  Nothing is asserted
@@ -48,14 +50,15 @@ rounds=15 compilers="gcc clang" programs="lua bzip2 sqlite zstd" quick=0 callgri
 compile_rounds=3
 while (($#)); do
   case $1 in
-    --quick) quick=1 rounds=1 compile_rounds=1 programs=bzip2 ;;
+    --quick) quick=1 rounds=1 repeats=1 compile_rounds=1 programs=bzip2 ;;
     --rounds) rounds=$2; shift ;;
     --compile-rounds) compile_rounds=$2; shift ;;
+    --repeats) repeats=$2; shift ;;
     --compilers) compilers=$2; shift ;;
     --programs) programs=$2; shift ;;
     --callgrind) callgrind=1 ;;
     --verify) verify=1 ;;
-    *) echo "usage: bench_programs.sh [--quick] [--rounds N] [--compile-rounds N] [--compilers LIST] [--programs LIST] [--callgrind] [--verify]" >&2; exit 2 ;;
+    *) echo "usage: bench_programs.sh [--quick] [--rounds N] [--repeats N] [--compile-rounds N] [--compilers LIST] [--programs LIST] [--callgrind] [--verify]" >&2; exit 2 ;;
   esac
   shift
 done

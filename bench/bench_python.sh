@@ -7,7 +7,7 @@
 # unit tests) after building its extension modules, 60-odd shared
 # libraries that the interpreter dlopens.
 #
-#   bench/bench_python.sh [--compilers "gcc clang"] [--rounds N] [--tests] [--reuse]
+#   bench/bench_python.sh [--compilers "gcc clang"] [--rounds N] [--repeats N] [--tests] [--reuse]
 #
 # CPython's Makefile makes clang's PGO build with front-end
 # instrumentation (-fprofile-instr-generate); clang also gets a third
@@ -35,9 +35,10 @@ while (($#)); do
   case $1 in
     --compilers) compilers=$2; shift ;;
     --rounds) rounds=$2; shift ;;
+    --repeats) repeats=$2; shift ;;
     --tests) tests=1 ;;
     --reuse) reuse=1 ;;
-    *) echo "usage: bench_python.sh [--compilers LIST] [--rounds N] [--tests] [--reuse]" >&2; exit 2 ;;
+    *) echo "usage: bench_python.sh [--compilers LIST] [--rounds N] [--repeats N] [--tests] [--reuse]" >&2; exit 2 ;;
   esac
   shift
 done

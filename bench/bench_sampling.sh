@@ -19,7 +19,7 @@ set -euo pipefail
 rounds=15 compilers="gcc clang" programs="lua bzip2 sqlite zstd" quick=0
 while (($#)); do
   case $1 in
-    --quick) quick=1 rounds=1 programs=bzip2 compilers=gcc ;;
+    --quick) quick=1 rounds=1 repeats=1 programs=bzip2 compilers=gcc ;;
     --rounds) rounds=$2; shift ;;
     --compilers) compilers=$2; shift ;;
     --programs) programs=$2; shift ;;
