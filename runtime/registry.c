@@ -6,7 +6,9 @@
  * calls __xprof_unregister, which writes that object's remaining counts
  * (dlclose, or code that ran in destructors after the exit-time write).
  * Data is written at exit by an atexit handler installed at the first
- * registration, so C++ static destructors registered later are counted.
+ * registration, so C++ static destructors registered later are counted;
+ * the same handler is registered with at_quick_exit, since quick_exit
+ * runs only those.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -251,6 +253,11 @@ static void fork_child(void) {
 static void first_registration(void) {
   rt_read_settings();
   atexit(at_exit);
+  /* quick_exit (C11; servers call it, from a SIGTERM handler too, to end
+   * without running destructors) runs the at_quick_exit handlers and then
+   * _Exit: without this one its training run would write nothing.  One of
+   * the two runs, never both. */
+  at_quick_exit(at_exit);
   pthread_atfork(fork_prepare, fork_parent, fork_child);
   if (rt_settings.async_interval)
     rt_async_start();
