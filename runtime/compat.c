@@ -43,7 +43,8 @@ int rt_dumped;
 
 /* A dump that stops writing: returns 0, or -1 after saying why. */
 static int dump_once(void) {
-  rt_enter();
+  if (!rt_enter_unless_inside("a dump"))
+    return -1;
   int rc = 0;
   if (!rt_dumped) {
     rc = rt_dump_locked(NULL, RT_ON_REQUEST);
@@ -55,7 +56,8 @@ static int dump_once(void) {
 
 /* A write that goes on counting, unless a dump stopped writing. */
 static int write_now(void) {
-  rt_enter();
+  if (!rt_enter_unless_inside("a write"))
+    return -1;
   int rc = rt_dumped ? 0 : rt_dump_locked(NULL, RT_ON_REQUEST);
   rt_leave();
   return rc;

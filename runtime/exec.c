@@ -19,10 +19,11 @@
 
 static void write_before(enum rt_occasion what) {
   int saved = errno;
-  rt_enter();
-  if (rt_objects)
-    rt_dump_locked(NULL, what);
-  rt_leave();
+  if (rt_enter_unless_inside(what == RT_BEFORE_EXEC ? "exec" : "daemon")) {
+    if (rt_objects)
+      rt_dump_locked(NULL, what);
+    rt_leave();
+  }
   errno = saved;
 }
 

@@ -67,14 +67,15 @@ static pthread_mutex_t mem_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct header *free_list[N_CLASSES];
 static char *chunk_next, *chunk_end; /* what is left of the current chunk */
 
+/* rt_busy around the lock, as rt_enter and rt_leave keep it. */
 static void enter(void) {
-  pthread_mutex_lock(&mem_lock);
   rt_busy++;
+  pthread_mutex_lock(&mem_lock);
 }
 
 static void leave(void) {
-  rt_busy--;
   pthread_mutex_unlock(&mem_lock);
+  rt_busy--;
 }
 
 /* fork: the child must not inherit the lock held by a thread it lacks. */

@@ -30,14 +30,31 @@ __thread unsigned rt_busy;
 struct xprof_rt_object *rt_objects;
 struct rt_settings rt_settings;
 
+/* rt_busy is raised before the lock is taken and lowered after it is
+ * released: a signal handler on this thread never sees the lock held by
+ * its own thread with rt_busy at 0. */
 void rt_enter(void) {
-  pthread_mutex_lock(&rt_lock);
   rt_busy++;
+  pthread_mutex_lock(&rt_lock);
 }
 
 void rt_leave(void) {
-  rt_busy--;
   pthread_mutex_unlock(&rt_lock);
+  rt_busy--;
+}
+
+int rt_enter_unless_inside(const char *what) {
+  static volatile sig_atomic_t said; /* once: exit then skips its destructors too */
+  if (rt_busy) {
+    if (!said)
+      rt_message("%s from inside the runtime's own work (a signal handler "
+                 "that interrupted it?): the profile is not written then",
+                 what);
+    said = 1;
+    return 0;
+  }
+  rt_enter();
+  return 1;
 }
 
 void rt_message(const char *fmt, ...) {
@@ -216,7 +233,8 @@ const char *rt_object_module(const struct xprof_rt_object *obj) {
 }
 
 static void at_exit(void) {
-  rt_enter();
+  if (!rt_enter_unless_inside("exit"))
+    return;
   rt_threads_exiting_locked();
   rt_async_stop();
   rt_dump_locked(NULL, RT_AT_EXIT);
@@ -299,7 +317,8 @@ RT_EXPORT void __xprof_register(struct xprof_rt_object *obj) {
 RT_EXPORT void __xprof_unregister(struct xprof_rt_object *obj) {
   if (!obj || obj->abi_version != XPROF_RT_ABI_VERSION)
     return;
-  rt_enter();
+  if (!rt_enter_unless_inside("an object's destructor (exit or dlclose)"))
+    return;
   struct xprof_rt_object **pp = &rt_objects;
   while (*pp && *pp != obj)
     pp = &(*pp)->next;
@@ -320,7 +339,8 @@ RT_EXPORT void __xprof_unregister(struct xprof_rt_object *obj) {
 }
 
 RT_EXPORT int xprof_dump(void) {
-  rt_enter();
+  if (!rt_enter_unless_inside("xprof_dump"))
+    return -1;
   int rc = rt_dump_locked(NULL, RT_ON_REQUEST);
   rt_leave();
   return rc;

@@ -24,6 +24,14 @@
 extern __thread unsigned rt_busy;
 void rt_enter(void);
 void rt_leave(void);
+/* rt_enter for the ways the program ends or replaces itself or asks for
+ * a write (exit, quick_exit, exec, daemon, a dump, an unloading object):
+ * returns 1 with the lock held, or 0, after saying so, when this thread
+ * is inside the runtime already -- a signal handler that interrupted it
+ * called exit or exec -- where waiting for the lock would wait forever
+ * for itself, and the data is half-way through an update anyway.  WHAT
+ * names the occasion in the message. */
+int rt_enter_unless_inside(const char *what);
 extern struct xprof_rt_object *rt_objects;
 
 /* Print "xprof: ..." on stderr. */
