@@ -347,7 +347,8 @@ RT_EXPORT int xprof_dump(void) {
 }
 
 RT_EXPORT void xprof_reset(void) {
-  rt_enter();
+  if (!rt_enter_unless_inside("a reset"))
+    return;
   rt_zero_locked(NULL);
   rt_threads_reset_locked();
   rt_drop_pending_locked();

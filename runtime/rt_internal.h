@@ -25,7 +25,8 @@ extern __thread unsigned rt_busy;
 void rt_enter(void);
 void rt_leave(void);
 /* rt_enter for the ways the program ends or replaces itself or asks for
- * a write (exit, quick_exit, exec, daemon, a dump, an unloading object):
+ * a write or a reset (exit, quick_exit, exec, daemon, a dump, a reset,
+ * an unloading object):
  * returns 1 with the lock held, or 0, after saying so, when this thread
  * is inside the runtime already -- a signal handler that interrupted it
  * called exit or exec -- where waiting for the lock would wait forever
