@@ -79,37 +79,38 @@ void rt_message(const char *fmt, ...) {
   rt_release_write_signals(&mask, pending);
 }
 
-/* The signals a write can raise, and which of them are pending (bit 0:
- * SIGXFSZ, bit 1: SIGPIPE). */
-static void write_signals(sigset_t *s) {
-  sigemptyset(s);
-  sigaddset(s, SIGXFSZ);
-  sigaddset(s, SIGPIPE);
-}
+/* The signals a write can raise. */
+static const int write_sigs[] = {SIGXFSZ, SIGPIPE};
+enum { N_WRITE_SIGS = sizeof write_sigs / sizeof write_sigs[0] };
 
+/* Which of them are pending: bit k for write_sigs[k]. */
 static int pending_write_signals(void) {
   sigset_t p;
   if (sigpending(&p) != 0)
     return 0;
-  return (sigismember(&p, SIGXFSZ) == 1) | (sigismember(&p, SIGPIPE) == 1) << 1;
+  int bits = 0;
+  for (int k = 0; k < N_WRITE_SIGS; k++)
+    bits |= (sigismember(&p, write_sigs[k]) == 1) << k;
+  return bits;
 }
 
 int rt_hold_write_signals(sigset_t *old) {
   sigset_t s;
-  write_signals(&s);
+  sigemptyset(&s);
+  for (int k = 0; k < N_WRITE_SIGS; k++)
+    sigaddset(&s, write_sigs[k]);
   pthread_sigmask(SIG_BLOCK, &s, old);
   return pending_write_signals();
 }
 
 void rt_release_write_signals(const sigset_t *old, int pending_before) {
   int raised = pending_write_signals() & ~pending_before;
-  static const int sigs[2] = {SIGXFSZ, SIGPIPE};
-  for (int k = 0; k < 2; k++) {
+  for (int k = 0; k < N_WRITE_SIGS; k++) {
     if (!(raised & 1 << k))
       continue;
     sigset_t one;
     sigemptyset(&one);
-    sigaddset(&one, sigs[k]);
+    sigaddset(&one, write_sigs[k]);
     static const struct timespec now = {0, 0};
     while (sigtimedwait(&one, NULL, &now) < 0 && errno == EINTR)
       ;

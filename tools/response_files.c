@@ -21,6 +21,11 @@
  * itself reaches. */
 enum { MAX_EXPANSIONS = 2000 };
 
+/* White space between arguments, as buildargv's ISSPACE. */
+static int is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
 struct vec {
   char **v;
   int n, cap;
@@ -45,7 +50,7 @@ static int vec_push(struct vec *a, char *s) {
 static int split(const char *text, struct vec *out) {
   const char *p = text;
   for (;;) {
-    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '\f' || *p == '\v')
+    while (is_space(*p))
       p++;
     if (!*p)
       return 0;
@@ -63,8 +68,7 @@ static int split(const char *text, struct vec *out) {
           *w++ = *p;
       } else if (*p == '\'' || *p == '"') {
         quote = *p;
-      } else if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '\f' ||
-                 *p == '\v') {
+      } else if (is_space(*p)) {
         break;
       } else {
         *w++ = *p;
