@@ -25,7 +25,8 @@ stats() { sort -g | awk '{v[NR]=$1} END {m=(NR%2)?v[(NR+1)/2]:(v[NR/2]+v[NR/2+1]
 # its least time: what the machine does beside a run (other guests taking
 # the caches, the memory bus, the core's other thread) only ever adds
 # CPU time, so the least of a few runs is the one nearest the program's
-# own cost, and a round's ratio is no longer decided by which run was hit.
+# own cost, and a round's ratio is less often decided by which run was
+# hit (bench_noise.sh measures how much less, on the machine at hand).
 repeats=${BENCH_REPEATS:-3}
 time_runs() {
   local rounds=$1; shift
