@@ -84,6 +84,16 @@ RT_EXPORT int fexecve(int fd, char *const argv[], char *const envp[]) {
   return exec_failed(real ? real(fd, argv, envp) : -1);
 }
 
+/* Linux's exec relative to a directory descriptor (glibc 2.34 and later;
+ * with AT_EMPTY_PATH, fexecve's own way of running a descriptor). */
+RT_EXPORT int execveat(int dirfd, const char *path, char *const argv[], char *const envp[],
+                       int flags) {
+  typedef int (*execveat_fn)(int, const char *, char *const[], char *const[], int);
+  execveat_fn real = (execveat_fn)next_symbol("execveat");
+  before_exec();
+  return exec_failed(real ? real(dirfd, path, argv, envp, flags) : -1);
+}
+
 /* The list forms gather their arguments on the stack (exec must work in
  * a vfork child and after a signal, where malloc may not) and use the
  * vector forms. */

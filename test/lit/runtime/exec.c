@@ -3,10 +3,13 @@
 // RUN: rm -rf %t && mkdir -p %t && cd %t
 // RUN: %cc_rt %s -o %t/exec
 // RUN: %t/exec execv && %t/exec execvp && %t/exec execl && %t/exec execlp && %t/exec execve && %t/exec execle
+// RUN: %t/exec execvpe && %t/exec fexecve && %t/exec execveat
 // RUN: xprof_btoa exec.profile - | FileCheck %s
 // CHECK:      PROC: main 0xe0 2 0 0 0
-// CHECK-NEXT: 0 6
-// CHECK-NEXT: 1 18
+// CHECK-NEXT: 0 9
+// CHECK-NEXT: 1 27
+#define _GNU_SOURCE
+#include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -38,5 +41,11 @@ int main(int argc, char **argv) {
     execve("/bin/true", args, environ);
   else if (!strcmp(how, "execle"))
     execle("/bin/true", "true", (char *)NULL, environ);
+  else if (!strcmp(how, "execvpe"))
+    execvpe("true", args, environ);
+  else if (!strcmp(how, "fexecve"))
+    fexecve(open("/bin/true", O_RDONLY | O_CLOEXEC), args, environ);
+  else if (!strcmp(how, "execveat"))
+    execveat(AT_FDCWD, "/bin/true", args, environ, 0);
   return 1; /* exec failed */
 }
