@@ -47,7 +47,10 @@ void *xprof_arena_alloc(struct xprof_arena *a, size_t size) {
     /* Large requests get a block of their own, placed behind the current
      * one so that the remainder of the current block stays usable. */
     size_t want = size > ARENA_CHUNK / 4 ? size : ARENA_CHUNK;
-    struct block *nb = xprof_malloc(HDR + want);
+    /* Zeroed once here, not piece by piece: a block is never reused, and
+     * a large one is fresh memory from the system, zero already (the
+     * runtime's allocator and calloc both know it). */
+    struct block *nb = xprof_calloc(1, HDR + want);
     if (!nb)
       return NULL;
     nb->used = 0;
@@ -63,7 +66,6 @@ void *xprof_arena_alloc(struct xprof_arena *a, size_t size) {
   }
   void *p = (char *)b + HDR + b->used;
   b->used += size;
-  memset(p, 0, size);
   return p;
 }
 

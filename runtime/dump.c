@@ -26,15 +26,21 @@
 
 /* ---- where the data goes ----------------------------------------------- */
 
-/* The program's file name (for NAME.profile), xprof_malloc'd. */
-static char *program_name(void) {
+/* The program's file name (for NAME.profile), looked up once: every
+ * write works out the directory of each registered object (dozens in a
+ * program of many files), and /proc/self/exe names the same image for
+ * the life of the process.  NULL when out of memory. */
+static const char *program_name(void) {
+  static char *name;
+  if (name)
+    return name;
   char buf[PATH_MAX];
   ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
   if (n <= 0)
-    return xprof_format("%s", program_invocation_short_name);
+    return name = xprof_format("%s", program_invocation_short_name);
   buf[n] = 0;
   const char *base = strrchr(buf, '/');
-  return xprof_format("%s", base ? base + 1 : buf);
+  return name = xprof_format("%s", base ? base + 1 : buf);
 }
 
 char *rt_profile_dir(const struct xprof_rt_object *obj) {
@@ -45,9 +51,8 @@ char *rt_profile_dir(const struct xprof_rt_object *obj) {
   const char *name = getenv("SUN_PROFDATA");
   char *own = NULL;
   if (!name || !*name) {
-    char *prog = program_name();
+    const char *prog = program_name();
     own = prog ? xprof_profile_dir_name(prog) : NULL;
-    xprof_free(prog);
     if (!own)
       return NULL;
     name = own;
@@ -278,10 +283,10 @@ static int take_object(snap_ctx *c, const struct xprof_rt_object *obj) {
     f->id = rp->id;
     f->n_vp_sites = rp->n_vp_sites;
     f->first_run = rp->first_run ? __atomic_load_n(rp->first_run, __ATOMIC_RELAXED) : 0;
-    /* A copy: a snapshot can outlive its object (a write that failed
-     * keeps it for the next, maybe after dlclose). */
-    if (xprof_proc_set_shape(c->p, f, rp->shape, rp->shape_size) < 0)
-      return -1;
+    /* Borrowed from the object, whose data outlives the write; a
+     * snapshot kept after a failed write gets copies (own_shapes). */
+    f->shape = rp->shape_size ? rp->shape : NULL;
+    f->shape_size = f->shape ? rp->shape_size : 0;
     taken *t = rp->n_counters && c->seen ? seen_slot(c, rp->counters) : NULL;
     if (t && t->counters) {
       const xprof_objfile *from = &c->p->objfiles[t->obj];
@@ -453,10 +458,23 @@ static pending *find_pending(const char *dir) {
   return NULL;
 }
 
+/* A kept snapshot may outlive the objects whose shapes it borrowed (a
+ * dlclose before the next attempt): copies of its own.  Returns 0, or -1
+ * when out of memory. */
+static int own_shapes(xprof_profile *p) {
+  for (uint32_t k = 0; k < p->n_objfiles; k++)
+    for (uint32_t j = 0; j < p->objfiles[k].n_procs; j++) {
+      xprof_proc *f = &p->objfiles[k].procs[j];
+      if (xprof_proc_set_shape(p, f, f->shape, f->shape_size) < 0)
+        return -1;
+    }
+  return 0;
+}
+
 /* Keep `snap` for the next attempt; takes ownership. */
 static void keep_pending(const char *dir, xprof_profile *snap) {
   pending *q = xprof_malloc(sizeof *q);
-  if (!q || !(q->dir = xprof_format("%s", dir))) {
+  if (!q || own_shapes(snap) < 0 || !(q->dir = xprof_format("%s", dir))) {
     xprof_free(q);
     xprof_profile_free(snap);
     return;
@@ -684,8 +702,32 @@ static int snapshot_empty(const xprof_profile *snap) {
   return 1;
 }
 
+/* Whether obj counted anything since its last write: a counter, a
+ * thread's copy, a value-profile site.  A look, where a snapshot moves
+ * the counts into a profile it builds for every procedure. */
+static int object_counted(const struct xprof_rt_object *obj) {
+  for (uint32_t j = 0; j < obj->n_procs; j++) {
+    const struct xprof_rt_proc *rp = &obj->procs[j];
+    for (uint32_t k = 0; k < rp->n_counters; k++)
+      if (__atomic_load_n(&rp->counters[k], __ATOMIC_RELAXED))
+        return 1;
+    if (rt_threads_counted(obj, rp))
+      return 1;
+    for (uint32_t s = 0; s < rp->n_vp_sites && obj->n_values_per_vp; s++)
+      if (rt_vp_counted(rp->vp_sites[s].state))
+        return 1;
+  }
+  return 0;
+}
+
 int rt_dump_locked(const struct xprof_rt_object *only, enum rt_occasion when) {
   if (rt_dumped && when != RT_ON_REQUEST)
+    return 0;
+  /* The write of one object (its destructor: at exit, after the
+   * exit-time write, it has mostly counted nothing since) with nothing
+   * new and nothing kept from a failed write touches no file: known
+   * from a look at its counts, without building the snapshot. */
+  if (only && !pending_list && !object_counted(only))
     return 0;
   size_t n_targets = 0;
   target *targets = build_targets(&n_targets);

@@ -95,11 +95,12 @@ static unsigned class_of(size_t size) {
   return c;
 }
 
-/* A block of class c from the free list or the current chunk; the
- * caller holds the lock. */
-static struct header *take_block(unsigned c) {
+/* A block of class c from the free list or the current chunk (*fresh:
+ * never used, so zero but for its header); the caller holds the lock. */
+static struct header *take_block(unsigned c, int *fresh) {
   size_t bytes = (size_t)1 << (MIN_SHIFT + c);
   struct header *h = free_list[c];
+  *fresh = !h;
   if (h) {
     free_list[c] = h->next;
     return h;
@@ -120,7 +121,9 @@ static struct header *take_block(unsigned c) {
   return h;
 }
 
-void *xprof_malloc(size_t size) {
+/* A block of size bytes; *fresh says whether it is new memory from the
+ * system, never used before (and so zero).  NULL when out of memory. */
+static void *allocate(size_t size, int *fresh) {
   if (size > SIZE_MAX - CHUNK)
     return NULL;
   unsigned c = class_of(size);
@@ -128,18 +131,24 @@ void *xprof_malloc(size_t size) {
   if (c == N_CLASSES) {
     size_t len = (size + HDR + 4095) & ~(size_t)4095;
     h = map(len);
+    *fresh = 1;
   } else {
     enter();
-    h = take_block(c);
+    h = take_block(c, fresh);
     leave();
   }
   if (!h)
     return NULL;
   h->size = size;
   h->next = NULL;
-  VALGRIND_MALLOCLIKE_BLOCK(h + 1, size, 0, 0);
+  VALGRIND_MALLOCLIKE_BLOCK(h + 1, size, 0, *fresh);
   UNPOISON(h + 1, size);
   return h + 1;
+}
+
+void *xprof_malloc(size_t size) {
+  int fresh;
+  return allocate(size, &fresh);
 }
 
 void xprof_free(void *block) {
@@ -162,8 +171,12 @@ void xprof_free(void *block) {
 void *xprof_calloc(size_t n, size_t size) {
   if (size && n > SIZE_MAX / size)
     return NULL;
-  void *p = xprof_malloc(n * size);
-  if (p)
+  /* A block never used before is zero already: zeroing it again would
+   * only fault in its pages (a large table the caller fills sparsely,
+   * an arena's block). */
+  int fresh;
+  void *p = allocate(n * size, &fresh);
+  if (p && !fresh)
     memset(p, 0, n * size);
   return p;
 }

@@ -165,10 +165,22 @@ static int module_cb(struct dl_phdr_info *info, size_t size, void *data) {
   return 0;
 }
 
+/* The last file mapping mapped_file found.  A program's objects are
+ * mostly in one module, and each read of /proc/self/maps costs the
+ * kernel a walk of every mapping: one read serves them all.  Forgotten
+ * whenever an object registers or unregisters, since a module loaded
+ * later may sit where an unloaded one was. */
+static struct {
+  uintptr_t lo, hi;
+  char path[PATH_MAX];
+} last_map;
+
+static void forget_mapping(void) { last_map.lo = last_map.hi = 0; }
+
 /* Does this line of /proc/self/maps map `addr`?  Then its path goes to
- * out: the kernel's, absolute, with symbolic links resolved (what
+ * last_map: the kernel's, absolute, with symbolic links resolved (what
  * realpath would give, without the malloc that realpath may call). */
-static int maps_line(const char *line, uintptr_t addr, char *out, size_t size) {
+static int maps_line(const char *line, uintptr_t addr) {
   char *end;
   uintptr_t lo = (uintptr_t)strtoull(line, &end, 16);
   if (*end != '-')
@@ -181,15 +193,20 @@ static int maps_line(const char *line, uintptr_t addr, char *out, size_t size) {
   static const char deleted[] = " (deleted)"; /* rebuilt while running */
   if (n > sizeof deleted - 1 && strcmp(path + n - (sizeof deleted - 1), deleted) == 0)
     n -= sizeof deleted - 1;
-  if (n >= size)
+  if (n >= sizeof last_map.path)
     return 0;
-  memcpy(out, path, n);
-  out[n] = 0;
+  memcpy(last_map.path, path, n);
+  last_map.path[n] = 0;
+  last_map.lo = lo;
+  last_map.hi = hi;
   return 1;
 }
 
-/* The path of the file mapped at addr; 0 when /proc is not there. */
-static int mapped_file(uintptr_t addr, char *out, size_t size) {
+/* The path of the file mapped at addr, in last_map.path; 0 when /proc
+ * is not there.  Caller holds rt_lock. */
+static int mapped_file(uintptr_t addr) {
+  if (addr >= last_map.lo && addr < last_map.hi)
+    return 1;
   int fd = xprof_open("/proc/self/maps", O_RDONLY, 0);
   if (fd < 0)
     return 0;
@@ -205,7 +222,7 @@ static int mapped_file(uintptr_t addr, char *out, size_t size) {
         continue;
       }
       line[len] = 0;
-      found = maps_line(line, addr, out, size);
+      found = maps_line(line, addr);
       len = 0;
     }
   close(fd);
@@ -220,10 +237,9 @@ const char *rt_object_module(const struct xprof_rt_object *obj) {
   if (o->runtime_reserved[0])
     return (const char *)(uintptr_t)o->runtime_reserved[0];
   struct module_search m = {(uintptr_t)obj, NULL, 0};
-  char buf[PATH_MAX];
   const char *path = NULL;
-  if (mapped_file((uintptr_t)obj, buf, sizeof buf)) {
-    path = buf;
+  if (mapped_file((uintptr_t)obj)) {
+    path = last_map.path;
   } else {
     dl_iterate_phdr(module_cb, &m);
     path = m.found && m.name[0] ? m.name : program_invocation_name;
@@ -298,6 +314,7 @@ RT_EXPORT void __xprof_register(struct xprof_rt_object *obj) {
   rt_enter();
   if (!rt_settings.initialized)
     first_registration();
+  forget_mapping();
   /* Appended, so that profiles list object files in registration order. */
   struct xprof_rt_object **pp = &rt_objects;
   for (; *pp; pp = &(*pp)->next)
@@ -320,6 +337,7 @@ RT_EXPORT void __xprof_unregister(struct xprof_rt_object *obj) {
     return;
   if (!rt_enter_unless_inside("an object's destructor (exit or dlclose)"))
     return;
+  forget_mapping();
   struct xprof_rt_object **pp = &rt_objects;
   while (*pp && *pp != obj)
     pp = &(*pp)->next;

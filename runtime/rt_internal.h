@@ -68,13 +68,15 @@ char *rt_profile_dir(const struct xprof_rt_object *obj);
 
 /* When a write happens.  From RT_AT_EXIT on, the process (or this image
  * of it) ends: data a failed write could not store is lost, not kept for
- * the next write. */
+ * the next write.  An object's unloading (dlclose, or its destructor at
+ * exit) comes before: the process may go on, and the next write may
+ * carry what this one could not. */
 enum rt_occasion {
   RT_ON_REQUEST,
   RT_PERIODIC,
+  RT_AT_UNLOAD,
   RT_AT_EXIT,
   RT_AT_SIGNAL, /* SUN_PROFDATA_SIGNALS: the process is ending */
-  RT_AT_UNLOAD,
   RT_BEFORE_EXEC,
   RT_BEFORE_DAEMON
 };
@@ -102,6 +104,8 @@ uint32_t rt_vp_copy_words(const uint64_t *state);
 void rt_vp_take(uint64_t *state, uint64_t *copy, uint32_t words);
 uint32_t rt_vp_pairs(uint64_t *copy);
 void rt_vp_clear(uint64_t *state);
+/* Whether a site recorded a value since it was last taken or cleared. */
+int rt_vp_counted(const uint64_t *state);
 
 /* Per-thread counters (threads.c); the _locked ones want rt_lock held. */
 void rt_threads_register_locked(const struct xprof_rt_object *obj);
@@ -109,6 +113,9 @@ void rt_threads_unregister_locked(const struct xprof_rt_object *obj);
 /* Add to sum[] what the threads counted for rp since the last call. */
 void rt_threads_take(const struct xprof_rt_object *obj,
                      const struct xprof_rt_proc *rp, uint64_t *sum);
+/* Whether a thread counted for rp since the last rt_threads_take (a
+ * look that changes nothing). */
+int rt_threads_counted(const struct xprof_rt_object *obj, const struct xprof_rt_proc *rp);
 void rt_threads_reset_locked(void);
 void rt_threads_fork_child_locked(void);
 void rt_threads_exiting_locked(void);

@@ -512,12 +512,16 @@ static uint64_t *baseline(struct rt_copy *c, uint32_t words) {
   return c->base;
 }
 
-/* Add now - base to sum and move the baseline up, n words. */
+/* Add now - base to sum and move the baseline up, n words.  Only the
+ * words that moved are stored: most counters of a program never run, and
+ * a baseline left untouched stays the system's zero page. */
 static void take_range(const uint64_t *now, uint64_t *base, uint32_t n, uint64_t *sum) {
   for (uint32_t k = 0; k < n; k++) {
     uint64_t v = __atomic_load_n(&now[k], __ATOMIC_RELAXED);
-    sum[k] += v - base[k];
-    base[k] = v;
+    if (v != base[k]) {
+      sum[k] += v - base[k];
+      base[k] = v;
+    }
   }
 }
 
@@ -540,6 +544,34 @@ void rt_threads_take(const struct xprof_rt_object *obj,
     uint64_t *now = slots[s].pool[i];
     take_range(now + offset, now + words + offset, rp->n_counters, sum);
   }
+}
+
+/* Do n words of now differ from base (NULL: zeros)? */
+static int range_moved(const uint64_t *now, const uint64_t *base, uint32_t n) {
+  for (uint32_t k = 0; k < n; k++)
+    if (__atomic_load_n(&now[k], __ATOMIC_RELAXED) != (base ? base[k] : 0))
+      return 1;
+  return 0;
+}
+
+int rt_threads_counted(const struct xprof_rt_object *obj, const struct xprof_rt_proc *rp) {
+  if (!(obj->flags & XPROF_RT_THREAD_COUNTERS))
+    return 0;
+  uint32_t s = find_slot(proc_array(rp));
+  if (!s)
+    return 0;
+  uint32_t words = slots[s].words, offset = rp->array_offset;
+  for (struct rt_thread *t = threads; t; t = t->next) {
+    const struct rt_copy *c = copy_of(t, s);
+    if (c && range_moved(c->now + offset, c->base ? c->base + offset : NULL, rp->n_counters))
+      return 1;
+  }
+  for (uint32_t i = 0; i < slots[s].n_pool; i++) {
+    const uint64_t *now = slots[s].pool[i];
+    if (range_moved(now + offset, now + words + offset, rp->n_counters))
+      return 1;
+  }
+  return 0;
 }
 
 /* Forget what the threads counted so far (xprof_reset). */

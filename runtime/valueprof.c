@@ -183,6 +183,14 @@ void rt_vp_take(uint64_t *state, uint64_t *copy, uint32_t words) {
   site_unlock(state);
 }
 
+int rt_vp_counted(const uint64_t *state) {
+  uint32_t words = rt_vp_words(state);
+  for (uint32_t k = 1; k < words; k++)
+    if (__atomic_load_n(&state[k], __ATOMIC_RELAXED))
+      return 1;
+  return 0;
+}
+
 void rt_vp_clear(uint64_t *state) {
   site_lock(state);
   memset(state + 1, 0, (size_t)(rt_vp_words(state) - 1) * sizeof *state);
