@@ -13,7 +13,7 @@
 #   bench/bench_programs.sh [--quick] [--rounds N] [--repeats N] [--compile-rounds N]
 #                           [--compilers "gcc clang"]
 #                           [--programs "lua bzip2 sqlite zstd"] [--callgrind]
-#                           [--verify]
+#                           [--churn-rounds N] [--churn-funcs N] [--verify]
 #
 # Prints a table (markdown) of run-time ratios against the plain build of
 # the same compiler, measured in the same run: the CPU time of each run
@@ -34,6 +34,9 @@
 # the xprof plugins' debug counters on every edge, run the training and
 # the measured input, and check with xprof_verify that the spanning-tree
 # counters give every edge count exactly (exit status 1 if not).
+# Last, collection under thread churn (bench/churn.sh: 20,000 short
+# threads over --churn-funcs functions' counters, 1000 by default),
+# --churn-rounds rounds (7 by default; 0 leaves it out, as --quick does).
 # BENCH_XPROF_GCC_FLAGS and BENCH_XPROF_CLANG_FLAGS add options to the
 # xprof builds, --verify's too (e.g. "-O3 -flto"); BENCH_SECOND_GCC_FLAGS
 # and BENCH_SECOND_CLANG_FLAGS replace the single-update build's options,
@@ -47,18 +50,20 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 rounds=15 compilers="gcc clang" programs="lua bzip2 sqlite zstd" quick=0 callgrind=0 verify=0
-compile_rounds=3
+compile_rounds=3 churn_rounds=7 churn_funcs=1000
 while (($#)); do
   case $1 in
-    --quick) quick=1 rounds=1 repeats=1 compile_rounds=1 programs=bzip2 ;;
+    --quick) quick=1 rounds=1 repeats=1 compile_rounds=1 churn_rounds=0 programs=bzip2 ;;
     --rounds) rounds=$2; shift ;;
     --compile-rounds) compile_rounds=$2; shift ;;
     --repeats) repeats=$2; shift ;;
     --compilers) compilers=$2; shift ;;
     --programs) programs=$2; shift ;;
     --callgrind) callgrind=1 ;;
+    --churn-rounds) churn_rounds=$2; shift ;;
+    --churn-funcs) churn_funcs=$2; shift ;;
     --verify) verify=1 ;;
-    *) echo "usage: bench_programs.sh [--quick] [--rounds N] [--repeats N] [--compile-rounds N] [--compilers LIST] [--programs LIST] [--callgrind] [--verify]" >&2; exit 2 ;;
+    *) echo "usage: bench_programs.sh [--quick] [--rounds N] [--repeats N] [--compile-rounds N] [--compilers LIST] [--programs LIST] [--callgrind] [--churn-rounds N] [--churn-funcs N] [--verify]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -290,5 +295,12 @@ if [ $callgrind = 1 ]; then
       line="$line $g"
     done
     echo "$line (native gen, native gen atomic, xprof exact, xprof $second_name, native use, xprof use)"
+  done
+fi
+if [ "$churn_rounds" -gt 0 ]; then
+  . "$here/churn.sh"
+  for cc in $compilers; do
+    echo
+    churn_measure "$cc" "$churn_rounds" "$churn_funcs" "$work/churn-$cc"
   done
 fi
