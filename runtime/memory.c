@@ -141,7 +141,7 @@ static void *allocate(size_t size, int *fresh) {
     return NULL;
   h->size = size;
   h->next = NULL;
-  VALGRIND_MALLOCLIKE_BLOCK(h + 1, size, 0, *fresh);
+  VALGRIND_MALLOCLIKE_BLOCK(h + 1, size, 0, 0);
   UNPOISON(h + 1, size);
   return h + 1;
 }
@@ -178,6 +178,8 @@ void *xprof_calloc(size_t n, size_t size) {
   void *p = allocate(n * size, &fresh);
   if (p && !fresh)
     memset(p, 0, n * size);
+  else if (p)
+    VALGRIND_MAKE_MEM_DEFINED(p, n * size); /* zero, as calloc's is */
   return p;
 }
 

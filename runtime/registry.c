@@ -261,15 +261,38 @@ static void at_exit(void) {
   rt_leave();
 }
 
+/* fork from a signal handler that interrupted the runtime on this thread
+ * (a write, a thread's start): the locks are this thread's already, and
+ * taking them again would wait forever.  The fork goes ahead without
+ * them; the parent carries on with its work, and the child, whose copy
+ * of the runtime's data is half-way through an update, writes nothing
+ * (it mostly execs or _exits anyway). */
+static __thread int fork_inside;
+
 static void fork_prepare(void) {
+  if (rt_busy) {
+    fork_inside = 1;
+    return;
+  }
   rt_enter();
   rt_memory_fork_prepare();
 }
 static void fork_parent(void) {
+  if (fork_inside) {
+    fork_inside = 0;
+    return;
+  }
   rt_memory_fork_done();
   rt_leave();
 }
 static void fork_child(void) {
+  if (fork_inside) {
+    fork_inside = 0;
+    rt_dumped = 1; /* no write but one on request, as after __gcov_dump */
+    rt_message("fork from inside the runtime's own work (a signal handler "
+               "that interrupted it?): the child writes no profile");
+    return;
+  }
   rt_memory_fork_done();
   /* The child counts from zero so that parent and child add up to the
    * truth; data the parent could not write yet stays the parent's. */

@@ -5,6 +5,29 @@
  * or look like a call to the inliner, on every call.
  */
 #if defined(__x86_64__) && defined(__ELF__)
+/* Under -fcf-protection (__CET__: 1 branch tracking, 2 shadow stack) the
+ * entry points, reached by indirect calls through the GOT, begin with
+ * endbr64, and the object carries the property note that says so, as
+ * the compiler's own objects do: the linker marks a program only if all
+ * of its objects are marked.  Calls and returns pair up: nothing here
+ * needs more for a shadow stack. */
+#if defined(__CET__) && (__CET__ & 1)
+#define ENTRY_BRANCH endbr64
+#else
+#define ENTRY_BRANCH
+#endif
+#ifdef __CET__
+        .section .note.gnu.property, "a"
+        .p2align 3
+        .long   4               /* name size */
+        .long   16              /* descriptor size */
+        .long   5               /* NT_GNU_PROPERTY_TYPE_0 */
+        .asciz  "GNU"
+        .long   0xc0000002      /* GNU_PROPERTY_X86_FEATURE_1_AND */
+        .long   4
+        .long   (__CET__ & 3)   /* IBT 1, SHSTK 2 */
+        .p2align 3
+#endif
         .text
 
 /*
@@ -28,6 +51,7 @@
         .type   __xprof_thread_counters_asm_r10, @function
 __xprof_thread_counters_asm_r10:
         .cfi_startproc
+        ENTRY_BRANCH
         pushq   %rcx
         .cfi_adjust_cfa_offset 8
         movq    %r10, %rax
@@ -42,8 +66,9 @@ __xprof_thread_counters_asm_r10:
         .globl  __xprof_thread_counters_asm
         .type   __xprof_thread_counters_asm, @function
 __xprof_thread_counters_asm:
-.Lasm_body:
         .cfi_startproc
+        ENTRY_BRANCH
+.Lasm_body:
         pushq   %rbp
         .cfi_adjust_cfa_offset 8
         .cfi_rel_offset %rbp, 0
