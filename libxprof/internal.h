@@ -85,6 +85,12 @@ typedef struct xprof_strmap {
 /* Index `n` keys found at base, base + stride, ... (each a const char *). */
 int xprof_strmap_init(xprof_strmap *m, const void *base, size_t stride,
                       uint32_t n);
+/* Whether two of `n` keys (laid out as for xprof_strmap_init) are equal:
+ * 1 with *dup the index of the later one, 0 if none are, -1 when out of
+ * memory.  Hashing, not sorting: a profile's names share long prefixes,
+ * and validation runs on every read of a profile, in every training run. */
+int xprof_find_duplicate(const void *base, size_t stride, uint32_t n,
+                         uint32_t *dup);
 /* Index of `key`, or UINT32_MAX. */
 uint32_t xprof_strmap_get(const xprof_strmap *m, const char *key);
 void xprof_strmap_free(xprof_strmap *m);

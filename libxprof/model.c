@@ -321,16 +321,14 @@ uint32_t xprof_count_proc_names(const xprof_profile *p) {
   return distinct;
 }
 
-static int sorted_unique_names(const char **names, uint32_t n,
-                               const char **dup) {
-  if (n > 1)
-    xprof_sort(names, n, sizeof *names, xprof_name_cmp);
-  for (uint32_t i = 1; i < n; i++)
-    if (strcmp(names[i], names[i - 1]) == 0) {
-      *dup = names[i];
-      return 0;
-    }
-  return 1;
+/* The later of two equal names among the n at base (stride bytes
+ * apart, each a const char *), NULL when all differ.  *nomem is set when
+ * memory ran out (and NULL returned). */
+static const char *twice(const void *base, size_t stride, uint32_t n, int *nomem) {
+  uint32_t dup;
+  int found = n > 1 ? xprof_find_duplicate(base, stride, n, &dup) : 0;
+  *nomem = found < 0;
+  return found > 0 ? *(const char *const *)((const char *)base + dup * stride) : NULL;
 }
 
 static int check_name(const char *s, const char *what, const char *ctx,
@@ -390,70 +388,29 @@ static int validate_proc(const xprof_objfile *o, const xprof_proc *f,
   return 0;
 }
 
-int xprof_validate(const xprof_profile *p, const char *file,
-                   xprof_error *err) {
-  uint32_t most = p->n_objfiles > p->n_programs ? p->n_objfiles : p->n_programs;
-  for (uint32_t i = 0; i < p->n_objfiles; i++)
-    if (p->objfiles[i].n_procs > most)
-      most = p->objfiles[i].n_procs;
-  for (uint32_t i = 0; i < p->n_programs; i++)
-    if (p->programs[i].n_objrefs > most)
-      most = p->programs[i].n_objrefs;
-  const char **names = xprof_malloc(((size_t)most + 1) * sizeof *names);
-  const char **objnames = xprof_malloc(((size_t)p->n_objfiles + 1) * sizeof *names);
-  const char *dup = NULL;
-  int rc = -1;
-  if (!names || !objnames) {
-    xprof_free(names);
-    xprof_free(objnames);
+/* Every program's pathname and list of object files: each listed once,
+ * each one the profile defines; no program twice. */
+static int validate_programs(const xprof_profile *p, const char *file,
+                             xprof_error *err) {
+  xprof_strmap objs;
+  const char *dup;
+  int nomem = 0, rc = -1;
+  if (xprof_strmap_init(&objs, p->n_objfiles ? &p->objfiles[0].path : NULL,
+                        sizeof *p->objfiles, p->n_objfiles) < 0)
     return xprof_fail_nomem(err, file);
-  }
-
-  for (uint32_t i = 0; i < p->n_objfiles; i++) {
-    if (check_name(p->objfiles[i].path, "object file pathname", "profile",
-                   file, err))
-      goto out;
-    names[i] = p->objfiles[i].path;
-  }
-  if (!sorted_unique_names(names, p->n_objfiles, &dup)) {
-    xprof_fail(err, XPROF_ERR_INVALID, "%s: object file %s appears twice",
-               file, dup);
-    goto out;
-  }
-  for (uint32_t i = 0; i < p->n_objfiles; i++) {
-    const xprof_objfile *o = &p->objfiles[i];
-    for (uint32_t j = 0; j < o->n_procs; j++) {
-      if (validate_proc(o, &o->procs[j], file, err))
-        goto out;
-      names[j] = o->procs[j].name;
-    }
-    if (!sorted_unique_names(names, o->n_procs, &dup)) {
-      xprof_fail(err, XPROF_ERR_INVALID,
-                 "%s: procedure %s appears twice in object file %s", file, dup,
-                 o->path);
-      goto out;
-    }
-  }
-  /* Program references are checked against the sorted object names. */
-  for (uint32_t i = 0; i < p->n_objfiles; i++)
-    objnames[i] = p->objfiles[i].path;
-  if (p->n_objfiles > 1)
-    xprof_sort(objnames, p->n_objfiles, sizeof *objnames, xprof_name_cmp);
   for (uint32_t i = 0; i < p->n_programs; i++) {
     const xprof_program *g = &p->programs[i];
     if (check_name(g->path, "program pathname", "profile", file, err))
       goto out;
-    if (g->n_objrefs)
-      memcpy(names, g->objrefs, g->n_objrefs * sizeof *names);
-    if (!sorted_unique_names(names, g->n_objrefs, &dup)) {
+    if ((dup = twice(g->objrefs, sizeof *g->objrefs, g->n_objrefs, &nomem))) {
       xprof_fail(err, XPROF_ERR_INVALID,
-                 "%s: program %s lists object file %s twice", file, g->path,
-                 dup);
+                 "%s: program %s lists object file %s twice", file, g->path, dup);
       goto out;
     }
+    if (nomem)
+      goto out;
     for (uint32_t j = 0; j < g->n_objrefs; j++)
-      if (!bsearch(&g->objrefs[j], objnames, p->n_objfiles, sizeof *objnames,
-                   xprof_name_cmp)) {
+      if (xprof_strmap_get(&objs, g->objrefs[j]) == UINT32_MAX) {
         xprof_fail(err, XPROF_ERR_INVALID,
                    "%s: program %s refers to object file %s, which the "
                    "profile does not define",
@@ -461,28 +418,59 @@ int xprof_validate(const xprof_profile *p, const char *file,
         goto out;
       }
   }
-  for (uint32_t i = 0; i < p->n_programs; i++)
-    names[i] = p->programs[i].path;
-  if (!sorted_unique_names(names, p->n_programs, &dup)) {
-    xprof_fail(err, XPROF_ERR_INVALID, "%s: program %s appears twice", file,
-               dup);
+  if (p->n_programs &&
+      (dup = twice(&p->programs[0].path, sizeof *p->programs, p->n_programs, &nomem))) {
+    xprof_fail(err, XPROF_ERR_INVALID, "%s: program %s appears twice", file, dup);
     goto out;
   }
+  rc = nomem ? -1 : 0;
+out:
+  if (nomem)
+    xprof_fail_nomem(err, file);
+  xprof_strmap_free(&objs);
+  return rc;
+}
+
+/* Names are checked for doubles by hashing, not sorting: a profile's
+ * names share long prefixes, and validation runs on every read of a
+ * profile, in every training run's write. */
+int xprof_validate(const xprof_profile *p, const char *file,
+                   xprof_error *err) {
+  const char *dup;
+  int nomem = 0;
+  for (uint32_t i = 0; i < p->n_objfiles; i++)
+    if (check_name(p->objfiles[i].path, "object file pathname", "profile",
+                   file, err))
+      return -1;
+  if (p->n_objfiles &&
+      (dup = twice(&p->objfiles[0].path, sizeof *p->objfiles, p->n_objfiles, &nomem)))
+    return xprof_fail(err, XPROF_ERR_INVALID, "%s: object file %s appears twice",
+                      file, dup);
+  for (uint32_t i = 0; i < p->n_objfiles && !nomem; i++) {
+    const xprof_objfile *o = &p->objfiles[i];
+    for (uint32_t j = 0; j < o->n_procs; j++)
+      if (validate_proc(o, &o->procs[j], file, err))
+        return -1;
+    if (o->n_procs &&
+        (dup = twice(&o->procs[0].name, sizeof *o->procs, o->n_procs, &nomem)))
+      return xprof_fail(err, XPROF_ERR_INVALID,
+                        "%s: procedure %s appears twice in object file %s", file,
+                        dup, o->path);
+  }
+  if (nomem)
+    return xprof_fail_nomem(err, file);
+  if (validate_programs(p, file, err))
+    return -1;
   for (uint32_t i = 0; i < p->n_images; i++) {
     const xprof_image *img = &p->images[i];
     if (xprof_validate_image(img, file, err) < 0)
-      goto out;
-    if (xprof_find_image(p, img->path, img->text_off) != img) {
-      xprof_fail(err, XPROF_ERR_INVALID, "%s: samples of %s at offset 0x%" PRIx64 " appear twice",
-                 file, img->path[0] ? img->path : "the overflow bin", img->text_off);
-      goto out;
-    }
+      return -1;
+    if (xprof_find_image(p, img->path, img->text_off) != img)
+      return xprof_fail(err, XPROF_ERR_INVALID,
+                        "%s: samples of %s at offset 0x%" PRIx64 " appear twice",
+                        file, img->path[0] ? img->path : "the overflow bin", img->text_off);
   }
-  rc = 0;
-out:
-  xprof_free(names);
-  xprof_free(objnames);
-  return rc;
+  return 0;
 }
 
 static int objfile_cmp(const void *a, const void *b) {

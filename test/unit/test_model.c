@@ -1,4 +1,5 @@
 /* test_model.c - validation, statistics, checksums. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "unit.h"
@@ -38,6 +39,43 @@ static void validation(void) {
   xprof_program_add_objref(p, g, "a.o");
   CHECK(xprof_validate(p, "v", &err) == -1);
   CHECK_STR(err.msg, "v: program prog lists object file a.o twice");
+  xprof_profile_free(p);
+}
+
+/* Doubles among many names that share a long prefix (as a program's
+ * procedures do), wherever they are; programs and their object lists. */
+static void validation_names(void) {
+  xprof_error err;
+  char name[64];
+  xprof_profile *p = xprof_profile_new();
+  xprof_objfile *o = xprof_add_objfile(p, "b.o");
+  for (int i = 0; i < 3000; i++) {
+    snprintf(name, sizeof name, "sqlite3VdbeSomethingLong_%d", i % 2999);
+    xprof_add_proc(p, o, name);
+  }
+  CHECK(xprof_validate(p, "v", &err) == -1);
+  CHECK_STR(err.msg, "v: procedure sqlite3VdbeSomethingLong_0 appears twice in "
+                     "object file b.o");
+  o->procs[2999].name = "other";
+  CHECK(xprof_validate(p, "v", &err) == 0);
+
+  xprof_add_objfile(p, "a.o");
+  xprof_program *g = xprof_add_program(p, "prog");
+  xprof_program_add_objref(p, g, "a.o");
+  xprof_program_add_objref(p, g, "c.o");
+  CHECK(xprof_validate(p, "v", &err) == -1);
+  CHECK_STR(err.msg, "v: program prog refers to object file c.o, which the "
+                     "profile does not define");
+  g->objrefs[1] = "b.o";
+  CHECK(xprof_validate(p, "v", &err) == 0);
+  xprof_program *h = xprof_add_program(p, "prog2");
+  h->path = "prog";
+  CHECK(xprof_validate(p, "v", &err) == -1);
+  CHECK_STR(err.msg, "v: program prog appears twice");
+  h->path = "prog2";
+  p->objfiles[1].path = "b.o";
+  CHECK(xprof_validate(p, "v", &err) == -1);
+  CHECK_STR(err.msg, "v: object file b.o appears twice");
   xprof_profile_free(p);
 }
 
@@ -88,6 +126,7 @@ static void replace_names(void) {
 
 UNIT_TABLE(model_tests) = {
     {"model/validation", validation},
+    {"model/validation_names", validation_names},
     {"model/stats", stats},
     {"model/checksums", checksums},
     {"model/replace_names", replace_names},
