@@ -706,12 +706,13 @@ static int snapshot_empty(const xprof_profile *snap) {
  * thread's copy, a value-profile site.  A look, where a snapshot moves
  * the counts into a profile it builds for every procedure. */
 static int object_counted(const struct xprof_rt_object *obj) {
+  const uint64_t *looked = NULL;
   for (uint32_t j = 0; j < obj->n_procs; j++) {
     const struct xprof_rt_proc *rp = &obj->procs[j];
     for (uint32_t k = 0; k < rp->n_counters; k++)
       if (__atomic_load_n(&rp->counters[k], __ATOMIC_RELAXED))
         return 1;
-    if (rt_threads_counted(obj, rp))
+    if (rt_threads_counted(obj, rp, &looked))
       return 1;
     for (uint32_t s = 0; s < rp->n_vp_sites && obj->n_values_per_vp; s++)
       if (rt_vp_counted(rp->vp_sites[s].state))

@@ -113,9 +113,12 @@ void rt_threads_unregister_locked(const struct xprof_rt_object *obj);
 /* Add to sum[] what the threads counted for rp since the last call. */
 void rt_threads_take(const struct xprof_rt_object *obj,
                      const struct xprof_rt_proc *rp, uint64_t *sum);
-/* Whether a thread counted for rp since the last rt_threads_take (a
- * look that changes nothing). */
-int rt_threads_counted(const struct xprof_rt_object *obj, const struct xprof_rt_proc *rp);
+/* Whether a thread counted in rp's array (any procedure's part of it)
+ * since the last rt_threads_take: a look that changes nothing.  *looked
+ * is the array looked at last (NULL at first): the procedures of an
+ * object share one, which is looked at once. */
+int rt_threads_counted(const struct xprof_rt_object *obj, const struct xprof_rt_proc *rp,
+                       const uint64_t **looked);
 void rt_threads_reset_locked(void);
 void rt_threads_fork_child_locked(void);
 void rt_threads_exiting_locked(void);

@@ -554,21 +554,23 @@ static int range_moved(const uint64_t *now, const uint64_t *base, uint32_t n) {
   return 0;
 }
 
-int rt_threads_counted(const struct xprof_rt_object *obj, const struct xprof_rt_proc *rp) {
-  if (!(obj->flags & XPROF_RT_THREAD_COUNTERS))
+int rt_threads_counted(const struct xprof_rt_object *obj, const struct xprof_rt_proc *rp,
+                       const uint64_t **looked) {
+  if (!(obj->flags & XPROF_RT_THREAD_COUNTERS) || proc_array(rp) == *looked)
     return 0;
+  *looked = proc_array(rp);
   uint32_t s = find_slot(proc_array(rp));
   if (!s)
     return 0;
-  uint32_t words = slots[s].words, offset = rp->array_offset;
+  uint32_t words = slots[s].words;
   for (struct rt_thread *t = threads; t; t = t->next) {
     const struct rt_copy *c = copy_of(t, s);
-    if (c && range_moved(c->now + offset, c->base ? c->base + offset : NULL, rp->n_counters))
+    if (c && range_moved(c->now, c->base, words))
       return 1;
   }
   for (uint32_t i = 0; i < slots[s].n_pool; i++) {
     const uint64_t *now = slots[s].pool[i];
-    if (range_moved(now + offset, now + words + offset, rp->n_counters))
+    if (range_moved(now, now + words, words))
       return 1;
   }
   return 0;
