@@ -171,13 +171,18 @@ bool xp_counters_in_asm(void) {
 #endif
 }
 
+static const char asm_add[] = "{addq\t$1, %0|add\t%0, 1}";
+static const char asm_lock_add[] = "lock {addq\t$1, %0|add\t%0, 1}";
+
+bool xp_is_counter_asm(const char *tmpl) {
+  return strcmp(tmpl, asm_add) == 0 || strcmp(tmpl, asm_lock_add) == 0;
+}
+
 static gimple *asm_increment(tree ref, bool atomic) {
   vec<tree, va_gc> *in = NULL, *out = NULL;
   vec_safe_push(out, asm_operand("=m", ref));
   vec_safe_push(in, asm_operand("m", unshare_expr(ref)));
-  gasm *a = gimple_build_asm_vec(atomic ? "lock {addq\t$1, %0|add\t%0, 1}"
-                                        : "{addq\t$1, %0|add\t%0, 1}",
-                                 in, out, NULL, NULL);
+  gasm *a = gimple_build_asm_vec(atomic ? asm_lock_add : asm_add, in, out, NULL, NULL);
   gimple_asm_set_volatile(a, true);
   gimple_asm_set_inline(a, true);
   return a;

@@ -55,6 +55,11 @@
 #include "opts.h"
 #include "diagnostic.h"
 #include "file-prefix-map.h"
+#include "rtl.h"
+#include "insn-config.h"
+#include "emit-rtl.h"
+#include "recog.h"
+#include "rtl-iter.h"
 
 /* The prefix maps of profile paths: GCC 12 has its own for them
  * (-fprofile-prefix-map, and -ffile-prefix-map sets both); GCC 11 has

@@ -384,5 +384,7 @@ int plugin_init(struct plugin_name_args *info,
   insert_pass_after(info, new xp_pass(g), "profile");
   if (xp_opts.mode == XP_MODE_COLLECT)
     insert_pass_after(info, new xp_first_run_pass(g), "optimized");
+  if (xp_opts.mode == XP_MODE_COLLECT && xp_counters_in_asm())
+    insert_pass_after(info, xp_make_tls_fold_pass(), "expand");
   return 0;
 }

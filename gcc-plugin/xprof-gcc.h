@@ -136,6 +136,11 @@ void xp_collect_execute(void);
 unsigned xp_first_run_execute(void);
 /* Collect mode: counters are updated by x86-64 asm statements. */
 bool xp_counters_in_asm(void);
+/* Whether an asm template is that of a counter's update. */
+bool xp_is_counter_asm(const char *tmpl);
+/* Collect mode, right after expansion: counter asms address their
+ * thread-local twins directly (tls_fold.cc). */
+class opt_pass *xp_make_tls_fold_pass(void);
 void xp_use_execute(void);
 
 /* Optimization nodes made from others by the use pass, kept for one use
