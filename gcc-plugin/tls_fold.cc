@@ -50,9 +50,9 @@ static void find_single_consts(single_consts *s) {
       s->value[r] = NULL_RTX;
 }
 
-/* The counter asm's memory operand: the SET's destination (the asm's
- * "=m"); NULL if insn is not one of ours. */
-static rtx counter_asm_mem(rtx_insn *insn) {
+/* The SET of a counter asm (its destination the asm's "=m", its source
+ * the ASM_OPERANDS with the "m"); NULL if insn is not one of ours. */
+static rtx counter_asm_set(rtx_insn *insn) {
   rtx pat = PATTERN(insn);
   if (GET_CODE(pat) == PARALLEL)
     pat = XVECEXP(pat, 0, 0);
@@ -60,7 +60,7 @@ static rtx counter_asm_mem(rtx_insn *insn) {
       !MEM_P(SET_DEST(pat)) || ASM_OPERANDS_INPUT_LENGTH(SET_SRC(pat)) != 1 ||
       !xp_is_counter_asm(ASM_OPERANDS_TEMPLATE(SET_SRC(pat))))
     return NULL_RTX;
-  return SET_DEST(pat);
+  return pat;
 }
 
 /* addr with every pseudo that single_consts knows replaced by its
@@ -71,20 +71,19 @@ static rtx folded_address(rtx addr, const single_consts *s) {
   FOR_EACH_SUBRTX(iter, array, addr, NONCONST) {
     const_rtx x = *iter;
     if (REG_P(x) && REGNO(x) < s->n && s->value[REGNO(x)])
-      out = simplify_replace_rtx(out, x, copy_rtx(s->value[REGNO(x)]));
+      out = simplify_replace_rtx(out, x, s->value[REGNO(x)]);
   }
   return out == addr ? NULL_RTX : out;
 }
 
 /* Both memory operands of a counter asm (its "=m" and its "m") get the
- * folded address, or neither does: the asm must still be recognized. */
-static void fold_counter(rtx_insn *insn, rtx mem, const single_consts *s) {
+ * folded address, or neither does: the asm must still be recognized.
+ * Each gets its own copy (RTL sharing rules). */
+static void fold_counter(rtx_insn *insn, rtx set, const single_consts *s) {
+  rtx mem = SET_DEST(set), in = ASM_OPERANDS_INPUT(SET_SRC(set), 0);
   rtx addr = folded_address(XEXP(mem, 0), s);
   if (!addr || !memory_address_addr_space_p(GET_MODE(mem), addr, MEM_ADDR_SPACE(mem)))
     return;
-  rtx src = SET_SRC(GET_CODE(PATTERN(insn)) == PARALLEL ? XVECEXP(PATTERN(insn), 0, 0)
-                                                         : PATTERN(insn));
-  rtx in = ASM_OPERANDS_INPUT(src, 0);
   validate_change(insn, &XEXP(mem, 0), copy_rtx(addr), 1);
   if (MEM_P(in))
     validate_change(insn, &XEXP(in, 0), copy_rtx(addr), 1);
@@ -99,9 +98,9 @@ static unsigned int tls_fold_execute(void) {
   find_single_consts(&s);
   for (rtx_insn *insn = get_insns(); insn; insn = NEXT_INSN(insn))
     if (NONJUMP_INSN_P(insn)) {
-      rtx mem = counter_asm_mem(insn);
-      if (mem)
-        fold_counter(insn, mem, &s);
+      rtx set = counter_asm_set(insn);
+      if (set)
+        fold_counter(insn, set, &s);
     }
   XDELETEVEC(s.value);
   XDELETEVEC(s.sets);

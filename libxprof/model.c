@@ -321,14 +321,15 @@ uint32_t xprof_count_proc_names(const xprof_profile *p) {
   return distinct;
 }
 
-/* The later of two equal names among the n at base (stride bytes
- * apart, each a const char *), NULL when all differ.  *nomem is set when
- * memory ran out (and NULL returned). */
-static const char *twice(const void *base, size_t stride, uint32_t n, int *nomem) {
-  uint32_t dup;
-  int found = n > 1 ? xprof_find_duplicate(base, stride, n, &dup) : 0;
-  *nomem = found < 0;
-  return found > 0 ? *(const char *const *)((const char *)base + dup * stride) : NULL;
+/* Whether two of the n names at base (stride bytes apart, each a const
+ * char *) are equal: 1 with *dup the later one, 0 if all differ, -1 out
+ * of memory. */
+static int twice(const void *base, size_t stride, uint32_t n, const char **dup) {
+  uint32_t i;
+  int found = n > 1 ? xprof_find_duplicate(base, stride, n, &i) : 0;
+  if (found > 0)
+    *dup = *(const char *const *)((const char *)base + i * stride);
+  return found;
 }
 
 static int check_name(const char *s, const char *what, const char *ctx,
@@ -394,7 +395,7 @@ static int validate_programs(const xprof_profile *p, const char *file,
                              xprof_error *err) {
   xprof_strmap objs;
   const char *dup;
-  int nomem = 0, rc = -1;
+  int rc = -1, t;
   if (xprof_strmap_init(&objs, p->n_objfiles ? &p->objfiles[0].path : NULL,
                         sizeof *p->objfiles, p->n_objfiles) < 0)
     return xprof_fail_nomem(err, file);
@@ -402,13 +403,14 @@ static int validate_programs(const xprof_profile *p, const char *file,
     const xprof_program *g = &p->programs[i];
     if (check_name(g->path, "program pathname", "profile", file, err))
       goto out;
-    if ((dup = twice(g->objrefs, sizeof *g->objrefs, g->n_objrefs, &nomem))) {
-      xprof_fail(err, XPROF_ERR_INVALID,
-                 "%s: program %s lists object file %s twice", file, g->path, dup);
+    if ((t = twice(g->objrefs, sizeof *g->objrefs, g->n_objrefs, &dup)) != 0) {
+      if (t < 0)
+        xprof_fail_nomem(err, file);
+      else
+        xprof_fail(err, XPROF_ERR_INVALID,
+                   "%s: program %s lists object file %s twice", file, g->path, dup);
       goto out;
     }
-    if (nomem)
-      goto out;
     for (uint32_t j = 0; j < g->n_objrefs; j++)
       if (xprof_strmap_get(&objs, g->objrefs[j]) == UINT32_MAX) {
         xprof_fail(err, XPROF_ERR_INVALID,
@@ -418,15 +420,14 @@ static int validate_programs(const xprof_profile *p, const char *file,
         goto out;
       }
   }
-  if (p->n_programs &&
-      (dup = twice(&p->programs[0].path, sizeof *p->programs, p->n_programs, &nomem))) {
-    xprof_fail(err, XPROF_ERR_INVALID, "%s: program %s appears twice", file, dup);
-    goto out;
-  }
-  rc = nomem ? -1 : 0;
-out:
-  if (nomem)
+  t = p->n_programs ? twice(&p->programs[0].path, sizeof *p->programs, p->n_programs, &dup) : 0;
+  if (t < 0)
     xprof_fail_nomem(err, file);
+  else if (t > 0)
+    xprof_fail(err, XPROF_ERR_INVALID, "%s: program %s appears twice", file, dup);
+  else
+    rc = 0;
+out:
   xprof_strmap_free(&objs);
   return rc;
 }
@@ -437,27 +438,27 @@ out:
 int xprof_validate(const xprof_profile *p, const char *file,
                    xprof_error *err) {
   const char *dup;
-  int nomem = 0;
+  int t;
   for (uint32_t i = 0; i < p->n_objfiles; i++)
     if (check_name(p->objfiles[i].path, "object file pathname", "profile",
                    file, err))
       return -1;
-  if (p->n_objfiles &&
-      (dup = twice(&p->objfiles[0].path, sizeof *p->objfiles, p->n_objfiles, &nomem)))
+  t = p->n_objfiles ? twice(&p->objfiles[0].path, sizeof *p->objfiles, p->n_objfiles, &dup) : 0;
+  if (t > 0)
     return xprof_fail(err, XPROF_ERR_INVALID, "%s: object file %s appears twice",
                       file, dup);
-  for (uint32_t i = 0; i < p->n_objfiles && !nomem; i++) {
+  for (uint32_t i = 0; i < p->n_objfiles && t == 0; i++) {
     const xprof_objfile *o = &p->objfiles[i];
     for (uint32_t j = 0; j < o->n_procs; j++)
       if (validate_proc(o, &o->procs[j], file, err))
         return -1;
-    if (o->n_procs &&
-        (dup = twice(&o->procs[0].name, sizeof *o->procs, o->n_procs, &nomem)))
+    t = o->n_procs ? twice(&o->procs[0].name, sizeof *o->procs, o->n_procs, &dup) : 0;
+    if (t > 0)
       return xprof_fail(err, XPROF_ERR_INVALID,
                         "%s: procedure %s appears twice in object file %s", file,
                         dup, o->path);
   }
-  if (nomem)
+  if (t < 0)
     return xprof_fail_nomem(err, file);
   if (validate_programs(p, file, err))
     return -1;

@@ -7,9 +7,10 @@
 
 #include "internal.h"
 
-/* The slot hash: eight bytes a step.  Only this map sees it (files keep
- * xprof_hash64, which goes a byte a step); profiles are read and merged
- * at the exit of every training run, thousands of names each time. */
+/* The slot hash: eight bytes a step.  Only this map sees it, so it may
+ * differ from xprof_hash64, whose values the file formats keep (FNV-1a,
+ * a byte a step, cannot be made faster without changing them); the map
+ * hashes every name of a profile at the exit of every training run. */
 static uint32_t slot_hash(const char *s) {
   size_t n = strlen(s);
   uint64_t h = 0x9e3779b97f4a7c15ull ^ n, w;
