@@ -17,7 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "xprof.h"
+#include "xprof_plan.h"
+#include "xprof_views.h"
 
 static double now(void) {
   struct timespec ts;

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "xprof_abi.h"
 #include "xprof_rt.h"
 
 static double now(void) {
@@ -46,7 +47,7 @@ static double per_call(void (*rec)(uint64_t *, const void *), uint64_t *state,
   return (now() - t) / (double)n * 1e9;
 }
 
-static void vp_proc(uint64_t *s, const void *v) { __xprof_vp_proc(s, v); }
+static void vp_proc(uint64_t *s, const void *v) { XPROF_RECORD_PROC(s, v); }
 
 int main(int argc, char **argv) {
   uint32_t n_procs = 100000;
@@ -63,7 +64,7 @@ int main(int argc, char **argv) {
   }
 
   /* 1. The value-profile recorder. */
-  uint64_t state[XPROF_RT_VP_WORDS(4)] = {4};
+  uint64_t state[XPROF_ABI_VP_WORDS(4)] = {4};
   const long calls = 20000000;
   printf("value-profile recorder (4 values per site), %ld calls each:\n", calls);
   for (int distinct = 1; distinct <= 8; distinct *= 2) {
@@ -83,8 +84,8 @@ int main(int argc, char **argv) {
    * over 1,000 object files of n_procs/1000 procedures and 8 counters. */
   uint32_t per_obj = n_procs / 1000 ? n_procs / 1000 : 1;
   uint32_t n_obj = (n_procs + per_obj - 1) / per_obj;
-  struct xprof_rt_object *objs = calloc(n_obj, sizeof *objs);
-  struct xprof_rt_proc *procs = calloc(n_procs, sizeof *procs);
+  struct xprof_abi_object *objs = calloc(n_obj, sizeof *objs);
+  struct xprof_abi_proc *procs = calloc(n_procs, sizeof *procs);
   uint64_t *counters = calloc((size_t)n_procs * 8, sizeof *counters);
   char *names = malloc((size_t)n_procs * 48 + (size_t)n_obj * 64);
   char *np = names;
@@ -101,8 +102,8 @@ int main(int argc, char **argv) {
   for (uint32_t o = 0; o < n_obj; o++) {
     uint32_t first = o * per_obj;
     uint32_t n = first + per_obj <= n_procs ? per_obj : n_procs - first;
-    objs[o].abi_version = XPROF_RT_ABI_VERSION;
-    objs[o].flags = XPROF_RT_ATOMIC_COUNTERS;
+    objs[o].abi_version = XPROF_ABI_VERSION;
+    objs[o].flags = XPROF_ABI_ATOMIC_COUNTERS;
     objs[o].path = np;
     np += sprintf(np, "/bench/obj/file%04u.o", o) + 1;
     objs[o].tv_sec = 1763777000;
@@ -113,7 +114,7 @@ int main(int argc, char **argv) {
     objs[o].n_counters = n * 8;
     objs[o].procs = procs + first;
     objs[o].counters = counters + (size_t)first * 8;
-    __xprof_register(&objs[o]);
+    XPROF_REGISTER(&objs[o]);
   }
   char cmd[600];
   snprintf(cmd, sizeof cmd, "rm -rf %s.profile", dir);
@@ -156,7 +157,7 @@ int main(int argc, char **argv) {
   unlink(copy);
   xprof_reset(); /* nothing more to write: unregistering writes nothing */
   for (uint32_t o = 0; o < n_obj; o++)
-    __xprof_unregister(&objs[o]);
+    XPROF_UNREGISTER(&objs[o]);
   snprintf(cmd, sizeof cmd, "rm -rf %s.profile", dir);
   return system(cmd) != 0;
 }

@@ -7,7 +7,7 @@ live), stack traffic (through %rsp), compares and branches, and the
 rest.  CALLGRIND_OUT must come from `valgrind --tool=callgrind
 --dump-instr=yes`; the kinds come from `objdump -d BINARY`.  Comparing a
 collect build with the plain build of the same compiler shows where the
-instrumentation's cost went (docs/performance-history.md, nineteenth
+instrumentation's cost went (bench/history.md, nineteenth
 measurement)."""
 import collections
 import re

@@ -4,7 +4,7 @@
 # quick (1: small inputs).  Sets work (a scratch directory, removed at
 # exit unless BENCH_KEEP=1), src, wl, jobs.
 
-src=${BENCH_SOURCES:-$root/build/bench-sources}
+src=${BENCH_SOURCES:-${BUILD:-$root/build}/bench-sources}
 PROGRAMS="$programs" bash "$here/programs/fetch.sh" "$src"
 work=$(mktemp -d)
 # BENCH_KEEP=1 keeps the builds and inputs for a closer look (the path is

@@ -268,50 +268,47 @@ static uint64_t edge_weight(edge e) {
 }
 
 /* c's edge list: every edge of the current CFG, by source block index,
- * then successor order -- the same in both modes because the graph is. */
-static void list_edges(struct xp_cfg *c, hash_set<edge> *uncounted) {
-  c->n_nodes = (uint32_t)n_basic_blocks_for_fn(cfun);
+ * then successor order -- the same in both modes because the graph is.
+ * False when out of memory. */
+static bool list_edges(struct xp_cfg *c, hash_set<edge> *uncounted, uint32_t n_sites) {
   uint32_t n = 0;
   basic_block bb;
   FOR_ALL_BB_FN(bb, cfun) n += EDGE_COUNT(bb->succs);
-  c->n_edges = n;
+  if (xprof_graph_reserve(&c->g, (uint32_t)n_basic_blocks_for_fn(cfun), n, n_sites, 0) < 0)
+    return false;
   c->gcc_edges = XNEWVEC(edge, n + 1);
-  c->edges = XNEWVEC(xprof_edge, n + 1);
-  c->counter_of_edge = XNEWVEC(uint32_t, n + 1);
-  n = 0;
-  for (uint32_t i = 0; i < c->n_nodes; i++) {
+  for (uint32_t i = 0; i < c->g.n_nodes; i++) {
     bb = BASIC_BLOCK_FOR_FN(cfun, i);
     if (!bb)
       continue;
     edge e;
     edge_iterator ei;
     FOR_EACH_EDGE(e, ei, bb->succs) {
-      xprof_edge *x = &c->edges[n];
-      x->src = (uint32_t)e->src->index;
-      x->dst = (uint32_t)e->dest->index;
-      x->flags = 0;
+      uint32_t flags = 0;
       if (e->flags & EDGE_FAKE)
-        x->flags |= XPROF_EDGE_FAKE;
+        flags |= XPROF_EDGE_FAKE;
       else if ((e->flags & (EDGE_ABNORMAL | EDGE_ABNORMAL_CALL)) &&
                e->src != ENTRY_BLOCK_PTR_FOR_FN(cfun) &&
                e->dest != EXIT_BLOCK_PTR_FOR_FN(cfun))
-        x->flags |= XPROF_EDGE_IGNORE;
+        flags |= XPROF_EDGE_IGNORE;
       if (EDGE_CRITICAL_P(e))
-        x->flags |= XPROF_EDGE_CRITICAL;
+        flags |= XPROF_EDGE_CRITICAL;
       if (uncounted->contains(e))
-        x->flags |= XPROF_EDGE_NOCOUNT;
-      x->weight = edge_weight(e);
-      c->gcc_edges[n++] = e;
+        flags |= XPROF_EDGE_NOCOUNT;
+      c->gcc_edges[c->g.n_edges] = e;
+      xprof_graph_edge(&c->g, (uint32_t)e->src->index, (uint32_t)e->dest->index, flags,
+                       edge_weight(e), 0);
     }
   }
+  return true;
 }
 
 /* Fake edges to EXIT from blocks that cannot reach it (infinite loops;
  * the LLVM pass adds the same by the same rule, xprof_dead_ends).
  * Returns whether it added any. */
 static bool connect_dead_ends(const struct xp_cfg *c) {
-  uint32_t *from = XNEWVEC(uint32_t, c->n_nodes + 1);
-  int64_t k = xprof_dead_ends(c->n_nodes, c->edges, c->n_edges, from);
+  uint32_t *from = XNEWVEC(uint32_t, c->g.n_nodes + 1);
+  int64_t k = xprof_dead_ends(c->g.n_nodes, c->g.edges, c->g.n_edges, from);
   for (int64_t i = 0; i < k; i++)
     make_edge(BASIC_BLOCK_FOR_FN(cfun, from[i]), EXIT_BLOCK_PTR_FOR_FN(cfun), EDGE_FAKE);
   XDELETEVEC(from);
@@ -340,8 +337,7 @@ static uint32_t statement_hash(uint32_t h, gimple *stmt) {
 }
 
 static void hash_blocks(struct xp_cfg *c) {
-  c->hash = XCNEWVEC(uint32_t, c->n_nodes + 1);
-  for (uint32_t i = 2; i < c->n_nodes; i++) {
+  for (uint32_t i = 2; i < c->g.n_nodes; i++) {
     basic_block bb = BASIC_BLOCK_FOR_FN(cfun, i);
     uint32_t h = 0;
     if (!bb)
@@ -349,33 +345,39 @@ static void hash_blocks(struct xp_cfg *c) {
     for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi))
       if (!is_gimple_debug(gsi_stmt(gsi)))
         h = statement_hash(h, gsi_stmt(gsi));
-    c->hash[i] = h;
+    c->g.hash[i] = h;
   }
 }
 
-bool xp_cfg_build(struct xp_cfg *c, uint32_t n_vp_sites) {
+/* The sites: each one's node, kind and record type. */
+static void describe_sites(struct xp_cfg *c, const vec<xp_site> *sites) {
+  for (unsigned s = 0; s < sites->length(); s++) {
+    c->g.site_node[s] = (uint32_t)gimple_bb((*sites)[s].stmt)->index;
+    c->g.site_kind[s] = (*sites)[s].kind;
+    c->g.site_type[s] = (*sites)[s].vp_type;
+  }
+}
+
+bool xp_cfg_build(struct xp_cfg *c, const vec<xp_site> *sites) {
   memset(c, 0, sizeof *c);
   hash_set<edge> uncounted;
   add_fake_edges(&uncounted);
   compact_blocks();
-  list_edges(c, &uncounted);
+  if (!list_edges(c, &uncounted, sites->length()))
+    fatal_error(UNKNOWN_LOCATION, "xprof: out of memory");
   if (connect_dead_ends(c)) {
     xp_cfg_free(c);
-    list_edges(c, &uncounted);
+    if (!list_edges(c, &uncounted, sites->length()))
+      fatal_error(UNKNOWN_LOCATION, "xprof: out of memory");
   }
-  c->n_counters = xprof_place_counters(c->n_nodes, c->edges, c->n_edges,
-                                       c->counter_of_edge);
-  c->signature = xprof_proc_signature(
-      xprof_cfg_signature(c->n_nodes, c->edges, c->n_edges, c->counter_of_edge), n_vp_sites);
   hash_blocks(c);
-  return c->n_counters >= 0;
+  describe_sites(c, sites);
+  return xprof_graph_place(&c->g) == 0;
 }
 
 void xp_cfg_free(struct xp_cfg *c) {
   XDELETEVEC(c->gcc_edges);
-  XDELETEVEC(c->edges);
-  XDELETEVEC(c->counter_of_edge);
-  XDELETEVEC(c->hash);
+  xprof_graph_free(&c->g);
   memset(c, 0, sizeof *c);
 }
 
@@ -406,7 +408,8 @@ bool xp_skip_function(cgraph_node *node) {
     return true;
   if (lookup_attribute("no_profile_instrument_function", DECL_ATTRIBUTES(decl)))
     return true;
-  return xprof_skip_function(&xp_opts.skip, xp_function_name(decl),
+  xprof_skip_list skip = xprof_options_skip(&xp_opts);
+  return xprof_skip_function(&skip, xp_function_name(decl),
                              lang_hooks.decl_printable_name(decl, 0), DECL_SOURCE_FILE(decl));
 }
 
@@ -500,8 +503,7 @@ const char *xp_object_path(void) {
   if (shipped.objpath) /* compiled elsewhere, under a temporary name */
     return path = xstrdup(shipped.objpath);
   const char *file = xp_object_file();
-  char *mapped = xprof_remap_prefix(xp_remap_profile_path(file), xp_opts.object_prefix_map,
-                                    xp_opts.n_object_prefix_map);
+  char *mapped = xprof_map_object_path(xp_remap_profile_path(file), &xp_opts);
   path = xstrdup(mapped ? mapped : file);
   xprof_free(mapped);
   return path;

@@ -14,7 +14,7 @@
  * get a node with the limit raised (-fplugin-arg-xprof-hot-inline=N,
  * default 400: where the gains stopped on the benchmark programs, beyond
  * which GCC's growth limits for the whole function and unit decide;
- * docs/performance-history.md); functions that never ran,
+ * bench/history.md); functions that never ran,
  * and code without a profile, keep GCC's own.
  *
  * Code size is part of the bargain, twice over.  GCC calls a call site
@@ -27,15 +27,14 @@
  * (GCC's is 40% for all inlining; -fplugin-arg-xprof-hot-inline-growth=N)
  * in the functions that have the limit: GCC's inliner takes the call
  * sites in order of benefit per unit of growth, so the budget goes to the
- * best of them.  Unbounded, sqlite's use build was 12% larger than GCC's
- * own use build, for a last half of the instructions saved.  GCC's floor
- * stays: a unit below --param large-unit-insns (10000 by its size
- * estimate) grows as if it were that large, since a small unit's code is
- * small in any program.  A floor of 1000 took lua (31 small files) from
- * 7% to 4% larger than GCC's own at the same instructions, but cost
- * bzip2 4% of its instructions: compress.c could no longer inline its
- * bit writer at every hot call site (docs/performance-history.md,
- * "Hot-call-site inlining with a budget").
+ * best of them: unbounded, the use builds grew well beyond GCC's own for
+ * the last few instructions saved.  GCC's floor stays: a unit below
+ * --param large-unit-insns (10000 by its size estimate) grows as if it
+ * were that large, since a small unit's code is small in any program; a
+ * lower floor shrank programs of many small files but kept a bit writer
+ * from being inlined at every hot call site of a compressor, which cost
+ * more than it saved (bench/history.md, "Hot-call-site inlining with a
+ * budget").
  *
  * At the cold call sites GCC refuses any growth at all, where its plain
  * build inlines small helpers everywhere and LLVM's profile use keeps a
@@ -54,7 +53,7 @@
  * Not every function, and not large ones (--param large-function-insns):
  * given to every function that ran, or to every one with such a local,
  * the helpers cost sqlite3VdbeExec, the bytecode interpreter's loop
- * (which has one), more than they saved (docs/performance-history.md).
+ * (which has one), more than they saved (bench/history.md).
  *
  * Left alone: functions optimized for size or below -O2, functions with
  * options of their own (an optimize attribute or pragma), and every
@@ -75,12 +74,12 @@ enum { RAISE_HOT = 1, RAISE_COLD = 2 };
  * stands everywhere. */
 static void raise_limits(cl_optimization *o, unsigned what) {
   if (what & RAISE_HOT) {
-    o->x_param_max_inline_insns_auto = MAX(o->x_param_max_inline_insns_auto, (int)xp_opts.hot_inline);
+    o->x_param_max_inline_insns_auto = MAX(o->x_param_max_inline_insns_auto, (int)xp_opts.gcc.hot_inline);
     if (!global_options_set.x_param_inline_unit_growth)
-      o->x_param_inline_unit_growth = MIN(o->x_param_inline_unit_growth, (int)xp_opts.hot_inline_growth);
+      o->x_param_inline_unit_growth = MIN(o->x_param_inline_unit_growth, (int)xp_opts.gcc.hot_inline_growth);
   }
   if (what & RAISE_COLD)
-    o->x_param_max_inline_insns_size = MAX(o->x_param_max_inline_insns_size, (int)xp_opts.cold_inline);
+    o->x_param_max_inline_insns_size = MAX(o->x_param_max_inline_insns_size, (int)xp_opts.gcc.cold_inline);
 }
 
 uint64_t xp_hot_count;
@@ -150,9 +149,9 @@ tree xp_hot_optimization(tree fndecl, xp_node_cache caches[3]) {
   if (o->x_optimize < 2 || o->x_optimize_size)
     return NULL_TREE;
   unsigned what = 0;
-  if (o->x_param_max_inline_insns_auto < (int)xp_opts.hot_inline && has_hot_block(fndecl))
+  if (o->x_param_max_inline_insns_auto < (int)xp_opts.gcc.hot_inline && has_hot_block(fndecl))
     what |= RAISE_HOT;
-  if (o->x_param_max_inline_insns_size < (int)xp_opts.cold_inline &&
+  if (o->x_param_max_inline_insns_size < (int)xp_opts.gcc.cold_inline &&
       cold_calls_pin_a_local(fndecl) && !is_large(fndecl, o))
     what |= RAISE_COLD;
   if (!what)

@@ -11,7 +11,7 @@
  * would have had: GCC's -O level default for each flag the driver added
  * and the user did not give.  Without that, zstd's use build with partial
  * training was far larger than the plain build and ran more instructions
- * (docs/performance-history.md).
+ * (bench/history.md).
  *
  * The user's own flags win: the drivers mark where their flags end
  * (-fplugin-arg-xprof-use-flags-added), and a flag the user gives comes

@@ -1,12 +1,15 @@
 /*
- * plugin.cc - the xprof GCC plugin: arguments and pass registration.
+ * plugin.cc - the xprof GCC plugin: its arguments, its diagnostics and
+ * its passes.
  *
  *   gcc -fplugin=xprof.so -fplugin-arg-xprof-xprofile=collect[:NAME] ...
  *
  * One simple IPA pass, inserted right after GCC's own "profile" pass: it
  * sees every function at the point where GCC's -fprofile-generate and
  * -fprofile-use work (after early inlining and early optimizations), and
- * it emits the per-object data once.
+ * it emits the per-object data once.  The arguments are libxprof's
+ * options (xprof_option_table), read by libxprof's parser, as the drivers
+ * and the LLVM plugin read them.
  */
 #include "gcc-common.h"
 
@@ -16,103 +19,101 @@
 
 int plugin_is_GPL_compatible;
 
-struct xp_options xp_opts;
+xprof_options xp_opts;
+bool xp_partial_inlining;
 
-static struct plugin_info xp_plugin_info = {
-    XPROF_VERSION,
-    "xprof: profile feedback (-xprofile=collect|use) for GCC.\n"
-    "  -fplugin-arg-xprof-xprofile=collect[:NAME] | use[:NAME] (repeatable)\n"
-    "  -fplugin-arg-xprof-pathmap=COLLECT_PREFIX:USE_PREFIX (repeatable)\n"
-    "  -fplugin-arg-xprof-object-prefix-map=OLD%3DNEW (repeatable): object paths\n"
-    "      as the profile records and looks them up\n"
-    "  (in every value, '=' and '%' as %3D and %25: GCC ends a value at a second '=')\n"
-    "  -fplugin-arg-xprof-update=thread|atomic|single\n"
-    "  -fplugin-arg-xprof-no-tls-counters, -fplugin-arg-xprof-no-asm-counters\n"
-    "  -fplugin-arg-xprof-values-per-site=N\n"
-    "  -fplugin-arg-xprof-hot-inline=N (use: inlining limit in functions\n"
-    "    that ran in training, default 400; 0: GCC's own)\n"
-    "  -fplugin-arg-xprof-cold-inline=N (use: growth inlined at any call\n"
-    "    site in those functions, default 12; 0: GCC's own)\n"
-    "  -fplugin-arg-xprof-skip-functions=PATTERN[,PATTERN...]\n"
-    "  -fplugin-arg-xprof-skip-files=PATTERN[,PATTERN...]\n"
-    "  -fplugin-arg-xprof-no-missing-warning\n"
-    "  -fplugin-arg-xprof-verbose\n"
-    "  -fplugin-arg-xprof-all-edges, -fplugin-arg-xprof-cfg-dump (debug)\n"
-    "  -fplugin-arg-xprof-use-flags-added (from the drivers: they added\n"
-    "    -fprofile-use's optimization flags to the command line)\n"};
+/* ---- diagnostics ------------------------------------------------------------ */
 
-/* Messages about profile data are printed in GCC's style but not through
- * its diagnostics: a stale profile must not fail a -Werror build.  -w
- * silences the warnings all the same (configure scripts use it). */
-static void message(const char *kind, const char *fmt, va_list ap) {
-  char buf[1024];
-  vsnprintf(buf, sizeof buf, fmt, ap);
-  fprintf(stderr, "%s: %s: xprof: %s\n",
-          main_input_filename ? main_input_filename : "cc1", kind, buf);
+/* GCC's own option of a warning, where GCC's profile use has the same
+ * warning (GCC then prints its name and applies -Wno-, -Werror= and
+ * pragmas); 0: xprof's own, governed by the drivers' warning=NAME:STATE. */
+static int gcc_option(enum xprof_warning w) {
+  switch (w) {
+  case XPROF_W_MISSING_PROFILE:
+    return OPT_Wmissing_profile;
+  case XPROF_W_COVERAGE_MISMATCH:
+    return OPT_Wcoverage_mismatch;
+  default:
+    return 0;
+  }
 }
 
-void xp_warning(const char *fmt, ...) {
-  if (global_dc->dc_inhibit_warnings) /* -w */
+/* Where a message points: the function being compiled, else nowhere (the
+ * translation unit). */
+static location_t here(void) {
+  return current_function_decl ? DECL_SOURCE_LOCATION(current_function_decl)
+                               : UNKNOWN_LOCATION;
+}
+
+static void emit(void *, xprof_diag_kind kind, enum xprof_warning w, const char *text) {
+  int opt = w < XPROF_N_WARNINGS ? gcc_option(w) : 0;
+  char name[96];
+  xprof_warning_suffix(kind, w, name, sizeof name);
+  switch (kind) {
+  case XPROF_DIAG_NOTE:
+    inform(here(), "%s", text);
     return;
-  va_list ap;
-  va_start(ap, fmt);
-  message("warning", fmt, ap);
-  va_end(ap);
-}
-
-void xp_note(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  message("note", fmt, ap);
-  va_end(ap);
-}
-
-static void push(const char ***list, unsigned *n, const char *s) {
-  *list = XRESIZEVEC(const char *, *list, *n + 1);
-  (*list)[(*n)++] = xstrdup(s);
-}
-
-/* Split a comma-separated list of patterns. */
-static void push_patterns(const char *const **list, unsigned *n, const char *s) {
-  const char **l = (const char **)*list; /* ours: the list is built here */
-  char *copy = xstrdup(s);
-  for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ","))
-    if (*tok)
-      push(&l, n, tok);
-  free(copy);
-  *list = l;
-}
-
-static bool parse_xprofile(const char *v) {
-  const char *colon = strchr(v, ':');
-  size_t len = colon ? (size_t)(colon - v) : strlen(v);
-  enum xp_mode m;
-  if (len == 7 && strncmp(v, "collect", 7) == 0)
-    m = XP_MODE_COLLECT;
-  else if (len == 3 && strncmp(v, "use", 3) == 0)
-    m = XP_MODE_USE;
-  else if (len == 4 && strncmp(v, "tcov", 4) == 0) {
-    error("xprof: %<-xprofile=tcov%> is not supported; use "
-          "%<-xprofile=collect%> and %<xprof_btoa%>");
-    return false;
-  } else {
-    error("xprof: %<xprofile=%s%>: expected %<collect[:NAME]%> or "
-          "%<use[:NAME]%>", v);
-    return false;
+  case XPROF_DIAG_ERROR:
+    error_at(here(), "%s%s", text, opt ? "" : name);
+    return;
+  case XPROF_DIAG_WARNING_NO_ERROR: {
+    bool as_error = global_dc->warning_as_error_requested;
+    global_dc->warning_as_error_requested = false;
+    warning_at(here(), opt, "%s%s", text, opt ? "" : name);
+    global_dc->warning_as_error_requested = as_error;
+    return;
   }
-  if (xp_opts.mode != XP_MODE_NONE && xp_opts.mode != m) {
-    /* As with Sun Studio, the rightmost -xprofile wins. */
-    xp_opts.n_use_dirs = 0;
-    xp_opts.profile_name = NULL;
+  default:
+    warning_at(here(), opt, "%s%s", text, opt ? "" : name);
   }
-  xp_opts.mode = m;
-  const char *name = colon && colon[1] ? colon + 1 : NULL;
-  if (m == XP_MODE_COLLECT) {
-    xp_opts.profile_name = name ? xstrdup(name) : NULL;
-  } else if (name) {
-    push(&xp_opts.use_dirs, &xp_opts.n_use_dirs, name);
+}
+
+xprof_diag xp_diag = {&xp_opts, emit, NULL};
+
+/* Did the command line say -Werror=NAME? */
+static bool error_asked(const char *name) {
+  for (unsigned i = 1; i < save_decoded_options_count; i++)
+    if (save_decoded_options[i].opt_index == OPT_Werror_ && save_decoded_options[i].arg &&
+        strcmp(save_decoded_options[i].arg, name) == 0)
+      return true;
+  return false;
+}
+
+/* GCC makes -Wcoverage-mismatch an error unless the command line says
+ * otherwise (toplev.cc, process_options, after the plugins start): a
+ * stale .gcda fails a build.  A stale xprof
+ * profile costs the changed functions their data and nothing else, so
+ * it is a warning, which -Werror and -Werror=coverage-mismatch make an
+ * error as usual. */
+static void stale_profiles_warn(void) {
+  if (global_dc->classify_diagnostic[OPT_Wcoverage_mismatch] == DK_ERROR &&
+      !error_asked("coverage-mismatch"))
+    diagnostic_classify_diagnostic(global_dc, OPT_Wcoverage_mismatch, DK_UNSPECIFIED,
+                                   UNKNOWN_LOCATION);
+}
+
+/* ---- arguments ------------------------------------------------------------- */
+
+/* The plugin's help (gcc --help=plugins... prints it): the table's GCC
+ * options, in GCC's spelling. */
+static const char *help_text(void) {
+  static char *text;
+  if (text)
+    return text;
+  text = xstrdup("xprof: profile feedback (-xprofile=collect|use) for GCC.  In every value,\n"
+                 "'=' and '%' go as %3D and %25 (GCC ends a value at a second '=').\n");
+  for (const xprof_option_info *i = xprof_option_table; i->name; i++) {
+    if (!(i->flags & XPROF_OPT_GCC) || (i->flags & XPROF_OPT_DRIVER))
+      continue;
+    char *line = xasprintf("  -fplugin-arg-xprof-%s%s%s%s: %s\n",
+                           i->flags & XPROF_OPT_FLAG ? "[no-]" : "", i->name,
+                           i->value ? "=" : "", i->value ? i->value : "", i->help);
+    char *joined = concat(text, line, NULL);
+    free(text);
+    free(line);
+    text = joined;
   }
-  return true;
+  return text;
 }
 
 /* A value with %XX escapes decoded (xstrdup'd): GCC ends a plugin
@@ -121,7 +122,7 @@ static char *percent_decode(const char *v) {
   char *out = xstrdup(v), *o = out;
   for (const char *p = v; *p; p++) {
     unsigned x;
-    if (p[0] == '%' && sscanf(p + 1, "%2x", &x) == 1 && ISXDIGIT(p[1]) && ISXDIGIT(p[2])) {
+    if (p[0] == '%' && ISXDIGIT(p[1]) && ISXDIGIT(p[2]) && sscanf(p + 1, "%2x", &x) == 1) {
       *o++ = (char)x;
       p += 2;
     } else {
@@ -132,124 +133,76 @@ static char *percent_decode(const char *v) {
   return out;
 }
 
-/* KEY=V, a decimal number from LO to HI, into *out. */
-static bool parse_number(const char *key, const char *v, unsigned long lo,
-                         unsigned long hi, unsigned *out) {
-  char *end;
-  errno = 0;
-  unsigned long n = strtoul(v, &end, 10);
-  if (!*v || *end || errno || n < lo || n > hi || v[0] == '-') {
-    error("xprof: %<%s=%s%>: expected a number from %lu to %lu", key, v, lo, hi);
+static bool parse_args(struct plugin_name_args *info) {
+  xprof_options_init(&xp_opts);
+  for (int i = 0; i < info->argc; i++) {
+    char *v = info->argv[i].value ? percent_decode(info->argv[i].value) : NULL;
+    xprof_error err;
+    int rc = xprof_options_set(&xp_opts, info->argv[i].key, v, XPROF_OPT_GCC, &err);
+    free(v);
+    if (rc < 0 && err.code == XPROF_ERR_NOTFOUND) {
+      error("xprof: unknown plugin argument %<-fplugin-arg-%s-%s%s%s%>; see the xprof "
+            "documentation for the arguments it knows",
+            info->base_name, info->argv[i].key, info->argv[i].value ? "=" : "",
+            info->argv[i].value ? info->argv[i].value : "");
+      return false;
+    }
+    if (rc < 0) {
+      error("xprof: %<-fplugin-arg-%s-%s%s%s%>: %s", info->base_name, info->argv[i].key,
+            info->argv[i].value ? "=" : "", info->argv[i].value ? info->argv[i].value : "",
+            err.msg);
+      return false;
+    }
+  }
+  xprof_error err;
+  if (xprof_options_finish(&xp_opts, &err) < 0) {
+    error("xprof: %s: add %<-fplugin-arg-%s-xprofile=collect[:NAME]%> or "
+          "%<-fplugin-arg-%s-xprofile=use[:NAME]%>",
+          err.msg, info->base_name, info->base_name);
     return false;
   }
-  *out = (unsigned)n;
   return true;
 }
 
-static bool parse_args(struct plugin_name_args *info) {
-  xp_opts.update = XP_UPDATE_THREAD;
-  xp_opts.warn_missing = true;
-  xp_opts.tls_counters = true;
-  xp_opts.values_per_site = 4;
-  xp_opts.hot_inline = 400;
-  xp_opts.salvage = XPROF_SALVAGE_DEFAULT_PERCENT;
-  xp_opts.cold_inline = 12;
-  xp_opts.hot_inline_growth = 10;
-  for (int i = 0; i < info->argc; i++) {
-    /* Every value decoded: the drivers send '=' as %3D (see percent_decode). */
-    const char *k = info->argv[i].key;
-    const char *v = info->argv[i].value ? percent_decode(info->argv[i].value) : NULL;
-    bool needs_value = true;
-    if (strcmp(k, "xprofile") == 0 && v) {
-      if (!parse_xprofile(v))
-        return false;
-    } else if (strcmp(k, "object-prefix-map") == 0 && v) {
-      if (!strchr(v, '='))
-        error("xprof: %<object-prefix-map=%s%>: expected %<OLD%%3DNEW%>", v);
-      else
-        push(&xp_opts.object_prefix_map, &xp_opts.n_object_prefix_map, v);
-    } else if (strcmp(k, "pathmap") == 0 && v) {
-      if (!strchr(v, ':')) {
-        error("xprof: %<pathmap=%s%>: expected %<COLLECT_PREFIX:USE_PREFIX%>", v);
-        return false;
-      }
-      push(&xp_opts.pathmap, &xp_opts.n_pathmap, v);
-    } else if (strcmp(k, "update") == 0 && v) {
-      if (strcmp(v, "thread") == 0)
-        xp_opts.update = XP_UPDATE_THREAD;
-      else if (strcmp(v, "atomic") == 0)
-        xp_opts.update = XP_UPDATE_ATOMIC;
-      else if (strcmp(v, "single") == 0)
-        xp_opts.update = XP_UPDATE_SINGLE;
-      else {
-        error("xprof: %<update=%s%>: expected thread, atomic or single", v);
-        return false;
-      }
-    } else if (strcmp(k, "values-per-site") == 0 && v) {
-      if (!parse_number(k, v, 1, 64, &xp_opts.values_per_site))
-        return false;
-    } else if (strcmp(k, "hot-inline") == 0 && v) {
-      if (!parse_number(k, v, 0, 100000, &xp_opts.hot_inline))
-        return false;
-    } else if (strcmp(k, "hot-inline-growth") == 0 && v) {
-      if (!parse_number(k, v, 0, 1000, &xp_opts.hot_inline_growth))
-        return false;
-    } else if (strcmp(k, "salvage") == 0 && v) {
-      if (!parse_number(k, v, 0, 100, &xp_opts.salvage))
-        return false;
-    } else if (strcmp(k, "cold-inline") == 0 && v) {
-      if (!parse_number(k, v, 0, 1000, &xp_opts.cold_inline))
-        return false;
-    } else if (strcmp(k, "tcov-dir") == 0 && v) {
-      xp_opts.coverage = XPROF_COVERAGE_ASKED;
-      xp_opts.coverage_dir = v;
-    } else if (strcmp(k, "skip-functions") == 0 && v) {
-      push_patterns(&xp_opts.skip.functions, &xp_opts.skip.n_functions, v);
-    } else if (strcmp(k, "skip-files") == 0 && v) {
-      push_patterns(&xp_opts.skip.files, &xp_opts.skip.n_files, v);
-    } else {
-      needs_value = false;
-      if (v)
-        ; /* flags below take no value */
-      else if (strcmp(k, "verbose") == 0)
-        xp_opts.verbose = true;
-      else if (strcmp(k, "all-edges") == 0)
-        xp_opts.all_edges = true;
-      else if (strcmp(k, "cfg-dump") == 0)
-        xp_opts.cfg_dump = true;
-      else if (strcmp(k, "no-missing-warning") == 0)
-        xp_opts.warn_missing = false;
-      else if (strcmp(k, "no-tls-counters") == 0)
-        xp_opts.tls_counters = false;
-      else if (strcmp(k, "tcov") == 0)
-        xp_opts.coverage = XPROF_COVERAGE_ASKED;
-      else if (strcmp(k, "no-coverage-table") == 0)
-        xp_opts.coverage = XPROF_COVERAGE_OFF;
-      else if (strcmp(k, "no-salvage") == 0)
-        xp_opts.salvage = 101;
-      else if (strcmp(k, "no-asm-counters") == 0)
-        xp_opts.no_asm_counters = true;
-      else if (strcmp(k, "use-flags-added") == 0)
-        ; /* its place on the command line is what counts: plain_options.cc */
-      else
-        needs_value = true;
-      if (needs_value || v) {
-        error("xprof: unknown plugin argument %<-fplugin-arg-%s-%s%s%s%>; "
-              "see the xprof documentation for the arguments it knows",
-              info->base_name, k, v ? "=" : "", v ? v : "");
-        return false;
-      }
-    }
-  }
-  if (xp_opts.mode == XP_MODE_NONE) {
-    error("xprof: no mode given: add "
-          "%<-fplugin-arg-%s-xprofile=collect[:NAME]%> or "
-          "%<-fplugin-arg-%s-xprofile=use[:NAME]%>",
-          info->base_name, info->base_name);
+/* What GCC's own options say of what xprof does: the time profile
+ * (-f[no-]profile-reorder-functions), partial training, value
+ * transformations, the user's inlining parameters. */
+static void read_gcc_options(void) {
+  xp_opts.reorder_functions = !(global_options_set.x_flag_profile_reorder_functions &&
+                                !flag_profile_reorder_functions);
+  xp_opts.partial_training = global_options_set.x_flag_profile_partial_training
+                                 ? flag_profile_partial_training
+                                 : XPROF_PARTIAL_TRAINING_DEFAULT;
+  /* A --param max-inline-insns-auto or max-inline-insns-size of the
+   * user's applies everywhere (hot_inline.cc); the drivers add neither. */
+  if (global_options_set.x_param_max_inline_insns_auto)
+    xp_opts.gcc.hot_inline = 0;
+  if (global_options_set.x_param_max_inline_insns_size)
+    xp_opts.gcc.cold_inline = 0;
+}
+
+/* GCC's own instrumentation or profile feedback beside xprof's: the code
+ * xprof sees differs from the other build's (every procedure's profile
+ * would mismatch), or two profiles set the same counts.  The drivers
+ * refuse the options by name; this catches -fplugin= users. */
+static bool native_profiling_refused(void) {
+  const char *native = profile_arc_flag            ? "-fprofile-arcs"
+                       : flag_branch_probabilities ? "-fbranch-probabilities"
+                       : flag_auto_profile         ? "-fauto-profile"
+                                                   : NULL;
+  if (!native)
     return false;
-  }
+  error("xprof: %qs (GCC%'s own profiling, also set by %s) cannot be "
+        "combined with xprof%'s %s mode; use one or the other",
+        native,
+        profile_arc_flag            ? "-fprofile-generate and --coverage"
+        : flag_branch_probabilities ? "-fprofile-use"
+                                    : "-fauto-profile=FILE",
+        xp_opts.mode == XPROF_MODE_COLLECT ? "collect" : "use");
   return true;
 }
+
+/* ---- passes ---------------------------------------------------------------- */
 
 static const pass_data xp_pass_data = {
     SIMPLE_IPA_PASS, /* type */
@@ -273,10 +226,11 @@ public:
     /* Both modes must see the same graphs: which calls surely return is
      * settled here, before either changes a function, and after thunks
      * have bodies (a thunk returns when its target does). */
+    stale_profiles_warn();
     xp_expand_thunks();
     xp_find_returning_functions();
     xp_object_path(); /* first: takes out what a driver shipped (distcc) */
-    if (xp_opts.mode == XP_MODE_COLLECT)
+    if (xp_opts.mode == XPROF_MODE_COLLECT)
       xp_collect_execute();
     else
       xp_use_execute();
@@ -316,52 +270,15 @@ static void insert_pass_after(struct plugin_name_args *info, opt_pass *pass,
   register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &where);
 }
 
-int plugin_init(struct plugin_name_args *info,
-                struct plugin_gcc_version *version) {
-  if (!plugin_default_version_check(version, &gcc_version)) {
-    error("xprof: this plugin was built for GCC %s and cannot run in this "
-          "compiler (GCC %s); rebuild xprof against it",
-          gcc_version.basever, version->basever);
-    return 1;
-  }
-  register_callback(info->base_name, PLUGIN_INFO, NULL, &xp_plugin_info);
-  if (!parse_args(info))
-    return 1;
-  /* GCC's own instrumentation or profile feedback beside xprof's: the code
-   * xprof sees differs from the other build's (every procedure's profile
-   * would mismatch), or two profiles set the same counts.  The drivers
-   * refuse the options by name; this catches -fplugin= users. */
-  const char *native = profile_arc_flag            ? "-fprofile-arcs"
-                       : flag_branch_probabilities ? "-fbranch-probabilities"
-                       : flag_auto_profile         ? "-fauto-profile"
-                                                   : NULL;
-  if (native) {
-    error("xprof: %qs (GCC%'s own profiling, also set by %s) cannot be "
-          "combined with xprof%'s %s mode; use one or the other",
-          native,
-          profile_arc_flag            ? "-fprofile-generate and --coverage"
-          : flag_branch_probabilities ? "-fprofile-use"
-                                      : "-fauto-profile=FILE",
-          xp_opts.mode == XP_MODE_COLLECT ? "collect" : "use");
-    return 1;
-  }
-  /* GCC's -f[no-]profile-partial-training, where the user gave it. */
-  xp_opts.partial_training = global_options_set.x_flag_profile_partial_training
-                                 ? flag_profile_partial_training
-                                 : XPROF_PARTIAL_TRAINING_DEFAULT;
-  /* A --param max-inline-insns-auto or max-inline-insns-size of the
-   * user's applies everywhere (hot_inline.cc); the drivers add neither. */
-  if (global_options_set.x_param_max_inline_insns_auto)
-    xp_opts.hot_inline = 0;
-  if (global_options_set.x_param_max_inline_insns_size)
-    xp_opts.cold_inline = 0;
+/* Options of GCC's that xprof sets for both modes. */
+static void set_gcc_options(void) {
   /* GCC's own -fprofile-generate and -fprofile-use turn the early function
    * splitter off (ipa-split.cc): the functions it cuts in two would be
    * counted twice over, and the cut is better made with the profile.  Do
    * the same in both modes, so that both see the same functions; use mode
    * runs GCC's feedback splitter after it has set the counts.  Marked as
    * set on the command line, so optimize attributes keep it off too. */
-  xp_opts.partial_inlining = flag_partial_inlining;
+  xp_partial_inlining = flag_partial_inlining;
   flag_partial_inlining = 0;
   global_options_set.x_flag_partial_inlining = 1;
   /* Collect builds with counters in GIMPLE (not x86-64 asm, collect.cc)
@@ -369,22 +286,37 @@ int plugin_init(struct plugin_name_args *info,
    * counters in registers or stack slots, and a counter not updated on
    * every iteration gets a flag set beside each update so that the exits
    * store it only if it changed: two instructions where one add to
-   * memory did, plus set-up and exit code on every pass through the
-   * loop.  Without it the collect builds of every benchmark program ran
-   * fewer instructions (docs/performance-history.md).  Asm counters stay where they are, and the pass
+   * memory did, plus set-up and exit code on every pass through the loop
+   * (docs/gcc-plugin.md).  Asm counters stay where they are, and the pass
    * runs as in the plain build.  The pass runs after the counters are
    * placed, so both modes still see the same graphs; use builds keep it;
    * an explicit -ftree-loop-im wins.  Marked as set, so that optimize
    * attributes keep it off too. */
-  if (xp_opts.mode == XP_MODE_COLLECT && !xp_counters_in_asm() &&
+  if (xp_opts.mode == XPROF_MODE_COLLECT && !xp_counters_in_asm() &&
       !global_options_set.x_flag_tree_loop_im) {
     flag_tree_loop_im = 0;
     global_options_set.x_flag_tree_loop_im = 1;
   }
+}
+
+int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *version) {
+  if (!plugin_default_version_check(version, &gcc_version)) {
+    error("xprof: this plugin was built for GCC %s and cannot run in this "
+          "compiler (GCC %s); rebuild xprof against it",
+          gcc_version.basever, version->basever);
+    return 1;
+  }
+  static struct plugin_info plugin_info = {XPROF_VERSION, NULL};
+  plugin_info.help = help_text();
+  register_callback(info->base_name, PLUGIN_INFO, NULL, &plugin_info);
+  if (!parse_args(info) || native_profiling_refused())
+    return 1;
+  read_gcc_options();
+  set_gcc_options();
   insert_pass_after(info, new xp_pass(g), "profile");
-  if (xp_opts.mode == XP_MODE_COLLECT)
+  if (xp_opts.mode == XPROF_MODE_COLLECT)
     insert_pass_after(info, new xp_first_run_pass(g), "optimized");
-  if (xp_opts.mode == XP_MODE_COLLECT && xp_counters_in_asm())
+  if (xp_opts.mode == XPROF_MODE_COLLECT && xp_counters_in_asm())
     insert_pass_after(info, xp_make_tls_fold_pass(), "expand");
   return 0;
 }

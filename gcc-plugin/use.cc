@@ -24,8 +24,6 @@
  * or two at 50/50 -- becomes a speculative call. */
 
 
-static void warn_cb(void *, const char *msg) { xp_warning("%s", msg); }
-
 /* flag_branch_probabilities and flag_partial_inlining are optimization
  * options: set them in the global options, the default optimization node
  * and every function's own (a function with optimize attributes would
@@ -47,7 +45,7 @@ static void warn_cb(void *, const char *msg) { xp_warning("%s", msg); }
  * call graph in the order of GCC's pass manager.  plugin_init turned the
  * early splitter off in both modes. */
 static void split_functions_with_profile(void) {
-  if (!xp_opts.partial_inlining)
+  if (!xp_partial_inlining)
     return;
   XP_SET_OPTIMIZATION(x_flag_partial_inlining, 1);
   static opt_pass *split;
@@ -172,7 +170,7 @@ static bool hand_to_link_time(gcall *call, const xprof_objfile *o, const xprof_v
 static void choose_promotions(const xprof_objfile *o, const xprof_proc *f,
                               const vec<xp_site> &sites) {
   for (unsigned site = 0; site < sites.length(); site++) {
-    if (sites[site].kind != XP_SITE_CALL)
+    if (sites[site].kind != XPROF_SITE_CALL)
       continue;
     gcall *call = as_a<gcall *>(sites[site].stmt);
     const xprof_vp_record *rec = NULL;
@@ -248,10 +246,9 @@ static unsigned make_promotions_speculative(void) {
     e->make_speculative(target, orig.apply_probability(p.prob),
                         p.first ? 0 : (unsigned)e->num_speculative_call_targets_p());
     made++;
-    if (xp_opts.verbose)
-      xp_note(XPROF_MSG_PROMOTED ", speculatively", xp_function_name(p.caller),
-              xp_function_name(p.target->decl), (unsigned long long)p.count,
-              (unsigned long long)p.total);
+    xprof_verbose(&xp_diag, XPROF_MSG_PROMOTED ", speculatively", xp_function_name(p.caller),
+                  xp_function_name(p.target->decl), (unsigned long long)p.count,
+                  (unsigned long long)p.total);
   }
   promotions.release();
   return made;
@@ -279,114 +276,48 @@ static xp_node_cache whole_cache;   /* see keep_whole */
 /* A function's graph with every edge's and block's count solved. */
 struct solution {
   xp_cfg c;
-  uint64_t *edge_count, *node_count;
   vec<xp_site> sites; /* cfun's value-profile sites */
-  /* Salvaged (the function changed since training): the procedure with
-   * the records that followed their sites, which vp holds. */
-  bool stale;
-  xprof_proc view;
-  xprof_vp_record *vp;
+  xprof_use_fn r;     /* the counts, and the records that apply */
 };
 
 static void free_solution(solution *s) {
-  xprof_free(s->vp);
-  s->vp = NULL;
-  XDELETEVEC(s->edge_count);
-  XDELETEVEC(s->node_count);
+  xprof_use_fn_free(&s->r);
   xp_cfg_free(&s->c);
   xp_free_value_sites(&s->sites);
 }
 
-/* f's counts carried over to cfun's graph, which changed since training
- * (salvage.c), when enough of them match it.  Returns 0, or -1 after
- * warning that they do not fit. */
-static int salvage(const xprof_objfile *o, const xprof_proc *f, solution *s,
-                   xprof_use_stats *st) {
-  s->edge_count = XCNEWVEC(uint64_t, s->c.n_edges + 1);
-  s->node_count = XCNEWVEC(uint64_t, s->c.n_nodes + 1);
-  xprof_salvage_result r;
-  xprof_error err;
-  xprof_shape now;
-  uint32_t n_vp;
-  xp_shape_of(&s->c, &s->sites, &now);
-  int rc = xprof_use_salvage(o, f, &now, s->edge_count, s->node_count, &s->vp, &n_vp, NULL,
-                             &r, &err);
-  xp_shape_free_sites(&now);
-  double share = xprof_salvage_fraction(&r);
-  if (xprof_use_salvage_accept(rc, &r, xp_opts.salvage, st)) {
-    if (xp_opts.verbose)
-      xp_note(XPROF_MSG_SALVAGED, f->name, r.matched_blocks, r.old_blocks, 100 * share,
-              r.sites_matched, r.sites);
-    s->stale = true;
-    xprof_use_salvage_view(f, s->vp, n_vp, s->sites.length(), &s->view);
-    return 0;
-  }
-  if (rc == 0)
-    xp_warning(XPROF_MSG_NOT_SALVAGED, f->name, 100 * share, xp_opts.salvage);
-  else
-    xp_warning(XPROF_MSG_MISMATCH " (%s)", f->name, err.msg);
-  return -1;
-}
-
-/* Build cfun's graph as the collect build did and solve f's counts on it,
- * or salvage them when the graph changed.  Returns 0, or -1 after
- * warning that they do not fit (the fake edges are gone again either
- * way). */
-static int solve(const xprof_objfile *o, const xprof_proc *f, solution *s,
-                 xprof_use_stats *st) {
+/* Build cfun's graph as the collect build did and match f's counts to it
+ * (libxprof: solved, or salvaged when the graph changed).  Returns 0, or
+ * -1 after a warning that they do not fit (the fake edges are gone again
+ * then). */
+static int solve(xprof_use *u, const xprof_proc *f, solution *s) {
   if (execute_fixup_cfg() & TODO_cleanup_cfg)
     cleanup_tree_cfg();
-  uint32_t n_sites = xp_value_sites(&s->sites);
-  bool built = xp_cfg_build(&s->c, n_sites);
-  if (built && s->c.signature != f->signature && xp_opts.salvage <= 100) {
-    if (salvage(o, f, s, st) == 0)
-      return 0;
-    remove_fake_edges();
-    free_solution(s);
-    return -1;
-  }
-  if (!built || s->c.signature != f->signature) {
-    remove_fake_edges();
-    xp_cfg_free(&s->c);
-    xp_free_value_sites(&s->sites);
-    xp_warning(XPROF_MSG_MISMATCH, f->name);
-    return -1;
-  }
-  uint32_t n = (uint32_t)s->c.n_counters;
-  uint64_t *values = XCNEWVEC(uint64_t, n + 1);
-  for (uint32_t k = 0; k < n; k++)
-    values[k] = xprof_proc_counter(f, k);
-  s->edge_count = XCNEWVEC(uint64_t, s->c.n_edges + 1);
-  s->node_count = XCNEWVEC(uint64_t, s->c.n_nodes + 1);
-  int rc = xprof_solve_flow(s->c.n_nodes, s->c.edges, s->c.n_edges, s->c.counter_of_edge,
-                            values, n, s->edge_count, s->node_count);
-  XDELETEVEC(values);
-  if (rc < 0) {
-    remove_fake_edges();
-    free_solution(s);
-    xp_warning(XPROF_MSG_UNSOLVABLE, f->name);
-    return -1;
-  }
-  if (rc > 0 && xp_opts.verbose)
-    xp_note(XPROF_MSG_INCONSISTENT, f->name);
-  return 0;
+  xp_value_sites(&s->sites);
+  bool built = xp_cfg_build(&s->c, &s->sites);
+  if (xprof_use_match(u, f, built ? &s->c.g : NULL, &s->r))
+    return 0;
+  remove_fake_edges();
+  free_solution(s);
+  return -1;
 }
 
 /* Branch probabilities from the real (not fake) out-edges of each block:
  * a block's out-edges are consecutive in the graph (xp_cfg_build). */
 static void set_probabilities(const solution *s) {
-  const xp_cfg &c = s->c;
-  for (uint32_t first = 0, end; first < c.n_edges; first = end) {
+  const xprof_graph &g = s->c.g;
+  const uint64_t *count = s->r.edge_count;
+  for (uint32_t first = 0, end; first < g.n_edges; first = end) {
     uint64_t out = 0;
-    for (end = first; end < c.n_edges && c.edges[end].src == c.edges[first].src; end++)
-      if (!(c.edges[end].flags & (XPROF_EDGE_FAKE | XPROF_EDGE_IGNORE)))
-        out = xprof_sat_add(out, s->edge_count[end]);
+    for (end = first; end < g.n_edges && g.edges[end].src == g.edges[first].src; end++)
+      if (!(g.edges[end].flags & (XPROF_EDGE_FAKE | XPROF_EDGE_IGNORE)))
+        out = xprof_sat_add(out, count[end]);
     if (!out)
       continue; /* never left this way: keep the guess */
     for (uint32_t e = first; e < end; e++)
-      if (!(c.edges[e].flags & (XPROF_EDGE_FAKE | XPROF_EDGE_IGNORE)))
-        c.gcc_edges[e]->probability = profile_probability::probability_in_gcov_type(
-            (gcov_type)s->edge_count[e], (gcov_type)out);
+      if (!(g.edges[e].flags & (XPROF_EDGE_FAKE | XPROF_EDGE_IGNORE)))
+        s->c.gcc_edges[e]->probability = profile_probability::probability_in_gcov_type(
+            (gcov_type)count[e], (gcov_type)out);
   }
 }
 
@@ -441,13 +372,13 @@ static void keep_whole(void) {
 /* A function that ran has its counts as measured, with or without partial
  * training.  profile.cc makes a block that never ran a guessed zero under
  * partial training; that kept lua's interpreter loop from being split
- * (docs/performance-history.md), while what partial training is for -- code that
+ * (bench/history.md), while what partial training is for -- code that
  * training never reached -- is whole functions.  The LLVM plugin does the
  * same. */
 static void apply_counts(const solution *s) {
   basic_block bb;
   FOR_ALL_BB_FN(bb, cfun)
-  bb->count = profile_count::from_gcov_type((gcov_type)s->node_count[bb->index]);
+  bb->count = profile_count::from_gcov_type((gcov_type)s->r.node_count[bb->index]);
   /* Its hot call sites may inline more (hot_inline.cc). */
   if (tree hot = xp_hot_optimization(current_function_decl, hot_caches))
     DECL_FUNCTION_SPECIFIC_OPTIMIZATION(current_function_decl) = hot;
@@ -485,28 +416,22 @@ static void transform_values(const xprof_objfile *o, const xprof_proc *f, vec<xp
   if (gimple_value_profile_transformations()) {
     unsigned n = 0;
     for (unsigned i = 0; i < sites->length(); i++)
-      n += (*sites)[i].kind != XP_SITE_CALL && gimple_bb((*sites)[i].stmt) != was[i] &&
+      n += (*sites)[i].kind != XPROF_SITE_CALL && gimple_bb((*sites)[i].stmt) != was[i] &&
            (i == 0 || (*sites)[i - 1].stmt != (*sites)[i].stmt);
     st->specialized += n;
-    if (xp_opts.verbose && n)
-      xp_note("%s: %u operation%s specialized to profiled values", f->name, n,
-              xprof_plural(n));
+    if (n)
+      xprof_verbose(&xp_diag, XPROF_MSG_SPECIALIZED, f->name, n, xprof_plural(n));
   }
   was.release();
 }
 
 /* Apply f's counts to cfun.  Returns 0, or -1 when they do not fit. */
-static int annotate(const xprof_objfile *o, const xprof_proc *f, xprof_use_stats *st) {
+static int annotate(xprof_use *u, const xprof_proc *f) {
   solution s = {};
-  if (solve(o, f, &s, st) < 0) {
-    st->mismatched++;
+  if (solve(u, f, &s) < 0)
     return -1;
-  }
-  st->matched++;
-  /* Salvaged: the records that followed their sites. */
-  const xprof_proc *vf = s.stale ? &s.view : f;
-  bool untrained = s.node_count[XPROF_ENTRY] == 0;
-  st->untrained += untrained;
+  const xprof_proc *vf = xprof_use_records(&s.r);
+  bool untrained = s.r.node_count[XPROF_ENTRY] == 0;
   if (untrained && xp_opts.partial_training) {
     /* Never run in training, and partial training: the function keeps
      * GCC's estimate and no profile status, as with
@@ -531,8 +456,8 @@ static int annotate(const xprof_objfile *o, const xprof_proc *f, xprof_use_stats
   profile_status_for_fn(cfun) = PROFILE_READ;
   record_loop_bounds();
   if (!untrained) {
-    choose_promotions(o, vf, s.sites);
-    transform_values(o, vf, &s.sites, st);
+    choose_promotions(u->obj, vf, s.sites);
+    transform_values(u->obj, vf, &s.sites, &u->st);
   }
   update_max_bb_count();
   compute_function_frequency();
@@ -542,83 +467,18 @@ static int annotate(const xprof_objfile *o, const xprof_proc *f, xprof_use_stats
   return 0;
 }
 
-/* An object file without data: a warning when the build tree seems to
- * have moved (naming the pathmap that finds the data) or the profile
- * seems to be another build's; a note (verbose) when it was in no
- * program that ran, which is common and, as a warning, would change
- * configure scripts' results (zlib's takes any output as failure). */
-static void explain_missing(const char *objpath) {
-  char *map, text[1024];
-  xprof_missing why = xprof_use_explain_missing(xp_opts.use_dirs, xp_opts.n_use_dirs,
-                                                xp_opts.pathmap, xp_opts.n_pathmap,
-                                                objpath, &map);
-  if (xprof_use_missing_text(why, objpath, map, text, sizeof text))
-    xp_warning("%s", text);
-  else if (xp_opts.verbose)
-    xp_note("%s", text);
-  xprof_free(map);
-}
-
-/* The profile data shipped in the source by a driver that compiles on
- * another machine (distcc; xp_shipped_data), or NULL; *o gets its one
- * object file. */
-static xprof_profile *shipped_profile(const xprof_objfile **o) {
-  size_t n;
-  const char *line = xp_shipped_data(&n);
-  if (!line)
-    return NULL;
-  xprof_profile *p;
-  xprof_error err;
-  if (xprof_use_unship(line, n, &p, &err) < 0) {
-    xp_warning("%s; compiling without profile data", err.msg);
-    return NULL;
-  }
-  *o = &p->objfiles[0];
-  return p;
-}
-
-void xp_use_execute(void) {
-  /* Every function gets the profile id GCC's own profiling gives it
-   * (tree-profile.cc), which link-time promotion looks targets up by
-   * (hand_to_link_time), in every object file, with data or without. */
-  if (flag_lto) {
-    init_node_map(true);
-    del_node_map();
-  }
-  const char *objpath = xp_object_path();
-  const xprof_objfile *o;
-  int any_data = 1;
-  xprof_profile *prof = shipped_profile(&o);
-  if (!prof)
-    prof = xprof_use_lookup(xp_opts.use_dirs, xp_opts.n_use_dirs, xp_opts.pathmap,
-                            xp_opts.n_pathmap, objpath, &o, &any_data, warn_cb, NULL);
-  if (!prof) {
-    /* An object file without functions (only data) has no data to miss. */
-    bool has_functions = false;
-    cgraph_node *node;
-    FOR_EACH_DEFINED_FUNCTION(node) has_functions |= !xp_skip_function(node);
-    if (any_data && xp_opts.warn_missing && has_functions)
-      explain_missing(objpath);
-    return;
-  }
-
-  /* GCC's notion of hot and unlikely needs a summary (cc1 crashes
-   * without it), in its own terms: the training runs and the sum of each
-   * run's largest counter, as its own profile keeps them.  Hot is then
-   * at least sum_max / --param hot-bb-count-fraction, and "probably never
-   * executed" fewer than one run in --param unlikely-bb-count-fraction.
-   * The largest counter of the merged runs instead (all an older profile,
-   * or text, can give) makes the threshold lower than GCC's own after
-   * several runs of unlike kinds, and more code is optimized for speed
-   * than with GCC's profile of the same training.  All of it from the
-   * summary, which the lookup and shipped data carry (and the compiler
-   * caches' keys: tools/xprof-cc.c). */
-  xprof_summary own;
-  const xprof_summary *sm = prof->summary;
-  if (!sm) {
-    xprof_compute_summary(prof, &own);
-    sm = &own;
-  }
+/* GCC's notion of hot and unlikely needs a summary (cc1 crashes without
+ * it), in its own terms: the training runs and the sum of each run's
+ * largest counter, as its own profile keeps them.  Hot is then at least
+ * sum_max / --param hot-bb-count-fraction, and "probably never executed"
+ * fewer than one run in --param unlikely-bb-count-fraction.  The largest
+ * counter of the merged runs instead (all an older profile, or text, can
+ * give) makes the threshold lower than GCC's own after several runs of
+ * unlike kinds, and more code is optimized for speed than with GCC's
+ * profile of the same training.  All of it from the summary, which the
+ * lookup and shipped data carry (and the compiler caches' keys:
+ * tools/xprof-cc.c). */
+static void set_summary(const xprof_summary *sm) {
   profile_info = XCNEW(gcov_summary);
   uint64_t runs, sum_max;
   xprof_known_runs(sm->runs, sm->run_max_sum, sm->total_max, &runs, &sum_max);
@@ -633,31 +493,22 @@ void xp_use_execute(void) {
             "xprof: training runs %u, sum of their largest counters %" PRId64
             ", hot from %" PRIu64 "\n",
             profile_info->runs, (int64_t)profile_info->sum_max, xp_hot_count);
-  XP_SET_OPTIMIZATION(x_flag_branch_probabilities, 1);
-  /* GCC's clones and inliner look at the flag as well (cgraphclones.cc). */
-  XP_SET_OPTIMIZATION(x_flag_profile_partial_training, xp_opts.partial_training);
+}
 
-  xprof_use_stats st = {};
-  plain_cache = xp_plain_cache();
-  hot_caches[0] = hot_caches[1] = hot_caches[2] = xp_node_cache();
-  whole_cache = xp_node_cache();
-  vec<cgraph_node *> done = vNULL;
+/* Does the unit have functions to miss the profile of? */
+static bool has_functions(void) {
   cgraph_node *node;
   FOR_EACH_DEFINED_FUNCTION(node) {
-    if (xp_skip_function(node))
-      continue;
-    const xprof_proc *f = xprof_find_proc(o, xp_function_name(node->decl));
-    if (!f) {
-      st.missing++;
-      continue;
-    }
-    push_cfun(DECL_STRUCT_FUNCTION(node->decl));
-    if (annotate(o, f, &st) == 0)
-      done.safe_push(node);
-    pop_cfun();
+    if (!xp_skip_function(node))
+      return true;
   }
-  /* Call statements and the call graph, in every function: the entry
-   * counts become node counts, calls get their counts. */
+  return false;
+}
+
+/* Call statements and the call graph, in every function: the entry
+ * counts become node counts, calls get their counts. */
+static void rebuild_call_graph(void) {
+  cgraph_node *node;
   FOR_EACH_DEFINED_FUNCTION(node) {
     if (!gimple_has_body_p(node->decl) || node->thunk ||
         (node->clone_of && node->decl == node->clone_of->decl))
@@ -668,6 +519,44 @@ void xp_use_execute(void) {
     cgraph_edge::rebuild_edges();
     pop_cfun();
   }
+}
+
+void xp_use_execute(void) {
+  /* Every function gets the profile id GCC's own profiling gives it
+   * (tree-profile.cc), which link-time promotion looks targets up by
+   * (hand_to_link_time), in every object file, with data or without. */
+  if (flag_lto) {
+    init_node_map(true);
+    del_node_map();
+  }
+  size_t n_shipped;
+  const char *shipped = xp_shipped_data(&n_shipped);
+  xprof_use u;
+  if (!xprof_use_open(&u, &xp_opts, &xp_diag, xp_object_path(), shipped, n_shipped,
+                      has_functions())) {
+    xprof_use_close(&u);
+    return;
+  }
+  set_summary(u.profile->summary);
+  XP_SET_OPTIMIZATION(x_flag_branch_probabilities, 1);
+  /* GCC's clones and inliner look at the flag as well (cgraphclones.cc). */
+  XP_SET_OPTIMIZATION(x_flag_profile_partial_training, xp_opts.partial_training);
+
+  plain_cache = xp_plain_cache();
+  hot_caches[0] = hot_caches[1] = hot_caches[2] = xp_node_cache();
+  whole_cache = xp_node_cache();
+  cgraph_node *node;
+  FOR_EACH_DEFINED_FUNCTION(node) {
+    if (xp_skip_function(node))
+      continue;
+    const xprof_proc *f = xprof_use_find(&u, xp_function_name(node->decl));
+    if (!f)
+      continue;
+    push_cfun(DECL_STRUCT_FUNCTION(node->decl));
+    annotate(&u, f);
+    pop_cfun();
+  }
+  rebuild_call_graph();
   /* Functions left without counts (stale, missing) are given counts that
    * fit their callers.  GCC warns about each through a plain warning,
    * which -Werror would turn into an error: ours said it already. */
@@ -676,17 +565,6 @@ void xp_use_execute(void) {
   handle_missing_profiles();
   global_dc->dc_inhibit_warnings = inhibit;
   split_functions_with_profile();
-  st.promoted = make_promotions_speculative();
-  done.release();
-  if (st.salvaged) {
-    char text[1024];
-    xprof_use_salvage_text(&st, objpath, text, sizeof text);
-    xp_warning("%s", text);
-  }
-  if (xp_opts.verbose) {
-    char text[1024];
-    xprof_use_summary_text(&st, objpath, xp_opts.partial_training, text, sizeof text);
-    xp_note("%s", text);
-  }
-  xprof_profile_free(prof);
+  u.st.promoted = make_promotions_speculative();
+  xprof_use_close(&u);
 }

@@ -7,7 +7,7 @@
  *
  * GCC measures a value with one of several histograms; xprof keeps one
  * kind of record for all of them, the most frequent values and their
- * counts (xprof_rt.h), and derives GCC's other histograms from it:
+ * counts (abi/xprof_abi.h), and derives GCC's other histograms from it:
  *
  *   GCC histogram     xprof site (record)             use builds GCC's
  *   INDIR_CALL        the callee (VP_PROC)            speculative calls,
@@ -22,7 +22,7 @@
  *   IOR, TIME_PROFILE none
  *
  * A string operation's size is counted inline in a histogram of the
- * sizes 0 to 128 (xprof_rt.h), as the LLVM pass counts lengths, with no
+ * sizes 0 to 128 (abi/xprof_abi.h), as the LLVM pass counts lengths, with no
  * call: sizes vary a lot (sqlite's), where a divisor rarely does, and
  * GCC expands only short copies inline.  The destination's alignment
  * (GCC's IOR, a hint for how to expand the copy) is not kept: it cost a
@@ -35,14 +35,14 @@
 #include "gcc-common.h"
 
 #include "xprof-gcc.h"
-#include "xprof_rt.h"
+#include "xprof_abi.h"
 
 static unsigned vp_type_of(tree value) {
-  return TYPE_PRECISION(TREE_TYPE(value)) <= 32 ? XPROF_RT_VP_INT : XPROF_RT_VP_LLONG;
+  return TYPE_PRECISION(TREE_TYPE(value)) <= 32 ? XPROF_VP_INT : XPROF_VP_LLONG;
 }
 
 /* The last site of stmt's, if it is of the given kind. */
-static xp_site *last_site_of(vec<xp_site> *sites, gimple *stmt, enum xp_site_kind kind) {
+static xp_site *last_site_of(vec<xp_site> *sites, gimple *stmt, enum xprof_site_kind kind) {
   if (sites->is_empty())
     return NULL;
   xp_site *s = &sites->last();
@@ -56,22 +56,22 @@ unsigned xp_value_sites(vec<xp_site> *sites) {
   histogram_value h;
   unsigned i;
   FOR_EACH_VEC_ELT(values, i, h) {
-    xp_site s = {h->hvalue.stmt, XP_SITE_CALL, h->hvalue.value, XPROF_RT_VP_PROC, h, NULL, NULL};
+    xp_site s = {h->hvalue.stmt, XPROF_SITE_CALL, h->hvalue.value, XPROF_VP_PROC, h, NULL, NULL};
     switch (h->type) {
     case HIST_TYPE_INDIR_CALL:
       break;
     case HIST_TYPE_TOPN_VALUES:
-      s.kind = is_gimple_call(s.stmt) ? XP_SITE_LENGTH : XP_SITE_VALUE;
-      s.vp_type = s.kind == XP_SITE_LENGTH ? XPROF_RT_VP_LLONG : vp_type_of(s.value);
+      s.kind = is_gimple_call(s.stmt) ? XPROF_SITE_LENGTH : XPROF_SITE_DIVISOR;
+      s.vp_type = s.kind == XPROF_SITE_LENGTH ? (unsigned)XPROF_VP_LLONG : vp_type_of(s.value);
       break;
     case HIST_TYPE_INTERVAL:
-      s.kind = XP_SITE_QUOTIENT;
+      s.kind = XPROF_SITE_QUOTIENT;
       s.vp_type = vp_type_of(s.value);
       break;
     case HIST_TYPE_POW2:
     case HIST_TYPE_AVERAGE: {
       bool pow2 = h->type == HIST_TYPE_POW2;
-      xp_site *of = last_site_of(sites, h->hvalue.stmt, pow2 ? XP_SITE_VALUE : XP_SITE_LENGTH);
+      xp_site *of = last_site_of(sites, h->hvalue.stmt, pow2 ? XPROF_SITE_DIVISOR : XPROF_SITE_LENGTH);
       if (of) {
         (pow2 ? of->pow2 : of->average) = h;
         continue;
@@ -109,15 +109,15 @@ static tree gimplify_before(gimple_stmt_iterator *gsi, tree expr) {
 tree xp_site_value(const xp_site *s, gimple_stmt_iterator *gsi) {
   tree u64 = get_gcov_type(); /* signed; the same bits as the counters */
   tree v = unshare_expr(s->value);
-  if (s->kind == XP_SITE_CALL) {
+  if (s->kind == XPROF_SITE_CALL) {
     if (TREE_CODE(v) == OBJ_TYPE_REF)
       v = OBJ_TYPE_REF_EXPR(v);
     return gimplify_before(gsi, fold_convert(ptr_type_node, v));
   }
-  if (s->kind == XP_SITE_LENGTH)
+  if (s->kind == XPROF_SITE_LENGTH)
     return gimplify_before(gsi, fold_convert(unsigned_type_for(u64), v));
   /* As the runtime keeps it: an int sign-extended from 32 bits. */
-  if (s->vp_type == XPROF_RT_VP_INT)
+  if (s->vp_type == XPROF_VP_INT)
     v = fold_convert(intSI_type_node, v);
   return gimplify_before(gsi, fold_convert(u64, v));
 }
@@ -148,7 +148,7 @@ static bool scaled_values(const xprof_objfile *o, const xprof_vp_record *rec, gc
   for (uint32_t i = 0; i < k; i++) {
     const xprof_vp_value *v = &rec->values[order[i]];
     /* A length histogram's longer lengths are no value: in `all` only. */
-    if (v->bits == XPROF_RT_VP_HIST_OTHER)
+    if (v->bits == XPROF_ABI_VP_HIST_OTHER)
       continue;
     uint64_t c = total == (uint64_t)all
                      ? v->count
@@ -242,34 +242,18 @@ unsigned xp_apply_value_sites(const xprof_objfile *o, const xprof_proc *f,
   xp_site *s;
   unsigned i;
   FOR_EACH_VEC_ELT(*sites, i, s) {
-    if (s->kind == XP_SITE_CALL)
+    if (s->kind == XPROF_SITE_CALL)
       continue;
     const xprof_vp_record *rec = record_of(f, i, s->vp_type);
     xp_values v;
     profile_count bb = gimple_bb(s->stmt)->count.ipa();
     if (!rec || !bb.initialized_p() || !scaled_values(o, rec, bb.to_gcov_type(), &v))
       continue;
-    if (s->kind == XP_SITE_QUOTIENT)
+    if (s->kind == XPROF_SITE_QUOTIENT)
       attach_interval(s, &v);
     else
       attach_topn(s, &v);
     n++;
   }
   return n;
-}
-
-void xp_shape_of(const struct xp_cfg *g, const vec<xp_site> *sites, xprof_shape *s) {
-  unsigned n = sites->length();
-  *s = (xprof_shape){g->n_nodes, g->n_edges, g->edges, g->counter_of_edge, g->hash,
-                     n, XNEWVEC(uint32_t, n + 1), XNEWVEC(uint32_t, n + 1), 0, NULL, NULL};
-  for (unsigned k = 0; k < n; k++) {
-    s->site_node[k] = (uint32_t)gimple_bb((*sites)[k].stmt)->index;
-    s->site_type[k] = (*sites)[k].vp_type;
-  }
-}
-
-void xp_shape_free_sites(xprof_shape *s) {
-  XDELETEVEC(s->site_node);
-  XDELETEVEC(s->site_type);
-  s->site_node = s->site_type = NULL;
 }

@@ -4,65 +4,16 @@
 #ifndef XPROF_GCC_H
 #define XPROF_GCC_H
 
-#include "xprof.h"
+#include "xprof_plan.h"
 
-enum xp_mode { XP_MODE_NONE, XP_MODE_COLLECT, XP_MODE_USE };
+/* The plugin's options (libxprof's, parsed by plugin.cc), and where its
+ * messages go (GCC's diagnostics). */
+extern xprof_options xp_opts;
+extern xprof_diag xp_diag;
+/* Whether the compilation asked for partial inlining (-O2 and up), which
+ * the plugin turns off until use mode has set the counts. */
+extern bool xp_partial_inlining;
 
-/* How counters are updated (update=...): per-thread copies with plain
- * adds (exact, the default), atomic adds in the shared array (exact), or
- * plain adds in the shared array (single-threaded training runs). */
-enum xp_update { XP_UPDATE_THREAD, XP_UPDATE_ATOMIC, XP_UPDATE_SINGLE };
-
-
-/* Plugin arguments (-fplugin-arg-xprof-KEY[=VALUE]). */
-struct xp_options {
-  enum xp_mode mode;
-  const char *profile_name;    /* collect:NAME / use:NAME (first of them) */
-  const char **use_dirs;       /* every use:NAME, merged */
-  unsigned n_use_dirs;
-  const char **pathmap;        /* COLLECT_PREFIX:USE_PREFIX */
-  unsigned n_pathmap;
-  const char **object_prefix_map; /* OLD=NEW (-xprofile_prefix_map) */
-  unsigned n_object_prefix_map;
-  enum xp_update update;
-  bool tls_counters;           /* update=thread: thread-local twins in
-                                * code for executables (no-tls-counters) */
-  bool no_asm_counters;        /* counters as GIMPLE, not x86-64 asm */
-  bool verbose;
-  bool all_edges;              /* debug: count every edge as well */
-  bool cfg_dump;               /* debug: write OBJECT.xpcfg */
-  enum xprof_coverage_mode coverage; /* tcov, no-coverage-table */
-  const char *coverage_dir;    /* tcov-dir=DIR: the table goes there */
-  bool warn_missing;           /* use: warn when the object has no data */
-  unsigned values_per_site;    /* value-profile values per record */
-  xprof_skip_list skip;        /* skip-functions, skip-files */
-  bool partial_inlining;       /* the compile asked for it (-O2 and up) */
-  bool partial_training;       /* use: never-run functions keep their guess */
-  unsigned hot_inline;         /* use: inlining limit in trained functions */
-  unsigned cold_inline;        /* use: growth inlined at any call site there */
-  unsigned hot_inline_growth;  /* use: unit growth (%) where hot_inline applies */
-  unsigned salvage;            /* use: percent of a changed function's counts
-                                * that must match to salvage them; above 100:
-                                * never (no-salvage) */
-};
-extern struct xp_options xp_opts;
-
-/* A procedure's CFG as libxprof sees it, and the GCC edges behind it. */
-struct xp_cfg {
-  uint32_t n_nodes, n_edges;
-  edge *gcc_edges;
-  xprof_edge *edges;
-  uint32_t *counter_of_edge;
-  int64_t n_counters; /* -1: cannot be profiled exactly */
-  uint64_t signature;
-  uint32_t *hash; /* per node: its contents (xprof_block_hash_add) */
-};
-
-/* Prepare cfun's CFG as GCC's own profiler does (fake edges for calls
- * that may not return and for abnormal edges) and describe it.  Both
- * modes call this at the same point, so they see the same graph. */
-bool xp_cfg_build(struct xp_cfg *c, uint32_t n_vp_sites);
-void xp_cfg_free(struct xp_cfg *c);
 /* GCC's own rule for a statement after which its profiler ends a block
  * (tree-cfg.cc, stmt_can_terminate_bb_p): the pass's graph ends blocks at
  * fewer of them (calls that surely return), gcov's at all. */
@@ -80,17 +31,11 @@ void xp_forget_returning_functions(void);
 
 /* A value-profile site of cfun (values.cc): one record of the profile,
  * whose expression id is the site's index. */
-enum xp_site_kind {
-  XP_SITE_CALL,     /* an indirect call's callee (VP_PROC) */
-  XP_SITE_VALUE,    /* an integer: a divisor */
-  XP_SITE_LENGTH,   /* a string operation's size (a length histogram) */
-  XP_SITE_QUOTIENT  /* a / b of an unsigned a % b */
-};
 struct xp_site {
   gimple *stmt;
-  enum xp_site_kind kind;
+  enum xprof_site_kind kind;
   tree value;       /* what is measured, an expression of stmt's operands */
-  unsigned vp_type; /* XPROF_RT_VP_*, of the record */
+  unsigned vp_type; /* xprof_vp_type, of the record */
   /* GCC's histograms of the statement: the site's own, and the POW2
    * (of a VALUE site) or AVERAGE one (of a LENGTH site) derived from it,
    * or NULL.  Use attaches them to the statement; the rest are freed. */
@@ -100,14 +45,25 @@ struct xp_site {
  * many.  Both modes call it at the same point, before anything changes. */
 unsigned xp_value_sites(vec<xp_site> *sites);
 void xp_free_value_sites(vec<xp_site> *sites);
-/* g with cfun's sites as a shape (libxprof's xprof_shape; its site
- * arrays XNEWVEC'd, freed by xp_shape_free_sites). */
-void xp_shape_of(const struct xp_cfg *g, const vec<xp_site> *sites, xprof_shape *s);
-void xp_shape_free_sites(xprof_shape *s);
 /* Collect: the value site s records, as a gimple value inserted before
  * gsi: a pointer for a call site, an unsigned 64-bit size for a length,
  * else a 64-bit integer as the runtime keeps it. */
 tree xp_site_value(const xp_site *s, gimple_stmt_iterator *gsi);
+
+/* A function's graph as libxprof sees it (its placed counters and
+ * signature, its sites), and the GCC edge behind each of its edges. */
+struct xp_cfg {
+  xprof_graph g;
+  edge *gcc_edges;
+};
+/* Prepare cfun's CFG as GCC's own profiler does (fake edges for calls
+ * that may not return and for abnormal edges) and describe it, with its
+ * value-profile sites and its counters placed.  Both modes call this at
+ * the same point, so they see the same graph.  False when it cannot be
+ * counted exactly (c->g.n_counters -1); c to free either way. */
+bool xp_cfg_build(struct xp_cfg *c, const vec<xp_site> *sites);
+void xp_cfg_free(struct xp_cfg *c);
+
 /* Use: give GCC the histograms of f's records for cfun's sites, once
  * cfun's counts are set (value transformations read both).  Returns how
  * many sites got them. */
@@ -129,6 +85,27 @@ const char *xp_object_path(void);
 /* The same before the prefix maps: the file this compilation writes; NULL
  * when it runs on another machine (distcc). */
 const char *xp_object_file(void);
+
+/* What instrumenting an object file made (collect.cc), for its
+ * descriptor (descriptor.cc): libxprof's plan, and the trees of each
+ * planned function and of the object file's arrays. */
+struct xp_fn_trees {
+  tree decl;
+  tree var;       /* its counters: its own array (comdat) or the object's */
+  tree word;      /* per-thread copies: the array's thread-local word, or */
+  tree twin;      /* the array's thread-local twin, and */
+  tree twin_cell; /* the word the constructor points at the twin */
+};
+struct xp_collected {
+  xprof_plan plan;
+  xp_fn_trees *fns; /* as plan.fns */
+  tree ctr_var, vp_var, first_run_var; /* the object file's arrays */
+  tree twin_var, twin_cell;            /* its counters' twin and cell */
+  tree thread_var;                     /* or their thread-local word */
+};
+void xp_emit_descriptor(const xp_collected *c);
+/* cfun's entry in the coverage table (lines.cc). */
+void xp_record_lines(xprof_linetab *t, const xprof_plan_fn *f, const xp_cfg *c);
 
 void xp_collect_execute(void);
 /* Collect mode, after inlining: the time profile's test at the entry of
@@ -171,9 +148,9 @@ tree xp_plain_optimization(tree fndecl, struct xp_plain_cache *cache);
 /* The optimization node of a function that ran in training (its counts
  * set): its own with, in a function with a hot block (xp_hot_count), GCC's
  * inlining limit for callees not declared inline raised to
- * xp_opts.hot_inline within a unit growth of xp_opts.hot_inline_growth
+ * xp_opts.gcc.hot_inline within a unit growth of xp_opts.gcc.hot_inline_growth
  * and, where a call that never ran keeps a local aggregate in memory, the
- * growth GCC inlines at any call site raised to xp_opts.cold_inline
+ * growth GCC inlines at any call site raised to xp_opts.gcc.cold_inline
  * (hot_inline.cc); NULL_TREE to keep its own.  caches[0] holds the nodes
  * with the hot limit, caches[1] with the cold one, caches[2] with both. */
 tree xp_hot_optimization(tree fndecl, struct xp_node_cache caches[3]);
@@ -181,8 +158,5 @@ tree xp_hot_optimization(tree fndecl, struct xp_node_cache caches[3]);
  * XPROF_HOT_CUTOFF), set by use.cc for hot_inline.cc. */
 extern uint64_t xp_hot_count;
 
-/* GCC diagnostics want their own format language; these take printf. */
-void xp_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void xp_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -11,18 +11,21 @@
 #include <llvm-c/DebugInfo.h>
 
 #include "core.h"
-#include "xprof_rt.h"
+#include "xprof_abi.h"
 
-static void message(LLVMModuleRef m, const char *kind, const char *fmt,
-                    va_list ap) {
-  size_t len;
-  const char *src = LLVMGetSourceFileName(m, &len);
-  fprintf(stderr, "%.*s: %s: xprof: ", (int)len, src, kind);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+/* libxprof's messages, for the module's LLVMContext: the warning's name
+ * after the text, as clang's own warnings carry theirs. */
+static void emit(void *ctx, xprof_diag_kind kind, enum xprof_warning w, const char *text) {
+  char suffix[96], buf[1280];
+  xprof_warning_suffix(kind, w, suffix, sizeof suffix);
+  snprintf(buf, sizeof buf, "%s%s", text, suffix);
+  xl_diagnose((LLVMModuleRef)ctx, kind, buf);
 }
 
-int xl_no_warnings;
+xprof_diag xl_diag(LLVMModuleRef m, const xprof_options *o) {
+  xprof_diag d = {o, emit, m};
+  return d;
+}
 
 static void *checked(void *block, size_t size) {
   if (!block && size) {
@@ -47,22 +50,6 @@ void *xl_grow(void *array, uint32_t *cap, uint32_t n, size_t elem) {
     return array;
   *cap = *cap ? *cap * 2 : 16;
   return xl_realloc(array, (size_t)*cap * elem);
-}
-
-void xl_warning(LLVMModuleRef m, const char *fmt, ...) {
-  if (xl_no_warnings)
-    return;
-  va_list ap;
-  va_start(ap, fmt);
-  message(m, "warning", fmt, ap);
-  va_end(ap);
-}
-
-void xl_note(LLVMModuleRef m, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  message(m, "note", fmt, ap);
-  va_end(ap);
 }
 
 /* The attribute named, in v's context; NULL for a name LLVM lacks. */
@@ -109,7 +96,7 @@ static char *source_file(LLVMModuleRef m, LLVMValueRef fn) {
   return copy;
 }
 
-int xl_profiled_function(LLVMModuleRef m, LLVMValueRef fn, const struct xl_options *o) {
+int xl_profiled_function(LLVMModuleRef m, LLVMValueRef fn, const xprof_options *o) {
   if (LLVMIsDeclaration(fn))
     return 0;
   LLVMLinkage l = LLVMGetLinkage(fn);
@@ -117,18 +104,19 @@ int xl_profiled_function(LLVMModuleRef m, LLVMValueRef fn, const struct xl_optio
     return 0;
   size_t len;
   const char *name = LLVMGetValueName2(fn, &len);
-  if (len == 0 || strncmp(name, "__xprof_", 8) == 0)
+  if (len == 0 || strncmp(name, XPROF_ABI_PREFIX, strlen(XPROF_ABI_PREFIX)) == 0)
     return 0;
   /* __attribute__((no_profile_instrument_function)) */
   if (xl_has_fn_attr(fn, "noprofile"))
     return 0;
-  if (!o->skip.n_functions && !o->skip.n_files)
+  xprof_skip_list skip = xprof_options_skip(o);
+  if (!skip.n_functions && !skip.n_files)
     return 1;
   char *plain = xl_plain_name(fn), *file = source_file(m, fn);
-  int skip = xprof_skip_function(&o->skip, xl_function_name(fn), plain, file);
+  int skip_it = xprof_skip_function(&skip, xl_function_name(fn), plain, file);
   free(plain);
   free(file);
-  return !skip;
+  return !skip_it;
 }
 
 const char *xl_function_name(LLVMValueRef fn) {
@@ -176,23 +164,22 @@ int xl_division(LLVMValueRef inst) {
          !LLVMIsAConstant(LLVMGetOperand(inst, 1));
 }
 
-enum xl_site_kind xl_site_kind(const LLVMValueRef *sites, uint32_t s) {
+enum xprof_site_kind xl_site_kind(const LLVMValueRef *sites, uint32_t s) {
   if (xl_memop_length(sites[s]))
-    return XL_SITE_LENGTH;
+    return XPROF_SITE_LENGTH;
   if (!xl_division(sites[s]))
-    return XL_SITE_CALL;
-  return s > 0 && sites[s - 1] == sites[s] ? XL_SITE_QUOTIENT : XL_SITE_DIVISOR;
+    return XPROF_SITE_CALL;
+  return s > 0 && sites[s - 1] == sites[s] ? XPROF_SITE_QUOTIENT : XPROF_SITE_DIVISOR;
 }
 
 unsigned xl_site_vp_type(const LLVMValueRef *sites, uint32_t s) {
   switch (xl_site_kind(sites, s)) {
-  case XL_SITE_CALL:
-    return XPROF_RT_VP_PROC;
-  case XL_SITE_LENGTH:
-    return XPROF_RT_VP_LLONG;
+  case XPROF_SITE_CALL:
+    return XPROF_VP_PROC;
+  case XPROF_SITE_LENGTH:
+    return XPROF_VP_LLONG;
   default:
-    return LLVMGetIntTypeWidth(LLVMTypeOf(sites[s])) <= 32 ? XPROF_RT_VP_INT
-                                                           : XPROF_RT_VP_LLONG;
+    return LLVMGetIntTypeWidth(LLVMTypeOf(sites[s])) <= 32 ? XPROF_VP_INT : XPROF_VP_LLONG;
   }
 }
 
@@ -348,7 +335,7 @@ static LLVMBasicBlockRef *split_before_measured_calls(const LLVMValueRef *sites,
                                                       uint32_t n_sites) {
   LLVMBasicBlockRef *head = xl_calloc(n_sites + 1, sizeof *head);
   for (uint32_t s = 0; s < n_sites; s++)
-    if (xl_site_kind(sites, s) == XL_SITE_CALL)
+    if (xl_site_kind(sites, s) == XPROF_SITE_CALL)
       head[s] = xl_split_block_before(sites[s]);
   return head;
 }
@@ -361,36 +348,51 @@ static LLVMBasicBlockRef *split_before_measured_calls(const LLVMValueRef *sites,
  * (zstd's match finders), where the
  * selects of small loop-free functions would be counted in their
  * callers' loops once inlined. */
-static void find_selects(LLVMValueRef fn, struct xl_cfg *c) {
-  uint32_t nb = c->n_nodes - 2;
-  unsigned char *on_cycle = xl_calloc(nb + 1, 1);
+/* The selects of fn that find_selects counts, grown to fit. */
+typedef struct select_list {
+  LLVMValueRef *inst;
+  uint32_t *node, *slot; /* its block's node; the side counter it shares */
+  uint32_t n, cap, n_counters;
+} select_list;
+
+static void add_select(select_list *l, LLVMValueRef i, uint32_t node, uint32_t first_of_block) {
+  if (l->n == l->cap) {
+    l->cap = l->cap ? 2 * l->cap : 8;
+    l->inst = xl_realloc(l->inst, l->cap * sizeof *l->inst);
+    l->node = xl_realloc(l->node, l->cap * sizeof *l->node);
+    l->slot = xl_realloc(l->slot, l->cap * sizeof *l->slot);
+  }
+  /* Selects of a block with the same condition share one counter. */
+  LLVMValueRef cond = LLVMGetOperand(i, 0);
+  uint32_t slot = l->n_counters;
+  for (uint32_t j = first_of_block; j < l->n; j++)
+    if (LLVMGetOperand(l->inst[j], 0) == cond)
+      slot = l->slot[j];
+  if (slot == l->n_counters)
+    l->n_counters++;
+  l->inst[l->n] = i;
+  l->node[l->n] = node;
+  l->slot[l->n++] = slot;
+}
+
+static void find_selects(LLVMValueRef fn, LLVMBasicBlockRef *blocks, uint32_t n_nodes,
+                         select_list *l) {
+  unsigned char *on_cycle = xl_calloc(n_nodes - 2 + 1, 1);
   if (xl_mark_cycle_blocks(fn, on_cycle) == 0) {
     free(on_cycle);
     return;
   }
-  uint32_t cap = 0;
-  for (uint32_t k = 2; k < c->n_nodes; k++) {
+  for (uint32_t k = 2; k < n_nodes; k++) {
     if (on_cycle[k - 2])
       continue;
-    uint32_t first_of_block = c->n_selects;
-    for (LLVMValueRef i = LLVMGetFirstInstruction(c->blocks[k]); i;
-         i = LLVMGetNextInstruction(i)) {
+    uint32_t first_of_block = l->n;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(blocks[k]); i; i = LLVMGetNextInstruction(i)) {
       if (LLVMGetInstructionOpcode(i) != LLVMSelect)
         continue;
       LLVMValueRef cond = LLVMGetOperand(i, 0);
       if (LLVMIsAConstant(cond) || LLVMGetTypeKind(LLVMTypeOf(cond)) != LLVMIntegerTypeKind)
         continue; /* vector selects have no branch weights */
-      if (c->n_selects == cap) {
-        cap = cap ? 2 * cap : 8;
-        c->selects = xl_realloc(c->selects, cap * sizeof *c->selects);
-      }
-      uint32_t counter = c->n_select_counters;
-      for (uint32_t j = first_of_block; j < c->n_selects; j++)
-        if (LLVMGetOperand(c->selects[j].inst, 0) == cond)
-          counter = c->selects[j].counter;
-      if (counter == c->n_select_counters)
-        c->n_select_counters++;
-      c->selects[c->n_selects++] = (struct xl_select){i, counter, k};
+      add_select(l, i, k, first_of_block);
     }
   }
   free(on_cycle);
@@ -399,51 +401,51 @@ static void find_selects(LLVMValueRef fn, struct xl_cfg *c) {
 /* What building a function's graph needs to know of its blocks: their
  * nodes, how many blocks lead to each, which are entered again after a
  * return (fake entry), and which begin with a measured indirect call (the
- * call's site, or UINT32_MAX). */
+ * call's site, or UINT32_MAX); and the room the edges need. */
 typedef struct graph_builder {
   block_map m;
   uint32_t *preds;
   unsigned char *fake_entry;
   uint32_t *site_of_node;
+  uint32_t n_nodes, cap_edges;
+  LLVMBasicBlockRef *blocks;
 } graph_builder;
 
-/* Number the blocks (node 2 on) and fill gb; c->edges and its companions
- * get room for every successor slot, plus entry, exits and fakes. */
+/* Number the blocks (node 2 on) and fill gb: room for every successor
+ * slot, plus entry, exits and fakes. */
 static void index_blocks(LLVMValueRef fn, LLVMBasicBlockRef *measured, uint32_t n_sites,
-                         struct xl_cfg *c, graph_builder *gb) {
-  c->n_nodes = LLVMCountBasicBlocks(fn) + 2;
-  c->blocks = xl_calloc(c->n_nodes, sizeof *c->blocks);
+                         graph_builder *gb) {
+  gb->n_nodes = LLVMCountBasicBlocks(fn) + 2;
+  gb->blocks = xl_calloc(gb->n_nodes, sizeof *gb->blocks);
   uint32_t size = 16;
-  while (size < 2 * c->n_nodes)
+  while (size < 2 * gb->n_nodes)
     size *= 2;
   gb->m = (block_map){xl_calloc(size, sizeof *gb->m.keys), xl_calloc(size, sizeof *gb->m.vals),
                       size - 1};
-  gb->preds = xl_calloc(c->n_nodes, sizeof *gb->preds);
-  gb->fake_entry = xl_calloc(c->n_nodes, 1);
-  gb->site_of_node = xl_malloc(c->n_nodes * sizeof *gb->site_of_node);
+  gb->preds = xl_calloc(gb->n_nodes, sizeof *gb->preds);
+  gb->fake_entry = xl_calloc(gb->n_nodes, 1);
+  gb->site_of_node = xl_malloc(gb->n_nodes * sizeof *gb->site_of_node);
   uint32_t cap = 2, k = 2;
   for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b), k++) {
     LLVMValueRef t = LLVMGetBasicBlockTerminator(b);
     cap += (t ? LLVMGetNumSuccessors(t) : 0) + 3;
-    c->blocks[k] = b;
+    gb->blocks[k] = b;
     uint32_t s = bm_slot(&gb->m, b);
     gb->m.keys[s] = b;
     gb->m.vals[s] = k;
   }
-  c->edges = xl_calloc(cap, sizeof *c->edges);
-  c->counter_of_edge = xl_calloc(cap, sizeof *c->counter_of_edge);
-  c->succ_slot = xl_calloc(cap, sizeof *c->succ_slot);
-  for (k = 2; k < c->n_nodes; k++) {
-    LLVMValueRef t = LLVMGetBasicBlockTerminator(c->blocks[k]);
+  gb->cap_edges = cap;
+  for (k = 2; k < gb->n_nodes; k++) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(gb->blocks[k]);
     /* Predecessor blocks, not slots: a switch's cases that share a
      * destination are one edge. */
     for (unsigned i = 0; t && i < LLVMGetNumSuccessors(t); i++)
       if (!repeated_successor(t, i))
         gb->preds[node_of(&gb->m, LLVMGetSuccessor(t, i))]++;
     struct mark_ctx mc = {&gb->m, gb->fake_entry};
-    for_each_reentry(c->blocks[k], mark_fake_entry, &mc);
+    for_each_reentry(gb->blocks[k], mark_fake_entry, &mc);
   }
-  for (k = 0; k < c->n_nodes; k++)
+  for (k = 0; k < gb->n_nodes; k++)
     gb->site_of_node[k] = UINT32_MAX;
   for (uint32_t s = 0; measured && s < n_sites; s++)
     if (measured[s])
@@ -458,10 +460,18 @@ static void free_builder(graph_builder *gb) {
   free(gb->site_of_node);
 }
 
-/* The edges from block node k to its successors; returns the next free
- * edge. */
-static uint32_t successor_edges(struct xl_cfg *c, const graph_builder *gb, void *freq,
-                                uint32_t k, LLVMValueRef t, uint32_t n) {
+/* An edge of the graph, and the successor slot of its source it leaves
+ * by (0 for edges into EXIT). */
+static void add_edge(struct xl_cfg *c, uint32_t src, uint32_t dst, uint32_t flags,
+                     uint64_t weight, uint32_t site, uint32_t slot) {
+  c->succ_slot[c->g.n_edges] = slot;
+  if (xprof_graph_edge(&c->g, src, dst, flags, weight, site) < 0)
+    xl_check(NULL); /* no room: the count of edges above is wrong */
+}
+
+/* The edges from block node k to its successors. */
+static void successor_edges(struct xl_cfg *c, const graph_builder *gb, void *freq, uint32_t k,
+                            LLVMValueRef t) {
   unsigned ns = LLVMGetNumSuccessors(t);
   int exits, fake_exit, op = terminator_kind(t, &exits, &fake_exit);
   for (unsigned i = 0; i < ns; i++) {
@@ -481,27 +491,23 @@ static uint32_t successor_edges(struct xl_cfg *c, const graph_builder *gb, void 
     uint32_t site = gb->site_of_node[dn];
     if (site != UINT32_MAX) /* the block's one way in (split off) */
       flags |= XPROF_EDGE_MEASURED;
-    c->succ_slot[n] = i;
-    c->edges[n++] = (xprof_edge){k, dn, flags, xl_freq_edge(freq, c->blocks[k], i),
-                                 site != UINT32_MAX ? site : 0};
+    add_edge(c, k, dn, flags, xl_freq_edge(freq, c->blocks[k], i),
+             site != UINT32_MAX ? site : 0, i);
   }
-  return n;
 }
 
 /* Block node k's edges: a fake one in from ENTRY when it is entered again
  * after a return, to its successors, and out to EXIT (its return, and a
- * fake edge for a call that may not return).  Returns the next free
- * edge. */
-static uint32_t block_edges(struct xl_cfg *c, const graph_builder *gb, void *freq, uint32_t k,
-                            uint32_t n) {
+ * fake edge for a call that may not return). */
+static void block_edges(struct xl_cfg *c, const graph_builder *gb, void *freq, uint32_t k) {
   LLVMBasicBlockRef b = c->blocks[k];
   LLVMValueRef t = LLVMGetBasicBlockTerminator(b);
   if (gb->fake_entry[k])
-    c->edges[n++] = (xprof_edge){XPROF_ENTRY, k, XPROF_EDGE_FAKE, 0, 0};
+    add_edge(c, XPROF_ENTRY, k, XPROF_EDGE_FAKE, 0, 0, 0);
   int exits = 0, fake_exit = !t;
   if (t) {
     terminator_kind(t, &exits, &fake_exit);
-    n = successor_edges(c, gb, freq, k, t, n);
+    successor_edges(c, gb, freq, k, t);
   }
   /* A block that returns and holds a call that may not return needs no
    * fake edge beside its return: the return edge, never counted, carries
@@ -512,25 +518,10 @@ static uint32_t block_edges(struct xl_cfg *c, const graph_builder *gb, void *fre
    * unreturned_calls): the return costs a counter. */
   int apart = risky && exits && gb->site_of_node[k] != UINT32_MAX;
   if (exits)
-    c->edges[n++] = (xprof_edge){k, XPROF_EXIT, risky && !apart ? XPROF_EDGE_NOCOUNT : 0,
-                                 xl_freq_block(freq, b), 0};
+    add_edge(c, k, XPROF_EXIT, risky && !apart ? XPROF_EDGE_NOCOUNT : 0, xl_freq_block(freq, b),
+             0, 0);
   if (fake_exit || (risky && (!exits || apart)))
-    c->edges[n++] = (xprof_edge){k, XPROF_EXIT, XPROF_EDGE_FAKE, 0, 0};
-  return n;
-}
-
-/* Fake edges to EXIT from blocks that cannot reach it (infinite loops;
- * see xprof_dead_ends), after the others: there is room, since such a
- * block has no edge to EXIT of its own.  Returns the number of edges. */
-static uint32_t dead_end_edges(struct xl_cfg *c, uint32_t n) {
-  uint32_t *from = xl_malloc(c->n_nodes * sizeof *from);
-  int64_t k = xprof_dead_ends(c->n_nodes, c->edges, n, from);
-  if (k < 0)
-    xl_check(NULL); /* out of memory: ends the compilation */
-  for (int64_t i = 0; i < k; i++)
-    c->edges[n++] = (xprof_edge){from[i], XPROF_EXIT, XPROF_EDGE_FAKE, 0, 0};
-  free(from);
-  return n;
+    add_edge(c, k, XPROF_EXIT, XPROF_EDGE_FAKE, 0, 0, 0);
 }
 
 /* What an instruction does, for its block's hash: its opcode, its
@@ -561,14 +552,33 @@ static uint32_t instruction_hash(uint32_t h, LLVMValueRef i) {
 }
 
 static void hash_blocks(struct xl_cfg *c) {
-  c->hash = xl_calloc(c->n_nodes + 1, sizeof *c->hash);
-  for (uint32_t k = 2; k < c->n_nodes; k++) {
+  for (uint32_t k = 2; k < c->g.n_nodes; k++) {
     uint32_t h = 0;
     for (LLVMValueRef i = LLVMGetFirstInstruction(c->blocks[k]); i;
          i = LLVMGetNextInstruction(i))
       h = instruction_hash(h, i);
-    c->hash[k] = h;
+    c->g.hash[k] = h;
   }
+}
+
+/* The sites' nodes, kinds and types, and the selects' nodes and counters,
+ * in the graph. */
+static void describe_sites(struct xl_cfg *c, const LLVMValueRef *sites, uint32_t n_sites,
+                           const select_list *selects) {
+  for (uint32_t k = 0; k < n_sites; k++) {
+    LLVMBasicBlockRef bb = LLVMGetInstructionParent(sites[k]);
+    for (uint32_t v = 2; v < c->g.n_nodes; v++)
+      if (c->blocks[v] == bb)
+        c->g.site_node[k] = v;
+    c->g.site_kind[k] = xl_site_kind(sites, k);
+    c->g.site_type[k] = xl_site_vp_type(sites, k);
+  }
+  c->g.n_side_counters = selects->n_counters;
+  for (uint32_t i = 0; i < selects->n; i++) {
+    c->g.side_node[i] = selects->node[i];
+    c->g.side_slot[i] = selects->slot[i];
+  }
+  c->selects = selects->inst;
 }
 
 int xl_cfg_build(LLVMValueRef fn, const LLVMValueRef *sites, uint32_t n_vp_sites,
@@ -581,81 +591,40 @@ int xl_cfg_build(LLVMValueRef fn, const LLVMValueRef *sites, uint32_t n_vp_sites
   LLVMBasicBlockRef *measured =
       measure_calls ? split_before_measured_calls(sites, n_vp_sites) : NULL;
   graph_builder gb;
-  index_blocks(fn, measured, n_vp_sites, c, &gb);
-
+  index_blocks(fn, measured, n_vp_sites, &gb);
+  select_list selects = {0};
+  if (count_selects)
+    find_selects(fn, gb.blocks, gb.n_nodes, &selects);
+  if (xprof_graph_reserve(&c->g, gb.n_nodes, gb.cap_edges, n_vp_sites, selects.n) < 0)
+    xl_check(NULL);
+  c->blocks = gb.blocks;
+  c->succ_slot = xl_calloc(gb.cap_edges + 1, sizeof *c->succ_slot);
   /* Estimated frequencies: the heaviest edges stay on the tree. */
   void *freq = xl_freq_open(fn);
-  uint32_t n = 0;
-  c->edges[n++] = (xprof_edge){XPROF_ENTRY, 2, 0, xl_freq_block(freq, c->blocks[2]), 0};
-  for (uint32_t k = 2; k < c->n_nodes; k++)
-    n = block_edges(c, &gb, freq, k, n);
+  add_edge(c, XPROF_ENTRY, 2, 0, xl_freq_block(freq, c->blocks[2]), 0, 0);
+  for (uint32_t k = 2; k < c->g.n_nodes; k++)
+    block_edges(c, &gb, freq, k);
   xl_freq_close(freq);
-  n = dead_end_edges(c, n);
-  c->n_edges = n;
-  c->n_counters = xprof_place_counters(c->n_nodes, c->edges, n, c->counter_of_edge);
-  c->signature = xprof_proc_signature(
-      xprof_cfg_signature(c->n_nodes, c->edges, n, c->counter_of_edge), n_vp_sites);
-  if (count_selects && c->n_counters >= 0)
-    find_selects(fn, c);
-  /* Only functions with counted selects change signature: profiles of
-   * the others stay valid. */
-  if (c->n_select_counters)
-    c->signature ^= 0xc2b2ae3d27d4eb4full * (uint64_t)c->n_select_counters;
+  /* Fake edges to EXIT from blocks that cannot reach it (infinite loops),
+   * after the others: there is room, since such a block has no edge to
+   * EXIT of its own. */
+  if (xprof_graph_connect_dead_ends(&c->g) < 0)
+    xl_check(NULL);
+  describe_sites(c, sites, n_vp_sites, &selects);
+  free(selects.node);
+  free(selects.slot);
   hash_blocks(c);
   free_builder(&gb);
   free(measured);
-  return c->n_counters >= 0;
-}
-
-void xl_shape_of(const struct xl_cfg *g, const LLVMValueRef *sites, uint32_t n_sites,
-                 xprof_shape *s) {
-  *s = (xprof_shape){g->n_nodes,
-                     g->n_edges,
-                     g->edges,
-                     g->counter_of_edge,
-                     g->hash,
-                     n_sites,
-                     xl_calloc(n_sites + 1, sizeof *s->site_node),
-                     xl_calloc(n_sites + 1, sizeof *s->site_type),
-                     g->n_selects,
-                     xl_calloc(g->n_selects + 1, sizeof *s->side_node),
-                     xl_calloc(g->n_selects + 1, sizeof *s->side_counter)};
-  /* Counted selects: their counters follow the edges'. */
-  for (uint32_t i = 0; i < g->n_selects; i++) {
-    s->side_node[i] = g->selects[i].node;
-    s->side_counter[i] = (uint32_t)g->n_counters + g->selects[i].counter;
-  }
-  for (uint32_t k = 0; k < n_sites; k++) {
-    LLVMBasicBlockRef bb = LLVMGetInstructionParent(sites[k]);
-    for (uint32_t v = 2; v < g->n_nodes; v++)
-      if (g->blocks[v] == bb)
-        s->site_node[k] = v;
-    s->site_type[k] = xl_site_vp_type(sites, k);
-  }
-}
-
-void xl_shape_free_sites(xprof_shape *s) {
-  free(s->site_node);
-  free(s->site_type);
-  free(s->side_node);
-  free(s->side_counter);
-  s->site_node = s->site_type = s->side_node = s->side_counter = NULL;
+  return xprof_graph_place(&c->g) == 0;
 }
 
 void xl_cfg_free(struct xl_cfg *c) {
+  xprof_graph_free(&c->g);
   free(c->blocks);
-  free(c->edges);
-  free(c->counter_of_edge);
   free(c->succ_slot);
   free(c->selects);
-  free(c->hash);
-  c->hash = NULL;
-  c->blocks = NULL;
-  c->edges = NULL;
-  c->counter_of_edge = NULL;
-  c->succ_slot = NULL;
-  c->selects = NULL;
-  c->n_selects = c->n_select_counters = 0;
+  memset(c, 0, sizeof *c);
 }
 
 /* What a driver shipped in the module's asm for a compilation on another
@@ -695,65 +664,34 @@ const char *xl_shipped_data(LLVMModuleRef m, size_t *n) {
   return shipped.m == m ? shipped.data : NULL;
 }
 
-/* As GCC names the object of a compile: -o when compiling only; the
- * source's base name with .o otherwise, prefixed by "OUTPUT-" when the
- * command links to a differently named output; mapped by the prefix maps
- * the driver passed, then by -xprofile_prefix_map's (as the GCC plugin
- * maps it). */
-/* The object file as the command names it, relative or not (malloc'd). */
-static char *object_name(LLVMModuleRef m, const struct xl_options *o) {
-  size_t len;
-  const char *src = LLVMGetSourceFileName(m, &len);
-  char *rel = NULL;
-  if (o->output && !o->link && strcmp(o->output, "-") != 0) {
-    char *name = xprof_compile_object_name(o->output, NULL);
-    rel = name ? xl_strdup(name) : NULL;
-    xprof_free(name);
-  } else {
-    const char *base = memrchr(src, '/', len);
-    base = base ? base + 1 : src;
-    size_t blen = len - (size_t)(base - src);
-    const char *dot = memrchr(base, '.', blen);
-    if (dot)
-      blen = (size_t)(dot - base);
-    const char *out = o->output;
-    const char *obase = out ? strrchr(out, '/') : NULL;
-    obase = obase ? obase + 1 : out;
-    if (out && o->link && !(strlen(obase) == blen && strncmp(obase, base, blen) == 0)) {
-      if (asprintf(&rel, "%s-%.*s.o", out, (int)blen, base) < 0)
-        rel = NULL;
-    } else if (asprintf(&rel, "%.*s.o", (int)blen, base) < 0) {
-      rel = NULL;
-    }
-  }
-  return rel;
-}
-
-char *xl_object_file(LLVMModuleRef m, const struct xl_options *o) {
+/* The object file as the command names it, as GCC names the object of a
+ * compile (xprof_link_object_name), resolved (malloc'd); NULL when
+ * compiled on another machine. */
+char *xl_object_file(LLVMModuleRef m, const xprof_options *o) {
   if (shipped.m == m && shipped.objpath) /* compiled elsewhere */
     return NULL;
-  char *rel = object_name(m, o);
-  char *resolved = rel ? xprof_object_path_resolve(rel) : NULL;
-  char *file = resolved ? xl_strdup(resolved) : rel;
-  if (resolved)
-    free(rel);
+  size_t len;
+  const char *src = LLVMGetSourceFileName(m, &len);
+  char *rel = xl_check(xprof_link_object_name(o->output, o->link, src, len));
+  char *resolved = xl_check(xprof_object_path_resolve(rel));
+  char *file = xl_strdup(resolved);
+  xprof_free(rel);
   xprof_free(resolved);
   return file;
 }
 
-char *xl_object_path(LLVMModuleRef m, const struct xl_options *o) {
+/* Then mapped by the prefix maps the driver passed (the compilation's
+ * -ffile-prefix-map), then by -xprofile_prefix_map's (as the GCC plugin
+ * maps it). */
+char *xl_object_path(LLVMModuleRef m, const xprof_options *o) {
   if (shipped.m == m && shipped.objpath) /* compiled elsewhere, under a temporary name */
     return xl_strdup(shipped.objpath);
   char *file = xl_object_file(m, o);
   if (!file)
     return NULL;
-  char *first = xprof_remap_prefix(file, o->prefix_map, o->n_prefix_map);
-  char *mapped = first ? xprof_remap_prefix(first, o->object_prefix_map, o->n_object_prefix_map)
-                       : NULL;
-  xprof_free(first);
-  char *path = mapped ? xl_strdup(mapped) : file;
-  if (mapped)
-    free(file);
+  char *mapped = xl_check(xprof_map_object_path(file, o));
+  char *path = xl_strdup(mapped);
   xprof_free(mapped);
+  free(file);
   return path;
 }

@@ -7,7 +7,7 @@
 #include <llvm-c/Core.h>
 
 #include "xprof-llvm.h"
-#include "xprof.h"
+#include "xprof_plan.h"
 
 /* The plugin's allocator, as GCC's xmalloc: memory, or the end of the
  * compilation with a message -- never a pass that goes on with half its
@@ -29,54 +29,30 @@ void xl_take_shipped(LLVMModuleRef m);
 /* The shipped "# xprof use data" line of module m and its length, or NULL. */
 const char *xl_shipped_data(LLVMModuleRef m, size_t *n);
 
-/* A select whose condition is counted: its counter, numbered from 0 after
- * the edge counters (selects of a block with the same condition share
- * one), and its block's node. */
-struct xl_select {
-  LLVMValueRef inst;
-  uint32_t counter, node;
-};
-
-/* A function's CFG as libxprof sees it.  Nodes: 0 ENTRY, 1 EXIT, then the
- * blocks in function order.  One edge per (block, successor block). */
+/* A function's CFG as libxprof sees it (xprof_graph: nodes 0 ENTRY, 1
+ * EXIT, then the blocks in function order; one edge per (block,
+ * successor block); its sites; its counted selects as side counters),
+ * and the IR behind it. */
 struct xl_cfg {
-  uint32_t n_nodes, n_edges;
+  xprof_graph g;
   LLVMBasicBlockRef *blocks; /* by node; [0], [1] NULL */
-  xprof_edge *edges;  /* a block's out-edges are consecutive */
-  uint32_t *counter_of_edge;
-  uint32_t *succ_slot; /* first successor slot of the edge's source */
-  int64_t n_counters;  /* -1: cannot be profiled exactly */
-  uint64_t signature;
-  struct xl_select *selects; /* counted selects, with count_selects */
-  uint32_t n_selects, n_select_counters;
-  uint32_t *hash; /* per node: its contents (xprof_block_hash_add) */
+  uint32_t *succ_slot;       /* per edge: its first successor slot */
+  LLVMValueRef *selects;     /* per side counter use: the select */
 };
 
-/* Prepare fn (split blocks where the graph needs it) and describe it.
- * sites: its value-profile sites (xl_vp_sites); with measure_calls (the
- * profile keeps values), the edge into each indirect call is measured by
- * the call's site instead of a counter.  With count_selects, the selects
- * whose conditions get counters too (see find_selects). */
+/* Prepare fn (split blocks where the graph needs it) and describe it,
+ * its counters placed.  sites: its value-profile sites (xl_vp_sites);
+ * with measure_calls (the profile keeps values), the edge into each
+ * indirect call is measured by the call's site instead of a counter.
+ * With count_selects, the selects whose conditions get counters too (see
+ * find_selects).  0 when it cannot be counted exactly (c to free either
+ * way). */
 int xl_cfg_build(LLVMValueRef fn, const LLVMValueRef *sites, uint32_t n_vp_sites,
                  int measure_calls, int count_selects, struct xl_cfg *c);
 void xl_cfg_free(struct xl_cfg *c);
-/* g with fn's value-profile sites and counted selects as a shape
- * (libxprof's xprof_shape; its site and side arrays malloc'd, freed by
- * xl_shape_free_sites). */
-void xl_shape_of(const struct xl_cfg *g, const LLVMValueRef *sites, uint32_t n_sites,
-                 xprof_shape *s);
-void xl_shape_free_sites(xprof_shape *s);
 
-/* What a value-profile site measures.  A urem is two sites in a row,
- * its divisor then its quotient. */
-enum xl_site_kind {
-  XL_SITE_CALL,     /* an indirect call's callee (VP_PROC) */
-  XL_SITE_LENGTH,   /* a memory operation's length (VP_LLONG histogram) */
-  XL_SITE_DIVISOR,  /* a division's or modulo's divisor (VP_INT, VP_LLONG) */
-  XL_SITE_QUOTIENT  /* a / b of a urem a, b (VP_INT, VP_LLONG) */
-};
-enum xl_site_kind xl_site_kind(const LLVMValueRef *sites, uint32_t s);
-/* The XPROF_RT_VP_* type of the records of site s. */
+enum xprof_site_kind xl_site_kind(const LLVMValueRef *sites, uint32_t s);
+/* The xprof_vp_type of the records of site s. */
 unsigned xl_site_vp_type(const LLVMValueRef *sites, uint32_t s);
 /* A record's values and counts, by decreasing count, and their total. */
 struct xl_values {
@@ -100,7 +76,7 @@ int xl_plan_division(LLVMValueRef div, const struct xl_values *divisor,
                      const struct xl_values *quotient, struct xl_plan *plan);
 /* The same for a memory operation (xl_memop_length) and its lengths: the
  * dominant one, if it is at least half of them and at most
- * XPROF_RT_VP_HIST_LONGEST. */
+ * XPROF_ABI_VP_HIST_LONGEST. */
 int xl_plan_length(LLVMValueRef memop, const struct xl_values *lengths, struct xl_plan *plan);
 /* Mark the instruction with its plan, for xl_specialize_marked. */
 void xl_mark_plan(LLVMValueRef div, const struct xl_plan *plan);
@@ -127,20 +103,25 @@ void xl_add_fn_attr(LLVMValueRef fn, const char *name);
 void xl_add_call_attr(LLVMValueRef call, const char *name);
 int xl_has_fn_attr(LLVMValueRef fn, const char *name);
 
+/* The inliner bonus (bonus.c): fn's instructions, sorted by address,
+ * before it is instrumented (malloc'd; *n their number); after, the
+ * bonus of what instrumenting it added. */
+LLVMValueRef *xl_instructions_of(LLVMValueRef fn, size_t *n);
+void xl_compensate_inliner(LLVMValueRef fn, LLVMValueRef *before, size_t n);
+
 /* Functions the pass handles: defined here, not available_externally,
  * not marked no_profile_instrument_function, not on the skip list. */
-int xl_profiled_function(LLVMModuleRef m, LLVMValueRef fn, const struct xl_options *o);
+int xl_profiled_function(LLVMModuleRef m, LLVMValueRef fn, const xprof_options *o);
 /* Name in profiles (a leading \1 removed); static storage. */
 const char *xl_function_name(LLVMValueRef fn);
 /* The object file this compilation produces (resolved pathname). */
-char *xl_object_path(LLVMModuleRef m, const struct xl_options *o);
+char *xl_object_path(LLVMModuleRef m, const xprof_options *o);
 /* The same before the prefix maps: the file the command writes (malloc'd;
  * NULL when compiled on another machine). */
-char *xl_object_file(LLVMModuleRef m, const struct xl_options *o);
+char *xl_object_file(LLVMModuleRef m, const xprof_options *o);
 
-void xl_warning(LLVMModuleRef m, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-void xl_note(LLVMModuleRef m, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+/* Where the core's messages about module m go: its LLVMContext's
+ * diagnostics (xl_diagnose), as the options say. */
+xprof_diag xl_diag(LLVMModuleRef m, const xprof_options *o);
 
 #endif

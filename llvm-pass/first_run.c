@@ -7,9 +7,10 @@
  * in the function's "xprof-first-run" attribute; the test goes in at the
  * end of the optimizer (xl_first_run_entry), after inlining, so that only
  * the function bodies that remain pay for it: a small function inlined
- * into a hot loop would otherwise test its word on every iteration
- * (collect builds of sqlite ran 6% more instructions so).  Inlined copies
- * need no rank: what use builds order is the bodies that remain.
+ * into a hot loop would otherwise test its word on every iteration (a
+ * measurable cost in a collect build of an interpreter: bench/history.md).
+ * Inlined copies need no rank: what use builds order is the bodies that
+ * remain.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,7 +71,7 @@ static void relaxed(LLVMValueRef access) {
 
 /*
  *   entry: (allocas) t = WORD; if (t != 0) goto rest; else goto slow;
- *   slow:  WORD = (atomicrmw add @__xprof_first_runs, 1 monotonic) + 1
+ *   slow:  WORD = (atomicrmw add @XPROF_FIRST_RUNS, 1 monotonic) + 1
  *   rest:  the entry block's other instructions
  */
 int xl_first_run_entry(LLVMValueRef fn) {
@@ -82,9 +83,9 @@ int xl_first_run_entry(LLVMValueRef fn) {
   LLVMModuleRef m = LLVMGetGlobalParent(fn);
   LLVMContextRef cx = LLVMGetModuleContext(m);
   LLVMTypeRef i32 = LLVMInt32TypeInContext(cx), i64 = LLVMInt64TypeInContext(cx);
-  LLVMValueRef counter = LLVMGetNamedGlobal(m, "__xprof_first_runs");
+  LLVMValueRef counter = LLVMGetNamedGlobal(m, XPROF_ABI_STR(XPROF_FIRST_RUNS));
   if (!counter)
-    counter = LLVMAddGlobal(m, i64, "__xprof_first_runs");
+    counter = LLVMAddGlobal(m, i64, XPROF_ABI_STR(XPROF_FIRST_RUNS));
 
   LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(fn);
   LLVMValueRef i = LLVMGetFirstInstruction(entry);

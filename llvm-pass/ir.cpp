@@ -2,9 +2,10 @@
 // lacks (xprof-llvm.h): attributes, memory-operation lengths, splitting
 // blocks and edges, frequencies, recording values, constructors, indirect
 // call promotion and the profile summary.
+#include "llvm-compat.h"
 #include "xprof-llvm.h"
-#include "xprof.h"
-#include "xprof_rt.h"
+#include "xprof_plan.h"
+#include "xprof_abi.h"
 #include "shim.h"
 
 #include "llvm/ADT/SCCIterator.h"
@@ -22,9 +23,6 @@
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/ProfileSummary.h"
-#if LLVM_VERSION_MAJOR >= 16
-#include "llvm/Support/ModRef.h"
-#endif
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/MD5.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
@@ -35,12 +33,7 @@
 using namespace llvm;
 
 extern "C" void xl_set_inaccessible_mem_only(LLVMValueRef call) {
-  auto *CB = cast<CallBase>(unwrap(call));
-#if LLVM_VERSION_MAJOR >= 16
-  CB->setMemoryEffects(MemoryEffects::inaccessibleMemOnly());
-#else
-  CB->addFnAttr(Attribute::InaccessibleMemOnly);
-#endif
+  xl_compat::setInaccessibleMemOnly(cast<CallBase>(unwrap(call)));
 }
 
 extern "C" LLVMValueRef xl_memop_length(LLVMValueRef inst) {
@@ -234,7 +227,7 @@ extern "C" void xl_count_length(LLVMValueRef before, LLVMValueRef state, LLVMVal
   auto K = [&](uint64_t v) { return ConstantInt::get(I64, v); };
   // The bucket is the length, up to the last one for all longer lengths.
   Value *Bucket = B.CreateBinaryIntrinsic(Intrinsic::umin, unwrap(length),
-                                          K(XPROF_RT_VP_HIST_BUCKETS - 1), nullptr,
+                                          K(XPROF_ABI_VP_HIST_BUCKETS - 1), nullptr,
                                           "xprof.bucket");
   Value *P = B.CreateInBoundsGEP(I64, unwrap(state), B.CreateAdd(Bucket, K(2)));
   if (atomic)

@@ -2,17 +2,22 @@
 // to clang's pipeline: the xprof pass (collect or use, in collect.c and
 // use.c), the pass that drops the inlining bonus once the inliner is done,
 // and hot/cold splitting for use builds.
+#include "llvm-compat.h"
 #include "xprof-llvm.h"
-#include "xprof.h"
-#include "xprof_rt.h"
+#include "xprof_plan.h"
+#include "xprof_abi.h"
 #include "shim.h"
 
+#include <algorithm>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "llvm/ADT/Triple.h"
 #include "llvm/Analysis/InlineCost.h"
 #include "llvm/Analysis/ProfileSummaryInfo.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
@@ -40,210 +45,147 @@
 using namespace llvm;
 
 // ---- options (-mllvm, with the plugin also loaded by -fplugin) ----------
+//
+// One LLVM option per entry of libxprof's option table (the GCC plugin's
+// and the drivers' too): -xprof-NAME[=VALUE] (-xprofile=MODE for the
+// mode), and -xprof-no-NAME for a flag.  They are strings, in the order
+// given, which libxprof's parser reads as it reads the GCC plugin's
+// arguments.
 
-static cl::list<std::string> OptXprofile(
-    "xprofile", cl::desc("xprof mode: collect[:NAME] or use[:NAME] (repeatable)"));
-static cl::list<std::string> OptPathmap(
-    "xprofile-pathmap", cl::desc("xprof: COLLECT_PREFIX:USE_PREFIX"));
-static cl::list<std::string> OptPrefixMap(
-    "xprof-prefix-map",
-    cl::desc("xprof: OLD=NEW, the -ffile-prefix-map of the compilation, applied "
-             "to the object path the profile knows"));
-static cl::list<std::string> OptObjectPrefixMap(
-    "xprof-object-prefix-map",
-    cl::desc("xprof: OLD=NEW, applied after the prefix maps to the object path the "
-             "profile knows (the driver's -xprofile_prefix_map)"));
-static cl::opt<bool> OptCallsReturn(
-    "xprof-calls-return",
-    cl::desc("xprof: take calls that cannot throw as returning (fewer "
-             "counters; a count is then off by one per exit or longjmp out "
-             "of such a call); collect and use builds must agree"));
-static cl::opt<bool> OptPointerCallsReturn(
-    "xprof-pointer-calls-return", cl::init(true),
-    cl::desc("xprof: no fake edge for a call whose callee may exit or longjmp only "
-             "through a call through a pointer, which keeps its own; the use build "
-             "warns when such a call did not return in training; collect and use "
-             "builds must agree"));
-static cl::opt<int> OptPreInline("xprof-pre-inline", cl::init(75),
-                                  cl::desc("xprof: inline threshold before "
-                                           "counting when optimizing (0: off); "
-                                           "collect and use builds must agree"));
-static cl::opt<std::string> OptUpdate("xprof-update", cl::init("thread"),
-                                      cl::desc("xprof: thread, atomic or single"));
-static cl::opt<bool> OptTls("xprof-tls-counters", cl::init(true),
-                            cl::desc("xprof: per-thread counters in thread-local "
-                                     "twins of the arrays in code for executables "
-                                     "(false: copies found at function entry)"));
-static cl::opt<bool> OptLTO(
-    "xprof-lto", cl::init(false),
-    cl::desc("xprof use: the module goes to a link-time optimizer (the drivers pass it "
-             "for -flto): indirect calls are promoted to the public functions of other "
-             "object files that it declares too, which the link can inline"));
-static cl::opt<bool> OptVerbose("xprof-verbose", cl::desc("xprof: report per module"));
-static cl::opt<bool> OptAllEdges("xprof-all-edges", cl::desc("xprof debug: count every edge"));
-static cl::opt<bool> OptCfgDump("xprof-cfg-dump", cl::desc("xprof debug: write OBJECT.xpcfg"));
-static cl::opt<bool> OptTcov("xprof-tcov",
-                             cl::desc("xprof collect: the coverage table is asked for "
-                                      "(-xprofile=tcov): warn when it cannot be written"));
-static cl::opt<std::string> OptTcovDir("xprof-tcov-dir",
-                                       cl::desc("xprof collect: write the coverage table "
-                                                "into this directory (implies -xprof-tcov)"));
-static cl::opt<bool> OptNoCoverageTable("xprof-no-coverage-table",
-                                        cl::desc("xprof collect: write no coverage table"));
-static cl::opt<bool> OptNoWarnings("xprof-no-warnings",
-                                   cl::desc("xprof: no warnings (the drivers pass it for -w)"));
-static cl::opt<bool> OptNoMissing("xprof-no-missing-warning",
-                                  cl::desc("xprof: no warning for object files without data"));
-static cl::opt<unsigned> OptValues("xprof-values-per-site", cl::init(4),
-                                   cl::desc("xprof: values kept per value-profile site"));
-static cl::opt<cl::boolOrDefault> OptPromote(
-    "xprof-promote", cl::desc("xprof: count in registers in loops, added to memory at the "
-                              "loop's exits (default: with -xprof-update=atomic only)"));
-static cl::opt<bool> OptInlineBonus("xprof-inline-bonus", cl::init(true),
-                                    cl::desc("xprof: raise the inliner's threshold for "
-                                             "a function by what its counters add"));
-static cl::opt<bool> OptSpecialize(
-    "xprof-specialize", cl::init(true),
-    cl::desc("xprof use: specialize divisions, modulos and memory-operation lengths to "
-             "the values training saw (specialize.c)"));
-static cl::opt<bool> OptReorderFunctions(
-    "xprof-reorder-functions", cl::init(true),
-    cl::desc("xprof: record when each function first ran (collect) and put the "
-             "functions that ran first, in that order (use); the drivers pass GCC's "
-             "-f[no-]profile-reorder-functions as this"));
-static cl::opt<unsigned> OptSalvage(
-    "xprof-salvage", cl::init(XPROF_SALVAGE_DEFAULT_PERCENT),
-    cl::desc("xprof use: salvage the profile of a function that changed since training "
-             "when at least this percentage of its counts matches the new code (0-100; "
-             "above 100: never)"));
-static cl::opt<bool> OptPartialTraining(
-    "xprof-partial-training", cl::init(XPROF_PARTIAL_TRAINING_DEFAULT),
-    cl::desc("xprof: functions that never ran in training are optimized as "
-             "without a profile, not as cold (the drivers pass GCC's "
-             "-f[no-]profile-partial-training as this)"));
-static cl::opt<std::string> OptOutput("xprof-output",
-                                      cl::desc("xprof: the compiler's -o (set by the drivers)"));
-static cl::opt<unsigned> OptSplitCold(
-    "xprof-split-cold", cl::init(1000),
-    cl::desc("xprof: use builds move the code that never ran in training out of "
-             "functions of at least N IR instructions into FUNCTION.cold.K "
-             "(0: off)"));
-static cl::opt<bool> OptSelects(
-    "xprof-selects", cl::init(true),
-    cl::desc("xprof: count how often the conditions of selects outside loops "
-             "hold, in functions with loops, for their branch weights; "
-             "collect and use builds must agree"));
-static cl::opt<bool> OptLink("xprof-link", cl::desc("xprof: the command also links"));
-static cl::list<std::string> OptSkipFunctions(
-    "xprof-skip-functions", cl::CommaSeparated,
-    cl::desc("xprof: leave alone the functions whose name matches a pattern"));
-static cl::list<std::string> OptSkipFiles(
-    "xprof-skip-files", cl::CommaSeparated,
-    cl::desc("xprof: leave alone the functions whose source file matches a pattern"));
+namespace {
+struct TableOption {
+  const xprof_option_info *Info;
+  std::string Spelling; // without the leading '-'
+  std::unique_ptr<cl::list<std::string>> Values;
+};
 
-// The mode can also come from the environment (XPROF_LLVM=collect[:NAME]
-// or use[:NAME]), for builds that cannot add -mllvm options.
-// A list option's values as C strings for xl_options: `keep` holds the
-// pointers (it lives as long as the options); returns their number.
-static unsigned cStrings(const cl::list<std::string> &values, std::vector<const char *> &keep,
-                         const char *const **out) {
-  keep.clear();
-  for (const std::string &v : values)
-    keep.push_back(v.c_str());
-  *out = keep.data();
-  return (unsigned)keep.size();
-}
-
-static bool readOptions(struct xl_options &o, std::vector<const char *> &uses,
-                        std::vector<const char *> &maps) {
-  static std::vector<std::string> store;
-  memset(&o, 0, sizeof o);
-  std::vector<std::string> modes(OptXprofile.begin(), OptXprofile.end());
-  if (modes.empty())
-    if (const char *e = getenv("XPROF_LLVM"))
-      modes.push_back(e);
-  for (const std::string &m : modes) {
-    std::string kind = m.substr(0, m.find(':'));
-    std::string name = m.find(':') == std::string::npos ? "" : m.substr(m.find(':') + 1);
-    enum xl_mode mode = kind == "collect" ? XL_MODE_COLLECT
-                        : kind == "use"   ? XL_MODE_USE
-                                          : XL_MODE_NONE;
-    if (mode == XL_MODE_NONE) {
-      errs() << "xprof: -xprofile=" << m << ": expected collect[:NAME] or use[:NAME]\n";
-      return false;
+struct TableOptions {
+  std::vector<TableOption> All;
+  TableOptions() {
+    for (const xprof_option_info *I = xprof_option_table; I->name; I++) {
+      if (!(I->flags & XPROF_OPT_LLVM))
+        continue;
+      std::string Name = I->name;
+      add(I, Name == "xprofile" ? Name : "xprof-" + Name);
+      if (I->flags & XPROF_OPT_FLAG)
+        add(I, "xprof-no-" + Name);
     }
-    if (mode != o.mode)
-      uses.clear();
-    o.mode = mode;
-    store.push_back(name);
-    if (mode == XL_MODE_COLLECT)
-      o.profile_name = name.empty() ? nullptr : store.back().c_str();
-    else if (!name.empty())
-      uses.push_back(store.back().c_str());
   }
-  for (const std::string &p : OptPathmap) {
-    store.push_back(p);
-    maps.push_back(store.back().c_str());
+  void add(const xprof_option_info *I, const std::string &Spelling) {
+    All.push_back({I, Spelling, nullptr});
+    TableOption &O = All.back();
+    // The option keeps a reference to its name: the string lives in All,
+    // which is not resized after the last push.
+    O.Values = std::make_unique<cl::list<std::string>>(
+        StringRef(strdup(Spelling.c_str())), cl::ZeroOrMore, cl::ValueOptional,
+        cl::desc(std::string("xprof: ") + I->help));
   }
-  if (OptUpdate != "thread" && OptUpdate != "atomic" && OptUpdate != "single") {
-    errs() << "xprof: -xprof-update=" << OptUpdate
-           << ": expected thread, atomic or single\n";
-    return false;
+};
+TableOptions Table;
+} // namespace
+
+// What the options say (once per process; XPROF_LLVM=collect[:NAME] or
+// use[:NAME] gives the mode for builds that cannot add -mllvm options).
+// An option that is wrong leaves the mode none, and OptionsError says
+// what was wrong (the xprof pass reports it as an error of the
+// compilation).
+static std::string OptionsError;
+
+static const xprof_options &options() {
+  static xprof_options O;
+  static bool Done;
+  if (Done)
+    return O;
+  Done = true;
+  xprof_options_init(&O);
+  struct Given {
+    unsigned Pos;
+    std::string Name, Value;
+    bool HasValue;
+  };
+  std::vector<Given> All;
+  for (TableOption &T : Table.All)
+    for (unsigned K = 0; K < T.Values->size(); K++) {
+      std::string V = (*T.Values)[K];
+      std::string Name = T.Spelling == "xprofile" ? "xprofile" : T.Spelling.substr(6);
+      All.push_back({T.Values->getPosition(K), Name, V, !V.empty()});
+    }
+  std::stable_sort(All.begin(), All.end(),
+                   [](const Given &A, const Given &B) { return A.Pos < B.Pos; });
+  const char *Env = getenv("XPROF_LLVM");
+  bool HasMode = std::any_of(All.begin(), All.end(),
+                             [](const Given &G) { return G.Name == "xprofile"; });
+  if (!HasMode && Env && *Env)
+    All.insert(All.begin(), {0, "xprofile", Env, true});
+  for (const Given &G : All) {
+    xprof_error Err;
+    if (xprof_options_set(&O, G.Name.c_str(), G.HasValue ? G.Value.c_str() : nullptr,
+                          XPROF_OPT_LLVM, &Err) < 0) {
+      OptionsError = (Twine("xprof: -") + (G.Name == "xprofile" ? "" : "xprof-") + G.Name +
+                      (G.HasValue ? "=" + G.Value : "") + ": " +
+                      (Err.code == XPROF_ERR_NOTFOUND ? "unknown option" : Err.msg))
+                         .str();
+      O.mode = XPROF_MODE_NONE;
+      return O;
+    }
   }
-  o.update = OptUpdate == "thread"   ? XL_UPDATE_THREAD
-             : OptUpdate == "atomic" ? XL_UPDATE_ATOMIC
-                                     : XL_UPDATE_SINGLE;
-  o.tls_counters = OptTls;
-  o.verbose = OptVerbose;
-  o.all_edges = OptAllEdges;
-  o.cfg_dump = OptCfgDump;
-  o.coverage = OptNoCoverageTable                      ? XPROF_COVERAGE_OFF
-               : OptTcov || !OptTcovDir.empty() ? XPROF_COVERAGE_ASKED
-                                                       : XPROF_COVERAGE_QUIET;
-  o.coverage_dir = OptTcovDir.empty() ? nullptr : OptTcovDir.c_str();
-  o.warn_missing = !OptNoMissing;
-  o.partial_training = OptPartialTraining;
-  o.specialize = OptSpecialize;
-  o.lto = OptLTO;
-  o.reorder_functions = OptReorderFunctions;
-  xl_no_warnings = OptNoWarnings;
-  o.values_per_site = OptValues;
-  o.salvage = OptSalvage;
-  o.inline_bonus = OptInlineBonus;
-  o.promote = OptPromote == cl::BOU_UNSET ? o.update == XL_UPDATE_ATOMIC
-                                          : OptPromote == cl::BOU_TRUE;
-  o.output = OptOutput.empty() ? nullptr : OptOutput.c_str();
-  o.link = OptLink;
-  o.count_selects = OptSelects;
-  o.use_dirs = uses.data();
-  o.n_use_dirs = (unsigned)uses.size();
-  o.pathmap = maps.data();
-  o.n_pathmap = (unsigned)maps.size();
-  static std::vector<const char *> prefixMaps, objectMaps, skipFunctions, skipFiles;
-  o.n_prefix_map = cStrings(OptPrefixMap, prefixMaps, &o.prefix_map);
-  o.n_object_prefix_map = cStrings(OptObjectPrefixMap, objectMaps, &o.object_prefix_map);
-  o.skip.n_functions = cStrings(OptSkipFunctions, skipFunctions, &o.skip.functions);
-  o.skip.n_files = cStrings(OptSkipFiles, skipFiles, &o.skip.files);
-  return true;
+  xprof_error Err;
+  if (O.mode != XPROF_MODE_NONE && xprof_options_finish(&O, &Err) < 0) {
+    OptionsError = std::string("xprof: ") + Err.msg;
+    O.mode = XPROF_MODE_NONE;
+  }
+  if (O.llvm.promote < 0)
+    O.llvm.promote = O.update == XPROF_UPDATE_ATOMIC;
+  return O;
 }
 
+// ---- diagnostics -----------------------------------------------------------
+
+// libxprof's messages as diagnostics of the module's LLVMContext: clang's
+// handler shows them as its own (a warning names -Wbackend-plugin, which
+// -w, -Werror and -Wno-backend-plugin govern), opt's prints them.
+namespace {
+struct XprofDiagnostic : public DiagnosticInfo {
+  const char *Text;
+  XprofDiagnostic(DiagnosticSeverity Severity, const char *Text)
+      : DiagnosticInfo(kind(), Severity), Text(Text) {}
+  void print(DiagnosticPrinter &DP) const override { DP << Text; }
+  static int kind() {
+    static int Kind = getNextAvailablePluginDiagnosticKind();
+    return Kind;
+  }
+};
+} // namespace
+
+extern "C" void xl_diagnose(LLVMModuleRef m, int kind, const char *text) {
+  DiagnosticSeverity Severity = kind == XPROF_DIAG_ERROR ? DS_Error
+                                : kind == XPROF_DIAG_NOTE ? DS_Remark
+                                                          : DS_Warning;
+  unwrap(m)->getContext().diagnose(XprofDiagnostic(Severity, text));
+}
 
 namespace {
 struct XprofPass : PassInfoMixin<XprofPass> {
-  int forced; // XL_MODE_* from opt's pipeline name, or 0
+  int forced; // XPROF_MODE_* from opt's pipeline name, or 0
   explicit XprofPass(int m = 0) : forced(m) {}
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
-    struct xl_options o;
-    std::vector<const char *> uses, maps;
-    if (!readOptions(o, uses, maps))
-      report_fatal_error("xprof: bad options", false);
+    xprof_options o = options(); // a copy: the lists stay the options'
+    if (!OptionsError.empty()) {
+      xl_diagnose(wrap(&M), XPROF_DIAG_ERROR, OptionsError.c_str());
+      return PreservedAnalyses::all();
+    }
     if (forced)
-      o.mode = (enum xl_mode)forced;
+      o.mode = (enum xprof_mode)forced;
+    if (forced == XPROF_MODE_USE && !o.use_names.n) {
+      static const char *AOut[] = {"a.out"};
+      o.use_names.v = AOut;
+      o.use_names.n = 1;
+    }
     int changed = 0;
-    xl_find_returning(M, OptCallsReturn, OptPointerCallsReturn);
-    if (o.mode == XL_MODE_COLLECT)
+    xl_find_returning(M, o.llvm.calls_return, o.llvm.pointer_calls_return);
+    if (o.mode == XPROF_MODE_COLLECT)
       changed = xl_run_collect(wrap(&M), &o);
-    else if (o.mode == XL_MODE_USE) {
+    else if (o.mode == XPROF_MODE_USE) {
       changed = xl_run_use(wrap(&M), &o);
       // ProfileSummaryInfo is never invalidated: refresh it by hand.
       if (auto *PSI = MAM.getCachedResult<ProfileSummaryAnalysis>(M))
@@ -257,9 +199,9 @@ struct XprofPass : PassInfoMixin<XprofPass> {
   // (opt 16 checks that it does): "xprof" runs in the mode the options
   // give, as the pass the pipeline callbacks add does.
   void printPipeline(raw_ostream &OS, function_ref<StringRef(StringRef)>) {
-    OS << (forced == XL_MODE_COLLECT ? "xprof-collect"
-           : forced == XL_MODE_USE   ? "xprof-use"
-                                     : "xprof");
+    OS << (forced == XPROF_MODE_COLLECT ? "xprof-collect"
+           : forced == XPROF_MODE_USE   ? "xprof-use"
+                                        : "xprof");
   }
 };
 
@@ -325,9 +267,8 @@ struct FirstRunPass : PassInfoMixin<FirstRunPass> {
 struct SplitColdPass : PassInfoMixin<SplitColdPass> {
   static StringRef name() { return "xprof-split-cold"; }
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &AM) {
-    struct xl_options o;
-    std::vector<const char *> uses, maps;
-    if (OptSplitCold == 0 || !readOptions(o, uses, maps) || o.mode != XL_MODE_USE ||
+    const xprof_options &o = options();
+    if (o.llvm.split_cold == 0 || o.mode != XPROF_MODE_USE ||
         !M.getProfileSummary(/*IsCS=*/false))
       return PreservedAnalyses::all();
     ProfileSummaryInfo *PSI = &AM.getResult<ProfileSummaryAnalysis>(M);
@@ -335,7 +276,7 @@ struct SplitColdPass : PassInfoMixin<SplitColdPass> {
     for (Function &F : M) {
       if (F.isDeclaration() || F.hasOptNone())
         continue;
-      if (F.getInstructionCount() < OptSplitCold || F.hasFnAttribute(Attribute::Cold) ||
+      if (F.getInstructionCount() < o.llvm.split_cold || F.hasFnAttribute(Attribute::Cold) ||
           PSI->isFunctionEntryCold(&F)) {
         F.addFnAttr(Attribute::OptimizeNone);
         Hidden.push_back(&F);
@@ -395,24 +336,12 @@ static bool hostMatches() {
 // program that ships: the sinking is turned off in them; an explicit
 // -sink-common-insts on the command line wins.
 static void keepCounterUpdatesApart() {
-  struct xl_options o;
-  std::vector<const char *> uses, maps;
-  if (!readOptions(o, uses, maps) || o.mode != XL_MODE_COLLECT)
+  if (options().mode != XPROF_MODE_COLLECT)
     return;
   StringMap<cl::Option *> &Opts = cl::getRegisteredOptions();
   auto It = Opts.find("sink-common-insts");
   if (It != Opts.end() && It->second->getNumOccurrences() == 0)
     It->second->addOccurrence(0, "sink-common-insts", "false");
-}
-
-// SROA as the default pipeline runs it early (LLVM 16 made the CFG
-// choice an argument).
-static SROAPass makeSROA() {
-#if LLVM_VERSION_MAJOR >= 16
-  return SROAPass(SROAOptions::ModifyCFG);
-#else
-  return SROAPass();
-#endif
 }
 
 // When optimizing, a pre-inliner with a small threshold, as LLVM's own
@@ -429,11 +358,12 @@ static SROAPass makeSROA() {
 // the bit stream in memory).
 static void addPreInliner(ModulePassManager &MPM, OptimizationLevel Level) {
   InlineParams Params;
-  Params.DefaultThreshold = OptPreInline;
-  Params.HintThreshold = Level.isOptimizingForSize() ? (int)OptPreInline : 325;
+  int Threshold = (int)options().llvm.pre_inline;
+  Params.DefaultThreshold = Threshold;
+  Params.HintThreshold = Level.isOptimizingForSize() ? Threshold : 325;
   ModuleInlinerWrapperPass Inliner(Params);
   FunctionPassManager Clean;
-  Clean.addPass(makeSROA());
+  Clean.addPass(xl_compat::makeSROA());
   Clean.addPass(EarlyCSEPass());
   Clean.addPass(SimplifyCFGPass());
   Clean.addPass(InstCombinePass());
@@ -447,7 +377,7 @@ static void addPreInliner(ModulePassManager &MPM, OptimizationLevel Level) {
 // so that measured weights win).
 static void addXprof(ModulePassManager &MPM, OptimizationLevel Level) {
   keepCounterUpdatesApart(); // before the later passes are made
-  bool PreInline = Level != OptimizationLevel::O0 && OptPreInline > 0;
+  bool PreInline = Level != OptimizationLevel::O0 && options().llvm.pre_inline > 0;
   // always_inline functions are inlined before counting: they would be
   // inlined anyway, and counting them separately puts counters into the
   // callers' hot loops.  The pre-inliner does it when it runs, in its
@@ -458,7 +388,7 @@ static void addXprof(ModulePassManager &MPM, OptimizationLevel Level) {
   FunctionPassManager FPM;
   FPM.addPass(LowerExpectIntrinsicPass());
   FPM.addPass(SimplifyCFGPass());
-  FPM.addPass(makeSROA());
+  FPM.addPass(xl_compat::makeSROA());
   FPM.addPass(EarlyCSEPass());
   FPM.addPass(InstCombinePass());
   FPM.addPass(SimplifyCFGPass());
@@ -481,7 +411,7 @@ static void addXprof(ModulePassManager &MPM, OptimizationLevel Level) {
 // extension point, run there first when optimizing: interprocedural
 // constant propagation, global optimization, dead arguments.  Counters
 // then go on the CFGs LLVM optimizes further, and use builds annotate
-// those (docs/performance-history.md); both modes run the same passes, so they
+// those (bench/history.md); both modes run the same passes, so they
 // agree.
 static void addModuleCleanup(ModulePassManager &MPM) {
   MPM.addPass(IPSCCPPass());
@@ -500,8 +430,8 @@ static void registerPipelineNames(PassBuilder &PB) {
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM, ArrayRef<PassBuilder::PipelineElement>) {
         if (Name == "xprof-collect" || Name == "xprof-use" || Name == "xprof") {
-          MPM.addPass(XprofPass(Name == "xprof-collect" ? XL_MODE_COLLECT
-                                : Name == "xprof-use"   ? XL_MODE_USE
+          MPM.addPass(XprofPass(Name == "xprof-collect" ? XPROF_MODE_COLLECT
+                                : Name == "xprof-use"   ? XPROF_MODE_USE
                                                         : 0));
           return true;
         }

@@ -1,8 +1,9 @@
 // promote.cpp - counters kept in registers through loops and stored at
 // the loops' exits (xl_promote_counters).
+#include "llvm-compat.h"
 #include "xprof-llvm.h"
-#include "xprof.h"
-#include "xprof_rt.h"
+#include "xprof_plan.h"
+#include "xprof_abi.h"
 #include "shim.h"
 
 #include "llvm/Analysis/AssumptionCache.h"
@@ -21,7 +22,7 @@ using namespace llvm;
 // either way; kept in a register it costs a set-up and a flush per pass
 // through the loop and registers that big loops then spill: all four
 // benchmark programs ran fewer instructions with it off
-// (docs/performance-history.md).
+// (bench/history.md).
 
 // A loop whose counts can wait for its exits: nothing in it leaves the
 // function another way (calls that may exit or longjmp, returns,

@@ -2,9 +2,10 @@
 // their blocks need no fake edge: the functions of the module that surely
 // return (or only return or throw), found once per module before any
 // function changes, and the risk of each call (xl_call_risk).
+#include "llvm-compat.h"
 #include "xprof-llvm.h"
-#include "xprof.h"
-#include "xprof_rt.h"
+#include "xprof_plan.h"
+#include "xprof_abi.h"
 #include "shim.h"
 
 #include "llvm/ADT/DenseSet.h"

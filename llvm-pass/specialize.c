@@ -29,7 +29,7 @@
 #include <stdlib.h>
 
 #include "core.h"
-#include "xprof_rt.h"
+#include "xprof_abi.h"
 
 static void weigh(LLVMValueRef br, uint64_t yes, uint64_t no) {
   uint64_t w[2] = {yes, no};
@@ -174,7 +174,7 @@ static int plan_constant(LLVMValueRef inst, const struct xl_values *d, struct xl
   *plan = (struct xl_plan){XL_PLAN_CONSTANT, v, {d->n ? d->count[0] : 0, 0, 0}};
   plan->weight[1] = d->total - plan->weight[0];
   if (xl_memop_length(inst))
-    return d->n && 2 * d->count[0] >= d->total && d->value[0] <= XPROF_RT_VP_HIST_LONGEST;
+    return d->n && 2 * d->count[0] >= d->total && d->value[0] <= XPROF_ABI_VP_HIST_LONGEST;
   return d->n && 2 * d->count[0] >= d->total && v != 0;
 }
 

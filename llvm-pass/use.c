@@ -29,14 +29,14 @@
 typedef struct use_ctx {
   LLVMModuleRef m;
   LLVMContextRef cx;
-  const struct xl_options *o;
-  const char *objpath;
-  const char *profile_objpath; /* the same as the profile records it */
+  const xprof_options *o;
+  xprof_diag d;
+  xprof_use u;                 /* libxprof's plan of the module */
+  const char *profile_objpath; /* the object file as the profile records it */
   unsigned prof_kind;
-  xprof_use_stats st;
   void *hotness; /* xl_hotness_open */
   /* Calls through pointers that did not return in training, and the
-   * functions that made them (see unreturned_calls). */
+   * functions that made them (libxprof's xprof_use_unreturned). */
   uint64_t unreturned;
   LLVMValueRef *unreturned_fns;
   unsigned n_unreturned_fns;
@@ -184,11 +184,11 @@ static unsigned value_profiles(use_ctx *u, const xprof_objfile *o, const xprof_p
     if (rec->expr_id >= n_calls)
       continue;
     LLVMValueRef call = calls[rec->expr_id];
-    enum xl_site_kind kind = xl_site_kind(calls, rec->expr_id);
-    if ((kind != XL_SITE_CALL && kind != XL_SITE_LENGTH) ||
+    enum xprof_site_kind kind = xl_site_kind(calls, rec->expr_id);
+    if ((kind != XPROF_SITE_CALL && kind != XPROF_SITE_LENGTH) ||
         rec->type != xl_site_vp_type(calls, rec->expr_id))
       continue;
-    int memop = kind == XL_SITE_LENGTH;
+    int memop = kind == XPROF_SITE_LENGTH;
     uint32_t order[64];
     uint64_t total;
     uint32_t k = xprof_vp_order(o, rec, order, &total);
@@ -218,10 +218,9 @@ static unsigned value_profiles(use_ctx *u, const xprof_objfile *o, const xprof_p
       if (!target || !xl_promote_indirect_call(call, target, v->count, left))
         break;
       left -= v->count;
-      u->st.promoted++;
-      if (u->o->verbose)
-        xl_note(u->m, XPROF_MSG_PROMOTED, f->name, xl_function_name(target), (unsigned long long)v->count,
-                (unsigned long long)total);
+      u->u.st.promoted++;
+      xprof_verbose(&u->d, XPROF_MSG_PROMOTED, f->name, xl_function_name(target),
+                    (unsigned long long)v->count, (unsigned long long)total);
     }
   }
   return specialized;
@@ -252,11 +251,11 @@ static unsigned specialize_divisions(use_ctx *u, const xprof_objfile *o, const x
                                      LLVMValueRef fn, LLVMValueRef *calls, uint32_t n_calls) {
   unsigned n = 0;
   for (uint32_t s = 0; s < n_calls; s++) {
-    if (xl_site_kind(calls, s) != XL_SITE_DIVISOR)
+    if (xl_site_kind(calls, s) != XPROF_SITE_DIVISOR)
       continue;
     struct xl_values d, q;
     int has_d = site_values(o, f, calls, s, &d);
-    int has_q = s + 1 < n_calls && xl_site_kind(calls, s + 1) == XL_SITE_QUOTIENT &&
+    int has_q = s + 1 < n_calls && xl_site_kind(calls, s + 1) == XPROF_SITE_QUOTIENT &&
                 site_values(o, f, calls, s + 1, &q);
     if (!may_specialize(u, fn, has_d ? d.total : has_q ? q.total : 0))
       continue;
@@ -272,139 +271,34 @@ static unsigned specialize_divisions(use_ctx *u, const xprof_objfile *o, const x
 /* What phase 1 found for one function, applied in phase 2. */
 typedef struct solved {
   LLVMValueRef fn;
-  const xprof_proc *f;
   struct xl_cfg g;
-  uint64_t *edge, *node;
+  xprof_use_fn r; /* the counts, and the records that apply */
   LLVMValueRef *calls;
   uint32_t n_calls;
-  /* Salvaged (the function changed since training): the procedure with
-   * the records that followed their sites, which vp holds. */
-  int stale;
-  xprof_proc view;
-  xprof_vp_record *vp;
-  uint64_t *side; /* the selects' old counts, or XPROF_NO_SIDE */
 } solved;
-
-/* Calls through pointers that did not return (exit, longjmp): the counts
- * of the fake edges out of the blocks that such calls start (each is
- * entered by an edge its site measures).  A block whose calls may leave
- * only through a call through a pointer further down has no fake edge
- * (xl_call_risk); when none of these did, every such block was left as
- * often as it was entered, and the counts are exact. */
-static uint64_t unreturned_calls(const struct xl_cfg *g, const uint64_t *edge) {
-  unsigned char *head = xl_calloc(g->n_nodes, 1);
-  uint64_t n = 0;
-  for (uint32_t e = 0; head && e < g->n_edges; e++)
-    if (g->edges[e].flags & XPROF_EDGE_MEASURED)
-      head[g->edges[e].dst] = 1;
-  for (uint32_t e = 0; head && e < g->n_edges; e++)
-    if ((g->edges[e].flags & XPROF_EDGE_FAKE) && head[g->edges[e].src])
-      n += edge[e];
-  free(head);
-  return n;
-}
-
-/* f's counts carried over to fn's graph, which changed since training
- * (salvage.c), when enough of them match it.  Returns 1, or 0 after
- * warning that they do not fit (s->g still to free). */
-static int salvage(use_ctx *u, const xprof_objfile *o, const xprof_proc *f, solved *s) {
-  s->edge = xl_calloc(s->g.n_edges + 1, sizeof *s->edge);
-  s->node = xl_calloc(s->g.n_nodes + 1, sizeof *s->node);
-  xprof_salvage_result r;
-  xprof_error err;
-  xprof_shape now;
-  uint32_t n_vp;
-  xl_shape_of(&s->g, s->calls, s->n_calls, &now);
-  s->side = xl_calloc(s->g.n_selects + 1, sizeof *s->side);
-  int rc = xprof_use_salvage(o, f, &now, s->edge, s->node, &s->vp, &n_vp, s->side, &r, &err);
-  xl_shape_free_sites(&now);
-  double share = xprof_salvage_fraction(&r);
-  if (xprof_use_salvage_accept(rc, &r, u->o->salvage, &u->st)) {
-    if (u->o->verbose)
-      xl_note(u->m, XPROF_MSG_SALVAGED, f->name, r.matched_blocks, r.old_blocks, 100 * share,
-              r.sites_matched, r.sites);
-    s->stale = 1;
-    xprof_use_salvage_view(f, s->vp, n_vp, s->n_calls, &s->view);
-    return 1;
-  }
-  xprof_free(s->vp);
-  s->vp = NULL;
-  free(s->side);
-  s->side = NULL;
-  if (rc == 0)
-    xl_warning(u->m, XPROF_MSG_NOT_SALVAGED, f->name, 100 * share, u->o->salvage);
-  else
-    xl_warning(u->m, XPROF_MSG_MISMATCH " (%s)", f->name, err.msg);
-  free(s->edge);
-  free(s->node);
-  s->edge = s->node = NULL;
-  return 0;
-}
 
 /* Phase 1: match and solve, changing nothing that another function's
  * analysis could see (a `cold` attribute changes its callers' static
- * branch probabilities, hence their counter placement). */
-static int solve(use_ctx *u, const xprof_objfile *o, LLVMValueRef fn,
-                 const xprof_proc *f, solved *s) {
+ * branch probabilities, hence their counter placement).  Returns 1, or 0
+ * after a warning that f's counts do not fit. */
+static int solve(use_ctx *u, LLVMValueRef fn, const xprof_proc *f, solved *s) {
   memset(s, 0, sizeof *s);
   s->fn = fn;
-  s->f = f;
   s->calls = xl_vp_sites(fn, &s->n_calls);
   /* Calls were measured by their sites if the profile keeps values. */
-  int built = s->calls && xl_cfg_build(fn, s->calls, s->n_calls, o->n_values_per_vp > 0,
-                                       u->o->count_selects, &s->g);
-  if (built && s->g.signature != f->signature && u->o->salvage <= 100) {
-    if (salvage(u, o, f, s)) {
-      u->st.matched++;
-      return 1;
+  int built = xl_cfg_build(fn, s->calls, s->n_calls, u->u.obj->n_values_per_vp > 0,
+                           u->o->llvm.selects, &s->g);
+  if (xprof_use_match(&u->u, f, built ? &s->g.g : NULL, &s->r)) {
+    uint64_t n = xprof_use_unreturned(&s->g.g, s->r.edge_count);
+    if (n) {
+      u->unreturned += n;
+      u->unreturned_fns[u->n_unreturned_fns++] = fn;
     }
-    free(s->calls);
-    xl_cfg_free(&s->g);
-    u->st.mismatched++;
-    return 0;
+    return 1;
   }
-  if (!built || s->g.signature != f->signature) {
-    free(s->calls);
-    if (s->g.edges)
-      xl_cfg_free(&s->g);
-    u->st.mismatched++;
-    xl_warning(u->m, XPROF_MSG_MISMATCH, f->name);
-    return 0;
-  }
-  uint32_t nc = (uint32_t)s->g.n_counters;
-  uint64_t *values = xl_calloc(nc + 1, sizeof *values);
-  uint64_t *sites = xl_calloc(s->n_calls + 1, sizeof *sites);
-  s->edge = xl_calloc(s->g.n_edges + 1, sizeof *s->edge);
-  s->node = xl_calloc(s->g.n_nodes + 1, sizeof *s->node);
-  int rc = -1;
-  if (values && sites && s->edge && s->node) {
-    for (uint32_t k = 0; k < nc; k++)
-      values[k] = xprof_proc_counter(f, k);
-    xprof_vp_site_totals(o, f, sites, s->n_calls);
-    rc = xprof_solve_flow_sites(s->g.n_nodes, s->g.edges, s->g.n_edges,
-                                s->g.counter_of_edge, values, nc, sites,
-                                s->n_calls, s->edge, s->node);
-  }
-  free(values);
-  free(sites);
-  if (rc < 0) {
-    free(s->edge);
-    free(s->node);
-    free(s->calls);
-    xl_cfg_free(&s->g);
-    u->st.mismatched++;
-    xl_warning(u->m, XPROF_MSG_UNSOLVABLE, f->name);
-    return 0;
-  }
-  if (rc > 0 && u->o->verbose)
-    xl_note(u->m, XPROF_MSG_INCONSISTENT, f->name);
-  u->st.matched++;
-  uint64_t n = unreturned_calls(&s->g, s->edge);
-  if (n) {
-    u->unreturned += n;
-    u->unreturned_fns[u->n_unreturned_fns++] = fn;
-  }
-  return 1;
+  free(s->calls);
+  xl_cfg_free(&s->g);
+  return 0;
 }
 
 /* As LLVM's own profile use marks functions: an inline hint for those
@@ -412,10 +306,11 @@ static int solve(use_ctx *u, const xprof_objfile *o, LLVMValueRef fn,
  * them goes from 225 to 325), cold for those whose busiest block is cold
  * (never run, or nearly) unless the source says hot. */
 static void mark_hot_or_cold(use_ctx *u, const solved *s) {
+  const uint64_t *node = s->r.node_count;
   uint64_t max = 0;
-  for (uint32_t b = 0; b < s->g.n_nodes; b++)
-    max = s->node[b] > max ? s->node[b] : max;
-  switch (s->node[XPROF_ENTRY] == 0 ? -1 : xl_hotness(u->hotness, s->node[XPROF_ENTRY], max)) {
+  for (uint32_t b = 0; b < s->g.g.n_nodes; b++)
+    max = node[b] > max ? node[b] : max;
+  switch (node[XPROF_ENTRY] == 0 ? -1 : xl_hotness(u->hotness, node[XPROF_ENTRY], max)) {
   case 1:
     xl_add_fn_attr(s->fn, "inlinehint");
     break;
@@ -427,10 +322,7 @@ static void mark_hot_or_cold(use_ctx *u, const solved *s) {
 }
 
 static void free_solved(solved *s) {
-  xprof_free(s->vp);
-  free(s->side);
-  free(s->edge);
-  free(s->node);
+  xprof_use_fn_free(&s->r);
   free(s->calls);
   xl_cfg_free(&s->g);
 }
@@ -439,8 +331,10 @@ static void free_solved(solved *s) {
  * [first, end); parallel slots: all on the first. */
 static void weigh_block(const solved *s, uint32_t b, uint32_t first,
                         uint32_t end, weight_buf *buf) {
-  const struct xl_cfg *g = &s->g;
-  LLVMValueRef t = LLVMGetBasicBlockTerminator(g->blocks[b]);
+  const struct xl_cfg *cfg = &s->g;
+  const xprof_graph *g = &cfg->g;
+  const uint64_t *count = s->r.edge_count;
+  LLVMValueRef t = LLVMGetBasicBlockTerminator(cfg->blocks[b]);
   unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
   LLVMOpcode op = t ? LLVMGetInstructionOpcode(t) : LLVMRet;
   if (ns < 2 ||
@@ -452,8 +346,8 @@ static void weigh_block(const solved *s, uint32_t b, uint32_t first,
   uint64_t out = 0;
   for (uint32_t e = first; e < end; e++)
     if (g->edges[e].dst != XPROF_EXIT && !(g->edges[e].flags & XPROF_EDGE_FAKE)) {
-      buf->w[g->succ_slot[e]] = s->edge[e];
-      out += s->edge[e];
+      buf->w[cfg->succ_slot[e]] = count[e];
+      out += count[e];
     }
   if (out)
     xl_branch_weights(t, buf->w, ns, buf->ops);
@@ -468,16 +362,14 @@ static void weigh_block(const solved *s, uint32_t b, uint32_t first,
  * register allocator's choices (two selects that ran twice in bzip2's
  * BZ2_decompress made it slower). */
 static void weigh_selects(use_ctx *u, const solved *s, weight_buf *buf) {
-  const struct xl_cfg *g = &s->g;
-  if (!g->n_selects || !weight_buf_fit(buf, 2))
+  const xprof_graph *g = &s->g.g;
+  if (!g->n_side || !weight_buf_fit(buf, 2))
     return;
-  for (uint32_t i = 0; i < g->n_selects; i++) {
-    const struct xl_select *sel = &g->selects[i];
-    uint64_t held = s->stale ? s->side[i]
-                             : xprof_proc_counter(s->f, (uint32_t)g->n_counters + sel->counter);
+  for (uint32_t i = 0; i < g->n_side; i++) {
+    uint64_t held = xprof_use_side_count(&s->r, g, i);
     if (held == XPROF_NO_SIDE)
       continue; /* a select salvage found no old count for */
-    uint64_t total = s->node[sel->node];
+    uint64_t total = s->r.node_count[g->side_node[i]];
     if (held > total)
       total = held;
     if (xl_hot_count(u->hotness, total) == 0)
@@ -485,24 +377,22 @@ static void weigh_selects(use_ctx *u, const solved *s, weight_buf *buf) {
     buf->w[0] = held;
     buf->w[1] = total - held;
     if (total)
-      xl_branch_weights(sel->inst, buf->w, 2, buf->ops);
+      xl_branch_weights(s->g.selects[i], buf->w, 2, buf->ops);
   }
 }
 
 /* Phase 2: write what was solved. */
-static void apply(use_ctx *u, const xprof_objfile *o, solved *s) {
-  struct xl_cfg *g = &s->g;
-  if (s->node[XPROF_ENTRY] == 0) {
-    u->st.untrained++;
-    /* Partial training: no entry count, weights or cold mark, as for a
-     * function the profile does not know; LLVM optimizes it as without
-     * a profile. */
-    if (u->o->partial_training) {
-      free_solved(s);
-      return;
-    }
+static void apply(use_ctx *u, solved *s) {
+  const xprof_graph *g = &s->g.g;
+  uint64_t entry = s->r.node_count[XPROF_ENTRY];
+  /* Partial training: no entry count, weights or cold mark for a function
+   * that never ran, as for a function the profile does not know; LLVM
+   * optimizes it as without a profile. */
+  if (entry == 0 && u->o->partial_training) {
+    free_solved(s);
+    return;
   }
-  set_entry_count(u, s->fn, s->node[XPROF_ENTRY]);
+  set_entry_count(u, s->fn, entry);
   mark_hot_or_cold(u, s);
   /* One pass over the edges: a block's out-edges are consecutive
    * (xl_cfg_build). */
@@ -517,14 +407,14 @@ static void apply(use_ctx *u, const xprof_objfile *o, solved *s) {
   weigh_selects(u, s, &buf);
   free(buf.w);
   free(buf.ops);
-  if (s->node[XPROF_ENTRY]) {
-    const xprof_proc *vf = s->stale ? &s->view : s->f; /* salvaged: records followed */
+  if (entry) {
+    const xprof_objfile *o = u->u.obj;
+    const xprof_proc *vf = xprof_use_records(&s->r); /* salvaged: records followed */
     unsigned n = value_profiles(u, o, vf, s->fn, s->calls, s->n_calls) +
                  specialize_divisions(u, o, vf, s->fn, s->calls, s->n_calls);
-    u->st.specialized += n;
-    if (n && u->o->verbose)
-      xl_note(u->m, "%s: %u operation%s specialized to profiled values", s->f->name, n,
-              xprof_plural(n));
+    u->u.st.specialized += n;
+    if (n)
+      xprof_verbose(&u->d, XPROF_MSG_SPECIALIZED, s->r.f->name, n, xprof_plural(n));
   }
   free_solved(s);
 }
@@ -532,8 +422,8 @@ static void apply(use_ctx *u, const xprof_objfile *o, solved *s) {
 /* Later first runs first; ties: later in the module first. */
 static int later_first_run(const void *a, const void *b) {
   const solved *x = *(const solved *const *)a, *y = *(const solved *const *)b;
-  if (x->f->first_run != y->f->first_run)
-    return x->f->first_run < y->f->first_run ? 1 : -1;
+  if (x->r.f->first_run != y->r.f->first_run)
+    return x->r.f->first_run < y->r.f->first_run ? 1 : -1;
   return x < y ? 1 : x > y ? -1 : 0;
 }
 
@@ -546,48 +436,12 @@ static void order_by_first_run(solved *all, uint32_t n) {
   solved **ran = xl_calloc(n + 1, sizeof *ran);
   uint32_t k = 0;
   for (uint32_t i = 0; i < n; i++)
-    if (all[i].f->first_run)
+    if (all[i].r.f->first_run)
       ran[k++] = &all[i];
   qsort(ran, k, sizeof *ran, later_first_run);
   for (uint32_t i = 0; i < k; i++)
     xl_move_function_to_front(ran[i]->fn);
   free(ran);
-}
-
-static void warn_cb(void *ctx, const char *msg) {
-  xl_warning((LLVMModuleRef)ctx, "%s", msg);
-}
-
-/* An object file without data: as the GCC plugin says it (use.cc). */
-static void explain_missing(LLVMModuleRef m, const struct xl_options *o,
-                            const char *const *dirs, unsigned n_dirs,
-                            const char *objpath) {
-  char *map, text[1024];
-  xprof_missing why = xprof_use_explain_missing(dirs, n_dirs, o->pathmap, o->n_pathmap,
-                                                objpath, &map);
-  if (xprof_use_missing_text(why, objpath, map, text, sizeof text))
-    xl_warning(m, "%s", text);
-  else if (o->verbose)
-    xl_note(m, "%s", text);
-  xprof_free(map);
-}
-
-/* The profile data shipped in the source by a driver that compiles on
- * another machine (distcc; xl_take_shipped), or NULL; *obj gets its one
- * object file. */
-static xprof_profile *shipped_profile(LLVMModuleRef m, const xprof_objfile **obj) {
-  size_t n;
-  const char *line = xl_shipped_data(m, &n);
-  if (!line)
-    return NULL;
-  xprof_profile *p;
-  xprof_error err;
-  if (xprof_use_unship(line, n, &p, &err) < 0) {
-    xl_warning(m, "%s; compiling without profile data", err.msg);
-    return NULL;
-  }
-  *obj = &p->objfiles[0];
-  return p;
 }
 
 /* The function of a label address that c (a constant) subtracts or
@@ -627,102 +481,93 @@ static void keep_label_differences_whole(LLVMModuleRef m) {
   }
 }
 
-int xl_run_use(LLVMModuleRef m, const struct xl_options *o) {
+/* Does the module have functions to miss the profile of? */
+static int has_functions(LLVMModuleRef m, const xprof_options *o) {
+  for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
+    if (xl_profiled_function(m, fn, o))
+      return 1;
+  return 0;
+}
+
+/* The whole profile's summary, the same in every module. */
+static void set_summary(LLVMModuleRef m, const xprof_summary *s) {
+  struct xl_summary_entry d[XPROF_SUMMARY_CUTOFFS];
+  for (unsigned k = 0; k < XPROF_SUMMARY_CUTOFFS; k++) {
+    d[k].cutoff = s->entry[k].cutoff;
+    d[k].min_count = s->entry[k].min_count;
+    d[k].num_counts = s->entry[k].num_counts;
+  }
+  xl_set_profile_summary(m, s->total_sum, s->total_max, s->n_counts, s->n_procs, d,
+                         XPROF_SUMMARY_CUTOFFS);
+}
+
+/* Phase 1 over the module: the functions solved, *n of them. */
+static solved *solve_all(use_ctx *u, uint32_t *n) {
+  uint32_t n_fns = 0;
+  for (LLVMValueRef fn = LLVMGetFirstFunction(u->m); fn; fn = LLVMGetNextFunction(fn))
+    n_fns++;
+  solved *all = xl_calloc(n_fns + 1, sizeof *all);
+  u->unreturned_fns = xl_calloc(n_fns + 1, sizeof *u->unreturned_fns);
+  *n = 0;
+  for (LLVMValueRef fn = LLVMGetFirstFunction(u->m); fn; fn = LLVMGetNextFunction(fn)) {
+    if (!xl_profiled_function(u->m, fn, u->o))
+      continue;
+    const xprof_proc *f = xprof_use_find(&u->u, xl_function_name(fn));
+    if (f)
+      *n += solve(u, fn, f, &all[*n]);
+  }
+  return all;
+}
+
+/* Calls through pointers that did not return in training make the counts
+ * of the blocks that lead to them uncertain. */
+static void warn_unreturned(use_ctx *u) {
+  uint64_t uncertain =
+      u->unreturned ? xl_uncertain_blocks(u->m, u->unreturned_fns, u->n_unreturned_fns) : 0;
+  if (uncertain)
+    xprof_warn(&u->d, XPROF_W_INEXACT,
+               "%llu call%s through a pointer did not return in training (exit, longjmp or "
+               "an exception; the first in %s); the counts of %llu block%s whose calls lead "
+               "to it took every call as returning and may be off by as much",
+               (unsigned long long)u->unreturned, xprof_plural(u->unreturned),
+               xl_function_name(u->unreturned_fns[0]), (unsigned long long)uncertain,
+               xprof_plural(uncertain));
+  free(u->unreturned_fns);
+  u->unreturned_fns = NULL;
+}
+
+int xl_run_use(LLVMModuleRef m, const xprof_options *o) {
   xl_take_shipped(m);
   use_ctx u = {0};
   u.m = m;
   u.cx = LLVMGetModuleContext(m);
   u.o = o;
+  u.d = xl_diag(m, o);
   u.prof_kind = LLVMGetMDKindIDInContext(u.cx, "prof", 4);
   char *objpath = xl_object_path(m, o);
   if (!objpath)
     return 0;
-  u.objpath = objpath;
-  const char *const *dirs = o->use_dirs;
-  unsigned n_dirs = o->n_use_dirs;
-  static const char *const default_dir[] = {"a.out"};
-  if (!n_dirs) {
-    dirs = default_dir;
-    n_dirs = 1;
-  }
-  const xprof_objfile *obj;
-  int any_data = 1;
-  xprof_profile *p = shipped_profile(m, &obj);
-  if (!p)
-    p = xprof_use_lookup(dirs, n_dirs, o->pathmap, o->n_pathmap, objpath, &obj, &any_data,
-                         warn_cb, m);
-  if (!p) {
-    /* A module without functions (only data) has no data to miss. */
-    int has_functions = 0;
-    for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn && !has_functions;
-         fn = LLVMGetNextFunction(fn))
-      has_functions = xl_profiled_function(m, fn, o);
-    if (any_data && o->warn_missing && has_functions)
-      explain_missing(m, o, dirs, n_dirs, objpath);
+  size_t n_shipped;
+  const char *shipped = xl_shipped_data(m, &n_shipped);
+  if (!xprof_use_open(&u.u, o, &u.d, objpath, shipped, n_shipped, has_functions(m, o))) {
+    xprof_use_close(&u.u);
     free(objpath);
     return 0;
   }
-  u.profile_objpath = obj->path;
-  uint32_t n_fns = 0, n_solved = 0;
-  for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
-    n_fns++;
-  solved *all = xl_calloc(n_fns + 1, sizeof *all);
-  u.unreturned_fns = xl_calloc(n_fns + 1, sizeof *u.unreturned_fns);
-  if (!u.unreturned_fns) {
-    free(all);
-    all = NULL;
-  }
-  for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn && all; fn = LLVMGetNextFunction(fn)) {
-    if (!xl_profiled_function(m, fn, o))
-      continue;
-    const xprof_proc *f = xprof_find_proc(obj, xl_function_name(fn));
-    if (!f) {
-      u.st.missing++;
-      continue;
-    }
-    n_solved += solve(&u, obj, fn, f, &all[n_solved]);
-  }
-  /* The whole profile's summary, the same in every module. */
-  if (p->summary) {
-    struct xl_summary_entry d[XPROF_SUMMARY_CUTOFFS];
-    for (unsigned k = 0; k < XPROF_SUMMARY_CUTOFFS; k++) {
-      d[k].cutoff = p->summary->entry[k].cutoff;
-      d[k].min_count = p->summary->entry[k].min_count;
-      d[k].num_counts = p->summary->entry[k].num_counts;
-    }
-    xl_set_profile_summary(m, p->summary->total_sum, p->summary->total_max,
-                           p->summary->n_counts, p->summary->n_procs, d,
-                           XPROF_SUMMARY_CUTOFFS);
-  }
-  uint64_t uncertain =
-      u.unreturned ? xl_uncertain_blocks(m, u.unreturned_fns, u.n_unreturned_fns) : 0;
-  if (uncertain)
-    xl_warning(m, "%llu call%s through a pointer did not return in training (exit, "
-                  "longjmp or an exception; the first in %s); the counts of %llu block%s whose calls "
-                  "lead to it took every call as returning and may be off by as much",
-               (unsigned long long)u.unreturned, xprof_plural(u.unreturned),
-               xl_function_name(u.unreturned_fns[0]), (unsigned long long)uncertain,
-               xprof_plural(uncertain));
-  free(u.unreturned_fns);
-  if (o->reorder_functions && all)
+  u.profile_objpath = u.u.obj->path;
+  uint32_t n_solved;
+  solved *all = solve_all(&u, &n_solved);
+  set_summary(m, u.u.profile->summary);
+  warn_unreturned(&u);
+  if (o->reorder_functions)
     order_by_first_run(all, n_solved);
   u.hotness = xl_hotness_open(m);
   for (uint32_t i = 0; i < n_solved; i++)
-    apply(&u, obj, &all[i]);
+    apply(&u, &all[i]);
   xl_hotness_close(u.hotness);
   free(all);
   keep_label_differences_whole(m);
-  if (u.st.salvaged) {
-    char text[1024];
-    xprof_use_salvage_text(&u.st, objpath, text, sizeof text);
-    xl_warning(m, "%s", text);
-  }
-  if (o->verbose) {
-    char text[1024];
-    xprof_use_summary_text(&u.st, objpath, o->partial_training, text, sizeof text);
-    xl_note(m, "%s", text);
-  }
-  xprof_profile_free(p);
+  xprof_use_close(&u.u);
   free(objpath);
   return 1;
 }

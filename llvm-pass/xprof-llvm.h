@@ -12,51 +12,15 @@
 #include <llvm-c/Core.h>
 #include <stdint.h>
 
-#include "xprof.h"
+#include "xprof_plan.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-enum xl_mode { XL_MODE_NONE, XL_MODE_COLLECT, XL_MODE_USE };
-/* Counter updates: per-thread copies (exact, the default), atomic adds,
- * plain adds (single-threaded training runs). */
-enum xl_update { XL_UPDATE_THREAD, XL_UPDATE_ATOMIC, XL_UPDATE_SINGLE };
-
-struct xl_options {
-  enum xl_mode mode;
-  const char *profile_name;   /* collect:NAME */
-  const char *const *use_dirs; /* use:NAME... */
-  unsigned n_use_dirs;
-  const char *const *pathmap; /* COLLECT_PREFIX:USE_PREFIX */
-  unsigned n_pathmap;
-  const char *const *prefix_map; /* OLD=NEW, from -ffile-prefix-map */
-  unsigned n_prefix_map;
-  const char *const *object_prefix_map; /* OLD=NEW, -xprofile_prefix_map */
-  unsigned n_object_prefix_map;
-  enum xl_update update;
-  int tls_counters; /* update=thread: twins in code for executables */
-  int verbose, all_edges, cfg_dump, warn_missing;
-  enum xprof_coverage_mode coverage; /* -xprof-tcov, -xprof-no-coverage-table */
-  const char *coverage_dir;          /* -xprof-tcov-dir: the table goes there */
-  int inline_bonus; /* tell the inliner what the counters add */
-  int promote;      /* count in registers in loops (promote.cpp) */
-  int partial_training; /* use: never-run functions keep their estimate */
-  int specialize;       /* use: divisions and lengths to their values */
-  int lto;              /* use: for a link-time optimizer (-xprof-lto) */
-  int reorder_functions; /* use: functions in first-run order */
-  int count_selects;    /* weights of selects outside loops (cfg.c) */
-  unsigned values_per_site;
-  unsigned salvage; /* use: percent of a changed function's counts that must
-                     * match to salvage them; above 100: never */
-  const char *output; /* the -o of the compiler command, if known */
-  int link;           /* the command also links */
-  xprof_skip_list skip; /* -xprof-skip-functions, -xprof-skip-files */
-};
-
 /* Run a mode over a module; returns nonzero when the module changed. */
-int xl_run_collect(LLVMModuleRef m, const struct xl_options *o);
-int xl_run_use(LLVMModuleRef m, const struct xl_options *o);
+int xl_run_collect(LLVMModuleRef m, const xprof_options *o);
+int xl_run_use(LLVMModuleRef m, const xprof_options *o);
 /* Once fn has been simplified (after inlining into it): make the inliner
  * bonus it carries what its instrumentation costs now, not the sum of
  * the bonuses its own and its inlined callees' counters had before
@@ -66,9 +30,9 @@ int xl_rebase_inline_bonus(LLVMValueRef fn);
 /* Inlining is over: remove fn's bonus marks.  Returns nonzero when fn
  * changed. */
 int xl_drop_inline_bonus(LLVMValueRef fn);
-/* Warnings are printed unless this is set (-w, which the drivers pass
- * on as -xprof-no-warnings); notes always. */
-extern int xl_no_warnings;
+/* A message for the module's LLVMContext (clang's diagnostics: -w,
+ * -Werror and -Wno-backend-plugin govern it), of libxprof's kind. */
+void xl_diagnose(LLVMModuleRef m, int kind, const char *text);
 
 /* ---- helpers implemented in C++ ---- */
 
@@ -135,7 +99,7 @@ void xl_promote_counters(LLVMValueRef fn, LLVMValueRef *updates, unsigned n);
 void xl_record_value(LLVMValueRef before, LLVMValueRef state, LLVMValueRef value,
                      LLVMValueRef recorder, LLVMValueRef arg, unsigned pairs, int atomic);
 /* Before `before`, add 1 to the histogram bucket of the i64 `length` in
- * the length histogram `state` (xprof_rt.h, XPROF_RT_VP_HISTOGRAM). */
+ * the length histogram `state` (xprof_abi.h, XPROF_ABI_VP_HISTOGRAM). */
 void xl_count_length(LLVMValueRef before, LLVMValueRef state, LLVMValueRef length, int atomic);
 /* Is the function's address used other than by direct calls? */
 int xl_address_taken(LLVMValueRef fn);

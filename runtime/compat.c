@@ -81,12 +81,12 @@ RT_COMPAT void __llvm_profile_initialize(void) {}
  * caller's module, the executable's for a program; libraries register
  * first (their constructors run before the executable's).  Caller holds
  * rt_lock. */
-static const struct xprof_rt_object *program_object(void) {
+static const struct xprof_abi_object *program_object(void) {
   char exe[PATH_MAX];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
   if (n > 0) {
     exe[n] = 0;
-    for (const struct xprof_rt_object *o = rt_objects; o; o = o->next)
+    for (const struct xprof_abi_object *o = rt_objects; o; o = o->next)
       if (strcmp(rt_object_module(o), exe) == 0)
         return o;
   }
@@ -98,10 +98,10 @@ static const struct xprof_rt_object *program_object(void) {
  * call, as clang's runtime gives, that the caller does not free; NULL
  * without memory. */
 static const char *profile_path(const char *suffix) {
-  struct xprof_rt_object none;
+  struct xprof_abi_object none;
   memset(&none, 0, sizeof none);
   rt_enter();
-  const struct xprof_rt_object *o = program_object();
+  const struct xprof_abi_object *o = program_object();
   char *dir = rt_profile_dir(o ? o : &none);
   char *path = dir ? xprof_format("%s/%s", dir, suffix) : NULL;
   xprof_free(dir);

@@ -43,7 +43,7 @@ static const char *program_name(void) {
   return name = xprof_format("%s", base ? base + 1 : buf);
 }
 
-char *rt_profile_dir(const struct xprof_rt_object *obj) {
+char *rt_profile_dir(const struct xprof_abi_object *obj) {
   /* -xprofile=collect:NAME wins over the environment, as in Sun Studio. */
   if (obj->profile_name && obj->profile_name[0])
     return xprof_profile_dir_name(obj->profile_name);
@@ -79,13 +79,13 @@ static int target_cmp(const void *a, const void *b) {
 /* Every registered procedure by address, to name indirect-call targets. */
 static target *build_targets(size_t *n_out) {
   size_t n = 0;
-  for (struct xprof_rt_object *o = rt_objects; o; o = o->next)
+  for (struct xprof_abi_object *o = rt_objects; o; o = o->next)
     n += o->n_procs;
   target *t = xprof_malloc((n + 1) * sizeof *t);
   if (!t)
     return NULL;
   n = 0;
-  for (struct xprof_rt_object *o = rt_objects; o; o = o->next)
+  for (struct xprof_abi_object *o = rt_objects; o; o = o->next)
     for (uint32_t j = 0; j < o->n_procs; j++)
       if (o->procs[j].address)
         t[n++] = (target){o->procs[j].address, o->procs[j].name, o->path};
@@ -158,8 +158,8 @@ static int need_scratch(snap_ctx *c, size_t n) {
 }
 
 /* Move a procedure's counts into f; returns -1 when out of memory. */
-static int take_counters(snap_ctx *c, const struct xprof_rt_object *obj,
-                         const struct xprof_rt_proc *rp,
+static int take_counters(snap_ctx *c, const struct xprof_abi_object *obj,
+                         const struct xprof_abi_proc *rp,
                          xprof_proc *f) {
   if (need_scratch(c, rp->n_counters + 1) < 0)
     return -1;
@@ -220,14 +220,14 @@ static uint32_t site_candidates(const snap_ctx *c, int is_proc, const uint64_t *
   return k;
 }
 
-static int take_site(snap_ctx *c, const struct xprof_rt_vp_site *site,
+static int take_site(snap_ctx *c, const struct xprof_abi_vp_site *site,
                      uint32_t nv, xprof_vp_record *rec, int *has) {
   uint32_t words = rt_vp_words(site->state);
   if (need_scratch(c, rt_vp_copy_words(site->state)) < 0)
     return -1;
   rt_vp_take(site->state, c->scratch, words);
   uint32_t n = rt_vp_pairs(c->scratch);
-  int is_proc = site->type == XPROF_RT_VP_PROC;
+  int is_proc = site->type == XPROF_ABI_VP_PROC;
   xprof_vp_value *cand = xprof_malloc(((size_t)n + 1) * sizeof *cand);
   if (!cand)
     return -1;
@@ -265,7 +265,7 @@ static int vp_record_cmp(const void *a, const void *b) {
 }
 
 /* Add one object's counts to the snapshot profile. */
-static int take_object(snap_ctx *c, const struct xprof_rt_object *obj) {
+static int take_object(snap_ctx *c, const struct xprof_abi_object *obj) {
   xprof_objfile *o = xprof_add_objfile(c->p, obj->path);
   if (!o)
     return -1;
@@ -275,7 +275,7 @@ static int take_object(snap_ctx *c, const struct xprof_rt_object *obj) {
   o->signature = obj->signature;
   uint32_t obj_index = c->p->n_objfiles - 1;
   for (uint32_t j = 0; j < obj->n_procs; j++) {
-    const struct xprof_rt_proc *rp = &obj->procs[j];
+    const struct xprof_abi_proc *rp = &obj->procs[j];
     xprof_proc *f = xprof_add_proc(c->p, o, rp->name);
     if (!f)
       return -1;
@@ -325,7 +325,7 @@ static int take_object(snap_ctx *c, const struct xprof_rt_object *obj) {
   return 0;
 }
 
-static int add_program(xprof_profile *p, const struct xprof_rt_object *obj) {
+static int add_program(xprof_profile *p, const struct xprof_abi_object *obj) {
   const char *module = rt_object_module(obj);
   xprof_program *g = xprof_find_program(p, module);
   if (!g && !(g = xprof_add_program(p, module)))
@@ -339,13 +339,13 @@ static int add_program(xprof_profile *p, const struct xprof_rt_object *obj) {
 /* Snapshot the objects going to `dir` (all of them, or just `only`);
  * obj_dirs[i] is the directory of the i-th registered object. */
 static xprof_profile *snapshot(const char *dir, char *const *obj_dirs,
-                               const struct xprof_rt_object *only,
+                               const struct xprof_abi_object *only,
                                const target *targets, size_t n_targets) {
   snap_ctx c = {xprof_profile_new(), targets, n_targets, NULL, 0, NULL, 0};
   if (!c.p)
     return NULL;
   size_t n_procs = 0;
-  for (struct xprof_rt_object *o = rt_objects; o; o = o->next)
+  for (struct xprof_abi_object *o = rt_objects; o; o = o->next)
     n_procs += o->n_procs;
   size_t slots = 16;
   while (slots < 2 * n_procs)
@@ -357,7 +357,7 @@ static xprof_profile *snapshot(const char *dir, char *const *obj_dirs,
     return NULL;
   }
   size_t idx = 0;
-  for (struct xprof_rt_object *o = rt_objects; o; o = o->next, idx++) {
+  for (struct xprof_abi_object *o = rt_objects; o; o = o->next, idx++) {
     if ((only && o != only) || !obj_dirs[idx] || strcmp(obj_dirs[idx], dir) != 0)
       continue;
     int rc;
@@ -631,9 +631,9 @@ struct dir_list {
 };
 
 /* Returns 0, or -1 when out of memory. */
-static int profile_dirs(const struct xprof_rt_object *only, struct dir_list *l) {
+static int profile_dirs(const struct xprof_abi_object *only, struct dir_list *l) {
   l->n_objs = l->n_dirs = 0;
-  for (struct xprof_rt_object *o = rt_objects; o; o = o->next)
+  for (struct xprof_abi_object *o = rt_objects; o; o = o->next)
     l->n_objs++;
   l->obj_dirs = xprof_calloc(l->n_objs + 1, sizeof *l->obj_dirs);
   l->dirs = xprof_calloc(l->n_objs + 1, sizeof *l->dirs);
@@ -643,7 +643,7 @@ static int profile_dirs(const struct xprof_rt_object *only, struct dir_list *l) 
     return -1;
   }
   size_t idx = 0;
-  for (struct xprof_rt_object *o = rt_objects; o; o = o->next, idx++) {
+  for (struct xprof_abi_object *o = rt_objects; o; o = o->next, idx++) {
     if (only && o != only)
       continue;
     char *d = l->obj_dirs[idx] = rt_profile_dir(o);
@@ -705,10 +705,10 @@ static int snapshot_empty(const xprof_profile *snap) {
 /* Whether obj counted anything since its last write: a counter, a
  * thread's copy, a value-profile site.  A look, where a snapshot moves
  * the counts into a profile it builds for every procedure. */
-static int object_counted(const struct xprof_rt_object *obj) {
+static int object_counted(const struct xprof_abi_object *obj) {
   const uint64_t *looked = NULL;
   for (uint32_t j = 0; j < obj->n_procs; j++) {
-    const struct xprof_rt_proc *rp = &obj->procs[j];
+    const struct xprof_abi_proc *rp = &obj->procs[j];
     for (uint32_t k = 0; k < rp->n_counters; k++)
       if (__atomic_load_n(&rp->counters[k], __ATOMIC_RELAXED))
         return 1;
@@ -721,7 +721,7 @@ static int object_counted(const struct xprof_rt_object *obj) {
   return 0;
 }
 
-int rt_dump_locked(const struct xprof_rt_object *only, enum rt_occasion when) {
+int rt_dump_locked(const struct xprof_abi_object *only, enum rt_occasion when) {
   if (rt_dumped && when != RT_ON_REQUEST)
     return 0;
   /* The write of one object (its destructor: at exit, after the
@@ -769,14 +769,14 @@ int rt_dump_locked(const struct xprof_rt_object *only, enum rt_occasion when) {
   return status;
 }
 
-void rt_zero_locked(const struct xprof_rt_object *only) {
-  for (struct xprof_rt_object *o = rt_objects; o; o = o->next) {
+void rt_zero_locked(const struct xprof_abi_object *only) {
+  for (struct xprof_abi_object *o = rt_objects; o; o = o->next) {
     if (only && o != only)
       continue;
     /* By procedure: comdat functions' counters are outside the object's
      * own array. */
     for (uint32_t j = 0; j < o->n_procs; j++) {
-      const struct xprof_rt_proc *rp = &o->procs[j];
+      const struct xprof_abi_proc *rp = &o->procs[j];
       for (uint32_t k = 0; k < rp->n_counters; k++)
         __atomic_store_n(&rp->counters[k], 0, __ATOMIC_RELAXED);
       for (uint32_t s = 0; s < rp->n_vp_sites; s++)

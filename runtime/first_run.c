@@ -4,7 +4,7 @@
  *
  * The compiled code of each procedure tests its first-run word at entry
  * and, while it is still zero, stores there the next rank, which it takes
- * from __xprof_first_runs with a relaxed atomic add: no call, so that a
+ * from XPROF_FIRST_RUNS with a relaxed atomic add: no call, so that a
  * leaf function stays a leaf.  Two threads that enter a procedure at once
  * may both store; either rank will do.  The words are never reset
  * (xprof_reset forgets counts, not order), a forked child goes on from
@@ -13,4 +13,4 @@
  */
 #include "rt_internal.h"
 
-RT_EXPORT uint64_t __xprof_first_runs;
+RT_EXPORT uint64_t XPROF_FIRST_RUNS;

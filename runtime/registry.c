@@ -2,8 +2,8 @@
  * registry.c - registration of instrumented object files, process-wide
  * hooks (exit, fork) and the public API.
  *
- * Every object file's constructor calls __xprof_register; its destructor
- * calls __xprof_unregister, which writes that object's remaining counts
+ * Every object file's constructor calls XPROF_REGISTER; its destructor
+ * calls XPROF_UNREGISTER, which writes that object's remaining counts
  * (dlclose, or code that ran in destructors after the exit-time write).
  * Data is written at exit by an atexit handler installed at the first
  * registration, so C++ static destructors registered later are counted;
@@ -27,7 +27,7 @@
 
 static pthread_mutex_t rt_lock = PTHREAD_MUTEX_INITIALIZER;
 __thread unsigned rt_busy;
-struct xprof_rt_object *rt_objects;
+struct xprof_abi_object *rt_objects;
 struct rt_settings rt_settings;
 
 /* rt_busy is raised before the lock is taken and lowered after it is
@@ -232,8 +232,8 @@ static int mapped_file(uintptr_t addr) {
 /* The module's path, worked out once and kept in the object: the file
  * mapped where the object is, else the name the dynamic linker knows it
  * by, else the program's. */
-const char *rt_object_module(const struct xprof_rt_object *obj) {
-  struct xprof_rt_object *o = (struct xprof_rt_object *)obj;
+const char *rt_object_module(const struct xprof_abi_object *obj) {
+  struct xprof_abi_object *o = (struct xprof_abi_object *)obj;
   if (o->runtime_reserved[0])
     return (const char *)(uintptr_t)o->runtime_reserved[0];
   struct module_search m = {(uintptr_t)obj, NULL, 0};
@@ -323,15 +323,15 @@ static void first_registration(void) {
   rt_sample_start();
 }
 
-RT_EXPORT void __xprof_register(struct xprof_rt_object *obj) {
+RT_EXPORT void XPROF_REGISTER(struct xprof_abi_object *obj) {
   if (!obj)
     return;
-  if (obj->abi_version != XPROF_RT_ABI_VERSION) {
+  if (obj->abi_version != XPROF_ABI_VERSION) {
     rt_message("%s: compiled for xprof runtime ABI version %u, but this "
                "runtime speaks version %d; its profile data will not be "
                "collected (rebuild it with this xprof)",
                obj->path ? obj->path : "an object file", obj->abi_version,
-               XPROF_RT_ABI_VERSION);
+               XPROF_ABI_VERSION);
     return;
   }
   rt_enter();
@@ -339,7 +339,7 @@ RT_EXPORT void __xprof_register(struct xprof_rt_object *obj) {
     first_registration();
   forget_mapping();
   /* Appended, so that profiles list object files in registration order. */
-  struct xprof_rt_object **pp = &rt_objects;
+  struct xprof_abi_object **pp = &rt_objects;
   for (; *pp; pp = &(*pp)->next)
     if (*pp == obj) {
       rt_leave();
@@ -355,13 +355,13 @@ RT_EXPORT void __xprof_register(struct xprof_rt_object *obj) {
    * that interposes open or read would see. */
 }
 
-RT_EXPORT void __xprof_unregister(struct xprof_rt_object *obj) {
-  if (!obj || obj->abi_version != XPROF_RT_ABI_VERSION)
+RT_EXPORT void XPROF_UNREGISTER(struct xprof_abi_object *obj) {
+  if (!obj || obj->abi_version != XPROF_ABI_VERSION)
     return;
   if (!rt_enter_unless_inside("an object's destructor (exit or dlclose)"))
     return;
   forget_mapping();
-  struct xprof_rt_object **pp = &rt_objects;
+  struct xprof_abi_object **pp = &rt_objects;
   while (*pp && *pp != obj)
     pp = &(*pp)->next;
   if (*pp) {

@@ -1,7 +1,8 @@
 /*
  * rt_internal.h - state shared by the runtime's sources.  Nothing here is
  * visible outside the runtime: the library is built with hidden
- * visibility, and only the entry points of xprof_rt.h are exported.
+ * visibility, and only the entry points of the ABI (xprof_abi.h) and the
+ * API of xprof_rt.h are exported.
  */
 #ifndef XPROF_RT_INTERNAL_H
 #define XPROF_RT_INTERNAL_H
@@ -10,6 +11,7 @@
 #include <signal.h>
 
 #include "xprof.h"
+#include "xprof_abi.h"
 #include "xprof_rt.h"
 
 #define RT_EXPORT __attribute__((visibility("default")))
@@ -33,7 +35,7 @@ void rt_leave(void);
  * for itself, and the data is half-way through an update anyway.  WHAT
  * names the occasion in the message. */
 int rt_enter_unless_inside(const char *what);
-extern struct xprof_rt_object *rt_objects;
+extern struct xprof_abi_object *rt_objects;
 
 /* Print "xprof: ..." on stderr. */
 void rt_message(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -62,9 +64,9 @@ extern struct rt_settings rt_settings;
 void rt_read_settings(void);
 
 /* Module (executable or shared library) that holds an object. */
-const char *rt_object_module(const struct xprof_rt_object *obj);
+const char *rt_object_module(const struct xprof_abi_object *obj);
 /* Profile directory for an object at this moment (malloc'd). */
-char *rt_profile_dir(const struct xprof_rt_object *obj);
+char *rt_profile_dir(const struct xprof_abi_object *obj);
 
 /* When a write happens.  From RT_AT_EXIT on, the process (or this image
  * of it) ends: data a failed write could not store is lost, not kept for
@@ -88,9 +90,9 @@ extern int rt_dumped;
 /* Write the counts of the registered objects (all, or just `only`) and
  * zero them; caller holds rt_lock.  Returns 0 or -1 (0 without writing
  * anything when rt_dumped stops a write not on request). */
-int rt_dump_locked(const struct xprof_rt_object *only, enum rt_occasion when);
+int rt_dump_locked(const struct xprof_abi_object *only, enum rt_occasion when);
 /* Zero counters and value profiles (all objects, or just `only`). */
-void rt_zero_locked(const struct xprof_rt_object *only);
+void rt_zero_locked(const struct xprof_abi_object *only);
 /* Drop data kept from failed writes. */
 void rt_drop_pending_locked(void);
 /* Forget which profile directories this process counted its run in. */
@@ -108,16 +110,16 @@ void rt_vp_clear(uint64_t *state);
 int rt_vp_counted(const uint64_t *state);
 
 /* Per-thread counters (threads.c); the _locked ones want rt_lock held. */
-void rt_threads_register_locked(const struct xprof_rt_object *obj);
-void rt_threads_unregister_locked(const struct xprof_rt_object *obj);
+void rt_threads_register_locked(const struct xprof_abi_object *obj);
+void rt_threads_unregister_locked(const struct xprof_abi_object *obj);
 /* Add to sum[] what the threads counted for rp since the last call. */
-void rt_threads_take(const struct xprof_rt_object *obj,
-                     const struct xprof_rt_proc *rp, uint64_t *sum);
+void rt_threads_take(const struct xprof_abi_object *obj,
+                     const struct xprof_abi_proc *rp, uint64_t *sum);
 /* Whether a thread counted in rp's array (any procedure's part of it)
  * since the last rt_threads_take: a look that changes nothing.  *looked
  * is the array looked at last (NULL at first): the procedures of an
  * object share one, which is looked at once. */
-int rt_threads_counted(const struct xprof_rt_object *obj, const struct xprof_rt_proc *rp,
+int rt_threads_counted(const struct xprof_abi_object *obj, const struct xprof_abi_proc *rp,
                        const uint64_t **looked);
 void rt_threads_reset_locked(void);
 void rt_threads_fork_child_locked(void);

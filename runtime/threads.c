@@ -20,7 +20,7 @@
  *     distance, in words, from the array to the running thread's copy;
  *     compiled code does at function entry
  *
- *         d = D;  if (!d) d = __xprof_thread_counters(array, &D);
+ *         d = D;  if (!d) d = XPROF_THREAD_COUNTERS(array, &D);
  *         ... array[d + i] += 1 ...
  *
  * The runtime numbers the arrays of registered objects (slots; a comdat
@@ -122,7 +122,7 @@ static size_t hash_ptr(const void *p) {
 }
 
 /* The counter array that holds a procedure's counters: its slot's key. */
-static uint64_t *proc_array(const struct xprof_rt_proc *rp) {
+static uint64_t *proc_array(const struct xprof_abi_proc *rp) {
   return rp->counters - rp->array_offset;
 }
 
@@ -464,13 +464,13 @@ static void free_thread(struct rt_thread *t) {
 
 /* ---- registration: caller holds rt_lock ---------------------------------- */
 
-void rt_threads_register_locked(const struct xprof_rt_object *obj) {
-  if (!(obj->flags & XPROF_RT_THREAD_COUNTERS))
+void rt_threads_register_locked(const struct xprof_abi_object *obj) {
+  if (!(obj->flags & XPROF_ABI_THREAD_COUNTERS))
     return;
   pass++;
   int twins = 0;
   for (uint32_t j = 0; j < obj->n_procs; j++) {
-    const struct xprof_rt_proc *rp = &obj->procs[j];
+    const struct xprof_abi_proc *rp = &obj->procs[j];
     if (!rp->n_counters)
       continue;
     uint64_t *twin = rp->tls_array ? *rp->tls_array : NULL;
@@ -487,12 +487,12 @@ void rt_threads_register_locked(const struct xprof_rt_object *obj) {
     attach_twins(t);
 }
 
-void rt_threads_unregister_locked(const struct xprof_rt_object *obj) {
-  if (!(obj->flags & XPROF_RT_THREAD_COUNTERS))
+void rt_threads_unregister_locked(const struct xprof_abi_object *obj) {
+  if (!(obj->flags & XPROF_ABI_THREAD_COUNTERS))
     return;
   pass++;
   for (uint32_t j = 0; j < obj->n_procs; j++) {
-    const struct xprof_rt_proc *rp = &obj->procs[j];
+    const struct xprof_abi_proc *rp = &obj->procs[j];
     uint32_t s = rp->n_counters ? find_slot(proc_array(rp)) : 0;
     if (!s || slots[s].mark == pass)
       continue;
@@ -525,9 +525,9 @@ static void take_range(const uint64_t *now, uint64_t *base, uint32_t n, uint64_t
   }
 }
 
-void rt_threads_take(const struct xprof_rt_object *obj,
-                     const struct xprof_rt_proc *rp, uint64_t *sum) {
-  if (!(obj->flags & XPROF_RT_THREAD_COUNTERS))
+void rt_threads_take(const struct xprof_abi_object *obj,
+                     const struct xprof_abi_proc *rp, uint64_t *sum) {
+  if (!(obj->flags & XPROF_ABI_THREAD_COUNTERS))
     return;
   uint32_t s = find_slot(proc_array(rp));
   if (!s)
@@ -554,9 +554,9 @@ static int range_moved(const uint64_t *now, const uint64_t *base, uint32_t n) {
   return 0;
 }
 
-int rt_threads_counted(const struct xprof_rt_object *obj, const struct xprof_rt_proc *rp,
+int rt_threads_counted(const struct xprof_abi_object *obj, const struct xprof_abi_proc *rp,
                        const uint64_t **looked) {
-  if (!(obj->flags & XPROF_RT_THREAD_COUNTERS) || proc_array(rp) == *looked)
+  if (!(obj->flags & XPROF_ABI_THREAD_COUNTERS) || proc_array(rp) == *looked)
     return 0;
   *looked = proc_array(rp);
   uint32_t s = find_slot(proc_array(rp));
@@ -659,7 +659,7 @@ static void thread_exit(void *arg) {
  * not registered yet, no memory, or a thread past its last count).  An
  * array with a twin (a comdat array also compiled for an executable) is
  * counted in the twin. */
-RT_EXPORT intptr_t __xprof_thread_counters(uint64_t *array, intptr_t *tls) {
+RT_EXPORT intptr_t XPROF_THREAD_COUNTERS(uint64_t *array, intptr_t *tls) {
   intptr_t d = 0;
   /* Called back from inside the runtime (an interposed C library function
    * or a signal handler that runs instrumented code): the shared array,

@@ -1,9 +1,11 @@
 /*
- * threads_pm.S - __xprof_thread_counters for callers that keep their
+ * threads_pm.S - XPROF_THREAD_COUNTERS for callers that keep their
  * registers (x86-64), so that the rarely taken slow path of a function's
  * entry code does not make small functions save and restore registers,
  * or look like a call to the inliner, on every call.
  */
+#include "xprof_abi.h"
+
 #if defined(__x86_64__) && defined(__ELF__)
 /* Under -fcf-protection (__CET__: 1 branch tracking, 2 shadow stack) the
  * entry points, reached by indirect calls through the GOT, begin with
@@ -31,7 +33,7 @@
         .text
 
 /*
- * __xprof_thread_counters_asm - __xprof_thread_counters for code that
+ * XPROF_THREAD_COUNTERS_ASM - XPROF_THREAD_COUNTERS for code that
  * calls it from an asm statement the compiler does not see as a call, so that it pays for
  * no call in the functions it is in: the result in rax, every other
  * register kept, the sixteen SSE registers too (the plugins do not use it
@@ -44,12 +46,12 @@
  * bound PLT entry (the dynamic linker's resolver would not keep r10 and
  * r11).  Arguments in rax and rcx (registers GCC's asm constraints can
  * name that hold none of a function's first three arguments), or, at
- * __xprof_thread_counters_asm_r10, in r10 and r11 (LLVM's can name any
+ * XPROF_THREAD_COUNTERS_ASM_R10, in r10 and r11 (LLVM's can name any
  * register: a function's own arguments then all stay where they are).
  */
-        .globl  __xprof_thread_counters_asm_r10
-        .type   __xprof_thread_counters_asm_r10, @function
-__xprof_thread_counters_asm_r10:
+        .globl  XPROF_THREAD_COUNTERS_ASM_R10
+        .type   XPROF_THREAD_COUNTERS_ASM_R10, @function
+XPROF_THREAD_COUNTERS_ASM_R10:
         .cfi_startproc
         ENTRY_BRANCH
         pushq   %rcx
@@ -61,11 +63,11 @@ __xprof_thread_counters_asm_r10:
         .cfi_adjust_cfa_offset -8
         ret
         .cfi_endproc
-        .size   __xprof_thread_counters_asm_r10, .-__xprof_thread_counters_asm_r10
+        .size   XPROF_THREAD_COUNTERS_ASM_R10, .-XPROF_THREAD_COUNTERS_ASM_R10
 
-        .globl  __xprof_thread_counters_asm
-        .type   __xprof_thread_counters_asm, @function
-__xprof_thread_counters_asm:
+        .globl  XPROF_THREAD_COUNTERS_ASM
+        .type   XPROF_THREAD_COUNTERS_ASM, @function
+XPROF_THREAD_COUNTERS_ASM:
         .cfi_startproc
         ENTRY_BRANCH
 .Lasm_body:
@@ -102,7 +104,7 @@ __xprof_thread_counters_asm:
         pushq   %r11
         movq    %rax, %rdi
         movq    %rcx, %rsi
-        call    __xprof_thread_counters@PLT
+        call    XPROF_THREAD_COUNTERS@PLT
         popq    %r11
         popq    %r10
         popq    %r9
@@ -134,6 +136,6 @@ __xprof_thread_counters_asm:
         .cfi_restore %rbp
         ret
         .cfi_endproc
-        .size   __xprof_thread_counters_asm, .-__xprof_thread_counters_asm
+        .size   XPROF_THREAD_COUNTERS_ASM, .-XPROF_THREAD_COUNTERS_ASM
 #endif
         .section .note.GNU-stack,"",@progbits

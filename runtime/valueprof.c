@@ -17,7 +17,7 @@
  * summing to the number of events.
  *
  * The lengths of memory operations are counted by the compiled code
- * itself in a histogram (xprof_rt.h, XPROF_RT_VP_HISTOGRAM): exact, and
+ * itself in a histogram (xprof_abi.h, XPROF_ABI_VP_HISTOGRAM): exact, and
  * without a call for lengths that vary a lot, as sqlite's do.
  */
 #include <sched.h>
@@ -49,7 +49,7 @@ static void site_unlock(uint64_t *state) {
   holding = 0;
 }
 
-/* The compiled code counts the values of the first XPROF_RT_VP_INLINE_PAIRS
+/* The compiled code counts the values of the first XPROF_ABI_VP_INLINE_PAIRS
  * pairs itself (a compare and an add) and calls the runtime for the
  * others, so the most frequent value moves to the front once its count is
  * clearly ahead (by a quarter, so that two values of equal weight do not
@@ -127,50 +127,50 @@ static void record(uint64_t *state, uint64_t value) {
   site_unlock(state);
 }
 
-RT_EXPORT void __xprof_vp_proc(uint64_t *state, const void *callee) {
+RT_EXPORT void XPROF_RECORD_PROC(uint64_t *state, const void *callee) {
   record(state, (uint64_t)(uintptr_t)callee);
 }
 
 /* For objects compiled with single-threaded updates: no atomics at all. */
-RT_EXPORT void __xprof_vp_proc_single(uint64_t *state, const void *callee) {
+RT_EXPORT void XPROF_RECORD_PROC_SINGLE(uint64_t *state, const void *callee) {
   record_locked(state, (uint64_t)(uintptr_t)callee);
 }
 
-RT_EXPORT void __xprof_vp_int(uint64_t *state, int32_t value) {
+RT_EXPORT void XPROF_RECORD_INT(uint64_t *state, int32_t value) {
   record(state, (uint64_t)(int64_t)value);
 }
 
-RT_EXPORT void __xprof_vp_llong(uint64_t *state, int64_t value) {
+RT_EXPORT void XPROF_RECORD_LLONG(uint64_t *state, int64_t value) {
   record(state, (uint64_t)value);
 }
 
 uint32_t rt_vp_words(const uint64_t *state) {
   uint64_t w0 = __atomic_load_n(&state[0], __ATOMIC_RELAXED);
-  return w0 & XPROF_RT_VP_HISTOGRAM ? XPROF_RT_VP_HIST_WORDS
-                                    : XPROF_RT_VP_WORDS((uint32_t)w0);
+  return w0 & XPROF_ABI_VP_HISTOGRAM ? XPROF_ABI_VP_HIST_WORDS
+                                    : XPROF_ABI_VP_WORDS((uint32_t)w0);
 }
 
 /* A histogram's copy grows into one pair per bucket. */
 uint32_t rt_vp_copy_words(const uint64_t *state) {
-  return state[0] & XPROF_RT_VP_HISTOGRAM ? XPROF_RT_VP_WORDS(XPROF_RT_VP_HIST_BUCKETS)
+  return state[0] & XPROF_ABI_VP_HISTOGRAM ? XPROF_ABI_VP_WORDS(XPROF_ABI_VP_HIST_BUCKETS)
                                           : rt_vp_words(state);
 }
 
 /* The length a histogram bucket stands for. */
 static uint64_t bucket_value(uint32_t b) {
-  return b <= XPROF_RT_VP_HIST_LONGEST ? b : XPROF_RT_VP_HIST_OTHER;
+  return b <= XPROF_ABI_VP_HIST_LONGEST ? b : XPROF_ABI_VP_HIST_OTHER;
 }
 
 uint32_t rt_vp_pairs(uint64_t *copy) {
-  if (!(copy[0] & XPROF_RT_VP_HISTOGRAM))
+  if (!(copy[0] & XPROF_ABI_VP_HISTOGRAM))
     return (uint32_t)copy[0];
   /* From the last bucket down, so that no count is overwritten unread. */
-  for (uint32_t b = XPROF_RT_VP_HIST_BUCKETS; b-- > 0;) {
+  for (uint32_t b = XPROF_ABI_VP_HIST_BUCKETS; b-- > 0;) {
     uint64_t count = copy[2 + b];
     copy[2 + 2 * b] = bucket_value(b);
     copy[3 + 2 * b] = count;
   }
-  return XPROF_RT_VP_HIST_BUCKETS;
+  return XPROF_ABI_VP_HIST_BUCKETS;
 }
 
 /* Word by word with exchanges: an add made meanwhile without the lock is

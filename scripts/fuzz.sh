@@ -1,33 +1,41 @@
 #!/usr/bin/env bash
-# Build the libFuzzer targets with clang and run each for a while.
-#   scripts/fuzz.sh [SECONDS_PER_TARGET]     (default 30)
+# Build the libFuzzer targets (CMake's target `fuzz`, with clang) and run
+# each for a while.
+#   scripts/fuzz.sh [BUILD_DIR]          (default build)
+# Environment: FUZZ_SECONDS per target (default 30; 0: build only).
 # The committed corpus in test/fuzz/corpus seeds a scratch copy, so a run
 # never changes the repository.  A crash leaves its input in
-# build-fuzz/crashes/ and makes the script fail.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-secs=${1:-30}
-cc=${FUZZ_CC:-clang-14}
-out=build-fuzz
+# BUILD_DIR/test/fuzz/crashes/ and makes the script fail.  Ends with
+# "N passed, M failed" over the targets.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "${1:-$root/build}" && pwd)
+secs=${FUZZ_SECONDS:-30}
+out=$build/test/fuzz
+if ! cmake --build "$build" --target fuzz >"$out/build.log" 2>&1; then
+  tail -20 "$out/build.log"
+  echo "0 passed, 1 failed"
+  exit 1
+fi
 mkdir -p "$out/crashes"
-flags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Ilibxprof"
-status=0
+passed=0
+failed=0
 for target in text binary shape exports; do
-  bin="$out/fuzz_$target"
-  # shellcheck disable=SC2086
-  "$cc" $flags -o "$bin" "test/fuzz/fuzz_$target.c" libxprof/*.c
+  [ "$secs" = 0 ] && break
   work=$(mktemp -d)
-  cp "test/fuzz/corpus/$target/"* "$work/"
+  cp "$root/test/fuzz/corpus/$target/"* "$work/"
   log="$out/fuzz_$target.log"
-  if "$bin" -max_total_time="$secs" -max_len=4096 -timeout=10 \
+  if "$out/fuzz_$target" -max_total_time="$secs" -max_len=4096 -timeout=10 \
        -artifact_prefix="$out/crashes/$target-" "$work" >"$log" 2>&1; then
     runs=$(grep -o 'Done [0-9]* runs' "$log" | tail -1 || true)
     echo "fuzz $target: ok (${runs:-no summary}, ${secs}s)"
+    passed=$((passed + 1))
   else
     echo "fuzz $target: FAILED, see $log and $out/crashes/"
     tail -20 "$log"
-    status=1
+    failed=$((failed + 1))
   fi
   rm -rf "$work"
 done
-exit $status
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

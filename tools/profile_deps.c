@@ -40,7 +40,7 @@
 #include <unistd.h>
 
 #include "profile_deps.h"
-#include "xprof.h"
+#include "xprof_plan.h"
 
 /* A command line read from /proc: the arguments point into text. */
 struct cmdline {

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "response_files.h"
-#include "xprof.h"
+#include "xprof_plan.h"
 
 /* GCC gives up after 2000 expansions, which only a file that includes
  * itself reaches. */

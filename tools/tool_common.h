@@ -2,7 +2,8 @@
 #ifndef XPROF_TOOL_COMMON_H
 #define XPROF_TOOL_COMMON_H
 
-#include "xprof.h"
+#include "xprof_plan.h"
+#include "xprof_views.h"
 
 /* The tool's name for messages, set by tool_init. */
 extern const char *tool_name;

@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xprof.h"
+#include "xprof_plan.h"
+#include "xprof_views.h"
 
 static int same_shape(const xprof_shape *a, const xprof_shape *b) {
   if (a->n_nodes != b->n_nodes || a->n_edges != b->n_edges || a->n_sites != b->n_sites ||

@@ -14,8 +14,27 @@ if not build:
 build = os.path.abspath(build)
 config.test_exec_root = os.path.join(build, "test", "lit")
 
-llvm_bin = lit_config.params.get("llvm_bin", "/usr/lib/llvm-14/bin")
-path = [os.path.join(build, "tools"), os.path.join(build, "bin"), llvm_bin]
+# What CMake found: the compilers, LLVM's tools, the plugins
+# (lit.site.cfg.py, written from lit.site.cfg.py.in).
+site = {}
+site_file = os.path.join(build, "test", "lit", "lit.site.cfg.py")
+if not os.path.exists(site_file):
+    lit_config.fatal("%s is missing: configure the build with CMake first" % site_file)
+exec(open(site_file).read(), site)
+llvm_bin = site["llvm_bin"]
+# The tests name the compilers gcc, g++, clang and clang++: those of the
+# build, through links in the build's test directory, ahead of the rest.
+compilers = os.path.join(config.test_exec_root, "compilers")
+os.makedirs(compilers, exist_ok=True)
+for name, target in (("gcc", site["gcc"]), ("g++", site["gxx"]), ("clang", site["clang"]),
+                     ("clang++", site["clangxx"])):
+    link = os.path.join(compilers, name)
+    if target and (not os.path.islink(link) or os.readlink(link) != target):
+        if os.path.lexists(link):
+            os.remove(link)
+        os.symlink(target, link)
+path = [compilers, os.path.join(build, "tools"), os.path.join(build, "bin")] + (
+    [llvm_bin] if llvm_bin else [])
 config.environment["PATH"] = os.pathsep.join(path + [config.environment.get("PATH", os.environ["PATH"])])
 config.environment["LC_ALL"] = "C"
 for var in ("SUN_PROFDATA", "SUN_PROFDATA_DIR", "SUN_PROFDATA_REPLACE"):
@@ -38,23 +57,27 @@ config.substitutions.append(("%status", "bash " + os.path.join(config.test_sourc
 # Compile a test program against the runtime, as the drivers link it.
 rt = os.path.join(build, "runtime", "libxprof_rt.a")
 src_root = os.path.dirname(os.path.dirname(config.test_source_root))
-cc_rt = ("gcc -O1 -g -I{rt_src} -I{lib_src} -I{inputs} -Wl,--push-state,--whole-archive {rt} "
+cc_rt = ("{cc} -O1 -g -I{rt_src} -I{abi_src} -I{lib_src} -I{inputs} -Wl,--push-state,--whole-archive {rt} "
          "-Wl,--pop-state -lpthread -ldl").format(
-    rt_src=os.path.join(src_root, "runtime"), lib_src=os.path.join(src_root, "libxprof"),
-    inputs=os.path.join(config.test_source_root, "runtime", "Inputs"), rt=rt)
+    rt_src=os.path.join(src_root, "runtime"), abi_src=os.path.join(src_root, "abi"),
+    lib_src=os.path.join(src_root, "libxprof", "format"),
+    inputs=os.path.join(config.test_source_root, "runtime", "Inputs"), rt=rt, cc=site["gcc"] or "gcc")
 config.substitutions.append(("%cc_rt", cc_rt))
 # The same with the runtime compiled from its sources under ASan and UBSan
 # (the library itself is built without sanitizers).
 import glob
-# libxprof's memory.c is the tools' allocator: the runtime brings its own.
-rt_sources = sorted(glob.glob(os.path.join(src_root, "runtime", "*.[cS]")) +
-                    [f for f in glob.glob(os.path.join(src_root, "libxprof", "*.c"))
+# The runtime and libxprof's format layer; libxprof's memory.c is the
+# tools' allocator (the runtime brings its own), dynlist.c a build tool.
+rt_sources = sorted([f for f in glob.glob(os.path.join(src_root, "runtime", "*.[cS]"))
+                     if os.path.basename(f) != "dynlist.c"] +
+                    [f for f in glob.glob(os.path.join(src_root, "libxprof", "format", "*.c"))
                      if os.path.basename(f) != "memory.c"])
-cc_rt_san = ("gcc -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all "
-             "-I{rt_src} -I{lib_src} -I{inputs} {sources} -lpthread -ldl").format(
-    rt_src=os.path.join(src_root, "runtime"), lib_src=os.path.join(src_root, "libxprof"),
+cc_rt_san = ("{cc} -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all "
+             "-I{rt_src} -I{abi_src} -I{lib_src} -I{inputs} {sources} -lpthread -ldl").format(
+    rt_src=os.path.join(src_root, "runtime"), abi_src=os.path.join(src_root, "abi"),
+    lib_src=os.path.join(src_root, "libxprof", "format"),
     inputs=os.path.join(config.test_source_root, "runtime", "Inputs"),
-    sources=" ".join(rt_sources))
+    sources=" ".join(rt_sources), cc=site["gcc"] or "gcc")
 config.substitutions.append(("%cc_san_rt", cc_rt_san))
 
 # Root may mount: the tests of read-only and full file systems need it.
@@ -73,17 +96,15 @@ import platform
 if platform.machine() == "x86_64":
     config.available_features.add("x86_64")
 
-# The LLVM plugin is named for its LLVM (xprof-llvm14.so, ...): the one
-# for llvm_bin's version (compatibility runs: --param
-# llvm_bin=/usr/lib/llvm-16/bin with a build configured for LLVM 16).
-import re
-m = re.search(r"llvm-(\d+)", llvm_bin)
-llvm_major = int(m.group(1)) if m else 14
-llvm_plugin = os.path.join(build, "llvm-pass", "xprof-llvm%d.so" % llvm_major)
+# The LLVM plugin is named for its LLVM (xprof-llvm14.so, ...), the one
+# the build was configured for (compatibility runs: a build configured
+# with -DXPROF_LLVM_CONFIG=llvm-config-16).
+llvm_major = int(site["llvm_major"] or 0)
+llvm_plugin = site["llvm_plugin"]
 config.substitutions.append(("%llvm_plugin", llvm_plugin))
 
 # Features for tests that need optional parts of the build.
-for feature, path in (("gcc-plugin", os.path.join(build, "gcc-plugin/xprof.so")),
+for feature, path in (("gcc-plugin", site["gcc_plugin"]),
                       ("llvm-plugin", llvm_plugin),
                       ("runtime", rt)):
     if os.path.exists(path):

@@ -42,7 +42,7 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 . "$root/bench/lib.sh"
-export PATH=$root/build/tools:$PATH
+export PATH=$build/tools:$PATH # lib.sh: BUILD, default build/
 torture=${XPROF_SUITE_TORTURE:-0} # set for the --one runs below
 [ "${1:-}" = --torture ] && { torture=1; shift; }
 scans=0

@@ -27,7 +27,7 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 . "$root/bench/lib.sh"
-export PATH=$root/build/tools:$PATH
+export PATH=$build/tools:$PATH # lib.sh: BUILD, default build/
 compilers=${1:-both}
 [ "$compilers" = both ] && compilers="gcc clang"
 store=${XPROF_SUITES:-/tmp/xprof-suites}

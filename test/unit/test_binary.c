@@ -1,8 +1,10 @@
 /* test_binary.c - the binary format: round trips, corruption, the index. */
 #include <stdlib.h>
 
-#include "../../libxprof/binary_format.h"
-#include "../../libxprof/internal.h"
+#include "../../libxprof/format/binary_format.h"
+#include "../../libxprof/format/internal.h"
+#include "xprof_plan.h"
+#include "xprof_views.h"
 #include "unit.h"
 
 static xprof_profile *sample(void) {

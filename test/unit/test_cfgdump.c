@@ -5,7 +5,8 @@
 #include <stdlib.h>
 
 #include "unit.h"
-#include "xprof.h"
+#include "xprof_plan.h"
+#include "xprof_views.h"
 
 /* A diamond: ENTRY -> 2 -> {3, 4} -> 5 -> EXIT, one edge measured by
  * value-profile site 0. */

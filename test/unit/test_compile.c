@@ -1,8 +1,9 @@
-/* test_compile.c - what both plugins take from libxprof/compile.c. */
+/* test_compile.c - what both plugins take from libxprof/plan/naming.c. */
 #include <stdlib.h>
 
 #include "unit.h"
-#include "xprof.h"
+#include "xprof_plan.h"
+#include "xprof_views.h"
 
 /* Two C++ instantiations that agree on their first 1,500 characters get
  * different array names; a short name is kept whole. */
@@ -12,15 +13,15 @@ static void comdat_names(void) {
   memset(b, 'x', 2000);
   a[2000] = b[2000] = 0;
   b[1999] = 'y';
-  char *na = xprof_comdat_array_name(XPROF_COMDAT_COUNTERS, a, 0x42);
-  char *nb = xprof_comdat_array_name(XPROF_COMDAT_COUNTERS, b, 0x42);
+  char *na = xprof_comdat_array_name(XPROF_ABI_STR(XPROF_COMDAT_COUNTERS), a, 0x42);
+  char *nb = xprof_comdat_array_name(XPROF_ABI_STR(XPROF_COMDAT_COUNTERS), b, 0x42);
   CHECK(na && nb && strcmp(na, nb) != 0);
   CHECK(na && strlen(na) < 260); /* the name is cut, the hash kept */
-  char *again = xprof_comdat_array_name(XPROF_COMDAT_COUNTERS, a, 0x42);
+  char *again = xprof_comdat_array_name(XPROF_ABI_STR(XPROF_COMDAT_COUNTERS), a, 0x42);
   CHECK_STR(again, na); /* alike in every translation unit */
-  char *other_key = xprof_comdat_array_name(XPROF_COMDAT_COUNTERS, a, 0x43);
+  char *other_key = xprof_comdat_array_name(XPROF_ABI_STR(XPROF_COMDAT_COUNTERS), a, 0x43);
   CHECK(other_key && strcmp(other_key, na) != 0);
-  char *shortname = xprof_comdat_array_name(XPROF_COMDAT_TWIN, "_Z1fv", 0xab);
+  char *shortname = xprof_comdat_array_name(XPROF_ABI_STR(XPROF_TWIN_VAR), "_Z1fv", 0xab);
   CHECK_STR(shortname, "__xprof_t._Z1fv.ab");
   xprof_free(na);
   xprof_free(nb);
@@ -83,23 +84,70 @@ static void ends_and_skips(void) {
   CHECK(!xprof_skip_function(&skip, "f", NULL, NULL));
 }
 
+/* Messages a plan says, kept for checks: kind and text of the last two. */
+static struct {
+  xprof_diag_kind kind[2];
+  char text[2][1024];
+  unsigned n;
+} said;
+
+static void keep(void *ctx, xprof_diag_kind kind, enum xprof_warning w, const char *text) {
+  (void)ctx, (void)w;
+  unsigned i = said.n++ % 2;
+  said.kind[i] = kind;
+  snprintf(said.text[i], sizeof said.text[i], "%s", text);
+}
+
 static void use_summary(void) {
-  xprof_use_stats st = {3, 1, 0, 1, 2, 1, 0, 0, 0};
-  char buf[512];
-  xprof_use_summary_text(&st, "/b/x.o", 1, buf, sizeof buf);
-  CHECK_STR(buf, "/b/x.o: 3 procedures matched the profile, 1 mismatched, 0 missing; "
-                 "1 indirect call promoted, 1 operation specialized to profiled values; "
-                 "2 never ran in training "
-                 "(optimized as without a profile)");
-  /* Salvaged functions: counted among the matched, and said. */
-  st.salvaged = 2;
-  st.salvage_mass = 400;
-  st.salvage_matched = 300;
-  xprof_use_summary_text(&st, "/b/x.o", 0, buf, sizeof buf);
-  CHECK_HAS(buf, "2 never ran in training; 2 salvaged from changed code");
-  xprof_use_salvage_text(&st, "/b/x.o", buf, sizeof buf);
-  CHECK_STR(buf, "/b/x.o: 2 functions changed since the training build; their profile data "
-                 "was salvaged (75% of their counts matched the new code)");
+  xprof_options o;
+  xprof_options_init(&o);
+  o.verbose = 1;
+  o.partial_training = 1;
+  xprof_diag d = {&o, keep, NULL};
+  xprof_use u;
+  memset(&u, 0, sizeof u);
+  u.o = &o;
+  u.d = &d;
+  u.objpath = "/b/x.o";
+  u.profile = xprof_profile_new();
+  u.st = (xprof_use_stats){3, 1, 0, 1, 2, 1, 0, 0, 0};
+  said.n = 0;
+  xprof_use_close(&u);
+  CHECK_U64(said.n, 1);
+  CHECK(said.kind[0] == XPROF_DIAG_NOTE);
+  CHECK_STR(said.text[0], "xprof: /b/x.o: 3 procedures matched the profile, 1 mismatched, 0 "
+                          "missing; 1 indirect call promoted, 1 operation specialized to "
+                          "profiled values; 2 never ran in training "
+                          "(optimized as without a profile)");
+  /* Salvaged functions: counted among the matched, said in the note, and
+   * a warning of their own. */
+  o.partial_training = 0;
+  u.profile = xprof_profile_new();
+  u.st.salvaged = 2;
+  u.st.salvage_mass = 400;
+  u.st.salvage_matched = 300;
+  said.n = 0;
+  xprof_use_close(&u);
+  CHECK_U64(said.n, 2);
+  CHECK(said.kind[0] == XPROF_DIAG_WARNING);
+  CHECK_STR(said.text[0], "xprof: /b/x.o: 2 functions changed since the training build; their "
+                          "profile data was salvaged (75% of their counts matched the new "
+                          "code)");
+  CHECK_HAS(said.text[1], "2 never ran in training; 2 salvaged from changed code");
+  /* The warning as the options make it: an error, or nothing. */
+  o.warning[XPROF_W_COVERAGE_MISMATCH] = XPROF_WARN_ERROR;
+  o.verbose = 0;
+  u.profile = xprof_profile_new();
+  said.n = 0;
+  xprof_use_close(&u);
+  CHECK_U64(said.n, 1);
+  CHECK(said.kind[0] == XPROF_DIAG_ERROR);
+  o.warning[XPROF_W_COVERAGE_MISMATCH] = XPROF_WARN_OFF;
+  u.profile = xprof_profile_new();
+  said.n = 0;
+  xprof_use_close(&u);
+  CHECK_U64(said.n, 0);
+  xprof_options_free(&o);
 }
 
 /* A profile of two object files, each with one procedure of 3 counters

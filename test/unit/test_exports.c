@@ -2,7 +2,9 @@
  * profile files, aprof reports. */
 #include <stdlib.h>
 
-#include "../../libxprof/internal.h"
+#include "../../libxprof/format/internal.h"
+#include "xprof_plan.h"
+#include "xprof_views.h"
 #include "unit.h"
 
 /* Counts past 16 bits (histogram) and 32 bits (arcs) are split into

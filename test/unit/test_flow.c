@@ -2,7 +2,8 @@
 #include <stdlib.h>
 
 #include "unit.h"
-#include "xprof.h"
+#include "xprof_plan.h"
+#include "xprof_views.h"
 
 static uint64_t rng_state = 0x243f6a8885a308d3ull;
 static uint64_t rng(void) {

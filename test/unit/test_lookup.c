@@ -7,7 +7,8 @@
 #include <stdlib.h>
 
 #include "unit.h"
-#include "xprof.h"
+#include "xprof_plan.h"
+#include "xprof_views.h"
 
 static void pathmap_between_paths(void) {
   unsigned d = 0;

@@ -2,7 +2,8 @@
 #include <stdlib.h>
 
 #include "unit.h"
-#include "xprof.h"
+#include "xprof_plan.h"
+#include "xprof_views.h"
 
 /* A profile with program P holding objects a.o and b.o, each with one
  * procedure of 3 counters (c0, c1, c2) and one VP_INT record. */

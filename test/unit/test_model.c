@@ -3,7 +3,8 @@
 #include <stdlib.h>
 
 #include "unit.h"
-#include "xprof.h"
+#include "xprof_plan.h"
+#include "xprof_views.h"
 
 static void validation(void) {
   xprof_error err;

@@ -6,7 +6,8 @@
 #include <stdlib.h>
 
 #include "unit.h"
-#include "xprof.h"
+#include "xprof_plan.h"
+#include "xprof_views.h"
 
 enum { MAXN = 16, MAXE = 24 };
 
@@ -312,7 +313,7 @@ static void sites_follow(void) {
   uint64_t side[2];
   xprof_salvage_result r;
   xprof_error err;
-  CHECK(xprof_use_salvage(o, f, &now, ec, nc2, &vp, &n_vp, side, &r, &err) == 0);
+  CHECK(xprof_salvage_proc(o, f, &now, ec, nc2, &vp, &n_vp, side, &r, &err) == 0);
   CHECK_U64(side[0], XPROF_NO_SIDE); /* in the new block X */
   CHECK_U64(side[1], 42);            /* in B */
   CHECK_U64(r.sites, 3);

@@ -2,7 +2,9 @@
  * and the ELF reader that gives them to functions. */
 #include <stdlib.h>
 
-#include "../../libxprof/internal.h"
+#include "../../libxprof/format/internal.h"
+#include "xprof_plan.h"
+#include "xprof_views.h"
 #include "unit.h"
 
 /* An image of 64 bytes of text at 0x1000 with 4-byte bins. */

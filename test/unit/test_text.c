@@ -3,7 +3,8 @@
 #include <stdlib.h>
 
 #include "unit.h"
-#include "xprof.h"
+#include "xprof_plan.h"
+#include "xprof_views.h"
 
 static char *to_text(const xprof_profile *p) {
   char *buf = NULL;

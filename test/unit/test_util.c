@@ -5,7 +5,8 @@
 #include <unistd.h>
 
 #include "unit.h"
-#include "xprof.h"
+#include "xprof_plan.h"
+#include "xprof_views.h"
 
 typedef struct item {
   int key;

@@ -14,7 +14,7 @@
 #include "xprof.h"
 
 static uint64_t counters[2];
-static const struct xprof_rt_proc procs[] = {
+static const struct xprof_abi_proc procs[] = {
     {"main", 0xa1, 0, 2, counters, 0, 0, NULL, NULL},
 };
 XP_OBJECT(obj, "/handmade/api.o", 0xa1, 1, NULL, procs, counters)

@@ -49,7 +49,7 @@
 #endif
 
 static uint64_t counters[3];
-static const struct xprof_rt_proc procs[] = {
+static const struct xprof_abi_proc procs[] = {
     {"main", 0xaaaa, 0, 2, &counters[0], 0, 0, NULL, NULL},
     {"never_run", 0xbbbb, 1, 1, &counters[2], 0, 0, NULL, NULL},
 };

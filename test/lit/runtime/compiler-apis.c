@@ -43,7 +43,7 @@ const char *__llvm_profile_get_path_prefix(void);
 int __llvm_profile_register_write_file_atexit(void);
 
 static uint64_t counters[2];
-static const struct xprof_rt_proc procs[] = {
+static const struct xprof_abi_proc procs[] = {
     {"main", 0xc0, 0, 2, counters, 0, 0, NULL, NULL},
 };
 XP_OBJECT(obj, "/handmade/apis.o", 0xc0, 1, NULL, procs, counters)

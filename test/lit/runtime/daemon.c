@@ -17,7 +17,7 @@
 #include "handmade.h"
 
 static uint64_t counters[2];
-static const struct xprof_rt_proc procs[] = {
+static const struct xprof_abi_proc procs[] = {
     {"main", 0xd0, 0, 2, counters, 0, 0, NULL, NULL},
 };
 XP_OBJECT(obj, "/handmade/daemon.o", 0xd0, 1, NULL, procs, counters)

@@ -9,7 +9,7 @@
 #include "handmade.h"
 
 static uint64_t counters[2];
-static const struct xprof_rt_proc procs[] = {
+static const struct xprof_abi_proc procs[] = {
     {"main", 0xd1, 0, 1, &counters[0], 0, 0, NULL, NULL},
     {"late", 0xd2, 1, 1, &counters[1], 0, 0, NULL, NULL},
 };

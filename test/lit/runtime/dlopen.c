@@ -24,7 +24,7 @@
 #include "xprof.h"
 
 static uint64_t counters[1];
-static const struct xprof_rt_proc procs[] = {
+static const struct xprof_abi_proc procs[] = {
     {"main", 0x40, 0, 1, counters, 0, 0, NULL, NULL},
 };
 XP_OBJECT(obj, "/handmade/host.o", 0x40, 1, NULL, procs, counters)

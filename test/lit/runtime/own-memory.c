@@ -84,10 +84,10 @@ static void (*const targets[])(void) = {t0,  t1,  t2,  t3,  t4,  t5,  t6,
                                         t14, t15, t16, t17, t18, t19};
 
 static uint64_t counters[1];
-static uint64_t site[XPROF_RT_VP_WORDS(4)] = {4};
-static const struct xprof_rt_vp_site sites[] = {{XPROF_RT_VP_PROC, 0, site}};
+static uint64_t site[XPROF_ABI_VP_WORDS(4)] = {4};
+static const struct xprof_abi_vp_site sites[] = {{XPROF_ABI_VP_PROC, 0, site}};
 #define TP(k) XP_TARGET(t##k, 0x100 + k, 0, counters)
-static const struct xprof_rt_proc procs[] = {
+static const struct xprof_abi_proc procs[] = {
     {"main", 0x1, 0, 1, counters, 1, 0, sites, NULL},
     TP(0), TP(1), TP(2), TP(3), TP(4), TP(5), TP(6), TP(7), TP(8), TP(9),
     TP(10), TP(11), TP(12), TP(13), TP(14), TP(15), TP(16), TP(17), TP(18), TP(19)};
@@ -97,7 +97,7 @@ XP_OBJECT(obj, "/handmade/own.o", 0x9, 4, NULL, procs, counters)
 static uint64_t array[2];
 static intptr_t tls_word;
 static __thread intptr_t *tls_of_thread;
-static const struct xprof_rt_proc worker_procs[] = {
+static const struct xprof_abi_proc worker_procs[] = {
     {"worker", 0x5, 0, 2, array, 0, 0, NULL, NULL, NULL}};
 XP_THREAD_OBJECT(wobj, "/handmade/own-threads.o", 0x6, worker_procs, array)
 

@@ -42,7 +42,7 @@
 #include "handmade.h"
 
 static uint64_t counters[2];
-static const struct xprof_rt_proc procs[] = {{"work", 0x1, 0, 2, counters, 0, 0, NULL, NULL}};
+static const struct xprof_abi_proc procs[] = {{"work", 0x1, 0, 2, counters, 0, 0, NULL, NULL}};
 XP_OBJECT(obj, "/handmade/runs.o", 0x7, 2, NULL, procs, counters)
 
 int main(int argc, char **argv) {

@@ -64,7 +64,7 @@
 #include "handmade.h"
 
 static uint64_t counters[1];
-static const struct xprof_rt_proc procs[] = {
+static const struct xprof_abi_proc procs[] = {
     {"main", 0x50, 0, 1, counters, 0, 0, NULL, NULL},
 };
 XP_OBJECT(obj, "/handmade/sample.o", 0x50, 1, NULL, procs, counters)

@@ -24,14 +24,14 @@
 
 static uint64_t array[N_PROCS * WORDS];
 static __thread intptr_t array_tls;
-static struct xprof_rt_proc procs[N_PROCS];
+static struct xprof_abi_proc procs[N_PROCS];
 static char names[N_PROCS][8];
 XP_THREAD_OBJECT(obj, "/handmade/churn.o", 0x9, procs, array)
 
 __attribute__((constructor(101))) static void make_table(void) {
   for (int p = 0; p < N_PROCS; p++) {
     snprintf(names[p], sizeof names[p], "p%d", p);
-    procs[p] = (struct xprof_rt_proc){names[p], 0x100 + (uint64_t)p, (uint32_t)p, WORDS,
+    procs[p] = (struct xprof_abi_proc){names[p], 0x100 + (uint64_t)p, (uint32_t)p, WORDS,
                                       &array[p * WORDS], 0, (uint32_t)(p * WORDS),
                                       NULL, NULL, NULL, NULL};
   }

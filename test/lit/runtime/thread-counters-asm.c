@@ -16,7 +16,7 @@
 
 static uint64_t array[2];
 static __thread intptr_t array_tls;
-static const struct xprof_rt_proc procs[] = {
+static const struct xprof_abi_proc procs[] = {
     {"main", 0x1, 0, 2, &array[0], 0, 0, NULL, NULL},
 };
 XP_THREAD_OBJECT(obj, "/handmade/asm.o", 0x1, procs, array)

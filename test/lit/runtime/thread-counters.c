@@ -32,12 +32,12 @@ static __thread intptr_t array_tls;
 /* A comdat function's own array, listed in two tables (two objects). */
 static uint64_t comdat[1];
 static __thread intptr_t comdat_tls;
-static const struct xprof_rt_proc procs[] = {
+static const struct xprof_abi_proc procs[] = {
     {"main", 0x1, 0, 1, &array[0], 0, 0, NULL, NULL},
     {"work", 0x2, 1, 2, &array[1], 0, 1, NULL, NULL},
     {"shared", 0x3, 2, 1, &comdat[0], 0, 0, NULL, NULL},
 };
-static const struct xprof_rt_proc procs2[] = {
+static const struct xprof_abi_proc procs2[] = {
     {"shared", 0x3, 0, 1, &comdat[0], 0, 0, NULL, NULL},
 };
 static uint64_t array2[1];

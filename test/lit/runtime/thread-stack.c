@@ -22,11 +22,11 @@
 static uint64_t array[WORDS];
 static __thread uint64_t twin[WORDS] __attribute__((tls_model("local-exec")));
 static uint64_t *twin_cell;
-static const struct xprof_rt_proc procs[] = {
+static const struct xprof_abi_proc procs[] = {
     {"big", 0x1, 0, WORDS, &array[0], 0, 0, NULL, NULL, &twin_cell},
 };
-static struct xprof_rt_object obj = {
-    XPROF_RT_ABI_VERSION, XPROF_RT_THREAD_COUNTERS, "/handmade/ts.o",
+static struct xprof_abi_object obj = {
+    XPROF_ABI_VERSION, XPROF_ABI_THREAD_COUNTERS, "/handmade/ts.o",
     1763777000, 0, 2, 0x1, NULL, 1, WORDS, procs, array, 0, {0}};
 __attribute__((constructor)) static void obj_ctor(void) {
   twin_cell = twin;

@@ -34,12 +34,12 @@
 static uint64_t array[3]; /* main, work x2: what exited threads counted */
 static __thread uint64_t twin[3] __attribute__((tls_model("local-exec")));
 static uint64_t *twin_cell; /* set before registering, as the plugins do */
-static const struct xprof_rt_proc procs[] = {
+static const struct xprof_abi_proc procs[] = {
     {"main", 0x1, 0, 1, &array[0], 0, 0, NULL, NULL, &twin_cell},
     {"work", 0x2, 1, 2, &array[1], 0, 1, NULL, NULL, &twin_cell},
 };
-static struct xprof_rt_object obj = {
-    XPROF_RT_ABI_VERSION, XPROF_RT_THREAD_COUNTERS, "/handmade/tw.o",
+static struct xprof_abi_object obj = {
+    XPROF_ABI_VERSION, XPROF_ABI_THREAD_COUNTERS, "/handmade/tw.o",
     1763777000, 0, 2, 0x3, NULL, XP_COUNT(procs), XP_COUNT(array), procs,
     array, 0, {0}};
 __attribute__((constructor(102))) static void obj_ctor(void) {

@@ -17,11 +17,11 @@
 #include "handmade.h"
 
 static uint64_t counters[2];
-static uint64_t site_state[XPROF_RT_VP_WORDS(2)] = {2};
-static const struct xprof_rt_vp_site sites[] = {{XPROF_RT_VP_PROC, 0, site_state}};
+static uint64_t site_state[XPROF_ABI_VP_WORDS(2)] = {2};
+static const struct xprof_abi_vp_site sites[] = {{XPROF_ABI_VP_PROC, 0, site_state}};
 void even(void) {}
 void odd(void) {}
-static const struct xprof_rt_proc procs[] = {
+static const struct xprof_abi_proc procs[] = {
     {"work", 0x1, 0, 2, counters, 1, 0, sites, NULL},
     XP_TARGET(even, 0x2, 1, counters),
     XP_TARGET(odd, 0x3, 2, counters),

@@ -22,13 +22,13 @@
 #include "handmade.h"
 
 static uint64_t counters[1];
-static uint64_t s0[XPROF_RT_VP_WORDS(3)] = {3}, s1[XPROF_RT_VP_WORDS(3)] = {3},
-                s2[XPROF_RT_VP_WORDS(3)] = {3};
-static const struct xprof_rt_vp_site sites[] = {
-    {XPROF_RT_VP_PROC, 0, s0}, {XPROF_RT_VP_INT, 1, s1}, {XPROF_RT_VP_LLONG, 2, s2}};
+static uint64_t s0[XPROF_ABI_VP_WORDS(3)] = {3}, s1[XPROF_ABI_VP_WORDS(3)] = {3},
+                s2[XPROF_ABI_VP_WORDS(3)] = {3};
+static const struct xprof_abi_vp_site sites[] = {
+    {XPROF_ABI_VP_PROC, 0, s0}, {XPROF_ABI_VP_INT, 1, s1}, {XPROF_ABI_VP_LLONG, 2, s2}};
 void hot(void) {}
 void warm(void) {}
-static const struct xprof_rt_proc procs[] = {
+static const struct xprof_abi_proc procs[] = {
     {"main", 0x1, 0, 1, counters, 3, 0, sites, NULL},
     XP_TARGET(hot, 0x2, 1, counters),
     XP_TARGET(warm, 0x3, 2, counters),

@@ -12,12 +12,12 @@
 #include "handmade.h"
 
 static uint64_t counters[1];
-static uint64_t site_state[XPROF_RT_VP_WORDS(2)] = {2};
-static const struct xprof_rt_vp_site sites[] = {{XPROF_RT_VP_PROC, 0, site_state}};
+static uint64_t site_state[XPROF_ABI_VP_WORDS(2)] = {2};
+static const struct xprof_abi_vp_site sites[] = {{XPROF_ABI_VP_PROC, 0, site_state}};
 void f0(void) {}
 void f1(void) {}
 void f2(void) {}
-static const struct xprof_rt_proc procs[] = {
+static const struct xprof_abi_proc procs[] = {
     {"work", 0x1, 0, 1, counters, 1, 0, sites, NULL},
     XP_TARGET(f0, 0x2, 1, counters),
     XP_TARGET(f1, 0x3, 2, counters),

@@ -20,14 +20,14 @@
 #include "handmade.h"
 
 static uint64_t counters[1];
-static uint64_t h[XPROF_RT_VP_HIST_WORDS] = {2 | XPROF_RT_VP_HISTOGRAM};
-static uint64_t calls[XPROF_RT_VP_WORDS(3)] = {3};
-static const struct xprof_rt_vp_site sites[] = {{XPROF_RT_VP_LLONG, 0, h},
-                                                {XPROF_RT_VP_PROC, 1, calls}};
+static uint64_t h[XPROF_ABI_VP_HIST_WORDS] = {2 | XPROF_ABI_VP_HISTOGRAM};
+static uint64_t calls[XPROF_ABI_VP_WORDS(3)] = {3};
+static const struct xprof_abi_vp_site sites[] = {{XPROF_ABI_VP_LLONG, 0, h},
+                                                {XPROF_ABI_VP_PROC, 1, calls}};
 void even(void) {}
 void odd(void) {}
 void third(void) {}
-static const struct xprof_rt_proc procs[] = {
+static const struct xprof_abi_proc procs[] = {
     {"main", 0x1, 0, 1, counters, 2, 0, sites, NULL},
     XP_TARGET(even, 0x2, 1, counters),
     XP_TARGET(odd, 0x3, 2, counters),
@@ -40,7 +40,7 @@ int main(void) {
   h[2 + 5] = 90;                            /* length 5 */
   h[2 + 32] = 700;                          /* 32 */
   h[2 + 64] = 50;                           /* 64: third, not written */
-  h[2 + XPROF_RT_VP_HIST_BUCKETS - 1] = 10; /* other lengths: not written */
+  h[2 + XPROF_ABI_VP_HIST_BUCKETS - 1] = 10; /* other lengths: not written */
   for (int i = 0; i < 300; i++)
     __xprof_vp_proc(calls, (const void *)even);
   for (int i = 0; i < 200; i++)

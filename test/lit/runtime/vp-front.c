@@ -29,7 +29,7 @@ static void report(const char *what, const uint64_t *s) {
 }
 
 int main(void) {
-  uint64_t a[XPROF_RT_VP_WORDS(4)] = {4}, b[XPROF_RT_VP_WORDS(4)] = {4};
+  uint64_t a[XPROF_ABI_VP_WORDS(4)] = {4}, b[XPROF_ABI_VP_WORDS(4)] = {4};
   for (int i = 0; i < 10; i++) {
     __xprof_vp_llong(a, 1);
     __xprof_vp_proc_single(b, (const void *)1);
@@ -41,7 +41,7 @@ int main(void) {
   report("atomic", a);
   report("single", b);
 
-  uint64_t c[XPROF_RT_VP_WORDS(4)] = {4};
+  uint64_t c[XPROF_ABI_VP_WORDS(4)] = {4};
   int swaps = 0;
   uint64_t front = 0;
   for (int i = 0; i < 2000; i++) {

@@ -18,18 +18,18 @@
 #include "handmade.h"
 
 static uint64_t counters[1];
-static uint64_t h0[XPROF_RT_VP_HIST_WORDS] = {3 | XPROF_RT_VP_HISTOGRAM};
-static uint64_t h1[XPROF_RT_VP_HIST_WORDS] = {3 | XPROF_RT_VP_HISTOGRAM};
-static const struct xprof_rt_vp_site sites[] = {{XPROF_RT_VP_LLONG, 0, h0},
-                                                {XPROF_RT_VP_LLONG, 1, h1}};
-static const struct xprof_rt_proc procs[] = {
+static uint64_t h0[XPROF_ABI_VP_HIST_WORDS] = {3 | XPROF_ABI_VP_HISTOGRAM};
+static uint64_t h1[XPROF_ABI_VP_HIST_WORDS] = {3 | XPROF_ABI_VP_HISTOGRAM};
+static const struct xprof_abi_vp_site sites[] = {{XPROF_ABI_VP_LLONG, 0, h0},
+                                                {XPROF_ABI_VP_LLONG, 1, h1}};
+static const struct xprof_abi_proc procs[] = {
     {"main", 0x1, 0, 1, counters, 2, 0, sites, NULL},
 };
 XP_OBJECT(obj, "/handmade/hist.o", 0x9, 3, NULL, procs, counters)
 
 /* The bucket the compiled code counts a length in. */
 static unsigned bucket(uint64_t len) {
-  return len <= XPROF_RT_VP_HIST_LONGEST ? (unsigned)len : XPROF_RT_VP_HIST_BUCKETS - 1;
+  return len <= XPROF_ABI_VP_HIST_LONGEST ? (unsigned)len : XPROF_ABI_VP_HIST_BUCKETS - 1;
 }
 
 static void count(uint64_t *h, uint64_t len) { XP_INC(h + 2, bucket(len)); }
@@ -47,12 +47,12 @@ int main(void) {
    * made again). */
   for (int i = 0; i < 50; i++)
     count(h1, 64);
-  uint64_t keep[XPROF_RT_VP_HIST_WORDS];
-  for (int i = 0; i < XPROF_RT_VP_HIST_WORDS; i++)
+  uint64_t keep[XPROF_ABI_VP_HIST_WORDS];
+  for (int i = 0; i < XPROF_ABI_VP_HIST_WORDS; i++)
     keep[i] = h0[i];
   xprof_reset();
   XP_INC(counters, 0);
-  for (int i = 2; i < XPROF_RT_VP_HIST_WORDS; i++)
+  for (int i = 2; i < XPROF_ABI_VP_HIST_WORDS; i++)
     h0[i] = keep[i];
   for (int i = 0; i < 3; i++)
     count(h1, 0);

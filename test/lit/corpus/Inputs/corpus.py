@@ -346,8 +346,11 @@ class Case:
 
 
 def stale_kind(warnings):
-    return "does not match" if any("does not match" in w or "mismatch" in w
-                                   for w in warnings) else warnings[0].split("warning: ", 1)[-1]
+    """What the warnings of a stale use build say, without the warnings'
+    option names ([-Wcoverage-mismatch] and the like)."""
+    if any("does not match" in w for w in warnings):
+        return "does not match"
+    return re.sub(r"( \[-[WR][^]]*\])+$", "", warnings[0].split("warning: ", 1)[-1])
 
 
 _underlying = {}

@@ -1,19 +1,19 @@
 /* A stand-in runtime that prints the descriptors a plugin emitted, read
- * through runtime/xprof_rt.h's structs: where the plugin's layout and the
+ * through abi/xprof_abi.h's structs: where the plugin's layout and the
  * header's disagree, the values come out wrong. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "xprof_rt.h"
+#include "xprof_abi.h"
 
 static int proc_cmp(const void *a, const void *b) {
-  return strcmp((*(const struct xprof_rt_proc *const *)a)->name,
-                (*(const struct xprof_rt_proc *const *)b)->name);
+  return strcmp((*(const struct xprof_abi_proc *const *)a)->name,
+                (*(const struct xprof_abi_proc *const *)b)->name);
 }
 
-void __xprof_register(struct xprof_rt_object *o) {
+void XPROF_REGISTER(struct xprof_abi_object *o) {
   const char *base = strrchr(o->path, '/');
   printf("object %s abi %u flags %u values %u profile %s procs %u counters %u next %s "
          "reserved %s\n",
@@ -21,13 +21,13 @@ void __xprof_register(struct xprof_rt_object *o) {
          o->profile_name ? o->profile_name : "-", o->n_procs, o->n_counters,
          o->next ? "set" : "null",
          o->runtime_reserved[0] || o->runtime_reserved[1] ? "set" : "zero");
-  const struct xprof_rt_proc *by_name[16];
+  const struct xprof_abi_proc *by_name[16];
   for (uint32_t j = 0; j < o->n_procs && j < 16; j++)
     by_name[j] = &o->procs[j];
   qsort(by_name, o->n_procs < 16 ? o->n_procs : 16, sizeof *by_name, proc_cmp);
   uint32_t total = 0;
   for (uint32_t j = 0; j < o->n_procs && j < 16; j++) {
-    const struct xprof_rt_proc *p = by_name[j];
+    const struct xprof_abi_proc *p = by_name[j];
     total += p->n_counters;
     printf("proc %s sites %u in-array %s address %s first-run %s",
            p->name, p->n_vp_sites,
@@ -43,7 +43,7 @@ void __xprof_register(struct xprof_rt_object *o) {
 }
 
 /* The time profile: the ranks the compiled code took at first runs. */
-uint64_t __xprof_first_runs;
+uint64_t XPROF_FIRST_RUNS;
 
 /* Per-thread copies (no-tls-counters): what the code at function entry
  * asks for, which must be its counter array with the array's one
@@ -51,7 +51,7 @@ uint64_t __xprof_first_runs;
 static uint64_t *asked_array;
 static intptr_t *asked_word;
 static unsigned n_asked, n_other;
-intptr_t __xprof_thread_counters(uint64_t *array, intptr_t *tls) {
+intptr_t XPROF_THREAD_COUNTERS(uint64_t *array, intptr_t *tls) {
   if (!n_asked++) {
     asked_array = array;
     asked_word = tls;
@@ -60,8 +60,8 @@ intptr_t __xprof_thread_counters(uint64_t *array, intptr_t *tls) {
   return 0;
 }
 
-void __xprof_unregister(struct xprof_rt_object *o) {
-  printf("first runs: %llu\n", (unsigned long long)__xprof_first_runs);
+void XPROF_UNREGISTER(struct xprof_abi_object *o) {
+  printf("first runs: %llu\n", (unsigned long long)XPROF_FIRST_RUNS);
   if (n_asked)
     printf("copies asked for: %u times, of the %s, %s\n", n_asked,
            asked_array == o->counters ? "object's array" : "wrong array",
@@ -71,7 +71,7 @@ void __xprof_unregister(struct xprof_rt_object *o) {
       printf("proc %s ran %llu\n", o->procs[j].name,
              (unsigned long long)*o->procs[j].first_run);
 }
-void __xprof_vp_proc(uint64_t *state, const void *callee) { (void)state, (void)callee; }
-void __xprof_vp_proc_single(uint64_t *state, const void *callee) { (void)state, (void)callee; }
-void __xprof_vp_int(uint64_t *state, int32_t v) { (void)state, (void)v; }
-void __xprof_vp_llong(uint64_t *state, int64_t v) { (void)state, (void)v; }
+void XPROF_RECORD_PROC(uint64_t *state, const void *callee) { (void)state, (void)callee; }
+void XPROF_RECORD_PROC_SINGLE(uint64_t *state, const void *callee) { (void)state, (void)callee; }
+void XPROF_RECORD_INT(uint64_t *state, int32_t v) { (void)state, (void)v; }
+void XPROF_RECORD_LLONG(uint64_t *state, int64_t v) { (void)state, (void)v; }

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "xprof_abi.h"
 #include "xprof_rt.h"
 
 #define XP_INC(counters, i) __atomic_fetch_add(&(counters)[i], 1, __ATOMIC_RELAXED)
@@ -21,12 +22,12 @@
   { #fn, sig, first, 0, counters, 0, 0, NULL, (const void *)fn }
 
 #ifndef XP_ABI
-#define XP_ABI XPROF_RT_ABI_VERSION
+#define XP_ABI XPROF_ABI_VERSION
 #endif
 
 #define XP_OBJECT(objvar, path, sig, nvp, name, procs, counters)             \
-  static struct xprof_rt_object objvar = {                                  \
-      XP_ABI, XPROF_RT_ATOMIC_COUNTERS, path, 1763777000, 0, nvp, sig,       \
+  static struct xprof_abi_object objvar = {                                  \
+      XP_ABI, XPROF_ABI_ATOMIC_COUNTERS, path, 1763777000, 0, nvp, sig,       \
       name, XP_COUNT(procs), XP_COUNT(counters), procs, counters, 0, {0}};   \
   __attribute__((constructor)) static void objvar##_ctor(void) {             \
     __xprof_register(&objvar);                                               \
@@ -35,7 +36,7 @@
     __xprof_unregister(&objvar);                                             \
   }
 
-/* Per-thread counters (XPROF_RT_THREAD_COUNTERS): the code the compilers
+/* Per-thread counters (XPROF_ABI_THREAD_COUNTERS): the code the compilers
  * put at function entry, giving this thread's copy of `array`, whose
  * thread-local word is `tls`. */
 static inline uint64_t *xp_thread_copy(uint64_t *array, intptr_t *tls) {
@@ -46,8 +47,8 @@ static inline uint64_t *xp_thread_copy(uint64_t *array, intptr_t *tls) {
 }
 
 #define XP_THREAD_OBJECT(objvar, path, sig, procs, array)                    \
-  static struct xprof_rt_object objvar = {                                  \
-      XP_ABI, XPROF_RT_THREAD_COUNTERS, path, 1763777000, 0, 2, sig, NULL,   \
+  static struct xprof_abi_object objvar = {                                  \
+      XP_ABI, XPROF_ABI_THREAD_COUNTERS, path, 1763777000, 0, 2, sig, NULL,   \
       XP_COUNT(procs), XP_COUNT(array), procs, array, 0, {0}};               \
   __attribute__((constructor)) static void objvar##_ctor(void) {             \
     __xprof_register(&objvar);                                               \

@@ -10,11 +10,11 @@
 #endif
 
 static uint64_t counters[1];
-static const struct xprof_rt_proc procs[] = {
+static const struct xprof_abi_proc procs[] = {
     {"f", SIG, 0, 1, counters, 0, 0, NULL, NULL},
 };
-static struct xprof_rt_object obj = {
-    XPROF_RT_ABI_VERSION, 1, "/handmade/one.o", TV, 0, 1, SIG, NULL, 1, 1,
+static struct xprof_abi_object obj = {
+    XPROF_ABI_VERSION, 1, "/handmade/one.o", TV, 0, 1, SIG, NULL, 1, 1,
     procs, counters, 0, {0}};
 __attribute__((constructor)) static void ctor(void) { __xprof_register(&obj); }
 __attribute__((destructor)) static void dtor(void) { __xprof_unregister(&obj); }

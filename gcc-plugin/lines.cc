@@ -1,0 +1,131 @@
+/*
+ * lines.cc - a function's entry in the coverage table (OBJECT.xpcov,
+ * libxprof's linetab.c): its graph with the source lines of its blocks
+ * and of the blocks GCC's coverage adds (pieces of blocks and blocks on
+ * edges), so that xprof_tcov counts lines as gcov does, and its direct
+ * calls, for xprof_gprof's call arcs.
+ */
+#include "gcc-common.h"
+
+#include "xprof-gcc.h"
+
+typedef int_hash<location_t, UNKNOWN_LOCATION, BUILTINS_LOCATION> xp_location_hash;
+
+static void add_line(xprof_linetab *t, basic_block bb, location_t loc) {
+  expanded_location x = expand_location(loc);
+  xprof_linetab_line(t, (uint32_t)bb->index, x.file, (uint32_t)MAX(1, x.line));
+}
+
+/* The last statement of bb that is not a debug statement, or NULL. */
+static gimple *last_real_stmt(basic_block bb) {
+  gimple_stmt_iterator gsi = gsi_last_nondebug_bb(bb);
+  return gsi_end_p(gsi) ? NULL : gsi_stmt(gsi);
+}
+
+/* Does GCC's coverage graph (profile.cc, branch_prob) end bb's last piece
+ * with a single edge?  It has the block's real edges, and a fake edge to
+ * EXIT after a last statement that may not return, or from a block
+ * without successors, or (with_abnormal: when it writes the lines) for
+ * abnormal edges out. */
+static bool gcov_single_succ(basic_block bb, bool with_abnormal) {
+  unsigned real = 0;
+  bool abnormal = false, to_exit = false;
+  edge e;
+  edge_iterator ei;
+  FOR_EACH_EDGE(e, ei, bb->succs) {
+    if (e->flags & EDGE_FAKE)
+      continue;
+    real++;
+    to_exit |= e->dest == EXIT_BLOCK_PTR_FOR_FN(cfun);
+    abnormal |= (e->flags & (EDGE_ABNORMAL | EDGE_ABNORMAL_CALL)) &&
+                e->dest != EXIT_BLOCK_PTR_FOR_FN(cfun);
+  }
+  gimple *last = last_real_stmt(bb);
+  bool call_fake = last && xp_gcc_can_terminate(last);
+  unsigned fakes = call_fake || real == 0 || (with_abnormal && abnormal && !to_exit);
+  return real + fakes == 1;
+}
+
+/* The statement whose line GCC compares with an edge's goto location:
+ * the last with a location in bb's last piece, or NULL. */
+static gimple *last_located_stmt(basic_block bb) {
+  gimple *last = last_real_stmt(bb);
+  for (gimple_stmt_iterator gsi = gsi_last_nondebug_bb(bb); !gsi_end_p(gsi);
+       gsi_prev_nondebug(&gsi)) {
+    gimple *t = gsi_stmt(gsi);
+    if (t != last && xp_gcc_can_terminate(t))
+      return NULL; /* the piece began after t */
+    if (!RESERVED_LOCATION_P(gimple_location(t)))
+      return t;
+  }
+  return NULL;
+}
+
+/* Does GCC's coverage give edge e a block of its own?  It does for an
+ * edge out of a block with several that jumps from another line than the
+ * block's last statement's (profile.cc, branch_prob). */
+static bool gcov_splits_edge(basic_block bb, edge e) {
+  gimple *last = last_located_stmt(bb);
+  location_t to = e->goto_locus, from = last ? gimple_location(last) : UNKNOWN_LOCATION;
+  return last && !RESERVED_LOCATION_P(to) && !gcov_single_succ(bb, false) &&
+         (LOCATION_FILE(to) != LOCATION_FILE(from) || LOCATION_LINE(to) != LOCATION_LINE(from));
+}
+
+/* bb's lines, as GCC's coverage notes give them: the function's line in
+ * the first block, each statement's, and the place of a goto that left
+ * no statement; a piece ends after each statement that may not return.
+ * And its direct calls, for xprof_gprof's call arcs. */
+static void block_lines(xprof_linetab *t, basic_block bb, hash_set<xp_location_hash> *seen) {
+  location_t decl = DECL_SOURCE_LOCATION(current_function_decl);
+  if (bb == ENTRY_BLOCK_PTR_FOR_FN(cfun)->next_bb && !RESERVED_LOCATION_P(decl)) {
+    seen->add(decl);
+    add_line(t, bb, decl);
+  }
+  gimple *last = last_real_stmt(bb);
+  for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+    gimple *stmt = gsi_stmt(gsi);
+    location_t loc = gimple_location(stmt);
+    if (!RESERVED_LOCATION_P(loc)) {
+      seen->add(loc);
+      add_line(t, bb, loc);
+    }
+    tree callee;
+    if (is_gimple_call(stmt) && !gimple_call_internal_p(stmt) &&
+        (callee = gimple_call_fndecl(stmt)))
+      xprof_linetab_call(t, (uint32_t)bb->index, xp_function_name(callee));
+    if (stmt != last && xp_gcc_can_terminate(stmt))
+      xprof_linetab_piece(t, (uint32_t)bb->index);
+  }
+  location_t loc;
+  if (gcov_single_succ(bb, true) && (loc = single_succ_edge(bb)->goto_locus) &&
+      !RESERVED_LOCATION_P(loc) && !seen->contains(loc))
+    add_line(t, bb, loc);
+}
+
+/* cfun's entry in the coverage table: its graph g, and the lines of its
+ * blocks and of the blocks GCC's coverage adds (pieces of blocks and
+ * blocks on edges), so that xprof_tcov counts lines as gcov does. */
+void xp_record_lines(xprof_linetab *t, const xprof_plan_fn *f, const xp_cfg *c) {
+  const xprof_graph *g = &c->g;
+  expanded_location x = expand_location(DECL_SOURCE_LOCATION(current_function_decl));
+  xprof_linetab_proc(t, f->name, f->signature, g->n_nodes, g->edges, g->n_edges,
+                     g->counter_of_edge, (uint32_t)g->n_counters, f->comdat, x.file,
+                     (uint32_t)x.line);
+  xprof_linetab_end_line(t, (uint32_t)expand_location(cfun->function_end_locus).line);
+  hash_set<xp_location_hash> seen;
+  uint32_t k = 0; /* edges are listed by source block */
+  basic_block bb;
+  FOR_EACH_BB_FN(bb, cfun) {
+    block_lines(t, bb, &seen);
+    for (; k < g->n_edges && g->edges[k].src <= (uint32_t)bb->index; k++) {
+      edge e = c->gcc_edges[k];
+      if (g->edges[k].src != (uint32_t)bb->index || (e->flags & EDGE_FAKE) ||
+          !gcov_splits_edge(bb, e))
+        continue;
+      location_t loc = e->goto_locus;
+      expanded_location to = expand_location(loc);
+      bool line = !seen.contains(loc);
+      xprof_linetab_edge_block(t, k, line ? to.file : NULL, (uint32_t)MAX(1, to.line));
+    }
+  }
+}

@@ -1,0 +1,392 @@
+/*
+ * xprof_graph.h - libxprof's graph layer: procedures' control flow graphs as
+ * both compiler plugins describe them -- where the counters go, the
+ * procedure's signature, solving every edge's count from the counters,
+ * shapes and the salvage of a changed procedure's counts -- and the two
+ * files that carry graphs to the tools: the CFG dump and the coverage
+ * table.  It stands on the format layer (xprof.h); the compiler-side plan
+ * (xprof_plan.h) and the exports (xprof_views.h) stand on it.
+ */
+#ifndef XPROF_GRAPH_H
+#define XPROF_GRAPH_H
+
+#include "xprof.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- control flow graphs: counter placement and flow solving ---------- */
+
+/* A procedure's CFG as both compiler plugins describe it: nodes 0 (ENTRY)
+ * and 1 (EXIT) plus the blocks, edges in a deterministic order.  The
+ * virtual edge EXIT -> ENTRY is implied. */
+#define XPROF_ENTRY 0u
+#define XPROF_EXIT 1u
+
+/* Edge flags */
+#define XPROF_EDGE_FAKE 1u     /* stands for abnormal flow: never counted */
+#define XPROF_EDGE_IGNORE 2u   /* replaced by fake edges: not in the graph */
+#define XPROF_EDGE_CRITICAL 4u /* counting it would need a new block */
+/* Real flow that must stay on the spanning tree: no counter can go there,
+ * or (an edge to EXIT from a block with a call that may not return) its
+ * derived count must take in what left through that call too. */
+#define XPROF_EDGE_NOCOUNT 8u
+/* Real flow whose count a value-profile site measures: the edge into an
+ * indirect call, made as often as the call (an indirect call's record
+ * keeps the sum of its counts: see xprof_vp_keep_largest).  It needs no
+ * counter and stays off the tree; `site` names the site (its expr id). */
+#define XPROF_EDGE_MEASURED 16u
+
+typedef struct xprof_edge {
+  uint32_t src, dst;
+  uint32_t flags;
+  uint64_t weight; /* estimated frequency: heavier edges stay uncounted */
+  uint32_t site;   /* XPROF_EDGE_MEASURED only */
+} xprof_edge;
+
+/* counter_of_edge values other than counter ids */
+#define XPROF_ON_TREE UINT32_MAX     /* derived by flow conservation */
+#define XPROF_NOT_IN_GRAPH (UINT32_MAX - 1) /* XPROF_EDGE_IGNORE */
+#define XPROF_MEASURED (UINT32_MAX - 2)     /* XPROF_EDGE_MEASURED */
+/* Does counter_of_edge value c name a counter? */
+#define XPROF_HAS_COUNTER(c) ((c) < XPROF_MEASURED)
+
+/* Choose the edges to count: a maximum spanning tree by weight (the
+ * virtual edge, fake edges and edges into EXIT first, then by decreasing
+ * weight, critical edges favoured) stays uncounted; every other edge gets
+ * the next counter id in edge order, but measured edges, which need none.
+ * Returns the number of counters, or -1 when a fake edge cannot be put on
+ * the tree (the procedure cannot be profiled exactly). */
+int64_t xprof_place_counters(uint32_t n_nodes, const xprof_edge *edges,
+                             uint32_t n_edges, uint32_t *counter_of_edge);
+
+/* The blocks that need a fake edge to EXIT because they cannot reach it
+ * (an infinite loop: a server's or a thread's main loop): one block of
+ * each such region, written to from[] (room for n_nodes); returns their
+ * number, or -1 when out of memory.  Without those edges the flow of a
+ * function that never returns would be conserved only as zero: every
+ * count derived through EXIT -> ENTRY, its entry count first, would come
+ * out 0 however often it ran.  With them, frames still running when the
+ * profile is written count as having left by the fake edge. */
+int64_t xprof_dead_ends(uint32_t n_nodes, const xprof_edge *edges, uint32_t n_edges,
+                        uint32_t *from);
+
+/* The procedure signature: a hash of the graph and of the placement, so
+ * that a profile is only applied to the very same counters. */
+uint64_t xprof_cfg_signature(uint32_t n_nodes, const xprof_edge *edges,
+                             uint32_t n_edges, const uint32_t *counter_of_edge);
+
+/* A procedure's signature: its graph's (xprof_cfg_signature) with the
+ * number of its value-profile sites, which both builds must agree on. */
+uint64_t xprof_proc_signature(uint64_t cfg_signature, uint32_t n_vp_sites);
+
+/* Whether an edge gets a debug counter of its own (all-edges mode). */
+#define XPROF_DEBUG_COUNTED(flags) \
+  (!((flags) & (XPROF_EDGE_FAKE | XPROF_EDGE_IGNORE | XPROF_EDGE_NOCOUNT)))
+
+/* The key in the names of a comdat function's counter arrays, which the
+ * linker makes one for all copies of the function: copies must agree on
+ * the arrays' layout to share them, and the signature does not cover it
+ * all.  Copies compiled in different translation units can agree on the
+ * signature and not on which edges can be counted (NOCOUNT is not in the
+ * signature: a call may be taken as returning where the callee's body is
+ * seen), which moves the debug counters; or be compiled with different
+ * value-profile options (site_words: each site's state, in words). */
+uint64_t xprof_comdat_key(uint64_t signature, const xprof_edge *edges,
+                          uint32_t n_edges, int debug_counters,
+                          const uint32_t *site_words, uint32_t n_sites);
+
+/* Solve every edge and node count from the counters by flow conservation.
+ * counter_value(id) comes from `counters` (n_counters values).  Returns 0
+ * when the counts are consistent, 1 when the count of a real edge came
+ * out negative and was clamped to 0 (a damaged or racy profile), -1 on
+ * bad arguments or when out of memory.  Fake edges may come out negative
+ * where a function returns twice (setjmp); they are clamped silently.
+ * node_count may be NULL. */
+int xprof_solve_flow(uint32_t n_nodes, const xprof_edge *edges,
+                     uint32_t n_edges, const uint32_t *counter_of_edge,
+                     const uint64_t *counters, uint32_t n_counters,
+                     uint64_t *edge_count, uint64_t *node_count);
+/* The same for a graph with measured edges: site_total[s] is what site s
+ * measured (xprof_vp_site_totals); -1 when a measured edge names a site
+ * beyond n_sites. */
+int xprof_solve_flow_sites(uint32_t n_nodes, const xprof_edge *edges,
+                           uint32_t n_edges, const uint32_t *counter_of_edge,
+                           const uint64_t *counters, uint32_t n_counters,
+                           const uint64_t *site_total, uint32_t n_sites,
+                           uint64_t *edge_count, uint64_t *node_count);
+
+/* ---- shapes and stale-profile salvage (shape.c, salvage.c) ------------ */
+
+/* A procedure's shape as a collect build records it (SHAP records of
+ * xprof_binary(5)): its graph, the placement of its counters, and per
+ * node a hash of the block's contents (ENTRY and EXIT: 0).  A plugin
+ * hashes what a block does and not how the compiler named it: the kinds
+ * of its statements and operations and the names of its callees, never
+ * SSA names, constants' spelling or line numbers, starting from 0 and
+ * adding with these two. */
+uint32_t xprof_block_hash_add(uint32_t h, uint64_t v);
+uint32_t xprof_block_hash_str(uint32_t h, const char *s);
+
+typedef struct xprof_shape {
+  uint32_t n_nodes, n_edges;
+  xprof_edge *edges; /* flags FAKE, IGNORE and MEASURED (with site) kept */
+  uint32_t *counter_of_edge;
+  uint32_t *hash; /* per node */
+  /* Per value-profile site (expression id): its node and record type
+   * (xprof_vp_type), so that records follow their sites. */
+  uint32_t n_sites;
+  uint32_t *site_node, *site_type;
+  /* Side counters: counters of something in a block other than its edges
+   * (the LLVM plugin's counted selects), each one's node and counter id,
+   * in the order the plugin keeps them. */
+  uint32_t n_side;
+  uint32_t *side_node, *side_counter;
+} xprof_shape;
+
+/* The shape as bytes (a malloc'd buffer); -1 when out of memory. */
+int xprof_shape_encode(const xprof_shape *shape, unsigned char **buf, size_t *len);
+/* The shape of those bytes, its arrays malloc'd; -1 with err naming
+ * `what` (the procedure) when they are not a shape this library reads. */
+int xprof_shape_decode(const unsigned char *buf, size_t len, const char *what,
+                       xprof_shape *shape, xprof_error *err);
+void xprof_shape_free(xprof_shape *shape);
+
+/* ---- a function's graph as a plugin describes it (graph.c) ------------- */
+
+/* What a value-profile site measures: both plugins find the same kinds
+ * (a urem is two sites in a row, its divisor then its quotient). */
+enum xprof_site_kind {
+  XPROF_SITE_CALL,     /* an indirect call's callee (VP_PROC) */
+  XPROF_SITE_DIVISOR,  /* a division's or modulo's divisor (VP_INT, VP_LLONG) */
+  XPROF_SITE_LENGTH,   /* a memory operation's length (a VP_LLONG histogram) */
+  XPROF_SITE_QUOTIENT, /* a / b of an unsigned a % b (VP_INT, VP_LLONG) */
+  XPROF_SITE_KINDS
+};
+
+/* One function's control flow graph, the same in both modes: what each
+ * plugin fills from its IR (xprof_graph_reserve makes the room) -- the
+ * nodes (ENTRY, EXIT, then the blocks), the edges with a block's out-edges
+ * together, each node's hash (xprof_block_hash_add), its value-profile
+ * sites, and its side counters (the LLVM plugin's counted selects: each
+ * one's node and which of the side counters it shares) -- and what
+ * xprof_graph_place adds: where the counters go and the signature. */
+typedef struct xprof_graph {
+  uint32_t n_nodes, n_edges, cap_edges;
+  xprof_edge *edges;
+  uint32_t *hash;
+  uint32_t n_sites;
+  uint32_t *site_node, *site_type, *site_kind; /* xprof_vp_type, enum xprof_site_kind */
+  uint32_t n_side, n_side_counters;
+  uint32_t *side_node, *side_slot;
+  /* Set by xprof_graph_place: */
+  uint32_t *counter_of_edge;
+  int64_t n_counters;     /* the edges' counters; -1: cannot be counted exactly */
+  uint64_t signature;     /* xprof_proc_signature's, with the side counters */
+  uint32_t *side_counter; /* per side: its counter id, after the edges' */
+} xprof_graph;
+
+/* Room for a graph of n_nodes nodes, up to cap_edges edges, n_sites sites
+ * and n_side side counters (g zeroed first, counts set, n_edges 0): 0, or
+ * -1 when out of memory (g then holds nothing). */
+int xprof_graph_reserve(xprof_graph *g, uint32_t n_nodes, uint32_t cap_edges, uint32_t n_sites,
+                        uint32_t n_side);
+/* Add an edge; -1 when there is no room. */
+int xprof_graph_edge(xprof_graph *g, uint32_t src, uint32_t dst, uint32_t flags,
+                     uint64_t weight, uint32_t site);
+/* Fake edges to EXIT from the blocks that cannot reach it
+ * (xprof_dead_ends), added after the others; -1 when out of memory or
+ * room. */
+int xprof_graph_connect_dead_ends(xprof_graph *g);
+/* Place the counters and compute the signature: 0, or -1 when the graph
+ * cannot be counted exactly or memory ran out (n_counters -1). */
+int xprof_graph_place(xprof_graph *g);
+/* The graph as a shape (its arrays, not copies). */
+xprof_shape xprof_graph_shape(const xprof_graph *g);
+void xprof_graph_free(xprof_graph *g);
+
+typedef struct xprof_salvage_result {
+  uint32_t old_blocks, new_blocks, matched_blocks; /* ENTRY and EXIT left out */
+  /* Sums of the old blocks' counts, all and those matched. */
+  uint64_t old_mass, matched_mass;
+  uint32_t dropped; /* carried counts that contradicted the new graph */
+  uint32_t sites, sites_matched; /* the new value-profile sites, and those
+                                  * whose old records follow them */
+} xprof_salvage_result;
+
+/* Counts for a procedure whose graph changed since the training run (now:
+ * its shape in this compilation; counter_of_edge unused), from the trained
+ * procedure's shape and its solved counts (xprof_solve_flow_sites on the
+ * shape): blocks matched by their hashes, the counts of matched blocks and
+ * edges carried over, the rest inferred by flow conservation (salvage.c).
+ * edge_count and node_count are always a consistent flow with the old
+ * entry count; old_of_new (room for now->n_nodes, or NULL) gets each new
+ * node's old one, or UINT32_MAX.  Returns 0, or -1 when out of memory or
+ * when EXIT cannot be reached from ENTRY. */
+int xprof_salvage(const xprof_shape *old, const uint64_t *old_edge_count,
+                  const uint64_t *old_node_count, const xprof_shape *now,
+                  uint64_t *edge_count, uint64_t *node_count, uint32_t *old_of_new,
+                  xprof_salvage_result *r);
+/* The share of the old count mass that matched (1 when nothing ran). */
+double xprof_salvage_fraction(const xprof_salvage_result *r);
+/* For a use build (xprof_plan.h): f's counts (f of object file o in the profile) carried
+ * over to the changed procedure `now`, through f's recorded shape; and
+ * f's value-profile records that follow their sites (the site of the same
+ * type in the matched block, the k-th of its type there on both sides),
+ * renumbered as the new sites, in *vp (an xprof_malloc'd array the caller
+ * frees; the values stay f's), *n_vp of them; side (room for now->n_side,
+ * or NULL when it has none) gets the value of the old side counter each
+ * new one follows by the same rule, or XPROF_NO_SIDE.  Returns 0 (r says
+ * how much matched: the caller decides whether that is enough), or -1
+ * with err saying why not (no shape, a damaged one, no flow). */
+int xprof_salvage_proc(const xprof_objfile *o, const xprof_proc *f, const xprof_shape *now,
+                       uint64_t *edge_count, uint64_t *node_count, xprof_vp_record **vp,
+                       uint32_t *n_vp, uint64_t *side, xprof_salvage_result *r,
+                       xprof_error *err);
+#define XPROF_NO_SIDE UINT64_MAX
+
+/* ---- CFG dumps and coverage tables ------------------------------------ */
+
+/* What a plugin instrumented, in one text format read by xprof_verify
+ * (the debug CFG dump, OBJECT.xpcfg) and by xprof_tcov (the coverage
+ * table, OBJECT.xpcov).  With the plugins' all-edges debug option every
+ * real edge also gets a counter of its own, numbered after the
+ * spanning-tree counters.
+ *   XPCFG 1 | XPCFG 2 | XPCFG 3
+ *   PROC <name> <signature 0x..> <n_nodes> <n_edges> <n_counters> <n_debug>
+ *   <src> <dst> <flags> <counter|-|sSITE> <debug counter|-> (n_edges lines)
+ * where sSITE marks an edge that value-profile site SITE measures.
+ * Version 2 adds, after the header, whose rules its line counts follow
+ * (gcc: gcov's; llvm: llvm-cov gcov's):
+ *   R gcc | R llvm
+ * then, anywhere, source files (before their first use), and after a
+ * PROC's edges the procedure's lines:
+ *   S <index> <size> <mtime> <hash 0x..> <absolute path>
+ *   F <source> <line>          where the procedure is declared
+ *   C                          the procedure is a comdat function: copies
+ *                              in other objects share its counts
+ *   N <line>                   the line where the procedure's body ends
+ *   L <node> <source> <line>   a line of block <node>, in the order the
+ *                              block's statements first reach it
+ *   B <node>                   the next lines of <node> are a piece of it
+ *                              that gcov counts as a block of its own
+ *                              (GCC's coverage splits blocks after calls)
+ *   K <node> <callee>          (version 3) a direct call in block <node> to
+ *                              the function of that symbol name, once
+ *                              per call (xprof_gprof's call arcs)
+ *   E <edge> [<source> <line>] edge <edge> (0, 1, ... in the PROC's order)
+ *                              is a block of its own for gcov, with that
+ *                              line if any (GCC splits edges that jump
+ *                              from another line than the block's last)
+ * (index: 0, 1, ... in order; hash: xprof_hash64 of the file's bytes when
+ * it was compiled; mtime in seconds). */
+void xprof_cfgdump_begin(FILE *f);
+void xprof_cfgdump_proc(FILE *f, const char *name, uint64_t signature,
+                        uint32_t n_nodes, const xprof_edge *edges,
+                        uint32_t n_edges, const uint32_t *counter_of_edge,
+                        uint32_t n_counters, int with_debug);
+
+#define XPROF_NO_LINE UINT32_MAX
+typedef struct xprof_cfg_line {
+  uint32_t node, file, line; /* file: an index of the sources */
+  uint32_t piece;            /* of the node (B records before it) */
+} xprof_cfg_line;
+
+typedef struct xprof_cfg_edge_block {
+  uint32_t edge, file, line; /* file XPROF_NO_LINE: a block without line */
+} xprof_cfg_edge_block;
+
+typedef struct xprof_cfg_call {
+  uint32_t node;
+  const char *callee;
+} xprof_cfg_call;
+
+typedef struct xprof_cfg_source {
+  const char *path;
+  uint64_t size, mtime, hash; /* when compiled */
+} xprof_cfg_source;
+
+typedef struct xprof_cfgdump_entry {
+  const char *name;
+  uint64_t signature;
+  uint32_t n_nodes, n_edges, n_counters, n_debug;
+  xprof_edge *edges;
+  uint32_t *counter_of_edge;
+  uint32_t *debug_of_edge; /* XPROF_ON_TREE when none */
+  uint32_t decl_file, decl_line; /* XPROF_NO_LINE when unknown */
+  uint32_t end_line;             /* XPROF_NO_LINE when unknown */
+  int comdat;
+  int gcc_rules; /* the table's R record says gcc */
+  xprof_cfg_line *lines;
+  uint32_t n_lines;
+  uint32_t *n_pieces; /* by node (NULL: one each) */
+  xprof_cfg_edge_block *edge_blocks;
+  uint32_t n_edge_blocks;
+  xprof_cfg_call *calls; /* version 3: direct calls, by block */
+  uint32_t n_calls;
+} xprof_cfgdump_entry;
+
+typedef struct xprof_cfgdump {
+  int version;
+  xprof_cfgdump_entry *procs;
+  uint32_t n_procs;
+  xprof_cfg_source *sources;
+  uint32_t n_sources;
+} xprof_cfgdump;
+
+/* Read a CFG dump or coverage table; everything is owned by `owner`. */
+int xprof_cfgdump_read(const char *path, xprof_profile *owner, xprof_cfgdump *out,
+                       xprof_error *err);
+
+/* Writing a coverage table (linetab.c), in memory until it is complete:
+ * begin; per procedure its graph (as xprof_cfgdump_proc, without debug
+ * counters), whether it is a comdat function, and where it is declared
+ * (decl_file NULL or decl_line 0: unknown), then the lines of its blocks;
+ * then end.  Sources are named as
+ * the compiler names them, made absolute and hashed on first use.
+ * xprof_linetab_end replaces `path` (NULL: writes nothing) and frees t;
+ * 0 or -1. */
+typedef struct xprof_linetab xprof_linetab;
+xprof_linetab *xprof_linetab_begin(int gcc_rules);
+void xprof_linetab_proc(xprof_linetab *t, const char *name, uint64_t signature, uint32_t n_nodes,
+                        const xprof_edge *edges, uint32_t n_edges,
+                        const uint32_t *counter_of_edge, uint32_t n_counters, int comdat,
+                        const char *decl_file, uint32_t decl_line);
+/* The line where the last procedure's body ends (gcov's function
+ * groups need it; GCC's plugin records it). */
+void xprof_linetab_end_line(xprof_linetab *t, uint32_t line);
+/* A line of block `node`; repeats of the block's lines are dropped. */
+void xprof_linetab_line(xprof_linetab *t, uint32_t node, const char *file, uint32_t line);
+/* A direct call in block `node` to the function of symbol `callee` (a K
+ * record; one per call). */
+void xprof_linetab_call(xprof_linetab *t, uint32_t node, const char *callee);
+/* The next lines of `node` are a new piece of it (a B record). */
+void xprof_linetab_piece(xprof_linetab *t, uint32_t node);
+/* Edge `edge` (its index in the graph given) is a block of its own for
+ * gcov, with line `line` of `file` (NULL: none). */
+void xprof_linetab_edge_block(xprof_linetab *t, uint32_t edge, const char *file, uint32_t line);
+/* Whether any line was recorded (code compiled without line information
+ * has none). */
+int xprof_linetab_has_lines(const xprof_linetab *t);
+int xprof_linetab_end(xprof_linetab *t, const char *path, xprof_error *err);
+/* End t and write it as object objpath's table (xprof_linetab_path),
+ * making `dir` when it is missing; 0, or -1 with err set. */
+int xprof_linetab_write(xprof_linetab *t, const char *objpath, const char *dir,
+                        xprof_error *err);
+/* Where an object's coverage table goes: OBJECT.xpcov, or with a
+ * directory, DIR/ + the object's absolute path with '/' as '#' + .xpcov
+ * (malloc'd). */
+char *xprof_linetab_path(const char *objpath, const char *dir);
+
+/* Solve a procedure's edge (and, node_counts not NULL, block) counts
+ * from its counters, by its table entry `c`: the edges into indirect
+ * calls from the sums of their value-profile records.  Returns as
+ * xprof_solve_flow (-1 also when out of memory). */
+int xprof_solve_proc(const xprof_objfile *o, const xprof_proc *f, const xprof_cfgdump_entry *c,
+                     uint64_t *edge_counts, uint64_t *node_counts);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,320 @@
+/*
+ * lookup.c - what both compiler plugins do in use mode to find the
+ * data of the object file they compile, and the counter summary they
+ * derive hot and cold thresholds from.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "xprof_plan.h"
+
+/* Several profiles given to one use build: the summary of all of them,
+ * roughly (the cutoffs' counts add up), and exactly for the runs, which
+ * add up as merging adds them (xprof_known_runs). */
+static void add_summary(xprof_summary *sum, const xprof_summary *s) {
+  uint64_t runs, max_sum, s_runs, s_max_sum;
+  xprof_known_runs(sum->runs, sum->run_max_sum, sum->total_max, &runs, &max_sum);
+  xprof_known_runs(s->runs, s->run_max_sum, s->total_max, &s_runs, &s_max_sum);
+  sum->runs = xprof_sat_add(runs, s_runs);
+  sum->run_max_sum = xprof_sat_add(max_sum, s_max_sum);
+  sum->total_sum = xprof_sat_add(sum->total_sum, s->total_sum);
+  if (s->total_max > sum->total_max)
+    sum->total_max = s->total_max;
+  for (unsigned k = 0; k < XPROF_SUMMARY_CUTOFFS; k++)
+    sum->entry[k].min_count = xprof_sat_add(sum->entry[k].min_count, s->entry[k].min_count);
+}
+
+static void say(xprof_warn_fn warn, void *ctx, const char *fmt, ...)
+    XPROF_PRINTF(3, 4);
+
+static void say(xprof_warn_fn warn, void *ctx, const char *fmt, ...) {
+  char buf[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  if (warn)
+    warn(ctx, buf);
+}
+
+/* The name the object had when the profile was collected: the first
+ * pathmap entry whose USE_PREFIX starts objpath (malloc'd), else NULL. */
+static char *collect_path(const char *const *pathmap, unsigned n_pathmap,
+                          const char *objpath) {
+  for (unsigned i = 0; i < n_pathmap; i++) {
+    const char *colon = strchr(pathmap[i], ':');
+    if (!colon)
+      continue;
+    const char *use_prefix = colon + 1;
+    size_t ul = strlen(use_prefix);
+    if (ul && strncmp(objpath, use_prefix, ul) == 0)
+      return xprof_format("%.*s%s", (int)(colon - pathmap[i]), pathmap[i],
+                          objpath + ul);
+  }
+  return NULL;
+}
+
+/* xprof_use_lookup's search for the data of the object file `lookup`
+ * (objpath as the messages name it). */
+static xprof_profile *lookup_in(const char *const *names, unsigned n_names,
+                                const char *lookup, const char *objpath,
+                                const xprof_objfile **obj, int *any_data,
+                                xprof_warn_fn warn, void *ctx) {
+  xprof_profile *acc = NULL;
+  xprof_summary *sum = NULL;
+  for (unsigned i = 0; i < n_names; i++) {
+    char *dir = xprof_use_profile_name(names[i]);
+    if (!dir)
+      continue;
+    xprof_error err;
+    xprof_profile *p;
+    if (xprof_lookup_objfile(dir, lookup, &p, &err) < 0) {
+      if (err.code == XPROF_ERR_NOTFOUND)
+        *any_data = 1;
+      else if (err.code == XPROF_ERR_IO && access(dir, F_OK) != 0)
+        say(warn, ctx, "profile %s not found; %s is compiled without profile "
+                       "data from it", dir, objpath);
+      else
+        say(warn, ctx, "cannot use profile %s: %s; compiling %s without it",
+            dir, err.msg, objpath);
+      xprof_free(dir);
+      continue;
+    }
+    *any_data = 1;
+    xprof_free(dir);
+    if (!p->summary) { /* text input: the whole profile is here */
+      p->summary = xprof_alloc(p, sizeof *p->summary);
+      if (p->summary)
+        xprof_compute_summary(p, p->summary);
+    }
+    if (!acc) {
+      acc = p;
+      sum = p->summary;
+      continue;
+    }
+    if (p->summary && sum)
+      add_summary(sum, p->summary);
+    if (xprof_merge(acc, p, 1, XPROF_REPLACE_OBJFILE, &err) < 0)
+      say(warn, ctx, "cannot merge profile data for %s: %s", objpath, err.msg);
+    acc->summary = sum;
+    xprof_profile_free(p);
+  }
+  if (acc)
+    *obj = xprof_find_objfile(acc, lookup);
+  if (acc && !*obj) {
+    xprof_profile_free(acc);
+    acc = NULL;
+  }
+  return acc;
+}
+
+/* The whole profile -xprofile=use:NAME names, or NULL (no message: only
+ * for what use mode does without the data of its object file). */
+static xprof_profile *read_whole(const char *name) {
+  char *dir = xprof_use_profile_name(name);
+  xprof_profile *p = NULL;
+  xprof_error err;
+  if (dir && xprof_read_profile_dir(dir, &p, &err) < 0)
+    p = NULL;
+  xprof_free(dir);
+  return p;
+}
+
+/* Length of the directory part of a path ("/a/b.o" -> 2, "b.o" -> 0). */
+static size_t dir_len(const char *path) {
+  const char *slash = strrchr(path, '/');
+  return slash ? (size_t)(slash - path) : 0;
+}
+
+static int ends_with(const char *s, const char *tail) {
+  size_t n = strlen(s), t = strlen(tail);
+  return n >= t && strcmp(s + n - t, tail) == 0;
+}
+
+/* In one command that compiles and links ("cc -o OUT a.c"), the compiler
+ * names the object of a.c after the output: OUT-a.o beside OUT, or a.o
+ * when OUT is a.  The object of `path` in a training build linked under
+ * another name: an object file of a program of p in the same directory
+ * whose name is that program's name, '-' and the name T, or is T where T
+ * is the program's name and ".o", while path's file name is T or ends in
+ * "-T".  Appends each one found to found[] (up to 2; a second means
+ * ambiguous) unless there already. */
+static void other_output_objects(const xprof_profile *p, const char *path,
+                                 const char *found[2], unsigned *n_found) {
+  size_t dl = dir_len(path);
+  const char *file = path + dl + (path[dl] == '/');
+  for (uint32_t g = 0; g < p->n_programs; g++) {
+    const xprof_program *prog = &p->programs[g];
+    size_t pl = dir_len(prog->path);
+    const char *pname = prog->path + pl + (prog->path[pl] == '/');
+    if (pl != dl || strncmp(prog->path, path, dl) != 0)
+      continue;
+    for (uint32_t r = 0; r < prog->n_objrefs; r++) {
+      const char *o = prog->objrefs[r];
+      size_t ol = dir_len(o);
+      const char *oname = o + ol + (o[ol] == '/'), *t = NULL;
+      size_t nl = strlen(pname);
+      if (ol != dl || strncmp(o, path, dl) != 0)
+        continue;
+      if (strncmp(oname, pname, nl) == 0 && oname[nl] == '-')
+        t = oname + nl + 1;
+      else if (strncmp(oname, pname, nl) == 0 && strcmp(oname + nl, ".o") == 0)
+        t = oname;
+      if (!t || strcmp(o, path) == 0)
+        continue;
+      char *tail = xprof_format("-%s", t);
+      int match = tail && (strcmp(file, t) == 0 || ends_with(file, tail));
+      xprof_free(tail);
+      if (!match || (*n_found > 0 && strcmp(found[0], o) == 0))
+        continue;
+      if (*n_found < 2)
+        found[(*n_found)++] = o;
+    }
+  }
+}
+
+/* The object file the training build made of this one's source under
+ * another output name (other_output_objects), when the profiles of
+ * `names` have exactly one (malloc'd); else NULL. */
+static char *other_output_object(const char *const *names, unsigned n_names,
+                                 const char *path) {
+  char *result = NULL;
+  int ambiguous = 0;
+  for (unsigned i = 0; i < n_names && !ambiguous; i++) {
+    xprof_profile *p = read_whole(names[i]);
+    if (!p)
+      continue;
+    const char *found[2];
+    unsigned n = 0;
+    other_output_objects(p, path, found, &n);
+    if (n == 1 && !result)
+      result = xprof_format("%s", found[0]);
+    else if (n > 1 || (n == 1 && strcmp(result, found[0]) != 0))
+      ambiguous = 1;
+    xprof_profile_free(p);
+  }
+  if (ambiguous) {
+    xprof_free(result);
+    result = NULL;
+  }
+  return result;
+}
+
+xprof_profile *xprof_use_lookup(const char *const *names, unsigned n_names,
+                                const char *const *pathmap, unsigned n_pathmap,
+                                const char *objpath, const xprof_objfile **obj,
+                                int *any_data, xprof_warn_fn warn, void *ctx) {
+  *obj = NULL;
+  *any_data = 0;
+  char *lookup = collect_path(pathmap, n_pathmap, objpath);
+  if (!lookup)
+    lookup = xprof_format("%s", objpath);
+  if (!lookup)
+    return NULL;
+  xprof_profile *acc = lookup_in(names, n_names, lookup, objpath, obj, any_data, warn, ctx);
+  if (!acc && *any_data) {
+    char *other = other_output_object(names, n_names, lookup);
+    if (other)
+      acc = lookup_in(names, n_names, other, objpath, obj, any_data, NULL, NULL);
+    xprof_free(other);
+  }
+  xprof_free(lookup);
+  return acc;
+}
+
+
+char *xprof_pathmap_between(const char *collect_path, const char *use_path,
+                            unsigned *depth) {
+  if (strcmp(collect_path, use_path) == 0)
+    return NULL;
+  size_t i = strlen(use_path), j = strlen(collect_path);
+  while (i > 0 && j > 0 && use_path[i - 1] == collect_path[j - 1])
+    i--, j--;
+  /* The shared part starts at a component boundary: the first '/' of it
+   * that both paths have (a '/' at i or later lines up in both). */
+  const char *cut = strchr(use_path + i, '/');
+  if (!cut)
+    return NULL;
+  size_t k = (size_t)(cut - use_path), l = j + (k - i);
+  if (k == 0 || l == 0)
+    return NULL; /* one path is all suffix: nothing to map */
+  if (depth) {
+    unsigned d = 0;
+    for (const char *s = cut; *s; s++)
+      d += *s == '/';
+    *depth = d;
+  }
+  return xprof_format("%.*s:%.*s", (int)l, collect_path, (int)k, use_path);
+}
+
+xprof_missing xprof_use_explain_missing(const char *const *names, unsigned n_names,
+                                        const char *const *pathmap, unsigned n_pathmap,
+                                        const char *objpath, char **map) {
+  *map = NULL;
+  char *mapped = collect_path(pathmap, n_pathmap, objpath);
+  const char *path = mapped ? mapped : objpath;
+  size_t dl = dir_len(path);
+  char *best = NULL;
+  unsigned best_depth = 0;
+  int ambiguous = 0, same_dir = 0;
+  for (unsigned i = 0; i < n_names; i++) {
+    xprof_profile *p = read_whole(names[i]);
+    if (!p)
+      continue;
+    for (uint32_t o = 0; o < p->n_objfiles; o++) {
+      const char *other = p->objfiles[o].path;
+      same_dir |= dir_len(other) == dl && strncmp(other, path, dl) == 0;
+      unsigned d = 0;
+      char *m = mapped ? NULL : xprof_pathmap_between(other, path, &d);
+      if (!m)
+        continue;
+      if (d > best_depth) {
+        xprof_free(best);
+        best = m;
+        best_depth = d;
+        ambiguous = 0;
+      } else if (d == best_depth && strcmp(m, best) != 0) {
+        ambiguous = 1;
+        xprof_free(m);
+      } else {
+        xprof_free(m);
+      }
+    }
+    xprof_profile_free(p);
+  }
+  xprof_free(mapped);
+  if (best && !ambiguous && !same_dir) {
+    *map = best;
+    return XPROF_MISSING_MOVED;
+  }
+  xprof_free(best);
+  return same_dir ? XPROF_MISSING_UNLINKED : XPROF_MISSING_FOREIGN;
+}
+
+int xprof_use_missing_text(xprof_missing why, const char *objpath,
+                           const char *map, char *buf, size_t size) {
+  switch (why) {
+  case XPROF_MISSING_MOVED:
+    snprintf(buf, size,
+             "no profile data for %s; it is compiled without it (the profile has "
+             "data for this file under another directory: if the build tree "
+             "moved, -xprofile_pathmap=%s maps it)",
+             objpath, map ? map : "?");
+    break;
+  case XPROF_MISSING_FOREIGN:
+    snprintf(buf, size,
+             "no profile data for %s nor for any object file of its directory; "
+             "it is compiled without it", objpath);
+    break;
+  case XPROF_MISSING_UNLINKED:
+    snprintf(buf, size,
+             "no profile data for %s (it was in no program that ran); it is "
+             "compiled without it", objpath);
+    break;
+  }
+  return why != XPROF_MISSING_UNLINKED;
+}

@@ -1,0 +1,575 @@
+/*
+ * xprof_plan.h - libxprof's compiler-side layer: what both compiler
+ * plugins and the drivers decide alike, from a compiler-neutral
+ * description of each function (xprof_graph.h's xprof_graph).  Each plugin
+ * keeps only what walks or writes its own IR:
+ *
+ *   options.c   the options, one struct and one parser for the drivers
+ *               and both plugins
+ *   diag.c      the messages, handed to the compilers' own diagnostics
+ *   naming.c    the object file's path and compile time, comdat arrays'
+ *               names, which functions to leave alone
+ *   collect.c   a collect build's plan: where each function's counters
+ *               and states go, and every field of the descriptors
+ *   use.c       a use build's plan: its data found, each function
+ *               matched, salvaged or solved
+ *   lookup.c    the data of one object file in the profiles named
+ *   ship.c      compiler caches' digests, and data shipped to another
+ *               machine (distcc)
+ */
+#ifndef XPROF_PLAN_H
+#define XPROF_PLAN_H
+
+#include "xprof_graph.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- options (options.c) ----------------------------------------------- */
+
+enum xprof_mode { XPROF_MODE_NONE, XPROF_MODE_COLLECT, XPROF_MODE_USE };
+
+/* How counters are updated: per-thread copies with plain adds (exact, the
+ * default), atomic adds in the shared array (exact), or plain adds in the
+ * shared array (single-threaded training runs). */
+enum xprof_update { XPROF_UPDATE_THREAD, XPROF_UPDATE_ATOMIC, XPROF_UPDATE_SINGLE };
+
+/* What the plugins do with coverage tables: write one when they can (the
+ * default; silent when they cannot, as for a configure test's object in
+ * /dev), write one the user asked for (-xprofile=tcov: a warning when
+ * they cannot), or none. */
+enum xprof_coverage_mode { XPROF_COVERAGE_QUIET, XPROF_COVERAGE_ASKED, XPROF_COVERAGE_OFF };
+
+/* The warnings of xprof's compilations, each under an option name that
+ * -WNAME, -Wno-NAME, -Werror=NAME and -Wno-error=NAME govern (diag.c):
+ * GCC's own names where GCC's profile use has the same warning. */
+enum xprof_warning {
+  XPROF_W_MISSING_PROFILE,   /* no usable data for an object file */
+  XPROF_W_COVERAGE_MISMATCH, /* a function's data does not fit it */
+  XPROF_W_INEXACT,           /* counts that may be off (clang: calls that did not return) */
+  XPROF_W_COVERAGE_TABLE,    /* collect: a coverage table or CFG dump not written */
+  XPROF_N_WARNINGS
+};
+/* What the user made of a warning: as the compiler's defaults have it
+ * (a warning; -Werror and -w apply), off, on, an error, or a warning
+ * even under -Werror. */
+enum xprof_warning_state {
+  XPROF_WARN_DEFAULT, XPROF_WARN_OFF, XPROF_WARN_ON, XPROF_WARN_ERROR, XPROF_WARN_NO_ERROR
+};
+
+/* The functions the user asked to leave alone (skip-functions and
+ * skip-files: fnmatch(3) patterns). */
+typedef struct xprof_skip_list {
+  const char *const *functions;
+  unsigned n_functions;
+  const char *const *files;
+  unsigned n_files;
+} xprof_skip_list;
+
+/* A list of strings the options own. */
+typedef struct xprof_strings {
+  const char **v;
+  unsigned n, cap;
+} xprof_strings;
+
+typedef struct xprof_options {
+  enum xprof_mode mode;
+  int tcov;                       /* -xprofile=tcov: collect, for coverage */
+  const char *profile_name;       /* collect[:NAME]; NULL: the program's */
+  xprof_strings use_names;        /* use[:NAME]..., merged */
+  xprof_strings pathmap;          /* COLLECT_PREFIX:USE_PREFIX */
+  xprof_strings object_prefix_map; /* OLD=NEW (-xprofile_prefix_map) */
+  xprof_strings prefix_map;       /* OLD=NEW: the compilation's -ffile-prefix-map
+                                   * (clang; GCC's plugin reads GCC's own) */
+  enum xprof_update update;
+  int tls_counters;               /* update=thread: thread-local twins in code
+                                   * for executables */
+  unsigned values_per_site;       /* values kept per value-profile record */
+  unsigned salvage;               /* percent of a changed function's counts that
+                                   * must match to salvage them; above 100: never */
+  xprof_strings skip_functions, skip_files;
+  int verbose;
+  int all_edges;                  /* debug: a counter on every edge as well */
+  int cfg_dump;                   /* debug: OBJECT.xpcfg */
+  enum xprof_coverage_mode coverage;
+  const char *coverage_dir;       /* tcov-dir=DIR: the coverage table goes there */
+  int partial_training;           /* use: never-run functions keep their estimate */
+  int reorder_functions;          /* first-run words (collect), first-run order (use) */
+  int specialize;                 /* use: divisions and lengths to their values */
+  const char *output;             /* the compiler's -o, when the plugin cannot know it */
+  int link;                       /* the command also links */
+  int lto;                        /* use: the module goes to a link-time optimizer */
+  unsigned char warning[XPROF_N_WARNINGS]; /* enum xprof_warning_state */
+  struct {                        /* the GCC plugin's own */
+    int asm_counters;             /* counters as x86-64 asm, not GIMPLE */
+    int use_flags_added;          /* the drivers' mark (plain_options.cc) */
+    unsigned hot_inline, cold_inline, hot_inline_growth; /* hot_inline.cc */
+  } gcc;
+  struct {                        /* the LLVM plugin's own */
+    int calls_return, pointer_calls_return; /* returning.cpp */
+    unsigned pre_inline;          /* inline threshold before counting */
+    int promote;                  /* -1: with update=atomic only */
+    int inline_bonus, selects;
+    unsigned split_cold;          /* IR instructions */
+  } llvm;
+} xprof_options;
+
+/* Which compiler takes an option (its xprof_option_info flags). */
+#define XPROF_OPT_GCC 1u
+#define XPROF_OPT_LLVM 2u
+#define XPROF_OPT_BOTH (XPROF_OPT_GCC | XPROF_OPT_LLVM)
+#define XPROF_OPT_FLAG 4u  /* yes or no: NAME, NAME=yes|no, no-NAME */
+#define XPROF_OPT_LIST 8u  /* repeatable: every value counts */
+#define XPROF_OPT_DRIVER 16u /* set by the drivers, not by users */
+
+/* Every option the plugins take, in the order of their help: the GCC
+ * plugin's -fplugin-arg-xprof-NAME[=VALUE] and the LLVM plugin's
+ * -xprof-NAME[=VALUE] (-xprofile=MODE: the mode itself).  A table ends
+ * with a NULL name. */
+typedef struct xprof_option_info {
+  const char *name;
+  unsigned flags;
+  const char *value; /* what the value is, for help and messages; NULL: a flag */
+  const char *help;
+  /* How options.c stores it: the kind of field at that offset, and for a
+   * number its range. */
+  int kind;
+  size_t offset;
+  unsigned lo, hi;
+} xprof_option_info;
+extern const xprof_option_info xprof_option_table[];
+
+/* The defaults. */
+void xprof_options_init(xprof_options *o);
+void xprof_options_free(xprof_options *o);
+/* Set option `name` (a table name, or no-NAME for a flag) to `value`
+ * (NULL: given without one) as `compiler` (XPROF_OPT_GCC, _LLVM, or
+ * XPROF_OPT_BOTH for the drivers) takes it: 0, or -1 with a message in
+ * err that says what it takes (the caller names the option as the user
+ * spelled it).  As with Sun
+ * Studio, the rightmost -xprofile mode wins; use names add up. */
+int xprof_options_set(xprof_options *o, const char *name, const char *value,
+                      unsigned compiler, xprof_error *err);
+/* After the last option: a mode must have been given (0, or -1 with err);
+ * use mode without a name reads a.out's profile. */
+int xprof_options_finish(xprof_options *o, xprof_error *err);
+/* The options that differ from the defaults, as (name, value) pairs for
+ * a plugin of `compiler`, in the table's order (value NULL: a flag that
+ * is set; "no-NAME" with a NULL value: a flag that is cleared): what
+ * the drivers hand their plugin, and what it parses back to the same
+ * struct. */
+typedef void (*xprof_option_fn)(void *ctx, const char *name, const char *value);
+void xprof_options_each(const xprof_options *o, unsigned compiler, xprof_option_fn fn,
+                        void *ctx);
+/* The skip lists as xprof_skip_function takes them. */
+xprof_skip_list xprof_options_skip(const xprof_options *o);
+/* The name of a warning's option ("missing-profile"), and the warning of
+ * a name (this compiler's spelling too: clang's profile-instr-unprofiled
+ * and profile-instr-out-of-date); XPROF_N_WARNINGS when none. */
+const char *xprof_warning_name(enum xprof_warning w);
+enum xprof_warning xprof_warning_of(const char *name);
+/* A -W option of one of those warnings (-WNAME, -Wno-NAME, -Werror=NAME,
+ * -Wno-error=NAME, in either spelling): 1 with the warning's state set
+ * in o, *w the warning and *clang_name whether NAME is clang's spelling;
+ * 0 for any other argument (the drivers read the compiler's command line
+ * with it). */
+int xprof_options_warning_flag(xprof_options *o, const char *arg, enum xprof_warning *w,
+                               int *clang_name);
+
+/* Partial training: a function that never ran in training keeps the
+ * compiler's own estimate (it is optimized as without a profile) instead
+ * of being made cold, optimized for size and moved out of the way; the
+ * training run may simply not have reached code that matters
+ * (GCC's -fprofile-partial-training).  Off by default, as in GCC. */
+#define XPROF_PARTIAL_TRAINING_DEFAULT 0
+
+/* The share of the count mass that must match, by default: less, and the
+ * function was rewritten rather than edited. */
+#define XPROF_SALVAGE_DEFAULT_PERCENT 50
+
+/* ---- diagnostics (diag.c) ---------------------------------------------- */
+
+/* How a message goes out: a note (verbose output), a warning, an error (a
+ * warning the user made one), or a warning that -Werror leaves alone. */
+typedef enum xprof_diag_kind {
+  XPROF_DIAG_NOTE, XPROF_DIAG_WARNING, XPROF_DIAG_ERROR, XPROF_DIAG_WARNING_NO_ERROR
+} xprof_diag_kind;
+/* Where a plugin's messages go: emit(ctx, kind, warning, text), warning
+ * XPROF_N_WARNINGS for a note; text begins "xprof: ".  o: the options
+ * whose warning states and verbosity apply. */
+typedef struct xprof_diag {
+  const xprof_options *o;
+  void (*emit)(void *ctx, xprof_diag_kind kind, enum xprof_warning w, const char *text);
+  void *ctx;
+} xprof_diag;
+/* Warning w, as the options make it (nothing when it is off). */
+void xprof_warn(const xprof_diag *d, enum xprof_warning w, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* A note of verbose output (nothing unless verbose). */
+void xprof_verbose(const xprof_diag *d, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* " [-WNAME]" or " [-Werror=NAME]", for a compiler that does not name the
+ * warning itself ("" for a note). */
+void xprof_warning_suffix(xprof_diag_kind kind, enum xprof_warning w, char *buf, size_t size);
+
+/* ---- the object file and its functions (naming.c) ---------------------- */
+
+/* An object file's signature: its procedures' folded in order, starting
+ * from XPROF_OBJECT_SIGNATURE_INIT. */
+#define XPROF_OBJECT_SIGNATURE_INIT 0xcbf29ce484222325ull
+uint64_t xprof_object_signature_add(uint64_t acc, uint64_t proc_signature);
+
+/* The compile time an object file records: now, or SOURCE_DATE_EPOCH when
+ * it is set (reproducible builds). */
+void xprof_compile_time(uint64_t *sec, uint32_t *usec);
+
+/* The path a profile knows an object file by: `rel` with its directory
+ * made absolute and resolved (the file itself need not exist yet);
+ * malloc'd. */
+char *xprof_object_path_resolve(const char *rel);
+
+/* The object file a compilation of one source writes, before
+ * xprof_object_path_resolve: the output's name with its suffix replaced
+ * by .o (-S -o x.s names it x.o, as GCC does), else the source's base
+ * name with .o, in the current directory; malloc'd. */
+char *xprof_compile_object_name(const char *output, const char *source);
+/* `path` with its prefix replaced by the first of `maps` ("OLD=NEW", as
+ * -ffile-prefix-map and -fprofile-prefix-map take them) whose OLD starts
+ * it, the last map first (as GCC applies them); malloc'd.  The object
+ * path a profile records and looks up goes through the compilation's
+ * prefix maps, so that build trees in different directories, each
+ * compiled with -ffile-prefix-map=$PWD=., share one profile. */
+char *xprof_remap_prefix(const char *path, const char *const *maps, unsigned n);
+/* The object file a compilation of `source` (n bytes) writes as the
+ * compiler driver names it: -o when compiling only (as
+ * xprof_compile_object_name); the source's base name with .o otherwise,
+ * prefixed by "OUTPUT-" when the command links to a differently named
+ * output; malloc'd. */
+char *xprof_link_object_name(const char *output, int link, const char *source, size_t n);
+/* The path a profile knows the object file `file` by: through the
+ * compilation's prefix maps, then the object prefix maps; malloc'd. */
+char *xprof_map_object_path(const char *file, const xprof_options *o);
+
+/* The name of a comdat function's own array of a kind (`kind`: one of
+ * the ABI's prefixes, XPROF_ABI_STR(XPROF_COMDAT_COUNTERS), ...): alike in
+ * every translation unit that has a copy of the function -- the prefix,
+ * the function's name (cut, with a hash of all of it, when long) and its
+ * key (xprof_comdat_key); malloc'd. */
+char *xprof_comdat_array_name(const char *kind, const char *function, uint64_t key);
+
+/* Does a call to this C library function end the process without running
+ * its exit handlers, so without a profile to get wrong (abort, _exit,
+ * failed assertions and checks)? */
+int xprof_ends_without_profile(const char *callee);
+
+/* Is a function on the list: its symbol or its name in the source (plain,
+ * NULL when the same) matches a function pattern, or its source file
+ * (NULL when not known) a file pattern? */
+int xprof_skip_function(const xprof_skip_list *skip, const char *symbol, const char *plain,
+                        const char *file);
+
+/* ---- a collect build (collect.c) ----------------------------------------- */
+
+/* A value-profile site's state: its kind and record type, where it starts
+ * among its function's states, how many words it takes, and the first
+ * word, which the compiler initializes (xprof_abi.h). */
+typedef struct xprof_plan_site {
+  uint32_t kind, type; /* enum xprof_site_kind, xprof_vp_type */
+  uint32_t offset, words;
+  uint64_t word0;
+} xprof_plan_site;
+
+#define XPROF_NO_FIRST_RUN UINT32_MAX
+/* One function of the object file: its counters (the edges', its side
+ * counters', then the debug counters of all-edges mode) and its sites'
+ * states, in its own arrays (a comdat function: counters, states and the
+ * first-run word in one array, which the linker keeps one of) or in its
+ * share of the object file's; its first-run word; its shape. */
+typedef struct xprof_plan_fn {
+  const char *name;
+  uint64_t signature, comdat_key;
+  int comdat, take_address, shared_atomic;
+  uint32_t n_edge_counters, n_side_counters, n_debug, n_counters;
+  uint32_t n_sites, first_site; /* first_site: in the object's site table */
+  xprof_plan_site *sites;
+  uint32_t vp_words; /* of all its sites' states */
+  uint32_t base;     /* its first counter, in its counter array */
+  uint32_t vp_base;  /* its first state word, in its state array */
+  uint32_t first_run; /* its word in its first-run array; XPROF_NO_FIRST_RUN */
+  unsigned char *shape;
+  size_t shape_size;
+} xprof_plan_fn;
+
+/* A word of an array that the compiler initializes: at, to word. */
+typedef struct xprof_plan_word {
+  uint32_t at;
+  uint64_t word;
+} xprof_plan_word;
+
+typedef struct xprof_plan {
+  const xprof_options *o;
+  int twins; /* per-thread counters in thread-local twins */
+  xprof_plan_fn *fns;
+  uint32_t n_fns, cap_fns, n_sites;
+  /* The object file's arrays: counters, states and first-run words. */
+  uint32_t n_counters, n_vp_words, n_first_runs;
+  xprof_plan_word *vp_init; /* the states' first words */
+  uint32_t n_vp_init, cap_vp_init;
+} xprof_plan;
+
+/* A plan for an object file; executable: its code goes into an executable
+ * (static TLS: per-thread counters may have thread-local twins). */
+void xprof_plan_init(xprof_plan *p, const xprof_options *o, int executable);
+void xprof_plan_free(xprof_plan *p);
+/* Add a function whose graph is placed (xprof_graph_place); NULL when out
+ * of memory.  Flags: */
+#define XPROF_FN_COMDAT 1u        /* one copy per program: arrays of its own */
+#define XPROF_FN_ADDRESS 2u       /* a possible indirect-call target */
+#define XPROF_FN_SHARED_ATOMIC 4u /* counts atomically in the shared array
+                                   * (a coroutine, which may resume in
+                                   * another thread) */
+xprof_plan_fn *xprof_plan_add(xprof_plan *p, const char *name, const xprof_graph *g,
+                              unsigned flags);
+/* How f counts: in a thread-local twin of its array; in a copy its entry
+ * code finds (per-thread counters without twins); atomically. */
+int xprof_plan_in_twin(const xprof_plan *p, const xprof_plan_fn *f);
+int xprof_plan_finds_copy(const xprof_plan *p, const xprof_plan_fn *f);
+int xprof_plan_atomic(const xprof_plan *p, const xprof_plan_fn *f);
+/* The words of a comdat function's own array. */
+uint32_t xprof_plan_fn_words(const xprof_plan *p, const xprof_plan_fn *f);
+/* The name of an array (f NULL or not comdat: the object file's; else
+ * f's own, alike in every object file that has a copy of it); malloc'd. */
+enum xprof_plan_array {
+  XPROF_ARRAY_COUNTERS, XPROF_ARRAY_TWIN, XPROF_ARRAY_TWIN_CELL, XPROF_ARRAY_THREAD_WORD
+};
+char *xprof_plan_array_name(const xprof_plan_fn *f, enum xprof_plan_array a);
+/* The object file's signature. */
+uint64_t xprof_plan_signature(const xprof_plan *p);
+
+/* What goes into a field of a descriptor: the plugins make a constant of
+ * their IR of each.  ELEMENT is &ARRAY[index] of function fn's array
+ * (XPROF_OBJECT: the object file's) of that kind -- a comdat function's
+ * one array holds all three kinds. */
+enum xprof_value_kind {
+  XPROF_VALUE_NONE,     /* no value: a field the plan does not know */
+  XPROF_VALUE_NUMBER,   /* number */
+  XPROF_VALUE_STRING,   /* string, a constant named symbol */
+  XPROF_VALUE_BYTES,    /* bytes, size: a constant named symbol */
+  XPROF_VALUE_NULL,
+  XPROF_VALUE_ELEMENT,  /* fn, array, index */
+  XPROF_VALUE_FUNCTION, /* function fn */
+  XPROF_VALUE_CELL,     /* the cell of the twin function fn counts in */
+  XPROF_VALUE_SITE,     /* &sites[index], the object's site table */
+  XPROF_VALUE_PROC      /* &procs[index], the object's procedure table */
+};
+enum xprof_value_array { XPROF_IN_COUNTERS, XPROF_IN_VP, XPROF_IN_FIRST_RUN };
+#define XPROF_OBJECT UINT32_MAX
+typedef struct xprof_value {
+  enum xprof_value_kind kind;
+  uint64_t number;
+  const char *string, *symbol;
+  const void *bytes;
+  uint32_t size, fn, array, index;
+} xprof_value;
+/* The fields of site s of function fn, of function fn, and of the object
+ * file (path: as the profile knows it), indexed by the ABI's field
+ * indexes. */
+void xprof_plan_site_values(const xprof_plan *p, uint32_t fn, uint32_t s,
+                            xprof_value v[XPROF_ABI_SITE_N_FIELDS]);
+void xprof_plan_proc_values(const xprof_plan *p, uint32_t fn,
+                            xprof_value v[XPROF_ABI_PROC_N_FIELDS]);
+void xprof_plan_object_values(const xprof_plan *p, const char *path,
+                              xprof_value v[XPROF_ABI_OBJECT_N_FIELDS]);
+
+/* The verbose note of what was instrumented. */
+void xprof_plan_note(const xprof_plan *p, const char *objpath, const xprof_diag *d);
+/* The CFG dump of the debug option cfg-dump, OBJPATH.xpcfg begun; NULL
+ * after a warning when it cannot be written. */
+FILE *xprof_plan_cfg_dump(const char *objpath, const xprof_diag *d);
+/* Write (and end) the coverage table t as the options say: beside the
+ * object file `file` (NULL: compiled on another machine), or into the
+ * tcov directory under the profile's name of it, `path`. */
+void xprof_plan_write_coverage(xprof_linetab *t, const xprof_options *o, const char *file,
+                               const char *path, const xprof_diag *d);
+
+/* ---- a use build (use.c, lookup.c) --------------------------------------- */
+
+/* What a use build found, for its verbose note. */
+typedef struct xprof_use_stats {
+  unsigned matched, mismatched, missing, promoted, untrained;
+  unsigned specialized; /* divisions, string operations... to a value */
+  /* Changed procedures whose counts were salvaged (counted as matched
+   * too), and the old count mass of theirs, all and matched. */
+  unsigned salvaged;
+  uint64_t salvage_mass, salvage_matched;
+} xprof_use_stats;
+
+typedef struct xprof_use {
+  const xprof_options *o;
+  const xprof_diag *d;
+  const char *objpath;
+  xprof_profile *profile;
+  const xprof_objfile *obj; /* the object file's data */
+  xprof_use_stats st;       /* the plugins count promoted and specialized */
+} xprof_use;
+
+/* Find the object file's data: the line a driver shipped (distcc), else
+ * in the profiles the options name.  1 with u->obj and the profile's
+ * summary set; 0 without, after saying why where that is due
+ * (has_functions: the object file has functions to miss the data of). */
+int xprof_use_open(xprof_use *u, const xprof_options *o, const xprof_diag *d,
+                   const char *objpath, const char *shipped, size_t n_shipped,
+                   int has_functions);
+/* The procedure of that name, or NULL (counted as missing). */
+const xprof_proc *xprof_use_find(xprof_use *u, const char *name);
+
+/* A function matched to its procedure: every edge's and block's count,
+ * and, salvaged, the records and side counts that followed their sites. */
+typedef struct xprof_use_fn {
+  const xprof_proc *f;
+  uint64_t *edge_count, *node_count;
+  int salvaged;
+  xprof_proc view;     /* salvaged: f with the records that followed */
+  xprof_vp_record *vp;
+  uint64_t *side;      /* salvaged: per side counter, XPROF_NO_SIDE: none */
+} xprof_use_fn;
+/* Match procedure f to graph g (placed; NULL or n_counters -1: the
+ * function cannot be counted as the collect build did): 1 with r holding
+ * the solved or salvaged counts, 0 after warning that they do not fit
+ * (the function is compiled without profile data). */
+int xprof_use_match(xprof_use *u, const xprof_proc *f, const xprof_graph *g, xprof_use_fn *r);
+/* The records whose sites are this function's. */
+const xprof_proc *xprof_use_records(const xprof_use_fn *r);
+/* How often side counter i counted (XPROF_NO_SIDE: not known). */
+uint64_t xprof_use_side_count(const xprof_use_fn *r, const xprof_graph *g, uint32_t i);
+/* Calls through pointers that did not return (exit, longjmp) in training:
+ * the counts of the fake edges out of the blocks that measured calls
+ * begin. */
+uint64_t xprof_use_unreturned(const xprof_graph *g, const uint64_t *edge_count);
+void xprof_use_fn_free(xprof_use_fn *r);
+/* The object file's closing warning (salvaged functions) and verbose
+ * note; frees the profile. */
+void xprof_use_close(xprof_use *u);
+
+/* The messages of use mode, which the plugins word alike: */
+#define XPROF_MSG_MISMATCH                                                    \
+  "profile data for %s does not match this compilation (the function or its " \
+  "compilation options changed since the training build); it is compiled "    \
+  "without profile data"
+/* A changed function whose counts were salvaged (verbose): name, blocks
+ * matched, old blocks, percent of the count mass matched, value-profile
+ * sites matched, sites. */
+#define XPROF_MSG_SALVAGED                                                     \
+  "%s: changed since the training build; its profile data was salvaged (%u of " \
+  "%u blocks matched, %.0f%% of the counts; %u of %u value-profile sites)"
+/* Not salvaged: name, percent matched, percent needed. */
+#define XPROF_MSG_NOT_SALVAGED                                                 \
+  "profile data for %s does not match this compilation (the function or its "  \
+  "compilation options changed since the training build) and too little of "   \
+  "it matches the new code to "                                                \
+  "salvage (%.0f%% of the counts, %u%% needed); it is compiled without "        \
+  "profile data"
+#define XPROF_MSG_UNSOLVABLE                                                   \
+  "profile data for %s cannot be solved; it is compiled without profile data"
+#define XPROF_MSG_INCONSISTENT                                                 \
+  "%s: inconsistent counts (a racy or damaged profile); negative counts were " \
+  "set to 0"
+/* Function, target, count, total: */
+#define XPROF_MSG_PROMOTED "%s: promoted an indirect call to %s (%llu of %llu calls)"
+/* Function, how many: */
+#define XPROF_MSG_SPECIALIZED "%s: %u operation%s specialized to profiled values"
+
+/* For a compiler in use mode: this compilation's object file `objpath`
+ * from each profile directory NAME.profile of `names` (".profile" added
+ * unless present), merged; `pathmap` entries "COLLECT_PREFIX:USE_PREFIX"
+ * map objpath back to the name it had at collect time (first match).
+ * Problems go to `warn` (never fatal): missing directories, damaged data.
+ * Without data for objpath itself: the data of the object file that the
+ * training build made of the same source in a one-command build ("cc -o
+ * OUT a.c" names it OUT-a.o, or a.o when OUT is a) linked under another
+ * name, when the profiles have exactly one such -- so that "-o prog"
+ * in training and "-o prog-opt" in the use build find each other.
+ * Returns the profile (its one object file is *obj, under the name the
+ * training gave it) or NULL when no directory had data; *any_data tells
+ * whether some directory was read. */
+typedef void (*xprof_warn_fn)(void *ctx, const char *message);
+xprof_profile *xprof_use_lookup(const char *const *names, unsigned n_names,
+                                const char *const *pathmap, unsigned n_pathmap,
+                                const char *objpath, const xprof_objfile **obj,
+                                int *any_data, xprof_warn_fn warn, void *ctx);
+
+/* The pathmap "COLLECT_PREFIX:USE_PREFIX" that maps `use_path` to
+ * `collect_path` when the two end in the same path components (at least
+ * the file name) and differ before them, malloc'd; NULL otherwise.
+ * *depth (when not NULL) gets the number of components they share. */
+char *xprof_pathmap_between(const char *collect_path, const char *use_path,
+                            unsigned *depth);
+/* Why `objpath` has no data in the profiles of `names` (read whole: only
+ * for the message of a compilation that found none), with `pathmap` as
+ * for xprof_use_lookup:
+ *   MOVED    no pathmap applied, and one object file there ends like it
+ *            over the most components: a build tree that moved; *map gets
+ *            the pathmap that would find it (malloc'd);
+ *   UNLINKED the profile has other object files of its directory: it was
+ *            in no program that ran (an unlinked archive member, a test
+ *            program, a configure probe) -- nothing to warn about;
+ *   FOREIGN  nothing of its directory: a profile of another build. */
+typedef enum xprof_missing {
+  XPROF_MISSING_UNLINKED,
+  XPROF_MISSING_MOVED,
+  XPROF_MISSING_FOREIGN
+} xprof_missing;
+xprof_missing xprof_use_explain_missing(const char *const *names, unsigned n_names,
+                                        const char *const *pathmap, unsigned n_pathmap,
+                                        const char *objpath, char **map);
+/* The message both plugins print for it; returns 1 when it is a warning
+ * (MOVED, FOREIGN), 0 when a note for verbose output only (UNLINKED). */
+int xprof_use_missing_text(xprof_missing why, const char *objpath,
+                           const char *map, char *buf, size_t size);
+
+/* ---- compiler caches ------------------------------------------------- */
+
+/* What a use build reads beside its object file's data: what GCC's reads
+ * (the hottest count, the training runs and the sum of their largest
+ * counters for its gcov summary, and the hot count), or the whole summary
+ * (the ProfileSummary LLVM's module carries, and the runs). */
+#define XPROF_DIGEST_MAX 1u
+#define XPROF_DIGEST_SUMMARY 2u
+#define XPROF_DIGEST_HEX 33 /* 32 hex digits and the terminator */
+/* A 128-bit digest, in hex, of the profile data of object file `o` (NULL:
+ * the profile has none for it) and the parts `what` of summary `s`:
+ * equal digests mean the compiler reads equal data. */
+void xprof_use_digest(const xprof_objfile *o, const xprof_summary *s, unsigned what,
+                      char hex[XPROF_DIGEST_HEX]);
+
+/* A compilation on another machine (distcc) that cannot read the profile
+ * gets its data shipped in its preprocessed source: one line, "# xprof
+ * use data 2 ...", with the object file's data `o` and the summary `s`
+ * (malloc'd; NULL when out of memory).  The drivers put it into a
+ * top-level asm statement; the plugins find it in the module's asm
+ * (xprof_use_find_shipped: the line and its length, or NULL), take it
+ * out, and read it back (xprof_use_unship: a profile of that one object
+ * file, its summary set; 0 or -1). */
+char *xprof_use_ship(const xprof_objfile *o, const xprof_summary *s);
+const char *xprof_use_find_shipped(const char *text, size_t len, size_t *line_len);
+int xprof_use_unship(const char *line, size_t len, xprof_profile **out, xprof_error *err);
+/* The object file's path travels the same way, in collect builds too (the
+ * remote compilation writes a temporary file): "# xprof object PATH"
+ * (malloc'd), found again by xprof_find_shipped_object (the path,
+ * malloc'd, or NULL).  xprof_drop_shipped: the text without the shipped
+ * lines (malloc'd, *out_len set). */
+char *xprof_ship_object(const char *objpath);
+char *xprof_find_shipped_object(const char *text, size_t len);
+char *xprof_drop_shipped(const char *text, size_t len, size_t *out_len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,310 @@
+/*
+ * elf.c - what the tools need of an executable or shared library: its
+ * functions by address, its build-id and its executable segments.
+ *
+ * Time samples and call arcs are addresses relative to an image's load
+ * address, which are the addresses its symbol table gives (ELF virtual
+ * addresses); this reader maps them back to functions.  It reads 64-bit
+ * little-endian ELF files only (x86-64, AArch64) and checks every offset
+ * it follows, so that a damaged file is an error naming it, not a crash.
+ */
+#include <elf.h>
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "internal.h"
+#include "xprof_views.h"
+#include "elf_section.h"
+
+struct xprof_elf_file {
+  const unsigned char *buf;
+  size_t len;
+  const char *path;
+  xprof_error *err;
+};
+
+static int bad(struct xprof_elf_file *f, const char *what) {
+  return xprof_fail(f->err, XPROF_ERR_FORMAT, "%s: not a usable ELF file: %s", f->path, what);
+}
+
+/* Whether [off, off + size) lies in the file. */
+static int inside(const struct xprof_elf_file *f, uint64_t off, uint64_t size) {
+  return off <= f->len && size <= f->len - off;
+}
+
+static int name_cmp(const void *a, const void *b) {
+  const xprof_elf_func *x = *(const xprof_elf_func *const *)a;
+  const xprof_elf_func *y = *(const xprof_elf_func *const *)b;
+  int c = strcmp(x->name, y->name);
+  return c ? c : (x->addr > y->addr) - (x->addr < y->addr);
+}
+
+static int func_cmp(const void *a, const void *b) {
+  const xprof_elf_func *x = a, *y = b;
+  if (x->addr != y->addr)
+    return x->addr < y->addr ? -1 : 1;
+  /* Of aliases, the one with a size and a global name first. */
+  if ((x->size != 0) != (y->size != 0))
+    return x->size ? -1 : 1;
+  if (x->global != y->global)
+    return x->global ? -1 : 1;
+  return strcmp(x->name, y->name);
+}
+
+/* The functions of symbol table section sh (its string table is section
+ * sh_link). */
+static int read_symbols(struct xprof_elf_file *f, xprof_elf *e, const Elf64_Shdr *shdrs,
+                        uint16_t shnum, const Elf64_Shdr *sh) {
+  if (sh->sh_link >= shnum || sh->sh_entsize != sizeof(Elf64_Sym))
+    return bad(f, "a symbol table with a bad string table or entry size");
+  const Elf64_Shdr *st = &shdrs[sh->sh_link];
+  if (!inside(f, sh->sh_offset, sh->sh_size) || !inside(f, st->sh_offset, st->sh_size))
+    return bad(f, "a symbol table past the end of the file");
+  const char *strs = (const char *)f->buf + st->sh_offset;
+  uint64_t n = sh->sh_size / sizeof(Elf64_Sym);
+  xprof_elf_func *funcs = xprof_arena_alloc(e->arena, (size_t)(n ? n : 1) * sizeof *funcs);
+  if (!funcs)
+    return xprof_fail_nomem(f->err, f->path);
+  uint32_t k = 0, file = XPROF_ELF_NO_FILE;
+  for (uint64_t i = 0; i < n; i++) {
+    Elf64_Sym s;
+    memcpy(&s, f->buf + sh->sh_offset + i * sizeof s, sizeof s);
+    int type = ELF64_ST_TYPE(s.st_info);
+    if (type == STT_FILE) { /* the local symbols after it are its file's */
+      file = (uint32_t)i;
+      continue;
+    }
+    if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s.st_shndx == SHN_UNDEF)
+      continue;
+    if (s.st_name >= st->sh_size || !memchr(strs + s.st_name, 0, st->sh_size - s.st_name))
+      return bad(f, "a symbol name outside its string table");
+    const char *name = strs + s.st_name;
+    if (!*name)
+      continue;
+    size_t nlen = strlen(name);
+    char *copy = xprof_arena_alloc(e->arena, nlen + 1);
+    if (!copy)
+      return xprof_fail_nomem(f->err, f->path);
+    memcpy(copy, name, nlen + 1);
+    funcs[k].name = copy;
+    funcs[k].addr = s.st_value;
+    funcs[k].size = s.st_size;
+    funcs[k].global = ELF64_ST_BIND(s.st_info) != STB_LOCAL;
+    funcs[k].file = funcs[k].global ? XPROF_ELF_NO_FILE : file;
+    k++;
+  }
+  if (k > 1)
+    xprof_sort(funcs, k, sizeof *funcs, func_cmp);
+  /* One function per address: the first of its aliases. */
+  uint32_t m = 0;
+  for (uint32_t i = 0; i < k; i++)
+    if (!m || funcs[i].addr != funcs[m - 1].addr)
+      funcs[m++] = funcs[i];
+  e->funcs = funcs;
+  e->n_funcs = m;
+  e->by_name = xprof_arena_alloc(e->arena, ((size_t)m + 1) * sizeof *e->by_name);
+  if (!e->by_name)
+    return xprof_fail_nomem(f->err, f->path);
+  for (uint32_t i = 0; i < m; i++)
+    e->by_name[i] = &funcs[i];
+  if (m > 1)
+    xprof_sort(e->by_name, m, sizeof *e->by_name, name_cmp);
+  return 0;
+}
+
+/* The GNU build-id note in a note area, if any. */
+static void find_build_id(xprof_elf *e, const unsigned char *p, uint64_t size) {
+  while (size >= 12) {
+    uint32_t namesz = xprof_get32(p), descsz = xprof_get32(p + 4), type = xprof_get32(p + 8);
+    uint64_t name = ((uint64_t)namesz + 3) & ~3ull, desc = ((uint64_t)descsz + 3) & ~3ull;
+    if (size - 12 < name || size - 12 - name < desc)
+      return;
+    if (type == NT_GNU_BUILD_ID && namesz == 4 && memcmp(p + 12, "GNU", 4) == 0 && descsz &&
+        descsz <= XPROF_IMAGE_ID_MAX) {
+      memcpy(e->build_id, p + 12 + name, descsz);
+      e->build_id_len = descsz;
+      return;
+    }
+    p += 12 + name + desc;
+    size -= 12 + name + desc;
+  }
+}
+
+/* Executable segments and the build-id, from the program headers. */
+static int read_segments(struct xprof_elf_file *f, xprof_elf *e, const Elf64_Ehdr *h) {
+  if (h->e_phnum && (h->e_phentsize != sizeof(Elf64_Phdr) ||
+                     !inside(f, h->e_phoff, (uint64_t)h->e_phnum * sizeof(Elf64_Phdr))))
+    return bad(f, "program headers past the end of the file");
+  e->segs = xprof_arena_alloc(e->arena, ((size_t)h->e_phnum + 1) * sizeof *e->segs);
+  if (!e->segs)
+    return xprof_fail_nomem(f->err, f->path);
+  for (uint16_t i = 0; i < h->e_phnum; i++) {
+    Elf64_Phdr ph;
+    memcpy(&ph, f->buf + h->e_phoff + (uint64_t)i * sizeof ph, sizeof ph);
+    if (ph.p_type == PT_NOTE && !e->build_id_len && inside(f, ph.p_offset, ph.p_filesz))
+      find_build_id(e, f->buf + ph.p_offset, ph.p_filesz);
+    if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_X) || !ph.p_memsz)
+      continue;
+    xprof_elf_segment *s = &e->segs[e->n_segs++];
+    s->vaddr = ph.p_vaddr;
+    s->size = ph.p_memsz;
+    /* What the runtime hashes when the image has no build-id. */
+    if (ph.p_filesz == ph.p_memsz && inside(f, ph.p_offset, ph.p_filesz))
+      s->text_hash = xprof_hash64(f->buf + ph.p_offset, ph.p_filesz);
+  }
+  return 0;
+}
+
+static int parse(struct xprof_elf_file *f, xprof_elf *e) {
+  Elf64_Ehdr h;
+  if (f->len < sizeof h || memcmp(f->buf, ELFMAG, SELFMAG) != 0)
+    return bad(f, "no ELF header");
+  memcpy(&h, f->buf, sizeof h);
+  if (h.e_ident[EI_CLASS] != ELFCLASS64 || h.e_ident[EI_DATA] != ELFDATA2LSB)
+    return bad(f, "only 64-bit little-endian ELF is read");
+  e->type = h.e_type;
+  if (read_segments(f, e, &h) < 0)
+    return -1;
+  if (!h.e_shnum)
+    return 0; /* no sections: no symbols */
+  if (h.e_shentsize != sizeof(Elf64_Shdr) ||
+      !inside(f, h.e_shoff, (uint64_t)h.e_shnum * sizeof(Elf64_Shdr)))
+    return bad(f, "section headers past the end of the file");
+  Elf64_Shdr *shdrs = xprof_malloc((size_t)h.e_shnum * sizeof *shdrs);
+  if (!shdrs)
+    return xprof_fail_nomem(f->err, f->path);
+  memcpy(shdrs, f->buf + h.e_shoff, (size_t)h.e_shnum * sizeof *shdrs);
+  const Elf64_Shdr *symtab = NULL, *dynsym = NULL;
+  for (uint16_t i = 0; i < h.e_shnum; i++) {
+    if (shdrs[i].sh_type == SHT_SYMTAB)
+      symtab = &shdrs[i];
+    else if (shdrs[i].sh_type == SHT_DYNSYM)
+      dynsym = &shdrs[i];
+    else if (shdrs[i].sh_type == SHT_NOTE && !e->build_id_len &&
+             inside(f, shdrs[i].sh_offset, shdrs[i].sh_size))
+      find_build_id(e, f->buf + shdrs[i].sh_offset, shdrs[i].sh_size);
+  }
+  /* The full symbol table when there is one (static functions too). */
+  const Elf64_Shdr *use = symtab ? symtab : dynsym;
+  e->full_symbols = symtab != NULL;
+  int rc = use ? read_symbols(f, e, shdrs, h.e_shnum, use) : 0;
+  xprof_free(shdrs);
+  return rc;
+}
+
+int xprof_elf_parse(const char *path, const unsigned char *buf, size_t len, xprof_elf **out,
+                    xprof_error *err) {
+  *out = NULL;
+  xprof_elf *e = xprof_calloc(1, sizeof *e);
+  if (!e || !(e->arena = xprof_arena_new())) {
+    xprof_free(e);
+    return xprof_fail_nomem(err, path);
+  }
+  struct xprof_elf_file f = {buf, len, path, err};
+  if (parse(&f, e) < 0) {
+    xprof_elf_free(e);
+    return -1;
+  }
+  *out = e;
+  return 0;
+}
+
+int xprof_elf_read(const char *path, xprof_elf **out, xprof_error *err) {
+  unsigned char *buf;
+  size_t len;
+  *out = NULL;
+  if (xprof_slurp(path, &buf, &len, err) < 0)
+    return -1;
+  int rc = xprof_elf_parse(path, buf, len, out, err);
+  xprof_free(buf);
+  return rc;
+}
+
+void xprof_elf_free(xprof_elf *e) {
+  if (!e)
+    return;
+  xprof_arena_free(e->arena);
+  xprof_free(e);
+}
+
+const xprof_elf_func *xprof_elf_func_at(const xprof_elf *e, uint64_t addr) {
+  uint32_t lo = 0, hi = e->n_funcs;
+  while (lo < hi) { /* the first function after addr */
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (e->funcs[mid].addr <= addr)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (!lo)
+    return NULL;
+  const xprof_elf_func *fn = &e->funcs[lo - 1];
+  /* A function without a size (assembly) reaches to the next one. */
+  if (fn->size && addr - fn->addr >= fn->size)
+    return NULL;
+  return fn;
+}
+
+uint32_t xprof_elf_funcs_named(const xprof_elf *e, const char *name, uint32_t *first) {
+  uint32_t lo = 0, hi = e->n_funcs;
+  while (lo < hi) { /* the first name not before `name` */
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (strcmp(e->by_name[mid]->name, name) < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  uint32_t n = 0;
+  while (lo + n < e->n_funcs && strcmp(e->by_name[lo + n]->name, name) == 0)
+    n++;
+  *first = lo;
+  return n;
+}
+
+const xprof_elf_func *xprof_elf_func_named(const xprof_elf *e, const char *name) {
+  uint32_t first;
+  return xprof_elf_funcs_named(e, name, &first) ? e->by_name[first] : NULL;
+}
+
+int xprof_elf_matches_image(const xprof_elf *e, const xprof_image *img) {
+  if (e->build_id_len)
+    return img->id_len == e->build_id_len && memcmp(img->id, e->build_id, e->build_id_len) == 0;
+  for (uint32_t i = 0; i < e->n_segs; i++)
+    if (e->segs[i].vaddr == img->text_off && e->segs[i].size == img->text_size)
+      return img->id_len == 8 && memcmp(img->id, &e->segs[i].text_hash, 8) == 0;
+  return 0;
+}
+
+int xprof_elf_section(const unsigned char *buf, size_t len, const char *want, uint64_t *off,
+                      uint64_t *size) {
+  struct xprof_elf_file f = {buf, len, "", NULL};
+  Elf64_Ehdr h;
+  if (len < sizeof h || memcmp(buf, ELFMAG, SELFMAG) != 0)
+    return -1;
+  memcpy(&h, buf, sizeof h);
+  if (h.e_ident[EI_CLASS] != ELFCLASS64 || h.e_ident[EI_DATA] != ELFDATA2LSB ||
+      h.e_shentsize != sizeof(Elf64_Shdr) || h.e_shstrndx >= h.e_shnum ||
+      !inside(&f, h.e_shoff, (uint64_t)h.e_shnum * sizeof(Elf64_Shdr)))
+    return -1;
+  Elf64_Shdr names;
+  memcpy(&names, buf + h.e_shoff + (uint64_t)h.e_shstrndx * sizeof names, sizeof names);
+  if (!inside(&f, names.sh_offset, names.sh_size))
+    return -1;
+  for (uint16_t i = 0; i < h.e_shnum; i++) {
+    Elf64_Shdr sh;
+    memcpy(&sh, buf + h.e_shoff + (uint64_t)i * sizeof sh, sizeof sh);
+    if (sh.sh_name >= names.sh_size)
+      continue;
+    const char *name = (const char *)buf + names.sh_offset + sh.sh_name;
+    size_t room = names.sh_size - sh.sh_name;
+    if (strnlen(name, room) == room || strcmp(name, want) != 0)
+      continue;
+    if (sh.sh_type == SHT_NOBITS || (sh.sh_flags & SHF_COMPRESSED) ||
+        !inside(&f, sh.sh_offset, sh.sh_size))
+      return -1;
+    *off = sh.sh_offset;
+    *size = sh.sh_size;
+    return 0;
+  }
+  return -1;
+}

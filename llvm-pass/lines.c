@@ -1,0 +1,71 @@
+/*
+ * lines.c - a function's entry in the coverage table (OBJECT.xpcov,
+ * libxprof's linetab.c): its graph and the lines of its blocks, as LLVM's
+ * gcov instrumentation gives them, and its direct calls, for
+ * xprof_gprof's call arcs.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <llvm-c/DebugInfo.h>
+
+#include "collect.h"
+
+/* The source file of v's debug location (an instruction's, or a
+ * function's declaration), its directory and name joined; NULL when it
+ * has none. */
+static const char *debug_file(xl_collect *c, LLVMValueRef v) {
+  unsigned n_name, n_dir;
+  const char *name = LLVMGetDebugLocFilename(v, &n_name);
+  const char *dir = LLVMGetDebugLocDirectory(v, &n_dir);
+  if (!name || !n_name)
+    return NULL;
+  if (name == c->file_name && dir == c->file_dir)
+    return c->file;
+  free(c->file);
+  int n = name[0] == '/' || !dir || !n_dir
+              ? asprintf(&c->file, "%.*s", (int)n_name, name)
+              : asprintf(&c->file, "%.*s/%.*s", (int)n_dir, dir, (int)n_name, name);
+  if (n < 0)
+    xl_check(NULL);
+  c->file_name = name;
+  c->file_dir = dir;
+  return c->file;
+}
+
+/* A direct call (not of an intrinsic) in block k, for xprof_gprof's call
+ * arcs. */
+static void record_call(xl_collect *c, uint32_t k, LLVMValueRef i) {
+  if (!LLVMIsACallInst(i) && !LLVMIsAInvokeInst(i))
+    return;
+  LLVMValueRef callee = LLVMGetCalledValue(i);
+  if (!callee || !LLVMIsAFunction(callee) || LLVMGetIntrinsicID(callee))
+    return;
+  size_t len;
+  const char *name = LLVMGetValueName2(callee, &len);
+  if (len)
+    xprof_linetab_call(c->lines, k, name);
+}
+
+/* fn's entry in the coverage table: its graph and the lines of its
+ * blocks, as LLVM's gcov instrumentation gives them (the declaration's
+ * line in the entry block, then each instruction's). */
+void xl_record_lines(xl_collect *c, LLVMValueRef fn, const xprof_plan_fn *f,
+                     const struct xl_cfg *cfg) {
+  const xprof_graph *g = &cfg->g;
+  const char *decl = debug_file(c, fn);
+  unsigned decl_line = decl ? LLVMGetDebugLocLine(fn) : 0;
+  xprof_linetab_proc(c->lines, f->name, f->signature, g->n_nodes, g->edges, g->n_edges,
+                     g->counter_of_edge, (uint32_t)g->n_counters, f->comdat, decl, decl_line);
+  if (decl)
+    xprof_linetab_line(c->lines, 2, decl, decl_line);
+  for (uint32_t k = 2; k < g->n_nodes; k++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(cfg->blocks[k]); i;
+         i = LLVMGetNextInstruction(i)) {
+      unsigned line = LLVMIsADbgInfoIntrinsic(i) ? 0 : LLVMGetDebugLocLine(i);
+      const char *file = line ? debug_file(c, i) : NULL;
+      if (file)
+        xprof_linetab_line(c->lines, k, file, line);
+      record_call(c, k, i);
+    }
+}

@@ -1,0 +1,360 @@
+/*
+ * driver_command.c - the user's command as the drivers read it: xprof's
+ * own options (the -xprofile family, read by libxprof's option parser,
+ * which the plugins read theirs with too) and what the compiler's
+ * arguments say of the command -- whether it links, its sources, its
+ * output, the compiler's own profiling options.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "driver.h"
+
+/* What -x LANG makes the inputs after it: sources that the compiler proper
+ * compiles (and the plugin sees), C++ ones among them, or not sources
+ * (assembler, and "none", which goes back to the file names). */
+enum { X_LANG_NONE = 0, X_LANG_SOURCE = 1, X_LANG_CXX = 2 };
+static int compiled_language(const char *lang) {
+  if (strcmp(lang, "none") == 0 || strncmp(lang, "assembler", 9) == 0)
+    return X_LANG_NONE;
+  return strstr(lang, "c++") ? X_LANG_CXX : X_LANG_SOURCE;
+}
+
+/* What the compiler takes an input for by its name: a source (a C++ or
+ * Objective-C++ one among them), or not (X_LANG_NONE: objects, archives,
+ * assembler, options). */
+static int source_language(const char *a) {
+  static const struct {
+    const char *ext;
+    int lang;
+  } ext[] = {{".c", X_LANG_SOURCE},  {".i", X_LANG_SOURCE},  {".m", X_LANG_SOURCE},
+             {".ll", X_LANG_SOURCE}, {".bc", X_LANG_SOURCE}, {".cc", X_LANG_CXX},
+             {".cp", X_LANG_CXX},    {".cpp", X_LANG_CXX},   {".cxx", X_LANG_CXX},
+             {".c++", X_LANG_CXX},   {".C", X_LANG_CXX},     {".ii", X_LANG_CXX},
+             {".mm", X_LANG_CXX}};
+  const char *dot = strrchr(a, '.');
+  if (!dot || a[0] == '-')
+    return X_LANG_NONE;
+  for (size_t k = 0; k < sizeof ext / sizeof *ext; k++)
+    if (strcmp(dot, ext[k].ext) == 0)
+      return ext[k].lang;
+  return X_LANG_NONE;
+}
+
+/* Options whose value is the next argument (so it is not an input). */
+static int takes_value(const char *a) {
+  static const char *const opts[] = {
+      "-o", "-I", "-D", "-U", "-include", "-imacros", "-iquote", "-isystem",
+      "-idirafter", "-iprefix", "-iwithprefix", "-iwithprefixbefore",
+      "-isysroot", "-MF", "-MT", "-MQ", "-x", "-Xlinker", "-Xassembler",
+      "-Xpreprocessor", "-Xclang", "-L", "-l", "-T", "-u", "-e", "-z",
+      "--param", "-aux-info", "-dumpbase", "-dumpdir", "-mllvm", "-target",
+      "--target", "-arch", NULL};
+  for (const char *const *o = opts; *o; o++)
+    if (strcmp(a, *o) == 0)
+      return 1;
+  return 0;
+}
+
+/* Is the argument one of the compiler's own profiling options (GCC's and
+ * clang's instrumentation, coverage and profile feedback)?  Beside an
+ * -xprofile option it changes the code that xprof counts or sets counts
+ * on, so that every procedure's profile mismatches in the other build,
+ * or a second profile sets the same counts.  Negations and modifiers
+ * (-fno-profile-use, -fprofile-update=, -fprofile-dir=) are not. */
+static int native_profiling(const char *a) {
+  static const char *const options[] = {
+      "-fprofile-generate", "-fprofile-use", "-fprofile-instr-generate",
+      "-fprofile-instr-use", "-fcs-profile-generate", "-fprofile-sample-use",
+      "-fauto-profile", "-fprofile-arcs", "-fbranch-probabilities",
+      "--coverage", "-coverage", NULL};
+  for (int k = 0; options[k]; k++) {
+    size_t n = strlen(options[k]);
+    if (strncmp(a, options[k], n) == 0 && (a[n] == 0 || a[n] == '='))
+      return 1;
+  }
+  return 0;
+}
+
+/* Is a one of -fpic, -fPIC, -fpie, -fPIE or their -fno- forms? */
+static int code_model_option(const char *a) {
+  if (strncmp(a, "-f", 2) != 0)
+    return 0;
+  a += strncmp(a, "-fno-", 5) == 0 ? 5 : 2;
+  return strcasecmp(a, "pic") == 0 || strcasecmp(a, "pie") == 0;
+}
+
+/* One of the -xprofile family: -xprofile=MODE[:NAME] and the options
+ * named -xprofile_NAME=VALUE, as libxprof's options of those names;
+ * 0, or 1 after saying why the option is wrong. */
+static int xprofile_option(struct command *c, const char *a) {
+  static const struct {
+    const char *spelling, *name;
+  } options[] = {{"-xprofile=", "xprofile"},
+                 {"-xprofile_pathmap=", "pathmap"},
+                 {"-xprofile_prefix_map=", "object-prefix-map"},
+                 {"-xprofile_update=", "update"},
+                 {"-xprofile_salvage=", "salvage"}};
+  for (size_t k = 0; k < sizeof options / sizeof *options; k++) {
+    size_t n = strlen(options[k].spelling);
+    if (strncmp(a, options[k].spelling, n) != 0)
+      continue;
+    xprof_error err;
+    if (xprof_options_set(&c->o, options[k].name, a + n, XPROF_OPT_BOTH, &err) < 0) {
+      fprintf(stderr, "%s: %s: %s\n", me, a, err.msg);
+      return 1;
+    }
+    c->update_given |= strcmp(options[k].name, "update") == 0;
+    return 0;
+  }
+  return die("unknown option %s: expected -xprofile=collect[:NAME], -xprofile=tcov[:NAME], "
+             "-xprofile=use[:NAME], -xprofile_pathmap=OLD:NEW, -xprofile_prefix_map=OLD=NEW, "
+             "-xprofile_update=MODE or -xprofile_salvage=PERCENT|no",
+             a);
+}
+
+#ifdef XPROF_FOR_CLANG
+/* An option of the LLVM plugin the user gave (-mllvm -xprof-NAME[=V] or
+ * -mllvm -xprofile=MODE): read into the options, which the driver hands
+ * on once, with its own; 0, or 1 after saying why it is wrong. */
+static int plugin_option(struct command *c, const char *a) {
+  const char *name = strncmp(a, "-xprofile", 9) == 0 ? a + 1 : a + 7;
+  const char *eq = strchr(name, '=');
+  char *key = eq ? strndup(name, (size_t)(eq - name)) : strdup(name);
+  xprof_error err;
+  int rc = key ? xprof_options_set(&c->o, key, eq ? eq + 1 : NULL, XPROF_OPT_LLVM, &err) : -1;
+  if (key && strstr(key, "tls-counters"))
+    c->tls_given = 1;
+  if (rc < 0)
+    fprintf(stderr, "%s: -mllvm %s: %s\n", me, a, key ? err.msg : "out of memory");
+  free(key);
+  return rc < 0;
+}
+
+/* clang's own options that the driver takes: GCC's hot/cold partitioning,
+ * which clang does not know (and refuses) -- in use mode clang's own from
+ * profile data, -fsplit-machine-functions (add_plugin); and GCC's
+ * spellings of what the plugin does, as its options.  1 when a was one. */
+static int clang_switch(struct command *c, const char *a) {
+  if (strcmp(a, "-freorder-blocks-and-partition") == 0 ||
+      strcmp(a, "-fno-reorder-blocks-and-partition") == 0) {
+    c->partition = a;
+    return 1;
+  }
+  static const struct {
+    const char *gcc;
+    size_t offset;
+  } switches[] = {
+      {"profile-partial-training", offsetof(xprof_options, partial_training)},
+      {"vpt", offsetof(xprof_options, specialize)},
+      {"profile-reorder-functions", offsetof(xprof_options, reorder_functions)},
+  };
+  int off = strncmp(a, "-fno-", 5) == 0;
+  for (size_t k = 0; k < sizeof switches / sizeof *switches; k++)
+    if (strncmp(a, "-f", 2) == 0 && strcmp(a + (off ? 5 : 2), switches[k].gcc) == 0) {
+      *(int *)((char *)&c->o + switches[k].offset) = !off;
+      return 1;
+    }
+  return 0;
+}
+#endif
+
+/* A -W option of an xprof warning: taken when the compiler does not know
+ * the name (xprof's own names; GCC's with clang), handed on to the
+ * compiler when it does (GCC's names with GCC, clang's with clang).
+ * 1 when taken. */
+static int warning_option(struct command *c, const char *a) {
+  enum xprof_warning w;
+  int clang_name;
+  if (strcmp(a, "-Werror") == 0)
+    c->werror = 1;
+  if (!xprof_options_warning_flag(&c->o, a, &w, &clang_name))
+    return 0;
+#ifdef XPROF_FOR_CLANG
+  return !clang_name;
+#else
+  /* GCC's diagnostics govern its own names, which the plugin uses. */
+  int native = !clang_name && (w == XPROF_W_MISSING_PROFILE || w == XPROF_W_COVERAGE_MISMATCH);
+  if (native)
+    c->o.warning[w] = XPROF_WARN_DEFAULT;
+  return !native;
+#endif
+}
+
+/* The driver's own options: returns 1 when argv[*i] was one (with *i
+ * moved past its value), 0 when it goes to the compiler, -1 after saying
+ * why it is wrong. */
+static int driver_option(struct command *c, char **argv, int argc, int *i) {
+  const char *a = argv[*i];
+  /* --xprofile...: the same options in a spelling that compiler caches
+   * pass on (ccache reads -xprofile=... as -x LANGUAGE and gives up). */
+  if (strncmp(a, "--xprofile", 10) == 0)
+    a++;
+  if (strncmp(a, "-xprofile", 9) == 0)
+    return xprofile_option(c, a) ? -1 : 1;
+  if (warning_option(c, a))
+    return 1;
+#ifdef XPROF_FOR_CLANG
+  if (strcmp(a, "-mllvm") == 0 && *i + 1 < argc && strncmp(argv[*i + 1], "-xprof", 6) == 0)
+    return plugin_option(c, argv[++*i]) ? -1 : 1;
+  return clang_switch(c, a);
+#else
+  (void)argc;
+  return 0;
+#endif
+}
+
+/* The sanitizers of a -fsanitize= or -fno-sanitize= list whose runtime
+ * defines pthread_create (its interceptor), one bit each.  Linked into the
+ * executable (clang's always, GCC's with -static-libasan and the like),
+ * it starts the program's threads without the xprof runtime's wrapper,
+ * and what those threads count in per-thread twins would be lost:
+ * compilations that ask for one get per-thread copies instead, which each
+ * thread finds for itself (add_plugin; docs/runtime.md). */
+static unsigned thread_sanitizers(const char *list) {
+  static const char *const names[] = {"address", "thread", "memory", "leak", "hwaddress"};
+  unsigned bits = 0;
+  for (const char *p = list; *p;) {
+    size_t n = strcspn(p, ",");
+    if (n == 3 && strncmp(p, "all", 3) == 0)
+      bits = ~0u;
+    for (unsigned k = 0; k < sizeof names / sizeof *names; k++)
+      if (strlen(names[k]) == n && strncmp(p, names[k], n) == 0)
+        bits |= 1u << k;
+    p += n + (p[n] == ',');
+  }
+  return bits;
+}
+
+/* Note what a compiler argument says about the command: whether it links,
+ * its inputs and sources, its output.  *x_lang: after -x LANG (not none)
+ * every input is a source. */
+static void compiler_argument(struct command *c, char **argv, int argc, int *i,
+                              int *x_lang) {
+  const char *a = argv[*i];
+  if (!c->native && native_profiling(a))
+    c->native = a;
+  if (strncmp(a, "-g", 2) == 0 && strncmp(a, "-gz", 3) != 0)
+    c->debug_given = 1;
+  /* The object paths a profile records and looks up are mapped as the
+   * compiler maps its own profiles' paths (see xprof_remap_prefix). */
+  if (strncmp(a, "-ffile-prefix-map=", 18) == 0)
+    c->prefix_maps[c->n_prefix_maps++] = a + 18;
+  else if (strncmp(a, "-fprofile-prefix-map=", 21) == 0) {
+    c->prefix_maps[c->n_prefix_maps++] = a + 21;
+#ifdef XPROF_FOR_CLANG
+    return; /* GCC's option, which clang does not know: the plugin's only */
+#endif
+  }
+  /* GCC's and clang's own spelling picks the update of xprof's counters
+   * too (and goes on to the compiler, which accepts it). */
+  if (strncmp(a, "-fprofile-update=", 17) == 0)
+    c->native_update = strcmp(a + 17, "single") == 0 ? "single" : "atomic";
+  if (strncmp(a, "-fsanitize=", 11) == 0)
+    c->sanitizers |= thread_sanitizers(a + 11);
+  else if (strncmp(a, "-fno-sanitize=", 14) == 0)
+    c->sanitizers &= ~thread_sanitizers(a + 14);
+  c->user[c->n_user++] = a;
+  if (strcmp(a, "-c") == 0 || strcmp(a, "-S") == 0 || strcmp(a, "-E") == 0 ||
+      strcmp(a, "-M") == 0 || strcmp(a, "-MM") == 0 ||
+      strcmp(a, "-fsyntax-only") == 0)
+    c->link = 0;
+  if (strcmp(a, "-E") == 0)
+    c->preprocess = 1;
+  if (strcmp(a, "-MD") == 0 || strcmp(a, "-MMD") == 0)
+    c->make_deps = 1;
+  if (strcmp(a, "-MF") == 0 && *i + 1 < argc)
+    c->depfile = argv[*i + 1];
+  if (strcmp(a, "-o") == 0 && *i + 1 < argc)
+    c->output = argv[*i + 1];
+  if (strcmp(a, "-shared") == 0)
+    c->shared = 1;
+  if (code_model_option(a))
+    c->pic_given = 1;
+  if (strcmp(a, "-flto") == 0 || strncmp(a, "-flto=", 6) == 0)
+    c->lto = 1;
+  else if (strcmp(a, "-fno-lto") == 0)
+    c->lto = 0;
+  if (strcmp(a, "-static") == 0 || strcmp(a, "--static") == 0 ||
+      strcmp(a, "-static-pie") == 0)
+    c->static_link = 1;
+  if (strcmp(a, "-x") == 0 && *i + 1 < argc)
+    *x_lang = compiled_language(argv[*i + 1]);
+  else if (strncmp(a, "-x", 2) == 0 && a[2])
+    *x_lang = compiled_language(a + 2);
+  if (takes_value(a) && *i + 1 < argc) {
+    if (strcmp(a, "-l") == 0) /* a library is an input of the link */
+      c->inputs++;
+    c->user[c->n_user++] = argv[++*i];
+    return;
+  }
+  int input = a[0] != '-' || strcmp(a, "-") == 0;
+  if (input || strncmp(a, "-l", 2) == 0)
+    c->inputs++;
+  int lang = input ? (*x_lang ? *x_lang : source_language(a)) : X_LANG_NONE;
+  int source = lang != X_LANG_NONE;
+  c->sources += source;
+#ifdef XPROF_FOR_CLANG
+  if (strcmp(a, "-fexceptions") == 0 || strcmp(a, "-fno-exceptions") == 0)
+    c->exceptions = a[2] == 'e';
+  if (lang == X_LANG_CXX)
+    c->cxx = 1;
+#endif
+  if (source && !c->source)
+    c->source = a;
+  if (a[0] != '-' && !source)
+    c->objects[c->n_objects++] = a;
+}
+
+/* Read the command line into c; returns 0, or 1 after saying why not. */
+int parse_command(struct command *c, int argc, char **argv) {
+  memset(c, 0, sizeof *c);
+  xprof_options_init(&c->o);
+  c->link = 1;
+  c->prefix_maps = calloc((size_t)argc, sizeof *c->prefix_maps);
+  c->user = calloc((size_t)argc, sizeof *c->user);
+  c->objects = calloc((size_t)argc, sizeof *c->objects);
+  if (!c->prefix_maps || !c->user || !c->objects)
+    return die("%s", "out of memory");
+  int x_lang = 0;
+#ifdef XPROF_FOR_CLANG
+  c->exceptions = -1;
+  c->cxx = strstr(XPROF_DRIVER_NAME, "++") != NULL; /* as clang++ compiles .c */
+#endif
+  for (int i = 1; i < argc; i++) {
+    int own = driver_option(c, argv, argc, &i);
+    if (own < 0)
+      return 1;
+    if (!own)
+      compiler_argument(c, argv, argc, &i, &x_lang);
+  }
+  if (!c->update_given && c->native_update) {
+    xprof_error err;
+    xprof_options_set(&c->o, "update", c->native_update, XPROF_OPT_BOTH, &err);
+  }
+  if (c->o.mode != XPROF_MODE_NONE && c->native) {
+    fprintf(stderr,
+            "%s: %s cannot be combined with -xprofile=%s: the compiler's own "
+            "profiling changes the code that xprof %s, and the profile would "
+            "not match the other build; use one or the other\n",
+            me, c->native, c->o.mode == XPROF_MODE_COLLECT ? "collect" : "use",
+            c->o.mode == XPROF_MODE_COLLECT ? "counts" : "optimizes");
+    return 1;
+  }
+  /* Default profile of use mode: the program this command links, else
+   * a.out (libxprof's default). */
+  xprof_error err;
+  if (c->o.mode == XPROF_MODE_USE && c->o.use_names.n == 0 && c->link && c->output) {
+    char *v = NULL;
+    if (asprintf(&v, "use:%s", c->output) < 0 ||
+        xprof_options_set(&c->o, "xprofile", v, XPROF_OPT_BOTH, &err) < 0)
+      return die("%s", v ? err.msg : "out of memory");
+    free(v);
+  }
+  if (c->o.mode != XPROF_MODE_NONE && xprof_options_finish(&c->o, &err) < 0)
+    return die("%s", err.msg);
+  return 0;
+}

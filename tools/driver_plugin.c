@@ -1,0 +1,298 @@
+/*
+ * driver_plugin.c - what the drivers add to the compiler's command: the
+ * plugin and the options it reads (libxprof's, from the command's
+ * xprof_options: xprof_options_each), what use mode turns on, and the
+ * runtime for a link of instrumented code.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "driver.h"
+
+#ifdef XPROF_FOR_CLANG
+#define PLUGIN_FILE "xprof-llvm" XPROF_LLVM_MAJOR ".so"
+static char *plugin_path(void) {
+  static const char *const c[] = {"../llvm-pass/" PLUGIN_FILE,
+                                  "../" XPROF_REL_LIBDIR "/xprof/" PLUGIN_FILE, NULL};
+  return locate("XPROF_LLVM_PLUGIN", c);
+}
+#else
+#define PLUGIN_FILE "xprof.so"
+static char *plugin_path(void) {
+  static const char *const c[] = {"../gcc-plugin/xprof.so",
+                                  "../" XPROF_REL_LIBDIR "/xprof/xprof.so", NULL};
+  return locate("XPROF_GCC_PLUGIN", c);
+}
+#endif
+
+#ifndef XPROF_FOR_CLANG
+/* What -fprofile-use turns on, except -fbranch-probabilities itself (the
+ * plugin sets that at the right moment; see the plugin notes). */
+static const char *const fdo_flags[] = {
+    "-fprofile-values", "-funroll-loops", "-fpeel-loops", "-ftracer", "-fvpt",
+    "-finline-functions", "-fipa-cp", "-fipa-cp-clone", "-fipa-bit-cp",
+    "-fpredictive-commoning", "-fsplit-loops", "-funswitch-loops",
+    "-fgcse-after-reload", "-ftree-loop-vectorize", "-ftree-slp-vectorize",
+    "-fversion-loops-for-strides", "-fvect-cost-model=dynamic",
+    "-ftree-loop-distribute-patterns", "-floop-interchange",
+    "-floop-unroll-and-jam", "-ftree-loop-distribution",
+    "-fprofile-reorder-functions", "-fno-devirtualize-speculatively", NULL};
+#endif
+
+static char *runtime_path(void) {
+  static const char *const c[] = {"../runtime/libxprof_rt.a",
+                                  "../" XPROF_REL_LIBDIR "/libxprof_rt.a", NULL};
+  return locate("XPROF_RUNTIME", c);
+}
+
+/* Does this input of a link hold code compiled with -xprofile=collect:
+ * an object file or archive (ELF, or LLVM bitcode for -flto) that names
+ * the runtime's registration function?  libtool drops options it does
+ * not know from the commands that link shared libraries, so such a link
+ * arrives here without -xprofile=collect and would leave the library's
+ * calls into the runtime undefined: loadable only by an instrumented
+ * program.  A byte search, not an ELF reader: the name is in the symbol
+ * string table of an object file, the symbol index of an archive, and
+ * the string table of a bitcode file. */
+int instrumented_input(const char *path) {
+  static const char needle[] = XPROF_ABI_STR(XPROF_REGISTER);
+  enum { CHUNK = 1 << 20, KEEP = sizeof needle - 2 };
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return 0;
+  char *buf = malloc(CHUNK + KEEP);
+  size_t have = buf ? fread(buf, 1, CHUNK + KEEP, f) : 0;
+  int kind_ok = have >= 18 &&
+                ((memcmp(buf, "\177ELF", 4) == 0 && buf[16] == 1 && buf[17] == 0) ||
+                 memcmp(buf, "!<arch>\n", 8) == 0 || memcmp(buf, "BC\300\336", 4) == 0);
+  int found = 0;
+  while (kind_ok && have > 0 && !found) {
+    found = memmem(buf, have, needle, sizeof needle - 1) != NULL;
+    if (found || have < CHUNK + KEEP)
+      break;
+    /* The last KEEP bytes may start the name: carry them over. */
+    memmove(buf, buf + have - KEEP, KEEP);
+    have = KEEP + fread(buf + KEEP, 1, CHUNK, f);
+    if (have == KEEP)
+      break;
+  }
+  free(buf);
+  fclose(f);
+  return found;
+}
+
+/* Does the command write its object somewhere that is no file (-o
+ * /dev/null, as build systems probe flags)?  Then no coverage table: GCC
+ * would name it after the source, in the working directory. */
+static int output_is_no_file(const struct command *c) {
+  struct stat st;
+  return c->output && stat(c->output, &st) == 0 && !S_ISREG(st.st_mode);
+}
+
+/* -xprofile=tcov:NAME: the compilers put the coverage tables into the
+ * profile directory, NAME.profile/tcov, as Sun's compilers make the
+ * profile directory at compile time (malloc'd; NULL without a NAME). */
+static char *tcov_dir(const struct command *c) {
+  if (!c->o.profile_name)
+    return NULL;
+  char *dir = xprof_profile_dir_name(c->o.profile_name), *out;
+  if (!dir || asprintf(&out, "%s/tcov", dir) < 0)
+    exit(die("%s", "out of memory"));
+  xprof_free(dir);
+  return out;
+}
+
+/* What the driver itself sets of the options: where the coverage tables
+ * go, the per-thread copies that sanitizers need, the command's output and
+ * link (clang's plugin cannot see them), its prefix maps. */
+static void driver_settings(struct command *c) {
+  xprof_options *o = &c->o;
+  xprof_error err;
+  if (o->mode == XPROF_MODE_COLLECT) {
+    char *dir = o->tcov ? tcov_dir(c) : NULL;
+    if (output_is_no_file(c))
+      xprof_options_set(o, "no-coverage-table", NULL, XPROF_OPT_BOTH, &err);
+    else if (dir)
+      xprof_options_set(o, "tcov-dir", dir, XPROF_OPT_BOTH, &err);
+    free(dir);
+    if (c->sanitizers && !c->tls_given)
+      o->tls_counters = 0;
+  } else {
+    o->update = XPROF_UPDATE_THREAD; /* use builds count nothing */
+    o->tls_counters = 1;
+  }
+#ifdef XPROF_FOR_CLANG
+  for (int k = 0; k < c->n_prefix_maps; k++)
+    xprof_options_set(o, "prefix-map", c->prefix_maps[k], XPROF_OPT_LLVM, &err);
+  if (c->output)
+    xprof_options_set(o, "output", c->output, XPROF_OPT_LLVM, &err);
+  o->link = c->link;
+  o->lto = c->lto && o->mode == XPROF_MODE_USE; /* promotions the link can inline */
+  /* Under -Werror, a warning the user kept a warning (-Wno-error=NAME):
+   * clang's -Werror would make the plugin's warnings errors, so they are
+   * not, and the plugin makes the others errors itself. */
+  int keep = 0;
+  for (unsigned w = 0; w < XPROF_N_WARNINGS; w++)
+    keep |= o->warning[w] == XPROF_WARN_NO_ERROR;
+  for (unsigned w = 0; c->werror && keep && w < XPROF_N_WARNINGS; w++)
+    if (o->warning[w] == XPROF_WARN_DEFAULT || o->warning[w] == XPROF_WARN_ON)
+      o->warning[w] = XPROF_WARN_ERROR;
+#endif
+}
+
+#ifdef XPROF_FOR_CLANG
+/* May clang's splitting of machine functions be asked for here?  Before
+ * LLVM 20 it can lose a landing pad: one that begins the cold part of a
+ * function (after nothing, LLVM 14; after blocks that emit no code, up to
+ * LLVM 19) gets offset 0 from the part's start in the exception table,
+ * which means "no landing pad", and the unwinder goes past it -- a catch
+ * that does not catch (std::terminate) or a destructor that does not run.
+ * Landing pads that never ran in training are what the splitter moves, so
+ * only compilations without them get it: C and Objective-C without
+ * -fexceptions, C++ with -fno-exceptions. */
+static int split_keeps_landing_pads(const struct command *c) {
+  if (atoi(XPROF_LLVM_MAJOR) >= 20)
+    return 1;
+  return c->exceptions == 0 || (c->exceptions < 0 && !c->cxx);
+}
+
+/* An option of the LLVM plugin.  -Xclang -mllvm reaches only the
+ * compiler's own jobs (clang -cc1), which load the plugin (-fplugin); a
+ * plain -mllvm would reach the integrated assembler of a .S file (and
+ * every job of -save-temps), which does not load it and stops at the
+ * option it does not know. */
+static void plugin_option(void *ctx, const char *name, const char *value) {
+  struct args *a = ctx;
+  push(a, "-Xclang");
+  push(a, "-mllvm");
+  push(a, "-Xclang");
+  char *arg;
+  if (asprintf(&arg, "-%s%s%s%s", strcmp(name, "xprofile") ? "xprof-" : "", name,
+               value ? "=" : "", value ? value : "") < 0)
+    exit(die("%s", "out of memory"));
+  push(a, arg);
+}
+
+/* The LLVM plugin and its options: only for commands that compile (an
+ * LTO link would hand them to the linker). */
+int add_plugin(struct args *a, struct command *c) {
+  int use = c->o.mode == XPROF_MODE_USE;
+  if (use && c->partition && c->sources) {
+    int on = c->partition[2] == 'r';
+    if (!on || split_keeps_landing_pads(c))
+      push(a, on ? "-fsplit-machine-functions" : "-fno-split-machine-functions");
+  }
+  if (c->o.mode == XPROF_MODE_NONE && c->partition)
+    push(a, c->partition); /* as the user gave it: no xprof, no change */
+  if (c->o.mode == XPROF_MODE_NONE || !c->sources)
+    return 0;
+  char *plugin = plugin_path();
+  if (!plugin)
+    return die("%s", "cannot find the xprof LLVM plugin (" PLUGIN_FILE
+                     ") next to this driver; set XPROF_LLVM_PLUGIN");
+  pushf(a, "-fplugin=%s", plugin);
+  pushf(a, "-fpass-plugin=%s", plugin);
+  /* The plugin's verbose notes are clang's remarks of plugins. */
+  if (c->o.verbose)
+    push(a, "-Rremark-backend-plugin");
+  /* Line numbers: clang keeps them in the IR only with debug info. */
+  if (c->o.mode == XPROF_MODE_COLLECT && c->o.tcov && !c->debug_given)
+    push(a, "-gline-tables-only");
+  if (c->werror) {
+    for (unsigned w = 0; w < XPROF_N_WARNINGS; w++)
+      if (c->o.warning[w] == XPROF_WARN_NO_ERROR) {
+        push(a, "-Wno-error=backend-plugin");
+        break;
+      }
+  }
+  driver_settings(c);
+  xprof_options_each(&c->o, XPROF_OPT_LLVM, plugin_option, a);
+  return 0;
+}
+#else
+/* GCC hands a plugin argument's value over only up to a second '=' (a
+ * profile named "run=2", a path with '=' in it): '=' and '%' go as %3D
+ * and %25 in every value the driver passes (malloc'd; the plugin decodes
+ * them all). */
+static char *plugin_arg_encode(const char *v) {
+  char *out = malloc(3 * strlen(v) + 1), *o = out;
+  if (!out)
+    exit(die("%s", "out of memory"));
+  for (; *v; v++)
+    if (*v == '=' || *v == '%')
+      o += sprintf(o, "%%%02X", (unsigned char)*v);
+    else
+      *o++ = *v;
+  *o = 0;
+  return out;
+}
+
+static void plugin_arg(void *ctx, const char *name, const char *value) {
+  struct args *a = ctx;
+  char *arg, *v = value ? plugin_arg_encode(value) : NULL;
+  if (asprintf(&arg, "-fplugin-arg-xprof-%s%s%s", name, v ? "=" : "", v ? v : "") < 0)
+    exit(die("%s", "out of memory"));
+  free(v);
+  push(a, arg);
+}
+
+/* The GCC plugin and its arguments; in use mode what -fprofile-use turns
+ * on, before the user's options so that theirs win. */
+int add_plugin(struct args *a, struct command *c) {
+  if (c->o.mode == XPROF_MODE_NONE)
+    return 0;
+  char *plugin = plugin_path();
+  if (!plugin)
+    return die("%s", "cannot find the xprof GCC plugin (xprof.so) next to "
+                     "this driver; set XPROF_GCC_PLUGIN");
+  pushf(a, "-fplugin=%s", plugin);
+  driver_settings(c);
+  xprof_options_each(&c->o, XPROF_OPT_GCC, plugin_arg, a);
+  if (c->o.mode == XPROF_MODE_USE) {
+    for (const char *const *f = fdo_flags; *f; f++)
+      push(a, *f);
+    /* So that the plugin can tell them from the user's (partial training
+     * gives untrained functions the plain build's options). */
+    plugin_arg(a, "use-flags-added", NULL);
+  }
+  return 0;
+}
+#endif
+
+/* The runtime, for a link of instrumented code. */
+int add_runtime(struct args *a, const struct command *c) {
+  char *rt = runtime_path();
+  if (!rt)
+    return die("%s", "cannot find the xprof runtime (libxprof_rt.a) next "
+                     "to this driver; set XPROF_RUNTIME");
+  /* As linker options, not as an input: an extra input would change the
+   * names cc1 derives the object file's path from (-dumpdir). */
+  static const char *const linker[] = {"--push-state", "--whole-archive", NULL,
+                                       "--pop-state"};
+  for (size_t k = 0; k < sizeof linker / sizeof *linker; k++) {
+    push(a, "-Xlinker");
+    push(a, linker[k] ? linker[k] : rt);
+  }
+  /* One runtime per process: a program exports its runtime's entry
+   * points, so that instrumented libraries, dlopen'ed ones too, register
+   * with it rather than with their own copies; and what else the ABI
+   * lists (the compilers' dump calls, pthread_create). */
+#define EXPORT(pattern)                                                                     \
+  push(a, "-Xlinker");                                                                      \
+  pushf(a, "--export-dynamic-symbol=%s", pattern);
+  XPROF_ABI_EXPORTS(EXPORT)
+#undef EXPORT
+  /* A static link has no dlsym to find the C library's pthread_create:
+   * it is linked under its own name. */
+  if (c->static_link) {
+    push(a, "-Xlinker");
+    push(a, "--undefined=__pthread_create_2_1");
+  }
+  push(a, "-lpthread");
+  push(a, "-ldl");
+  return 0;
+}
+
