@@ -423,8 +423,7 @@ bool xp_skip_function(cgraph_node *node) {
  * anything is emitted. */
 static struct {
   bool taken;
-  char *objpath, *data; /* libxprof's allocations */
-  size_t n;
+  xprof_shipped s;
 } shipped;
 
 static void take_shipped(void) {
@@ -433,36 +432,38 @@ static void take_shipped(void) {
   shipped.taken = true;
   for (asm_node *a = symtab->first_asm_symbol(); a; a = a->next) {
     const char *text = TREE_STRING_POINTER(a->asm_str);
-    size_t len = strlen(text), n;
-    char *obj = xprof_find_shipped_object(text, len);
-    const char *line = xprof_use_find_shipped(text, len, &n);
-    if (!obj && !line)
+    xprof_shipped s;
+    int rc = xprof_take_shipped(text, strlen(text), &s);
+    if (rc < 0)
+      fatal_error(UNKNOWN_LOCATION, "xprof: out of memory");
+    if (rc == 0)
       continue;
-    if (obj)
-      shipped.objpath = obj;
-    if (line) {
-      shipped.data = xprof_format("%.*s", (int)n, line);
-      shipped.n = n;
+    a->asm_str = build_string((int)s.kept_len + 1, s.kept);
+    xprof_free(s.kept);
+    s.kept = NULL;
+    if (s.objpath) {
+      xprof_free(shipped.s.objpath);
+      shipped.s.objpath = s.objpath;
     }
-    size_t kept_len;
-    char *kept = xprof_drop_shipped(text, len, &kept_len);
-    if (kept)
-      a->asm_str = build_string((int)kept_len + 1, kept);
-    xprof_free(kept);
+    if (s.data) {
+      xprof_free(shipped.s.data);
+      shipped.s.data = s.data;
+      shipped.s.n = s.n;
+    }
   }
 }
 
 const char *xp_shipped_data(size_t *n) {
   take_shipped();
-  *n = shipped.n;
-  return shipped.data;
+  *n = shipped.s.n;
+  return shipped.s.data;
 }
 
 /* The object file as this compilation names it, resolved (malloc'd), or
  * NULL when it was compiled elsewhere (distcc). */
 static char *resolved_object(void) {
   take_shipped();
-  if (shipped.objpath)
+  if (shipped.s.objpath)
     return NULL;
   /* cc1 may already have put the dump directory in front of the base. */
   const char *dir = dump_dir_name && !dump_base_name_prefixed ? dump_dir_name : "";
@@ -500,8 +501,8 @@ const char *xp_object_path(void) {
   if (path)
     return path;
   take_shipped();
-  if (shipped.objpath) /* compiled elsewhere, under a temporary name */
-    return path = xstrdup(shipped.objpath);
+  if (shipped.s.objpath) /* compiled elsewhere, under a temporary name */
+    return path = xstrdup(shipped.s.objpath);
   const char *file = xp_object_file();
   char *mapped = xprof_map_object_path(xp_remap_profile_path(file), &xp_opts);
   path = xstrdup(mapped ? mapped : file);

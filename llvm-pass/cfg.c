@@ -632,43 +632,33 @@ void xl_cfg_free(struct xl_cfg *c) {
  * xl_take_shipped at the start of each run. */
 static struct {
   LLVMModuleRef m;
-  char *objpath, *data; /* libxprof's allocations */
-  size_t n;
+  xprof_shipped s;
 } shipped;
 
 void xl_take_shipped(LLVMModuleRef m) {
-  xprof_free(shipped.objpath);
-  xprof_free(shipped.data);
-  memset(&shipped, 0, sizeof shipped);
+  xprof_shipped_free(&shipped.s);
   shipped.m = m;
-  size_t len, n;
+  size_t len;
   const char *text = LLVMGetModuleInlineAsm(m, &len);
   if (!text || !len)
     return;
-  shipped.objpath = xprof_find_shipped_object(text, len);
-  const char *line = xprof_use_find_shipped(text, len, &n);
-  if (line) {
-    shipped.data = xl_check(xprof_format("%.*s", (int)n, line));
-    shipped.n = n;
-  }
-  if (shipped.objpath || line) {
-    size_t kept_len;
-    char *kept = xl_check(xprof_drop_shipped(text, len, &kept_len));
-    LLVMSetModuleInlineAsm2(m, kept, kept_len);
-    xprof_free(kept);
-  }
+  int rc = xprof_take_shipped(text, len, &shipped.s);
+  if (rc < 0)
+    xl_check(NULL);
+  if (rc > 0)
+    LLVMSetModuleInlineAsm2(m, shipped.s.kept, shipped.s.kept_len);
 }
 
 const char *xl_shipped_data(LLVMModuleRef m, size_t *n) {
-  *n = shipped.n;
-  return shipped.m == m ? shipped.data : NULL;
+  *n = shipped.s.n;
+  return shipped.m == m ? shipped.s.data : NULL;
 }
 
 /* The object file as the command names it, as GCC names the object of a
  * compile (xprof_link_object_name), resolved (malloc'd); NULL when
  * compiled on another machine. */
 char *xl_object_file(LLVMModuleRef m, const xprof_options *o) {
-  if (shipped.m == m && shipped.objpath) /* compiled elsewhere */
+  if (shipped.m == m && shipped.s.objpath) /* compiled elsewhere */
     return NULL;
   size_t len;
   const char *src = LLVMGetSourceFileName(m, &len);
@@ -684,8 +674,8 @@ char *xl_object_file(LLVMModuleRef m, const xprof_options *o) {
  * -ffile-prefix-map), then by -xprofile_prefix_map's (as the GCC plugin
  * maps it). */
 char *xl_object_path(LLVMModuleRef m, const xprof_options *o) {
-  if (shipped.m == m && shipped.objpath) /* compiled elsewhere, under a temporary name */
-    return xl_strdup(shipped.objpath);
+  if (shipped.m == m && shipped.s.objpath) /* compiled elsewhere, under a temporary name */
+    return xl_strdup(shipped.s.objpath);
   char *file = xl_object_file(m, o);
   if (!file)
     return NULL;

@@ -225,6 +225,32 @@ char *xprof_drop_shipped(const char *text, size_t len, size_t *out_len) {
   return out;
 }
 
+int xprof_take_shipped(const char *text, size_t len, xprof_shipped *s) {
+  size_t n;
+  memset(s, 0, sizeof *s);
+  const char *line = xprof_use_find_shipped(text, len, &n);
+  s->objpath = xprof_find_shipped_object(text, len);
+  if (!line && !s->objpath)
+    return 0;
+  if (line) {
+    s->data = xprof_format("%.*s", (int)n, line);
+    s->n = n;
+  }
+  s->kept = xprof_drop_shipped(text, len, &s->kept_len);
+  if (!s->kept || (line && !s->data)) {
+    xprof_shipped_free(s);
+    return -1;
+  }
+  return 1;
+}
+
+void xprof_shipped_free(xprof_shipped *s) {
+  xprof_free(s->objpath);
+  xprof_free(s->data);
+  xprof_free(s->kept);
+  memset(s, 0, sizeof *s);
+}
+
 int xprof_use_unship(const char *line, size_t len, xprof_profile **out, xprof_error *err) {
   size_t tn = sizeof ship_tag - 1, pn = sizeof ship_prefix - 1;
   if (len >= pn && memcmp(line, ship_prefix, pn) == 0 && (len < tn || memcmp(line, ship_tag, tn) != 0)) {

@@ -569,6 +569,21 @@ char *xprof_ship_object(const char *objpath);
 char *xprof_find_shipped_object(const char *text, size_t len);
 char *xprof_drop_shipped(const char *text, size_t len, size_t *out_len);
 
+/* What a plugin does with a module's top-level asm: the shipped object
+ * path and data line taken out of `text`.  Returns 1 with s->kept the
+ * text without them (each plugin writes it back), 0 when the text holds
+ * none (s all zero), -1 when out of memory.  xprof_shipped_free frees
+ * what s holds. */
+typedef struct xprof_shipped {
+  char *objpath; /* "# xprof object" */
+  char *data;    /* the data line, n bytes */
+  size_t n;
+  char *kept;
+  size_t kept_len;
+} xprof_shipped;
+int xprof_take_shipped(const char *text, size_t len, xprof_shipped *s);
+void xprof_shipped_free(xprof_shipped *s);
+
 #ifdef __cplusplus
 }
 #endif

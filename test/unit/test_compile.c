@@ -304,6 +304,15 @@ static void shipping(void) {
   size_t kept_len;
   char *kept = xprof_drop_shipped(asm_text, strlen(asm_text), &kept_len);
   CHECK_STR(kept, "nop\n.p2align 4\n");
+  /* What the plugins call: all three at once, and nothing from asm
+   * without shipped lines. */
+  xprof_shipped sh;
+  CHECK(xprof_take_shipped(asm_text, strlen(asm_text), &sh) == 1);
+  CHECK_STR(sh.objpath, "/b/main.o");
+  CHECK(line && sh.n == strlen(line) && sh.data && strcmp(sh.data, line) == 0);
+  CHECK(sh.kept_len == 15 && sh.kept && strcmp(sh.kept, "nop\n.p2align 4\n") == 0);
+  xprof_shipped_free(&sh);
+  CHECK(xprof_take_shipped("nop\n", 4, &sh) == 0 && !sh.kept && !sh.objpath && !sh.data);
   /* Damaged data is an error, not a profile. */
   CHECK(xprof_use_unship("# xprof use data 1 1 2", 22, &back, &err) < 0);
   xprof_free(kept);
