@@ -20,8 +20,9 @@ churn_compile() { # DIR NAME COMPILER FLAGS...
   mkdir -p "$dir/$name"
   (cd "$dir/$name" && "$cc" -O2 "$@" ../churn.c -o churn -pthread)
 }
-# The counts of a profile, without the names that differ between builds.
-churn_counts() { xprof_btoa "$1" - | grep -Ev '^(OBJFILE|OBJREF|PROGRAM|VP_PROC)'; }
+# The counts of a profile, without the names that differ between builds
+# and the extension lines (first-run ranks depend on how threads race).
+churn_counts() { xprof_btoa "$1" - | grep -Ev '^(OBJFILE|OBJREF|PROGRAM|VP_PROC|#\+)'; }
 
 churn_measure() {
   local cc=$1 rounds=$2 funcs=$3 dir=$4 names v n want base m lo hi

@@ -248,7 +248,7 @@ static void summary(xprof_profile *p, const char *dir, long top) {
   for (uint32_t k = 0; k < p->n_programs; k++)
     printf("  program %s: %u object file%s\n", p->programs[k].path,
            p->programs[k].n_objrefs, xprof_plural(p->programs[k].n_objrefs));
-  if (p->runs) /* binary data only */
+  if (p->runs)
     printf("  training runs: %" PRIu64 " (their largest counters add up to %" PRIu64 ")\n",
            p->runs, p->run_max_sum);
   printf("busiest procedures (sum of counters):\n");

@@ -87,6 +87,16 @@ int xprof_find_duplicate(const void *base, size_t stride, uint32_t n,
 uint32_t xprof_strmap_get(const xprof_strmap *m, const char *key);
 void xprof_strmap_free(xprof_strmap *m);
 
+/* ---- base64 (base64.c) --------------------------------------------------- */
+
+/* n bytes as base64 text, NUL-terminated (xprof_malloc'd), or NULL when
+ * out of memory. */
+char *xprof_base64(const void *data, size_t n);
+/* The bytes of base64 text s[0..n) into *out (xprof_malloc'd, *len
+ * bytes): 1, 0 when s is not base64 as xprof_base64 writes it, -1 when
+ * out of memory. */
+int xprof_unbase64(const char *s, size_t n, unsigned char **out, size_t *len);
+
 /* Comparison of procedures by name, for lookups built on demand. */
 int xprof_name_cmp(const void *a, const void *b);
 

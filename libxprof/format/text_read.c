@@ -1,7 +1,9 @@
 /*
  * text_read.c - parse xprof_text(4).
  *
- * The parser reads line by line and names the line of every problem.
+ * The parser reads line by line and names the line of every problem
+ * (the lines and fields: text_lex.c; xprof's extension lines, which carry
+ * what binary data holds beyond 3.1: text_ext.c).
  * Beyond the page: blank lines and lines starting with '#' are ignored
  * (for hand-edited files), fields may be separated by any run of blanks,
  * counter records may come in any order (they are sorted), and a value
@@ -13,229 +15,31 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
-#include "internal.h"
+#include "text.h"
 
-#define MAX_TOKENS 8
-
-typedef struct reader {
-  const char *name;
-  const char *p, *end;
-  uint64_t line;
-  int ntok;
-  const char *tok[MAX_TOKENS];
-  size_t len[MAX_TOKENS];
-  int pending; /* the current line has not been consumed yet */
-  xprof_profile *prof;
-  xprof_error *err;
-  char *scratch; /* for unescaping; as long as the longest line */
-  size_t scratch_cap;
-} reader;
-
-static int rfail(reader *r, const char *fmt, ...) XPROF_PRINTF(2, 3);
-
-static int rfail(reader *r, const char *fmt, ...) {
-  char msg[400];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  return xprof_fail(r->err, XPROF_ERR_FORMAT, "%s:%" PRIu64 ": %s", r->name,
-                    r->line, msg);
-}
-
-/* Show a token in a message, shortened. */
-static const char *show(reader *r, int i, char *buf, size_t n) {
-  if (i >= r->ntok)
-    return "end of line";
-  size_t k = r->len[i] < n - 3 ? r->len[i] : n - 3;
-  buf[0] = '\'';
-  memcpy(buf + 1, r->tok[i], k);
-  buf[k + 1] = '\'';
-  buf[k + 2] = 0;
-  return buf;
-}
-
-/* Split the next non-blank, non-comment line into tokens.  Returns 1 for a
- * line, 0 at the end of the input, -1 on error. */
-static int next_line(reader *r) {
-  if (r->pending)
-    return 1;
-  while (r->p < r->end) {
-    const char *s = r->p;
-    const char *e = memchr(s, '\n', (size_t)(r->end - s));
-    if (!e)
-      e = r->end;
-    r->p = e < r->end ? e + 1 : e;
-    r->line++;
-    if ((size_t)(e - s) + 1 > r->scratch_cap) {
-      size_t nc = (size_t)(e - s) + 1;
-      char *ns = xprof_realloc(r->scratch, nc);
-      if (!ns)
-        return xprof_fail_nomem(r->err, r->name);
-      r->scratch = ns;
-      r->scratch_cap = nc;
-    }
-    r->ntok = 0;
-    const char *q = s;
-    while (q < e) {
-      while (q < e && (*q == ' ' || *q == '\t' || *q == '\r'))
-        q++;
-      if (q == e)
-        break;
-      if (*q == '\0')
-        return rfail(r, "NUL byte in text");
-      const char *t = q;
-      while (q < e && *q != ' ' && *q != '\t' && *q != '\r') {
-        if (*q == '\0')
-          return rfail(r, "NUL byte in text");
-        q++;
-      }
-      if (r->ntok == MAX_TOKENS)
-        return rfail(r, "too many fields on one line");
-      r->tok[r->ntok] = t;
-      r->len[r->ntok] = (size_t)(q - t);
-      r->ntok++;
-    }
-    if (r->ntok == 0 || r->tok[0][0] == '#')
-      continue;
-    r->pending = 1;
-    return 1;
-  }
-  r->ntok = 0;
-  return 0;
-}
-
-static void consume(reader *r) { r->pending = 0; }
-
-static int is_tok(reader *r, int i, const char *s) {
-  return i < r->ntok && r->len[i] == strlen(s) && memcmp(r->tok[i], s, r->len[i]) == 0;
-}
-
-static int parse_u64(reader *r, int i, const char *what, uint64_t *out) {
-  char b[48];
-  if (i >= r->ntok)
-    return rfail(r, "expected %s, found end of line", what);
-  const char *t = r->tok[i];
-  size_t n = r->len[i];
-  uint64_t v = 0;
-  if (n == 0)
-    return rfail(r, "expected %s", what);
-  for (size_t k = 0; k < n; k++) {
-    if (t[k] < '0' || t[k] > '9')
-      return rfail(r, "expected %s (an unsigned decimal number), found %s",
-                   what, show(r, i, b, sizeof b));
-    unsigned d = (unsigned)(t[k] - '0');
-    if (v > (UINT64_MAX - d) / 10)
-      return rfail(r, "%s %s does not fit in 64 bits", what,
-                   show(r, i, b, sizeof b));
-    v = v * 10 + d;
-  }
-  *out = v;
-  return 0;
-}
-
-static int parse_u32(reader *r, int i, const char *what, uint32_t *out) {
-  uint64_t v;
-  char b[48];
-  *out = 0; /* defined on failure too: -O3 cannot see that callers stop */
-  if (parse_u64(r, i, what, &v) < 0)
-    return -1;
-  if (v > UINT32_MAX)
-    return rfail(r, "%s %s does not fit in 32 bits", what,
-                 show(r, i, b, sizeof b));
-  *out = (uint32_t)v;
-  return 0;
-}
-
-static int parse_hex64(reader *r, int i, const char *what, uint64_t *out) {
-  char b[48];
-  if (i >= r->ntok)
-    return rfail(r, "expected %s, found end of line", what);
-  const char *t = r->tok[i];
-  size_t n = r->len[i];
-  if (n < 3 || t[0] != '0' || (t[1] != 'x' && t[1] != 'X') || n > 18)
-    return rfail(r, "expected %s (0x and up to 16 hex digits), found %s",
-                 what, show(r, i, b, sizeof b));
-  uint64_t v = 0;
-  for (size_t k = 2; k < n; k++) {
-    int c = t[k], d;
-    if (c >= '0' && c <= '9')
-      d = c - '0';
-    else if (c >= 'a' && c <= 'f')
-      d = c - 'a' + 10;
-    else if (c >= 'A' && c <= 'F')
-      d = c - 'A' + 10;
-    else
-      return rfail(r, "expected %s (hexadecimal), found %s", what,
-                   show(r, i, b, sizeof b));
-    v = v << 4 | (uint64_t)d;
-  }
-  *out = v;
-  return 0;
-}
-
-static int hexval(int c) {
-  if (c >= '0' && c <= '9')
-    return c - '0';
-  if (c >= 'a' && c <= 'f')
-    return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F')
-    return c - 'A' + 10;
-  return -1;
-}
-
-/* Unescape token i into the profile's memory. */
-static int parse_name(reader *r, int i, const char *what, const char **out) {
-  if (i >= r->ntok)
-    return rfail(r, "expected %s, found end of line", what);
-  const char *t = r->tok[i];
-  size_t n = r->len[i], k = 0;
-  char *o = r->scratch;
-  for (size_t j = 0; j < n; j++) {
-    if (t[j] != '\\') {
-      o[k++] = t[j];
-      continue;
-    }
-    int h, l;
-    if (j + 3 >= n + 0 || t[j + 1] != 'x' || (h = hexval(t[j + 2])) < 0 ||
-        (l = hexval(t[j + 3])) < 0 || (h == 0 && l == 0))
-      return rfail(r, "bad escape in %s: only \\xHH (not \\x00) is allowed",
-                   what);
-    o[k++] = (char)(h << 4 | l);
-    j += 3;
-  }
-  *out = xprof_strndup(r->prof, o, k);
-  if (!*out)
-    return xprof_fail_nomem(r->err, r->name);
-  return 0;
-}
-
-static int expect_fields(reader *r, int n, const char *what) {
-  if (r->ntok != n)
-    return rfail(r, "%s has %d fields, expected %d", what, r->ntok, n);
-  return 0;
-}
-
-/* Optional "max N" / "sum N" lines. */
-static int parse_stats(reader *r, xprof_stats *s) {
+/* Optional "max N" / "sum N" lines.  An extension line ends them, and
+ * stays pending for whoever takes it (text_ext.c). */
+static int parse_stats(text_reader *r, xprof_stats *s) {
   for (;;) {
-    int rc = next_line(r);
+    r->ext = 1;
+    int rc = xprof_tr_next_line(r);
+    r->ext = 0;
     if (rc <= 0)
       return rc;
-    if (is_tok(r, 0, "max") || is_tok(r, 0, "sum")) {
-      int is_max = is_tok(r, 0, "max");
-      if (expect_fields(r, 2, is_max ? "max statistic" : "sum statistic") < 0)
+    if (xprof_tr_is(r, 0, "max") || xprof_tr_is(r, 0, "sum")) {
+      int is_max = xprof_tr_is(r, 0, "max");
+      if (xprof_tr_fields(r, 2, is_max ? "max statistic" : "sum statistic") < 0)
         return -1;
       if ((is_max && s->has_max) || (!is_max && s->has_sum))
-        return rfail(r, "%s statistic given twice", is_max ? "max" : "sum");
-      if (parse_u64(r, 1, is_max ? "max count" : "sum count",
+        return xprof_tr_fail(r, "%s statistic given twice", is_max ? "max" : "sum");
+      if (xprof_tr_u64(r, 1, is_max ? "max count" : "sum count",
                     is_max ? &s->max : &s->sum) < 0)
         return -1;
       if (is_max)
         s->has_max = 1;
       else
         s->has_sum = 1;
-      consume(r);
+      xprof_tr_consume(r);
       continue;
     }
     return 0;
@@ -273,7 +77,7 @@ static int parse_float_token(const char *t, size_t n, int is_double,
     uint64_t m = 0;
     size_t digits = 0;
     for (const char *q = s + 6; *q != ')'; q++, digits++) {
-      int d = hexval(*q);
+      int d = xprof_hexval(*q);
       if (d < 0 || digits >= 16)
         return -1;
       m = m << 4 | (uint64_t)d;
@@ -307,29 +111,29 @@ static int parse_float_token(const char *t, size_t n, int is_double,
   return 0;
 }
 
-static int parse_vp_line(reader *r, xprof_vp_type *type, uint32_t *expr,
+static int parse_vp_line(text_reader *r, xprof_vp_type *type, uint32_t *expr,
                          xprof_vp_value *x) {
   char b[48];
   int t;
   for (t = 0; t < XPROF_VP_NTYPES; t++)
-    if (is_tok(r, 0, xprof_vp_type_name((xprof_vp_type)t)))
+    if (xprof_tr_is(r, 0, xprof_vp_type_name((xprof_vp_type)t)))
       break;
   if (t == XPROF_VP_NTYPES)
-    return rfail(r,
+    return xprof_tr_fail(r,
                  "expected a value-profile record (VP_INT, VP_LLONG, "
                  "VP_FLOAT, VP_DOUBLE or VP_PROC), found %s",
-                 show(r, 0, b, sizeof b));
+                 xprof_tr_show(r, 0, b, sizeof b));
   *type = (xprof_vp_type)t;
   if (r->ntok < 3 || r->ntok > 4)
-    return rfail(r, "value-profile record has %d fields, expected 3 or 4",
+    return xprof_tr_fail(r, "value-profile record has %d fields, expected 3 or 4",
                  r->ntok);
-  if (parse_u32(r, 1, "expression id", expr) < 0 ||
-      parse_u64(r, 2, "value count", &x->count) < 0)
+  if (xprof_tr_u32(r, 1, "expression id", expr) < 0 ||
+      xprof_tr_u64(r, 2, "value count", &x->count) < 0)
     return -1;
   if (r->ntok == 3)
     return 0;
   if (x->count == 0)
-    return rfail(r, "a value is given for a zero count (the value field "
+    return xprof_tr_fail(r, "a value is given for a zero count (the value field "
                     "must be empty)");
   const char *tok = r->tok[3];
   size_t n = r->len[3];
@@ -339,14 +143,14 @@ static int parse_vp_line(reader *r, xprof_vp_type *type, uint32_t *expr,
   case XPROF_VP_LLONG: {
     char num[32];
     if (n >= sizeof num)
-      return rfail(r, "value %s is not an integer", show(r, 3, b, sizeof b));
+      return xprof_tr_fail(r, "value %s is not an integer", xprof_tr_show(r, 3, b, sizeof b));
     memcpy(num, tok, n);
     num[n] = 0;
     errno = 0;
     long long v = strtoll(num, &end, 10);
     if (*end || end == num || errno == ERANGE ||
         (*type == XPROF_VP_INT && (v < INT32_MIN || v > INT32_MAX)))
-      return rfail(r, "value %s is not a %s", show(r, 3, b, sizeof b),
+      return xprof_tr_fail(r, "value %s is not a %s", xprof_tr_show(r, 3, b, sizeof b),
                    *type == XPROF_VP_INT ? "32-bit int" : "64-bit integer");
     x->bits = (uint64_t)(int64_t)v;
     return 0;
@@ -354,11 +158,11 @@ static int parse_vp_line(reader *r, xprof_vp_type *type, uint32_t *expr,
   case XPROF_VP_FLOAT:
   case XPROF_VP_DOUBLE:
     if (parse_float_token(tok, n, *type == XPROF_VP_DOUBLE, &x->bits) < 0)
-      return rfail(r, "value %s is not a %s", show(r, 3, b, sizeof b),
+      return xprof_tr_fail(r, "value %s is not a %s", xprof_tr_show(r, 3, b, sizeof b),
                    *type == XPROF_VP_FLOAT ? "float" : "double");
     return 0;
   case XPROF_VP_PROC:
-    return parse_name(r, 3, "callee name", &x->proc);
+    return xprof_tr_name(r, 3, "callee name", &x->proc);
   default:
     return -1;
   }
@@ -367,7 +171,7 @@ static int parse_vp_line(reader *r, xprof_vp_type *type, uint32_t *expr,
 /* The counter records of procedure f: read into pairs (n of them), then
  * checked for repeated ids.  Returns the pairs sorted by id (malloc'd),
  * or NULL after an error. */
-static pair *read_counter_records(reader *r, const xprof_proc *f, uint32_t n) {
+static pair *read_counter_records(text_reader *r, const xprof_proc *f, uint32_t n) {
   char b[48];
   pair *pairs = xprof_malloc((size_t)n * sizeof *pairs + 1);
   if (!pairs) {
@@ -376,33 +180,33 @@ static pair *read_counter_records(reader *r, const xprof_proc *f, uint32_t n) {
   }
   int sorted = 1;
   for (uint32_t k = 0; k < n; k++) {
-    if (next_line(r) <= 0) {
+    if (xprof_tr_next_line(r) <= 0) {
       if (!r->err || !r->err->code)
-        rfail(r, "end of file inside procedure %s: %u of %u counter records read", f->name, k,
+        xprof_tr_fail(r, "end of file inside procedure %s: %u of %u counter records read", f->name, k,
               n);
       xprof_free(pairs);
       return NULL;
     }
     if (r->ntok != 2 || r->tok[0][0] < '0' || r->tok[0][0] > '9') {
-      rfail(r, "expected counter record '<id> <value>' (%u of %u in procedure %s), found %s",
-            k + 1, n, f->name, show(r, 0, b, sizeof b));
+      xprof_tr_fail(r, "expected counter record '<id> <value>' (%u of %u in procedure %s), found %s",
+            k + 1, n, f->name, xprof_tr_show(r, 0, b, sizeof b));
       xprof_free(pairs);
       return NULL;
     }
-    if (parse_u32(r, 0, "counter id", &pairs[k].id) < 0 ||
-        parse_u64(r, 1, "counter value", &pairs[k].value) < 0) {
+    if (xprof_tr_u32(r, 0, "counter id", &pairs[k].id) < 0 ||
+        xprof_tr_u64(r, 1, "counter value", &pairs[k].value) < 0) {
       xprof_free(pairs);
       return NULL;
     }
     if (k && pairs[k].id <= pairs[k - 1].id)
       sorted = 0;
-    consume(r);
+    xprof_tr_consume(r);
   }
   if (!sorted)
     xprof_sort(pairs, n, sizeof *pairs, pair_cmp);
   for (uint32_t k = 1; k < n; k++)
     if (pairs[k].id == pairs[k - 1].id) {
-      rfail(r, "procedure %s: counter id %u appears twice", f->name, pairs[k].id);
+      xprof_tr_fail(r, "procedure %s: counter id %u appears twice", f->name, pairs[k].id);
       xprof_free(pairs);
       return NULL;
     }
@@ -411,7 +215,7 @@ static pair *read_counter_records(reader *r, const xprof_proc *f, uint32_t n) {
 
 /* f's counters from n counter records: dense ids 0..n-1 as they are,
  * others with their ids. */
-static int parse_counters(reader *r, xprof_proc *f, uint32_t n) {
+static int parse_counters(text_reader *r, xprof_proc *f, uint32_t n) {
   if (!n)
     return xprof_proc_alloc_counters(r->prof, f, 0) < 0 ? xprof_fail_nomem(r->err, r->name) : 0;
   pair *pairs = read_counter_records(r, f, n);
@@ -437,7 +241,7 @@ static int parse_counters(reader *r, xprof_proc *f, uint32_t n) {
 
 /* f's value-profile records: n_values_per_vp lines each, one expression
  * per record, no expression twice. */
-static int parse_vp_records(reader *r, const xprof_objfile *o, xprof_proc *f, uint32_t n) {
+static int parse_vp_records(text_reader *r, const xprof_objfile *o, xprof_proc *f, uint32_t n) {
   if (xprof_proc_alloc_vp(r->prof, o, f, n) < 0)
     return xprof_fail_nomem(r->err, r->name);
   for (uint32_t rec = 0; rec < n; rec++) {
@@ -445,10 +249,10 @@ static int parse_vp_records(reader *r, const xprof_objfile *o, xprof_proc *f, ui
     for (uint32_t k = 0; k < o->n_values_per_vp; k++) {
       xprof_vp_type type = XPROF_VP_INT;
       uint32_t expr = 0;
-      if (next_line(r) <= 0)
+      if (xprof_tr_next_line(r) <= 0)
         return r->err && r->err->code
                    ? -1
-                   : rfail(r, "end of file inside procedure %s: value-profile record %u of %u "
+                   : xprof_tr_fail(r, "end of file inside procedure %s: value-profile record %u of %u "
                               "incomplete",
                            f->name, rec + 1, n);
       if (parse_vp_line(r, &type, &expr, &v->values[k]) < 0)
@@ -457,50 +261,50 @@ static int parse_vp_records(reader *r, const xprof_objfile *o, xprof_proc *f, ui
         v->type = type;
         v->expr_id = expr;
       } else if (type != v->type || expr != v->expr_id) {
-        return rfail(r, "value-profile record %u of procedure %s: line %u of %u has %s %u, "
+        return xprof_tr_fail(r, "value-profile record %u of procedure %s: line %u of %u has %s %u, "
                         "expected %s %u (one record is n_values_per_vp lines of one "
                         "expression)",
                      rec + 1, f->name, k + 1, o->n_values_per_vp, xprof_vp_type_name(type),
                      expr, xprof_vp_type_name(v->type), v->expr_id);
       }
-      consume(r);
+      xprof_tr_consume(r);
     }
   }
   if (f->n_vp_records > 1)
     xprof_sort(f->vp, f->n_vp_records, sizeof *f->vp, vp_cmp);
   for (uint32_t rec = 1; rec < f->n_vp_records; rec++)
     if (f->vp[rec].expr_id == f->vp[rec - 1].expr_id)
-      return rfail(r, "procedure %s: two value-profile records for expression %u", f->name,
+      return xprof_tr_fail(r, "procedure %s: two value-profile records for expression %u", f->name,
                    f->vp[rec].expr_id);
   return 0;
 }
 
-static int parse_proc(reader *r, xprof_objfile *o) {
+static int parse_proc(text_reader *r, xprof_objfile *o) {
   uint32_t n_counters, n_vp_records;
   const char *name;
-  if (expect_fields(r, 7, "PROC: record") < 0 ||
-      parse_name(r, 1, "procedure name", &name) < 0)
+  if (xprof_tr_fields(r, 7, "PROC: record") < 0 ||
+      xprof_tr_name(r, 1, "procedure name", &name) < 0)
     return -1;
   xprof_proc *f = xprof_add_proc(r->prof, o, name);
   if (!f)
     return xprof_fail_nomem(r->err, r->name);
-  if (parse_hex64(r, 2, "procedure signature", &f->signature) < 0 ||
-      parse_u32(r, 3, "n_counters", &n_counters) < 0 ||
-      parse_u32(r, 4, "n_vp_sites", &f->n_vp_sites) < 0 ||
-      parse_u32(r, 5, "n_vp_records", &n_vp_records) < 0 ||
-      parse_u32(r, 6, "procedure id", &f->id) < 0)
+  if (xprof_tr_hex64(r, 2, "procedure signature", &f->signature) < 0 ||
+      xprof_tr_u32(r, 3, "n_counters", &n_counters) < 0 ||
+      xprof_tr_u32(r, 4, "n_vp_sites", &f->n_vp_sites) < 0 ||
+      xprof_tr_u32(r, 5, "n_vp_records", &n_vp_records) < 0 ||
+      xprof_tr_u32(r, 6, "procedure id", &f->id) < 0)
     return -1;
-  consume(r);
-  if (parse_stats(r, &f->stats) < 0)
+  xprof_tr_consume(r);
+  if (parse_stats(r, &f->stats) < 0 || xprof_text_ext_read_proc(r, f) < 0)
     return -1;
   /* Counts come from the file: bound them by what the input can hold
    * before allocating (every record takes at least 4 bytes). */
   uint64_t left = (uint64_t)(r->end - r->p) + (r->pending ? 64 : 0);
   if ((uint64_t)n_counters * 4 > left + 4)
-    return rfail(r, "procedure %s declares %u counter%s, more than the rest of the file holds",
+    return xprof_tr_fail(r, "procedure %s declares %u counter%s, more than the rest of the file holds",
                  f->name, n_counters, xprof_plural(n_counters));
   if ((uint64_t)n_vp_records * o->n_values_per_vp * 8 > left + 8)
-    return rfail(r, "procedure %s declares %u value-profile record%s, more than the rest of "
+    return xprof_tr_fail(r, "procedure %s declares %u value-profile record%s, more than the rest of "
                     "the file holds",
                  f->name, n_vp_records, xprof_plural(n_vp_records));
   if (parse_counters(r, f, n_counters) < 0)
@@ -508,49 +312,49 @@ static int parse_proc(reader *r, xprof_objfile *o) {
   return parse_vp_records(r, o, f, n_vp_records);
 }
 
-static int parse_objfile(reader *r) {
+static int parse_objfile(text_reader *r) {
   uint32_t n_procs;
   const char *path;
-  if (expect_fields(r, 6, "OBJFILE: record") < 0 ||
-      parse_name(r, 1, "object file pathname", &path) < 0)
+  if (xprof_tr_fields(r, 6, "OBJFILE: record") < 0 ||
+      xprof_tr_name(r, 1, "object file pathname", &path) < 0)
     return -1;
   xprof_objfile *o = xprof_add_objfile(r->prof, path);
   if (!o)
     return xprof_fail_nomem(r->err, r->name);
   uint64_t usec;
-  if (parse_u32(r, 2, "n_procs", &n_procs) < 0 ||
-      parse_u64(r, 3, "tv_sec", &o->tv_sec) < 0 ||
-      parse_u64(r, 4, "tv_usec", &usec) < 0 ||
-      parse_u32(r, 5, "n_values_per_vp", &o->n_values_per_vp) < 0)
+  if (xprof_tr_u32(r, 2, "n_procs", &n_procs) < 0 ||
+      xprof_tr_u64(r, 3, "tv_sec", &o->tv_sec) < 0 ||
+      xprof_tr_u64(r, 4, "tv_usec", &usec) < 0 ||
+      xprof_tr_u32(r, 5, "n_values_per_vp", &o->n_values_per_vp) < 0)
     return -1;
   if (usec > 999999)
-    return rfail(r, "tv_usec %" PRIu64 " is not below 1000000", usec);
+    return xprof_tr_fail(r, "tv_usec %" PRIu64 " is not below 1000000", usec);
   o->tv_usec = (uint32_t)usec;
   if (o->n_values_per_vp > 4096)
-    return rfail(r, "n_values_per_vp %u is unreasonably large (limit 4096)",
+    return xprof_tr_fail(r, "n_values_per_vp %u is unreasonably large (limit 4096)",
                  o->n_values_per_vp);
-  consume(r);
-  if (next_line(r) <= 0)
+  xprof_tr_consume(r);
+  if (xprof_tr_next_line(r) <= 0)
     return r->err && r->err->code ? -1
-           : rfail(r, "end of file: expected the signature of object file %s",
+           : xprof_tr_fail(r, "end of file: expected the signature of object file %s",
                    o->path);
-  if (expect_fields(r, 1, "object file signature line") < 0 ||
-      parse_hex64(r, 0, "object file signature", &o->signature) < 0)
+  if (xprof_tr_fields(r, 1, "object file signature line") < 0 ||
+      xprof_tr_hex64(r, 0, "object file signature", &o->signature) < 0)
     return -1;
-  consume(r);
+  xprof_tr_consume(r);
   if (parse_stats(r, &o->stats) < 0)
     return -1;
   if ((uint64_t)n_procs * 16 > (uint64_t)(r->end - r->p) + 64)
-    return rfail(r, "object file %s declares %u procedure%s, more than the "
+    return xprof_tr_fail(r, "object file %s declares %u procedure%s, more than the "
                     "rest of the file holds", o->path, n_procs, xprof_plural(n_procs));
   for (uint32_t j = 0; j < n_procs; j++) {
     char b[48];
-    int rc = next_line(r);
+    int rc = xprof_tr_next_line(r);
     if (rc < 0)
       return -1;
-    if (rc == 0 || !is_tok(r, 0, "PROC:")) {
-      const char *found = rc == 0 ? "end of file" : show(r, 0, b, sizeof b);
-      return rfail(r, "object file %s declares %u procedure%s, found %u "
+    if (rc == 0 || !xprof_tr_is(r, 0, "PROC:")) {
+      const char *found = rc == 0 ? "end of file" : xprof_tr_show(r, 0, b, sizeof b);
+      return xprof_tr_fail(r, "object file %s declares %u procedure%s, found %u "
                       "(expected PROC:, found %s)",
                    o->path, n_procs, xprof_plural(n_procs), j, found);
     }
@@ -561,102 +365,106 @@ static int parse_objfile(reader *r) {
   return 0;
 }
 
-static int parse_program(reader *r) {
+static int parse_program(text_reader *r) {
   uint32_t n;
   const char *path;
-  if (expect_fields(r, 3, "PROGRAM: record") < 0 ||
-      parse_name(r, 1, "program pathname", &path) < 0 ||
-      parse_u32(r, 2, "n_objfiles", &n) < 0)
+  if (xprof_tr_fields(r, 3, "PROGRAM: record") < 0 ||
+      xprof_tr_name(r, 1, "program pathname", &path) < 0 ||
+      xprof_tr_u32(r, 2, "n_objfiles", &n) < 0)
     return -1;
   xprof_program *g = xprof_add_program(r->prof, path);
   if (!g)
     return xprof_fail_nomem(r->err, r->name);
-  consume(r);
+  xprof_tr_consume(r);
   if (parse_stats(r, &g->stats) < 0)
     return -1;
   for (uint32_t j = 0; j < n; j++) {
     char b[48];
     const char *ref;
-    int rc = next_line(r);
+    int rc = xprof_tr_next_line(r);
     if (rc < 0)
       return -1;
-    if (rc == 0 || !is_tok(r, 0, "OBJREF:"))
-      return rfail(r, "program %s declares %u object file%s, found %u "
+    if (rc == 0 || !xprof_tr_is(r, 0, "OBJREF:"))
+      return xprof_tr_fail(r, "program %s declares %u object file%s, found %u "
                       "(expected OBJREF:, found %s)",
                    g->path, n, xprof_plural(n), j,
-                   rc ? show(r, 0, b, sizeof b) : "end of file");
-    if (expect_fields(r, 2, "OBJREF: record") < 0 ||
-        parse_name(r, 1, "object file name", &ref) < 0)
+                   rc ? xprof_tr_show(r, 0, b, sizeof b) : "end of file");
+    if (xprof_tr_fields(r, 2, "OBJREF: record") < 0 ||
+        xprof_tr_name(r, 1, "object file name", &ref) < 0)
       return -1;
     /* References are checked by xprof_validate, with a sorted table. */
     if (xprof_program_add_objref(r->prof, g, ref) < 0)
       return xprof_fail_nomem(r->err, r->name);
-    consume(r);
+    xprof_tr_consume(r);
   }
   return 0;
 }
 
-static int parse_all(reader *r) {
+static int parse_all(text_reader *r) {
   char b[48];
   uint32_t n_obj, n_prog, n_names;
-  if (next_line(r) <= 0)
+  if (xprof_tr_next_line(r) <= 0)
     return r->err && r->err->code ? -1
-           : rfail(r, "empty file: expected 'PROFILE-FEEDBACK-DATA: 3.1 ...'");
-  if (!is_tok(r, 0, "PROFILE-FEEDBACK-DATA:"))
-    return rfail(r, "not an xprof text profile: expected "
+           : xprof_tr_fail(r, "empty file: expected 'PROFILE-FEEDBACK-DATA: 3.1 ...'");
+  if (!xprof_tr_is(r, 0, "PROFILE-FEEDBACK-DATA:"))
+    return xprof_tr_fail(r, "not an xprof text profile: expected "
                     "'PROFILE-FEEDBACK-DATA:', found %s",
-                 show(r, 0, b, sizeof b));
-  if (expect_fields(r, 5, "header") < 0)
+                 xprof_tr_show(r, 0, b, sizeof b));
+  if (xprof_tr_fields(r, 5, "header") < 0)
     return -1;
-  if (!is_tok(r, 1, "3.1")) {
+  if (!xprof_tr_is(r, 1, "3.1")) {
     if (r->err)
       xprof_fail(r->err, XPROF_ERR_VERSION,
                  "%s:%" PRIu64 ": text format version %s is not supported "
                  "(this reader knows 3.1)",
-                 r->name, r->line, show(r, 1, b, sizeof b));
+                 r->name, r->line, xprof_tr_show(r, 1, b, sizeof b));
     return -1;
   }
-  if (parse_u32(r, 2, "n_objfiles", &n_obj) < 0 ||
-      parse_u32(r, 3, "n_programs", &n_prog) < 0 ||
-      parse_u32(r, 4, "n_proc_names", &n_names) < 0)
+  if (xprof_tr_u32(r, 2, "n_objfiles", &n_obj) < 0 ||
+      xprof_tr_u32(r, 3, "n_programs", &n_prog) < 0 ||
+      xprof_tr_u32(r, 4, "n_proc_names", &n_names) < 0)
     return -1;
-  consume(r);
+  xprof_tr_consume(r);
+  if (xprof_text_ext_read_head(r) < 0)
+    return -1;
   for (uint32_t i = 0; i < n_obj; i++) {
-    int rc = next_line(r);
+    int rc = xprof_tr_next_line(r);
     if (rc < 0)
       return -1;
-    if (rc == 0 || !is_tok(r, 0, "OBJFILE:"))
-      return rfail(r, "header declares %u object file%s, found %u (expected "
+    if (rc == 0 || !xprof_tr_is(r, 0, "OBJFILE:"))
+      return xprof_tr_fail(r, "header declares %u object file%s, found %u (expected "
                       "OBJFILE:, found %s)",
                    n_obj, xprof_plural(n_obj), i,
-                   rc ? show(r, 0, b, sizeof b) : "end of file");
+                   rc ? xprof_tr_show(r, 0, b, sizeof b) : "end of file");
     if (parse_objfile(r) < 0)
       return -1;
   }
   for (uint32_t i = 0; i < n_prog; i++) {
-    int rc = next_line(r);
+    int rc = xprof_tr_next_line(r);
     if (rc < 0)
       return -1;
-    if (rc == 0 || !is_tok(r, 0, "PROGRAM:"))
-      return rfail(r, "header declares %u object file%s and %u program%s, "
+    if (rc == 0 || !xprof_tr_is(r, 0, "PROGRAM:"))
+      return xprof_tr_fail(r, "header declares %u object file%s and %u program%s, "
                       "found %u (expected PROGRAM:, found %s)",
                    n_obj, xprof_plural(n_obj), n_prog, xprof_plural(n_prog), i,
-                   rc ? show(r, 0, b, sizeof b) : "end of file");
+                   rc ? xprof_tr_show(r, 0, b, sizeof b) : "end of file");
     if (parse_program(r) < 0)
       return -1;
   }
-  int rc = next_line(r);
+  if (xprof_text_ext_read_tail(r) < 0)
+    return -1;
+  int rc = xprof_tr_next_line(r);
   if (rc < 0)
     return -1;
   if (rc > 0)
-    return rfail(r, "unexpected %s after the last record (header declares "
+    return xprof_tr_fail(r, "unexpected %s after the last record (header declares "
                     "%u object file%s and %u program%s)",
-                 show(r, 0, b, sizeof b), n_obj, xprof_plural(n_obj), n_prog,
+                 xprof_tr_show(r, 0, b, sizeof b), n_obj, xprof_plural(n_obj), n_prog,
                  xprof_plural(n_prog));
   uint32_t names = xprof_count_proc_names(r->prof);
   if (names != n_names) {
     r->line = 1;
-    return rfail(r, "header declares %u indirectly called procedure name%s, "
+    return xprof_tr_fail(r, "header declares %u indirectly called procedure name%s, "
                     "the value profiles name %u", n_names, xprof_plural(n_names), names);
   }
   return 0;
@@ -668,7 +476,7 @@ int xprof_text_parse(const char *name, const char *buf, size_t len,
   if (!err)
     err = &local;
   xprof_clear_error(err);
-  reader r = {0};
+  text_reader r = {0};
   r.name = name;
   r.p = buf;
   r.end = buf + len;

@@ -7,7 +7,9 @@
  * expression id order.  Names and pathnames escape bytes <= 0x20, 0x7f
  * and '\' as \xHH so that every token reads back as it was written.
  * Floats and doubles are written with enough digits to read back
- * bit-identical; NaNs carry their payload as nan(0xMANTISSA).
+ * bit-identical; NaNs carry their payload as nan(0xMANTISSA).  What
+ * binary data holds beyond 3.1 follows in xprof's extension lines, "#+
+ * KEYWORD ...", which a 3.1 reader takes for comments (text_ext.c).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -151,6 +153,89 @@ static void w_vp_value(writer *w, xprof_vp_type type, const xprof_vp_value *x) {
   }
 }
 
+/* ---- xprof's extension lines (text_ext.c says where they stand) ------- */
+
+static void w_ext(writer *w, const char *keyword) {
+  w_str(w, "#+ ");
+  w_str(w, keyword);
+}
+
+/* Bytes as base64, "-" for none. */
+static void w_bytes(writer *w, const unsigned char *p, size_t n) {
+  w_chr(w, ' ');
+  if (!n) {
+    w_chr(w, '-');
+    return;
+  }
+  char *b = xprof_base64(p, n);
+  if (!b) {
+    w->failed = ENOMEM;
+    return;
+  }
+  w_str(w, b);
+  xprof_free(b);
+}
+
+static void w_ext_proc(writer *w, const xprof_proc *f) {
+  if (f->first_run) {
+    w_ext(w, "FIRST-RUN ");
+    w_u64(w, f->first_run);
+    w_chr(w, '\n');
+  }
+  if (f->shape_size) {
+    w_ext(w, "SHAPE");
+    w_bytes(w, f->shape, f->shape_size);
+    w_chr(w, '\n');
+  }
+}
+
+static void w_image(writer *w, const xprof_image *img) {
+  w_ext(w, "IMAGE ");
+  if (img->flags & XPROF_IMAGE_OVERFLOW)
+    w_chr(w, '-');
+  else
+    w_token(w, img->path);
+  w_bytes(w, img->id, img->id_len);
+  w_chr(w, ' ');
+  w_u64(w, img->flags);
+  w_chr(w, ' ');
+  w_hex(w, img->text_off);
+  w_chr(w, ' ');
+  w_hex(w, img->text_size);
+  w_chr(w, ' ');
+  w_u64(w, img->bin_width);
+  w_chr(w, ' ');
+  w_u64(w, img->samples);
+  w_chr(w, ' ');
+  w_u64(w, img->time_ns);
+  w_chr(w, ' ');
+  w_u64(w, img->n_bins);
+  w_chr(w, '\n');
+  for (uint32_t i = 0; i < img->n_bins; i++) {
+    w_ext(w, "BIN ");
+    w_u64(w, img->bins[i].index);
+    w_chr(w, ' ');
+    w_u64(w, img->bins[i].count);
+    w_chr(w, '\n');
+  }
+}
+
+static void w_ext_tail(writer *w, const xprof_profile *p) {
+  for (uint32_t i = 0; i < p->n_images; i++)
+    w_image(w, &p->images[i]);
+  for (uint32_t i = 0; i < p->n_foreign; i++) {
+    const xprof_foreign *f = &p->foreign[i];
+    w_ext(w, "RECORD ");
+    char t[16];
+    snprintf(t, sizeof t, "0x%08x", f->tag);
+    w_str(w, t);
+    w_chr(w, ' ');
+    w_u64(w, f->flags);
+    w_bytes(w, f->data, f->size);
+    w_chr(w, '\n');
+  }
+}
+
 static void w_proc(writer *w, const xprof_objfile *o, const xprof_proc *f) {
   w_str(w, "PROC: ");
   w_token(w, f->name);
@@ -166,6 +251,7 @@ static void w_proc(writer *w, const xprof_objfile *o, const xprof_proc *f) {
   w_u64(w, f->id);
   w_chr(w, '\n');
   w_stats(w, &f->stats);
+  w_ext_proc(w, f);
   for (uint32_t k = 0; k < f->n_counters; k++) {
     w_u64(w, f->counter_ids ? f->counter_ids[k] : k);
     w_chr(w, ' ');
@@ -206,6 +292,13 @@ int xprof_text_write_stream(const xprof_profile *p, FILE *f, const char *name,
   w_chr(w, ' ');
   w_u64(w, xprof_count_proc_names(p));
   w_chr(w, '\n');
+  if (p->runs || p->run_max_sum) {
+    w_ext(w, "RUNS ");
+    w_u64(w, p->runs);
+    w_chr(w, ' ');
+    w_u64(w, p->run_max_sum);
+    w_chr(w, '\n');
+  }
   for (uint32_t i = 0; i < p->n_objfiles; i++) {
     const xprof_objfile *o = &p->objfiles[i];
     w_str(w, "OBJFILE: ");
@@ -239,6 +332,7 @@ int xprof_text_write_stream(const xprof_profile *p, FILE *f, const char *name,
       w_chr(w, '\n');
     }
   }
+  w_ext_tail(w, p);
   w_flush(w);
   if (!w->failed && fflush(f) != 0)
     w->failed = errno ? errno : EIO;

@@ -134,12 +134,12 @@ typedef struct xprof_proc {
   xprof_stats stats;
   /* When the procedure first ran: the rank of its first call among the
    * first calls of its process (1 = first), the smallest of the runs
-   * merged; 0: not recorded or never ran.  Binary data only (TIME
-   * records); GCC orders functions by it (-fprofile-reorder-functions). */
+   * merged; 0: not recorded or never ran.  TIME records, "#+ FIRST-RUN"
+   * lines of text; GCC orders functions by it (-fprofile-reorder-functions). */
   uint64_t first_run;
   /* The procedure's shape (xprof_shape_encode) as its collect build
    * recorded it, for salvaging its counts when its code changes; NULL:
-   * none.  Binary data only (SHAP records). */
+   * none.  SHAP records, "#+ SHAPE" lines of text. */
   const unsigned char *shape;
   uint32_t shape_size;
 } xprof_proc;
@@ -211,8 +211,8 @@ typedef struct xprof_profile {
   /* The training runs merged into the profile (processes, each counted at
    * its first write), and the sum of each run's largest counter: GCC's
    * gcov summary (runs, sum_max), from which it sets its hot and
-   * "probably never executed" thresholds.  Kept by binary data (RUNS),
-   * not by text; 0 and 0 when unknown. */
+   * "probably never executed" thresholds.  A RUNS record, a "#+ RUNS"
+   * line of text; 0 and 0 when unknown. */
   uint64_t runs, run_max_sum;
   /* The whole profile's counter summary when this profile holds only part
    * of it (set by a lookup through the index, so that a compiler reading

@@ -662,7 +662,7 @@ int xprof_salvage_proc(const xprof_objfile *o, const xprof_proc *f, const xprof_
   if (!f->shape)
     return xprof_fail(err, XPROF_ERR_NOTFOUND,
                       "the profile records no shape of %s to salvage it by: trained by an "
-                      "xprof before 4.5 data, or passed through xprof_text",
+                      "xprof before 4.5 data, or text without its #+ SHAPE lines",
                       f->name);
   xprof_shape old;
   if (xprof_shape_decode(f->shape, f->shape_size, f->name, &old, err) < 0)

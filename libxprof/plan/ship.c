@@ -14,9 +14,9 @@
 #include "internal.h"
 #include "xprof_plan.h"
 
-/* An object file's data as xprof_text, the one serialization that covers
- * most of it (path, signatures, counters, value profiles); malloc'd by the
- * C library (free), *n its length, or NULL. */
+/* An object file's data as xprof_text, which carries all of it (with
+ * xprof's extension lines: first-run ranks, shapes); malloc'd by the C
+ * library (free), *n its length, or NULL. */
 static char *objfile_text(const xprof_objfile *o, size_t *n) {
   /* A view of a profile that holds only this object file. */
   xprof_profile view;
@@ -30,27 +30,6 @@ static char *objfile_text(const xprof_objfile *o, size_t *n) {
     return NULL;
   int rc = xprof_text_write_stream(&view, f, "object file data", &err);
   if (fclose(f) != 0 || rc < 0) {
-    free(text);
-    return NULL;
-  }
-  return text;
-}
-
-/* What the text leaves out and a use build reads too: each procedure's
- * first-run rank (GCC orders functions by it) and a hash of its shape
- * (salvage reads it); malloc'd by the C library, or NULL. */
-static char *binary_only_text(const xprof_objfile *o) {
-  char *text = NULL;
-  size_t n = 0;
-  FILE *f = open_memstream(&text, &n);
-  if (!f)
-    return NULL;
-  for (uint32_t j = 0; j < o->n_procs; j++) {
-    const xprof_proc *p = &o->procs[j];
-    fprintf(f, "%s %llu %llx\n", p->name, (unsigned long long)p->first_run,
-            p->shape ? (unsigned long long)xprof_hash64(p->shape, p->shape_size) : 0ull);
-  }
-  if (fclose(f) != 0) {
     free(text);
     return NULL;
   }
@@ -89,16 +68,13 @@ void xprof_use_digest(const xprof_objfile *o, const xprof_summary *s, unsigned w
   summary_text(s ? s : &(xprof_summary){0}, s ? what : 0, sum, sizeof sum);
   size_t n = 0;
   char *text = o ? objfile_text(o, &n) : NULL;
-  char *extra = o ? binary_only_text(o) : NULL;
   /* Data that could not be written (out of memory) must not share a key
    * with anything: the moment and the process make this one unique. */
   char unique[64];
   snprintf(unique, sizeof unique, "unwritten %ld %d", (long)time(NULL), (int)getpid());
-  char *all = xprof_format("xprof use digest 4\n%s\n%.*s\n%s", sum, text ? (int)n : -1,
-                           text ? text : o ? unique : "no data",
-                           extra ? extra : o ? unique : "");
+  char *all = xprof_format("xprof use digest 5\n%s\n%.*s", sum, text ? (int)n : -1,
+                           text ? text : o ? unique : "no data");
   free(text);
-  free(extra);
   const char *data = all ? all : unique;
   size_t len = strlen(data);
   snprintf(hex, XPROF_DIGEST_HEX, "%016llx%08x%08x", (unsigned long long)xprof_hash64(data, len),
@@ -110,60 +86,20 @@ void xprof_use_digest(const xprof_objfile *o, const xprof_summary *s, unsigned w
 
 /* A compilation that runs on another machine (distcc) reads the profile
  * data shipped inside its preprocessed source, in a line
- *   # xprof use data 2 <summary: 54 numbers> <the object file as xprof_text, base64>
+ *   # xprof use data 3 <summary: 54 numbers> <the object file as xprof_text, base64>
  * which the drivers put into a top-level asm statement: the plugins take
  * it out before anything is emitted.  The summary travels as numbers
  * because a profile of one object file would give another one.  The
  * version after the tag changes with what is shipped: version 1 lacked
- * the training runs. */
+ * the training runs, version 2 the first-run ranks and the shapes (the
+ * text of its time had no extension lines). */
 
-static const char ship_tag[] = "# xprof use data 2 ";
+static const char ship_tag[] = "# xprof use data 3 ";
 static const char ship_prefix[] = "# xprof use data "; /* of every version */
-static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-static char *base64(const unsigned char *p, size_t n) {
-  char *out = xprof_malloc(4 * ((n + 2) / 3) + 1), *o = out;
-  if (!out)
-    return NULL;
-  for (size_t i = 0; i < n; i += 3) {
-    uint32_t v = (uint32_t)p[i] << 16 | (i + 1 < n ? (uint32_t)p[i + 1] << 8 : 0) |
-                 (i + 2 < n ? p[i + 2] : 0);
-    *o++ = b64[v >> 18 & 63];
-    *o++ = b64[v >> 12 & 63];
-    *o++ = i + 1 < n ? b64[v >> 6 & 63] : '=';
-    *o++ = i + 2 < n ? b64[v & 63] : '=';
-  }
-  *o = 0;
-  return out;
-}
-
-/* Decoded bytes of base64 text s[0..n) (malloc'd, *len set), or NULL. */
-static unsigned char *unbase64(const char *s, size_t n, size_t *len) {
-  unsigned char *out = xprof_malloc(n / 4 * 3 + 1);
-  size_t k = 0;
-  uint32_t v = 0;
-  int bits = 0;
-  for (size_t i = 0; out && i < n && s[i] != '='; i++) {
-    const char *c = memchr(b64, s[i], 64);
-    if (!c || !s[i]) {
-      xprof_free(out);
-      return NULL;
-    }
-    v = v << 6 | (uint32_t)(c - b64);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out[k++] = (unsigned char)(v >> bits);
-    }
-  }
-  *len = k;
-  return out;
-}
-
 char *xprof_use_ship(const xprof_objfile *o, const xprof_summary *s) {
   size_t n = 0;
   char *text = objfile_text(o, &n);
-  char *coded = text ? base64((const unsigned char *)text, n) : NULL;
+  char *coded = text ? xprof_base64(text, n) : NULL;
   free(text);
   char head[1024];
   summary_text(s, XPROF_DIGEST_SUMMARY, head, sizeof head);
@@ -287,9 +223,12 @@ int xprof_use_unship(const char *line, size_t len, xprof_profile **out, xprof_er
   while (*p == ' ')
     p++;
   size_t n;
-  unsigned char *text = unbase64(p, strlen(p), &n);
+  unsigned char *text;
+  int ok = xprof_unbase64(p, strlen(p), &text, &n);
   xprof_free(copy);
-  if (!text)
+  if (ok < 0)
+    return xprof_fail_nomem(err, "shipped profile data");
+  if (!ok)
     return xprof_fail(err, XPROF_ERR_FORMAT, "shipped profile data: bad base64");
   int rc = xprof_text_parse("shipped profile data", (const char *)text, n, out, err);
   xprof_free(text);

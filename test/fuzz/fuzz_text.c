@@ -2,7 +2,8 @@
  * fuzz_text.c - libFuzzer target for the text reader.  Besides not
  * crashing, every accepted input must be stable: its canonical text reads
  * back to the same canonical text, and its binary form reads back to the
- * same binary bytes.
+ * same binary bytes and converts to the same text (text is binary data's
+ * lossless twin).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +47,11 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
   if (xprof_binary_serialize(r, &b2, &b2n, &err) < 0 || b1n != b2n ||
       memcmp(b1, b2, b1n) != 0)
     __builtin_trap();
+  size_t n3;
+  char *t3 = to_text(r, &n3); /* text -> binary -> text: the same text */
+  if (n3 != n1 || memcmp(t1, t3, n1) != 0)
+    __builtin_trap();
+  free(t3);
   free(t1);
   free(t2);
   free(b1);

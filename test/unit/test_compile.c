@@ -374,7 +374,7 @@ static void summary_runs(void) {
   const char *old = "# xprof use data 1 5 6 7";
   CHECK(xprof_use_unship(old, strlen(old), &back, &err) < 0);
   CHECK_HAS(err.msg, "shipped profile data of another xprof version ('# xprof use data 1'; "
-                     "this one reads '# xprof use data 2')");
+                     "this one reads '# xprof use data 3')");
   xprof_free(line);
   xprof_profile_free(p);
 }

@@ -265,6 +265,167 @@ static void truncations(void) {
   CHECK(ok == 1); /* only the cut of the final newline keeps all records */
 }
 
+
+/* ---- xprof's extension lines ------------------------------------------- */
+
+/* The sample, with everything binary data holds beyond 3.1: training
+ * runs, first-run ranks, shapes, time samples (an image and the overflow
+ * bin), a record of a kind this library does not know. */
+static xprof_profile *everything(void) {
+  xprof_profile *p;
+  xprof_error err;
+  if (xprof_text_parse("sample", unit_sample_text, strlen(unit_sample_text), &p, &err) < 0)
+    return NULL;
+  p->runs = 3;
+  p->run_max_sum = 123456789012ull;
+  xprof_objfile *o = &p->objfiles[1];
+  o->procs[0].first_run = 2;
+  o->procs[o->n_procs - 1].first_run = 1;
+  static const unsigned char shape[] = {1, 0, 0x80, 0xff, 7, 0, 0, 9, 1}; /* not a multiple of 3 */
+  xprof_proc_set_shape(p, &o->procs[0], shape, sizeof shape);
+  xprof_proc_set_shape(p, &p->objfiles[0].procs[0], shape, 2);
+  static const unsigned char id[] = {0xde, 0xad, 0xbe, 0xef, 0x01};
+  static const xprof_sample_bin bins[] = {{3, 10}, {900, 1}};
+  xprof_image *img = xprof_add_image(p, "/usr/lib/lib with space.so", 0x1000);
+  xprof_image_set_id(p, img, id, sizeof id);
+  xprof_image_set_bins(p, img, bins, 2);
+  img->text_size = 0x4000;
+  img->bin_width = 4;
+  img->time_ns = 55000000;
+  xprof_image *over = xprof_add_image(p, "", 0);
+  static const xprof_sample_bin one[] = {{0, 6}};
+  xprof_image_set_bins(p, over, one, 1);
+  over->flags = XPROF_IMAGE_OVERFLOW;
+  over->text_size = 1;
+  over->bin_width = 1;
+  over->time_ns = 30000000;
+  p->foreign = xprof_malloc(sizeof *p->foreign);
+  p->n_foreign = p->cap_foreign = 1;
+  static const unsigned char blob[] = "future data";
+  p->foreign[0] = (xprof_foreign){0x5a5a4e45u, 0, sizeof blob, blob};
+  return p;
+}
+
+static int count_lines(const char *text, const char *prefix) {
+  int n = 0;
+  for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+    n += strncmp(l, prefix, strlen(prefix)) == 0;
+  return n;
+}
+
+/* Binary -> text -> binary gives the same bytes, and text -> binary ->
+ * text the same text: text is binary data's lossless twin. */
+static void extension_lossless(void) {
+  xprof_profile *p = everything(), *q = NULL, *r = NULL;
+  xprof_error err;
+  CHECK(p != NULL);
+  if (!p)
+    return;
+  unsigned char *b1 = NULL, *b2 = NULL, *copy = NULL;
+  size_t n1 = 0, n2 = 0;
+  CHECK(xprof_binary_serialize(p, &b1, &n1, &err) == 0);
+  if (b1 && (copy = xprof_malloc(n1)))
+    memcpy(copy, b1, n1);
+  CHECK(copy && xprof_binary_parse("b1", copy, n1, &q, &err) == 0); /* q owns copy */
+  char *t1 = q ? to_text(q) : NULL;
+  CHECK(t1 != NULL);
+  CHECK(count_lines(t1, "#+ ") == 1 + 2 + 2 + 2 + 2 + 1 + 1);
+  CHECK(count_lines(t1, "#+ RUNS 3 123456789012\n") == 1);
+  CHECK(count_lines(t1, "#+ IMAGE /usr/lib/lib\\x20with\\x20space.so 3q2+7wE= 0 0x1000 0x4000 4 11 "
+                        "55000000 2\n") == 1);
+  CHECK(count_lines(t1, "#+ IMAGE - - 1 0x0 0x1 1 6 30000000 1\n") == 1);
+  CHECK(count_lines(t1, "#+ RECORD 0x5a5a4e45 0 ZnV0dXJlIGRhdGEA\n") == 1);
+  CHECK(t1 && xprof_text_parse("t1", t1, strlen(t1), &r, &err) == 0);
+  if (r) {
+    CHECK_U64(r->runs, 3);
+    CHECK_U64(r->objfiles[1].procs[0].first_run, 2);
+    CHECK_U64(r->objfiles[1].procs[0].shape_size, 9);
+    CHECK_U64(r->n_images, 2);
+    CHECK(xprof_binary_serialize(r, &b2, &n2, &err) == 0);
+    CHECK(b1 && b2 && n1 == n2 && memcmp(b1, b2, n1) == 0);
+    char *t2 = to_text(r);
+    CHECK_STR(t2, t1);
+    free(t2);
+  }
+  xprof_free(b1);
+  xprof_free(b2);
+  free(t1);
+  xprof_profile_free(r);
+  xprof_profile_free(q);
+  xprof_profile_free(p);
+}
+
+/* To a reader of plain 3.1 text the extension lines are comments: the
+ * text without them is the same profile less what they carry. */
+static void extension_is_a_comment(void) {
+  xprof_profile *p = everything(), *q = NULL;
+  xprof_error err;
+  char *t = p ? to_text(p) : NULL;
+  CHECK(t != NULL);
+  if (!t) {
+    xprof_profile_free(p);
+    return;
+  }
+  char *plain = malloc(strlen(t) + 1), *o = plain;
+  for (const char *l = t; *l;) {
+    const char *e = strchr(l, '\n');
+    size_t n = e ? (size_t)(e - l) + 1 : strlen(l);
+    if (strncmp(l, "#+ ", 3) != 0) {
+      memcpy(o, l, n);
+      o += n;
+    }
+    l += n;
+  }
+  *o = 0;
+  CHECK(xprof_text_parse("plain", plain, strlen(plain), &q, &err) == 0);
+  char *back = q ? to_text(q) : NULL;
+  CHECK_STR(back, unit_sample_text);
+  free(back);
+  free(plain);
+  free(t);
+  xprof_profile_free(q);
+  xprof_profile_free(p);
+}
+
+/* Where extension lines may stand, what this reader does not know is a
+ * comment; a known line with bad fields is an error naming its line. */
+static void extension_errors(void) {
+  static const struct {
+    const char *ext_head, *ext_proc, *ext_tail, *msg; /* msg NULL: accepted */
+  } cases[] = {
+      {"#+ FUTURE 1 2 3\n", "#+ SOMETHING new\n", "#+ LATER x\n", NULL},
+      {"#+ RUNS 1\n", "", "", "t:2: #+ RUNS line has 3 fields, expected 4"},
+      {"#+ RUNS x 1\n", "", "", "t:2: expected training runs (an unsigned decimal number), found 'x'"},
+      {"", "#+ FIRST-RUN -1\n", "", "t:5: expected first-run rank (an unsigned decimal number)"},
+      {"", "#+ SHAPE AB$=\n", "", "t:5: shape 'AB$=' is not base64"},
+      {"", "#+ SHAPE ABC\n", "", "t:5: shape 'ABC' is not base64"},
+      {"", "", "#+ IMAGE /a - 0 0x0 0x10 4 3 1 2\n#+ BIN 1 1\n#+ BIN 2 1\n",
+       "t:8: IMAGE /a: its bins add up to 2, its total says 3"},
+      {"", "", "#+ IMAGE /a - 0 0x0 0x10 4 3 1 2\n#+ BIN 1 3\n",
+       "t:7: IMAGE /a declares 2 bins, found 1 (expected #+ BIN)"},
+      {"", "", "#+ IMAGE /a - 0 0x0 0x10 4 2 1 2\n#+ BIN 2 1\n#+ BIN 1 1\n", "out of order"},
+      {"", "", "#+ RECORD 0x41424344 1 QUJD\n", "t:6: record kind 0x41424344 is required"},
+      {"", "", "#+ RECORD 0x41424344 0 QUJD\n", NULL},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    char *text = xprof_format("PROFILE-FEEDBACK-DATA: 3.1 1 0 0\n%s"
+                              "OBJFILE: a.o 1 0 0 0\n0x1\nPROC: f 0x2 1 0 0 0\n%s0 5\n%s",
+                              cases[i].ext_head, cases[i].ext_proc, cases[i].ext_tail);
+    xprof_profile *p = NULL;
+    xprof_error err = {0};
+    int rc = xprof_text_parse("t", text, strlen(text), &p, &err);
+    if (!cases[i].msg) {
+      CHECK(rc == 0);
+      CHECK(p && p->objfiles[0].procs[0].counters[0] == 5);
+    } else {
+      CHECK(rc < 0);
+      CHECK_HAS(err.msg, cases[i].msg);
+    }
+    xprof_profile_free(p);
+    xprof_free(text);
+  }
+}
+
 UNIT_TABLE(text_tests) = {
     {"text/sample_round_trip", sample_round_trip},
     {"text/canonical_order", canonical_order},
@@ -273,4 +434,7 @@ UNIT_TABLE(text_tests) = {
     {"text/floats_bit_exact", floats_bit_exact},
     {"text/parse_errors", parse_errors},
     {"text/truncations", truncations},
+    {"text/extension_lossless", extension_lossless},
+    {"text/extension_is_a_comment", extension_is_a_comment},
+    {"text/extension_errors", extension_errors},
     UNIT_END};

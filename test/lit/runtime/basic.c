@@ -5,6 +5,7 @@
 // RUN: %t/basic 3
 // RUN: xprof_btoa basic.profile - | FileCheck --check-prefix=ONE %s
 // ONE:      PROFILE-FEEDBACK-DATA: 3.1 1 1 0
+// ONE-NEXT: #+ RUNS 1 3
 // ONE-NEXT: OBJFILE: /handmade/basic.o 2 1763777000 0 4
 // ONE-NEXT: 0x5eed
 // ONE-NEXT: PROC: main 0xaaaa 2 0 0 0

@@ -27,13 +27,14 @@
 // RUN: xprof_show runs.profile | FileCheck --check-prefix=FORK %s
 // FORK: training runs: 5 (their largest counters add up to 959)
 //
-// xprof_merge adds them up, with the weights; text keeps none.
+// xprof_merge adds them up, with the weights; text keeps them.
 // RUN: xprof_merge -o merged.profile runs.profile -w 2:runs.profile
 // RUN: xprof_show merged.profile | FileCheck --check-prefix=MERGED %s
 // MERGED: training runs: 15 (their largest counters add up to 2877)
 // RUN: xprof_btoa runs.profile runs.text && xprof_atob runs.text text.profile
 // RUN: xprof_show text.profile | FileCheck --check-prefix=TEXT %s
-// TEXT-NOT: training runs
+// TEXT: training runs: 5 (their largest counters add up to 959)
+// RUN: cmp runs.profile/feedback text.profile/feedback
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
