@@ -11,18 +11,22 @@
 # and xprof collect, both compilers, timed in one run with bench/lib.sh's
 # time_runs.
 #   bench/bench_exit.sh [--rounds N] [--compilers "gcc clang"] [--programs "zstd sqlite"]
+#                       [--baseline OLD-BUILD]
 # Prints, per program and build, the median CPU time of a run (user +
 # system) over the rounds and its range, and what it costs beyond the
-# plain build's.
+# plain build's.  --baseline adds the collect build of another build of
+# xprof (row xprof-base: its drivers, plugins and runtime), timed in the
+# same rounds: a change's effect on start-up and exit.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-rounds=30 compilers="gcc clang" progs="zstd sqlite"
+rounds=30 compilers="gcc clang" progs="zstd sqlite" baseline= kinds="plain native xprof"
 while (($#)); do
   case $1 in
     --rounds) rounds=$2; shift ;;
     --compilers) compilers=$2; shift ;;
     --programs) progs=$2; shift ;;
-    *) echo "usage: bench_exit.sh [--rounds N] [--compilers \"gcc clang\"] [--programs \"zstd sqlite\"]" >&2; exit 2 ;;
+    --baseline) baseline=$(cd "$2" && pwd) kinds="plain native xprof xprof-base"; shift ;;
+    *) echo "usage: bench_exit.sh [--rounds N] [--compilers \"gcc clang\"] [--programs \"zstd sqlite\"] [--baseline OLD-BUILD]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -43,13 +47,14 @@ exit_run() {
 names=() per=20
 for prog in $progs; do
   for cc in $compilers; do
-    for kind in plain native xprof; do
+    for kind in $kinds; do
       d=$work/$prog-$kind-$cc
       mkdir -p "$d"
       case $kind in
         plain) "build_$prog" "$d" "$cc" "" ;;
         native) "build_$prog" "$d" "$cc" "-fprofile-generate" ;;
         xprof) "build_$prog" "$d" "xprof-$cc" "-xprofile=collect" ;;
+        xprof-base) "build_$prog" "$d" "$baseline/tools/xprof-$cc" "-xprofile=collect" ;;
       esac
       names+=("$prog-$kind-$cc")
       # $per runs a time: bash's time counts milliseconds
@@ -66,7 +71,7 @@ echo "CPU time of a run on next to no input (ms; $per runs timed together, media
 for prog in $progs; do
   for cc in $compilers; do
     read -r base _ < <(stats < "$work/times.$prog-plain-$cc")
-    for kind in plain native xprof; do
+    for kind in $kinds; do
       read -r m lo hi < <(stats < "$work/times.$prog-$kind-$cc")
       awk -v k="$prog-$kind-$cc" -v m="$m" -v lo="$lo" -v hi="$hi" -v b="$base" -v n=$per \
         'BEGIN {printf "  %-20s %6.2f (%.2f-%.2f)  beyond plain %+.2f\n", k, 1000 * m / n, 1000 * lo / n, 1000 * hi / n, 1000 * (m - b) / n}'

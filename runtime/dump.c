@@ -322,6 +322,15 @@ static int take_object(snap_ctx *c, const struct xprof_abi_object *obj) {
     f->vp = recs;
     f->n_vp_records = n;
   }
+  /* Shapes only of procedures that ran: one that did not salvages to
+   * zero counts without it (xprof_salvage_proc), and most of a program's
+   * procedures never run in a training run. */
+  xprof_objfile *taken = &c->p->objfiles[obj_index];
+  for (uint32_t j = 0; j < taken->n_procs; j++)
+    if (!xprof_proc_ran(&taken->procs[j], taken->n_values_per_vp)) {
+      taken->procs[j].shape = NULL;
+      taken->procs[j].shape_size = 0;
+    }
   return 0;
 }
 

@@ -7,14 +7,14 @@ import sys
 
 log = open(sys.argv[1], errors="replace").read()
 passed = failed = 0
-for block in re.split(r"^-{50,}\n(?=\d+/\d+ Testing: )", log, flags=re.M)[1:]:
+for block in re.split(r"^(?=\d+/\d+ Testing: )", log, flags=re.M)[1:]:
     name = re.match(r"\d+/\d+ Testing: (\S+)", block).group(1)
     counts = re.findall(r"^(\d+) passed, (\d+) failed$", block, flags=re.M)
     ok = "Test Passed." in block
     p, f = (int(counts[-1][0]), int(counts[-1][1])) if counts else (int(ok), int(not ok))
     if not ok and f == 0:
         f = 1  # failed without saying so (a crash, a timeout)
-    print("%-16s %d passed, %d failed" % (name, p, f))
+    print("%-20s %d passed, %d failed" % (name, p, f))
     passed += p
     failed += f
 print("%d passed, %d failed" % (passed, failed))

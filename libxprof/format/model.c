@@ -175,6 +175,17 @@ uint64_t xprof_proc_sum(const xprof_proc *f) {
   return s;
 }
 
+int xprof_proc_ran(const xprof_proc *f, uint32_t n_values_per_vp) {
+  for (uint32_t k = 0; k < f->n_counters; k++)
+    if (f->counters[k])
+      return 1;
+  for (uint32_t r = 0; r < f->n_vp_records; r++)
+    for (uint32_t k = 0; k < n_values_per_vp; k++)
+      if (f->vp[r].values[k].count)
+        return 1;
+  return 0;
+}
+
 uint64_t xprof_proc_counter(const xprof_proc *f, uint32_t id) {
   if (!f->counter_ids)
     return id < f->n_counters ? f->counters[id] : 0;

@@ -309,6 +309,9 @@ xprof_proc *xprof_find_proc(const xprof_objfile *o, const char *name);
 xprof_program *xprof_find_program(const xprof_profile *p, const char *path);
 /* Counter value by id (0 when absent). */
 uint64_t xprof_proc_counter(const xprof_proc *f, uint32_t id);
+/* Whether any counter or value count of f (of an object file with
+ * n_values_per_vp values per record) is not zero. */
+int xprof_proc_ran(const xprof_proc *f, uint32_t n_values_per_vp);
 /* The sum of a procedure's counters (saturating): every counted edge
  * traversal, which grows with how often its code ran. */
 uint64_t xprof_proc_sum(const xprof_proc *f);

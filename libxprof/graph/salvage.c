@@ -172,13 +172,25 @@ static void match_by_place(matching *m, const xprof_shape *old, uint32_t n_nodes
   }
 }
 
+/* The hashes folded as shapes keep them (a shape of version 1 kept all
+ * 32 bits; a new build's graph has them too), malloc'd. */
+static uint32_t *folded(const uint32_t *hash, uint32_t n) {
+  uint32_t *h = xprof_calloc((size_t)n + 1, sizeof *h);
+  for (uint32_t v = 0; h && v < n; v++)
+    h[v] = xprof_block_hash_fold(hash[v]);
+  return h;
+}
+
 static int match_blocks(matching *m, const xprof_shape *old, uint32_t n_nodes,
-                        const xprof_edge *edges, uint32_t n_edges, const uint32_t *hash) {
+                        const xprof_edge *edges, uint32_t n_edges, const uint32_t *now_hash) {
   uint64_t *ko = xprof_calloc(old->n_nodes, sizeof *ko);
   uint64_t *kn = xprof_calloc(n_nodes, sizeof *kn);
-  if (!ko || !kn) {
+  uint32_t *old_hash = folded(old->hash, old->n_nodes), *hash = folded(now_hash, n_nodes);
+  if (!ko || !kn || !old_hash || !hash) {
     xprof_free(ko);
     xprof_free(kn);
+    xprof_free(old_hash);
+    xprof_free(hash);
     return -1;
   }
   for (uint32_t v = 0; v < m->n_old; v++)
@@ -186,21 +198,23 @@ static int match_blocks(matching *m, const xprof_shape *old, uint32_t n_nodes,
   for (uint32_t v = 0; v < m->n_new; v++)
     m->old_of_new[v] = v < 2 ? v : UNMATCHED;
   for (uint32_t v = 0; v < old->n_nodes; v++)
-    ko[v] = old->hash[v];
+    ko[v] = old_hash[v];
   for (uint32_t v = 0; v < n_nodes; v++)
     kn[v] = hash[v];
   match_by(m, ko, kn, 0);
-  neighbour_keys(old->n_nodes, old->edges, old->n_edges, old->hash, ko);
+  neighbour_keys(old->n_nodes, old->edges, old->n_edges, old_hash, ko);
   neighbour_keys(n_nodes, edges, n_edges, hash, kn);
   match_by(m, ko, kn, 0);
   for (uint32_t v = 0; v < old->n_nodes; v++)
-    ko[v] = old->hash[v];
+    ko[v] = old_hash[v];
   for (uint32_t v = 0; v < n_nodes; v++)
     kn[v] = hash[v];
   match_by(m, ko, kn, 1);
   match_by_place(m, old, n_nodes, edges, n_edges, ko, kn);
   xprof_free(ko);
   xprof_free(kn);
+  xprof_free(old_hash);
+  xprof_free(hash);
   return 0;
 }
 
@@ -659,6 +673,15 @@ int xprof_salvage_proc(const xprof_objfile *o, const xprof_proc *f, const xprof_
   memset(r, 0, sizeof *r);
   *vp = NULL;
   *n_vp = 0;
+  if (!f->shape && !xprof_proc_ran(f, o->n_values_per_vp)) {
+    /* It never ran: zero counts fit any graph, and profiles keep no
+     * shapes of such procedures. */
+    memset(edge_count, 0, (size_t)now->n_edges * sizeof *edge_count);
+    memset(node_count, 0, (size_t)now->n_nodes * sizeof *node_count);
+    if (side)
+      memset(side, 0, (size_t)now->n_side * sizeof *side);
+    return 0;
+  }
   if (!f->shape)
     return xprof_fail(err, XPROF_ERR_NOTFOUND,
                       "the profile records no shape of %s to salvage it by: trained by an "

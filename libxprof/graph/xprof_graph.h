@@ -128,12 +128,15 @@ int xprof_solve_flow_sites(uint32_t n_nodes, const xprof_edge *edges,
  * adding with these two. */
 uint32_t xprof_block_hash_add(uint32_t h, uint64_t v);
 uint32_t xprof_block_hash_str(uint32_t h, const char *s);
+/* A hash as shapes keep it and salvage compares it: folded to 16 bits
+ * (and unchanged by folding again). */
+uint32_t xprof_block_hash_fold(uint32_t h);
 
 typedef struct xprof_shape {
   uint32_t n_nodes, n_edges;
   xprof_edge *edges; /* flags FAKE, IGNORE and MEASURED (with site) kept */
   uint32_t *counter_of_edge;
-  uint32_t *hash; /* per node */
+  uint32_t *hash; /* per node; decoded: 16 bits, or 32 from version 1 */
   /* Per value-profile site (expression id): its node and record type
    * (xprof_vp_type), so that records follow their sites. */
   uint32_t n_sites;
@@ -239,7 +242,8 @@ double xprof_salvage_fraction(const xprof_salvage_result *r);
  * or NULL when it has none) gets the value of the old side counter each
  * new one follows by the same rule, or XPROF_NO_SIDE.  Returns 0 (r says
  * how much matched: the caller decides whether that is enough), or -1
- * with err saying why not (no shape, a damaged one, no flow). */
+ * with err saying why not (no shape, a damaged one, no flow).  A
+ * procedure that never ran needs no shape: its counts are all zero. */
 int xprof_salvage_proc(const xprof_objfile *o, const xprof_proc *f, const xprof_shape *now,
                        uint64_t *edge_count, uint64_t *node_count, xprof_vp_record **vp,
                        uint32_t *n_vp, uint64_t *side, xprof_salvage_result *r,

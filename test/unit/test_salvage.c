@@ -109,21 +109,85 @@ static void shape_round_trip(void) {
   xprof_error err;
   CHECK(xprof_shape_encode(&s, &buf, &len) == 0);
   xprof_shape bad;
+  CHECK_U64(len, 3 + 6 + 4 * 2 + 2); /* a byte an edge, two a block */
   CHECK(xprof_shape_decode(buf, len - 3, "f", &bad, &err) < 0);
-  CHECK_HAS(err.msg, "f: shape has 23 bytes for the hashes of 6 nodes, not 24");
+  CHECK_HAS(err.msg, "f: shape has 7 bytes for the hashes of 6 nodes, not 8");
   CHECK(xprof_shape_decode(buf, len - 2, "f", &bad, &err) < 0);
   CHECK_HAS(err.msg, "f: shape ends inside its number of sites");
   CHECK(xprof_shape_decode(buf, len - 1, "f", &bad, &err) < 0);
   CHECK_HAS(err.msg, "f: shape ends inside its number of side counters");
   CHECK(xprof_shape_decode(buf, 5, "f", &bad, &err) < 0);
-  CHECK_HAS(err.msg, "f: shape's number of nodes is 6, at most 1 allowed");
-  buf[3] = 9; /* the first edge's source */
+  CHECK_HAS(err.msg, "f: shape's number of nodes is 6, at most 4 allowed");
+  static const unsigned char far[] = {2, 4, 1, 3, 9}; /* a source given: 9 */
+  CHECK(xprof_shape_decode(far, sizeof far, "f", &bad, &err) < 0);
+  CHECK_HAS(err.msg, "f: shape's edge source is 9, at most 3 allowed");
+  static const unsigned char past[] = {2, 4, 1, 0xc0, 8}; /* a target 4 past */
+  CHECK(xprof_shape_decode(past, sizeof past, "f", &bad, &err) < 0);
+  CHECK_HAS(err.msg, "f: shape's edge 0->4 lies outside its 4 nodes");
+  buf[0] = 3;
   CHECK(xprof_shape_decode(buf, len, "f", &bad, &err) < 0);
-  CHECK_HAS(err.msg, "f: shape's edge source is 9, at most 5 allowed");
-  buf[0] = 2;
-  CHECK(xprof_shape_decode(buf, len, "f", &bad, &err) < 0);
-  CHECK_HAS(err.msg, "shape version 2");
+  CHECK_HAS(err.msg, "shape version 3, this xprof reads 1 and 2");
   free(buf);
+  xprof_shape_free(&s);
+}
+
+
+/* Version 1 (every field a LEB128 number, 32-bit hashes), as xprof 4.5
+ * to 4.7 data holds it: read as it was, and salvaged by the folded
+ * hashes as version 2 is. */
+static void put_v1(unsigned char *b, size_t *n, uint64_t v) {
+  do {
+    b[(*n)++] = (unsigned char)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+    v >>= 7;
+  } while (v);
+}
+
+static void shape_version_1(void) {
+  xprof_shape s, back;
+  uint64_t ec[MAXE], nc[MAXN];
+  train(&diamond, diamond_truth, &s, ec, nc);
+  unsigned char b[256];
+  size_t n = 0;
+  put_v1(b, &n, 1);
+  put_v1(b, &n, s.n_nodes);
+  put_v1(b, &n, s.n_edges);
+  for (uint32_t e = 0; e < s.n_edges; e++) {
+    uint32_t c = s.counter_of_edge[e];
+    put_v1(b, &n, s.edges[e].src);
+    put_v1(b, &n, s.edges[e].dst);
+    put_v1(b, &n, s.edges[e].flags & (XPROF_EDGE_FAKE | XPROF_EDGE_IGNORE));
+    put_v1(b, &n, c == XPROF_ON_TREE ? 0 : c == XPROF_NOT_IN_GRAPH ? 1 : 3 + (uint64_t)c);
+  }
+  for (uint32_t v = 0; v < s.n_nodes; v++) {
+    uint32_t h = v < 2 ? 0 : 0x12340000u | s.hash[v]; /* all 32 bits */
+    for (int i = 0; i < 4; i++)
+      b[n++] = (unsigned char)(h >> (8 * i));
+  }
+  put_v1(b, &n, 0);
+  put_v1(b, &n, 0);
+  xprof_error err;
+  CHECK(xprof_shape_decode(b, n, "f", &back, &err) == 0);
+  CHECK_U64(back.n_edges, s.n_edges);
+  for (uint32_t e = 0; e < s.n_edges && e < back.n_edges; e++) {
+    CHECK_U64(back.edges[e].dst, s.edges[e].dst);
+    CHECK_U64(back.counter_of_edge[e], s.counter_of_edge[e]);
+  }
+  CHECK_U64(back.hash[5], 0x1234000du);
+  CHECK_U64(xprof_block_hash_fold(back.hash[5]), xprof_block_hash_fold(0x1234000du));
+  /* Salvaged onto the graph itself as a new build hashes it (32 bits),
+   * every block matches its old self. */
+  uint32_t wide[MAXN];
+  for (uint32_t v = 0; v < s.n_nodes; v++)
+    wide[v] = v < 2 ? 0 : 0x12340000u | s.hash[v];
+  xprof_shape now = s;
+  now.hash = wide;
+  xprof_salvage_result r;
+  uint64_t oe[MAXE], on[MAXN];
+  uint32_t old_of_new[MAXN];
+  CHECK(xprof_salvage(&back, ec, nc, &now, oe, on, old_of_new, &r) == 0);
+  CHECK_U64(r.matched_blocks, 4);
+  CHECK_U64(on[4], 30);
+  xprof_shape_free(&back);
   xprof_shape_free(&s);
 }
 
@@ -342,6 +406,7 @@ static void never_ran(void) {
 
 UNIT_TABLE(salvage_tests) = {
     {"salvage/shape_round_trip", shape_round_trip},
+    {"salvage/shape_version_1", shape_version_1},
     {"salvage/unchanged", unchanged},
     {"salvage/inserted_block", inserted_block},
     {"salvage/deleted_block", deleted_block},

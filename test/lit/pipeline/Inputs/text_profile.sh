@@ -17,7 +17,7 @@ for drv in xprof-gcc xprof-clang; do
   xprof_btoa p.profile p.text
   echo "$drv text:" $(grep -c '^#+ RUNS 2 ' p.text) runs line, \
     $(grep -c '^#+ FIRST-RUN ' p.text) first-run ranks, $(grep -c '^#+ SHAPE ' p.text) shapes, \
-    $(grep -c '^#+ IMAGE ' p.text) image
+    $(grep -c "^#+ IMAGE " p.text) image
   xprof_atob p.text back.profile
   cmp -s p.profile/feedback back.profile/feedback && echo "$drv: text -> binary is the same bytes" ||
     echo "$drv: text -> binary DIFFERS"
