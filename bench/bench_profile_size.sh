@@ -6,8 +6,10 @@
 # xprof collect.  The native data is what the training run writes: GCC's
 # .gcda files (all of them), clang's .profraw (and the .profdata that
 # llvm-profdata makes of it, which the use build reads).  xprof's is the
-# profile directory's feedback file, and of it the shapes (the bytes of
-# the "#+ SHAPE" lines of its text, decoded).
+# profile directory's feedback file (the counts, which every training run
+# rewrites) and its shapes file (written once per build, as GCC's .gcno
+# files are; before binary data 4.8 the shapes were in the feedback
+# file).
 #   bench/bench_profile_size.sh [--compilers "gcc clang"]
 #                               [--programs "lua bzip2 sqlite zstd"] [--baseline OLD-BUILD]
 # --baseline: the same for another build of xprof (a column beside).
@@ -27,18 +29,14 @@ done
 quick=1
 . "$here/programs.sh"
 
-# shape_bytes PROFILE: the bytes of its shapes.
-shape_bytes() {
-  xprof_btoa "$1" - | awk '$1 == "#+" && $2 == "SHAPE" {print $3}' |
-    python3 -c 'import base64, sys; print(sum(len(base64.b64decode(l.strip())) for l in sys.stdin))'
-}
-# xprof_size PROG CC DRIVER: "feedback-bytes shape-bytes" of a trained collect build.
+# xprof_size PROG CC DRIVER: "feedback-bytes shapes-bytes" of a trained
+# collect build (0 without a shapes file).
 xprof_size() {
   local d=$work/$1-$2-$RANDOM
   mkdir -p "$d"
   "build_$1" "$d" "$3" "-xprofile=collect:$d/train"
   "run_$1" "$d" train > /dev/null
-  echo "$(stat -c %s "$d/train.profile/feedback") $(shape_bytes "$d/train.profile")"
+  echo "$(stat -c %s "$d/train.profile/feedback") $(stat -c %s "$d/train.profile/shapes" 2>/dev/null || echo 0)"
 }
 native_size() { # PROG CC: "raw-bytes indexed-bytes"
   local d=$work/$1-$2-native
@@ -53,8 +51,8 @@ native_size() { # PROG CC: "raw-bytes indexed-bytes"
   fi
 }
 
-head="| program | compiler | native (raw) | native (indexed) | xprof | of it shapes | xprof / native raw |"
-[ -z "$baseline" ] || head="$head baseline xprof | baseline / native raw |"
+head="| program | compiler | native (raw) | native (indexed) | xprof feedback | xprof shapes | feedback / native raw |"
+[ -z "$baseline" ] || head="$head baseline feedback | baseline shapes | baseline feedback / native raw |"
 echo "$head"
 echo "$head" | sed 's/[^|][^|]*/---/g'
 for prog in $programs; do
@@ -63,8 +61,8 @@ for prog in $programs; do
     read -r size shapes < <(xprof_size "$prog" "$cc" "xprof-$cc")
     line="| $prog | $cc | $raw | $indexed | $size | $shapes | $(awk -v a="$size" -v b="$raw" 'BEGIN {printf "%.2f", a / b}') |"
     if [ -n "$baseline" ]; then
-      read -r bsize _ < <(xprof_size "$prog" "$cc" "$baseline/tools/xprof-$cc")
-      line="$line $bsize | $(awk -v a="$bsize" -v b="$raw" 'BEGIN {printf "%.2f", a / b}') |"
+      read -r bsize bshapes < <(xprof_size "$prog" "$cc" "$baseline/tools/xprof-$cc")
+      line="$line $bsize | $bshapes | $(awk -v a="$bsize" -v b="$raw" 'BEGIN {printf "%.2f", a / b}') |"
     fi
     echo "$line"
   done

@@ -777,9 +777,13 @@ void xp_collect_execute(void) {
   close_arrays(c);
   if (c->cfg_dump)
     fclose(c->cfg_dump);
-  if (c->lines && c->out.plan.n_fns)
-    xprof_plan_write_coverage(c->lines, &xp_opts, xp_object_file(), xp_object_path(), &xp_diag);
-  else if (c->lines)
+  if (c->lines && c->out.plan.n_fns) {
+    char *a = xprof_plan_write_coverage(c->lines, &xp_opts, xp_object_file(), xp_object_path(),
+                                        &xp_diag);
+    if (a)
+      symtab->finalize_toplevel_asm(build_string((int)strlen(a), a));
+    xprof_free(a);
+  } else if (c->lines)
     xprof_linetab_end(c->lines, NULL, NULL);
   if (c->out.plan.n_fns)
     xp_emit_descriptor(&c->out);

@@ -587,7 +587,10 @@ int xl_run_collect(LLVMModuleRef m, const xprof_options *o) {
       instrument(&c, fn);
   if (c.lines && c.plan.n_fns) {
     char *file = xl_object_file(m, o);
-    xprof_plan_write_coverage(c.lines, o, file, path, &c.d);
+    char *a = xprof_plan_write_coverage(c.lines, o, file, path, &c.d);
+    if (a)
+      LLVMAppendModuleInlineAsm(m, a, strlen(a));
+    xprof_free(a);
     free(file);
   } else if (c.lines) {
     xprof_linetab_end(c.lines, NULL, NULL);

@@ -322,15 +322,6 @@ static int take_object(snap_ctx *c, const struct xprof_abi_object *obj) {
     f->vp = recs;
     f->n_vp_records = n;
   }
-  /* Shapes only of procedures that ran: one that did not salvages to
-   * zero counts without it (xprof_salvage_proc), and most of a program's
-   * procedures never run in a training run. */
-  xprof_objfile *taken = &c->p->objfiles[obj_index];
-  for (uint32_t j = 0; j < taken->n_procs; j++)
-    if (!xprof_proc_ran(&taken->procs[j], taken->n_values_per_vp)) {
-      taken->procs[j].shape = NULL;
-      taken->procs[j].shape_size = 0;
-    }
   return 0;
 }
 
@@ -503,7 +494,7 @@ struct write_ctx {
 static int write_then_pause(void *ctx, int fd, const char *name,
                             xprof_error *err) {
   struct write_ctx *w = ctx;
-  int rc = xprof_binary_write_fd(w->p, fd, name, err);
+  int rc = xprof_binary_write_counts_fd(w->p, fd, name, err);
   if (rc == 0 && w->pause_ms) {
     struct timespec ts = {w->pause_ms / 1000, (long)(w->pause_ms % 1000) * 1000000};
     nanosleep(&ts, NULL);
@@ -514,7 +505,7 @@ static int write_then_pause(void *ctx, int fd, const char *name,
 /* Remove temporary files left by writers that died (we hold the lock, so
  * no live writer owns one).  getdents64, not opendir: that calls malloc. */
 static void remove_stale_temporaries(const char *dir) {
-  static const char prefix[] = XPROF_FEEDBACK_FILE ".tmp.";
+  static const char prefix[] = XPROF_FEEDBACK_FILE ".tmp.", shapes[] = XPROF_SHAPES_FILE ".tmp.";
   int fd = xprof_open(dir, O_RDONLY | O_DIRECTORY, 0);
   if (fd < 0)
     return;
@@ -524,7 +515,8 @@ static void remove_stale_temporaries(const char *dir) {
     for (ssize_t off = 0; off < n;) {
       const struct dirent64 *e = (const struct dirent64 *)(const void *)(buf + off);
       off += e->d_reclen;
-      if (strncmp(e->d_name, prefix, sizeof prefix - 1) == 0)
+      if (strncmp(e->d_name, prefix, sizeof prefix - 1) == 0 ||
+          strncmp(e->d_name, shapes, sizeof shapes - 1) == 0)
         unlinkat(fd, e->d_name, 0);
     }
   close(fd);
@@ -557,6 +549,39 @@ static int lock_dir(const char *dir, const char *what) {
   return fd;
 }
 
+/* The shapes of `fresh` (object files new to the directory's counts, and
+ * any shapes older data kept among the counts) into DIR/shapes, under the
+ * directory's lock.  Every training run after the first of a build has
+ * none to write: the exit write then leaves the shapes alone.  A shapes
+ * file that cannot be read is replaced; one that cannot be written costs
+ * salvage its shapes, not the counts, and says so. */
+static void write_shapes(const char *dir, const xprof_profile *fresh) {
+  if (!fresh->n_objfiles)
+    return;
+  char *path = xprof_format("%s/" XPROF_SHAPES_FILE, dir);
+  xprof_profile *shapes = NULL;
+  xprof_error err;
+  struct stat st;
+  if (!path)
+    return;
+  if (stat(path, &st) == 0 && xprof_binary_read_file(path, &shapes, &err) < 0)
+    rt_message("%s; replaced by the shapes of this build", err.msg);
+  sigset_t mask;
+  if (xprof_shapes_update(&shapes, fresh) < 0) {
+    rt_message("cannot write %s: out of memory; a changed function's counts will not be salvaged",
+               path);
+  } else {
+    int pending = rt_hold_write_signals(&mask);
+    int rc = xprof_binary_write_file(shapes, path, &err);
+    rt_release_write_signals(&mask, pending);
+    if (rc < 0)
+      rt_message("cannot write the shapes: %s; a changed function's counts will not be salvaged",
+                 err.msg);
+  }
+  xprof_profile_free(shapes);
+  xprof_free(path);
+}
+
 static int write_dir(const char *dir, xprof_profile *snap, enum rt_occasion when) {
   /* At the end of the process (or of this image) there is no next write. */
   const char *lost = when >= RT_AT_EXIT ? "the counts of this run are lost"
@@ -577,7 +602,7 @@ static int write_dir(const char *dir, xprof_profile *snap, enum rt_occasion when
     return -1;
   }
   int rc = -1;
-  xprof_profile *existing = NULL;
+  xprof_profile *existing = NULL, *fresh = NULL;
   struct stat st;
   if (stat(path, &st) == 0) {
     if (xprof_read_file(path, &existing, &err) < 0) {
@@ -607,6 +632,22 @@ static int write_dir(const char *dir, xprof_profile *snap, enum rt_occasion when
                strerror(errno), lost);
     goto out;
   }
+  /* Shapes the counts do not know yet: the object files new to them, and
+   * those older data kept among its counts (moved to the shapes file). */
+  fresh = xprof_shapes_of(snap, existing);
+  if (fresh && existing && xprof_has_shapes(existing)) {
+    xprof_profile *kept = xprof_shapes_of(existing, NULL);
+    if (!kept || xprof_shapes_update(&kept, fresh) < 0) {
+      xprof_profile_free(kept);
+      kept = NULL;
+    }
+    xprof_profile_free(fresh);
+    fresh = kept;
+  }
+  if (!fresh) {
+    rt_message("cannot write profile data to %s: out of memory; %s", path, lost);
+    goto out;
+  }
   if (existing) {
     if (xprof_merge(existing, snap, 1, rt_settings.replace, &err) < 0) {
       rt_message("cannot merge into %s: %s; %s", path, err.msg, lost);
@@ -622,7 +663,10 @@ static int write_dir(const char *dir, xprof_profile *snap, enum rt_occasion when
   rt_release_write_signals(&mask, pending);
   if (rc < 0)
     rt_message("cannot write profile data: %s; %s", err.msg, lost);
+  else
+    write_shapes(dir, fresh);
 out:
+  xprof_profile_free(fresh);
   xprof_profile_free(existing);
   xprof_free(path);
   close(lock); /* releases the lock */

@@ -54,6 +54,7 @@ struct command {
   const char *partition; /* clang: -f[no-]reorder-blocks-and-partition */
   int exceptions;        /* clang: the last -f[no-]exceptions (1/0), or -1 */
   int cxx;               /* clang: a C++ or Objective-C++ source, or clang++ */
+  int one_dash;          /* an option spelled -xprofile... (not --xprofile...) */
 };
 
 /* The driver's name, for messages; `fmt` (one %s, arg) and a newline to

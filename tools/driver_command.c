@@ -193,6 +193,8 @@ static int driver_option(struct command *c, char **argv, int argc, int *i) {
    * pass on (ccache reads -xprofile=... as -x LANGUAGE and gives up). */
   if (strncmp(a, "--xprofile", 10) == 0)
     a++;
+  else if (strncmp(a, "-xprofile", 9) == 0)
+    c->one_dash = 1;
   if (strncmp(a, "-xprofile", 9) == 0)
     return xprofile_option(c, a) ? -1 : 1;
   if (warning_option(c, a))

@@ -33,6 +33,8 @@
  * header and the profile files (add_profile_deps), as it does for make.
  */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -235,6 +237,64 @@ static void file_markers(char **text, const struct cache_use *u) {
 }
 
 int under_ccache(void) { return parent_tool() == PARENT_CCACHE; }
+
+/* The build this compilation is part of: the nearest ancestor that is a
+ * build tool (make, ninja, ...), as "PID.START" (its start time, so that
+ * a PID used again is another build), else the session.  In buf. */
+static void build_key(char *buf, size_t size) {
+  static const char *const tools[] = {"make", "gmake", "bmake", "ninja", "samu", "cmake",
+                                      "meson", "scons", "bazel", "dpkg-buildpackage", NULL};
+  pid_t pid = getppid();
+  for (int depth = 0; depth < 12 && pid > 1; depth++) {
+    char path[64], line[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(line, 1, sizeof line - 1, f) : 0;
+    if (f)
+      fclose(f);
+    line[n] = 0;
+    /* pid (comm) state ppid ...: comm may hold spaces and parentheses */
+    char *open = strchr(line, '('), *close = strrchr(line, ')');
+    if (!open || !close)
+      break;
+    *close = 0;
+    for (int k = 0; tools[k]; k++)
+      if (strcmp(open + 1, tools[k]) == 0) {
+        unsigned long long start = 0;
+        const char *q = close + 2;
+        for (int field = 3; field < 22 && q; field++) /* starttime is field 22 */
+          q = (q = strchr(q, ' ')) ? q + 1 : NULL;
+        if (q)
+          start = strtoull(q, NULL, 10);
+        snprintf(buf, size, "%d.%llu", (int)pid, start);
+        return;
+      }
+    int ppid = 0;
+    if (sscanf(close + 2, "%*c %d", &ppid) != 1)
+      break;
+    pid = ppid;
+  }
+  snprintf(buf, size, "session.%d", (int)getsid(0));
+}
+
+void note_uncached_spelling(const char *me) {
+  char key[64], path[PATH_MAX];
+  const char *tmp = getenv("TMPDIR");
+  build_key(key, sizeof key);
+  snprintf(path, sizeof path, "%s/xprof-ccache-note.%d.%s", tmp && *tmp ? tmp : "/tmp",
+           (int)getuid(), key);
+  int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+  if (fd < 0 && errno == EEXIST)
+    return; /* said already in this build */
+  if (fd >= 0)
+    close(fd);
+  fprintf(stderr,
+          "%s: note: ccache caches none of this build's xprof compilations: it reads "
+          "-xprofile... as -x and a language it does not know, and runs the compiler itself "
+          "(with CCACHE_DISABLE set, as now); under ccache spell xprof's options with two "
+          "dashes, --xprofile=... (xprof-gcc(1), BUILD TOOLS; said once per build)\n",
+          me);
+}
 
 /* ccache: the lines that make its key cover the profile (see above). */
 static char *cache_lines(const struct cache_use *use, const char *obj, const char *no_direct) {

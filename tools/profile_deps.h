@@ -21,6 +21,11 @@ struct cache_use {
 
 /* Is the driver run by ccache (the parent process)? */
 int under_ccache(void);
+/* ccache caches no command that spells the options -xprofile... (it reads
+ * -x LANGUAGE, and runs the compiler itself): a note that says so, once
+ * per build (the nearest make, ninja, ... above the driver; else the
+ * session). */
+void note_uncached_spelling(const char *me);
 
 /* What this compilation of `source` appends to its preprocessed output
  * for the tool that runs the driver (malloc'd), or NULL when that is no

@@ -86,7 +86,24 @@ const xprof_objfile *tool_dump_object(const xprof_profile *p, const char *dump, 
 }
 
 
-char *tool_find_table(const char *profile_dir, const char *objpath, const char *objpath_now) {
+/* The program a profile directory is named after, PROGRAM.profile, when
+ * it is there (malloc'd), or NULL. */
+static char *program_of(const char *profile_dir) {
+  size_t n = strlen(profile_dir);
+  while (n > 1 && profile_dir[n - 1] == '/')
+    n--;
+  if (n <= 8 || strncmp(profile_dir + n - 8, ".profile", 8) != 0)
+    return NULL;
+  char *prog = xprof_format("%.*s", (int)(n - 8), profile_dir);
+  if (prog && access(prog, R_OK) != 0) {
+    xprof_free(prog);
+    prog = NULL;
+  }
+  return prog;
+}
+
+char *tool_find_table(const char *profile_dir, const char *program, const char *objpath,
+                      const char *objpath_now) {
   char *dir = xprof_format("%s/tcov", profile_dir);
   char *path = dir ? xprof_linetab_path(objpath, dir) : NULL;
   xprof_free(dir);
@@ -97,5 +114,11 @@ char *tool_find_table(const char *profile_dir, const char *objpath, const char *
   if (path && access(path, R_OK) == 0)
     return path;
   xprof_free(path);
+  if (xprof_table_in_file(objpath_now, objpath))
+    return xprof_format("%s", objpath_now);
+  char *prog = program ? xprof_format("%s", program) : program_of(profile_dir);
+  if (prog && xprof_table_in_file(prog, objpath))
+    return prog;
+  xprof_free(prog);
   return NULL;
 }

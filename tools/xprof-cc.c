@@ -297,6 +297,10 @@ int main(int argc, char **argv) {
   struct command c;
   if (parse_command(&c, argc, argv))
     return 1;
+  /* ccache runs the compiler itself, with CCACHE_DISABLE set, when it
+   * cannot cache a command (it read -xprofile=... as -x LANGUAGE). */
+  if (c.one_dash && c.inputs && getenv("CCACHE_DISABLE") && !under_ccache())
+    note_uncached_spelling(me);
   /* Our options go first (the plugin must precede any of the user's
    * -fplugin-arg-xprof-* options, and the user's -f options override the
    * ones use mode adds), the runtime last. */

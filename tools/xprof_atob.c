@@ -39,7 +39,9 @@ int main(int argc, char **argv) {
 
   xprof_error err;
   xprof_profile *p;
-  if (xprof_read_file(in, &p, &err) < 0)
+  /* A profile directory, or its feedback file named directly, comes
+   * with its shapes. */
+  if (xprof_read_profile_dir(in, &p, &err) < 0)
     return tool_fail(&err);
   int rc = xprof_write_profile_dir(p, dir, &err);
   xprof_profile_free(p);

@@ -301,7 +301,7 @@ static int arcs(const xprof_callgraph *cg, const xprof_elf *e, xprof_gmon *g, in
 }
 
 struct finder {
-  const char *profile_dir;
+  const char *profile_dir, *exe;
 };
 
 static int bb_cmp(const void *a, const void *b) {
@@ -360,9 +360,9 @@ static void block_records(xprof_profile *p, const char *dir, const xprof_elf *e,
   uint32_t missing = 0;
   for (uint32_t i = 0; i < p->n_objfiles; i++) {
     const xprof_objfile *o = &p->objfiles[i];
-    char *table = tool_find_table(dir, o->path, o->path);
+    char *table = tool_find_table(dir, exe, o->path, o->path);
     xprof_cfgdump t;
-    if (!table || xprof_cfgdump_read(table, p, &t, &err) < 0) {
+    if (!table || xprof_table_read(table, o->path, p, &t, &err) < 0) {
       xprof_free(table);
       continue; /* the call graph's notes said so */
     }
@@ -392,7 +392,8 @@ static void block_records(xprof_profile *p, const char *dir, const xprof_elf *e,
 }
 
 static char *find(void *ctx, const char *objpath) {
-  return tool_find_table(((struct finder *)ctx)->profile_dir, objpath, objpath);
+  const struct finder *f = ctx;
+  return tool_find_table(f->profile_dir, f->exe, objpath, objpath);
 }
 
 static int write_cb(void *ctx, int fd, const char *name, xprof_error *err) {
@@ -432,7 +433,7 @@ int main(int argc, char **argv) {
     return tool_fail(&err);
   if (xprof_elf_read(exe, &e, &err) < 0)
     return tool_fail(&err);
-  struct finder fd = {dir};
+  struct finder fd = {dir, exe};
   xprof_callgraph *cg;
   if (xprof_callgraph_build(p, find, &fd, &cg, &err) < 0)
     return tool_fail(&err);

@@ -1,7 +1,7 @@
 /*
  * xprof_tcov - line, function and branch coverage of a training run, from
  * a profile and the coverage tables its collect build wrote
- * (OBJECT.xpcov): annotated listings in the manner of Sun's tcov(1), an
+ * (in the objects, OBJECT.xpcov or PROFILE/tcov): annotated listings in the manner of Sun's tcov(1), an
  * lcov tracefile, a summary.  Line counts follow gcov's rules
  * (libxprof/coverage.c); see xprof_tcov(1).
  */
@@ -23,7 +23,8 @@ static const char usage[] =
     "       xprof_tcov --summary [-p OLD NEW]... -x PROFILE [SOURCE...]\n"
     "Coverage of the runs in PROFILE (NAME.profile of a program built with\n"
     "-xprofile=tcov or -xprofile=collect), from the coverage tables the\n"
-    "compilers wrote beside the objects (OBJECT.xpcov) or into PROFILE/tcov.\n"
+    "compilers kept in the objects (or the program PROFILE is named after),\n"
+    "beside them (OBJECT.xpcov) or in PROFILE/tcov.\n"
     "  -x PROFILE     the profile directory (or NAME, for NAME.profile)\n"
     "  (default)      write SOURCE.tcov in the current directory: each line\n"
     "                 where a block begins with its count, ##### when it\n"
@@ -298,9 +299,27 @@ static int is_grouped(const report *r, const xprof_cfgdump *t, const xprof_cfgdu
  * NULL. */
 static char *find_table(const report *r, const char *profile_dir, const char *objpath) {
   char *obj = mapped(r, objpath);
-  char *path = tool_find_table(profile_dir, objpath, obj);
+  char *path = tool_find_table(profile_dir, NULL, objpath, obj);
   free(obj);
   return path;
+}
+
+/* Say why object objpath has no table: where it was looked for, and
+ * what keeps one. */
+static void explain_missing(const report *r, const char *profile_dir, const char *objpath) {
+  char *obj = mapped(r, objpath);
+  const char *why = access(obj, F_OK) != 0
+                        ? "the object file is gone (a make clean, or a temporary object of a "
+                          "compile-and-link)"
+                        : "the object file holds none (built with no-coverage-table, or by "
+                          "an older xprof)";
+  tool_error("no coverage table for %s: %s, and there is none in the program the profile "
+             "is named after, in %s/tcov or beside the object (%s.xpcov); a collect build "
+             "keeps the table in the object file and in the program linked from it: report "
+             "while they are there, or build with -xprofile=tcov:NAME, which keeps tables in "
+             "NAME.profile/tcov",
+             obj, why, profile_dir, obj);
+  free(obj);
 }
 
 /* An object of the profile with its table. */
@@ -348,9 +367,17 @@ static void add_object(report *r, const loaded *x) {
 
 /* Every object's table, read before any is counted: which procedures
  * form groups depends on all of them. */
+/* Whether a table knows any line of its procedures. */
+static int has_lines(const xprof_cfgdump *t) {
+  for (uint32_t k = 0; k < t->n_procs; k++)
+    if (t->procs[k].n_lines || t->procs[k].decl_line != XPROF_NO_LINE)
+      return 1;
+  return !t->n_procs;
+}
+
 static void read_coverage(report *r, const char *profile_dir, xprof_profile *p) {
   loaded *all = calloc((size_t)p->n_objfiles + 1, sizeof *all);
-  uint32_t n = 0, missing = 0;
+  uint32_t n = 0, missing = 0, no_lines = 0;
   if (!all)
     exit(tool_error("out of memory"));
   for (uint32_t i = 0; i < p->n_objfiles; i++) {
@@ -359,12 +386,10 @@ static void read_coverage(report *r, const char *profile_dir, xprof_profile *p) 
     xprof_error err;
     if (!table) {
       if (missing++ < 5)
-        tool_error("no coverage table for %s (%s.xpcov): built by an xprof without them, or "
-                   "with no-coverage-table?",
-                   o->path, o->path);
+        explain_missing(r, profile_dir, o->path);
       continue;
     }
-    if (xprof_cfgdump_read(table, p, &all[n].t, &err) < 0) {
+    if (xprof_table_read(table, o->path, p, &all[n].t, &err) < 0) {
       tool_fail(&err);
       r->problems++;
       xprof_free(table);
@@ -372,6 +397,7 @@ static void read_coverage(report *r, const char *profile_dir, xprof_profile *p) 
     }
     all[n].o = o;
     all[n].table = table;
+    no_lines += !has_lines(&all[n].t);
     for (uint32_t k = 0; k < all[n].t.n_procs; k++)
       if (profiled(o, &all[n].t.procs[k]))
         note_start(r, &all[n].t, &all[n].t.procs[k]);
@@ -379,6 +405,11 @@ static void read_coverage(report *r, const char *profile_dir, xprof_profile *p) 
   }
   if (missing > 5)
     tool_error("... and %u more object files without coverage tables", missing - 5);
+  if (no_lines)
+    tool_error("the coverage tables of %u object file%s have no line information: compiled "
+               "without debug information, which clang needs for lines (GCC does not); add -g "
+               "or -gline-tables-only to the collect build (-xprofile=tcov adds it)",
+               no_lines, xprof_plural(no_lines));
   qsort(r->starts.v, r->starts.n, sizeof *r->starts.v, by_string);
   for (uint32_t i = 0; i < n; i++) {
     add_object(r, &all[i]);

@@ -7,10 +7,10 @@
  * reader can use counters in place.
  *
  * File header (64 bytes):
- *    0 char[24] "xprof binary data 4.7\n" then NUL padding (for head -1)
+ *    0 char[24] "xprof binary data 4.8\n" then NUL padding (for head -1)
  *   24 u32 magic 0x46525058 (bytes "XPRF")
  *   28 u32 byte-order mark 0x01020304 (reads 0x04030201 if swapped)
- *   32 u16 major, u16 minor (4.7)
+ *   32 u16 major, u16 minor (4.8)
  *   36 u32 header size (64)
  *   40 u64 file size
  *   48 u64 offset of the index record (0: no index)
@@ -27,7 +27,7 @@
 #define XPROF_BINARY_FORMAT_H
 
 #define XB_HEADER_SIZE 64
-#define XB_TEXT_LINE "xprof binary data 4.7\n"
+#define XB_TEXT_LINE "xprof binary data 4.8\n"
 #define XB_MAGIC 0x46525058u
 #define XB_BOM 0x01020304u
 #define XB_RECORD_HEADER 24
@@ -57,17 +57,23 @@
  *   strings: each u32 length, bytes, NUL; the table padded to 8 (VP_PROC
  *   values, referred to by 1-based index; 0 means no value);
  *   then n_procs procedures.
- * Procedure:
- *    0 u64 signature, 8 u32 id, 12 u32 flags, 16 u64 max, 24 u64 sum,
- *   32 u32 name length, 36 u32 n_counters, 40 u32 n_vp_sites,
- *   44 u32 n_vp_records, 48 name, NUL, pad to 8;
+ * Procedure (since 4.8):
+ *    0 u64 signature, 8 u32 id, 12 u32 flags, 16 u32 name length,
+ *   20 u32 n_counters, 24 u32 n_vp_sites, 28 u32 n_vp_records,
+ *   32 u64 max if flags has XB_HAS_MAX, then u64 sum if XB_HAS_SUM;
+ *   name, NUL, pad to 8;
  *   if XB_SPARSE_IDS: u32 ids[n_counters], pad to 8;
  *   u64 counters[n_counters];
  *   n_vp_records times: u32 type, u32 expr id, then n_values_per_vp times
  *   u64 count, u64 value (numeric bits, or string index for VP_PROC).
  */
 #define XB_OBJF_FIXED 56
-#define XB_PROC_FIXED 48
+#define XB_PROC_FIXED 32
+/* Before 4.8 a procedure's fixed part was 48 bytes, max and sum always
+ * there: 0 u64 signature, 8 u32 id, 12 u32 flags, 16 u64 max, 24 u64
+ * sum, 32 u32 name length, 36 n_counters, 40 n_vp_sites, 44
+ * n_vp_records. */
+#define XB_PROC_FIXED_4_7 48
 
 /*
  * PROG payload:

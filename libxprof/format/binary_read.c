@@ -26,6 +26,7 @@ typedef struct cursor {
   uint64_t pos;        /* position in payload */
   uint64_t file_off;   /* file offset of the payload, for messages */
   xprof_error *err;
+  unsigned minor;      /* of the file's version: procedure layouts differ */
 } cursor;
 
 static int cfail(cursor *c, const char *fmt, ...) XPROF_PRINTF(2, 3);
@@ -76,20 +77,37 @@ static void take_stats(const unsigned char *p, uint32_t flags,
 static int parse_proc(cursor *c, xprof_profile *p, xprof_objfile *o,
                       xprof_proc *f, const char **strings,
                       uint32_t n_strings) {
-  if (need(c, XB_PROC_FIXED, "procedure header") < 0)
+  /* 4.8 and later: 32 fixed bytes, then max and sum only when given;
+   * before: 48, with room for both. */
+  int compact = c->minor >= 8;
+  if (need(c, compact ? XB_PROC_FIXED : XB_PROC_FIXED_4_7, "procedure header") < 0)
     return -1;
   unsigned char *h = c->base + c->pos;
   f->signature = xprof_get64(h);
   f->id = xprof_get32(h + 8);
   uint32_t flags = xprof_get32(h + 12);
-  take_stats(h + 16, flags, &f->stats);
-  uint32_t name_len = xprof_get32(h + 32);
-  f->n_counters = xprof_get32(h + 36);
-  f->n_vp_sites = xprof_get32(h + 40);
-  f->n_vp_records = xprof_get32(h + 44);
   if (flags & ~(XB_HAS_MAX | XB_HAS_SUM | XB_SPARSE_IDS))
     return cfail(c, "procedure has unknown flags 0x%x", flags);
-  c->pos += XB_PROC_FIXED;
+  const unsigned char *counts = compact ? h + 16 : h + 32;
+  uint32_t name_len = xprof_get32(counts);
+  f->n_counters = xprof_get32(counts + 4);
+  f->n_vp_sites = xprof_get32(counts + 8);
+  f->n_vp_records = xprof_get32(counts + 12);
+  if (compact) {
+    c->pos += XB_PROC_FIXED;
+    uint64_t n_stats = 8 * (uint64_t)(((flags & XB_HAS_MAX) != 0) + ((flags & XB_HAS_SUM) != 0));
+    if (need(c, n_stats, "procedure statistics") < 0)
+      return -1;
+    const unsigned char *st = c->base + c->pos;
+    f->stats.has_max = (flags & XB_HAS_MAX) != 0;
+    f->stats.has_sum = (flags & XB_HAS_SUM) != 0;
+    f->stats.max = f->stats.has_max ? xprof_get64(st) : 0;
+    f->stats.sum = f->stats.has_sum ? xprof_get64(st + 8 * f->stats.has_max) : 0;
+    c->pos += n_stats;
+  } else {
+    take_stats(h + 16, flags, &f->stats);
+    c->pos += XB_PROC_FIXED_4_7;
+  }
   if (take_str(c, name_len, "procedure name", &f->name) < 0)
     return -1;
 
@@ -397,7 +415,7 @@ static int parse_prog(cursor *c, xprof_profile *p) {
 /* Check the 64-byte file header; `file_len` is the real size. */
 static int check_header(const char *name, const unsigned char *h,
                         uint64_t file_len, uint64_t *index_off,
-                        uint32_t *n_records, xprof_error *err) {
+                        uint32_t *n_records, unsigned *minor_out, xprof_error *err) {
   if (file_len < XB_HEADER_SIZE)
     return xprof_fail(err, XPROF_ERR_FORMAT,
                       "%s: %" PRIu64 " bytes is too short for xprof binary "
@@ -425,6 +443,7 @@ static int check_header(const char *name, const unsigned char *h,
                       "0x01020304",
                       name, xprof_get32(h + 28));
   unsigned major = h[32] | h[33] << 8, minor = h[34] | h[35] << 8;
+  *minor_out = minor;
   if (major != XPROF_BINARY_MAJOR)
     return xprof_fail(err, XPROF_ERR_VERSION,
                       "%s: binary data version %u.%u is not supported (this "
@@ -489,7 +508,8 @@ static int parse_records(const char *name, unsigned char *buf, uint64_t len,
   uint64_t index_off;
   uint32_t n_records, seen = 0;
   int saw_index = 0, after_objf = 0, saw_runs = 0;
-  if (check_header(name, buf, len, &index_off, &n_records, err) < 0)
+  unsigned minor;
+  if (check_header(name, buf, len, &index_off, &n_records, &minor, err) < 0)
     return -1;
   uint64_t off = XB_HEADER_SIZE;
   while (off < len) {
@@ -523,7 +543,7 @@ static int parse_records(const char *name, unsigned char *buf, uint64_t len,
                         "%s: offset %" PRIu64 ": record after the index, "
                         "which must be last",
                         name, off);
-    cursor c = {name, payload, plen, 0, off + XB_RECORD_HEADER, err};
+    cursor c = {name, payload, plen, 0, off + XB_RECORD_HEADER, err, minor};
     if (tag == XB_TAG_OBJF) {
       if (parse_objf(&c, p) < 0)
         return -1;
@@ -666,7 +686,7 @@ static int read_attached(int fd, const char *name, uint64_t off, uint64_t file_l
                         "(the data is corrupt)",
                         name, off, t);
     }
-    cursor c = {name, buf, len, 0, off + XB_RECORD_HEADER, err};
+    cursor c = {name, buf, len, 0, off + XB_RECORD_HEADER, err, 0};
     int rc = tag == XB_TAG_TIME ? parse_time(&c, &p->objfiles[0])
                                 : parse_shapes(&c, &p->objfiles[0]);
     if (rc < 0)
@@ -678,7 +698,7 @@ static int read_attached(int fd, const char *name, uint64_t off, uint64_t file_l
 
 /* Read and parse the OBJF record at `off` into a fresh profile. */
 static int read_objf_at(int fd, const char *name, uint64_t off,
-                        uint64_t file_len, xprof_profile **out,
+                        uint64_t file_len, unsigned minor, xprof_profile **out,
                         xprof_error *err) {
   unsigned char h[XB_RECORD_HEADER];
   uint32_t tag, flags, crc;
@@ -717,7 +737,7 @@ static int read_objf_at(int fd, const char *name, uint64_t off,
     xprof_profile_free(p);
     return xprof_fail_nomem(err, name);
   }
-  cursor c = {name, buf, len, 0, off + XB_RECORD_HEADER, err};
+  cursor c = {name, buf, len, 0, off + XB_RECORD_HEADER, err, minor};
   if (parse_objf(&c, p) < 0 ||
       read_attached(fd, name, off + XB_RECORD_HEADER + xprof_align8(len), file_len, p,
                     err) < 0 ||
@@ -758,17 +778,18 @@ int xprof_binary_lookup(const char *path, const char *objpath,
   unsigned char h[XB_HEADER_SIZE];
   uint64_t index_off;
   uint32_t n_records;
+  unsigned minor = 0;
   if (fstat(fd, &st) < 0) {
     xprof_fail(err, XPROF_ERR_IO, "%s: %s", path, strerror(errno));
     goto out;
   }
   uint64_t file_len = (uint64_t)st.st_size;
   if (file_len < XB_HEADER_SIZE) {
-    check_header(path, h, file_len, &index_off, &n_records, err);
+    check_header(path, h, file_len, &index_off, &n_records, &minor, err);
     goto out;
   }
   if (pread_all(fd, h, sizeof h, 0, path, err) < 0 ||
-      check_header(path, h, file_len, &index_off, &n_records, err) < 0)
+      check_header(path, h, file_len, &index_off, &n_records, &minor, err) < 0)
     goto out;
   if (index_off == 0) { /* no index: fall back to a full read */
     close(fd);
@@ -827,7 +848,7 @@ int xprof_binary_lookup(const char *path, const char *objpath,
         break;
       if (xprof_get64(s) == hash) {
         xprof_profile *p = NULL;
-        if (read_objf_at(fd, path, off, file_len, &p, err) < 0)
+        if (read_objf_at(fd, path, off, file_len, minor, &p, err) < 0)
           goto out;
         if (strcmp(p->objfiles[0].path, objpath) == 0) {
           runs_before_index(fd, index_off, p);

@@ -25,6 +25,7 @@ typedef struct sink {
   const char *name;
   xprof_error *err;
   int failed;
+  int no_shapes; /* leave the SHAP records out (a profile directory's counts) */
 } sink;
 
 static int sink_flush(sink *s) {
@@ -89,8 +90,10 @@ static uint32_t stat_flags(const xprof_stats *st) {
 
 static uint64_t str_size(size_t len) { return xprof_align8(len + 1); }
 
+static uint64_t stats_size(const xprof_stats *st) { return 8 * (uint64_t)(st->has_max + st->has_sum); }
+
 static uint64_t proc_size(const xprof_objfile *o, const xprof_proc *f) {
-  uint64_t n = XB_PROC_FIXED + str_size(strlen(f->name));
+  uint64_t n = XB_PROC_FIXED + stats_size(&f->stats) + str_size(strlen(f->name));
   if (f->counter_ids)
     n += xprof_align8((uint64_t)f->n_counters * 4);
   n += (uint64_t)f->n_counters * 8;
@@ -170,12 +173,19 @@ static void fill_objf(const xprof_objfile *o, uint32_t n_strings,
     xprof_put32(p + 8, f->id);
     xprof_put32(p + 12, stat_flags(&f->stats) |
                             (f->counter_ids ? XB_SPARSE_IDS : 0));
-    fill_stats(p + 16, &f->stats);
-    xprof_put32(p + 32, (uint32_t)nlen);
-    xprof_put32(p + 36, f->n_counters);
-    xprof_put32(p + 40, f->n_vp_sites);
-    xprof_put32(p + 44, f->n_vp_records);
+    xprof_put32(p + 16, (uint32_t)nlen);
+    xprof_put32(p + 20, f->n_counters);
+    xprof_put32(p + 24, f->n_vp_sites);
+    xprof_put32(p + 28, f->n_vp_records);
     p += XB_PROC_FIXED;
+    if (f->stats.has_max) {
+      xprof_put64(p, f->stats.max);
+      p += 8;
+    }
+    if (f->stats.has_sum) {
+      xprof_put64(p, f->stats.sum);
+      p += 8;
+    }
     p += put_str(p, f->name, nlen);
     if (f->counter_ids) {
       for (uint32_t k = 0; k < f->n_counters; k++)
@@ -408,7 +418,7 @@ static int emit_all(sink *s, const xprof_profile *p) {
       goto out;
     n_records++;
     int t = emit_time(s, o);
-    int h = t < 0 ? -1 : emit_shapes(s, o);
+    int h = t < 0 ? -1 : s->no_shapes ? 0 : emit_shapes(s, o);
     if (t < 0 || h < 0)
       goto out;
     n_records += (uint32_t)t + (uint32_t)h;
@@ -498,8 +508,8 @@ int xprof_binary_serialize(const xprof_profile *p, unsigned char **out,
   return rc;
 }
 
-int xprof_binary_write_fd(const xprof_profile *p, int fd, const char *name,
-                          xprof_error *err) {
+static int write_fd(const xprof_profile *p, int fd, const char *name, int no_shapes,
+                    xprof_error *err) {
   if (xprof_validate(p, name, err) < 0)
     return -1;
   sink *s = xprof_calloc(1, sizeof *s);
@@ -511,9 +521,20 @@ int xprof_binary_write_fd(const xprof_profile *p, int fd, const char *name,
     s->start = 0;
   s->name = name;
   s->err = err;
+  s->no_shapes = no_shapes;
   int rc = emit_all(s, p);
   xprof_free(s);
   return rc;
+}
+
+int xprof_binary_write_fd(const xprof_profile *p, int fd, const char *name,
+                          xprof_error *err) {
+  return write_fd(p, fd, name, 0, err);
+}
+
+int xprof_binary_write_counts_fd(const xprof_profile *p, int fd, const char *name,
+                                 xprof_error *err) {
+  return write_fd(p, fd, name, 1, err);
 }
 
 static int write_binary_cb(void *ctx, int fd, const char *name,
@@ -524,4 +545,13 @@ static int write_binary_cb(void *ctx, int fd, const char *name,
 int xprof_binary_write_file(const xprof_profile *p, const char *path,
                             xprof_error *err) {
   return xprof_atomic_write(path, write_binary_cb, (void *)p, err);
+}
+
+static int write_counts_cb(void *ctx, int fd, const char *name, xprof_error *err) {
+  return xprof_binary_write_counts_fd(ctx, fd, name, err);
+}
+
+int xprof_binary_write_counts_file(const xprof_profile *p, const char *path,
+                                   xprof_error *err) {
+  return xprof_atomic_write(path, write_counts_cb, (void *)p, err);
 }

@@ -1,16 +1,18 @@
 /*
  * profile_dir.c - NAME.profile directories and format detection.
  *
- * A profile directory holds `feedback` (binary).  Readers also accept
- * `feedback.text` (from xprof_btoa, perhaps edited) when no binary file is
- * there, and a data file named directly.  The format is told by the first
- * bytes, never by the file name.
+ * A profile directory holds `feedback` (binary), and `shapes` (binary:
+ * the procedures' shapes, once per build; shapes_file.c).  Readers also
+ * accept `feedback.text` (from xprof_btoa, perhaps edited) when no binary
+ * file is there, and a data file named directly.  The format is told by
+ * the first bytes, never by the file name.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "binary_format.h"
 #include "internal.h"
@@ -95,12 +97,56 @@ char *xprof_profile_data_file(const char *dir, xprof_error *err) {
   return NULL;
 }
 
+/* The shapes file beside data file `path` when that is a profile
+ * directory's binary feedback file (malloc'd), else NULL. */
+static char *shapes_beside(const char *path) {
+  const char *slash = strrchr(path, '/');
+  const char *base = slash ? slash + 1 : path;
+  if (strcmp(base, XPROF_FEEDBACK_FILE) != 0)
+    return NULL;
+  int dir_len = slash ? (int)(slash - path) : 1;
+  char *shapes = xprof_format("%.*s/" XPROF_SHAPES_FILE, dir_len, slash ? path : ".");
+  struct stat st;
+  if (shapes && stat(shapes, &st) == 0)
+    return shapes;
+  xprof_free(shapes);
+  return NULL;
+}
+
+/* Give p the shapes of the shapes file beside `path`, if there is one:
+ * read whole, or only objpath's through its index.  A shapes file that
+ * cannot be read costs p its shapes, not its counts: p->shapes_problem
+ * says why.  Returns 0, or -1 when out of memory. */
+static int attach_beside(xprof_profile *p, const char *path, const char *objpath,
+                         xprof_error *err) {
+  char *shapes_path = shapes_beside(path);
+  if (!shapes_path)
+    return 0;
+  xprof_profile *shapes = NULL;
+  xprof_error e;
+  int rc = objpath ? xprof_binary_lookup(shapes_path, objpath, &shapes, &e)
+                   : xprof_binary_read_file(shapes_path, &shapes, &e);
+  xprof_free(shapes_path);
+  if (rc == 0) {
+    rc = xprof_attach_shapes(p, shapes);
+    xprof_profile_free(shapes);
+    return rc < 0 ? xprof_fail_nomem(err, path) : 0;
+  }
+  if (e.code == XPROF_ERR_NOMEM)
+    return xprof_fail_nomem(err, path);
+  if (e.code != XPROF_ERR_NOTFOUND && !(p->shapes_problem = xprof_strdup(p, e.msg)))
+    return xprof_fail_nomem(err, path);
+  return 0;
+}
+
 int xprof_read_profile_dir(const char *dir, xprof_profile **out,
                            xprof_error *err) {
   char *path = xprof_profile_data_file(dir, err);
   if (!path)
     return -1;
   int rc = xprof_read_file(path, out, err);
+  if (rc == 0 && (rc = attach_beside(*out, path, NULL, err)) < 0)
+    xprof_profile_free(*out);
   xprof_free(path);
   return rc;
 }
@@ -128,6 +174,8 @@ int xprof_lookup_objfile(const char *dir, const char *objpath,
     }
   } else {
     rc = xprof_binary_lookup(path, objpath, out, err);
+    if (rc == 0 && (rc = attach_beside(*out, path, objpath, err)) < 0)
+      xprof_profile_free(*out);
   }
   xprof_free(path);
   return rc;
@@ -137,13 +185,23 @@ int xprof_write_profile_dir(const xprof_profile *p, const char *dir,
                             xprof_error *err) {
   if (xprof_mkdirs(dir, err) < 0)
     return -1;
-  size_t n = strlen(dir);
-  char *path = xprof_malloc(n + 16);
-  if (!path)
-    return xprof_fail_nomem(err, dir);
-  snprintf(path, n + 16, "%s/" XPROF_FEEDBACK_FILE, dir);
-  int rc = xprof_binary_write_file(p, path, err);
+  char *path = xprof_format("%s/" XPROF_FEEDBACK_FILE, dir);
+  char *shapes_path = xprof_format("%s/" XPROF_SHAPES_FILE, dir);
+  xprof_profile *shapes = xprof_has_shapes(p) ? xprof_shapes_of(p, NULL) : NULL;
+  int rc = -1;
+  if (!path || !shapes_path || (xprof_has_shapes(p) && !shapes))
+    rc = xprof_fail_nomem(err, dir);
+  else if (xprof_binary_write_counts_file(p, path, err) < 0)
+    rc = -1;
+  else if (shapes)
+    rc = xprof_binary_write_file(shapes, shapes_path, err);
+  else if (unlink(shapes_path) < 0 && errno != ENOENT) /* none left from other counts */
+    rc = xprof_fail(err, XPROF_ERR_IO, "%s: cannot remove: %s", shapes_path, strerror(errno));
+  else
+    rc = 0;
+  xprof_profile_free(shapes);
   xprof_free(path);
+  xprof_free(shapes_path);
   return rc;
 }
 

@@ -35,10 +35,12 @@ extern "C" {
 #define XPROF_TEXT_MINOR 1
 /* Version of the binary data (SUN_PROFDATA_MAJOR/MINOR_VERSION). */
 #define XPROF_BINARY_MAJOR 4
-#define XPROF_BINARY_MINOR 7
+#define XPROF_BINARY_MINOR 8
 
 /* Name of the data file inside a NAME.profile directory. */
 #define XPROF_FEEDBACK_FILE "feedback"
+/* The shapes of a profile directory's procedures, once per build. */
+#define XPROF_SHAPES_FILE "shapes"
 
 /* ---- memory ---------------------------------------------------------- */
 
@@ -218,6 +220,10 @@ typedef struct xprof_profile {
    * of it (set by a lookup through the index, so that a compiler reading
    * one object file sees program-wide hotness); NULL otherwise. */
   struct xprof_summary *summary;
+  /* Why the shapes file of the profile directory this was read from
+   * could not be read (its procedures then have no shapes), for the
+   * message of a salvage that finds none; NULL: no problem. */
+  const char *shapes_problem;
 } xprof_profile;
 
 /* A percentile summary of all counters of a profile, as compilers want it
@@ -395,6 +401,12 @@ int xprof_binary_write_file(const xprof_profile *p, const char *path,
 /* Write an open file descriptor from its current position. */
 int xprof_binary_write_fd(const xprof_profile *p, int fd, const char *name,
                           xprof_error *err);
+/* The same without the procedures' shapes: a profile directory's
+ * feedback file, whose shapes are in its shapes file (below). */
+int xprof_binary_write_counts_fd(const xprof_profile *p, int fd, const char *name,
+                                 xprof_error *err);
+int xprof_binary_write_counts_file(const xprof_profile *p, const char *path,
+                                   xprof_error *err);
 
 /* Read only the records of one object file, through the file's index:
  * the cost does not grow with the size of the profile.  On success *out
@@ -403,6 +415,31 @@ int xprof_binary_write_fd(const xprof_profile *p, int fd, const char *name,
  * for `objpath` the result is -1 with code XPROF_ERR_NOTFOUND. */
 int xprof_binary_lookup(const char *path, const char *objpath,
                         xprof_profile **out, xprof_error *err);
+
+/* ---- a profile directory's shapes (shapes_file.c) --------------------- */
+
+/* A profile directory keeps its procedures' shapes apart from the counts,
+ * in DIR/shapes, written when a build's object files first come in and
+ * not again by every training run (as GCC keeps a build's graphs in its
+ * .gcno files, beside the .gcda files of the runs).  The file is binary
+ * data: per object file an OBJF record of its procedures' names,
+ * signatures and ids (no counts), then its SHAP record; object files in
+ * path order, and an index. */
+
+/* The shapes of p's object files, but those that `known` (may be NULL)
+ * holds with the same signature, as such a profile; NULL when out of
+ * memory (an empty profile when there are none). */
+xprof_profile *xprof_shapes_of(const xprof_profile *p, const xprof_profile *known);
+/* *shapes with the object files of `update` in place of (or beside)
+ * those of the same path, in path order: a new profile replaces *shapes
+ * (freed).  Returns 0, or -1 when out of memory (*shapes unchanged). */
+int xprof_shapes_update(xprof_profile **shapes, const xprof_profile *update);
+/* Procedures of p without a shape take theirs from `shapes`: the same
+ * object path and signature, the same procedure name and signature.
+ * Returns 0, or -1 when out of memory. */
+int xprof_attach_shapes(xprof_profile *p, const xprof_profile *shapes);
+/* Whether any procedure of p has a shape. */
+int xprof_has_shapes(const xprof_profile *p);
 
 /* ---- files and profile directories ----------------------------------- */
 
@@ -420,7 +457,12 @@ int xprof_read_profile_dir(const char *dir, xprof_profile **out,
  * the index for binary data, by a full read for text. */
 int xprof_lookup_objfile(const char *dir, const char *objpath,
                          xprof_profile **out, xprof_error *err);
-/* Create `dir` (and missing parents) and write dir/feedback atomically. */
+/* Create `dir` (and missing parents) and write dir/feedback atomically,
+ * and dir/shapes: the shapes of p, or none (a shapes file there is
+ * removed).  Reading a directory, or looking an object file up in it,
+ * gives its procedures the shapes of dir/shapes; a shapes file that
+ * cannot be read costs them their shapes, not the read
+ * (p->shapes_problem says why). */
 int xprof_write_profile_dir(const xprof_profile *p, const char *dir,
                             xprof_error *err);
 /* The directory of profile NAME: NAME.profile, or NAME when it ends in

@@ -2,6 +2,7 @@
  * cfgdump.c - the plugins' debug dump of instrumented CFGs, and its
  * reader (for xprof_verify).  See xprof.h for the format.
  */
+#define _GNU_SOURCE /* fmemopen */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -317,13 +318,10 @@ static int read_records(FILE *f, reader *r, xprof_error *err) {
   return close_proc(r, err);
 }
 
-int xprof_cfgdump_read(const char *path, xprof_profile *owner, xprof_cfgdump *out,
+/* Read the dump or table open as f, named path in messages; 0 or -1. */
+static int read_stream(FILE *f, const char *path, xprof_profile *owner, xprof_cfgdump *out,
                        xprof_error *err) {
   memset(out, 0, sizeof *out);
-  FILE *f = fopen(path, "r");
-  if (!f)
-    return xprof_fail(err, XPROF_ERR_IO, "%s: cannot open: %s", path,
-                      strerror(errno));
   char line[64];
   reader r = {.path = path, .owner = owner};
   int rc = -1;
@@ -356,6 +354,30 @@ out:
   xprof_free(r.lines);
   xprof_free(r.n_pieces);
   xprof_free(r.edge_blocks);
+  return rc;
+}
+
+int xprof_cfgdump_read(const char *path, xprof_profile *owner, xprof_cfgdump *out,
+                       xprof_error *err) {
+  memset(out, 0, sizeof *out);
+  FILE *f = fopen(path, "r");
+  if (!f)
+    return xprof_fail(err, XPROF_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+  int rc = read_stream(f, path, owner, out, err);
+  fclose(f);
+  return rc;
+}
+
+int xprof_cfgdump_read_mem(const char *text, size_t len, const char *name,
+                           xprof_profile *owner, xprof_cfgdump *out, xprof_error *err) {
+  memset(out, 0, sizeof *out);
+  /* fmemopen of an empty buffer fails; an empty table is not one. */
+  FILE *f = len ? fmemopen((void *)text, len, "r") : NULL;
+  if (!f && len)
+    return xprof_fail_nomem(err, name);
+  if (!f)
+    return xprof_fail(err, XPROF_ERR_FORMAT, "%s: empty coverage table", name);
+  int rc = read_stream(f, name, owner, out, err);
   fclose(f);
   return rc;
 }

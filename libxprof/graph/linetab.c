@@ -162,19 +162,37 @@ static int write_buffer(void *ctx, int fd, const char *name, xprof_error *err) {
   return xprof_write_all(fd, t->buf, t->len, name, err);
 }
 
+/* Free t but for its text. */
+static void free_table(xprof_linetab *t) {
+  for (uint32_t i = 0; i < t->n_names; i++)
+    xprof_free((char *)t->names[i]);
+  xprof_free(t->names);
+  xprof_free(t->seen);
+  xprof_free(t);
+}
+
 int xprof_linetab_end(xprof_linetab *t, const char *path, xprof_error *err) {
   int rc = 0;
   if (fclose(t->f) != 0 || t->failed)
     rc = path ? xprof_fail_nomem(err, path) : -1;
   else if (path)
     rc = xprof_replace_file(path, write_buffer, t, err);
-  for (uint32_t i = 0; i < t->n_names; i++)
-    xprof_free((char *)t->names[i]);
-  xprof_free(t->names);
-  xprof_free(t->seen);
   free(t->buf); /* open_memstream's, from the C library's malloc */
-  xprof_free(t);
+  free_table(t);
   return rc;
+}
+
+int xprof_linetab_take(xprof_linetab *t, char **text, size_t *len) {
+  *text = NULL;
+  *len = 0;
+  if (fclose(t->f) != 0 || t->failed) {
+    free(t->buf);
+  } else {
+    *text = t->buf;
+    *len = t->len;
+  }
+  free_table(t);
+  return *text ? 0 : -1;
 }
 
 char *xprof_linetab_path(const char *objpath, const char *dir) {

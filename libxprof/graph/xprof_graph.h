@@ -339,9 +339,13 @@ typedef struct xprof_cfgdump {
   uint32_t n_sources;
 } xprof_cfgdump;
 
-/* Read a CFG dump or coverage table; everything is owned by `owner`. */
+/* Read a CFG dump or coverage table; everything is owned by `owner`.
+ * xprof_cfgdump_read_mem reads one from memory (len bytes of text, no
+ * terminator needed), naming it `name` in messages.  0 or -1. */
 int xprof_cfgdump_read(const char *path, xprof_profile *owner, xprof_cfgdump *out,
                        xprof_error *err);
+int xprof_cfgdump_read_mem(const char *text, size_t len, const char *name,
+                           xprof_profile *owner, xprof_cfgdump *out, xprof_error *err);
 
 /* Writing a coverage table (linetab.c), in memory until it is complete:
  * begin; per procedure its graph (as xprof_cfgdump_proc, without debug
@@ -378,6 +382,19 @@ int xprof_linetab_end(xprof_linetab *t, const char *path, xprof_error *err);
  * making `dir` when it is missing; 0, or -1 with err set. */
 int xprof_linetab_write(xprof_linetab *t, const char *objpath, const char *dir,
                         xprof_error *err);
+/* End t and hand over its text (*text malloc'd by the C library, free
+ * it with free(); *len bytes, no terminator); 0, or -1 when out of
+ * memory (nothing handed over). */
+int xprof_linetab_take(xprof_linetab *t, char **text, size_t *len);
+/* A collect build that was not given a place for its coverage table
+ * keeps it in the object file it compiles, in a section of this name
+ * that the link carries into the program (not loaded at run time), as
+ * clang keeps its coverage mapping; the tools look for it there.  The
+ * section holds one entry per object (a link puts them end to end): a
+ * line "XPTAB <length> <object's path in the profile>", then the table,
+ * <length> bytes. */
+#define XPROF_TABLE_SECTION ".xprof.tcov"
+#define XPROF_TABLE_ENTRY "XPTAB"
 /* Where an object's coverage table goes: OBJECT.xpcov, or with a
  * directory, DIR/ + the object's absolute path with '/' as '#' + .xpcov
  * (malloc'd). */

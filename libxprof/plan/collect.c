@@ -298,25 +298,68 @@ FILE *xprof_plan_cfg_dump(const char *objpath, const xprof_diag *d) {
   return f;
 }
 
-/* The coverage table goes beside the object file (file), or into the
- * directory the options name under the object's name in the profile
- * (path), where xprof_tcov looks it up. */
-void xprof_plan_write_coverage(xprof_linetab *t, const xprof_options *o, const char *file,
-                               const char *path, const xprof_diag *d) {
+/* The top-level asm that puts len bytes into a section of the object
+ * (malloc'd, or NULL when out of memory): .ascii lines of bounded
+ * length, every byte that is not plain printable ASCII as an escape of
+ * three octal digits (so that a digit after it is not taken into it). */
+static char *section_asm(const char *section, const char *bytes, size_t len) {
+  enum { PER_LINE = 256 };
+  size_t cap = 64 + strlen(section) + 4 * len + 16 * (len / PER_LINE + 1);
+  char *a = xprof_malloc(cap);
+  if (!a)
+    return NULL;
+  size_t n = (size_t)snprintf(a, cap, "\t.pushsection %s,\"\",@progbits\n", section);
+  for (size_t i = 0; i < len; i++) {
+    unsigned char c = (unsigned char)bytes[i];
+    if (i % PER_LINE == 0)
+      n += (size_t)snprintf(a + n, cap - n, "%s\t.ascii \"", i ? "\"\n" : "");
+    if (c >= ' ' && c < 0x7f && c != '"' && c != '\\')
+      a[n++] = (char)c;
+    else
+      n += (size_t)snprintf(a + n, cap - n, "\\%03o", c);
+  }
+  snprintf(a + n, cap - n, "%s\t.popsection\n", len ? "\"\n" : "");
+  return a;
+}
+
+/* Where the coverage table goes.  Asked for (-xprofile=tcov, tcov-dir,
+ * tcov:NAME): into the directory the options name, under the object's
+ * name in the profile (path), else beside the object file (file), where
+ * xprof_tcov looks it up.  A collect build did not ask for coverage: its
+ * table goes into the object file itself, so that the build leaves
+ * nothing new beside its objects and the table goes wherever the object
+ * goes (make clean removes both; a compilation on another machine sends
+ * it back with the object).  So does an asked-for table when there is no
+ * object file to put it beside. */
+char *xprof_plan_write_coverage(xprof_linetab *t, const xprof_options *o, const char *file,
+                                const char *path, const xprof_diag *d) {
   int asked = o->coverage == XPROF_COVERAGE_ASKED;
   const char *dir = o->coverage_dir;
-  const char *name = dir ? path : file;
-  if (!name) {
-    if (asked)
-      xprof_warn(d, XPROF_W_COVERAGE_TABLE, "no coverage table: compiled on another machine");
-    xprof_linetab_end(t, NULL, NULL);
-    return;
-  }
+  const char *name = !asked ? NULL : dir ? path : file;
   if (asked && !xprof_linetab_has_lines(t))
     xprof_warn(d, XPROF_W_COVERAGE_TABLE,
                "no line information: the coverage table of %s has none (compile with -g)",
-               name);
+               name ? name : path ? path : "this object");
+  if (!name) {
+    char *text, *a = NULL;
+    size_t len;
+    if (xprof_linetab_take(t, &text, &len) == 0) {
+      char *entry = xprof_format("%s %zu %s\n", XPROF_TABLE_ENTRY, len, path ? path : "");
+      size_t head = entry ? strlen(entry) : 0;
+      char *bytes = entry ? xprof_realloc(entry, head + len) : NULL;
+      if (bytes) {
+        memcpy(bytes + head, text, len);
+        a = section_asm(XPROF_TABLE_SECTION, bytes, head + len);
+      }
+      xprof_free(bytes ? bytes : entry);
+      free(text); /* the C library's (open_memstream) */
+    }
+    if (!a && (asked || o->verbose))
+      xprof_warn(d, XPROF_W_COVERAGE_TABLE, "coverage table not written: out of memory");
+    return a;
+  }
   xprof_error err;
   if (xprof_linetab_write(t, name, dir, &err) < 0 && (asked || o->verbose))
     xprof_warn(d, XPROF_W_COVERAGE_TABLE, "coverage table not written: %s", err.msg);
+  return NULL;
 }

@@ -41,6 +41,24 @@ static void say(xprof_warn_fn warn, void *ctx, const char *fmt, ...) {
     warn(ctx, buf);
 }
 
+/* A profile that is not there.  A relative name is looked for in each
+ * compiling directory, so a recursive build (make -C sub) that trained
+ * in the top directory finds nothing in the others: say where it looked
+ * and what finds the profile from everywhere. */
+static void say_not_found(xprof_warn_fn warn, void *ctx, const char *dir, const char *objpath) {
+  char cwd[1024];
+  if (dir[0] == '/' || !getcwd(cwd, sizeof cwd)) {
+    say(warn, ctx, "profile %s not found; %s is compiled without profile data from it", dir,
+        objpath);
+    return;
+  }
+  say(warn, ctx,
+      "profile %s not found in %s (a relative profile name is looked for in the directory "
+      "of each compilation, and written in the one where the program ran: give the "
+      "directory, -xprofile=use:/path/to/NAME); %s is compiled without profile data from it",
+      dir, cwd, objpath);
+}
+
 /* The name the object had when the profile was collected: the first
  * pathmap entry whose USE_PREFIX starts objpath (malloc'd), else NULL. */
 static char *collect_path(const char *const *pathmap, unsigned n_pathmap,
@@ -76,8 +94,7 @@ static xprof_profile *lookup_in(const char *const *names, unsigned n_names,
       if (err.code == XPROF_ERR_NOTFOUND)
         *any_data = 1;
       else if (err.code == XPROF_ERR_IO && access(dir, F_OK) != 0)
-        say(warn, ctx, "profile %s not found; %s is compiled without profile "
-                       "data from it", dir, objpath);
+        say_not_found(warn, ctx, dir, objpath);
       else
         say(warn, ctx, "cannot use profile %s: %s; compiling %s without it",
             dir, err.msg, objpath);

@@ -74,7 +74,7 @@ const xprof_option_info xprof_option_table[] = {
      OFF(coverage), 0, 0},
     {"tcov-dir", B, "DIR", "collect: the coverage table goes into DIR", K_STRING,
      OFF(coverage_dir), 0, 0},
-    {"coverage-table", B | F, NULL, "collect: write the coverage table (OBJECT.xpcov)",
+    {"coverage-table", B | F, NULL, "collect: keep the coverage table (in the object; OBJECT.xpcov with tcov)",
      K_COVERAGE_ON, OFF(coverage), 0, 0},
     {"all-edges", B | F, NULL, "debug: a counter on every edge as well", K_FLAG,
      OFF(all_edges), 0, 0},

@@ -100,6 +100,10 @@ static int salvage(xprof_use *u, const xprof_proc *f, const xprof_graph *g, xpro
   if (rc == 0)
     xprof_warn(u->d, XPROF_W_COVERAGE_MISMATCH, XPROF_MSG_NOT_SALVAGED, f->name, 100 * share,
                u->o->salvage);
+  else if (err.code == XPROF_ERR_NOTFOUND && u->profile && u->profile->shapes_problem)
+    xprof_warn(u->d, XPROF_W_COVERAGE_MISMATCH,
+               XPROF_MSG_MISMATCH " (the profile's shapes could not be read: %s)", f->name,
+               u->profile->shapes_problem);
   else
     xprof_warn(u->d, XPROF_W_COVERAGE_MISMATCH, XPROF_MSG_MISMATCH " (%s)", f->name, err.msg);
   return 0;

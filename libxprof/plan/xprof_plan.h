@@ -393,11 +393,14 @@ void xprof_plan_note(const xprof_plan *p, const char *objpath, const xprof_diag 
 /* The CFG dump of the debug option cfg-dump, OBJPATH.xpcfg begun; NULL
  * after a warning when it cannot be written. */
 FILE *xprof_plan_cfg_dump(const char *objpath, const xprof_diag *d);
-/* Write (and end) the coverage table t as the options say: beside the
- * object file `file` (NULL: compiled on another machine), or into the
- * tcov directory under the profile's name of it, `path`. */
-void xprof_plan_write_coverage(xprof_linetab *t, const xprof_options *o, const char *file,
-                               const char *path, const xprof_diag *d);
+/* Write (and end) the coverage table t as the options say: asked for
+ * (-xprofile=tcov), into the tcov directory under the profile's name of
+ * the object, `path`, or beside the object file `file`; otherwise (a
+ * collect build) into the object file: the result is then the top-level
+ * asm that puts it there (malloc'd), which the plugin adds to the
+ * module; NULL when the table went to a file or could not be written. */
+char *xprof_plan_write_coverage(xprof_linetab *t, const xprof_options *o, const char *file,
+                                const char *path, const xprof_diag *d);
 
 /* ---- a use build (use.c, lookup.c) --------------------------------------- */
 

@@ -170,10 +170,10 @@ static int add_object(xprof_callgraph *g, const xprof_objfile *o, const char *ta
   xprof_cfgdump t;
   xprof_error err;
   if (!table)
-    return note(g, xprof_format("%s: no coverage table (%s.xpcov): its procedures' calls "
-                                "are unknown",
-                                o->path, o->path));
-  if (xprof_cfgdump_read(table, g->owner, &t, &err) < 0)
+    return note(g, xprof_format("%s: no coverage table (neither in the object file nor "
+                                "beside it): its procedures' calls are unknown",
+                                o->path));
+  if (xprof_table_read(table, o->path, g->owner, &t, &err) < 0)
     return note(g, xprof_format("%s", err.msg));
   if (t.version < 3)
     note(g, xprof_format("%s: written by an xprof before direct calls were recorded: "

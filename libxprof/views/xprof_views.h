@@ -190,7 +190,18 @@ typedef struct xprof_callgraph {
   uint32_t comdat_mask, n_comdat;
 } xprof_callgraph;
 
-/* Where object objpath's coverage table is (malloc'd), or NULL. */
+/* Coverage tables where they are (table.c): xprof_table_read reads the
+ * table of object objpath (its path in the profile) from a file of its
+ * own at path, or from the table section (XPROF_TABLE_SECTION) of the
+ * ELF file at path: the object file, or a program or library linked
+ * from it; 0 or -1.  xprof_table_in_file: whether the ELF file at path
+ * holds objpath's table (1) or not (0). */
+int xprof_table_read(const char *path, const char *objpath, xprof_profile *owner,
+                     xprof_cfgdump *out, xprof_error *err);
+int xprof_table_in_file(const char *path, const char *objpath);
+
+/* Where object objpath's coverage table is (malloc'd: a table file, or
+ * the object file holding one), or NULL. */
 typedef char *(*xprof_table_finder)(void *ctx, const char *objpath);
 /* Build p's call graph (it keeps pointers into p); 0, or -1 when out of
  * memory.  Objects without tables, or with stale ones, are notes. */

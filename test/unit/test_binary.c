@@ -38,7 +38,7 @@ static void round_trip(void) {
   xprof_error err;
   unsigned char *b1 = serialize(p, &n1);
   CHECK(b1 && n1 % 8 == 0);
-  CHECK(memcmp(b1, "xprof binary data 4.7\n", 22) == 0);
+  CHECK(memcmp(b1, "xprof binary data 4.8\n", 22) == 0);
   CHECK(parse_copy(b1, n1, &q, &err) == 0);
   unsigned char *b2 = serialize(q, &n2);
   CHECK(n1 == n2 && memcmp(b1, b2, n1) == 0);
@@ -164,7 +164,7 @@ static void lying_counts(void) {
    * fixed part, the path "a.o" (8 bytes) and an empty string table. */
   unsigned char *payload = b + 64 + 24;
   size_t proc = XB_OBJF_FIXED + 8;
-  xprof_put32(payload + proc + 36, 0x40000000u);
+  xprof_put32(payload + proc + 20, 0x40000000u);
   uint64_t plen = xprof_get64(b + 64 + 8);
   reseal_record(b + 64, payload, plen);
   CHECK(parse_copy(b, n, &q, &err) == -1);

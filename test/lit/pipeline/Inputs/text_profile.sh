@@ -19,7 +19,8 @@ for drv in xprof-gcc xprof-clang; do
     $(grep -c '^#+ FIRST-RUN ' p.text) first-run ranks, $(grep -c '^#+ SHAPE ' p.text) shapes, \
     $(grep -c "^#+ IMAGE " p.text) image
   xprof_atob p.text back.profile
-  cmp -s p.profile/feedback back.profile/feedback && echo "$drv: text -> binary is the same bytes" ||
+  cmp -s p.profile/feedback back.profile/feedback && cmp -s p.profile/shapes back.profile/shapes &&
+    echo "$drv: text -> binary is the same bytes" ||
     echo "$drv: text -> binary DIFFERS"
   for v in p p.text; do
     "$drv" -O2 -xprofile=use:"$w/$v" -c p.c -o p.o

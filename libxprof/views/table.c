@@ -1,0 +1,92 @@
+/*
+ * table.c - reading an object's coverage table where it is: a file of its
+ * own (OBJECT.xpcov, or PROFILE/tcov/...), or an entry of the table
+ * section (XPROF_TABLE_SECTION) of the object file that a collect build
+ * keeps it in, or of the program or library linked from that object.
+ */
+#include <stdlib.h>
+
+#include "elf_section.h"
+#include "internal.h"
+#include "xprof_views.h"
+
+static int is_elf(const unsigned char *buf, size_t len) {
+  return len >= 4 && buf[0] == 0x7f && buf[1] == 'E' && buf[2] == 'L' && buf[3] == 'F';
+}
+
+/* The table of object objpath in an ELF file's table section, in buf
+ * (*off, *size): 1; 0 when the file has no such entry; -1 when the
+ * section is damaged.  An entry is "XPTAB <length> <path>\n" and the
+ * table; a link may pad between entries with zeros. */
+static int find_entry(const unsigned char *buf, size_t len, const char *objpath, uint64_t *off,
+                      uint64_t *size) {
+  uint64_t at, end;
+  if (!is_elf(buf, len) || xprof_elf_section(buf, len, XPROF_TABLE_SECTION, &at, &end) < 0)
+    return 0;
+  end += at;
+  size_t tag = strlen(XPROF_TABLE_ENTRY);
+  while (at < end) {
+    if (!buf[at]) {
+      at++;
+      continue;
+    }
+    const char *line = (const char *)buf + at;
+    const char *nl = memchr(line, '\n', (size_t)(end - at));
+    char *rest;
+    if (!nl || strncmp(line, XPROF_TABLE_ENTRY " ", tag + 1) != 0)
+      return -1;
+    unsigned long long n = strtoull(line + tag + 1, &rest, 10);
+    if (*rest != ' ' || n > end - (uint64_t)(nl + 1 - (const char *)buf))
+      return -1;
+    at = (uint64_t)(nl + 1 - (const char *)buf);
+    size_t plen = (size_t)(nl - rest - 1);
+    if (strlen(objpath) == plen && memcmp(rest + 1, objpath, plen) == 0) {
+      *off = at;
+      *size = n;
+      return 1;
+    }
+    at += n;
+  }
+  return 0;
+}
+
+int xprof_table_in_file(const char *path, const char *objpath) {
+  unsigned char *buf;
+  size_t len;
+  uint64_t off, size;
+  xprof_error err;
+  if (xprof_slurp(path, &buf, &len, &err) < 0)
+    return 0;
+  int found = find_entry(buf, len, objpath, &off, &size) > 0;
+  xprof_free(buf);
+  return found;
+}
+
+int xprof_table_read(const char *path, const char *objpath, xprof_profile *owner,
+                     xprof_cfgdump *out, xprof_error *err) {
+  unsigned char *buf;
+  size_t len;
+  if (xprof_slurp(path, &buf, &len, err) < 0)
+    return -1;
+  if (!is_elf(buf, len)) {
+    xprof_free(buf);
+    return xprof_cfgdump_read(path, owner, out, err);
+  }
+  uint64_t off, size;
+  int found = find_entry(buf, len, objpath, &off, &size), rc;
+  if (found < 0) {
+    rc = xprof_fail(err, XPROF_ERR_FORMAT, "%s: section %s is damaged", path,
+                    XPROF_TABLE_SECTION);
+  } else if (!found) {
+    rc = xprof_fail(err, XPROF_ERR_NOTFOUND, "%s: no coverage table of %s in it", path,
+                    objpath);
+  } else {
+    char *name = xprof_format("%s(%s)", path, XPROF_TABLE_SECTION);
+    rc = name ? xprof_cfgdump_read_mem((const char *)buf + off, (size_t)size, name, owner, out,
+                                       err)
+              : xprof_fail_nomem(err, path);
+    xprof_free(name);
+  }
+  xprof_free(buf);
+  return rc;
+}
