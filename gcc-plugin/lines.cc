@@ -89,9 +89,7 @@ static void block_lines(xprof_linetab *t, basic_block bb, hash_set<xp_location_h
       seen->add(loc);
       add_line(t, bb, loc);
     }
-    tree callee;
-    if (is_gimple_call(stmt) && !gimple_call_internal_p(stmt) &&
-        (callee = gimple_call_fndecl(stmt)))
+    if (tree callee = xp_direct_callee(stmt))
       xprof_linetab_call(t, (uint32_t)bb->index, xp_function_name(callee));
     if (stmt != last && xp_gcc_can_terminate(stmt))
       xprof_linetab_piece(t, (uint32_t)bb->index);
@@ -128,4 +126,10 @@ void xp_record_lines(xprof_linetab *t, const xprof_plan_fn *f, const xp_cfg *c) 
       xprof_linetab_edge_block(t, k, line ? to.file : NULL, (uint32_t)MAX(1, to.line));
     }
   }
+}
+
+tree xp_direct_callee(gimple *stmt) {
+  if (!is_gimple_call(stmt) || gimple_call_internal_p(stmt))
+    return NULL_TREE;
+  return gimple_call_fndecl(stmt);
 }

@@ -425,6 +425,23 @@ static void transform_values(const xprof_objfile *o, const xprof_proc *f, vec<xp
   was.release();
 }
 
+/* -xprofile_order: each function's calls, for the link's order. */
+static xprof_calls *calls;
+
+/* cfun's calls, with the counts of their blocks. */
+static void record_calls(const solution *s, const xprof_objfile *o) {
+  xprof_calls_function(calls, xp_function_name(current_function_decl), s->r.node_count,
+                       s->c.g.n_nodes, xprof_use_records(&s->r), o->n_values_per_vp);
+  basic_block bb;
+  FOR_EACH_BB_FN(bb, cfun) {
+    if ((uint32_t)bb->index >= s->c.g.n_nodes)
+      continue;
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi))
+      if (tree callee = xp_direct_callee(gsi_stmt(gsi)))
+        xprof_calls_call(calls, xp_function_name(callee), s->r.node_count[bb->index]);
+  }
+}
+
 /* Apply f's counts to cfun.  Returns 0, or -1 when they do not fit. */
 static int annotate(xprof_use *u, const xprof_proc *f) {
   solution s = {};
@@ -443,10 +460,13 @@ static int annotate(xprof_use *u, const xprof_proc *f) {
     free_solution(&s);
     return 0;
   }
-  if (untrained)
+  if (untrained) {
     make_cold();
-  else
+  } else {
     apply_counts(&s);
+    if (calls)
+      record_calls(&s, u->obj);
+  }
   /* The time profile: with -fprofile-reorder-functions GCC emits the
    * functions that ran in the order of their first runs, before the
    * others (a rank GCC's int cannot hold is left out, as GCC does). */
@@ -542,6 +562,7 @@ void xp_use_execute(void) {
   /* GCC's clones and inliner look at the flag as well (cgraphclones.cc). */
   XP_SET_OPTIMIZATION(x_flag_profile_partial_training, xp_opts.partial_training);
 
+  calls = xp_opts.order ? xprof_calls_begin() : NULL;
   plain_cache = xp_plain_cache();
   hot_caches[0] = hot_caches[1] = hot_caches[2] = xp_node_cache();
   whole_cache = xp_node_cache();
@@ -566,5 +587,10 @@ void xp_use_execute(void) {
   global_dc->dc_inhibit_warnings = inhibit;
   split_functions_with_profile();
   u.st.promoted = make_promotions_speculative();
+  char *a = xprof_calls_end(calls);
+  if (a)
+    symtab->finalize_toplevel_asm(build_string((int)strlen(a), a));
+  xprof_free(a);
+  calls = NULL;
   xprof_use_close(&u);
 }

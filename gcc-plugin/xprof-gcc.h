@@ -79,6 +79,9 @@ void xp_expand_thunks(void);
 bool xp_skip_function(cgraph_node *node);
 /* Name of a function in profiles: its assembler name. */
 const char *xp_function_name(tree decl);
+/* The function a call statement calls directly (not an internal
+ * function), or NULL_TREE (lines.cc). */
+tree xp_direct_callee(gimple *stmt);
 /* Resolved pathname of the object file this compilation produces, as
  * the profile knows it (after the prefix maps). */
 const char *xp_object_path(void);

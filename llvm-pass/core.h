@@ -114,6 +114,9 @@ void xl_compensate_inliner(LLVMValueRef fn, LLVMValueRef *before, size_t n);
 int xl_profiled_function(LLVMModuleRef m, LLVMValueRef fn, const xprof_options *o);
 /* Name in profiles (a leading \1 removed); static storage. */
 const char *xl_function_name(LLVMValueRef fn);
+/* The symbol a call or invoke instruction calls directly (not an
+ * intrinsic), or NULL (lines.c). */
+const char *xl_direct_callee(LLVMValueRef inst);
 /* The object file this compilation produces (resolved pathname). */
 char *xl_object_path(LLVMModuleRef m, const xprof_options *o);
 /* The same before the prefix maps: the file the command writes (malloc'd;

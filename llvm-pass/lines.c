@@ -33,17 +33,21 @@ static const char *debug_file(xl_collect *c, LLVMValueRef v) {
   return c->file;
 }
 
-/* A direct call (not of an intrinsic) in block k, for xprof_gprof's call
- * arcs. */
-static void record_call(xl_collect *c, uint32_t k, LLVMValueRef i) {
+const char *xl_direct_callee(LLVMValueRef i) {
   if (!LLVMIsACallInst(i) && !LLVMIsAInvokeInst(i))
-    return;
+    return NULL;
   LLVMValueRef callee = LLVMGetCalledValue(i);
   if (!callee || !LLVMIsAFunction(callee) || LLVMGetIntrinsicID(callee))
-    return;
+    return NULL;
   size_t len;
   const char *name = LLVMGetValueName2(callee, &len);
-  if (len)
+  return len ? name : NULL;
+}
+
+/* A direct call in block k, for xprof_gprof's call arcs. */
+static void record_call(xl_collect *c, uint32_t k, LLVMValueRef i) {
+  const char *name = xl_direct_callee(i);
+  if (name)
     xprof_linetab_call(c->lines, k, name);
 }
 

@@ -40,6 +40,7 @@ typedef struct use_ctx {
   uint64_t unreturned;
   LLVMValueRef *unreturned_fns;
   unsigned n_unreturned_fns;
+  xprof_calls *calls; /* -xprofile_order: the calls for the link's order */
 } use_ctx;
 
 static LLVMMetadataRef md_u64(use_ctx *u, uint64_t v) {
@@ -381,6 +382,22 @@ static void weigh_selects(use_ctx *u, const solved *s, weight_buf *buf) {
   }
 }
 
+/* The function's calls, with the counts of their blocks, for the link's
+ * order of functions. */
+static void record_calls(use_ctx *u, const solved *s) {
+  const xprof_graph *g = &s->g.g;
+  xprof_calls_function(u->calls, xl_function_name(s->fn), s->r.node_count, g->n_nodes,
+                       xprof_use_records(&s->r), u->u.obj->n_values_per_vp);
+  for (uint32_t k = 2; k < g->n_nodes; k++) {
+    LLVMBasicBlockRef b = s->g.blocks[k];
+    for (LLVMValueRef i = b ? LLVMGetFirstInstruction(b) : NULL; i; i = LLVMGetNextInstruction(i)) {
+      const char *callee = xl_direct_callee(i);
+      if (callee)
+        xprof_calls_call(u->calls, callee, s->r.node_count[k]);
+    }
+  }
+}
+
 /* Phase 2: write what was solved. */
 static void apply(use_ctx *u, solved *s) {
   const xprof_graph *g = &s->g.g;
@@ -394,6 +411,8 @@ static void apply(use_ctx *u, solved *s) {
   }
   set_entry_count(u, s->fn, entry);
   mark_hot_or_cold(u, s);
+  if (u->calls && entry)
+    record_calls(u, s);
   /* One pass over the edges: a block's out-edges are consecutive
    * (xl_cfg_build). */
   weight_buf buf = {NULL, NULL, 0};
@@ -562,9 +581,14 @@ int xl_run_use(LLVMModuleRef m, const xprof_options *o) {
   if (o->reorder_functions)
     order_by_first_run(all, n_solved);
   u.hotness = xl_hotness_open(m);
+  u.calls = o->order ? xprof_calls_begin() : NULL;
   for (uint32_t i = 0; i < n_solved; i++)
     apply(&u, &all[i]);
   xl_hotness_close(u.hotness);
+  char *calls = xprof_calls_end(u.calls);
+  if (calls)
+    LLVMAppendModuleInlineAsm(m, calls, strlen(calls));
+  xprof_free(calls);
   free(all);
   keep_label_differences_whole(m);
   xprof_use_close(&u.u);

@@ -17,7 +17,7 @@ bash scripts/setup.sh || exit 1
 build=${BUILD:-build}
 rm -rf "$build/test/lit/corpus-summary"
 # shellcheck disable=SC2086
-(cd "$build" && ctest --output-on-failure ${CTEST_ARGS:-})
+(cd "$build" && ctest -j2 --output-on-failure ${CTEST_ARGS:-})
 
 # What the corpus found of the compilers' own PGO (information, not tests).
 if compgen -G "$build/test/lit/corpus-summary/*.txt" >/dev/null; then

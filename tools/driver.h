@@ -79,6 +79,11 @@ void pushf(struct args *a, const char *fmt, const char *s);
 int add_plugin(struct args *a, struct command *c);
 /* The runtime, for a link of instrumented code; 0, or 1. */
 int add_runtime(struct args *a, const struct command *c);
+/* -xprofile_order at a use build's link: the linker's arguments that
+ * order the functions (driver_order.c); the order file to remove after
+ * the link (malloc'd), or NULL when the link is not ordered (after a
+ * note saying why, when there is a reason to tell). */
+char *add_order(struct args *a, const struct command *c);
 /* Does this input of a link hold code compiled with -xprofile=collect? */
 int instrumented_input(const char *path);
 

@@ -97,7 +97,10 @@ static int xprofile_option(struct command *c, const char *a) {
                  {"-xprofile_pathmap=", "pathmap"},
                  {"-xprofile_prefix_map=", "object-prefix-map"},
                  {"-xprofile_update=", "update"},
-                 {"-xprofile_salvage=", "salvage"}};
+                 {"-xprofile_salvage=", "salvage"},
+                 {"-xprofile_order=", "order"}};
+  if (strcmp(a, "-xprofile_order") == 0)
+    a = "-xprofile_order=yes";
   for (size_t k = 0; k < sizeof options / sizeof *options; k++) {
     size_t n = strlen(options[k].spelling);
     if (strncmp(a, options[k].spelling, n) != 0)
@@ -112,7 +115,8 @@ static int xprofile_option(struct command *c, const char *a) {
   }
   return die("unknown option %s: expected -xprofile=collect[:NAME], -xprofile=tcov[:NAME], "
              "-xprofile=use[:NAME], -xprofile_pathmap=OLD:NEW, -xprofile_prefix_map=OLD=NEW, "
-             "-xprofile_update=MODE or -xprofile_salvage=PERCENT|no",
+             "-xprofile_update=MODE, -xprofile_salvage=PERCENT|no or "
+             "-xprofile_order[=yes|no]",
              a);
 }
 

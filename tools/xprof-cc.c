@@ -75,7 +75,7 @@ static void usage(FILE *f) {
           "usage: %s [-xprofile=collect[:NAME] | -xprofile=tcov[:NAME] |\n"
           "           -xprofile=use[:NAME]]...\n"
           "          [-xprofile_pathmap=COLLECT_PREFIX:USE_PREFIX]... "
-          "[-xprofile_update=MODE]\n"
+          "[-xprofile_update=MODE] [-xprofile_order]\n"
           "          [-xprofile_prefix_map=OLD=NEW]...\n"
           "          COMPILER-ARGS...\n"
           "\n"
@@ -106,6 +106,8 @@ static void usage(FILE *f) {
           "  -xprofile_salvage=PERCENT|no  use: a function changed since training\n"
           "                            keeps its profile when PERCENT of its counts\n"
           "                            match the new code (default %d); no: never\n"
+          "  -xprofile_order[=yes|no]  use, compile and link: the functions that ran\n"
+          "                            placed in the order of the profile's call graph\n"
           "  -fprofile-partial-training\n"
           "                            use: functions that never ran in "
           "training are\n"
@@ -152,8 +154,9 @@ void pushf(struct args *a, const char *fmt, const char *s) {
 }
 
 /* The temporary response file that carries a command too long to pass
- * as it is (NULL: none); removed once the compiler has run. */
-static char *packed;
+ * as it is, and the link's order file (NULL: none); removed once the
+ * compiler has run. */
+static char *packed, *order;
 
 /* A command whose arguments add up to more than this goes to the compiler
  * in a response file: Linux takes 2 MB at most (less with a small stack
@@ -195,6 +198,8 @@ static int run_compiler(struct args *a) {
       return die("cannot wait for the compiler: %s", strerror(errno));
   if (packed)
     unlink(packed);
+  if (order)
+    unlink(order);
   if (!WIFEXITED(status))
     return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
   return WEXITSTATUS(status);
@@ -204,7 +209,7 @@ static int run_compiler(struct args *a) {
  * wait when a response file must be removed afterwards; returns the
  * driver's exit status when it does not become the compiler. */
 static int exec_compiler(struct args *a) {
-  if (packed)
+  if (packed || order)
     return run_compiler(a);
   execvp(a->v[0], a->v);
   fprintf(stderr, "%s: cannot run %s: %s\n", me, a->v[0], strerror(errno));
@@ -317,8 +322,16 @@ int main(int argc, char **argv) {
    * apart, with -c, cannot be told: they need the user's -fPIC.) */
   if (c.o.mode != XPROF_MODE_NONE && c.link && c.shared && c.sources && !c.pic_given)
     push(&a, "-fPIC");
+  /* -xprofile_order: each function in a section of its own, for the
+   * link to place (before the user's options: -fno-function-sections
+   * stands). */
+  int use = c.o.mode == XPROF_MODE_USE;
+  if (use && c.o.order && c.sources)
+    push(&a, "-ffunction-sections");
   for (int k = 0; k < c.n_user; k++)
     push(&a, c.user[k]);
+  if (use && c.o.order && c.link && c.inputs)
+    order = add_order(&a, &c);
   /* A link of instrumented objects gets the runtime without being told
    * (see instrumented_input); use mode's objects are not instrumented. */
   int collect = c.o.mode == XPROF_MODE_COLLECT;

@@ -298,30 +298,6 @@ FILE *xprof_plan_cfg_dump(const char *objpath, const xprof_diag *d) {
   return f;
 }
 
-/* The top-level asm that puts len bytes into a section of the object
- * (malloc'd, or NULL when out of memory): .ascii lines of bounded
- * length, every byte that is not plain printable ASCII as an escape of
- * three octal digits (so that a digit after it is not taken into it). */
-static char *section_asm(const char *section, const char *bytes, size_t len) {
-  enum { PER_LINE = 256 };
-  size_t cap = 64 + strlen(section) + 4 * len + 16 * (len / PER_LINE + 1);
-  char *a = xprof_malloc(cap);
-  if (!a)
-    return NULL;
-  size_t n = (size_t)snprintf(a, cap, "\t.pushsection %s,\"\",@progbits\n", section);
-  for (size_t i = 0; i < len; i++) {
-    unsigned char c = (unsigned char)bytes[i];
-    if (i % PER_LINE == 0)
-      n += (size_t)snprintf(a + n, cap - n, "%s\t.ascii \"", i ? "\"\n" : "");
-    if (c >= ' ' && c < 0x7f && c != '"' && c != '\\')
-      a[n++] = (char)c;
-    else
-      n += (size_t)snprintf(a + n, cap - n, "\\%03o", c);
-  }
-  snprintf(a + n, cap - n, "%s\t.popsection\n", len ? "\"\n" : "");
-  return a;
-}
-
 /* Where the coverage table goes.  Asked for (-xprofile=tcov, tcov-dir,
  * tcov:NAME): into the directory the options name, under the object's
  * name in the profile (path), else beside the object file (file), where
@@ -349,7 +325,7 @@ char *xprof_plan_write_coverage(xprof_linetab *t, const xprof_options *o, const 
       char *bytes = entry ? xprof_realloc(entry, head + len) : NULL;
       if (bytes) {
         memcpy(bytes + head, text, len);
-        a = section_asm(XPROF_TABLE_SECTION, bytes, head + len);
+        a = xprof_plan_section_asm(XPROF_TABLE_SECTION, "", bytes, head + len);
       }
       xprof_free(bytes ? bytes : entry);
       free(text); /* the C library's (open_memstream) */

@@ -74,12 +74,16 @@ const xprof_option_info xprof_option_table[] = {
      OFF(coverage), 0, 0},
     {"tcov-dir", B, "DIR", "collect: the coverage table goes into DIR", K_STRING,
      OFF(coverage_dir), 0, 0},
-    {"coverage-table", B | F, NULL, "collect: keep the coverage table (in the object; OBJECT.xpcov with tcov)",
+    {"coverage-table", B | F, NULL,
+     "collect: keep the coverage table (in the object; OBJECT.xpcov with tcov)",
      K_COVERAGE_ON, OFF(coverage), 0, 0},
     {"all-edges", B | F, NULL, "debug: a counter on every edge as well", K_FLAG,
      OFF(all_edges), 0, 0},
     {"cfg-dump", B | F, NULL, "debug: write the instrumented graphs to OBJECT.xpcfg", K_FLAG,
      OFF(cfg_dump), 0, 0},
+    {"order", B | F, NULL,
+     "use: record each function's calls for the link's order of functions "
+     "(-xprofile_order)", K_FLAG, OFF(order), 0, 0},
     {"partial-training", L | F, NULL,
      "use: functions that never ran are optimized as without a profile (GCC: "
      "-fprofile-partial-training)", K_FLAG, OFF(partial_training), 0, 0},

@@ -95,6 +95,7 @@ typedef struct xprof_options {
   enum xprof_coverage_mode coverage;
   const char *coverage_dir;       /* tcov-dir=DIR: the coverage table goes there */
   int partial_training;           /* use: never-run functions keep their estimate */
+  int order;                      /* use: record calls for the link's order (order.c) */
   int reorder_functions;          /* first-run words (collect), first-run order (use) */
   int specialize;                 /* use: divisions and lengths to their values */
   const char *output;             /* the compiler's -o, when the plugin cannot know it */
@@ -536,6 +537,57 @@ xprof_missing xprof_use_explain_missing(const char *const *names, unsigned n_nam
  * (MOVED, FOREIGN), 0 when a note for verbose output only (UNLINKED). */
 int xprof_use_missing_text(xprof_missing why, const char *objpath,
                            const char *map, char *buf, size_t size);
+
+/* ---- bytes into the object (section_asm.c) ---------------------------- */
+
+/* The top-level asm that puts len bytes into section `section` of the
+ * object being compiled, with the ELF flags `flags` ("" or "e", which
+ * keeps it out of a link's output); malloc'd, or NULL when out of memory.
+ * The plugins add it to the module. */
+char *xprof_plan_section_asm(const char *section, const char *flags, const char *bytes,
+                             size_t len);
+
+/* ---- function order (order.c) -------------------------------------------- */
+
+/* A use build with -xprofile_order records, per function that ran, its
+ * entry count, the blocks it ran and the counts of its direct calls, in
+ * a section of its object that the link leaves out of its output:
+ *   XPCALLS 1
+ *   F <entry count> <blocks run> <function's symbol>
+ *   C <count> <callee's symbol>         (calls of the F line before,
+ *                                        direct and through pointers)
+ * The driver reads it from the objects of the link and orders the
+ * functions.  Recording: begin; per function its F, then its calls; end
+ * gives the asm to add to the module (NULL when nothing ran). */
+#define XPROF_CALLS_SECTION ".xprof.calls"
+#define XPROF_CALLS_MAGIC "XPCALLS 1"
+typedef struct xprof_calls xprof_calls;
+xprof_calls *xprof_calls_begin(void);
+/* A function's F line from its solved counts (node 0 the entry), and C
+ * lines of the indirect calls its value-profile records saw (records:
+ * xprof_use_records; n_values: the object file's n_values_per_vp); then
+ * the plugin adds its direct calls. */
+void xprof_calls_function(xprof_calls *r, const char *name, const uint64_t *node_count,
+                          uint32_t n_nodes, const xprof_proc *records, uint32_t n_values);
+void xprof_calls_call(xprof_calls *r, const char *callee, uint64_t count);
+char *xprof_calls_end(xprof_calls *r);
+
+/* The order, at the link: add each object's calls section (`name` for
+ * messages; 0, or -1 with err set on a damaged one) and the sizes of its
+ * function symbols; compute gives the functions in their order (*names
+ * point into o, the array is malloc'd; 0 or -1 when out of memory), and
+ * write puts it as the linker takes it: a GNU ld script that inserts a
+ * section of them before .text, gold's section ordering file, or lld's
+ * symbol ordering file. */
+typedef struct xprof_order xprof_order;
+typedef enum { XPROF_LINKER_BFD, XPROF_LINKER_GOLD, XPROF_LINKER_LLD } xprof_linker;
+xprof_order *xprof_order_new(void);
+int xprof_order_add(xprof_order *o, const char *text, size_t len, const char *name,
+                    xprof_error *err);
+int xprof_order_size(xprof_order *o, const char *name, uint64_t size);
+int xprof_order_compute(xprof_order *o, const char ***names, uint32_t *n);
+int xprof_order_write(const char *const *names, uint32_t n, xprof_linker linker, FILE *f);
+void xprof_order_free(xprof_order *o);
 
 /* ---- compiler caches ------------------------------------------------- */
 

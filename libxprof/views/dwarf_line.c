@@ -13,7 +13,6 @@
 
 #include "internal.h"
 #include "xprof_views.h"
-#include "elf_section.h"
 
 typedef struct rd {
   const unsigned char *p;

@@ -14,7 +14,6 @@
 
 #include "internal.h"
 #include "xprof_views.h"
-#include "elf_section.h"
 
 struct xprof_elf_file {
   const unsigned char *buf;
@@ -95,10 +94,12 @@ static int read_symbols(struct xprof_elf_file *f, xprof_elf *e, const Elf64_Shdr
   }
   if (k > 1)
     xprof_sort(funcs, k, sizeof *funcs, func_cmp);
-  /* One function per address: the first of its aliases. */
+  /* One function per address: the first of its aliases.  (In an object
+   * file addresses are offsets in their sections, the same for functions
+   * of different sections: each stands.) */
   uint32_t m = 0;
   for (uint32_t i = 0; i < k; i++)
-    if (!m || funcs[i].addr != funcs[m - 1].addr)
+    if (!m || funcs[i].addr != funcs[m - 1].addr || e->type == ET_REL)
       funcs[m++] = funcs[i];
   e->funcs = funcs;
   e->n_funcs = m;

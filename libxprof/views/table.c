@@ -6,7 +6,6 @@
  */
 #include <stdlib.h>
 
-#include "elf_section.h"
 #include "internal.h"
 #include "xprof_views.h"
 

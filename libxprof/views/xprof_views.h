@@ -70,6 +70,12 @@ typedef struct xprof_elf {
   struct xprof_arena *arena;
 } xprof_elf;
 
+/* The bytes of an ELF file's section of that name, buf + *off, *size
+ * bytes: 0, or -1 when the file has none usable (missing, compressed,
+ * outside the file). */
+int xprof_elf_section(const unsigned char *buf, size_t len, const char *name, uint64_t *off,
+                      uint64_t *size);
+
 /* Read an ELF file (0, or -1 with err naming the file and the problem). */
 int xprof_elf_read(const char *path, xprof_elf **out, xprof_error *err);
 int xprof_elf_parse(const char *path, const unsigned char *buf, size_t len, xprof_elf **out,

@@ -126,7 +126,7 @@ if llvm_major < 15:
 import shutil
 for tool, feature in (("ccache", "ccache"), ("dot", "graphviz"), ("ninja", "ninja"),
                       ("meson", "meson"), ("distccd", "distcc"), ("sccache", "sccache"),
-                      ("genhtml", "lcov")):
+                      ("genhtml", "lcov"), ("ld.lld", "ld-lld")):
     if shutil.which(tool):
         config.available_features.add(feature)
 config.substitutions.append(("%compare_gcov", "python3 " + os.path.join(

@@ -8,14 +8,16 @@ int unit_failures;
 
 extern const unit_test text_tests[], binary_tests[], merge_tests[],
     model_tests[], flow_tests[], lookup_tests[], util_tests[], cfgdump_tests[], compile_tests[],
-    salvage_tests[], samples_tests[], exports_tests[], plan_tests[], shapes_file_tests[];
+    salvage_tests[], samples_tests[], exports_tests[], plan_tests[], shapes_file_tests[],
+    order_tests[];
 
 static const unit_test *const tables[] = {model_tests, text_tests,
                                           binary_tests, merge_tests,
                                           flow_tests, lookup_tests,
                                           util_tests, cfgdump_tests,
                                           compile_tests, salvage_tests, samples_tests,
-                                          exports_tests, plan_tests, shapes_file_tests};
+                                          exports_tests, plan_tests, shapes_file_tests,
+                                          order_tests};
 
 const char *unit_sample_text;
 
