@@ -4,10 +4,44 @@
  * section (XPROF_TABLE_SECTION) of the object file that a collect build
  * keeps it in, or of the program or library linked from that object.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "internal.h"
 #include "xprof_views.h"
+
+/* The file at path mapped read-only (*len bytes; 0 or -1 with err set).
+ * Mapped, not read: the tools look for a table of every object of a
+ * profile in the program, a file of many megabytes, and only its section
+ * headers and the table section are ever touched. */
+static int map_file(const char *path, const unsigned char **buf, size_t *len,
+                    xprof_error *err) {
+  int fd = xprof_open(path, O_RDONLY, 0);
+  struct stat st;
+  if (fd < 0 || fstat(fd, &st) < 0) {
+    int e = errno;
+    if (fd >= 0)
+      close(fd);
+    return xprof_fail(err, XPROF_ERR_IO, "%s: cannot open: %s", path, strerror(e));
+  }
+  *len = (size_t)st.st_size;
+  void *m = *len ? mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
+  int e = errno;
+  close(fd);
+  if (m == MAP_FAILED)
+    return xprof_fail(err, XPROF_ERR_IO, "%s: cannot read: %s", path, strerror(e));
+  *buf = m;
+  return 0;
+}
+
+static void unmap_file(const unsigned char *buf, size_t len) {
+  if (buf)
+    munmap((void *)buf, len);
+}
 
 static int is_elf(const unsigned char *buf, size_t len) {
   return len >= 4 && buf[0] == 0x7f && buf[1] == 'E' && buf[2] == 'L' && buf[3] == 'F';
@@ -50,25 +84,25 @@ static int find_entry(const unsigned char *buf, size_t len, const char *objpath,
 }
 
 int xprof_table_in_file(const char *path, const char *objpath) {
-  unsigned char *buf;
+  const unsigned char *buf;
   size_t len;
   uint64_t off, size;
   xprof_error err;
-  if (xprof_slurp(path, &buf, &len, &err) < 0)
+  if (map_file(path, &buf, &len, &err) < 0)
     return 0;
   int found = find_entry(buf, len, objpath, &off, &size) > 0;
-  xprof_free(buf);
+  unmap_file(buf, len);
   return found;
 }
 
 int xprof_table_read(const char *path, const char *objpath, xprof_profile *owner,
                      xprof_cfgdump *out, xprof_error *err) {
-  unsigned char *buf;
+  const unsigned char *buf;
   size_t len;
-  if (xprof_slurp(path, &buf, &len, err) < 0)
+  if (map_file(path, &buf, &len, err) < 0)
     return -1;
   if (!is_elf(buf, len)) {
-    xprof_free(buf);
+    unmap_file(buf, len);
     return xprof_cfgdump_read(path, owner, out, err);
   }
   uint64_t off, size;
@@ -86,6 +120,6 @@ int xprof_table_read(const char *path, const char *objpath, xprof_profile *owner
               : xprof_fail_nomem(err, path);
     xprof_free(name);
   }
-  xprof_free(buf);
+  unmap_file(buf, len);
   return rc;
 }
