@@ -11,9 +11,35 @@
 
 typedef int_hash<location_t, UNKNOWN_LOCATION, BUILTINS_LOCATION> xp_location_hash;
 
+/* The functions inlined around a statement at loc, innermost first, as
+ * GCC's auto-profile walks them (auto-profile.cc, get_inline_stack): each
+ * inlined scope's function and the line of the call it replaced; at most
+ * `max`.  Returns how many. */
+static uint32_t inline_chain(location_t loc, xprof_inline_frame *frames, uint32_t max) {
+  uint32_t n = 0;
+  for (tree b = LOCATION_BLOCK(loc); b && TREE_CODE(b) == BLOCK && n < max;
+       b = BLOCK_SUPERCONTEXT(b)) {
+    if (!inlined_function_outer_scope_p(b))
+      continue;
+    tree fn = block_ultimate_origin(b);
+    if (!fn || TREE_CODE(fn) != FUNCTION_DECL || RESERVED_LOCATION_P(DECL_SOURCE_LOCATION(fn)))
+      break;
+    frames[n].fn = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fn));
+    frames[n].fn_file = DECL_SOURCE_FILE(fn);
+    frames[n].fn_line = (uint32_t)DECL_SOURCE_LINE(fn);
+    frames[n].call_line = (uint32_t)LOCATION_LINE(BLOCK_SOURCE_LOCATION(b));
+    n++;
+  }
+  return n;
+}
+
 static void add_line(xprof_linetab *t, basic_block bb, location_t loc) {
   expanded_location x = expand_location(loc);
-  xprof_linetab_line(t, (uint32_t)bb->index, x.file, (uint32_t)MAX(1, x.line));
+  xprof_inline_frame inner[16], outer[16];
+  uint32_t n = inline_chain(loc, inner, 16);
+  for (uint32_t i = 0; i < n; i++)
+    outer[i] = inner[n - 1 - i];
+  xprof_linetab_inlined_line(t, (uint32_t)bb->index, x.file, (uint32_t)MAX(1, x.line), outer, n);
 }
 
 /* The last statement of bb that is not a debug statement, or NULL. */

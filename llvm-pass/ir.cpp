@@ -15,6 +15,7 @@
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ProfileSummaryInfo.h"
 #include "llvm/IR/BasicBlock.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
@@ -50,6 +51,22 @@ extern "C" LLVMValueRef xl_memop_length(LLVMValueRef inst) {
   }
   return Len && !isa<Constant>(Len) && Len->getType()->isIntegerTy() ? wrap(Len)
                                                                       : nullptr;
+}
+
+extern "C" unsigned xl_inline_chain(LLVMValueRef inst, struct xl_origin *o, unsigned max) {
+  auto *I = dyn_cast<Instruction>(unwrap(inst));
+  unsigned n = 0;
+  for (const DILocation *L = I ? I->getDebugLoc().get() : nullptr; L && L->getInlinedAt() && n < max;
+       L = L->getInlinedAt()) {
+    const DISubprogram *SP = L->getScope()->getSubprogram();
+    if (!SP)
+      break;
+    StringRef Name = SP->getLinkageName().empty() ? SP->getName() : SP->getLinkageName();
+    StringRef Dir = SP->getDirectory(), File = SP->getFilename();
+    o[n++] = {Name.data(), Dir.data(), File.data(), Name.size(),  Dir.size(),
+              File.size(), SP->getLine(), L->getInlinedAt()->getLine()};
+  }
+  return n;
 }
 
 extern "C" int xl_call_returns_twice(LLVMValueRef call) {

@@ -44,6 +44,31 @@ const char *xl_direct_callee(LLVMValueRef i) {
   return len ? name : NULL;
 }
 
+/* Line `line` of `file` in block k, with the functions inlined around
+ * instruction i (outermost first, as the table takes them). */
+static void add_line(xl_collect *c, uint32_t k, LLVMValueRef i, const char *file,
+                     unsigned line) {
+  struct xl_origin o[16];
+  xprof_inline_frame frames[16];
+  char *names[16], *files[16];
+  unsigned n = xl_inline_chain(i, o, 16);
+  for (unsigned d = 0; d < n; d++) {
+    const struct xl_origin *x = &o[n - 1 - d];
+    int rc = x->file[0] == '/' || !x->dir_len
+                 ? asprintf(&files[d], "%.*s", (int)x->file_len, x->file)
+                 : asprintf(&files[d], "%.*s/%.*s", (int)x->dir_len, x->dir, (int)x->file_len,
+                            x->file);
+    if (rc < 0 || asprintf(&names[d], "%.*s", (int)x->name_len, x->name) < 0)
+      xl_check(NULL);
+    frames[d] = (xprof_inline_frame){names[d], files[d], x->line, x->call_line};
+  }
+  xprof_linetab_inlined_line(c->lines, k, file, line, frames, n);
+  for (unsigned d = 0; d < n; d++) {
+    free(names[d]);
+    free(files[d]);
+  }
+}
+
 /* A direct call in block k, for xprof_gprof's call arcs. */
 static void record_call(xl_collect *c, uint32_t k, LLVMValueRef i) {
   const char *name = xl_direct_callee(i);
@@ -69,7 +94,7 @@ void xl_record_lines(xl_collect *c, LLVMValueRef fn, const xprof_plan_fn *f,
       unsigned line = LLVMIsADbgInfoIntrinsic(i) ? 0 : LLVMGetDebugLocLine(i);
       const char *file = line ? debug_file(c, i) : NULL;
       if (file)
-        xprof_linetab_line(c->lines, k, file, line);
+        add_line(c, k, i, file, line);
       record_call(c, k, i);
     }
 }

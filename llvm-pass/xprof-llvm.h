@@ -63,6 +63,18 @@ int xl_call_returns_twice(LLVMValueRef call);
  * or bcmp when it is not a constant: a value-profile site whose common
  * lengths LLVM's memop optimization specializes; else NULL. */
 LLVMValueRef xl_memop_length(LLVMValueRef inst);
+/* The functions inlined around instruction inst, innermost first (its
+ * debug location's inline chain): each one's subprogram and the line of
+ * the call it replaced; at most max.  Returns how many (0: the function's
+ * own code, or no debug location).  LLVM-C cannot walk a scope up to its
+ * subprogram. */
+struct xl_origin {
+  const char *name, *dir, *file; /* name: the linkage name, else the name */
+  size_t name_len, dir_len, file_len;
+  unsigned line;                 /* of its declaration */
+  unsigned call_line;
+};
+unsigned xl_inline_chain(LLVMValueRef inst, struct xl_origin *o, unsigned max);
 /* Split the edge from `term`'s successor `succ` (merging identical switch
  * slots); returns the new block, or NULL when it cannot be split. */
 LLVMBasicBlockRef xl_split_edge(LLVMValueRef term, unsigned succ);

@@ -122,6 +122,8 @@ typedef struct reader {
   uint32_t n_procs, cap_procs;
   xprof_cfg_source *sources;
   uint32_t n_sources, cap_sources;
+  xprof_cfg_context *contexts;
+  uint32_t n_contexts, cap_contexts;
   xprof_cfg_line *lines; /* of the last procedure */
   uint32_t n_lines, cap_lines;
   uint32_t *n_pieces; /* of the last procedure's nodes, or NULL */
@@ -204,11 +206,38 @@ static int read_call(reader *r, xprof_cfgdump_entry *p, const char *line) {
   return 0;
 }
 
-/* "L <node> <file> <line>": a line of a block (of its last piece so far). */
+/* "O <index> <parent|-> <call line> <file> <line> <name>": an inline
+ * context. */
+static int read_context(reader *r, const char *line) {
+  xprof_cfg_context c;
+  uint32_t idx;
+  int at = 0;
+  c.parent = XPROF_NO_LINE;
+  if (sscanf(line, "O %u - %u %u %u %n", &idx, &c.call_line, &c.file, &c.decl_line, &at) != 4 &&
+      (sscanf(line, "O %u %u %u %u %u %n", &idx, &c.parent, &c.call_line, &c.file, &c.decl_line,
+              &at) != 5 ||
+       c.parent >= r->n_contexts))
+    return -1;
+  if (!at || idx != r->n_contexts || c.file >= r->n_sources)
+    return -1;
+  size_t len = strcspn(line + at, "\n");
+  if (!len || line[at + len] != '\n')
+    return -1;
+  if (!(c.name = xprof_strndup(r->owner, line + at, len)) ||
+      xprof_grow((void **)&r->contexts, &r->cap_contexts, r->n_contexts, sizeof c) < 0)
+    return -2;
+  r->contexts[r->n_contexts++] = c;
+  return 0;
+}
+
+/* "L <node> <file> <line> [<context>]": a line of a block (of its last
+ * piece so far). */
 static int read_line(reader *r, xprof_cfgdump_entry *p, const char *line) {
   xprof_cfg_line l;
-  if (sscanf(line, "L %u %u %u", &l.node, &l.file, &l.line) != 3 || l.file >= r->n_sources ||
-      l.node >= p->n_nodes)
+  l.context = XPROF_NO_LINE;
+  int n = sscanf(line, "L %u %u %u %u", &l.node, &l.file, &l.line, &l.context);
+  if (n < 3 || l.file >= r->n_sources || l.node >= p->n_nodes ||
+      (n == 4 && l.context >= r->n_contexts))
     return -1;
   l.piece = r->n_pieces ? r->n_pieces[l.node] - 1 : 0;
   if (xprof_grow((void **)&r->lines, &r->cap_lines, r->n_lines, sizeof l) < 0)
@@ -246,12 +275,14 @@ static int read_line_record(reader *r, const char *line, unsigned long lineno,
     rc = read_line(r, p, line);
   } else if (line[0] == 'K' && r->version >= 3) {
     rc = read_call(r, p, line);
+  } else if (line[0] == 'O' && r->version >= 4) {
+    rc = read_context(r, line);
   }
   if (rc == -2)
     return xprof_fail_nomem(err, r->path);
   if (rc < 0)
     return xprof_fail(err, XPROF_ERR_FORMAT,
-                      "%s:%lu: expected PROC, S, F, C, N, B, E, K or L (a record out of range, or "
+                      "%s:%lu: expected PROC, S, F, C, N, B, E, K, O or L (a record out of range, or "
                       "before any procedure?)",
                       r->path, lineno);
   return 0;
@@ -326,9 +357,9 @@ static int read_stream(FILE *f, const char *path, xprof_profile *owner, xprof_cf
   reader r = {.path = path, .owner = owner};
   int rc = -1;
   if (!fgets(line, sizeof line, f) ||
-      strncmp(line, "XPCFG ", 6) != 0 || line[6] < '1' || line[6] > '3' || line[7] != '\n') {
+      strncmp(line, "XPCFG ", 6) != 0 || line[6] < '1' || line[6] > '4' || line[7] != '\n') {
     xprof_fail(err, XPROF_ERR_FORMAT,
-               "%s:1: not a CFG dump or coverage table (expected XPCFG 1, 2 or 3)", path);
+               "%s:1: not a CFG dump or coverage table (expected XPCFG 1 to 4)", path);
     goto out;
   }
   out->version = r.version = line[6] - '0';
@@ -340,16 +371,19 @@ static int read_stream(FILE *f, const char *path, xprof_profile *owner, xprof_cf
   }
   out->procs = owned_copy(owner, r.procs, (size_t)r.n_procs * sizeof *r.procs);
   out->sources = owned_copy(owner, r.sources, (size_t)r.n_sources * sizeof *r.sources);
-  if (!out->procs || !out->sources) {
+  out->contexts = owned_copy(owner, r.contexts, (size_t)r.n_contexts * sizeof *r.contexts);
+  if (!out->procs || !out->sources || !out->contexts) {
     xprof_fail_nomem(err, path);
     goto out;
   }
   out->n_procs = r.n_procs;
   out->n_sources = r.n_sources;
+  out->n_contexts = r.n_contexts;
   rc = 0;
 out:
   xprof_free(r.procs);
   xprof_free(r.sources);
+  xprof_free(r.contexts);
   xprof_free(r.calls);
   xprof_free(r.lines);
   xprof_free(r.n_pieces);

@@ -14,6 +14,14 @@
 #include "internal.h"
 #include "xprof_graph.h"
 
+/* An inline context: function `name` inlined at line `call_line` of its
+ * parent context (UINT32_MAX: the procedure itself). */
+typedef struct ctx_key {
+  char *name;
+  uint32_t parent, call_line;
+  uint64_t hash;
+} ctx_key;
+
 typedef struct seen_line {
   uint32_t file, line;
 } seen_line;
@@ -24,6 +32,10 @@ struct xprof_linetab {
   size_t len;
   const char **names; /* source names as the compiler gave them */
   uint32_t n_names, cap_names, last;
+  ctx_key *ctxs;        /* inline contexts, O records given */
+  uint32_t n_ctxs, cap_ctxs;
+  uint32_t *ctx_slots;  /* a hash of ctxs: index + 1, 0 empty */
+  uint32_t ctx_mask;
   uint32_t node;      /* the block whose lines `seen` holds */
   seen_line *seen;
   uint32_t n_seen, cap_seen;
@@ -39,7 +51,7 @@ xprof_linetab *xprof_linetab_begin(int gcc_rules) {
     xprof_free(t);
     return NULL;
   }
-  fputs(gcc_rules ? "XPCFG 3\nR gcc\n" : "XPCFG 3\nR llvm\n", t->f);
+  fputs(gcc_rules ? "XPCFG 4\nR gcc\n" : "XPCFG 4\nR llvm\n", t->f);
   return t;
 }
 
@@ -113,7 +125,68 @@ void xprof_linetab_end_line(xprof_linetab *t, uint32_t line) {
     fprintf(t->f, "N %u\n", line);
 }
 
-void xprof_linetab_line(xprof_linetab *t, uint32_t node, const char *file, uint32_t line) {
+static uint64_t ctx_hash(const char *name, uint32_t parent, uint32_t call_line) {
+  uint64_t h = xprof_hash64(name, strlen(name));
+  return h ^ ((uint64_t)parent * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)call_line << 32);
+}
+
+/* Put context i in the hash, doubling it when half full; 0 or -1. */
+static int ctx_insert(xprof_linetab *t, uint32_t i) {
+  if (2 * (t->n_ctxs + 1) > t->ctx_mask + 1 || !t->ctx_slots) {
+    uint32_t size = t->ctx_slots ? 2 * (t->ctx_mask + 1) : 64;
+    uint32_t *slots = xprof_calloc(size, sizeof *slots);
+    if (!slots)
+      return -1;
+    xprof_free(t->ctx_slots);
+    t->ctx_slots = slots;
+    t->ctx_mask = size - 1;
+    for (uint32_t k = 0; k < i; k++)
+      ctx_insert(t, k);
+  }
+  uint32_t at = (uint32_t)t->ctxs[i].hash & t->ctx_mask;
+  while (t->ctx_slots[at])
+    at = (at + 1) & t->ctx_mask;
+  t->ctx_slots[at] = i + 1;
+  return 0;
+}
+
+/* The index of the context of frame f inside context `parent`, given an O
+ * record on first use; UINT32_MAX when it cannot be named. */
+static uint32_t ctx_index(xprof_linetab *t, uint32_t parent, const xprof_inline_frame *f) {
+  if (!f->fn || !f->fn[0] || strpbrk(f->fn, " \t\n") || !f->fn_file || !f->fn_file[0] ||
+      !f->fn_line || !f->call_line)
+    return UINT32_MAX;
+  uint64_t h = ctx_hash(f->fn, parent, f->call_line);
+  for (uint32_t at = t->ctx_slots ? (uint32_t)h & t->ctx_mask : 0; t->ctx_slots && t->ctx_slots[at];
+       at = (at + 1) & t->ctx_mask) {
+    const ctx_key *c = &t->ctxs[t->ctx_slots[at] - 1];
+    if (c->hash == h && c->parent == parent && c->call_line == f->call_line &&
+        strcmp(c->name, f->fn) == 0)
+      return t->ctx_slots[at] - 1;
+  }
+  uint32_t k = source_index(t, f->fn_file);
+  char *copy = k == UINT32_MAX ? NULL : xprof_format("%s", f->fn);
+  if (!copy || xprof_grow((void **)&t->ctxs, &t->cap_ctxs, t->n_ctxs, sizeof *t->ctxs) < 0) {
+    xprof_free(copy);
+    t->failed = 1;
+    return UINT32_MAX;
+  }
+  t->ctxs[t->n_ctxs] = (ctx_key){copy, parent, f->call_line, h};
+  if (ctx_insert(t, t->n_ctxs) < 0) {
+    xprof_free(copy);
+    t->failed = 1;
+    return UINT32_MAX;
+  }
+  if (parent == UINT32_MAX)
+    fprintf(t->f, "O %u - %u %u %u %s\n", t->n_ctxs, f->call_line, k, f->fn_line, f->fn);
+  else
+    fprintf(t->f, "O %u %u %u %u %u %s\n", t->n_ctxs, parent, f->call_line, k, f->fn_line,
+            f->fn);
+  return t->n_ctxs++;
+}
+
+void xprof_linetab_inlined_line(xprof_linetab *t, uint32_t node, const char *file, uint32_t line,
+                                const xprof_inline_frame *frames, uint32_t depth) {
   if (!file || !file[0] || !line)
     return;
   uint32_t k = source_index(t, file);
@@ -126,13 +199,27 @@ void xprof_linetab_line(xprof_linetab *t, uint32_t node, const char *file, uint3
   for (uint32_t i = 0; i < t->n_seen; i++) /* a block has few lines */
     if (t->seen[i].file == k && t->seen[i].line == line)
       return;
+  uint32_t ctx = UINT32_MAX;
+  for (uint32_t i = 0; i < depth; i++) {
+    uint32_t c = ctx_index(t, ctx, &frames[i]);
+    if (c == UINT32_MAX)
+      break; /* the deepest context that can be named */
+    ctx = c;
+  }
   if (xprof_grow((void **)&t->seen, &t->cap_seen, t->n_seen, sizeof *t->seen) < 0) {
     t->failed = 1;
     return;
   }
   t->seen[t->n_seen++] = (seen_line){k, line};
-  fprintf(t->f, "L %u %u %u\n", node, k, line);
+  if (ctx == UINT32_MAX)
+    fprintf(t->f, "L %u %u %u\n", node, k, line);
+  else
+    fprintf(t->f, "L %u %u %u %u\n", node, k, line, ctx);
   t->has_lines = 1;
+}
+
+void xprof_linetab_line(xprof_linetab *t, uint32_t node, const char *file, uint32_t line) {
+  xprof_linetab_inlined_line(t, node, file, line, NULL, 0);
 }
 
 void xprof_linetab_call(xprof_linetab *t, uint32_t node, const char *callee) {
@@ -167,6 +254,10 @@ static void free_table(xprof_linetab *t) {
   for (uint32_t i = 0; i < t->n_names; i++)
     xprof_free((char *)t->names[i]);
   xprof_free(t->names);
+  for (uint32_t i = 0; i < t->n_ctxs; i++)
+    xprof_free(t->ctxs[i].name);
+  xprof_free(t->ctxs);
+  xprof_free(t->ctx_slots);
   xprof_free(t->seen);
   xprof_free(t);
 }

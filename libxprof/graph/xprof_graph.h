@@ -257,7 +257,7 @@ int xprof_salvage_proc(const xprof_objfile *o, const xprof_proc *f, const xprof_
  * table, OBJECT.xpcov).  With the plugins' all-edges debug option every
  * real edge also gets a counter of its own, numbered after the
  * spanning-tree counters.
- *   XPCFG 1 | XPCFG 2 | XPCFG 3
+ *   XPCFG 1 | XPCFG 2 | XPCFG 3 | XPCFG 4
  *   PROC <name> <signature 0x..> <n_nodes> <n_edges> <n_counters> <n_debug>
  *   <src> <dst> <flags> <counter|-|sSITE> <debug counter|-> (n_edges lines)
  * where sSITE marks an edge that value-profile site SITE measures.
@@ -271,8 +271,17 @@ int xprof_salvage_proc(const xprof_objfile *o, const xprof_proc *f, const xprof_
  *   C                          the procedure is a comdat function: copies
  *                              in other objects share its counts
  *   N <line>                   the line where the procedure's body ends
- *   L <node> <source> <line>   a line of block <node>, in the order the
- *                              block's statements first reach it
+ *   L <node> <source> <line> [<context>]
+ *                              a line of block <node>, in the order the
+ *                              block's statements first reach it; with
+ *                              <context> (version 4), of the code of a
+ *                              function inlined there
+ *   O <index> <parent|-> <call line> <source> <line> <name>
+ *                              (version 4) an inline context, before its
+ *                              first use: function <name>, declared at
+ *                              <source>:<line>, inlined at line <call
+ *                              line> of its parent context's function
+ *                              (-: of the procedure)
  *   B <node>                   the next lines of <node> are a piece of it
  *                              that gcov counts as a block of its own
  *                              (GCC's coverage splits blocks after calls)
@@ -295,7 +304,18 @@ void xprof_cfgdump_proc(FILE *f, const char *name, uint64_t signature,
 typedef struct xprof_cfg_line {
   uint32_t node, file, line; /* file: an index of the sources */
   uint32_t piece;            /* of the node (B records before it) */
+  uint32_t context;          /* inlined code: an index of the contexts;
+                                XPROF_NO_LINE: the procedure's own */
 } xprof_cfg_line;
+
+/* Where code was inlined from (O records): function `name`, declared at
+ * file:decl_line, inlined at line call_line of the function of context
+ * `parent` (XPROF_NO_LINE: of the procedure). */
+typedef struct xprof_cfg_context {
+  const char *name;
+  uint32_t file, decl_line;
+  uint32_t parent, call_line;
+} xprof_cfg_context;
 
 typedef struct xprof_cfg_edge_block {
   uint32_t edge, file, line; /* file XPROF_NO_LINE: a block without line */
@@ -337,6 +357,8 @@ typedef struct xprof_cfgdump {
   uint32_t n_procs;
   xprof_cfg_source *sources;
   uint32_t n_sources;
+  xprof_cfg_context *contexts;
+  uint32_t n_contexts;
 } xprof_cfgdump;
 
 /* Read a CFG dump or coverage table; everything is owned by `owner`.
@@ -366,6 +388,20 @@ void xprof_linetab_proc(xprof_linetab *t, const char *name, uint64_t signature, 
 void xprof_linetab_end_line(xprof_linetab *t, uint32_t line);
 /* A line of block `node`; repeats of the block's lines are dropped. */
 void xprof_linetab_line(xprof_linetab *t, uint32_t node, const char *file, uint32_t line);
+/* The same, for a line of code inlined into the procedure: frames[0] is
+ * the function inlined into the procedure, frames[1] the one inlined into
+ * that, ..., the line's own function last, so that a line profile can
+ * give the line to its function in that context (the compilers' sample
+ * profiles nest inlined functions so).  Frames that cannot be named end
+ * the chain there. */
+typedef struct xprof_inline_frame {
+  const char *fn;      /* symbol name (C: the name) */
+  const char *fn_file; /* where it is declared */
+  uint32_t fn_line;
+  uint32_t call_line;  /* of the call it replaced, in the function around it */
+} xprof_inline_frame;
+void xprof_linetab_inlined_line(xprof_linetab *t, uint32_t node, const char *file, uint32_t line,
+                                const xprof_inline_frame *frames, uint32_t depth);
 /* A direct call in block `node` to the function of symbol `callee` (a K
  * record; one per call). */
 void xprof_linetab_call(xprof_linetab *t, uint32_t node, const char *callee);

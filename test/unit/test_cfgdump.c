@@ -8,6 +8,8 @@
 #include "xprof_plan.h"
 #include "xprof_views.h"
 
+#define OWN XPROF_NO_LINE /* a line of the procedure's own code, not inlined */
+
 /* A diamond: ENTRY -> 2 -> {3, 4} -> 5 -> EXIT, one edge measured by
  * value-profile site 0. */
 static const xprof_edge diamond[] = {
@@ -71,7 +73,7 @@ static const char *read_text(const char *text, xprof_error *err) {
 
 static void damaged(void) {
   xprof_error err;
-  CHECK_HAS(read_text("XPCFG 4\n", &err), "bad.xpcfg:1: not a CFG dump");
+  CHECK_HAS(read_text("XPCFG 5\n", &err), "bad.xpcfg:1: not a CFG dump");
   CHECK_HAS(read_text("XPCFG 1\nPROC f\n", &err), "bad.xpcfg:2: expected a PROC line");
   CHECK_HAS(read_text("XPCFG 1\nPROC f 0x1 4 2 1 0\n0 2 0 - -\n", &err),
             "bad.xpcfg:4: expected an edge line");
@@ -90,17 +92,34 @@ static void damaged(void) {
   CHECK_HAS(read_text("XPCFG 2\nS 1 1 2 0x3 /a.c\n", &err), "bad.xpcfg:2: expected S 0");
   CHECK_HAS(read_text("XPCFG 2\nS 0 1 2 0x3\n", &err), "bad.xpcfg:2: expected S 0");
   CHECK_HAS(read_text("XPCFG 2\nS 0 1 2 0x3 /a.c\nL 2 0 8\n", &err),
-            "bad.xpcfg:3: expected PROC, S, F, C, N, B, E, K or L");
+            "bad.xpcfg:3: expected PROC, S, F, C, N, B, E, K, O or L");
   CHECK_HAS(read_text("XPCFG 2\nS 0 1 2 0x3 /a.c\nPROC f 0x1 4 1 1 0\n0 2 0 0 -\n"
-                      "L 4 0 8\n", &err), "bad.xpcfg:5: expected PROC, S, F, C, N, B, E, K or L");
+                      "L 4 0 8\n", &err), "bad.xpcfg:5: expected PROC, S, F, C, N, B, E, K, O or L");
   CHECK_HAS(read_text("XPCFG 2\nPROC f 0x1 4 1 1 0\n0 2 0 0 -\nF 0 1\n", &err),
-            "bad.xpcfg:4: expected PROC, S, F, C, N, B, E, K or L");
+            "bad.xpcfg:4: expected PROC, S, F, C, N, B, E, K, O or L");
   /* Calls: version 3 only, in a block of the procedure. */
   CHECK_HAS(read_text("XPCFG 2\nPROC f 0x1 4 1 1 0\n0 2 0 0 -\nK 2 g\n", &err),
             "bad.xpcfg:4: expected PROC");
   CHECK_HAS(read_text("XPCFG 3\nPROC f 0x1 4 1 1 0\n0 2 0 0 -\nK 4 g\n", &err),
             "bad.xpcfg:4: expected PROC");
   CHECK_HAS(read_text("XPCFG 3\nPROC f 0x1 4 1 1 0\n0 2 0 0 -\nK 2 g\n", &err), "read");
+  /* Inline contexts: version 4 only, numbered in order, parents and
+   * sources before them, lines naming contexts that exist. */
+  const char *v4 = "XPCFG 4\nS 0 1 2 0x3 /a.c\nPROC f 0x1 4 1 1 0\n0 2 0 0 -\n";
+  char buf[256];
+  snprintf(buf, sizeof buf, "%sO 0 - 7 0 3 g\nO 1 0 4 0 9 h\nL 2 0 10 1\n", v4);
+  CHECK_STR(read_text(buf, &err), "read");
+  snprintf(buf, sizeof buf, "%sO 1 - 7 0 3 g\n", v4);
+  CHECK_HAS(read_text(buf, &err), "bad.xpcfg:5: expected PROC");
+  snprintf(buf, sizeof buf, "%sO 0 0 7 0 3 g\n", v4);
+  CHECK_HAS(read_text(buf, &err), "bad.xpcfg:5: expected PROC");
+  snprintf(buf, sizeof buf, "%sO 0 - 7 1 3 g\n", v4);
+  CHECK_HAS(read_text(buf, &err), "bad.xpcfg:5: expected PROC");
+  snprintf(buf, sizeof buf, "%sO 0 - 7 0 3 g\nL 2 0 10 1\n", v4);
+  CHECK_HAS(read_text(buf, &err), "bad.xpcfg:6: expected PROC");
+  CHECK_HAS(read_text("XPCFG 3\nS 0 1 2 0x3 /a.c\nPROC f 0x1 4 1 1 0\n0 2 0 0 -\nO 0 - 7 0 3 g\n",
+                      &err),
+            "bad.xpcfg:5: expected PROC");
 }
 
 /* A coverage table written by the plugins' writer and read back: sources
@@ -125,13 +144,19 @@ static void linetab_round_trip(void) {
   xprof_linetab_call(t, 3, "callee");
   xprof_linetab_call(t, 3, "callee");
   xprof_linetab_call(t, 4, "bad name"); /* not a symbol: dropped */
+  /* Code of g inlined at line 5, and of h inlined into that at g's line
+   * 11; a frame without a name ends the chain. */
+  xprof_inline_frame chain[] = {{"g", src, 10, 5}, {"h", "other.h", 2, 11}, {NULL, src, 1, 1}};
+  xprof_linetab_inlined_line(t, 3, src, 12, chain, 1);
+  xprof_linetab_inlined_line(t, 3, "other.h", 3, chain, 3);
+  xprof_linetab_inlined_line(t, 4, src, 13, chain, 1); /* the same context again */
   CHECK(xprof_linetab_has_lines(t));
   xprof_error err;
   CHECK(xprof_linetab_end(t, table, &err) == 0);
   xprof_profile *owner = xprof_profile_new();
   xprof_cfgdump d;
   CHECK(xprof_cfgdump_read(table, owner, &d, &err) == 0);
-  CHECK_U64(d.version, 3);
+  CHECK_U64(d.version, 4);
   CHECK_U64(d.n_procs, 1);
   CHECK_U64(d.n_sources, 2);
   CHECK_STR(d.sources[0].path, src);
@@ -142,9 +167,22 @@ static void linetab_round_trip(void) {
   CHECK_U64(d.procs[0].decl_file, 0);
   CHECK_U64(d.procs[0].decl_line, 3);
   CHECK(d.procs[0].comdat);
-  CHECK_U64(d.procs[0].n_lines, 4);
+  CHECK_U64(d.procs[0].n_lines, 7);
   CHECK_U64(d.procs[0].lines[1].line, 4);
+  CHECK_U64(d.procs[0].lines[1].context, XPROF_NO_LINE);
   CHECK_U64(d.procs[0].lines[3].file, 1);
+  CHECK_U64(d.n_contexts, 2);
+  CHECK_STR(d.contexts[0].name, "g");
+  CHECK_U64(d.contexts[0].parent, XPROF_NO_LINE);
+  CHECK_U64(d.contexts[0].call_line, 5);
+  CHECK_U64(d.contexts[0].decl_line, 10);
+  CHECK_STR(d.contexts[1].name, "h");
+  CHECK_U64(d.contexts[1].parent, 0);
+  CHECK_U64(d.contexts[1].call_line, 11);
+  CHECK_U64(d.contexts[1].file, 1);
+  CHECK_U64(d.procs[0].lines[4].context, 0);
+  CHECK_U64(d.procs[0].lines[5].context, 1);
+  CHECK_U64(d.procs[0].lines[6].context, 0);
   CHECK_U64(d.procs[0].n_calls, 2);
   CHECK_U64(d.procs[0].calls[1].node, 3);
   CHECK_STR(d.procs[0].calls[1].callee, "callee");
@@ -167,8 +205,8 @@ static const xprof_cov_line *cov_line(const xprof_proc_cov *cov, uint32_t line) 
 /* The diamond with a line per block: each line counts its block; the
  * branch is at the line that ends the block. */
 static void coverage_diamond(void) {
-  xprof_cfg_line lines[] = {{2, 0, 10, 0}, {2, 0, 11, 0}, {3, 0, 12, 0}, {4, 0, 14, 0},
-                            {5, 0, 15, 0}};
+  xprof_cfg_line lines[] = {{2, 0, 10, 0, OWN}, {2, 0, 11, 0, OWN}, {3, 0, 12, 0, OWN},
+                            {4, 0, 14, 0, OWN}, {5, 0, 15, 0, OWN}};
   xprof_cfgdump_entry c = {.n_nodes = N_NODES, .n_edges = N_EDGES,
                            .edges = (xprof_edge *)diamond, .lines = lines, .n_lines = 5};
   uint64_t edges[N_EDGES] = {10, 7, 3, 7, 3, 10}, nodes[N_NODES] = {10, 10, 10, 7, 3, 10};
@@ -197,7 +235,8 @@ static void coverage_diamond(void) {
 static void coverage_loop_on_a_line(void) {
   static const xprof_edge loop[] = {{XPROF_ENTRY, 2, 0, 0, 0}, {2, 3, 0, 0, 0}, {3, 4, 0, 0, 0},
                                     {4, 3, 0, 0, 0},           {3, 5, 0, 0, 0}, {5, XPROF_EXIT, 0, 0, 0}};
-  xprof_cfg_line lines[] = {{2, 0, 20, 0}, {3, 0, 20, 0}, {4, 0, 20, 0}, {5, 0, 21, 0}};
+  xprof_cfg_line lines[] = {{2, 0, 20, 0, OWN}, {3, 0, 20, 0, OWN}, {4, 0, 20, 0, OWN},
+                            {5, 0, 21, 0, OWN}};
   xprof_cfgdump_entry c = {.n_nodes = 6, .n_edges = 6, .edges = (xprof_edge *)loop,
                            .lines = lines, .n_lines = 4};
   uint64_t edges[6] = {1, 1, 10, 10, 1, 1}, nodes[6] = {1, 1, 1, 11, 10, 1};
@@ -222,7 +261,7 @@ static void coverage_loop_on_a_line(void) {
 static void coverage_circuits(void) {
   static const xprof_edge g[] = {{XPROF_ENTRY, 2, 0, 0, 0}, {2, 3, 0, 0, 0}, {3, 2, 0, 0, 0},
                                  {3, 4, 0, 0, 0},           {4, 2, 0, 0, 0}, {2, XPROF_EXIT, 0, 0, 0}};
-  xprof_cfg_line lines[] = {{2, 0, 10, 0}, {3, 0, 10, 0}, {4, 0, 10, 0}};
+  xprof_cfg_line lines[] = {{2, 0, 10, 0, OWN}, {3, 0, 10, 0, OWN}, {4, 0, 10, 0, OWN}};
   xprof_cfgdump_entry c = {.n_nodes = 5, .n_edges = 6, .edges = (xprof_edge *)g,
                            .lines = lines, .n_lines = 3};
   uint64_t edges[6] = {1, 10, 6, 4, 4, 1}, nodes[5] = {1, 1, 11, 10, 4};
@@ -243,9 +282,9 @@ static void coverage_circuits(void) {
 static void coverage_pieces(void) {
   static const xprof_edge g[] = {{XPROF_ENTRY, 2, 0, 0, 0}, {2, 3, 0, 0, 0}, {3, 4, 0, 0, 0},
                                  {4, 3, 0, 0, 0},           {3, 5, 0, 0, 0}, {5, XPROF_EXIT, 0, 0, 0}};
-  xprof_cfg_line lines[] = {{2, 0, 5, 0},  {2, 0, 6, 0},  {2, 0, 7, 0},  {3, 0, 8, 0},
-                            {3, 0, 7, 0},  {3, 0, 7, 1},  {4, 0, 10, 0}, {4, 0, 13, 0},
-                            {5, 0, 16, 0}};
+  xprof_cfg_line lines[] = {{2, 0, 5, 0, OWN},  {2, 0, 6, 0, OWN},  {2, 0, 7, 0, OWN},  {3, 0, 8, 0, OWN},
+                            {3, 0, 7, 0, OWN},  {3, 0, 7, 1, OWN},  {4, 0, 10, 0, OWN}, {4, 0, 13, 0, OWN},
+                            {5, 0, 16, 0, OWN}};
   uint32_t pieces[6] = {1, 1, 1, 2, 1, 1};
   xprof_cfg_edge_block eb[] = {{4, 0, 15}};
   xprof_cfgdump_entry c = {.n_nodes = 6, .n_edges = 6, .edges = (xprof_edge *)g,

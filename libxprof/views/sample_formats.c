@@ -1,0 +1,206 @@
+/*
+ * sample_formats.c - a line profile in the compilers' own sample-profile
+ * formats, so that a build without xprof's plugin can use it and so that
+ * xprof's use path can be compared with the compilers' sample-based PGO
+ * on the same data.
+ *
+ * clang (-fprofile-sample-use) reads a text format (SampleProfReader.h):
+ *
+ *   NAME:TOTAL:HEAD
+ *    OFFSET[.DISCRIMINATOR]: COUNT
+ *
+ * GCC (-fauto-profile) reads AutoFDO data in the gcov container, whose
+ * layout GCC 12 fixes (auto-profile.cc, gcov-io.h): little-endian 32-bit
+ * words, a 64-bit value as its low word then its high word, strings as a
+ * length in bytes (NUL included), the bytes and the NUL, unpadded:
+ *
+ *   "gcda" magic, version 2, 0
+ *   0xaa000000 length n  then n names            (the string table)
+ *   0xac000000 length n  then n functions:       (the function section)
+ *       u64 head, then an instance:
+ *       u32 name index, u32 positions, u32 inlined call sites,
+ *       per position: u32 (offset << 16 | discriminator), u32 targets (0
+ *       here), u64 count;
+ *       per call site: u32 (offset << 16 | discriminator), then the
+ *       callee's instance (no head)
+ *   0xae000000 length 0                          (the module section: none)
+ *
+ * The lengths are not checked by GCC 12's reader; they are written as
+ * the section's bytes after the length word.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "internal.h"
+#include "xprof_views.h"
+
+#define AFDO_MAGIC 0x67636461u /* "gcda" read as a word */
+#define AFDO_VERSION 2u
+#define AFDO_TAG_NAMES 0xaa000000u
+#define AFDO_TAG_FUNCTIONS 0xac000000u
+#define AFDO_TAG_MODULES 0xae000000u
+
+/* A function the formats can carry: one that ran. */
+static int exported(const xprof_lp_func *f) { return f->total > 0; }
+
+/* clang keeps 16 bits of a line offset (GCC: the word's high half):
+ * further ones would land on the wrong line. */
+static int fits(uint32_t offset) { return offset <= 0xffff; }
+
+/* f's lines and calls, `depth` spaces in. */
+static void llvm_body(FILE *out, const xprof_lp_func *f, int depth) {
+  for (uint32_t k = 0; k < f->n_lines; k++) {
+    const xprof_lp_line *l = &f->lines[k];
+    if (!fits(l->offset))
+      continue;
+    fprintf(out, "%*s%u", depth, "", l->offset);
+    if (l->discr)
+      fprintf(out, ".%u", l->discr);
+    fprintf(out, ": %" PRIu64 "\n", l->count);
+  }
+  for (uint32_t k = 0; k < f->n_calls; k++) {
+    const xprof_lp_call *c = &f->calls[k];
+    if (!fits(c->offset) || !exported(c->callee))
+      continue;
+    fprintf(out, "%*s%u", depth, "", c->offset);
+    if (c->discr)
+      fprintf(out, ".%u", c->discr);
+    fprintf(out, ": %s:%" PRIu64 "\n", c->callee->name, c->callee->total);
+    llvm_body(out, c->callee, depth + 1);
+  }
+}
+
+int xprof_lineprof_write_llvm(FILE *out, const xprof_lineprof *lp) {
+  for (uint32_t i = 0; i < lp->n_funcs; i++) {
+    const xprof_lp_func *f = &lp->funcs[i];
+    if (!exported(f))
+      continue;
+    fprintf(out, "%s:%" PRIu64 ":%" PRIu64 "\n", f->name, f->total, f->head);
+    llvm_body(out, f, 1);
+  }
+  return ferror(out) ? -1 : 0;
+}
+
+/* ---- GCC ------------------------------------------------------------------ */
+
+static void put32(FILE *out, uint32_t v) {
+  unsigned char b[4] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16),
+                        (unsigned char)(v >> 24)};
+  fwrite(b, 1, 4, out);
+}
+
+static void put64(FILE *out, uint64_t v) {
+  put32(out, (uint32_t)v);
+  put32(out, (uint32_t)(v >> 32));
+}
+
+/* The names of the string table: every function's and inlined callee's,
+ * sorted, once each. */
+typedef struct names {
+  const char **v;
+  uint32_t n, cap;
+  int failed;
+} names;
+
+static void collect_names(names *t, const xprof_lp_func *f) {
+  if (!exported(f))
+    return;
+  if (xprof_grow((void **)&t->v, &t->cap, t->n, sizeof *t->v) < 0) {
+    t->failed = 1;
+    return;
+  }
+  t->v[t->n++] = f->name;
+  for (uint32_t k = 0; k < f->n_calls; k++)
+    collect_names(t, f->calls[k].callee);
+}
+
+static int str_cmp(const void *a, const void *b) {
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static uint32_t name_index(const names *t, const char *name) {
+  const char **at = bsearch(&name, t->v, t->n, sizeof *t->v, str_cmp);
+  return (uint32_t)(at - t->v);
+}
+
+/* One function instance: its name, positions and inlined call sites. */
+static void gcc_instance(FILE *out, const names *t, const xprof_lp_func *f) {
+  uint32_t n_pos = 0, n_calls = 0;
+  for (uint32_t k = 0; k < f->n_lines; k++)
+    n_pos += fits(f->lines[k].offset);
+  for (uint32_t k = 0; k < f->n_calls; k++)
+    n_calls += fits(f->calls[k].offset) && exported(f->calls[k].callee);
+  put32(out, name_index(t, f->name));
+  put32(out, n_pos);
+  put32(out, n_calls);
+  for (uint32_t k = 0; k < f->n_lines; k++) {
+    const xprof_lp_line *l = &f->lines[k];
+    if (!fits(l->offset))
+      continue;
+    put32(out, l->offset << 16 | (l->discr & 0xffff));
+    put32(out, 0); /* no call targets */
+    put64(out, l->count);
+  }
+  for (uint32_t k = 0; k < f->n_calls; k++) {
+    const xprof_lp_call *c = &f->calls[k];
+    if (!fits(c->offset) || !exported(c->callee))
+      continue;
+    put32(out, c->offset << 16 | (c->discr & 0xffff));
+    gcc_instance(out, t, c->callee);
+  }
+}
+
+int xprof_lineprof_write_gcc(FILE *out, const xprof_lineprof *lp) {
+  names t = {NULL, 0, 0, 0};
+  uint32_t n_funcs = 0;
+  for (uint32_t i = 0; i < lp->n_funcs; i++) {
+    n_funcs += exported(&lp->funcs[i]);
+    collect_names(&t, &lp->funcs[i]);
+  }
+  if (t.failed) {
+    xprof_free(t.v);
+    return -1;
+  }
+  if (t.n > 1)
+    xprof_sort(t.v, t.n, sizeof *t.v, str_cmp);
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < t.n; i++)
+    if (!k || strcmp(t.v[k - 1], t.v[i]) != 0)
+      t.v[k++] = t.v[i];
+  t.n = k;
+  uint64_t names_bytes = 4;
+  for (uint32_t i = 0; i < t.n; i++)
+    names_bytes += 4 + strlen(t.v[i]) + 1;
+  put32(out, AFDO_MAGIC);
+  put32(out, AFDO_VERSION);
+  put32(out, 0);
+  put32(out, AFDO_TAG_NAMES);
+  put32(out, (uint32_t)names_bytes);
+  put32(out, t.n);
+  for (uint32_t i = 0; i < t.n; i++) {
+    size_t len = strlen(t.v[i]) + 1;
+    put32(out, (uint32_t)len);
+    fwrite(t.v[i], 1, len, out);
+  }
+  put32(out, AFDO_TAG_FUNCTIONS);
+  long at = ftell(out);
+  put32(out, 0); /* the length, filled in below where the file can seek */
+  put32(out, n_funcs);
+  for (uint32_t i = 0; i < lp->n_funcs; i++) {
+    const xprof_lp_func *f = &lp->funcs[i];
+    if (!exported(f))
+      continue;
+    put64(out, f->head);
+    gcc_instance(out, &t, f);
+  }
+  long end = ftell(out);
+  if (at >= 0 && end >= 0 && fseek(out, at, SEEK_SET) == 0) {
+    put32(out, (uint32_t)(end - at - 4));
+    fseek(out, end, SEEK_SET);
+  }
+  put32(out, AFDO_TAG_MODULES);
+  put32(out, 4);
+  put32(out, 0);
+  xprof_free(t.v);
+  return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,133 @@
+/* test_lineprof.c - line-level profiles (views/lineprof.c) and the
+ * compilers' sample formats (views/sample_formats.c): how copies of a
+ * function add up, how inlined call sites nest, and the bytes GCC reads. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "unit.h"
+#include "xprof_views.h"
+
+/* A function row of lp named `name`, declared at a.c:decl. */
+static xprof_lp_func *func(xprof_lineprof *lp, const char *name, uint32_t decl) {
+  xprof_grow((void **)&lp->funcs, &lp->cap_funcs, lp->n_funcs, sizeof *lp->funcs);
+  xprof_lp_func *f = &lp->funcs[lp->n_funcs++];
+  memset(f, 0, sizeof *f);
+  f->name = xprof_format("%s", name);
+  f->file = xprof_format("a.c");
+  f->decl_line = decl;
+  return f;
+}
+
+/* Inline `name` (declared at decl) at offset `at` of f. */
+static xprof_lp_func *inline_at(xprof_lp_func *f, uint32_t at, const char *name, uint32_t decl) {
+  xprof_lp_func *c = xprof_calloc(1, sizeof *c);
+  c->name = xprof_format("%s", name);
+  c->file = xprof_format("a.c");
+  c->decl_line = decl;
+  xprof_grow((void **)&f->calls, &f->cap_calls, f->n_calls, sizeof *f->calls);
+  f->calls[f->n_calls++] = (xprof_lp_call){at, 0, c};
+  return c;
+}
+
+static char *llvm_text(const xprof_lineprof *lp) {
+  char *out = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&out, &len);
+  CHECK(xprof_lineprof_write_llvm(f, lp) == 0);
+  fclose(f);
+  return out;
+}
+
+/* main calls work (inlined at offset 3) twice over: two copies of main
+ * (a static function of one header in two objects) add up, a line of
+ * two blocks keeps the busier, and a different function of the same
+ * name is left out with a note. */
+static void merging(void) {
+  xprof_lineprof *lp = xprof_calloc(1, sizeof *lp);
+  xprof_lp_func *m = func(lp, "main", 10);
+  m->head = 1;
+  xprof_lineprof_add(m, 0, 0, 1);
+  xprof_lineprof_add(m, 2, 0, 5);
+  xprof_lineprof_add(m, 2, 0, 7); /* two blocks of one line */
+  xprof_lp_func *w = inline_at(m, 3, "work", 20);
+  xprof_lineprof_add(w, 1, 0, 100);
+  m = func(lp, "main", 10);
+  m->head = 2;
+  xprof_lineprof_add(m, 2, 0, 3);
+  w = inline_at(m, 3, "work", 20);
+  xprof_lineprof_add(w, 1, 0, 50);
+  xprof_lineprof_add(w, 2, 0, 9);
+  xprof_lp_func *other = func(lp, "main", 40); /* another file's */
+  xprof_lineprof_add(other, 0, 0, 1);
+  CHECK(xprof_lineprof_finish(lp) == 0);
+  CHECK_U64(lp->n_funcs, 1);
+  CHECK_U64(lp->funcs[0].head, 3);
+  CHECK_U64(lp->n_notes, 1);
+  CHECK_HAS(lp->notes[0], "1 function share a name with another declared elsewhere");
+  char *text = llvm_text(lp);
+  CHECK_STR(text, "main:170:3\n 0: 1\n 2: 10\n 3: work:159\n  1: 150\n  2: 9\n");
+  free(text);
+  xprof_lineprof_free(lp);
+}
+
+/* Copies of one comdat function share their counts: one is kept. */
+static void comdat(void) {
+  xprof_lineprof *lp = xprof_calloc(1, sizeof *lp);
+  for (int i = 0; i < 2; i++) {
+    xprof_lp_func *f = func(lp, "_Z3addii", 5);
+    f->comdat = 1;
+    f->head = 4;
+    xprof_lineprof_add(f, 1, 0, 4);
+  }
+  CHECK(xprof_lineprof_finish(lp) == 0);
+  char *text = llvm_text(lp);
+  CHECK_STR(text, "_Z3addii:4:4\n 1: 4\n");
+  free(text);
+  xprof_lineprof_free(lp);
+}
+
+static uint32_t word(const unsigned char *p) {
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* GCC's AutoFDO data, word by word: header, sorted names, one function
+ * with a position and an inlined call site, the module section. */
+static void gcc_bytes(void) {
+  xprof_lineprof *lp = xprof_calloc(1, sizeof *lp);
+  xprof_lp_func *m = func(lp, "main", 10);
+  m->head = 1;
+  xprof_lineprof_add(m, 2, 0, 7);
+  xprof_lp_func *w = inline_at(m, 3, "work", 20);
+  xprof_lineprof_add(w, 1, 0, 0x100000005ull);
+  func(lp, "never", 1); /* did not run: not written */
+  CHECK(xprof_lineprof_finish(lp) == 0);
+  char *out = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&out, &len);
+  CHECK(xprof_lineprof_write_gcc(f, lp) == 0);
+  fclose(f);
+  const unsigned char *p = (const unsigned char *)out;
+  uint32_t expect[] = {0x67636461, 2, 0, 0xaa000000, 4 + 9 + 9, 2, 5};
+  for (unsigned i = 0; i < sizeof expect / sizeof *expect; i++)
+    CHECK_U64(word(p + 4 * i), expect[i]);
+  CHECK(memcmp(p + 28, "main", 5) == 0);
+  CHECK_U64(word(p + 33), 5);
+  CHECK(memcmp(p + 37, "work", 5) == 0);
+  p += 42;
+  uint32_t body[] = {0xac000000, 0, 1, /* head */ 1, 0, /* main */ 0, 1, 1,
+                     2u << 16, 0, 7, 0, /* call at 3 */ 3u << 16, /* work */ 1, 1, 0,
+                     1u << 16, 0, 5, 1, 0xae000000, 4, 0};
+  body[1] = (uint32_t)((sizeof body / 4 - 5) * 4); /* the section's bytes after its length */
+  for (unsigned i = 0; i < sizeof body / sizeof *body; i++)
+    CHECK_U64(word(p + 4 * i), body[i]);
+  CHECK_U64(len, 42 + sizeof body);
+  free(out);
+  xprof_lineprof_free(lp);
+}
+
+UNIT_TABLE(lineprof_tests) = {
+    {"lineprof/merging", merging}, {"lineprof/comdat", comdat}, {"lineprof/gcc-bytes", gcc_bytes},
+    UNIT_END};

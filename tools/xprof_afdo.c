@@ -1,0 +1,105 @@
+/*
+ * xprof_afdo - a profile as the compilers' own sample profiles: clang's
+ * text format (-fprofile-sample-use) or GCC's AutoFDO data
+ * (-fauto-profile).
+ *
+ *   xprof_afdo --llvm|--gcc -o FILE profile_directory
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tool_common.h"
+
+static const char usage[] =
+    "usage: xprof_afdo --llvm|--gcc -o FILE profile_directory\n"
+    "\n"
+    "Write the profile by source line, as the compilers' sample-based PGO\n"
+    "reads it: --llvm as clang's sample-profile text (clang\n"
+    "-fprofile-sample-use=FILE), --gcc as GCC's AutoFDO data (gcc\n"
+    "-fauto-profile=FILE).  Each function that ran is given its lines, as\n"
+    "offsets from the line of its declaration, with how often each ran,\n"
+    "and the code inlined into it under the call sites it replaced.\n"
+    "\n"
+    "The counts are the exact counts of a collect build built with -g;\n"
+    "the lines come from its coverage tables, which the collect build\n"
+    "keeps in its objects and program.\n";
+
+static char *find(void *ctx, const char *objpath) {
+  return tool_find_table(ctx, NULL, objpath, objpath);
+}
+
+/* Whether p holds counts that ran / time samples. */
+static int has_counts(const xprof_profile *p) {
+  for (uint32_t i = 0; i < p->n_objfiles; i++)
+    for (uint32_t k = 0; k < p->objfiles[i].n_procs; k++)
+      for (uint32_t c = 0; c < p->objfiles[i].procs[k].n_counters; c++)
+        if (p->objfiles[i].procs[k].counters[c])
+          return 1;
+  return 0;
+}
+
+static int write_out(const char *path, const xprof_lineprof *lp, int gcc) {
+  FILE *out = fopen(path, gcc ? "wb" : "w");
+  if (!out)
+    return tool_error("cannot write %s: %s", path, strerror(errno));
+  int rc = gcc ? xprof_lineprof_write_gcc(out, lp) : xprof_lineprof_write_llvm(out, lp);
+  if (fclose(out) != 0 || rc < 0) {
+    remove(path);
+    return tool_error("write error on %s", path);
+  }
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  tool_init("xprof_afdo");
+  if (tool_standard_options(argc, argv, usage))
+    return 0;
+  const char *out_path = NULL, *dir = NULL;
+  int format = -1; /* 1 gcc, 0 llvm */
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--llvm") == 0 || strcmp(argv[i], "--gcc") == 0)
+      format = argv[i][2] == 'g';
+    else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+      out_path = argv[++i];
+    else if (argv[i][0] == '-')
+      return tool_error("unknown option %s (see --help)", argv[i]);
+    else if (dir)
+      return tool_error("one profile directory, not %s and %s", dir, argv[i]);
+    else
+      dir = argv[i];
+  }
+  if (format < 0 || !out_path || !dir) {
+    fputs(usage, stderr);
+    return 1;
+  }
+  xprof_error err;
+  xprof_profile *p;
+  if (xprof_read_profile_dir(dir, &p, &err) < 0)
+    return tool_fail(&err);
+  if (!has_counts(p)) {
+    xprof_profile_free(p);
+    return tool_error("%s: no counts (did a program built with -xprofile=collect run?)", dir);
+  }
+  xprof_lineprof *lp;
+  if (xprof_lineprof_from_counts(p, find, (void *)dir, &lp, &err) < 0) {
+    xprof_profile_free(p);
+    return tool_fail(&err);
+  }
+  for (uint32_t k = 0; k < lp->n_notes; k++)
+    tool_error("%s", lp->notes[k]);
+  uint32_t n = 0;
+  int rc;
+  for (uint32_t k = 0; k < lp->n_funcs; k++)
+    n += lp->funcs[k].total > 0;
+  if (!n)
+    rc = tool_error("%s: no function that ran has source lines (built without -g?): nothing "
+                    "to write",
+                    dir);
+  else
+    rc = write_out(out_path, lp, format);
+  xprof_lineprof_free(lp);
+  xprof_profile_free(p);
+  return rc;
+}
