@@ -149,6 +149,10 @@
 /* xprof_abi_object.flags */
 #define XPROF_ABI_ATOMIC_COUNTERS 1u /* counters are updated atomically */
 #define XPROF_ABI_THREAD_COUNTERS 2u /* in per-thread copies of the arrays */
+/* No procedures: the object only starts the runtime in a program built
+ * without xprof (xprof_collect's preloaded library), whose profile holds
+ * the process's time samples and no object file of its own. */
+#define XPROF_ABI_SAMPLER_ONLY 4u
 
 /* ---- what a program linked with the runtime exports -------------------
  *

@@ -1,60 +1,87 @@
 #!/usr/bin/env bash
-# What the compilers' own sample-based PGO makes of xprof's exact counts
-# exported by xprof_afdo, against xprof's use build of the same training:
-# the benchmark programs built as bench_programs.sh builds them, trained
-# once by a collect build (-g, so that clang's tables have lines), then
-# built plain, as an xprof use build, and by the bare compiler with the
-# exported profile (gcc -fauto-profile, clang -fprofile-sample-use -g).
+# What the compilers' own sample-based PGO makes of xprof_afdo's exports,
+# against plain -O2 and xprof's use build of the same training: the
+# benchmark programs built as bench_programs.sh builds them, then
+#   plain    -O2
+#   use      an xprof use build (trained by a collect build with -g, so
+#            that clang's tables have lines)
+#   afdo     the bare compiler with those exact counts exported
+#            (gcc -fauto-profile, clang -g -fprofile-sample-use)
+#   sampled  the bare compiler with the time samples of a plain -O2 -g
+#            build run under xprof_collect on the training input, again
+#            and again for --sample-seconds (a sample per tick of CPU
+#            time: a few hundred a second)
 #   bench/bench_afdo.sh [--rounds N] [--compilers "gcc clang"]
-#                       [--programs "sqlite lua"]
+#                       [--programs "sqlite lua"] [--sample-seconds N]
 # Prints per program and compiler: CPU time of the measured input (median
 # of paired rounds, least of BENCH_REPEATS runs each) of each build, each
-# build against plain (median ratio, range), and the sample-profile build
-# against the xprof use build (median, range, rounds it was faster).
+# build against plain and against the use build (median ratio, range),
+# and the samples placed on lines.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-rounds=11 compilers="gcc clang" progs="sqlite lua"
+rounds=11 compilers="gcc clang" progs="sqlite lua" sample_seconds=30
 while (($#)); do
   case $1 in
     --rounds) rounds=$2; shift ;;
     --compilers) compilers=$2; shift ;;
     --programs) progs=$2; shift ;;
-    *) echo "usage: bench_afdo.sh [--rounds N] [--compilers LIST] [--programs LIST]" >&2; exit 2 ;;
+    --sample-seconds) sample_seconds=$2; shift ;;
+    *) echo "usage: bench_afdo.sh [--rounds N] [--compilers LIST] [--programs LIST] [--sample-seconds N]" >&2; exit 2 ;;
   esac
   shift
 done
 programs=$progs quick=0
 . "$here/programs.sh"
 
+collect_lib=$build/runtime/libxprof_collect.so
+# export CC PROFILE OUT: the profile as CC's sample profile; its flags.
+export_for() {
+  if [ "$1" = gcc ]; then
+    xprof_afdo --gcc -o "$3.afdo" "$2" >&2
+    echo "-fauto-profile=$3.afdo"
+  else
+    xprof_afdo --llvm -o "$3.prof" "$2" >&2
+    echo "-g -fprofile-sample-use=$3.prof"
+  fi
+}
+
 for prog in $progs; do
+  bin=$(binary "$prog")
   for cc in $compilers; do
     p=$work/p-$prog-$cc
-    for kind in plain use afdo; do mkdir -p "$work/$prog-$kind-$cc"; done
+    kinds="plain use afdo sampled"
+    for kind in $kinds; do mkdir -p "$work/$prog-$kind-$cc"; done
     "build_$prog" "$work/$prog-plain-$cc" "$cc" ""
     "build_$prog" "$work/$prog-use-$cc" "xprof-$cc" "-g -xprofile=collect:$p"
     "run_$prog" "$work/$prog-use-$cc" train > /dev/null
-    if [ "$cc" = gcc ]; then
-      xprof_afdo --gcc -o "$work/$prog-$cc.afdo" "$p.profile"
-      flags="-fauto-profile=$work/$prog-$cc.afdo"
-    else
-      xprof_afdo --llvm -o "$work/$prog-$cc.prof" "$p.profile"
-      flags="-g -fprofile-sample-use=$work/$prog-$cc.prof"
-    fi
+    flags=$(export_for "$cc" "$p.profile" "$work/$prog-$cc")
     "build_$prog" "$work/$prog-use-$cc" "xprof-$cc" "-xprofile=use:$p"
     "build_$prog" "$work/$prog-afdo-$cc" "$cc" "$flags"
-    for kind in plain use afdo; do
+    # Samples of a plain -O2 -g build; the profile directory of its own
+    # (the training's other commands write theirs there too, unused).
+    s=$work/samples-$prog-$cc
+    rm -rf "$s" && mkdir -p "$s"
+    "build_$prog" "$work/$prog-sampled-$cc" "$cc" "-g"
+    end=$((SECONDS + sample_seconds))
+    while ((SECONDS < end)); do
+      LD_PRELOAD=$collect_lib SUN_PROFDATA_SAMPLE=1 SUN_PROFDATA_DIR=$s \
+        "run_$prog" "$work/$prog-sampled-$cc" train > /dev/null
+    done
+    placed=$(xprof_afdo --gcc -o /dev/null "$s/$bin.profile" 2>&1 | grep -o '[0-9]* of [0-9]* samples' || echo "all samples")
+    flags=$(export_for "$cc" "$s/$bin.profile" "$work/$prog-$cc-sampled")
+    "build_$prog" "$work/$prog-sampled-$cc" "$cc" "$flags"
+    for kind in $kinds; do
       eval "run_$prog-$kind-$cc() { run_$prog $work/$prog-$kind-$cc run; }"
     done
-    time_runs "$rounds" "$prog-plain-$cc" "$prog-use-$cc" "$prog-afdo-$cc"
-    echo "$prog, $cc ($rounds rounds; CPU ms median (range); ratio to plain):"
-    for kind in plain use afdo; do
+    time_runs "$rounds" "$prog-plain-$cc" "$prog-use-$cc" "$prog-afdo-$cc" "$prog-sampled-$cc"
+    echo "$prog, $cc ($rounds rounds; CPU ms median (range); ratios: median (range)); $placed placed:"
+    for kind in $kinds; do
       read -r med lo hi < <(stats < "$work/times.$prog-$kind-$cc")
       read -r r rlo rhi < <(ratio_stats "$prog-$kind-$cc" "$prog-plain-$cc")
-      printf '  %-6s %8.1f (%.1f-%.1f)  / plain %s (%s-%s)\n' "$kind" \
+      read -r u ulo uhi < <(ratio_stats "$prog-$kind-$cc" "$prog-use-$cc")
+      printf '  %-8s %8.1f (%.1f-%.1f)  / plain %s (%s-%s)  / use %s (%s-%s)\n' "$kind" \
         "$(awk -v v="$med" 'BEGIN {print v * 1000}')" "$(awk -v v="$lo" 'BEGIN {print v * 1000}')" \
-        "$(awk -v v="$hi" 'BEGIN {print v * 1000}')" "$r" "$rlo" "$rhi"
+        "$(awk -v v="$hi" 'BEGIN {print v * 1000}')" "$r" "$rlo" "$rhi" "$u" "$ulo" "$uhi"
     done
-    read -r med lo hi < <(ratio_stats "$prog-afdo-$cc" "$prog-use-$cc")
-    echo "  sample-profile build / xprof use: $med ($lo-$hi), faster in $(rounds_faster "$prog-afdo-$cc" "$prog-use-$cc") of $rounds"
   done
 done

@@ -358,7 +358,8 @@ static xprof_profile *snapshot(const char *dir, char *const *obj_dirs,
   }
   size_t idx = 0;
   for (struct xprof_abi_object *o = rt_objects; o; o = o->next, idx++) {
-    if ((only && o != only) || !obj_dirs[idx] || strcmp(obj_dirs[idx], dir) != 0)
+    if ((only && o != only) || !obj_dirs[idx] || strcmp(obj_dirs[idx], dir) != 0 ||
+        (o->flags & XPROF_ABI_SAMPLER_ONLY))
       continue;
     int rc;
     if (xprof_find_objfile(c.p, o->path)) {

@@ -3,7 +3,7 @@
  * text format (-fprofile-sample-use) or GCC's AutoFDO data
  * (-fauto-profile).
  *
- *   xprof_afdo --llvm|--gcc -o FILE profile_directory
+ *   xprof_afdo --llvm|--gcc [--counts|--samples] -o FILE profile_directory
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,7 +13,7 @@
 #include "tool_common.h"
 
 static const char usage[] =
-    "usage: xprof_afdo --llvm|--gcc -o FILE profile_directory\n"
+    "usage: xprof_afdo --llvm|--gcc [--counts|--samples] -o FILE profile_directory\n"
     "\n"
     "Write the profile by source line, as the compilers' sample-based PGO\n"
     "reads it: --llvm as clang's sample-profile text (clang\n"
@@ -22,9 +22,13 @@ static const char usage[] =
     "offsets from the line of its declaration, with how often each ran,\n"
     "and the code inlined into it under the call sites it replaced.\n"
     "\n"
-    "The counts are the exact counts of a collect build built with -g;\n"
-    "the lines come from its coverage tables, which the collect build\n"
-    "keeps in its objects and program.\n";
+    "--counts takes the exact counts of a collect build (build it with -g;\n"
+    "the lines come from its coverage tables, which it keeps in its objects\n"
+    "and program).  --samples takes the time samples of a run under\n"
+    "xprof_collect(1) (or with SUN_PROFDATA_SAMPLE=1): each sample's line\n"
+    "and inline stack come from the sampled file's DWARF (build it with\n"
+    "-g).  Without either: the counts when the profile has any, else the\n"
+    "samples.\n";
 
 static char *find(void *ctx, const char *objpath) {
   return tool_find_table(ctx, NULL, objpath, objpath);
@@ -37,6 +41,13 @@ static int has_counts(const xprof_profile *p) {
       for (uint32_t c = 0; c < p->objfiles[i].procs[k].n_counters; c++)
         if (p->objfiles[i].procs[k].counters[c])
           return 1;
+  return 0;
+}
+
+static int has_samples(const xprof_profile *p) {
+  for (uint32_t i = 0; i < p->n_images; i++)
+    if (p->images[i].samples && !(p->images[i].flags & XPROF_IMAGE_OVERFLOW))
+      return 1;
   return 0;
 }
 
@@ -57,10 +68,12 @@ int main(int argc, char **argv) {
   if (tool_standard_options(argc, argv, usage))
     return 0;
   const char *out_path = NULL, *dir = NULL;
-  int format = -1; /* 1 gcc, 0 llvm */
+  int format = -1, samples = -1; /* format: 1 gcc, 0 llvm */
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--llvm") == 0 || strcmp(argv[i], "--gcc") == 0)
       format = argv[i][2] == 'g';
+    else if (strcmp(argv[i], "--counts") == 0 || strcmp(argv[i], "--samples") == 0)
+      samples = argv[i][2] == 's';
     else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
       out_path = argv[++i];
     else if (argv[i][0] == '-')
@@ -78,17 +91,30 @@ int main(int argc, char **argv) {
   xprof_profile *p;
   if (xprof_read_profile_dir(dir, &p, &err) < 0)
     return tool_fail(&err);
-  if (!has_counts(p)) {
+  if (samples < 0)
+    samples = !has_counts(p) && has_samples(p);
+  if (!samples && !has_counts(p)) {
     xprof_profile_free(p);
     return tool_error("%s: no counts (did a program built with -xprofile=collect run?)", dir);
   }
+  if (samples && !has_samples(p)) {
+    xprof_profile_free(p);
+    return tool_error("%s: no time samples (run the program under xprof_collect, or with "
+                      "SUN_PROFDATA_SAMPLE=1)",
+                      dir);
+  }
   xprof_lineprof *lp;
-  if (xprof_lineprof_from_counts(p, find, (void *)dir, &lp, &err) < 0) {
+  if ((samples ? xprof_lineprof_from_samples(p, &lp, &err)
+               : xprof_lineprof_from_counts(p, find, (void *)dir, &lp, &err)) < 0) {
     xprof_profile_free(p);
     return tool_fail(&err);
   }
   for (uint32_t k = 0; k < lp->n_notes; k++)
     tool_error("%s", lp->notes[k]);
+  if (samples && lp->placed < lp->samples)
+    tool_error("%s: %llu of %llu samples placed on lines (the others fell on code without "
+               "a line: files built without -g, code the compiler made, the overflow bin)",
+               dir, (unsigned long long)lp->placed, (unsigned long long)lp->samples);
   uint32_t n = 0;
   int rc;
   for (uint32_t k = 0; k < lp->n_funcs; k++)

@@ -22,7 +22,7 @@
 #include "internal.h"
 #include "xprof_views.h"
 
-static int note(xprof_lineprof *lp, char *msg) {
+int xprof_lineprof_note(xprof_lineprof *lp, char *msg) {
   if (!msg)
     return -1;
   if (xprof_grow((void **)&lp->notes, &lp->cap_notes, lp->n_notes, sizeof *lp->notes) < 0) {
@@ -58,19 +58,16 @@ static int init_func(xprof_lp_func *f, const char *name, const char *file, uint3
   return -1;
 }
 
-/* A new top-level function row; NULL when out of memory. */
-static xprof_lp_func *new_func(xprof_lineprof *lp, const char *name, const char *file,
-                               uint32_t decl_line) {
+xprof_lp_func *xprof_lineprof_func(xprof_lineprof *lp, const char *name, const char *file,
+                                   uint32_t decl_line) {
   if (xprof_grow((void **)&lp->funcs, &lp->cap_funcs, lp->n_funcs, sizeof *lp->funcs) < 0 ||
       init_func(&lp->funcs[lp->n_funcs], name, file, decl_line) < 0)
     return NULL;
   return &lp->funcs[lp->n_funcs++];
 }
 
-/* The instance of `name` inlined at line offset `offset` of f: the one
- * there, or a new one; NULL when out of memory. */
-static xprof_lp_func *callee_at(xprof_lp_func *f, uint32_t offset, const char *name,
-                                const char *file, uint32_t decl_line) {
+xprof_lp_func *xprof_lineprof_inlined(xprof_lp_func *f, uint32_t offset, const char *name,
+                                      const char *file, uint32_t decl_line) {
   for (uint32_t i = 0; i < f->n_calls; i++)
     if (f->calls[i].offset == offset && strcmp(f->calls[i].callee->name, name) == 0)
       return f->calls[i].callee;
@@ -99,7 +96,7 @@ static xprof_lp_func *instance(const xprof_cfgdump *t, uint32_t k, xprof_lp_func
       c->parent == XPROF_NO_LINE ? top : instance(t, c->parent, top, inst, oom);
   if (!caller || c->call_line < caller->decl_line)
     return NULL;
-  inst[k] = callee_at(caller, c->call_line - caller->decl_line, c->name,
+  inst[k] = xprof_lineprof_inlined(caller, c->call_line - caller->decl_line, c->name,
                       t->sources[c->file].path, c->decl_line);
   *oom |= !inst[k];
   return inst[k];
@@ -113,7 +110,7 @@ static int proc_lines(xprof_lineprof *lp, const xprof_cfgdump *t, const xprof_cf
                       const uint64_t *nodes) {
   if (c->decl_line == XPROF_NO_LINE || c->decl_file >= t->n_sources)
     return 1;
-  xprof_lp_func *f = new_func(lp, c->name, t->sources[c->decl_file].path, c->decl_line);
+  xprof_lp_func *f = xprof_lineprof_func(lp, c->name, t->sources[c->decl_file].path, c->decl_line);
   xprof_lp_func **inst = xprof_calloc((size_t)t->n_contexts + 1, sizeof *inst);
   if (!f || !inst) {
     xprof_free(inst);
@@ -144,11 +141,11 @@ static int add_object(xprof_lineprof *lp, const xprof_objfile *o, const char *ta
   xprof_cfgdump t;
   xprof_error err;
   if (!table)
-    return note(lp, xprof_format("%s: no coverage table (neither in the object file nor beside "
+    return xprof_lineprof_note(lp, xprof_format("%s: no coverage table (neither in the object file nor beside "
                                  "it, nor in the program): its procedures have no lines",
                                  o->path));
   if (xprof_table_read(table, o->path, owner, &t, &err) < 0)
-    return note(lp, xprof_format("%s", err.msg));
+    return xprof_lineprof_note(lp, xprof_format("%s", err.msg));
   uint32_t stale = 0, no_lines = 0;
   int rc = 0;
   for (uint32_t i = 0; i < t.n_procs && rc >= 0; i++) {
@@ -170,11 +167,11 @@ static int add_object(xprof_lineprof *lp, const xprof_objfile *o, const char *ta
   }
   if (rc < 0)
     return -1;
-  if (stale && note(lp, xprof_format("%s: %u procedure%s not as in the profile (rebuilt after "
+  if (stale && xprof_lineprof_note(lp, xprof_format("%s: %u procedure%s not as in the profile (rebuilt after "
                                      "the run?): left out",
                                      table, stale, xprof_plural(stale))) < 0)
     return -1;
-  if (no_lines && note(lp, xprof_format("%s: %u procedure%s without source lines (compiled "
+  if (no_lines && xprof_lineprof_note(lp, xprof_format("%s: %u procedure%s without source lines (compiled "
                                         "without -g?): left out",
                                         table, no_lines, xprof_plural(no_lines))) < 0)
     return -1;
@@ -308,7 +305,7 @@ static int same_place(const xprof_lp_func *a, const xprof_lp_func *b) {
 
 int xprof_lineprof_finish(xprof_lineprof *lp) {
   for (uint32_t i = 0; i < lp->n_funcs; i++)
-    if (settle(&lp->funcs[i], 0) < 0)
+    if (settle(&lp->funcs[i], lp->from_samples) < 0)
       return -1;
   if (lp->n_funcs > 1)
     xprof_sort(lp->funcs, lp->n_funcs, sizeof *lp->funcs, func_cmp);
@@ -333,7 +330,7 @@ int xprof_lineprof_finish(xprof_lineprof *lp) {
   }
   lp->n_funcs = k;
   if (clashes &&
-      note(lp, xprof_format("%u function%s share a name with another declared elsewhere "
+      xprof_lineprof_note(lp, xprof_format("%u function%s share a name with another declared elsewhere "
                             "(same-named static functions; e.g. %s): a sample profile names "
                             "functions only, the busiest of each name is kept",
                             clashes, xprof_plural(clashes), clash)) < 0)

@@ -26,7 +26,10 @@
  *   0xae000000 length 0                          (the module section: none)
  *
  * The lengths are not checked by GCC 12's reader; they are written as
- * the section's bytes after the length word.
+ * the section's bytes after the length word.  The first name is empty and
+ * named by no function: GCC 12 asserts that an index it looks a name up
+ * by is above 0 (string_table::get_name), and stops with an internal
+ * compiler error on a function whose name is the first.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -118,9 +121,10 @@ static int str_cmp(const void *a, const void *b) {
   return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* The index of a collected name: 1 and on (see above). */
 static uint32_t name_index(const names *t, const char *name) {
   const char **at = bsearch(&name, t->v, t->n, sizeof *t->v, str_cmp);
-  return (uint32_t)(at - t->v);
+  return (uint32_t)(at - t->v) + 1;
 }
 
 /* One function instance: its name, positions and inlined call sites. */
@@ -168,7 +172,7 @@ int xprof_lineprof_write_gcc(FILE *out, const xprof_lineprof *lp) {
     if (!k || strcmp(t.v[k - 1], t.v[i]) != 0)
       t.v[k++] = t.v[i];
   t.n = k;
-  uint64_t names_bytes = 4;
+  uint64_t names_bytes = 4 + 5;
   for (uint32_t i = 0; i < t.n; i++)
     names_bytes += 4 + strlen(t.v[i]) + 1;
   put32(out, AFDO_MAGIC);
@@ -176,7 +180,9 @@ int xprof_lineprof_write_gcc(FILE *out, const xprof_lineprof *lp) {
   put32(out, 0);
   put32(out, AFDO_TAG_NAMES);
   put32(out, (uint32_t)names_bytes);
-  put32(out, t.n);
+  put32(out, t.n + 1);
+  put32(out, 1); /* the empty name at index 0 */
+  fputc(0, out);
   for (uint32_t i = 0; i < t.n; i++) {
     size_t len = strlen(t.v[i]) + 1;
     put32(out, (uint32_t)len);

@@ -119,6 +119,47 @@ void xprof_line_table_free(xprof_line_table *t);
 int xprof_line_address(const xprof_line_table *t, uint64_t lo, uint64_t hi, const char *source,
                        uint32_t line, uint64_t *addr);
 
+/* An ELF file's function instances from its DWARF (.debug_info, versions
+ * 2-5): each subprogram with code, and after it, in the order of the
+ * debugging information, the subroutines inlined into it, each with its
+ * code ranges, name (the linkage name, else the name; from its abstract
+ * origin or specification when it has none of its own), declaration line
+ * and, inlined, the line of the call it replaced. */
+typedef struct xprof_dwarf_range {
+  uint64_t lo, hi;
+} xprof_dwarf_range;
+
+typedef struct xprof_dwarf_scope {
+  const char *name;   /* NULL: none found */
+  uint32_t decl_line; /* 0: unknown */
+  uint32_t call_line; /* inlined: in the function of `parent` */
+  uint32_t parent;    /* the scope it is inlined into; UINT32_MAX: a subprogram */
+  uint32_t end;       /* the index past the scopes inlined into it */
+  uint32_t first_range, n_ranges;
+} xprof_dwarf_scope;
+
+typedef struct xprof_dwarf_info {
+  xprof_dwarf_scope *scopes;
+  uint32_t n_scopes, cap_scopes;
+  xprof_dwarf_range *ranges;
+  uint32_t n_ranges, cap_ranges;
+  const unsigned char *buf; /* the file's bytes, which the names point into */
+  unsigned char *owned;     /* the same, when read by xprof_dwarf_info_read */
+} xprof_dwarf_info;
+
+/* Read the function instances of a file (the names point into buf, which
+ * must outlive the result), or of the file at path; 0, or -1 with err
+ * naming the file and the problem. */
+int xprof_dwarf_info_parse(const char *name, const unsigned char *buf, size_t len,
+                           xprof_dwarf_info **out, xprof_error *err);
+int xprof_dwarf_info_read(const char *path, xprof_dwarf_info **out, xprof_error *err);
+void xprof_dwarf_info_free(xprof_dwarf_info *d);
+/* The inline stack at addr: the subprogram whose code it is, then the
+ * subroutines inlined into it that hold addr, outermost first, as scope
+ * indices in stack (at most max); how many (0: no function holds it). */
+uint32_t xprof_dwarf_inline_stack(const xprof_dwarf_info *d, uint64_t addr, uint32_t *stack,
+                                  uint32_t max);
+
 /* ---- time by function (attribute.c) ----------------------------------- */
 
 /* The samples of a profile's images given to the functions of the
@@ -404,6 +445,8 @@ typedef struct xprof_lineprof {
   uint32_t n_funcs, cap_funcs;
   char **notes; /* what could not be placed, and why */
   uint32_t n_notes, cap_notes;
+  int from_samples; /* counts are time samples: a line's add up */
+  uint64_t samples, placed; /* from_samples: all of them, and those on a line */
 } xprof_lineprof;
 
 /* The line profile of p's exact counts, by the coverage tables `find`
@@ -411,8 +454,25 @@ typedef struct xprof_lineprof {
  * has no table or no lines is in the notes. */
 int xprof_lineprof_from_counts(xprof_profile *p, xprof_table_finder find, void *ctx,
                                xprof_lineprof **out, xprof_error *err);
-/* Add a line count to f (kept sorted by xprof_lineprof_finish); 0 or -1. */
+/* The line profile of p's time samples (SUN_PROFDATA_SAMPLE=1, or a run
+ * under xprof_collect): each sampled address's line from the line table
+ * of the file sampled (or its separate debug file by build-id), under
+ * the inline stack its debugging information gives.  A file that
+ * changed since the run, or has no line table, is left out with a note.
+ * 0, or -1 when out of memory. */
+int xprof_lineprof_from_samples(const xprof_profile *p, xprof_lineprof **out, xprof_error *err);
+/* Building one: a new top-level function (names copied; the pointer
+ * lasts until the next new function), the instance of callee `name`
+ * inlined at line offset `offset` of f (found, or made), a line count
+ * (kept sorted by xprof_lineprof_finish).  NULL, or -1, when out of
+ * memory. */
+xprof_lp_func *xprof_lineprof_func(xprof_lineprof *lp, const char *name, const char *file,
+                                   uint32_t decl_line);
+xprof_lp_func *xprof_lineprof_inlined(xprof_lp_func *f, uint32_t offset, const char *name,
+                                      const char *file, uint32_t decl_line);
 int xprof_lineprof_add(xprof_lp_func *f, uint32_t offset, uint32_t discr, uint64_t count);
+/* A note (msg xprof_malloc'd, taken; NULL: out of memory); 0 or -1. */
+int xprof_lineprof_note(xprof_lineprof *lp, char *msg);
 /* Sort the functions by name and their lines and calls by offset, merging
  * repeats: a name seen twice adds up (copies of one static or inline
  * function),

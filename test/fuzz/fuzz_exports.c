@@ -1,10 +1,10 @@
 /*
  * fuzz_exports.c - libFuzzer target for the readers of other profilers'
- * files: gmon.out, DCPI profile files, ELF symbol tables and DWARF line
- * tables.  The first
+ * files: gmon.out, DCPI profile files, ELF symbol tables, DWARF line
+ * tables and function instances (.debug_info).  The first
  * byte picks the reader.  What a reader accepts must survive a round
  * trip through its writer (gmon.out and DCPI) or answer lookups within
- * bounds (ELF).
+ * bounds (ELF, DWARF).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +62,29 @@ static void dcpi(const uint8_t *data, size_t size) {
   xprof_dcpi_free(&d);
 }
 
+/* Function instances: a tree in order, ranges in bounds, and an inline
+ * stack at each range's start that begins with a subprogram and follows
+ * parents. */
+static void dwarf_info(const uint8_t *data, size_t size) {
+  xprof_dwarf_info *d;
+  xprof_error err;
+  if (xprof_dwarf_info_parse("fuzz", data, size, &d, &err) < 0)
+    return;
+  for (uint32_t i = 0; i < d->n_scopes; i++) {
+    const xprof_dwarf_scope *s = &d->scopes[i];
+    if ((s->parent != UINT32_MAX && s->parent >= i) || s->end <= i || s->end > d->n_scopes ||
+        s->first_range + s->n_ranges > d->n_ranges || !s->n_ranges)
+      abort();
+    uint32_t stack[16];
+    uint32_t n = xprof_dwarf_inline_stack(d, d->ranges[s->first_range].lo, stack, 16);
+    for (uint32_t k = 0; k < n; k++)
+      if (stack[k] >= d->n_scopes || (k == 0) != (d->scopes[stack[k]].parent == UINT32_MAX) ||
+          (k && d->scopes[stack[k]].parent != stack[k - 1]))
+        abort();
+  }
+  xprof_dwarf_info_free(d);
+}
+
 static void elf(const uint8_t *data, size_t size) {
   xprof_elf *e;
   xprof_error err;
@@ -86,6 +109,7 @@ static void elf(const uint8_t *data, size_t size) {
     }
     xprof_line_table_free(t);
   }
+  dwarf_info(data, size);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

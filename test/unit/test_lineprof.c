@@ -110,20 +110,23 @@ static void gcc_bytes(void) {
   CHECK(xprof_lineprof_write_gcc(f, lp) == 0);
   fclose(f);
   const unsigned char *p = (const unsigned char *)out;
-  uint32_t expect[] = {0x67636461, 2, 0, 0xaa000000, 4 + 9 + 9, 2, 5};
+  /* An empty name first: GCC 12 cannot look up index 0. */
+  uint32_t expect[] = {0x67636461, 2, 0, 0xaa000000, 4 + 5 + 9 + 9, 3, 1};
   for (unsigned i = 0; i < sizeof expect / sizeof *expect; i++)
     CHECK_U64(word(p + 4 * i), expect[i]);
-  CHECK(memcmp(p + 28, "main", 5) == 0);
-  CHECK_U64(word(p + 33), 5);
-  CHECK(memcmp(p + 37, "work", 5) == 0);
-  p += 42;
-  uint32_t body[] = {0xac000000, 0, 1, /* head */ 1, 0, /* main */ 0, 1, 1,
-                     2u << 16, 0, 7, 0, /* call at 3 */ 3u << 16, /* work */ 1, 1, 0,
+  CHECK(p[28] == 0);
+  CHECK_U64(word(p + 29), 5);
+  CHECK(memcmp(p + 33, "main", 5) == 0);
+  CHECK_U64(word(p + 38), 5);
+  CHECK(memcmp(p + 42, "work", 5) == 0);
+  p += 47;
+  uint32_t body[] = {0xac000000, 0, 1, /* head */ 1, 0, /* main */ 1, 1, 1,
+                     2u << 16, 0, 7, 0, /* call at 3 */ 3u << 16, /* work */ 2, 1, 0,
                      1u << 16, 0, 5, 1, 0xae000000, 4, 0};
   body[1] = (uint32_t)((sizeof body / 4 - 5) * 4); /* the section's bytes after its length */
   for (unsigned i = 0; i < sizeof body / sizeof *body; i++)
     CHECK_U64(word(p + 4 * i), body[i]);
-  CHECK_U64(len, 42 + sizeof body);
+  CHECK_U64(len, 47 + sizeof body);
   free(out);
   xprof_lineprof_free(lp);
 }
