@@ -541,6 +541,16 @@ static void rebuild_call_graph(void) {
   }
 }
 
+/* The module's calls section (-xprofile_order): what r recorded, or, r
+ * just begun, an empty one that tells the link the object was compiled
+ * for the order. */
+static void add_calls_section(xprof_calls *r) {
+  char *a = xprof_calls_end(r);
+  if (a)
+    symtab->finalize_toplevel_asm(build_string((int)strlen(a), a));
+  xprof_free(a);
+}
+
 void xp_use_execute(void) {
   /* Every function gets the profile id GCC's own profiling gives it
    * (tree-profile.cc), which link-time promotion looks targets up by
@@ -554,6 +564,8 @@ void xp_use_execute(void) {
   xprof_use u;
   if (!xprof_use_open(&u, &xp_opts, &xp_diag, xp_object_path(), shipped, n_shipped,
                       has_functions())) {
+    if (xp_opts.order)
+      add_calls_section(xprof_calls_begin());
     xprof_use_close(&u);
     return;
   }
@@ -587,10 +599,7 @@ void xp_use_execute(void) {
   global_dc->dc_inhibit_warnings = inhibit;
   split_functions_with_profile();
   u.st.promoted = make_promotions_speculative();
-  char *a = xprof_calls_end(calls);
-  if (a)
-    symtab->finalize_toplevel_asm(build_string((int)strlen(a), a));
-  xprof_free(a);
+  add_calls_section(calls);
   calls = NULL;
   xprof_use_close(&u);
 }

@@ -555,6 +555,16 @@ static void warn_unreturned(use_ctx *u) {
   u->unreturned_fns = NULL;
 }
 
+/* The module's calls section (-xprofile_order): what r recorded, or, r
+ * just begun, an empty one that tells the link the object was compiled
+ * for the order. */
+static void add_calls_section(LLVMModuleRef m, xprof_calls *r) {
+  char *a = xprof_calls_end(r);
+  if (a)
+    LLVMAppendModuleInlineAsm(m, a, strlen(a));
+  xprof_free(a);
+}
+
 int xl_run_use(LLVMModuleRef m, const xprof_options *o) {
   xl_take_shipped(m);
   use_ctx u = {0};
@@ -569,6 +579,8 @@ int xl_run_use(LLVMModuleRef m, const xprof_options *o) {
   size_t n_shipped;
   const char *shipped = xl_shipped_data(m, &n_shipped);
   if (!xprof_use_open(&u.u, o, &u.d, objpath, shipped, n_shipped, has_functions(m, o))) {
+    if (o->order)
+      add_calls_section(m, xprof_calls_begin());
     xprof_use_close(&u.u);
     free(objpath);
     return 0;
@@ -585,10 +597,7 @@ int xl_run_use(LLVMModuleRef m, const xprof_options *o) {
   for (uint32_t i = 0; i < n_solved; i++)
     apply(&u, &all[i]);
   xl_hotness_close(u.hotness);
-  char *calls = xprof_calls_end(u.calls);
-  if (calls)
-    LLVMAppendModuleInlineAsm(m, calls, strlen(calls));
-  xprof_free(calls);
+  add_calls_section(m, u.calls);
   free(all);
   keep_label_differences_whole(m);
   xprof_use_close(&u.u);

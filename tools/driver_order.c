@@ -110,6 +110,8 @@ static char *order_file(const struct command *c, xprof_linker l) {
   } else if (!objects) {
     note("no object of this link was compiled with -xprofile=use and -xprofile_order: "
          "nothing to order");
+  } else if (!n) {
+    note("no function of this link ran in the training: nothing to order");
   }
   char *path = NULL;
   if (n) {

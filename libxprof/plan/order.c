@@ -27,7 +27,6 @@ struct xprof_calls {
   FILE *f; /* a memory stream */
   char *buf;
   size_t len;
-  int any;
 };
 
 xprof_calls *xprof_calls_begin(void) {
@@ -58,7 +57,6 @@ void xprof_calls_function(xprof_calls *r, const char *name, const uint64_t *node
   for (uint32_t k = 2; k < n_nodes; k++)
     blocks = xprof_sat_add(blocks, node_count[k]);
   fprintf(r->f, "F %" PRIu64 " %" PRIu64 " %s\n", node_count[XPROF_ENTRY], blocks, name);
-  r->any = 1;
   for (uint32_t i = 0; records && i < records->n_vp_records; i++)
     if (records->vp[i].type == XPROF_VP_PROC)
       for (uint32_t k = 0; k < n_values; k++)
@@ -74,7 +72,7 @@ char *xprof_calls_end(xprof_calls *r) {
   if (!r)
     return NULL;
   char *a = NULL;
-  if (fclose(r->f) == 0 && r->any)
+  if (fclose(r->f) == 0)
     a = xprof_plan_section_asm(XPROF_CALLS_SECTION, "e", r->buf, r->len);
   free(r->buf); /* open_memstream's */
   xprof_free(r);

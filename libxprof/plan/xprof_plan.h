@@ -558,7 +558,9 @@ char *xprof_plan_section_asm(const char *section, const char *flags, const char 
  *                                        direct and through pointers)
  * The driver reads it from the objects of the link and orders the
  * functions.  Recording: begin; per function its F, then its calls; end
- * gives the asm to add to the module (NULL when nothing ran). */
+ * gives the asm to add to the module (NULL when out of memory).  An
+ * object none of whose functions ran still gets the section, with the
+ * magic line alone: the link can tell it was compiled for the order. */
 #define XPROF_CALLS_SECTION ".xprof.calls"
 #define XPROF_CALLS_MAGIC "XPCALLS 1"
 typedef struct xprof_calls xprof_calls;
