@@ -4,16 +4,19 @@
  * (-fauto-profile).
  *
  *   xprof_afdo --llvm|--gcc [--counts|--samples] -o FILE profile_directory
+ *   xprof_afdo --llvm|--gcc -o FILE sample-profile.txt
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "tool_common.h"
 
 static const char usage[] =
     "usage: xprof_afdo --llvm|--gcc [--counts|--samples] -o FILE profile_directory\n"
+    "       xprof_afdo --llvm|--gcc -o FILE sample-profile.txt\n"
     "\n"
     "Write the profile by source line, as the compilers' sample-based PGO\n"
     "reads it: --llvm as clang's sample-profile text (clang\n"
@@ -28,7 +31,11 @@ static const char usage[] =
     "xprof_collect(1) (or with SUN_PROFDATA_SAMPLE=1): each sample's line\n"
     "and inline stack come from the sampled file's DWARF (build it with\n"
     "-g).  Without either: the counts when the profile has any, else the\n"
-    "samples.\n";
+    "samples.\n"
+    "\n"
+    "Given a file instead of a profile directory, xprof_afdo reads it as\n"
+    "clang's sample-profile text (its own, AutoFDO's create_llvm_prof's,\n"
+    "llvm-profdata's --text) and writes it in the format asked for.\n";
 
 static char *find(void *ctx, const char *objpath) {
   return tool_find_table(ctx, NULL, objpath, objpath);
@@ -63,6 +70,24 @@ static int write_out(const char *path, const xprof_lineprof *lp, int gcc) {
   return 0;
 }
 
+/* A sample-profile text file as the format asked for. */
+static int convert(const char *path, const char *out_path, int gcc) {
+  unsigned char *buf;
+  size_t len;
+  xprof_error err;
+  xprof_lineprof *lp;
+  if (xprof_slurp(path, &buf, &len, &err) < 0)
+    return tool_fail(&err);
+  int rc = xprof_lineprof_read_llvm(path, (const char *)buf, len, &lp, &err);
+  xprof_free(buf);
+  if (rc < 0)
+    return tool_fail(&err);
+  rc = lp->n_funcs ? write_out(out_path, lp, gcc)
+                   : tool_error("%s: no function in it: nothing to write", path);
+  xprof_lineprof_free(lp);
+  return rc;
+}
+
 int main(int argc, char **argv) {
   tool_init("xprof_afdo");
   if (tool_standard_options(argc, argv, usage))
@@ -86,6 +111,12 @@ int main(int argc, char **argv) {
   if (format < 0 || !out_path || !dir) {
     fputs(usage, stderr);
     return 1;
+  }
+  struct stat st;
+  if (stat(dir, &st) == 0 && S_ISREG(st.st_mode)) {
+    if (samples >= 0)
+      return tool_error("--counts and --samples are for profile directories, not %s", dir);
+    return convert(dir, out_path, format);
   }
   xprof_error err;
   xprof_profile *p;

@@ -330,10 +330,12 @@ int xprof_lineprof_finish(xprof_lineprof *lp) {
   }
   lp->n_funcs = k;
   if (clashes &&
-      xprof_lineprof_note(lp, xprof_format("%u function%s share a name with another declared elsewhere "
-                            "(same-named static functions; e.g. %s): a sample profile names "
-                            "functions only, the busiest of each name is kept",
-                            clashes, xprof_plural(clashes), clash)) < 0)
+      xprof_lineprof_note(lp, xprof_format("%u function%s a name with another declared "
+                                           "elsewhere (same-named static functions; e.g. %s): a "
+                                           "sample profile names functions only, the busiest of "
+                                           "each name is kept",
+                                           clashes, clashes == 1 ? " shares" : "s share",
+                                           clash)) < 0)
     return -1;
   return 0;
 }

@@ -33,6 +33,7 @@
  */
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "internal.h"
 #include "xprof_views.h"
@@ -82,6 +83,139 @@ int xprof_lineprof_write_llvm(FILE *out, const xprof_lineprof *lp) {
     llvm_body(out, f, 1);
   }
   return ferror(out) ? -1 : 0;
+}
+
+/* ---- reading clang's text ---------------------------------------------------- */
+
+/* The fields of a body line: "OFFSET[.DISCR]: COUNT [TARGET:COUNT...]" or
+ * "OFFSET[.DISCR]: CALLEE:TOTAL" (an inlined call site; *callee set,
+ * *callee_len its length).  0, or -1 when it is neither. */
+static int body_line(const char *p, const char *end, uint32_t *offset, uint32_t *discr,
+                     uint64_t *count, const char **callee, size_t *callee_len) {
+  char *q;
+  unsigned long long v = strtoull(p, &q, 10);
+  if (q == p || v > 0xffffffffu)
+    return -1;
+  *offset = (uint32_t)v;
+  *discr = 0;
+  if (*q == '.') {
+    const char *d = q + 1;
+    v = strtoull(d, &q, 10);
+    if (q == d || v > 0xffffffffu)
+      return -1;
+    *discr = (uint32_t)v;
+  }
+  if (*q != ':' || q[1] != ' ')
+    return -1;
+  p = q + 2;
+  *callee = NULL;
+  if (p < end && *p >= '0' && *p <= '9') {
+    *count = strtoull(p, &q, 10);
+    return q > p ? 0 : -1; /* indirect-call targets after it are not kept */
+  }
+  const char *colon = NULL; /* the last ':' on the line */
+  for (const char *c = p; c < end; c++)
+    if (*c == ':')
+      colon = c;
+  if (!colon || colon == p)
+    return -1;
+  *callee = p;
+  *callee_len = (size_t)(colon - p);
+  *count = strtoull(colon + 1, &q, 10);
+  return q > colon + 1 ? 0 : -1;
+}
+
+/* "NAME:TOTAL:HEAD": a new function; 0 or -1. */
+static int head_line(xprof_lineprof *lp, const char *p, const char *end, xprof_lp_func **f,
+                     int *oom) {
+  const char *c2 = NULL, *c1 = NULL;
+  for (const char *c = p; c < end; c++)
+    if (*c == ':') {
+      c1 = c2;
+      c2 = c;
+    }
+  if (!c1 || c1 == p || p[0] == '[')
+    return -1; /* context-sensitive profiles ("[main:1 @ f]") are not read */
+  char *q;
+  uint64_t head = strtoull(c2 + 1, &q, 10);
+  if (q == c2 + 1)
+    return -1;
+  char *name = xprof_format("%.*s", (int)(c1 - p), p);
+  *f = name ? xprof_lineprof_func(lp, name, NULL, 0) : NULL;
+  xprof_free(name);
+  if (!*f) {
+    *oom = 1;
+    return -1;
+  }
+  (*f)->head = head;
+  return 0;
+}
+
+int xprof_lineprof_read_llvm(const char *name, const char *text, size_t len,
+                             xprof_lineprof **out, xprof_error *err) {
+  enum { MAX_DEPTH = 64 };
+  xprof_lineprof *lp = xprof_calloc(1, sizeof *lp);
+  *out = NULL;
+  if (!lp)
+    return xprof_fail_nomem(err, name);
+  lp->from_samples = 1;
+  xprof_lp_func *stack[MAX_DEPTH];
+  uint32_t have = 0; /* the depths the stack holds */
+  unsigned long lineno = 0;
+  int oom = 0, bad = 0;
+  for (const char *p = text, *stop = text + len; p < stop && !oom && !bad;) {
+    const char *nl = memchr(p, '\n', (size_t)(stop - p));
+    const char *end = nl ? nl : stop;
+    lineno++;
+    uint32_t depth = 0;
+    while (p + depth < end && p[depth] == ' ')
+      depth++;
+    const char *q = p + depth;
+    if (q < end && end[-1] == '\r')
+      end--;
+    if (q == end || *q == '#' || *q == '!') { /* blank, comment, metadata */
+    } else if (depth == 0) {
+      bad = head_line(lp, q, end, &stack[0], &oom) < 0;
+      have = 1;
+    } else if (depth > have || depth >= MAX_DEPTH) {
+      bad = 1;
+    } else {
+      uint32_t off, discr;
+      uint64_t count;
+      const char *callee;
+      size_t n;
+      if (body_line(q, end, &off, &discr, &count, &callee, &n) < 0) {
+        bad = 1;
+      } else if (!callee) {
+        oom = xprof_lineprof_add(stack[depth - 1], off, discr, count) < 0;
+        have = depth;
+      } else {
+        char *cname = xprof_format("%.*s", (int)n, callee);
+        xprof_lp_func *c = cname ? xprof_lineprof_inlined(stack[depth - 1], off, cname, NULL, 0)
+                                 : NULL;
+        xprof_free(cname);
+        oom = !c;
+        if (c) {
+          stack[depth] = c;
+          have = depth + 1;
+        }
+      }
+    }
+    p = nl ? nl + 1 : stop;
+  }
+  if (!oom && !bad && xprof_lineprof_finish(lp) < 0)
+    oom = 1;
+  if (oom || bad) {
+    xprof_lineprof_free(lp);
+    return oom ? xprof_fail_nomem(err, name)
+               : xprof_fail(err, XPROF_ERR_FORMAT,
+                            "%s:%lu: not a line of clang's sample-profile text (NAME:TOTAL:HEAD, "
+                            "then OFFSET: COUNT or OFFSET: CALLEE:TOTAL, one space further in "
+                            "per inlined call)",
+                            name, lineno);
+  }
+  *out = lp;
+  return 0;
 }
 
 /* ---- GCC ------------------------------------------------------------------ */

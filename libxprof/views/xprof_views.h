@@ -487,6 +487,13 @@ void xprof_lineprof_free(xprof_lineprof *lp);
  * " OFFSET: CALLEE:TOTAL" per inlined call, its lines one space further
  * in. */
 int xprof_lineprof_write_llvm(FILE *out, const xprof_lineprof *lp);
+/* Read clang's sample-profile text (as written above, or by AutoFDO's
+ * create_llvm_prof or llvm-profdata --text): len bytes of text, `name`
+ * in messages.  Indirect-call targets and metadata lines are passed
+ * over; context-sensitive profiles are refused.  0, or -1 with err
+ * naming the line. */
+int xprof_lineprof_read_llvm(const char *name, const char *text, size_t len,
+                             xprof_lineprof **out, xprof_error *err);
 /* GCC's AutoFDO data (-fauto-profile=FILE), version 2 of the gcov
  * container as GCC 12 reads it. */
 int xprof_lineprof_write_gcc(FILE *out, const xprof_lineprof *lp);

@@ -287,7 +287,111 @@ static void dead_ends(void) {
     CHECK_U64(solved[i], truth[i]);
 }
 
+
+/* ---- inferring a flow from estimates (infer.c) ---------------------------- */
+
+/* Whether counts are a flow: every block's in equals its out, and what
+ * leaves ENTRY reaches EXIT. */
+static int is_flow(uint32_t n_nodes, const xprof_edge *e, uint32_t n_edges, const uint64_t *c) {
+  int64_t bal[64] = {0};
+  for (uint32_t k = 0; k < n_edges; k++) {
+    bal[e[k].src] -= (int64_t)c[k];
+    bal[e[k].dst] += (int64_t)c[k];
+  }
+  for (uint32_t v = 2; v < n_nodes; v++)
+    if (bal[v])
+      return 0;
+  return bal[XPROF_ENTRY] + bal[XPROF_EXIT] == 0;
+}
+
+/* The node counts of edge counts: what flows into each (ENTRY: out). */
+static void node_counts_of(uint32_t n_nodes, const xprof_edge *e, uint32_t n_edges,
+                           const uint64_t *c, uint64_t *node) {
+  for (uint32_t v = 0; v < n_nodes; v++)
+    node[v] = 0;
+  for (uint32_t k = 0; k < n_edges; k++) {
+    node[e[k].dst] += c[k];
+    if (e[k].src == XPROF_ENTRY)
+      node[XPROF_ENTRY] += c[k];
+  }
+}
+
+/* A diamond with one estimate missing, and a loop whose body is
+ * estimated above what its header lets in. */
+static void infer_small(void) {
+  const xprof_edge d[] = {{0, 2, 0, 0, 0}, {2, 3, 0, 0, 0}, {2, 4, 0, 0, 0},
+                          {3, 5, 0, 0, 0}, {4, 5, 0, 0, 0}, {5, 1, 0, 0, 0}};
+  uint64_t w[6] = {10, 10, 10, 7, 0, 10}, ec[6], nc[6];
+  unsigned char known[6] = {1, 1, 1, 1, 0, 1};
+  CHECK(xprof_infer_flow(6, d, 6, w, known, ec, nc) == 0);
+  CHECK(is_flow(6, d, 6, ec));
+  CHECK_U64(nc[4], 3);
+  CHECK_U64(ec[1], 7);
+  CHECK_U64(ec[2], 3);
+  /* ENTRY -> 2 (header) -> 3 (body) -> 2, 2 -> EXIT. */
+  const xprof_edge l[] = {{0, 2, 0, 0, 0}, {2, 3, 0, 0, 0}, {3, 2, 0, 0, 0}, {2, 1, 0, 0, 0}};
+  uint64_t lw[4] = {1, 1, 101, 100};
+  CHECK(xprof_infer_flow(4, l, 4, lw, NULL, ec, nc) == 0); /* nothing known: no flow */
+  CHECK_U64(ec[0] + ec[1] + ec[2] + ec[3], 0);
+  unsigned char all[4] = {1, 1, 1, 1};
+  CHECK(xprof_infer_flow(4, l, 4, lw, all, ec, nc) == 0);
+  CHECK_U64(ec[1], 100);
+  CHECK_U64(ec[3], 1);
+  lw[3] = 150; /* the body above its header: a flow all the same */
+  CHECK(xprof_infer_flow(4, l, 4, lw, all, ec, nc) == 0);
+  CHECK(is_flow(4, l, 4, ec));
+  CHECK(nc[2] >= 101 && nc[3] >= 100 && nc[3] <= 150);
+  CHECK_U64(nc[2], nc[3] + ec[3]);
+  /* Too large to keep exact. */
+  lw[2] = UINT64_MAX / 2;
+  CHECK(xprof_infer_flow(4, l, 4, lw, all, ec, nc) == -1);
+}
+
+/* Random graphs: exact estimates give back the node counts; noisy and
+ * missing ones a flow that departs no more from them, at the solver's
+ * costs, than the true counts do. */
+static void infer_random(void) {
+  xprof_edge e[200];
+  uint64_t truth[200], ec[200], nc[64], true_node[64], w[64];
+  unsigned char known[64];
+  for (int round = 0; round < 200; round++) {
+    uint32_t n_nodes = 4 + (uint32_t)(rng() % 40);
+    uint32_t n_edges = random_cfg(n_nodes, e, n_nodes + (uint32_t)(rng() % (2 * n_nodes)));
+    simulate(n_nodes, e, n_edges, 1 + (uint32_t)(rng() % 30), truth);
+    node_counts_of(n_nodes, e, n_edges, truth, true_node);
+    for (uint32_t v = 0; v < n_nodes; v++) {
+      w[v] = true_node[v];
+      known[v] = 1;
+    }
+    CHECK(xprof_infer_flow(n_nodes, e, n_edges, w, known, ec, nc) == 0);
+    CHECK(is_flow(n_nodes, e, n_edges, ec));
+    for (uint32_t v = 0; v < n_nodes; v++)
+      if (v != XPROF_EXIT)
+        CHECK_U64(nc[v], true_node[v]);
+    /* Noise: a third of the estimates off by up to half, a fifth unknown. */
+    for (uint32_t v = 0; v < n_nodes; v++) {
+      known[v] = rng() % 5 != 0;
+      w[v] = rng() % 3 ? true_node[v] : true_node[v] / 2 + rng() % (true_node[v] + 1);
+    }
+    CHECK(xprof_infer_flow(n_nodes, e, n_edges, w, known, ec, nc) == 0);
+    CHECK(is_flow(n_nodes, e, n_edges, ec));
+    uint64_t dev_inferred = 0, dev_true = 0, edges_inferred = 0, edges_true = 0;
+    for (uint32_t v = 0; v < n_nodes; v++)
+      if (known[v]) {
+        dev_inferred += nc[v] > w[v] ? nc[v] - w[v] : w[v] - nc[v];
+        dev_true += true_node[v] > w[v] ? true_node[v] - w[v] : w[v] - true_node[v];
+      }
+    for (uint32_t k = 0; k < n_edges; k++) {
+      edges_inferred += ec[k];
+      edges_true += truth[k];
+    }
+    CHECK(64 * dev_inferred + edges_inferred <= 64 * dev_true + edges_true);
+  }
+}
+
 UNIT_TABLE(flow_tests) = {
+    {"flow/infer_small", infer_small},
+    {"flow/infer_random", infer_random},
     {"flow/saturated", saturated},
     {"flow/measured_edges", measured_edges},
     {"flow/comdat_keys", comdat_keys},
