@@ -7,6 +7,8 @@
 #            that clang's tables have lines)
 #   afdo     the bare compiler with those exact counts exported
 #            (gcc -fauto-profile, clang -g -fprofile-sample-use)
+#   cross    the same, with the exact counts of the other compiler's
+#            collect build: a profile that outlives its compiler
 #   sampled  the bare compiler with the time samples of a plain -O2 -g
 #            build run under xprof_collect on the training input, again
 #            and again for --sample-seconds (a sample per tick of CPU
@@ -49,7 +51,8 @@ for prog in $progs; do
   bin=$(binary "$prog")
   for cc in $compilers; do
     p=$work/p-$prog-$cc
-    kinds="plain use afdo sampled"
+    kinds="plain use afdo cross sampled"
+    other=$([ "$cc" = gcc ] && echo clang || echo gcc)
     for kind in $kinds; do mkdir -p "$work/$prog-$kind-$cc"; done
     "build_$prog" "$work/$prog-plain-$cc" "$cc" ""
     "build_$prog" "$work/$prog-use-$cc" "xprof-$cc" "-g -xprofile=collect:$p"
@@ -57,6 +60,11 @@ for prog in $progs; do
     flags=$(export_for "$cc" "$p.profile" "$work/$prog-$cc")
     "build_$prog" "$work/$prog-use-$cc" "xprof-$cc" "-xprofile=use:$p"
     "build_$prog" "$work/$prog-afdo-$cc" "$cc" "$flags"
+    # Trained by the other compiler's collect build.
+    "build_$prog" "$work/$prog-cross-$cc" "xprof-$other" "-g -xprofile=collect:$p-x"
+    "run_$prog" "$work/$prog-cross-$cc" train > /dev/null
+    flags=$(export_for "$cc" "$p-x.profile" "$work/$prog-$cc-cross")
+    "build_$prog" "$work/$prog-cross-$cc" "$cc" "$flags"
     # Samples of a plain -O2 -g build; the profile directory of its own
     # (the training's other commands write theirs there too, unused).
     s=$work/samples-$prog-$cc
@@ -73,7 +81,8 @@ for prog in $progs; do
     for kind in $kinds; do
       eval "run_$prog-$kind-$cc() { run_$prog $work/$prog-$kind-$cc run; }"
     done
-    time_runs "$rounds" "$prog-plain-$cc" "$prog-use-$cc" "$prog-afdo-$cc" "$prog-sampled-$cc"
+    time_runs "$rounds" "$prog-plain-$cc" "$prog-use-$cc" "$prog-afdo-$cc" "$prog-cross-$cc" \
+      "$prog-sampled-$cc"
     echo "$prog, $cc ($rounds rounds; CPU ms median (range); ratios: median (range)); $placed placed:"
     for kind in $kinds; do
       read -r med lo hi < <(stats < "$work/times.$prog-$kind-$cc")

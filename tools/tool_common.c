@@ -114,11 +114,14 @@ char *tool_find_table(const char *profile_dir, const char *program, const char *
   if (path && access(path, R_OK) == 0)
     return path;
   xprof_free(path);
-  if (xprof_table_in_file(objpath_now, objpath))
-    return xprof_format("%s", objpath_now);
+  /* The program before the object: the profile is the program's runs,
+   * and an object compiled again since the link (another build's, or
+   * the same source built apart) describes code that never ran. */
   char *prog = program ? xprof_format("%s", program) : program_of(profile_dir);
   if (prog && xprof_table_in_file(prog, objpath))
     return prog;
   xprof_free(prog);
+  if (xprof_table_in_file(objpath_now, objpath))
+    return xprof_format("%s", objpath_now);
   return NULL;
 }

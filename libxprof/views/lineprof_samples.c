@@ -10,9 +10,16 @@
  * that context.  A line's count is then the time spent on it, which is
  * what the compilers' sample-based PGO expects of a profile taken without
  * branch records: more instructions on a line weigh more, and the
- * compilers (and flow solving) make a consistent flow out of it.  A
- * function's head is the samples at its entry (its prologue runs once a
- * call).
+ * compilers (and flow solving) make a consistent flow out of it.
+ *
+ * A function's head (its entry count) cannot be sampled; it is the
+ * samples of the line its entry address is on (the prologue's, and often
+ * the epilogue's: once a call each), in the same units as its other
+ * lines, and at least 1 for a function that was sampled at all.  Zero
+ * would tell the compilers that a function with a hot body is never
+ * entered (clang takes head + 1 as its entry count and scales
+ * its call sites' counts by it; GCC takes the head as the count of the
+ * function, and zero as "never executed").
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -126,6 +133,30 @@ typedef struct unlined {
   char *why; /* the busiest one's reason */
 } unlined;
 
+/* Each function row's head: the samples of its entry line (above). */
+static void set_heads(xprof_lineprof *lp, const xprof_dwarf_info *info,
+                      const xprof_line_table *lines, const uint32_t *rows) {
+  for (uint32_t i = 0; i < info->n_scopes; i++) {
+    if (rows[i] == UINT32_MAX)
+      continue;
+    xprof_lp_func *f = &lp->funcs[rows[i]];
+    const xprof_line_row *r = row_at(lines, info->ranges[info->scopes[i].first_range].lo);
+    if (!r || r->line < f->decl_line)
+      continue;
+    uint64_t entry = 0;
+    for (uint32_t k = 0; k < f->n_lines; k++)
+      if (f->lines[k].offset == r->line - f->decl_line && !f->lines[k].discr)
+        entry = xprof_sat_add(entry, f->lines[k].count);
+    if (entry > f->head)
+      f->head = entry;
+  }
+  /* A function that was sampled ran: at least once (main and the like,
+   * called once, have no samples on their entry line). */
+  for (uint32_t i = 0; i < lp->n_funcs; i++)
+    if (!lp->funcs[i].head && (lp->funcs[i].n_lines || lp->funcs[i].n_calls))
+      lp->funcs[i].head = 1;
+}
+
 /* The samples of one image; 0, or -1 when out of memory. */
 static int add_image(xprof_lineprof *lp, const xprof_image *img, unlined *u) {
   image_debug d;
@@ -161,10 +192,9 @@ static int add_image(xprof_lineprof *lp, const xprof_image *img, unlined *u) {
       continue;
     oom = xprof_lineprof_add(f, r->line - f->decl_line, 0, img->bins[b].count) < 0;
     lp->placed += img->bins[b].count;
-    const xprof_dwarf_range *entry = &d.info->ranges[d.info->scopes[stack[0]].first_range];
-    if (entry->lo >= addr && entry->lo < addr + img->bin_width)
-      lp->funcs[rows[stack[0]]].head += img->bins[b].count;
   }
+  if (!oom)
+    set_heads(lp, d.info, d.lines, rows);
   xprof_free(rows);
   close_debug(&d);
   return oom ? -1 : 0;
