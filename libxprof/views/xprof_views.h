@@ -401,53 +401,8 @@ int xprof_proc_coverage(const xprof_cfgdump_entry *c, const uint64_t *edge_count
                         const uint64_t *node_count, xprof_proc_cov *cov);
 void xprof_proc_coverage_free(xprof_proc_cov *cov);
 
-/* ---- line-level profiles (lineprof.c, lineprof_samples.c,
- * sample_formats.c) ------------------------------------------------------ */
-
-/* A profile by source line, as the compilers' sample-based PGO takes one
- * (clang's -fprofile-sample-use, GCC's -fauto-profile): per function its
- * lines as offsets from the line where it is declared (so that an edit
- * above the function moves nothing), each with how often it ran.  Made
- * from exact counts (a line's count: the count of its busiest block, as
- * AutoFDO gives a line the count of its busiest instruction) or from time
- * samples (a line's count: the samples that fell on it).  Code inlined
- * into a function is kept apart, by call site, as the compilers' formats
- * nest it (GCC needs it so: its early inliner runs before it reads the
- * profile).  Discriminators are 0: the coverage tables have none, and
- * GCC 12 ignores them. */
-typedef struct xprof_lp_line {
-  uint32_t offset, discr;
-  uint64_t count;
-} xprof_lp_line;
-
-typedef struct xprof_lp_func xprof_lp_func;
-/* A call site whose callee was inlined: the callee's lines there. */
-typedef struct xprof_lp_call {
-  uint32_t offset, discr;
-  xprof_lp_func *callee; /* an instance of its own (decl_line: the callee's) */
-} xprof_lp_call;
-
-struct xprof_lp_func {
-  char *name;         /* symbol name (C++: mangled) */
-  char *file;         /* the source it is declared in (NULL: unknown) */
-  uint32_t decl_line; /* the line of its name (DW_AT_decl_line) */
-  int comdat;         /* one function, whichever objects hold a copy */
-  uint64_t head;      /* entries (top-level functions; exact counts) */
-  uint64_t total;     /* the sum of its lines' counts and its calls' totals */
-  xprof_lp_line *lines; /* by offset, then discriminator; counts not 0 */
-  uint32_t n_lines, cap_lines;
-  xprof_lp_call *calls; /* by offset, then callee name */
-  uint32_t n_calls, cap_calls;
-};
-
-typedef struct xprof_lineprof {
-  xprof_lp_func *funcs; /* by name, names unique (xprof_lineprof_finish) */
-  uint32_t n_funcs, cap_funcs;
-  char **notes; /* what could not be placed, and why */
-  uint32_t n_notes, cap_notes;
-  int from_samples; /* counts are time samples: a line's add up */
-  uint64_t samples, placed; /* from_samples: all of them, and those on a line */
-} xprof_lineprof;
+/* ---- line-level profiles from counts and samples (lineprof_counts.c,
+ * lineprof_samples.c; the model and its formats: xprof.h) ---------------- */
 
 /* The line profile of p's exact counts, by the coverage tables `find`
  * finds (as xprof_callgraph_build).  0, or -1 when out of memory; what
@@ -461,43 +416,6 @@ int xprof_lineprof_from_counts(xprof_profile *p, xprof_table_finder find, void *
  * changed since the run, or has no line table, is left out with a note.
  * 0, or -1 when out of memory. */
 int xprof_lineprof_from_samples(const xprof_profile *p, xprof_lineprof **out, xprof_error *err);
-/* Building one: a new top-level function (names copied; the pointer
- * lasts until the next new function), the instance of callee `name`
- * inlined at line offset `offset` of f (found, or made), a line count
- * (kept sorted by xprof_lineprof_finish).  NULL, or -1, when out of
- * memory. */
-xprof_lp_func *xprof_lineprof_func(xprof_lineprof *lp, const char *name, const char *file,
-                                   uint32_t decl_line);
-xprof_lp_func *xprof_lineprof_inlined(xprof_lp_func *f, uint32_t offset, const char *name,
-                                      const char *file, uint32_t decl_line);
-int xprof_lineprof_add(xprof_lp_func *f, uint32_t offset, uint32_t discr, uint64_t count);
-/* A note (msg xprof_malloc'd, taken; NULL: out of memory); 0 or -1. */
-int xprof_lineprof_note(xprof_lineprof *lp, char *msg);
-/* Sort the functions by name and their lines and calls by offset, merging
- * repeats: a name seen twice adds up (copies of one static or inline
- * function),
- * unless both are comdat copies (the same counts: one is kept) or they
- * are declared in different places (different functions of one name:
- * the busier is kept, with a note).  0, or -1 when out of memory. */
-int xprof_lineprof_finish(xprof_lineprof *lp);
-void xprof_lineprof_free(xprof_lineprof *lp);
-
-/* clang's sample-profile text (-fprofile-sample-use=FILE):
- * "NAME:TOTAL:HEAD" then " OFFSET[.DISCR]: COUNT" per line and
- * " OFFSET: CALLEE:TOTAL" per inlined call, its lines one space further
- * in. */
-int xprof_lineprof_write_llvm(FILE *out, const xprof_lineprof *lp);
-/* Read clang's sample-profile text (as written above, or by AutoFDO's
- * create_llvm_prof or llvm-profdata --text): len bytes of text, `name`
- * in messages.  Indirect-call targets and metadata lines are passed
- * over; context-sensitive profiles are refused.  0, or -1 with err
- * naming the line. */
-int xprof_lineprof_read_llvm(const char *name, const char *text, size_t len,
-                             xprof_lineprof **out, xprof_error *err);
-/* GCC's AutoFDO data (-fauto-profile=FILE), version 2 of the gcov
- * container as GCC 12 reads it. */
-int xprof_lineprof_write_gcc(FILE *out, const xprof_lineprof *lp);
-
 #ifdef __cplusplus
 }
 #endif

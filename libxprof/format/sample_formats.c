@@ -36,7 +36,7 @@
 #include <string.h>
 
 #include "internal.h"
-#include "xprof_views.h"
+#include "xprof.h"
 
 #define AFDO_MAGIC 0x67636461u /* "gcda" read as a word */
 #define AFDO_VERSION 2u
