@@ -30,10 +30,16 @@
 #include "internal.h"
 #include "xprof_graph.h"
 
-/* The costs, per unit of flow.  A block's estimate is worth more than
- * the few edges a path around it crosses, and missing it costs as much as
- * exceeding it: neither direction is trusted more. */
-enum { COST_EDGE = 1, COST_FAKE_EDGE = 4, COST_MISS = 64, COST_EXCEED = 64 };
+/* The costs, per unit of flow, as LLVM's profi weighs them: an estimate
+ * is more often short of the truth than beyond it (a sample missed, a
+ * line merged away), so raising one costs less than lowering it, and
+ * raising a zero a little more than raising a count; the entry's
+ * estimate (a function's head) is the other way round.  Edges cost
+ * little (no flow is made up without a reason); abnormal ones more. */
+enum {
+  COST_INC = 10, COST_DEC = 20, COST_ZERO_INC = 11, COST_ENTRY_INC = 40, COST_ENTRY_DEC = 10,
+  COST_EDGE = 1, COST_FAKE_EDGE = 4
+};
 #define INF_CAP (UINT64_MAX / 4)
 
 typedef struct arc {
@@ -204,8 +210,11 @@ static int build(net *g, uint32_t n_nodes, const xprof_edge *edges, uint32_t n_e
     uint32_t in = 2 * b, out = in + 1;
     if (known && known[b]) {
       /* Up to the estimate: a reward (negative cost), then a cost. */
-      block_arc[2 * b] = add_arc(g, in, out, weight[b], -COST_MISS);
-      block_arc[2 * b + 1] = add_arc(g, in, out, INF_CAP, COST_EXCEED);
+      int entry = b == XPROF_ENTRY;
+      int64_t dec = entry ? COST_ENTRY_DEC : COST_DEC;
+      int64_t inc = entry ? COST_ENTRY_INC : weight[b] ? COST_INC : COST_ZERO_INC;
+      block_arc[2 * b] = add_arc(g, in, out, weight[b], -dec);
+      block_arc[2 * b + 1] = add_arc(g, in, out, INF_CAP, inc);
     } else {
       block_arc[2 * b] = add_arc(g, in, out, INF_CAP, 0);
       block_arc[2 * b + 1] = UINT32_MAX;
@@ -292,4 +301,25 @@ out:
   xprof_free(w.done);
   xprof_free(w.h.v);
   return rc;
+}
+
+uint64_t xprof_infer_cost(uint32_t n_nodes, const xprof_edge *edges, uint32_t n_edges,
+                          const uint64_t *weight, const unsigned char *known,
+                          const uint64_t *edge_count, const uint64_t *node_count) {
+  uint64_t cost = 0;
+  for (uint32_t b = 0; b < n_nodes; b++) {
+    if (!known || !known[b])
+      continue;
+    int entry = b == XPROF_ENTRY;
+    if (node_count[b] > weight[b])
+      cost += (node_count[b] - weight[b]) *
+              (uint64_t)(entry ? COST_ENTRY_INC : weight[b] ? COST_INC : COST_ZERO_INC);
+    else
+      cost += (weight[b] - node_count[b]) * (uint64_t)(entry ? COST_ENTRY_DEC : COST_DEC);
+  }
+  for (uint32_t e = 0; e < n_edges; e++)
+    if (!(edges[e].flags & XPROF_EDGE_IGNORE))
+      cost += edge_count[e] * (uint64_t)(edges[e].flags & XPROF_EDGE_FAKE ? COST_FAKE_EDGE
+                                                                         : COST_EDGE);
+  return cost;
 }

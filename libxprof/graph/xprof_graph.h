@@ -111,14 +111,19 @@ int xprof_solve_flow(uint32_t n_nodes, const xprof_edge *edges,
 /* Counts that are a flow from estimates that need not be (infer.c): the
  * flow through the graph (EXIT flowing back into ENTRY) that departs
  * least from weight[b] for the nodes with known[b] (known NULL: none
- * known), each unit short of or beyond an estimate costing alike, and
- * makes up no flow the estimates do not call for.  Ignored edges get 0.
+ * known) -- raising an estimate costs less than lowering it, raising a
+ * zero a little more, the entry's the other way round -- and makes up no
+ * flow the estimates do not call for.  Ignored edges get 0.
  * Returns 0, or -1 when out of memory, on a graph of more than
  * XPROF_INFER_MAX_NODES nodes, or estimates beyond 2^61. */
 #define XPROF_INFER_MAX_NODES 20000u
 int xprof_infer_flow(uint32_t n_nodes, const xprof_edge *edges, uint32_t n_edges,
                      const uint64_t *weight, const unsigned char *known, uint64_t *edge_count,
                      uint64_t *node_count);
+/* What counts cost by the measure xprof_infer_flow minimizes. */
+uint64_t xprof_infer_cost(uint32_t n_nodes, const xprof_edge *edges, uint32_t n_edges,
+                          const uint64_t *weight, const unsigned char *known,
+                          const uint64_t *edge_count, const uint64_t *node_count);
 /* The same for a graph with measured edges: site_total[s] is what site s
  * measured (xprof_vp_site_totals); -1 when a measured edge names a site
  * beyond n_sites. */

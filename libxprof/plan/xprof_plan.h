@@ -626,6 +626,34 @@ char *xprof_ship_object(const char *objpath);
 char *xprof_find_shipped_object(const char *text, size_t len);
 char *xprof_drop_shipped(const char *text, size_t len, size_t *out_len);
 
+/* ---- counts by source line (lines.c) ---------------------------------------- */
+
+/* A place a block's code comes from: its line, and the functions inlined
+ * around it there (outermost first, as xprof_linetab_inlined_line takes
+ * them; depth 0: the function's own code). */
+typedef struct xprof_line_loc {
+  uint32_t node, line;
+  const xprof_inline_frame *frames;
+  uint32_t depth;
+} xprof_line_loc;
+
+/* How much of a function a line profile covered: its places in blocks,
+ * and those the profile gave a count. */
+typedef struct xprof_line_match {
+  uint32_t located, matched;
+} xprof_line_match;
+
+/* A function's counts on its graph from its entry f of a line profile
+ * (the function declared at decl_line): each block's estimate the largest
+ * count of its places in f, the entry's f's head, made a flow by
+ * xprof_infer_flow.  Returns 1 with edge_count and node_count filled, 0
+ * when the profile gave none of its places a count (the compiler's own
+ * estimates stand), -1 when out of memory or the graph is too large. */
+int xprof_line_counts(const xprof_lp_func *f, uint32_t decl_line, uint32_t n_nodes,
+                      const xprof_edge *edges, uint32_t n_edges, const xprof_line_loc *locs,
+                      uint32_t n_locs, uint64_t *edge_count, uint64_t *node_count,
+                      xprof_line_match *m);
+
 /* What a plugin does with a module's top-level asm: the shipped object
  * path and data line taken out of `text`.  Returns 1 with s->kept the
  * text without them (each plugin writes it back), 0 when the text holds

@@ -8,6 +8,7 @@
 
 #include "internal.h"
 #include "unit.h"
+#include "xprof_plan.h"
 #include "xprof_views.h"
 
 /* A function row of lp named `name`, declared at a.c:decl. */
@@ -170,7 +171,48 @@ static void read_llvm(void) {
   }
 }
 
+
+/* A diamond's counts from a line profile: one branch inlined from sq (a
+ * nested instance, 7), the other's line missing (0 by the profile), a
+ * place inlined from a function the profile never saw inlined (no
+ * estimate).  The three runs the branches' estimates leave out go where
+ * raising an estimate costs least: through the branch that was seen to
+ * run, not the one seen not to. */
+static void counts_by_line(void) {
+  xprof_lineprof *lp = xprof_calloc(1, sizeof *lp);
+  xprof_lp_func *m = func(lp, "main", 10);
+  m->head = 10;
+  xprof_lineprof_add(m, 1, 0, 10);
+  xprof_lineprof_add(m, 4, 0, 10);
+  xprof_lineprof_add(inline_at(m, 2, "sq", 50), 1, 0, 7);
+  CHECK(xprof_lineprof_finish(lp) == 0);
+  const xprof_edge d[] = {{0, 2, 0, 0, 0}, {2, 3, 0, 0, 0}, {2, 4, 0, 0, 0},
+                          {3, 5, 0, 0, 0}, {4, 5, 0, 0, 0}, {5, 1, 0, 0, 0}};
+  xprof_inline_frame sq[] = {{"sq", "a.c", 50, 12}}, other[] = {{"other", "a.c", 60, 13}};
+  xprof_line_loc locs[] = {{2, 11, NULL, 0}, {3, 51, sq, 1}, {4, 13, NULL, 0},
+                           {4, 70, other, 1}, {5, 14, NULL, 0}};
+  uint64_t ec[6], nc[6];
+  xprof_line_match mt;
+  CHECK(xprof_line_counts(&lp->funcs[0], 10, 6, d, 6, locs, 5, ec, nc, &mt) == 1);
+  CHECK_U64(mt.located, 5);
+  CHECK_U64(mt.matched, 3);
+  CHECK_U64(nc[0], 10);
+  CHECK_U64(nc[2], 10);
+  CHECK_U64(nc[3], 10);
+  CHECK_U64(nc[4], 0);
+  CHECK_U64(ec[1], 10);
+  CHECK_U64(ec[2], 0);
+  CHECK_U64(ec[5], 10);
+  /* Declared elsewhere now: no place is found, the compiler's estimates
+   * stand. */
+  xprof_line_loc moved[] = {{2, 3, NULL, 0}};
+  CHECK(xprof_line_counts(&lp->funcs[0], 40, 6, d, 6, moved, 1, ec, nc, &mt) == 0);
+  CHECK_U64(mt.matched, 0);
+  xprof_lineprof_free(lp);
+}
+
 UNIT_TABLE(lineprof_tests) = {
+    {"lineprof/counts-by-line", counts_by_line},
     {"lineprof/read-llvm", read_llvm},
     {"lineprof/merging", merging}, {"lineprof/comdat", comdat}, {"lineprof/gcc-bytes", gcc_bytes},
     UNIT_END};
