@@ -6,6 +6,16 @@
 # (the same profile), each linked by GNU ld unless --linker says another.
 #   bench/bench_layout.sh [--rounds N] [--compilers "gcc clang"]
 #                         [--programs "sqlite lua"] [--linker bfd|gold|lld]
+#                         [--anchors]
+# --anchors adds the rows to measure against, with the same training:
+#   native   the compiler's own PGO (-fprofile-generate / -fprofile-use)
+#   bolt     the same, linked with --emit-relocs (GCC: without
+#            -freorder-blocks-and-partition, which BOLT cannot take),
+#            then llvm-bolt-16 instrumented, trained, and applied as
+#            CPython's --enable-bolt does (ext-TSP blocks, hfsort+
+#            functions, split functions)
+#   lld      (clang) native PGO linked by lld, which sorts functions by
+#            the call-graph profile clang puts in the objects
 # Prints per program and compiler: CPU time of the measured input (median
 # of paired rounds, least of BENCH_REPEATS runs each) of each build and
 # the ratio of the ordered build to the use build (median, range, rounds
@@ -13,14 +23,15 @@
 # under cachegrind's cache simulation (deterministic); .text bytes.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-rounds=15 compilers="gcc clang" progs="sqlite lua" linker=bfd
+rounds=15 compilers="gcc clang" progs="sqlite lua" linker=bfd anchors=0
 while (($#)); do
   case $1 in
     --rounds) rounds=$2; shift ;;
     --compilers) compilers=$2; shift ;;
     --programs) progs=$2; shift ;;
     --linker) linker=$2; shift ;;
-    *) echo "usage: bench_layout.sh [--rounds N] [--compilers LIST] [--programs LIST] [--linker bfd|gold|lld]" >&2; exit 2 ;;
+    --anchors) anchors=1 ;;
+    *) echo "usage: bench_layout.sh [--rounds N] [--compilers LIST] [--programs LIST] [--linker bfd|gold|lld] [--anchors]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -36,6 +47,52 @@ cache_sim() {
          END {print m, r}'
 }
 text_bytes() { size -A "$1" | awk '$1 ~ /^\.text/ {s += $2} END {print s}'; }
+llvm_profdata() { echo "$(dirname "$(readlink -f "$(command -v clang)")")/llvm-profdata"; }
+bolt=${BOLT:-llvm-bolt-16}
+merge_fdata=${MERGE_FDATA:-/usr/lib/llvm-16/bin/merge-fdata}
+# llvm-bolt-16 looks for its instrumentation runtime under the lib
+# directory beside its bin (/usr/lib here), not LLVM 16's own.
+bolt_rt=${BOLT_RT_LIB:-llvm-16/lib/libbolt_rt_instr.a}
+
+# native_pgo PROG CC DIR FLAGS: the compiler's own PGO build in DIR,
+# generated, trained and used, FLAGS at every step.
+native_pgo() {
+  local prog=$1 cc=$2 d=$3 flags=$4
+  mkdir -p "$d"
+  if [ "$cc" = gcc ]; then
+    find "$d" -name '*.gcda' -delete
+    "build_$prog" "$d" gcc "-fprofile-generate -fprofile-update=single $flags"
+    "run_$prog" "$d" train > /dev/null
+    "build_$prog" "$d" gcc "-fprofile-use -Wno-missing-profile $flags"
+  else
+    rm -f "$d"/prof-*.profraw
+    "build_$prog" "$d" clang "-fprofile-generate $flags"
+    LLVM_PROFILE_FILE=$d/prof-%p.profraw "run_$prog" "$d" train > /dev/null
+    "$(llvm_profdata)" merge -o "$d.profdata" "$d"/prof-*.profraw
+    "build_$prog" "$d" clang \
+      "-fprofile-use=$d.profdata -Wno-profile-instr-unprofiled -Wno-profile-instr-out-of-date $flags"
+  fi
+}
+
+# bolt_build PROG CC DIR FLAGS: native PGO for BOLT, then BOLT trained on
+# the same input (each process writes its own data; merged).
+bolt_build() {
+  local prog=$1 cc=$2 d=$3 flags="$4 -Wl,--emit-relocs" b
+  [ "$cc" = gcc ] && flags="$flags -fno-reorder-blocks-and-partition"
+  native_pgo "$prog" "$cc" "$d" "$flags"
+  b=$d/$(binary "$prog")
+  rm -f "$d"/bolt.fdata*
+  "$bolt" "$b" -instrument -instrumentation-file="$d/bolt.fdata" \
+    -instrumentation-file-append-pid -runtime-instrumentation-lib="$bolt_rt" -o "$b.inst" \
+    > "$d/bolt-instrument.log" 2>&1
+  mv "$b" "$b.orig"
+  cp "$b.inst" "$b"
+  "run_$prog" "$d" train > /dev/null
+  "$merge_fdata" "$d"/bolt.fdata.* > "$d/bolt.fdata" 2> /dev/null
+  "$bolt" "$b.orig" -o "$b" -data="$d/bolt.fdata" -reorder-blocks=ext-tsp \
+    -reorder-functions=hfsort+ -split-functions -split-all-cold -split-eh -dyno-stats \
+    > "$d/bolt-apply.log" 2>&1
+}
 
 for prog in $progs; do
   bin=$(binary "$prog")
@@ -43,29 +100,46 @@ for prog in $progs; do
     p=$work/p-$prog-$cc
     ld="-fuse-ld=$linker"
     [ "$cc" = clang ] && ld="$ld -Wno-unused-command-line-argument" # -fuse-ld= in compiles
-    for kind in plain use order; do mkdir -p "$work/$prog-$kind-$cc"; done
+    kinds="plain use order"
+    ((anchors)) && kinds="$kinds native bolt"
+    ((anchors)) && [ "$cc" = clang ] && kinds="$kinds lld"
+    for kind in $kinds; do mkdir -p "$work/$prog-$kind-$cc"; done
     "build_$prog" "$work/$prog-plain-$cc" "$cc" "$ld"
     "build_$prog" "$work/$prog-use-$cc" "xprof-$cc" "-xprofile=collect:$p $ld"
     "run_$prog" "$work/$prog-use-$cc" train > /dev/null
     "build_$prog" "$work/$prog-use-$cc" "xprof-$cc" "-xprofile=use:$p $ld"
     "build_$prog" "$work/$prog-order-$cc" "xprof-$cc" \
       "-xprofile=use:$p -xprofile_pathmap=$work/$prog-use-$cc:$work/$prog-order-$cc -xprofile_order $ld"
-    for kind in plain use order; do
+    if ((anchors)); then
+      native_pgo "$prog" "$cc" "$work/$prog-native-$cc" "$ld"
+      bolt_build "$prog" "$cc" "$work/$prog-bolt-$cc" "$ld"
+      [ "$cc" = clang ] && native_pgo "$prog" "$cc" "$work/$prog-lld-$cc" \
+        "-fuse-ld=lld -Wno-unused-command-line-argument"
+    fi
+    names=()
+    for kind in $kinds; do
       eval "run_$prog-$kind-$cc() { run_$prog $work/$prog-$kind-$cc run; }"
+      names+=("$prog-$kind-$cc")
     done
-    time_runs "$rounds" "$prog-plain-$cc" "$prog-use-$cc" "$prog-order-$cc"
-    echo "$prog, $cc, linked by $linker ($rounds rounds; CPU ms median (range); I1 misses; instructions; .text bytes):"
-    for kind in plain use order; do
+    time_runs "$rounds" "${names[@]}"
+    echo "$prog, $cc, linked by $linker ($rounds rounds; CPU ms median (range); I1 misses; instructions; .text bytes; file bytes):"
+    for kind in $kinds; do
       d=$work/$prog-$kind-$cc
       read -r med lo hi < <(stats < "$work/times.$prog-$kind-$cc")
       read -r i1 ir < <(cache_sim "$prog" "$d")
-      printf '  %-6s %8.1f (%.1f-%.1f)  I1 %12s  Ir %14s  text %9s\n' "$kind" \
+      printf '  %-6s %8.1f (%.1f-%.1f)  I1 %12s  Ir %14s  text %9s  file %9s\n' "$kind" \
         "$(awk -v v="$med" 'BEGIN {print v * 1000}')" "$(awk -v v="$lo" 'BEGIN {print v * 1000}')" \
-        "$(awk -v v="$hi" 'BEGIN {print v * 1000}')" "$i1" "$ir" "$(text_bytes "$d/$bin")"
+        "$(awk -v v="$hi" 'BEGIN {print v * 1000}')" "$i1" "$ir" "$(text_bytes "$d/$bin")" \
+        "$(stat -c %s "$d/$bin")"
     done
     read -r med lo hi < <(ratio_stats "$prog-order-$cc" "$prog-use-$cc")
     echo "  order / use: $med ($lo-$hi), faster in $(rounds_faster "$prog-order-$cc" "$prog-use-$cc") of $rounds"
     read -r med lo hi < <(ratio_stats "$prog-use-$cc" "$prog-plain-$cc")
     echo "  use / plain: $med ($lo-$hi)"
+    for kind in $kinds; do
+      case $kind in native|bolt|lld) ;; *) continue ;; esac
+      read -r med lo hi < <(ratio_stats "$prog-use-$cc" "$prog-$kind-$cc")
+      echo "  use / $kind: $med ($lo-$hi), use faster in $(rounds_faster "$prog-use-$cc" "$prog-$kind-$cc") of $rounds"
+    done
   done
 done
