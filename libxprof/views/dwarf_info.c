@@ -334,6 +334,19 @@ static int add_scope(reader *r, const die *e, int inlined, uint32_t parent, uint
   return 0;
 }
 
+/* A DIE's attributes at t, by its abbreviation; 0 or -1. */
+static int read_attrs(reader *r, rd *t, const abbrev *a, die *e) {
+  memset(e, 0, sizeof *e);
+  for (uint32_t i = 0; i < a->n && !t->failed; i++) {
+    const abbrev_attr *at = &r->attrs[a->first + i];
+    value v;
+    if (read_form(r, t, at->form, at->implicit, &v) < 0)
+      return -1;
+    take(r, e, at->at, at->form, &v);
+  }
+  return t->failed ? -1 : 0;
+}
+
 /* The DIEs of one unit, from t's position to its end. */
 static int read_dies(reader *r, rd *t) {
   enum { MAX_DEPTH = 512 };
@@ -357,17 +370,16 @@ static int read_dies(reader *r, rd *t) {
     if (!a)
       return -1;
     die e;
-    memset(&e, 0, sizeof e);
-    for (uint32_t i = 0; i < a->n && !t->failed; i++) {
-      const abbrev_attr *at = &r->attrs[a->first + i];
-      value v;
-      if (read_form(r, t, at->form, at->implicit, &v) < 0)
+    /* The unit's own DIE is read twice: its addresses may be indexes
+     * into .debug_addr given before the attribute that says where that
+     * unit's part of it begins. */
+    uint64_t at_attrs = t->pos;
+    for (int pass = first ? 2 : 1; pass > 0; pass--) {
+      t->pos = at_attrs;
+      if (read_attrs(r, t, a, &e) < 0)
         return -1;
-      take(r, &e, at->at, at->form, &v);
     }
-    if (t->failed)
-      return -1;
-    if (first) { /* the unit's own DIE: the base of its ranges */
+    if (first) { /* the base of the unit's ranges */
       r->base_addr = e.has_low ? e.low : 0;
       first = 0;
     }
