@@ -37,6 +37,8 @@ while (($#)); do
 done
 programs=$progs quick=0
 . "$here/programs.sh"
+# The anchors' tools: BOLT 16, and lld for clang's row.
+((anchors)) && ensure_debs bolt-16 lld
 
 # cache_sim PROG DIR: "I1-misses instructions" of one measured run.
 cache_sim() {
