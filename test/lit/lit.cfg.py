@@ -65,13 +65,8 @@ cc_rt = ("{cc} -O1 -g -I{rt_src} -I{abi_src} -I{lib_src} -I{inputs} -Wl,--push-s
 config.substitutions.append(("%cc_rt", cc_rt))
 # The same with the runtime compiled from its sources under ASan and UBSan
 # (the library itself is built without sanitizers).
-import glob
-# The runtime and libxprof's format layer; libxprof's memory.c is the
-# tools' allocator (the runtime brings its own), dynlist.c a build tool.
-rt_sources = sorted([f for f in glob.glob(os.path.join(src_root, "runtime", "*.[cS]"))
-                     if os.path.basename(f) != "dynlist.c"] +
-                    [f for f in glob.glob(os.path.join(src_root, "libxprof", "format", "*.c"))
-                     if os.path.basename(f) != "memory.c"])
+# The runtime archive's sources, as its CMakeLists.txt lists them.
+rt_sources = site["runtime_sources"].split()
 cc_rt_san = ("{cc} -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all "
              "-I{rt_src} -I{abi_src} -I{lib_src} -I{inputs} {sources} -lpthread -ldl").format(
     rt_src=os.path.join(src_root, "runtime"), abi_src=os.path.join(src_root, "abi"),
