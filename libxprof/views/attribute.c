@@ -36,12 +36,9 @@ static int note(xprof_time_table *t, const xprof_image *img, const char *msg) {
  * the system keeps one by build-id (Debian's -dbg packages): e gives way
  * to it when it has the full symbol table. */
 static xprof_elf *with_debug_symbols(xprof_elf *e) {
-  if (e->full_symbols || !e->build_id_len)
+  if (e->full_symbols)
     return e;
-  char hex[2 * XPROF_IMAGE_ID_MAX + 1];
-  for (uint32_t i = 0; i < e->build_id_len; i++)
-    snprintf(hex + 2 * i, 3, "%02x", e->build_id[i]);
-  char *path = xprof_format("/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
+  char *path = xprof_elf_debug_path(e);
   xprof_error err;
   xprof_elf *d = NULL;
   if (path && xprof_elf_read(path, &d, &err) == 0 && d->full_symbols) {

@@ -365,16 +365,27 @@ static int same_source(const char *dwarf, const char *source) {
   return n && strcmp(longer + m - n, shorter) == 0 && longer[m - n - 1] == '/';
 }
 
-int xprof_line_address(const xprof_line_table *t, uint64_t lo, uint64_t hi, const char *source,
-                       uint32_t line, uint64_t *addr) {
+/* The index of the first row at addr or after (above: after). */
+static uint32_t first_row(const xprof_line_table *t, uint64_t addr, int above) {
   uint32_t a = 0, b = t->n_rows;
-  while (a < b) { /* the first row at lo or after */
+  while (a < b) {
     uint32_t mid = a + (b - a) / 2;
-    if (t->rows[mid].addr < lo)
+    if (t->rows[mid].addr < addr || (above && t->rows[mid].addr == addr))
       a = mid + 1;
     else
       b = mid;
   }
+  return a;
+}
+
+const xprof_line_row *xprof_line_at(const xprof_line_table *t, uint64_t addr) {
+  uint32_t a = first_row(t, addr, 1);
+  return a ? &t->rows[a - 1] : NULL;
+}
+
+int xprof_line_address(const xprof_line_table *t, uint64_t lo, uint64_t hi, const char *source,
+                       uint32_t line, uint64_t *addr) {
+  uint32_t a = first_row(t, lo, 0);
   /* Of several rows at one address, a reader of the table (gprof, through
    * BFD) takes the last for the address's line: only that one will do. */
   for (uint32_t i = a; i < t->n_rows && t->rows[i].addr < hi; i++)

@@ -309,3 +309,12 @@ int xprof_elf_section(const unsigned char *buf, size_t len, const char *want, ui
   }
   return -1;
 }
+
+char *xprof_elf_debug_path(const xprof_elf *e) {
+  if (!e->build_id_len)
+    return NULL;
+  char hex[2 * XPROF_IMAGE_ID_MAX + 1];
+  for (uint32_t i = 0; i < e->build_id_len; i++)
+    snprintf(hex + 2 * i, 3, "%02x", e->build_id[i]);
+  return xprof_format("/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
+}

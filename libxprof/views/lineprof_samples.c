@@ -36,15 +36,6 @@ typedef struct image_debug {
   xprof_line_table *lines;
 } image_debug;
 
-static char *debug_path(const xprof_elf *e) {
-  if (!e->build_id_len)
-    return NULL;
-  char hex[2 * XPROF_IMAGE_ID_MAX + 1];
-  for (uint32_t i = 0; i < e->build_id_len; i++)
-    snprintf(hex + 2 * i, 3, "%02x", e->build_id[i]);
-  return xprof_format("/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
-}
-
 static int read_debug(const char *path, image_debug *d, xprof_error *err) {
   if (xprof_dwarf_info_read(path, &d->info, err) < 0)
     return -1;
@@ -71,7 +62,7 @@ static int open_debug(const xprof_image *img, image_debug *d, xprof_error *err) 
   int rc = read_debug(img->path, d, err);
   if (rc < 0) {
     xprof_error second;
-    char *other = debug_path(e);
+    char *other = xprof_elf_debug_path(e);
     if (other && read_debug(other, d, &second) == 0)
       rc = 0;
     xprof_free(other);
@@ -83,19 +74,6 @@ static int open_debug(const xprof_image *img, image_debug *d, xprof_error *err) 
 static void close_debug(image_debug *d) {
   xprof_dwarf_info_free(d->info);
   xprof_line_table_free(d->lines);
-}
-
-/* The line of the statement at addr: the last row at or before it. */
-static const xprof_line_row *row_at(const xprof_line_table *t, uint64_t addr) {
-  uint32_t a = 0, b = t->n_rows;
-  while (a < b) {
-    uint32_t mid = a + (b - a) / 2;
-    if (t->rows[mid].addr <= addr)
-      a = mid + 1;
-    else
-      b = mid;
-  }
-  return a ? &t->rows[a - 1] : NULL;
 }
 
 /* The function instance of an inline stack (stack[0] the subprogram,
@@ -140,7 +118,7 @@ static void set_heads(xprof_lineprof *lp, const xprof_dwarf_info *info,
     if (rows[i] == UINT32_MAX)
       continue;
     xprof_lp_func *f = &lp->funcs[rows[i]];
-    const xprof_line_row *r = row_at(lines, info->ranges[info->scopes[i].first_range].lo);
+    const xprof_line_row *r = xprof_line_at(lines, info->ranges[info->scopes[i].first_range].lo);
     if (!r || r->line < f->decl_line)
       continue;
     uint64_t entry = 0;
@@ -185,7 +163,7 @@ static int add_image(xprof_lineprof *lp, const xprof_image *img, unlined *u) {
     uint64_t addr = img->text_off + img->bins[b].index * img->bin_width;
     uint32_t stack[64];
     uint32_t depth = xprof_dwarf_inline_stack(d.info, addr, stack, 64);
-    const xprof_line_row *r = depth ? row_at(d.lines, addr) : NULL;
+    const xprof_line_row *r = depth ? xprof_line_at(d.lines, addr) : NULL;
     xprof_lp_func *f = r && r->line ? instance(lp, d.info, stack, depth, &rows[stack[0]], &oom)
                                     : NULL;
     if (!f || r->line < f->decl_line)

@@ -89,6 +89,9 @@ const xprof_elf_func *xprof_elf_func_named(const xprof_elf *e, const char *name)
 /* How many functions have that name (static functions of several source
  * files); they are e->by_name[*first + i]. */
 uint32_t xprof_elf_funcs_named(const xprof_elf *e, const char *name, uint32_t *first);
+/* Where the system keeps e's separate debug file, by its build-id
+ * (Debian's -dbgsym packages): malloc'd, NULL without a build-id. */
+char *xprof_elf_debug_path(const xprof_elf *e);
 /* Whether the image's samples were taken of this very file (build-id, or
  * the hash of the segment's bytes). */
 int xprof_elf_matches_image(const xprof_elf *e, const xprof_image *img);
@@ -118,6 +121,9 @@ void xprof_line_table_free(xprof_line_table *t);
  * relative tails of it): 0, or -1 when there is none. */
 int xprof_line_address(const xprof_line_table *t, uint64_t lo, uint64_t hi, const char *source,
                        uint32_t line, uint64_t *addr);
+/* The row whose statement holds addr: the last at or before it (the
+ * caller bounds it by the function), or NULL. */
+const xprof_line_row *xprof_line_at(const xprof_line_table *t, uint64_t addr);
 
 /* An ELF file's function instances from its DWARF (.debug_info, versions
  * 2-5): each subprogram with code, and after it, in the order of the
