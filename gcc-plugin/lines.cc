@@ -35,11 +35,9 @@ static uint32_t inline_chain(location_t loc, xprof_inline_frame *frames, uint32_
 
 static void add_line(xprof_linetab *t, basic_block bb, location_t loc) {
   expanded_location x = expand_location(loc);
-  xprof_inline_frame inner[16], outer[16];
-  uint32_t n = inline_chain(loc, inner, 16);
-  for (uint32_t i = 0; i < n; i++)
-    outer[i] = inner[n - 1 - i];
-  xprof_linetab_inlined_line(t, (uint32_t)bb->index, x.file, (uint32_t)MAX(1, x.line), outer, n);
+  xprof_inline_frame frames[16];
+  uint32_t n = inline_chain(loc, frames, 16);
+  xprof_linetab_inlined_line(t, (uint32_t)bb->index, x.file, (uint32_t)MAX(1, x.line), frames, n);
 }
 
 /* The last statement of bb that is not a debug statement, or NULL. */

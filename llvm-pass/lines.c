@@ -45,7 +45,7 @@ const char *xl_direct_callee(LLVMValueRef i) {
 }
 
 /* Line `line` of `file` in block k, with the functions inlined around
- * instruction i (outermost first, as the table takes them). */
+ * instruction i (innermost first, as the table takes them). */
 static void add_line(xl_collect *c, uint32_t k, LLVMValueRef i, const char *file,
                      unsigned line) {
   struct xl_origin o[16];
@@ -53,7 +53,7 @@ static void add_line(xl_collect *c, uint32_t k, LLVMValueRef i, const char *file
   char *names[16], *files[16];
   unsigned n = xl_inline_chain(i, o, 16);
   for (unsigned d = 0; d < n; d++) {
-    const struct xl_origin *x = &o[n - 1 - d];
+    const struct xl_origin *x = &o[d];
     int rc = x->file[0] == '/' || !x->dir_len
                  ? asprintf(&files[d], "%.*s", (int)x->file_len, x->file)
                  : asprintf(&files[d], "%.*s/%.*s", (int)x->dir_len, x->dir, (int)x->file_len,

@@ -200,7 +200,7 @@ void xprof_linetab_inlined_line(xprof_linetab *t, uint32_t node, const char *fil
     if (t->seen[i].file == k && t->seen[i].line == line)
       return;
   uint32_t ctx = UINT32_MAX;
-  for (uint32_t i = 0; i < depth; i++) {
+  for (uint32_t i = depth; i-- > 0;) { /* from the outermost in */
     uint32_t c = ctx_index(t, ctx, &frames[i]);
     if (c == UINT32_MAX)
       break; /* the deepest context that can be named */

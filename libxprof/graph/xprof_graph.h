@@ -405,11 +405,12 @@ void xprof_linetab_end_line(xprof_linetab *t, uint32_t line);
 /* A line of block `node`; repeats of the block's lines are dropped. */
 void xprof_linetab_line(xprof_linetab *t, uint32_t node, const char *file, uint32_t line);
 /* The same, for a line of code inlined into the procedure: frames[0] is
- * the function inlined into the procedure, frames[1] the one inlined into
- * that, ..., the line's own function last, so that a line profile can
- * give the line to its function in that context (the compilers' sample
- * profiles nest inlined functions so).  Frames that cannot be named end
- * the chain there. */
+ * the line's own function, frames[1] the one it was inlined into, ...,
+ * frames[depth - 1] the one inlined into the procedure -- the order in
+ * which both compilers' debug information walks out of a scope -- so
+ * that a line profile can give the line to its function in that context
+ * (the compilers' sample profiles nest inlined functions so).  A frame
+ * that cannot be named ends the chain there, from the outermost in. */
 typedef struct xprof_inline_frame {
   const char *fn;      /* symbol name (C: the name) */
   const char *fn_file; /* where it is declared */

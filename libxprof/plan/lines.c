@@ -52,7 +52,7 @@ static uint64_t line_count(const xprof_lp_func *f, uint32_t offset) {
 static const xprof_lp_func *place(const xprof_lp_func *f, uint32_t decl_line,
                                   const xprof_line_loc *l, uint32_t *offset) {
   uint32_t base = decl_line;
-  for (uint32_t i = 0; f && i < l->depth; i++) {
+  for (uint32_t i = l->depth; f && i-- > 0;) { /* from the outermost in */
     const xprof_inline_frame *fr = &l->frames[i];
     if (!fr->fn || fr->call_line < base)
       return NULL;

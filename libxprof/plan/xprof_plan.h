@@ -629,7 +629,7 @@ char *xprof_drop_shipped(const char *text, size_t len, size_t *out_len);
 /* ---- counts by source line (lines.c) ---------------------------------------- */
 
 /* A place a block's code comes from: its line, and the functions inlined
- * around it there (outermost first, as xprof_linetab_inlined_line takes
+ * around it there (innermost first, as xprof_linetab_inlined_line takes
  * them; depth 0: the function's own code). */
 typedef struct xprof_line_loc {
   uint32_t node, line;

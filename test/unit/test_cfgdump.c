@@ -146,10 +146,11 @@ static void linetab_round_trip(void) {
   xprof_linetab_call(t, 4, "bad name"); /* not a symbol: dropped */
   /* Code of g inlined at line 5, and of h inlined into that at g's line
    * 11; a frame without a name ends the chain. */
-  xprof_inline_frame chain[] = {{"g", src, 10, 5}, {"h", "other.h", 2, 11}, {NULL, src, 1, 1}};
-  xprof_linetab_inlined_line(t, 3, src, 12, chain, 1);
+  xprof_inline_frame g[] = {{"g", src, 10, 5}};
+  xprof_inline_frame chain[] = {{NULL, src, 1, 1}, {"h", "other.h", 2, 11}, {"g", src, 10, 5}};
+  xprof_linetab_inlined_line(t, 3, src, 12, g, 1);
   xprof_linetab_inlined_line(t, 3, "other.h", 3, chain, 3);
-  xprof_linetab_inlined_line(t, 4, src, 13, chain, 1); /* the same context again */
+  xprof_linetab_inlined_line(t, 4, src, 13, g, 1); /* the same context again */
   CHECK(xprof_linetab_has_lines(t));
   xprof_error err;
   CHECK(xprof_linetab_end(t, table, &err) == 0);
