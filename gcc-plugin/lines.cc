@@ -152,6 +152,44 @@ void xp_record_lines(xprof_linetab *t, const xprof_plan_fn *f, const xp_cfg *c) 
   }
 }
 
+/* A place of block bb: loc's line under its inline chain, whose frames
+ * go to p->frames (the loc keeps their index until xp_places_fill points
+ * it at them: the vector may move as it grows). */
+static void add_place(xp_places *p, basic_block bb, location_t loc) {
+  xprof_inline_frame frames[16];
+  uint32_t n = inline_chain(loc, frames, 16);
+  xprof_line_loc l = {(uint32_t)bb->index, (uint32_t)MAX(1, LOCATION_LINE(loc)), NULL, n};
+  l.frames = (const xprof_inline_frame *)(uintptr_t)p->frames.length();
+  for (uint32_t i = 0; i < n; i++)
+    p->frames.safe_push(frames[i]);
+  p->locs.safe_push(l);
+}
+
+void xp_places_fill(void *ctx, xprof_places *out) {
+  xp_places *p = (xp_places *)ctx;
+  location_t decl = DECL_SOURCE_LOCATION(current_function_decl);
+  out->decl_line = RESERVED_LOCATION_P(decl) ? 0 : (uint32_t)LOCATION_LINE(decl);
+  basic_block bb;
+  FOR_EACH_BB_FN(bb, cfun) {
+    if (bb == ENTRY_BLOCK_PTR_FOR_FN(cfun)->next_bb && !RESERVED_LOCATION_P(decl))
+      add_place(p, bb, decl);
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+      location_t loc = gimple_location(gsi_stmt(gsi));
+      if (!RESERVED_LOCATION_P(loc) && !is_gimple_debug(gsi_stmt(gsi)))
+        add_place(p, bb, loc);
+    }
+  }
+  for (unsigned i = 0; i < p->locs.length(); i++)
+    p->locs[i].frames = p->frames.address() + (uintptr_t)p->locs[i].frames;
+  out->locs = p->locs.address();
+  out->n_locs = p->locs.length();
+}
+
+void xp_places_free(xp_places *p) {
+  p->locs.release();
+  p->frames.release();
+}
+
 tree xp_direct_callee(gimple *stmt) {
   if (!is_gimple_call(stmt) || gimple_call_internal_p(stmt))
     return NULL_TREE;

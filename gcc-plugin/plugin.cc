@@ -135,6 +135,7 @@ static char *percent_decode(const char *v) {
 
 static bool parse_args(struct plugin_name_args *info) {
   xprof_options_init(&xp_opts);
+  xp_opts.compiler = XPROF_OPT_GCC;
   for (int i = 0; i < info->argc; i++) {
     char *v = info->argv[i].value ? percent_decode(info->argv[i].value) : NULL;
     xprof_error err;

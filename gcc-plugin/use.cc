@@ -286,25 +286,37 @@ static void free_solution(solution *s) {
   xp_free_value_sites(&s->sites);
 }
 
-/* Build cfun's graph as the collect build did and match f's counts to it
- * (libxprof: solved, or salvaged when the graph changed).  Returns 0, or
- * -1 after a warning that they do not fit (the fake edges are gone again
- * then). */
-static int solve(xprof_use *u, const xprof_proc *f, solution *s) {
+/* Build cfun's graph as the collect build did and match the counts of
+ * function `name` to it (libxprof: f's solved, or salvaged when the graph
+ * changed, or the line profile's placed by source line).  Returns 0, or
+ * -1 when there are none that fit (the fake edges are gone again then). */
+static int solve(xprof_use *u, const char *name, const xprof_proc *f, solution *s) {
   if (execute_fixup_cfg() & TODO_cleanup_cfg)
     cleanup_tree_cfg();
   xp_value_sites(&s->sites);
   bool built = xp_cfg_build(&s->c, &s->sites);
-  if (xprof_use_match(u, f, built ? &s->c.g : NULL, &s->r))
+  xp_places places = xp_places();
+  int ok = xprof_use_match(u, name, f, built ? &s->c.g : NULL, xp_places_fill, &places, &s->r);
+  xp_places_free(&places);
+  if (ok)
     return 0;
   remove_fake_edges();
   free_solution(s);
   return -1;
 }
 
+/* The count GCC is given for c: as measured, or, for counts placed from
+ * time samples, of AutoFDO's quality, as GCC's own -fauto-profile gives
+ * them (a block without samples may still have run: not "never
+ * executed"). */
+static profile_count count_of(uint64_t c, bool sampled) {
+  profile_count n = profile_count::from_gcov_type((gcov_type)c);
+  return sampled ? n.afdo() : n;
+}
+
 /* Branch probabilities from the real (not fake) out-edges of each block:
  * a block's out-edges are consecutive in the graph (xp_cfg_build). */
-static void set_probabilities(const solution *s) {
+static void set_probabilities(const solution *s, bool sampled) {
   const xprof_graph &g = s->c.g;
   const uint64_t *count = s->r.edge_count;
   for (uint32_t first = 0, end; first < g.n_edges; first = end) {
@@ -315,9 +327,11 @@ static void set_probabilities(const solution *s) {
     if (!out)
       continue; /* never left this way: keep the guess */
     for (uint32_t e = first; e < end; e++)
-      if (!(g.edges[e].flags & (XPROF_EDGE_FAKE | XPROF_EDGE_IGNORE)))
-        s->c.gcc_edges[e]->probability = profile_probability::probability_in_gcov_type(
-            (gcov_type)count[e], (gcov_type)out);
+      if (!(g.edges[e].flags & (XPROF_EDGE_FAKE | XPROF_EDGE_IGNORE))) {
+        profile_probability p =
+            profile_probability::probability_in_gcov_type((gcov_type)count[e], (gcov_type)out);
+        s->c.gcc_edges[e]->probability = sampled ? p.afdo() : p;
+      }
   }
 }
 
@@ -375,15 +389,15 @@ static void keep_whole(void) {
  * (bench/history.md), while what partial training is for -- code that
  * training never reached -- is whole functions.  The LLVM plugin does the
  * same. */
-static void apply_counts(const solution *s) {
+static void apply_counts(const solution *s, bool sampled) {
   basic_block bb;
   FOR_ALL_BB_FN(bb, cfun)
-  bb->count = profile_count::from_gcov_type((gcov_type)s->r.node_count[bb->index]);
+  bb->count = count_of(s->r.node_count[bb->index], sampled);
   /* Its hot call sites may inline more (hot_inline.cc). */
   if (tree hot = xp_hot_optimization(current_function_decl, hot_caches))
     DECL_FUNCTION_SPECIFIC_OPTIMIZATION(current_function_decl) = hot;
   keep_whole();
-  set_probabilities(s);
+  set_probabilities(s, sampled);
 }
 
 /* Never run in training: as profile.cc does, keep the guessed shape but
@@ -431,7 +445,7 @@ static xprof_calls *calls;
 /* cfun's calls, with the counts of their blocks. */
 static void record_calls(const solution *s, const xprof_objfile *o) {
   xprof_calls_function(calls, xp_function_name(current_function_decl), s->r.node_count,
-                       s->c.g.n_nodes, xprof_use_records(&s->r), o->n_values_per_vp);
+                       s->c.g.n_nodes, xprof_use_records(&s->r), o ? o->n_values_per_vp : 0);
   basic_block bb;
   FOR_EACH_BB_FN(bb, cfun) {
     if ((uint32_t)bb->index >= s->c.g.n_nodes)
@@ -442,11 +456,15 @@ static void record_calls(const solution *s, const xprof_objfile *o) {
   }
 }
 
-/* Apply f's counts to cfun.  Returns 0, or -1 when they do not fit. */
-static int annotate(xprof_use *u, const xprof_proc *f) {
+static void enable_profile(const xprof_use *u, bool flags);
+
+/* Apply the counts of function `name` (f's, or its lines') to cfun.
+ * Returns 0, or -1 when there are none that fit. */
+static int annotate(xprof_use *u, const char *name, const xprof_proc *f) {
   solution s = {};
-  if (solve(u, f, &s) < 0)
+  if (solve(u, name, f, &s) < 0)
     return -1;
+  enable_profile(u, false);
   const xprof_proc *vf = xprof_use_records(&s.r);
   bool untrained = s.r.node_count[XPROF_ENTRY] == 0;
   if (untrained && xp_opts.partial_training) {
@@ -463,19 +481,19 @@ static int annotate(xprof_use *u, const xprof_proc *f) {
   if (untrained) {
     make_cold();
   } else {
-    apply_counts(&s);
+    apply_counts(&s, xprof_use_fn_sampled(u, &s.r));
     if (calls)
       record_calls(&s, u->obj);
   }
   /* The time profile: with -fprofile-reorder-functions GCC emits the
    * functions that ran in the order of their first runs, before the
    * others (a rank GCC's int cannot hold is left out, as GCC does). */
-  if (f->first_run && f->first_run < INT_MAX / 2)
-    cgraph_node::get(current_function_decl)->tp_first_run = (int)f->first_run;
+  if (vf->first_run && vf->first_run < INT_MAX / 2)
+    cgraph_node::get(current_function_decl)->tp_first_run = (int)vf->first_run;
   remove_fake_edges();
   profile_status_for_fn(cfun) = PROFILE_READ;
   record_loop_bounds();
-  if (!untrained) {
+  if (!untrained && u->obj) {
     choose_promotions(u->obj, vf, s.sites);
     transform_values(u->obj, vf, &s.sites, &u->st);
   }
@@ -513,6 +531,23 @@ static void set_summary(const xprof_summary *sm) {
             "xprof: training runs %u, sum of their largest counters %" PRId64
             ", hot from %" PRIu64 "\n",
             profile_info->runs, (int64_t)profile_info->sum_max, xp_hot_count);
+}
+
+/* Whether the unit reads as feedback: the summary and the flags set. */
+static bool profile_enabled;
+
+/* The summary, before the first function's frequencies are computed; the
+ * flags, outside any function (push_cfun would restore a function's own
+ * options over them): enable_profile(u, true) after each pop_cfun. */
+static void enable_profile(const xprof_use *u, bool flags) {
+  if (!profile_info)
+    set_summary(xprof_use_summary(u));
+  if (!flags || profile_enabled)
+    return;
+  profile_enabled = true;
+  XP_SET_OPTIMIZATION(x_flag_branch_probabilities, 1);
+  /* GCC's clones and inliner look at the flag as well (cgraphclones.cc). */
+  XP_SET_OPTIMIZATION(x_flag_profile_partial_training, xp_opts.partial_training);
 }
 
 /* Does the unit have functions to miss the profile of? */
@@ -569,11 +604,12 @@ void xp_use_execute(void) {
     xprof_use_close(&u);
     return;
   }
-  set_summary(u.profile->summary);
-  XP_SET_OPTIMIZATION(x_flag_branch_probabilities, 1);
-  /* GCC's clones and inliner look at the flag as well (cgraphclones.cc). */
-  XP_SET_OPTIMIZATION(x_flag_profile_partial_training, xp_opts.partial_training);
-
+  /* An object file known only by its lines reads as feedback only once
+   * some function's counts are placed: until then it is compiled as
+   * without a profile. */
+  profile_enabled = false;
+  if (u.obj)
+    enable_profile(&u, true);
   calls = xp_opts.order ? xprof_calls_begin() : NULL;
   plain_cache = xp_plain_cache();
   hot_caches[0] = hot_caches[1] = hot_caches[2] = xp_node_cache();
@@ -582,12 +618,21 @@ void xp_use_execute(void) {
   FOR_EACH_DEFINED_FUNCTION(node) {
     if (xp_skip_function(node))
       continue;
-    const xprof_proc *f = xprof_use_find(&u, xp_function_name(node->decl));
-    if (!f)
+    const char *name = xp_function_name(node->decl);
+    const xprof_proc *f;
+    if (!xprof_use_find(&u, name, &f))
       continue;
     push_cfun(DECL_STRUCT_FUNCTION(node->decl));
-    annotate(&u, f);
+    int placed = annotate(&u, name, f);
     pop_cfun();
+    if (placed == 0)
+      enable_profile(&u, true);
+  }
+  if (!profile_enabled) {
+    add_calls_section(calls);
+    calls = NULL;
+    xprof_use_close(&u);
+    return;
   }
   rebuild_call_graph();
   /* Functions left without counts (stale, missing) are given counts that

@@ -40,6 +40,25 @@ struct xl_cfg {
   LLVMValueRef *selects;     /* per side counter use: the select */
 };
 
+/* A function's places for a match by source line (xprof_use_match; what
+ * xl_record_lines records at collect time): each instruction's line in
+ * its block, under the functions inlined around it, and the
+ * declaration's in the first block.  xl_places_fill is an xprof_places_fn
+ * on an xl_places set to the function and its graph; xl_places_free
+ * frees what it filled. */
+struct xl_places {
+  LLVMValueRef fn;
+  const struct xl_cfg *cfg;
+  xprof_line_loc *locs;
+  uint32_t n_locs, cap_locs;
+  xprof_inline_frame *frames;
+  uint32_t n_frames, cap_frames;
+  char **names; /* the frames' function names */
+  uint32_t n_names, cap_names;
+};
+void xl_places_fill(void *ctx, xprof_places *p);
+void xl_places_free(struct xl_places *p);
+
 /* Prepare fn (split blocks where the graph needs it) and describe it,
  * its counters placed.  sites: its value-profile sites (xl_vp_sites);
  * with measure_calls (the profile keeps values), the edge into each

@@ -5,7 +5,9 @@
  * xprof_gprof's call arcs.
  */
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <llvm-c/DebugInfo.h>
 
@@ -97,4 +99,59 @@ void xl_record_lines(xl_collect *c, LLVMValueRef fn, const xprof_plan_fn *f,
         add_line(c, k, i, file, line);
       record_call(c, k, i);
     }
+}
+
+/* ---- places, for a use build's match by source line ---------------------- */
+
+/* An inlined function's name, kept until xl_places_free. */
+static const char *place_name(struct xl_places *p, const char *name, size_t len) {
+  p->names = xl_grow(p->names, &p->cap_names, p->n_names, sizeof *p->names);
+  char *s = xl_malloc(len + 1);
+  memcpy(s, name, len);
+  s[len] = 0;
+  return p->names[p->n_names++] = s;
+}
+
+/* Block k's place at instruction i, line `line`; its frames' index in
+ * p->frames stands in the loc until xl_places_fill points it at them. */
+static void add_place(struct xl_places *p, uint32_t k, LLVMValueRef i, unsigned line) {
+  struct xl_origin o[16];
+  unsigned n = i ? xl_inline_chain(i, o, 16) : 0;
+  p->locs = xl_grow(p->locs, &p->cap_locs, p->n_locs, sizeof *p->locs);
+  p->locs[p->n_locs++] =
+      (xprof_line_loc){k, line, (const xprof_inline_frame *)(uintptr_t)p->n_frames, n};
+  for (unsigned d = 0; d < n; d++) {
+    p->frames = xl_grow(p->frames, &p->cap_frames, p->n_frames, sizeof *p->frames);
+    p->frames[p->n_frames++] = (xprof_inline_frame){place_name(p, o[d].name, o[d].name_len),
+                                                    NULL, o[d].line, o[d].call_line};
+  }
+}
+
+void xl_places_fill(void *ctx, xprof_places *out) {
+  struct xl_places *p = ctx;
+  const xprof_graph *g = &p->cfg->g;
+  unsigned n_file;
+  out->decl_line = LLVMGetDebugLocFilename(p->fn, &n_file) ? LLVMGetDebugLocLine(p->fn) : 0;
+  if (out->decl_line && g->n_nodes > 2)
+    add_place(p, 2, NULL, out->decl_line);
+  for (uint32_t k = 2; k < g->n_nodes; k++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(p->cfg->blocks[k]); i;
+         i = LLVMGetNextInstruction(i)) {
+      unsigned line = LLVMIsADbgInfoIntrinsic(i) ? 0 : LLVMGetDebugLocLine(i);
+      if (line)
+        add_place(p, k, i, line);
+    }
+  for (uint32_t j = 0; j < p->n_locs; j++)
+    p->locs[j].frames = p->locs[j].depth ? p->frames + (uintptr_t)p->locs[j].frames : NULL;
+  out->locs = p->locs;
+  out->n_locs = p->n_locs;
+}
+
+void xl_places_free(struct xl_places *p) {
+  for (uint32_t i = 0; i < p->n_names; i++)
+    free(p->names[i]);
+  free(p->names);
+  free(p->locs);
+  free(p->frames);
+  memset(p, 0, sizeof *p);
 }

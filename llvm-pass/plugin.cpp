@@ -98,6 +98,7 @@ static const xprof_options &options() {
     return O;
   Done = true;
   xprof_options_init(&O);
+  O.compiler = XPROF_OPT_LLVM;
   struct Given {
     unsigned Pos;
     std::string Name, Value;

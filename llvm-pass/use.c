@@ -278,18 +278,24 @@ typedef struct solved {
   uint32_t n_calls;
 } solved;
 
-/* Phase 1: match and solve, changing nothing that another function's
- * analysis could see (a `cold` attribute changes its callers' static
- * branch probabilities, hence their counter placement).  Returns 1, or 0
- * after a warning that f's counts do not fit. */
-static int solve(use_ctx *u, LLVMValueRef fn, const xprof_proc *f, solved *s) {
+/* Phase 1: match and solve (f's counts, or the lines' of function
+ * `name`), changing nothing that another function's analysis could see
+ * (a `cold` attribute changes its callers' static branch probabilities,
+ * hence their counter placement).  Returns 1, or 0 when there are no
+ * counts that fit. */
+static int solve(use_ctx *u, LLVMValueRef fn, const char *name, const xprof_proc *f,
+                 solved *s) {
   memset(s, 0, sizeof *s);
   s->fn = fn;
   s->calls = xl_vp_sites(fn, &s->n_calls);
   /* Calls were measured by their sites if the profile keeps values. */
-  int built = xl_cfg_build(fn, s->calls, s->n_calls, u->u.obj->n_values_per_vp > 0,
+  int built = xl_cfg_build(fn, s->calls, s->n_calls, u->u.obj && u->u.obj->n_values_per_vp > 0,
                            u->o->llvm.selects, &s->g);
-  if (xprof_use_match(&u->u, f, built ? &s->g.g : NULL, &s->r)) {
+  struct xl_places places = {.fn = fn, .cfg = &s->g};
+  int ok = xprof_use_match(&u->u, name, f, built ? &s->g.g : NULL, xl_places_fill, &places,
+                           &s->r);
+  xl_places_free(&places);
+  if (ok) {
     uint64_t n = xprof_use_unreturned(&s->g.g, s->r.edge_count);
     if (n) {
       u->unreturned += n;
@@ -387,7 +393,7 @@ static void weigh_selects(use_ctx *u, const solved *s, weight_buf *buf) {
 static void record_calls(use_ctx *u, const solved *s) {
   const xprof_graph *g = &s->g.g;
   xprof_calls_function(u->calls, xl_function_name(s->fn), s->r.node_count, g->n_nodes,
-                       xprof_use_records(&s->r), u->u.obj->n_values_per_vp);
+                       xprof_use_records(&s->r), u->u.obj ? u->u.obj->n_values_per_vp : 0);
   for (uint32_t k = 2; k < g->n_nodes; k++) {
     LLVMBasicBlockRef b = s->g.blocks[k];
     for (LLVMValueRef i = b ? LLVMGetFirstInstruction(b) : NULL; i; i = LLVMGetNextInstruction(i)) {
@@ -426,14 +432,14 @@ static void apply(use_ctx *u, solved *s) {
   weigh_selects(u, s, &buf);
   free(buf.w);
   free(buf.ops);
-  if (entry) {
-    const xprof_objfile *o = u->u.obj;
+  const xprof_objfile *o = u->u.obj;
+  if (entry && o) {
     const xprof_proc *vf = xprof_use_records(&s->r); /* salvaged: records followed */
     unsigned n = value_profiles(u, o, vf, s->fn, s->calls, s->n_calls) +
                  specialize_divisions(u, o, vf, s->fn, s->calls, s->n_calls);
     u->u.st.specialized += n;
     if (n)
-      xprof_verbose(&u->d, XPROF_MSG_SPECIALIZED, s->r.f->name, n, xprof_plural(n));
+      xprof_verbose(&u->d, XPROF_MSG_SPECIALIZED, vf->name, n, xprof_plural(n));
   }
   free_solved(s);
 }
@@ -441,8 +447,9 @@ static void apply(use_ctx *u, solved *s) {
 /* Later first runs first; ties: later in the module first. */
 static int later_first_run(const void *a, const void *b) {
   const solved *x = *(const solved *const *)a, *y = *(const solved *const *)b;
-  if (x->r.f->first_run != y->r.f->first_run)
-    return x->r.f->first_run < y->r.f->first_run ? 1 : -1;
+  uint64_t fx = xprof_use_records(&x->r)->first_run, fy = xprof_use_records(&y->r)->first_run;
+  if (fx != fy)
+    return fx < fy ? 1 : -1;
   return x < y ? 1 : x > y ? -1 : 0;
 }
 
@@ -455,7 +462,7 @@ static void order_by_first_run(solved *all, uint32_t n) {
   solved **ran = xl_calloc(n + 1, sizeof *ran);
   uint32_t k = 0;
   for (uint32_t i = 0; i < n; i++)
-    if (all[i].r.f->first_run)
+    if (xprof_use_records(&all[i].r)->first_run)
       ran[k++] = &all[i];
   qsort(ran, k, sizeof *ran, later_first_run);
   for (uint32_t i = 0; i < k; i++)
@@ -531,9 +538,10 @@ static solved *solve_all(use_ctx *u, uint32_t *n) {
   for (LLVMValueRef fn = LLVMGetFirstFunction(u->m); fn; fn = LLVMGetNextFunction(fn)) {
     if (!xl_profiled_function(u->m, fn, u->o))
       continue;
-    const xprof_proc *f = xprof_use_find(&u->u, xl_function_name(fn));
-    if (f)
-      *n += solve(u, fn, f, &all[*n]);
+    const char *name = xl_function_name(fn);
+    const xprof_proc *f;
+    if (xprof_use_find(&u->u, name, &f))
+      *n += solve(u, fn, name, f, &all[*n]);
   }
   return all;
 }
@@ -585,10 +593,13 @@ int xl_run_use(LLVMModuleRef m, const xprof_options *o) {
     free(objpath);
     return 0;
   }
-  u.profile_objpath = u.u.obj->path;
+  u.profile_objpath = u.u.obj ? u.u.obj->path : objpath;
   uint32_t n_solved;
   solved *all = solve_all(&u, &n_solved);
-  set_summary(m, u.u.profile->summary);
+  /* An object known only by its lines is compiled as without a profile
+   * unless some function's counts were placed. */
+  if (u.u.obj || n_solved)
+    set_summary(m, xprof_use_summary(&u.u));
   warn_unreturned(&u);
   if (o->reorder_functions)
     order_by_first_run(all, n_solved);

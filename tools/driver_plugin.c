@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "driver.h"
+#include "xprof_views.h"
 
 #ifdef XPROF_FOR_CLANG
 #define PLUGIN_FILE "xprof-llvm" XPROF_LLVM_MAJOR ".so"
@@ -108,6 +109,21 @@ static char *tcov_dir(const struct command *c) {
 /* What the driver itself sets of the options: where the coverage tables
  * go, the per-thread copies that sanitizers need, the command's output and
  * link (clang's plugin cannot see them), its prefix maps. */
+/* Before a use build compiles: each profile's line profile, made again
+ * when older than its data (xprof_lines_refresh), while the objects and
+ * program of the training build that it comes from are still there.  A
+ * profile directory the build may not write in keeps what it has (said
+ * with -xprofile_verbose). */
+static void refresh_lines(const struct command *c) {
+  for (unsigned i = 0; i < c->o.use_names.n; i++) {
+    char *dir = xprof_use_profile_name(c->o.use_names.v[i]);
+    xprof_error err;
+    if (dir && xprof_lines_refresh(dir, &err) < 0 && c->o.verbose)
+      die("note: the profile's lines were not made again: %s", err.msg);
+    xprof_free(dir);
+  }
+}
+
 static void driver_settings(struct command *c) {
   xprof_options *o = &c->o;
   xprof_error err;
@@ -123,6 +139,8 @@ static void driver_settings(struct command *c) {
   } else {
     o->update = XPROF_UPDATE_THREAD; /* use builds count nothing */
     o->tls_counters = 1;
+    if (c->sources)
+      refresh_lines(c);
   }
 #ifdef XPROF_FOR_CLANG
   for (int k = 0; k < c->n_prefix_maps; k++)
@@ -198,9 +216,17 @@ int add_plugin(struct args *a, struct command *c) {
   /* The plugin's verbose notes are clang's remarks of plugins. */
   if (c->o.verbose)
     push(a, "-Rremark-backend-plugin");
-  /* Line numbers: clang keeps them in the IR only with debug info. */
-  if (c->o.mode == XPROF_MODE_COLLECT && c->o.tcov && !c->debug_given)
+  /* Line numbers: clang keeps them in the IR only with debug info, or
+   * when remarks are asked for, which track locations without emitting
+   * any debug information (the code is the same).  Asking for the
+   * remarks of a pass that does not exist gives a collect build the
+   * lines of its coverage tables and the profile's line profile
+   * (xprof_lines_refresh), and a use build those of its match by source
+   * line.  The user's own -g or -Rpass (after this) stands. */
+  if (!c->debug_given && c->o.mode == XPROF_MODE_COLLECT && c->o.tcov)
     push(a, "-gline-tables-only");
+  else if (!c->debug_given)
+    push(a, "-Rpass=^xprof-track-locations$");
   if (c->werror) {
     for (unsigned w = 0; w < XPROF_N_WARNINGS; w++)
       if (c->o.warning[w] == XPROF_WARN_NO_ERROR) {

@@ -195,6 +195,20 @@ static char *profile_file(const char *name) {
   return file;
 }
 
+/* The line profile beside profile `name`'s data (malloc'd), or NULL when
+ * there is none. */
+static char *lines_file(const char *name) {
+  char *file = profile_file(name);
+  char *slash = file ? strrchr(file, '/') : NULL;
+  char *lines = slash ? xprof_format("%.*s/" XPROF_LINES_FILE, (int)(slash - file), file) : NULL;
+  xprof_free(file);
+  if (lines && access(lines, R_OK) != 0) {
+    xprof_free(lines);
+    lines = NULL;
+  }
+  return lines;
+}
+
 /* The digest of what the compile of `obj` reads; when the profile has no
  * data for it under the name the driver derived (a compiler that names
  * its object otherwise, say), the digest of every profile file whole. */
@@ -208,9 +222,12 @@ static char *use_digest(const struct cache_use *u, const char *obj) {
   xprof_profile_free(p);
   if (o)
     return xprof_format("%s", hex);
+  /* Without data of its own the object may be known by its lines: those
+   * count too.  (An object with data falls back on the lines only for
+   * functions that changed, whose own counts are in the digest.) */
   uint32_t whole = 0, again = 0x9e3779b9u; /* two CRCs: 64 bits */
-  for (int i = 0; i < u->n_names; i++) {
-    char *file = profile_file(u->names[i]);
+  for (int i = 0; i < 2 * u->n_names; i++) {
+    char *file = i % 2 ? lines_file(u->names[i / 2]) : profile_file(u->names[i / 2]);
     FILE *f = file ? fopen(file, "rb") : NULL;
     char buf[65536];
     size_t n;
@@ -228,8 +245,8 @@ static char *use_digest(const struct cache_use *u, const char *obj) {
  * appears later must count as a change); malloc'd. */
 /* A marker per profile file the compile reads. */
 static void file_markers(char **text, const struct cache_use *u) {
-  for (int i = 0; i < u->n_names; i++) {
-    char *file = profile_file(u->names[i]);
+  for (int i = 0; i < 2 * u->n_names; i++) {
+    char *file = i % 2 ? lines_file(u->names[i / 2]) : profile_file(u->names[i / 2]);
     if (file)
       marker(text, "# 1 \"%s\"%s\n", file, "");
     xprof_free(file);

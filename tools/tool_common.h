@@ -20,14 +20,5 @@ int tool_standard_options(int argc, char **argv, const char *usage);
  * path it was looked up by. */
 const xprof_objfile *tool_dump_object(const xprof_profile *p, const char *dump, char *path);
 
-/* Where the coverage table of object objpath is: in PROFILE_DIR/tcov
- * (-xprofile=tcov:NAME), else beside the object, which is at
- * objpath_now, else in the program linked from it (`program`, or, NULL,
- * the one the profile directory is named after, PROGRAM.profile), else
- * in that object file (a collect build's): the program first, whose runs
- * the profile holds, as an object compiled since may be another build.  The path of the file
- * that holds it (xprof_malloc'd, for xprof_table_read), or NULL. */
-char *tool_find_table(const char *profile_dir, const char *program, const char *objpath,
-                      const char *objpath_now);
 
 #endif

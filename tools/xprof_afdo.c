@@ -5,6 +5,7 @@
  *
  *   xprof_afdo --llvm|--gcc [--counts|--samples] -o FILE profile_directory
  *   xprof_afdo --llvm|--gcc -o FILE sample-profile.txt
+ *   xprof_afdo --lines profile_directory
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 static const char usage[] =
     "usage: xprof_afdo --llvm|--gcc [--counts|--samples] -o FILE profile_directory\n"
     "       xprof_afdo --llvm|--gcc -o FILE sample-profile.txt\n"
+    "       xprof_afdo --lines profile_directory\n"
     "\n"
     "Write the profile by source line, as the compilers' sample-based PGO\n"
     "reads it: --llvm as clang's sample-profile text (clang\n"
@@ -35,27 +37,23 @@ static const char usage[] =
     "\n"
     "Given a file instead of a profile directory, xprof_afdo reads it as\n"
     "clang's sample-profile text (its own, AutoFDO's create_llvm_prof's,\n"
-    "llvm-profdata's --text) and writes it in the format asked for.\n";
+    "llvm-profdata's --text) and writes it in the format asked for.\n"
+    "\n"
+    "--lines makes the directory's own line profile, PROFILE.profile/lines,\n"
+    "when it is older than the data (as --llvm, from the counts, else the\n"
+    "samples): what use builds fall back on where the profile's graphs do\n"
+    "not match the code (another compiler or version, a sampled program).\n"
+    "The drivers make it before a use build's first compilation, and\n"
+    "xprof_collect after each run.\n";
+
+struct where {
+  const char *dir;
+  const xprof_profile *p;
+};
 
 static char *find(void *ctx, const char *objpath) {
-  return tool_find_table(ctx, NULL, objpath, objpath);
-}
-
-/* Whether p holds counts that ran / time samples. */
-static int has_counts(const xprof_profile *p) {
-  for (uint32_t i = 0; i < p->n_objfiles; i++)
-    for (uint32_t k = 0; k < p->objfiles[i].n_procs; k++)
-      for (uint32_t c = 0; c < p->objfiles[i].procs[k].n_counters; c++)
-        if (p->objfiles[i].procs[k].counters[c])
-          return 1;
-  return 0;
-}
-
-static int has_samples(const xprof_profile *p) {
-  for (uint32_t i = 0; i < p->n_images; i++)
-    if (p->images[i].samples && !(p->images[i].flags & XPROF_IMAGE_OVERFLOW))
-      return 1;
-  return 0;
+  const struct where *w = ctx;
+  return xprof_table_find_in(w->p, w->dir, objpath);
 }
 
 static int write_out(const char *path, const xprof_lineprof *lp, int gcc) {
@@ -88,14 +86,26 @@ static int convert(const char *path, const char *out_path, int gcc) {
   return rc;
 }
 
+/* --lines: the directory's line profile, made when it is older than the
+ * data. */
+static int refresh_lines(const char *dir) {
+  struct stat st;
+  if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+    return tool_error("%s: not a profile directory", dir);
+  xprof_error err;
+  return xprof_lines_refresh(dir, &err) < 0 ? tool_fail(&err) : 0;
+}
+
 int main(int argc, char **argv) {
   tool_init("xprof_afdo");
   if (tool_standard_options(argc, argv, usage))
     return 0;
   const char *out_path = NULL, *dir = NULL;
-  int format = -1, samples = -1; /* format: 1 gcc, 0 llvm */
+  int format = -1, samples = -1, lines = 0; /* format: 1 gcc, 0 llvm */
   for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "--llvm") == 0 || strcmp(argv[i], "--gcc") == 0)
+    if (strcmp(argv[i], "--lines") == 0)
+      lines = 1;
+    else if (strcmp(argv[i], "--llvm") == 0 || strcmp(argv[i], "--gcc") == 0)
       format = argv[i][2] == 'g';
     else if (strcmp(argv[i], "--counts") == 0 || strcmp(argv[i], "--samples") == 0)
       samples = argv[i][2] == 's';
@@ -108,7 +118,9 @@ int main(int argc, char **argv) {
     else
       dir = argv[i];
   }
-  if (format < 0 || !out_path || !dir) {
+  if (lines && dir && format < 0 && !out_path && samples < 0)
+    return refresh_lines(dir);
+  if (format < 0 || !out_path || !dir || lines) {
     fputs(usage, stderr);
     return 1;
   }
@@ -123,20 +135,21 @@ int main(int argc, char **argv) {
   if (xprof_read_profile_dir(dir, &p, &err) < 0)
     return tool_fail(&err);
   if (samples < 0)
-    samples = !has_counts(p) && has_samples(p);
-  if (!samples && !has_counts(p)) {
+    samples = !xprof_profile_has_counts(p) && xprof_profile_has_samples(p);
+  if (!samples && !xprof_profile_has_counts(p)) {
     xprof_profile_free(p);
     return tool_error("%s: no counts (did a program built with -xprofile=collect run?)", dir);
   }
-  if (samples && !has_samples(p)) {
+  if (samples && !xprof_profile_has_samples(p)) {
     xprof_profile_free(p);
     return tool_error("%s: no time samples (run the program under xprof_collect, or with "
                       "SUN_PROFDATA_SAMPLE=1)",
                       dir);
   }
   xprof_lineprof *lp;
+  struct where w = {dir, p};
   if ((samples ? xprof_lineprof_from_samples(p, &lp, &err)
-               : xprof_lineprof_from_counts(p, find, (void *)dir, &lp, &err)) < 0) {
+               : xprof_lineprof_from_counts(p, find, &w, &lp, &err)) < 0) {
     xprof_profile_free(p);
     return tool_fail(&err);
   }

@@ -50,7 +50,7 @@ static double self_time(void *c, const char *name) {
 }
 
 static char *find(void *ctx, const char *objpath) {
-  return tool_find_table(ctx, NULL, objpath, objpath);
+  return xprof_table_find(ctx, NULL, objpath, objpath);
 }
 
 int main(int argc, char **argv) {

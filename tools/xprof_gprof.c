@@ -360,7 +360,7 @@ static void block_records(xprof_profile *p, const char *dir, const xprof_elf *e,
   uint32_t missing = 0;
   for (uint32_t i = 0; i < p->n_objfiles; i++) {
     const xprof_objfile *o = &p->objfiles[i];
-    char *table = tool_find_table(dir, exe, o->path, o->path);
+    char *table = xprof_table_find(dir, exe, o->path, o->path);
     xprof_cfgdump t;
     if (!table || xprof_table_read(table, o->path, p, &t, &err) < 0) {
       xprof_free(table);
@@ -393,7 +393,7 @@ static void block_records(xprof_profile *p, const char *dir, const xprof_elf *e,
 
 static char *find(void *ctx, const char *objpath) {
   const struct finder *f = ctx;
-  return tool_find_table(f->profile_dir, f->exe, objpath, objpath);
+  return xprof_table_find(f->profile_dir, f->exe, objpath, objpath);
 }
 
 static int write_cb(void *ctx, int fd, const char *name, xprof_error *err) {

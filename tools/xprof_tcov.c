@@ -299,7 +299,7 @@ static int is_grouped(const report *r, const xprof_cfgdump *t, const xprof_cfgdu
  * NULL. */
 static char *find_table(const report *r, const char *profile_dir, const char *objpath) {
   char *obj = mapped(r, objpath);
-  char *path = tool_find_table(profile_dir, NULL, objpath, obj);
+  char *path = xprof_table_find(profile_dir, NULL, objpath, obj);
   free(obj);
   return path;
 }

@@ -21,8 +21,6 @@ int xprof_lineprof_note(xprof_lineprof *lp, char *msg) {
 }
 
 int xprof_lineprof_add(xprof_lp_func *f, uint32_t offset, uint32_t discr, uint64_t count) {
-  if (!count)
-    return 0;
   if (xprof_grow((void **)&f->lines, &f->cap_lines, f->n_lines, sizeof *f->lines) < 0)
     return -1;
   f->lines[f->n_lines++] = (xprof_lp_line){offset, discr, count};
@@ -218,4 +216,106 @@ void xprof_lineprof_free(xprof_lineprof *lp) {
     xprof_free(lp->notes[i]);
   xprof_free(lp->notes);
   xprof_free(lp);
+}
+
+static void summary_add(xprof_summary_acc *a, const xprof_lp_func *f) {
+  xprof_summary_add(a, f->head);
+  for (uint32_t i = 0; i < f->n_lines; i++)
+    xprof_summary_add(a, f->lines[i].count);
+  for (uint32_t i = 0; i < f->n_calls; i++)
+    summary_add(a, f->calls[i].callee);
+}
+
+void xprof_lineprof_summary(const xprof_lineprof *lp, xprof_summary *s) {
+  xprof_summary_acc acc;
+  xprof_summary_begin(&acc, s);
+  for (uint32_t i = 0; i < lp->n_funcs; i++)
+    summary_add(&acc, &lp->funcs[i]);
+  xprof_summary_end(&acc);
+  s->n_procs = lp->n_funcs;
+}
+
+const xprof_lp_func *xprof_lineprof_find(const xprof_lineprof *lp, const char *name) {
+  uint32_t a = 0, b = lp->n_funcs;
+  while (a < b) {
+    uint32_t mid = a + (b - a) / 2;
+    int c = strcmp(lp->funcs[mid].name, name);
+    if (c == 0)
+      return &lp->funcs[mid];
+    if (c < 0)
+      a = mid + 1;
+    else
+      b = mid;
+  }
+  return NULL;
+}
+
+/* A copy of f and everything inlined into it; NULL when out of memory. */
+static xprof_lp_func *copy_func(const xprof_lp_func *f) {
+  xprof_lp_func *c = xprof_malloc(sizeof *c);
+  if (!c || init_func(c, f->name, f->file, f->decl_line) < 0) {
+    xprof_free(c);
+    return NULL;
+  }
+  c->head = f->head;
+  c->total = f->total;
+  int ok = 1;
+  for (uint32_t i = 0; ok && i < f->n_lines; i++)
+    ok = xprof_lineprof_add(c, f->lines[i].offset, f->lines[i].discr, f->lines[i].count) == 0;
+  for (uint32_t i = 0; ok && i < f->n_calls; i++) {
+    xprof_lp_func *callee = copy_func(f->calls[i].callee);
+    ok = callee && xprof_grow((void **)&c->calls, &c->cap_calls, c->n_calls,
+                              sizeof *c->calls) == 0;
+    if (ok)
+      c->calls[c->n_calls++] = (xprof_lp_call){f->calls[i].offset, f->calls[i].discr, callee};
+    else if (callee)
+      func_free(callee), xprof_free(callee);
+  }
+  if (!ok) {
+    func_free(c);
+    xprof_free(c);
+    return NULL;
+  }
+  return c;
+}
+
+/* Into `extra`, a copy of each instance inlined anywhere in f whose
+ * function has no entry of its own in lp; 0 or -1. */
+static int collect_missing(const xprof_lineprof *lp, const xprof_lp_func *f,
+                           xprof_lineprof *extra) {
+  for (uint32_t i = 0; i < f->n_calls; i++) {
+    const xprof_lp_func *in = f->calls[i].callee;
+    if (!xprof_lineprof_find(lp, in->name)) {
+      xprof_lp_func *copy = copy_func(in);
+      xprof_lp_func *top =
+          copy ? xprof_lineprof_func(extra, in->name, in->file, in->decl_line) : NULL;
+      int rc = top ? fold(top, copy) : -1;
+      if (copy)
+        func_free(copy), xprof_free(copy);
+      if (rc < 0)
+        return -1;
+    }
+    if (collect_missing(lp, in, extra) < 0)
+      return -1;
+  }
+  return 0;
+}
+
+int xprof_lineprof_fold_inlined(xprof_lineprof *lp) {
+  xprof_lineprof extra;
+  memset(&extra, 0, sizeof extra);
+  int rc = 0;
+  for (uint32_t i = 0; rc == 0 && i < lp->n_funcs; i++)
+    rc = collect_missing(lp, &lp->funcs[i], &extra);
+  for (uint32_t i = 0; i < extra.n_funcs; i++) {
+    if (rc == 0 &&
+        xprof_grow((void **)&lp->funcs, &lp->cap_funcs, lp->n_funcs, sizeof *lp->funcs) == 0)
+      lp->funcs[lp->n_funcs++] = extra.funcs[i];
+    else {
+      func_free(&extra.funcs[i]);
+      rc = -1;
+    }
+  }
+  xprof_free(extra.funcs);
+  return rc < 0 ? -1 : xprof_lineprof_finish(lp);
 }

@@ -75,6 +75,9 @@ static void llvm_body(FILE *out, const xprof_lp_func *f, int depth) {
 }
 
 int xprof_lineprof_write_llvm(FILE *out, const xprof_lineprof *lp) {
+  static const char *const by[] = {"", " from gcc", " from llvm", " from gcc and llvm"};
+  if (!lp->from_samples)
+    fprintf(out, XPROF_LP_EXACT_MARK "%s\n", by[lp->made_by & 3]);
   for (uint32_t i = 0; i < lp->n_funcs; i++) {
     const xprof_lp_func *f = &lp->funcs[i];
     if (!exported(f))
@@ -151,6 +154,28 @@ static int head_line(xprof_lineprof *lp, const char *p, const char *end, xprof_l
   return 0;
 }
 
+/* Does the first line, of n bytes, name compiler `word`? */
+static int mark_names(const char *line, size_t n, const char *word) {
+  size_t w = strlen(word);
+  for (size_t i = 0; i + w <= n; i++)
+    if (line[i] == ' ' && memcmp(line + i + 1, word, w) == 0 &&
+        (i + 1 + w == n || line[i + 1 + w] == ' ' || line[i + 1 + w] == '\r'))
+      return 1;
+  return 0;
+}
+
+int xprof_lineprof_mark(const char *text, size_t len, unsigned *made_by) {
+  size_t mark = strlen(XPROF_LP_EXACT_MARK);
+  *made_by = 0;
+  if (len < mark || memcmp(text, XPROF_LP_EXACT_MARK, mark) != 0)
+    return 0;
+  const char *eol = memchr(text, '\n', len);
+  size_t n = eol ? (size_t)(eol - text) : len;
+  *made_by = (mark_names(text + mark, n - mark, "gcc") ? XPROF_LP_BY_GCC : 0) |
+             (mark_names(text + mark, n - mark, "llvm") ? XPROF_LP_BY_LLVM : 0);
+  return 1;
+}
+
 int xprof_lineprof_read_llvm(const char *name, const char *text, size_t len,
                              xprof_lineprof **out, xprof_error *err) {
   enum { MAX_DEPTH = 64 };
@@ -158,7 +183,8 @@ int xprof_lineprof_read_llvm(const char *name, const char *text, size_t len,
   *out = NULL;
   if (!lp)
     return xprof_fail_nomem(err, name);
-  lp->from_samples = 1;
+  /* Samples, unless the file says it holds exact counts. */
+  lp->from_samples = !xprof_lineprof_mark(text, len, &lp->made_by);
   xprof_lp_func *stack[MAX_DEPTH];
   uint32_t have = 0; /* the depths the stack holds */
   unsigned long lineno = 0;

@@ -41,6 +41,9 @@ extern "C" {
 #define XPROF_FEEDBACK_FILE "feedback"
 /* The shapes of a profile directory's procedures, once per build. */
 #define XPROF_SHAPES_FILE "shapes"
+/* The profile by source line beside them (xprof_afdo(1)): what a use
+ * build falls back on where the graphs do not match. */
+#define XPROF_LINES_FILE "lines"
 
 /* ---- memory ---------------------------------------------------------- */
 
@@ -247,6 +250,16 @@ typedef struct xprof_summary {
 } xprof_summary;
 
 void xprof_compute_summary(const xprof_profile *p, xprof_summary *s);
+
+/* The same from counts met one at a time: begin, add each count (zeros
+ * are passed over), end. */
+typedef struct xprof_summary_acc {
+  uint64_t n[64 * 4], sum[64 * 4], min[64 * 4];
+  xprof_summary *s;
+} xprof_summary_acc;
+void xprof_summary_begin(xprof_summary_acc *a, xprof_summary *s);
+void xprof_summary_add(xprof_summary_acc *a, uint64_t count);
+void xprof_summary_end(xprof_summary_acc *a);
 
 /* The cutoff from which a count is hot: LLVM's (-profile-summary-cutoff-
  * hot), the counts that make up 99% of the sum of all of them. */
@@ -550,8 +563,10 @@ static inline const char *xprof_plural(uint64_t n) { return n == 1 ? "" : "s"; }
  * lines as offsets from the line where it is declared (so that an edit
  * above the function moves nothing), each with how often it ran.  Made
  * from exact counts (a line's count: the count of its busiest block, as
- * AutoFDO gives a line the count of its busiest instruction) or from time
- * samples (a line's count: the samples that fell on it).  Code inlined
+ * AutoFDO gives a line the count of its busiest instruction; a line of
+ * code that never ran is there with 0, so that a line not there means
+ * "not known") or from time samples (a line's count: the samples that
+ * fell on it; a line without samples is not there).  Code inlined
  * into a function is kept apart, by call site, as the compilers' formats
  * nest it (GCC needs it so: its early inliner runs before it reads the
  * profile).  Discriminators are 0: the coverage tables have none, and
@@ -575,7 +590,7 @@ struct xprof_lp_func {
   int comdat;         /* one function, whichever objects hold a copy */
   uint64_t head;      /* entries (top-level functions; exact counts) */
   uint64_t total;     /* the sum of its lines' counts and its calls' totals */
-  xprof_lp_line *lines; /* by offset, then discriminator; counts not 0 */
+  xprof_lp_line *lines; /* by offset, then discriminator; 0: never ran */
   uint32_t n_lines, cap_lines;
   xprof_lp_call *calls; /* by offset, then callee name */
   uint32_t n_calls, cap_calls;
@@ -587,6 +602,7 @@ typedef struct xprof_lineprof {
   char **notes; /* what could not be placed, and why */
   uint32_t n_notes, cap_notes;
   int from_samples; /* counts are time samples: a line's add up */
+  unsigned made_by; /* exact counts: the compilers of the graphs, XPROF_LP_BY_* */
   uint64_t samples, placed; /* from_samples: all of them, and those on a line */
 } xprof_lineprof;
 
@@ -609,6 +625,31 @@ int xprof_lineprof_note(xprof_lineprof *lp, char *msg);
  * the busier is kept, with a note).  0, or -1 when out of memory. */
 int xprof_lineprof_finish(xprof_lineprof *lp);
 void xprof_lineprof_free(xprof_lineprof *lp);
+/* The summary of a line profile's counts (each line's count in each
+ * inline context a counter; runs unknown), for a use build whose profile
+ * holds no counts of its own. */
+void xprof_lineprof_summary(const xprof_lineprof *lp, xprof_summary *s);
+/* For a function that ran only inlined into others, an entry of its own:
+ * the sum of its inlined instances (as llvm-profdata's
+ * --sample-profile-merge-inlinee keeps it), for a compilation that has it
+ * out of line.  lp must be finished; it is again.  0, or -1 when out of
+ * memory. */
+int xprof_lineprof_fold_inlined(xprof_lineprof *lp);
+/* The top-level function of that name in a finished profile, or NULL. */
+const xprof_lp_func *xprof_lineprof_find(const xprof_lineprof *lp, const char *name);
+
+/* A profile of exact counts says so in its first line, a comment to
+ * clang and llvm-profdata; without it a file's counts are taken for
+ * samples (which a use build trusts less: a block without samples may
+ * still have run). */
+#define XPROF_LP_EXACT_MARK "# xprof line profile: exact counts"
+/* ... followed by " from gcc", " from llvm" or " from gcc and llvm": the
+ * compilers whose graphs were counted (a use build by the same compiler
+ * prefers salvage by shape, made for edits, to the lines). */
+#define XPROF_LP_BY_GCC 1u
+#define XPROF_LP_BY_LLVM 2u
+/* Does text begin with the mark?  1 with *made_by set, else 0. */
+int xprof_lineprof_mark(const char *text, size_t len, unsigned *made_by);
 
 /* clang's sample-profile text (-fprofile-sample-use=FILE):
  * "NAME:TOTAL:HEAD" then " OFFSET[.DISCR]: COUNT" per line and

@@ -234,6 +234,113 @@ static int build(net *g, uint32_t n_nodes, const xprof_edge *edges, uint32_t n_e
   return add_arc(g, 2 * XPROF_EXIT + 1, 2 * XPROF_ENTRY, INF_CAP, 0) == UINT32_MAX ? -1 : 0;
 }
 
+/* ---- connecting the flow ------------------------------------------------- */
+
+/* A circulation may keep flow in a cycle that nothing enters: a loop
+ * whose estimates pay for its own flow while the entry's goes by another
+ * way (a call's fake edge to EXIT, say) -- a loop that runs without
+ * being entered.  As profi joins isolated components, each such node is
+ * joined to the rest by one more run along a path from ENTRY to it and
+ * from it to EXIT (xprof_flow_connect).  Not part of xprof_infer_flow:
+ * the joined flow is no longer the cheapest. */
+
+/* BFS from `from` over real edges (fake ones too with fake) forward, or
+ * backward; prev[v]: the edge that reached v, UINT32_MAX: not reached. */
+static void search(uint32_t n_nodes, const xprof_edge *edges, uint32_t n_edges,
+                   const uint32_t *out, const uint32_t *by, uint32_t from, int fake,
+                   uint32_t *prev, uint32_t *queue) {
+  for (uint32_t v = 0; v < n_nodes; v++)
+    prev[v] = UINT32_MAX;
+  uint32_t head = 0, tail = 0;
+  queue[tail++] = from;
+  prev[from] = n_edges; /* the start */
+  while (head < tail) {
+    uint32_t v = queue[head++];
+    for (uint32_t k = out[v]; k < out[v + 1]; k++) {
+      const xprof_edge *e = &edges[by[k]];
+      if ((e->flags & XPROF_EDGE_IGNORE) || (!fake && (e->flags & XPROF_EDGE_FAKE)) ||
+          prev[e->dst] != UINT32_MAX)
+        continue;
+      prev[e->dst] = by[k];
+      queue[tail++] = e->dst;
+    }
+  }
+}
+
+/* One more run along the path search() found to `to`. */
+static void add_run(const xprof_edge *edges, uint32_t n_edges, const uint32_t *prev, uint32_t to,
+                    uint64_t *edge_count, uint64_t *node_count) {
+  for (uint32_t v = to; prev[v] != n_edges; v = edges[prev[v]].src) {
+    edge_count[prev[v]]++;
+    node_count[v]++;
+  }
+}
+
+/* Nodes with flow that the flow from ENTRY does not reach. */
+static uint32_t isolated(uint32_t n_nodes, const xprof_edge *edges, const uint32_t *out, const uint32_t *by, const uint64_t *edge_count,
+                         const uint64_t *node_count, unsigned char *seen, uint32_t *queue) {
+  memset(seen, 0, n_nodes);
+  uint32_t head = 0, tail = 0;
+  queue[tail++] = XPROF_ENTRY;
+  seen[XPROF_ENTRY] = 1;
+  while (head < tail) {
+    uint32_t v = queue[head++];
+    for (uint32_t k = out[v]; k < out[v + 1]; k++)
+      if (edge_count[by[k]] && !seen[edges[by[k]].dst]) {
+        seen[edges[by[k]].dst] = 1;
+        queue[tail++] = edges[by[k]].dst;
+      }
+  }
+  for (uint32_t v = 2; v < n_nodes; v++)
+    if (node_count[v] && !seen[v])
+      return v;
+  return UINT32_MAX;
+}
+
+void xprof_flow_connect(uint32_t n_nodes, const xprof_edge *edges, uint32_t n_edges,
+                        uint64_t *edge_count, uint64_t *node_count) {
+  uint32_t *out = xprof_calloc((size_t)n_nodes + 2, sizeof *out);
+  uint32_t *by = xprof_calloc((size_t)n_edges + 1, sizeof *by);
+  uint32_t *prev = xprof_calloc(n_nodes, sizeof *prev);
+  uint32_t *queue = xprof_calloc(n_nodes, sizeof *queue);
+  unsigned char *seen = xprof_calloc(n_nodes, 1);
+  if (!out || !by || !prev || !queue || !seen)
+    goto done;
+  for (uint32_t e = 0; e < n_edges; e++)
+    out[edges[e].src + 2]++;
+  for (uint32_t v = 0; v < n_nodes; v++)
+    out[v + 2] += out[v + 1];
+  for (uint32_t e = 0; e < n_edges; e++)
+    by[out[edges[e].src + 1]++] = e;
+  for (uint32_t round = 0; round < n_nodes; round++) {
+    uint32_t v = isolated(n_nodes, edges, out, by, edge_count, node_count, seen, queue);
+    if (v == UINT32_MAX)
+      break;
+    search(n_nodes, edges, n_edges, out, by, XPROF_ENTRY, 0, prev, queue);
+    if (prev[v] == UINT32_MAX)
+      break; /* no way in: left as it is */
+    uint32_t *to_v = xprof_malloc((size_t)n_nodes * sizeof *to_v);
+    if (!to_v)
+      break;
+    memcpy(to_v, prev, (size_t)n_nodes * sizeof *to_v);
+    search(n_nodes, edges, n_edges, out, by, v, 1, prev, queue);
+    if (prev[XPROF_EXIT] != UINT32_MAX) {
+      add_run(edges, n_edges, to_v, v, edge_count, node_count);
+      add_run(edges, n_edges, prev, XPROF_EXIT, edge_count, node_count);
+      node_count[XPROF_ENTRY]++;
+    }
+    xprof_free(to_v);
+    if (prev[XPROF_EXIT] == UINT32_MAX)
+      break;
+  }
+done:
+  xprof_free(out);
+  xprof_free(by);
+  xprof_free(prev);
+  xprof_free(queue);
+  xprof_free(seen);
+}
+
 int xprof_infer_flow(uint32_t n_nodes, const xprof_edge *edges, uint32_t n_edges,
                      const uint64_t *weight, const unsigned char *known, uint64_t *edge_count,
                      uint64_t *node_count) {
@@ -284,10 +391,11 @@ int xprof_infer_flow(uint32_t n_nodes, const xprof_edge *edges, uint32_t n_edges
     }
   for (uint32_t e = 0; e < n_edges; e++)
     edge_count[e] = edge_arc[e] == UINT32_MAX ? 0 : g.arcs[edge_arc[e]].flow;
-  if (node_count)
+  if (node_count) {
     for (uint32_t b = 0; b < n_nodes; b++)
       node_count[b] = g.arcs[block_arc[2 * b]].flow +
                       (block_arc[2 * b + 1] == UINT32_MAX ? 0 : g.arcs[block_arc[2 * b + 1]].flow);
+  }
   rc = 0;
 out:
   xprof_free(g.arcs);

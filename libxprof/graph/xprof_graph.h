@@ -117,6 +117,13 @@ int xprof_solve_flow(uint32_t n_nodes, const xprof_edge *edges,
  * Returns 0, or -1 when out of memory, on a graph of more than
  * XPROF_INFER_MAX_NODES nodes, or estimates beyond 2^61. */
 #define XPROF_INFER_MAX_NODES 20000u
+/* Make a flow from xprof_infer_flow connected: a node with flow that the
+ * flow from ENTRY does not reach (a cycle that feeds itself) gets one
+ * more run along a path from ENTRY through it to EXIT, where there is
+ * one.  node_count as xprof_infer_flow fills it.  Out of memory: left as
+ * it is. */
+void xprof_flow_connect(uint32_t n_nodes, const xprof_edge *edges, uint32_t n_edges,
+                        uint64_t *edge_count, uint64_t *node_count);
 int xprof_infer_flow(uint32_t n_nodes, const xprof_edge *edges, uint32_t n_edges,
                      const uint64_t *weight, const unsigned char *known, uint64_t *edge_count,
                      uint64_t *node_count);

@@ -7,13 +7,17 @@
  * Each block's estimate is the largest count among the places its code
  * comes from (a line, under the functions inlined around it): the
  * profile's count of that line in that inline context, as AutoFDO gives a
- * block the count of its busiest instruction.  A block whose places the
- * profile's function holds, but not their lines, ran 0 times there; a
- * block none of whose places can be found (code inlined here that the
- * trained build did not inline, or no lines at all) has no estimate.  The
+ * block the count of its busiest instruction.  A block none of whose
+ * places the profile has (code inlined here that the trained build did
+ * not inline, lines the training build's compiler folded away, lines
+ * without samples, no lines at all) has no estimate.  The
  * entry's estimate is the function's head.  The estimates are then made a
  * flow (xprof_infer_flow): the counts the compiler sees are consistent
- * whatever the profile said.
+ * whatever the profile said.  Where a branch leads only to blocks without
+ * estimates that meet again (an if and else the training build made a
+ * select, whose lines have no counts of their own), the cheapest flow
+ * takes one side and leaves the other at 0, which a compiler reads as
+ * never run: the flow is split evenly there instead, as profi does.
  */
 #include <stdlib.h>
 
@@ -29,9 +33,9 @@ static const xprof_lp_func *callee(const xprof_lp_func *f, uint32_t offset, cons
   return NULL;
 }
 
-/* The count of line offset `offset` of f (of its busiest discriminator),
- * 0 when f does not have it. */
-static uint64_t line_count(const xprof_lp_func *f, uint32_t offset) {
+/* Line offset `offset` of f (its busiest discriminator), NULL when f
+ * does not have it. */
+static const xprof_lp_line *line_of(const xprof_lp_func *f, uint32_t offset) {
   uint32_t a = 0, b = f->n_lines;
   while (a < b) { /* the first line at offset or after */
     uint32_t mid = a + (b - a) / 2;
@@ -40,11 +44,27 @@ static uint64_t line_count(const xprof_lp_func *f, uint32_t offset) {
     else
       b = mid;
   }
-  uint64_t most = 0;
+  const xprof_lp_line *most = NULL;
   for (uint32_t i = a; i < f->n_lines && f->lines[i].offset == offset; i++)
-    if (f->lines[i].count > most)
-      most = f->lines[i].count;
+    if (!most || f->lines[i].count > most->count)
+      most = &f->lines[i];
   return most;
+}
+
+static int ptr_cmp(const void *a, const void *b) {
+  const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The counts of the profile's lines that some block took, each once. */
+static uint64_t placed_mass(const xprof_lp_line **used, uint32_t n) {
+  if (n > 1)
+    qsort(used, n, sizeof *used, ptr_cmp);
+  uint64_t mass = 0;
+  for (uint32_t i = 0; i < n; i++)
+    if (i == 0 || used[i] != used[i - 1])
+      mass = xprof_sat_add(mass, used[i]->count);
+  return mass;
 }
 
 /* The instance of f that place l's code is in, and l's line offset there;
@@ -65,6 +85,95 @@ static const xprof_lp_func *place(const xprof_lp_func *f, uint32_t decl_line,
   return f;
 }
 
+/* The branch out of block b through edge e, in a diamond or triangle of
+ * blocks without estimates: the block it leads to (or the join itself,
+ * for a direct edge), set in *mid (UINT32_MAX: none) and the edge on from
+ * it in *on.  Returns the join, or UINT32_MAX when e is no such branch.
+ * out[v]..out[v+1]: v's out-edges in order (by[]); indeg: real in-edges. */
+static uint32_t branch_join(const xprof_edge *edges, const uint32_t *out, const uint32_t *by,
+                            const uint32_t *indeg, const unsigned char *known,
+                            const uint64_t *edge_count, uint32_t e, uint32_t *mid,
+                            uint32_t *on) {
+  uint32_t s = edges[e].dst;
+  *mid = UINT32_MAX;
+  if (s == XPROF_EXIT || known[s] || indeg[s] != 1)
+    return s == XPROF_EXIT ? UINT32_MAX : s; /* a direct edge to the join */
+  uint32_t next = UINT32_MAX;
+  for (uint32_t k = out[s]; k < out[s + 1]; k++) {
+    const xprof_edge *x = &edges[by[k]];
+    if (x->flags & XPROF_EDGE_IGNORE)
+      continue;
+    if (x->flags & XPROF_EDGE_FAKE) {
+      if (edge_count[by[k]])
+        return UINT32_MAX;
+    } else if (next != UINT32_MAX) {
+      return UINT32_MAX;
+    } else {
+      next = by[k];
+    }
+  }
+  if (next == UINT32_MAX || edges[next].dst == XPROF_EXIT)
+    return UINT32_MAX;
+  *mid = s;
+  *on = next;
+  return edges[next].dst;
+}
+
+/* Split evenly the flow out of each block whose branches all lead to
+ * blocks without estimates that meet again (see the top). */
+static void even_splits(uint32_t n_nodes, const xprof_edge *edges, uint32_t n_edges,
+                        const unsigned char *known, uint64_t *edge_count, uint64_t *node_count) {
+  uint32_t *out = xprof_calloc((size_t)n_nodes + 2, sizeof *out);
+  uint32_t *by = xprof_calloc((size_t)n_edges + 1, sizeof *by);
+  uint32_t *indeg = xprof_calloc((size_t)n_nodes + 1, sizeof *indeg);
+  uint32_t *br = xprof_calloc((size_t)n_edges + 1, 3 * sizeof *br);
+  if (!out || !by || !indeg || !br)
+    goto done;
+  for (uint32_t e = 0; e < n_edges; e++) {
+    out[edges[e].src + 2]++;
+    indeg[edges[e].dst] += !(edges[e].flags & (XPROF_EDGE_IGNORE | XPROF_EDGE_FAKE));
+  }
+  for (uint32_t v = 0; v < n_nodes; v++)
+    out[v + 2] += out[v + 1];
+  for (uint32_t e = 0; e < n_edges; e++)
+    by[out[edges[e].src + 1]++] = e;
+  for (uint32_t b = 2; b < n_nodes; b++) {
+    uint32_t n = 0, join = UINT32_MAX, mids = 0;
+    uint64_t flow = 0;
+    int ok = 1;
+    for (uint32_t k = out[b]; ok && k < out[b + 1]; k++) {
+      uint32_t e = by[k];
+      if (edges[e].flags & (XPROF_EDGE_IGNORE | XPROF_EDGE_FAKE))
+        continue;
+      uint32_t mid, on = 0;
+      uint32_t j = branch_join(edges, out, by, indeg, known, edge_count, e, &mid, &on);
+      ok = j != UINT32_MAX && (join == UINT32_MAX || j == join);
+      join = j;
+      for (uint32_t i = 0; ok && i < n; i++) /* each branch its own block */
+        ok = edges[br[3 * i]].dst != edges[e].dst;
+      br[3 * n] = e, br[3 * n + 1] = mid, br[3 * n + 2] = on;
+      n++;
+      mids += mid != UINT32_MAX;
+      flow = xprof_sat_add(flow, edge_count[e]);
+    }
+    if (!ok || n < 2 || !mids)
+      continue;
+    for (uint32_t i = 0; i < n; i++) {
+      uint64_t c = flow / n + (i < flow % n);
+      edge_count[br[3 * i]] = c;
+      if (br[3 * i + 1] != UINT32_MAX) {
+        node_count[br[3 * i + 1]] = c;
+        edge_count[br[3 * i + 2]] = c;
+      }
+    }
+  }
+done:
+  xprof_free(out);
+  xprof_free(by);
+  xprof_free(indeg);
+  xprof_free(br);
+}
+
 int xprof_line_counts(const xprof_lp_func *f, uint32_t decl_line, uint32_t n_nodes,
                       const xprof_edge *edges, uint32_t n_edges, const xprof_line_loc *locs,
                       uint32_t n_locs, uint64_t *edge_count, uint64_t *node_count,
@@ -72,11 +181,15 @@ int xprof_line_counts(const xprof_lp_func *f, uint32_t decl_line, uint32_t n_nod
   memset(m, 0, sizeof *m);
   if (n_nodes <= XPROF_EXIT)
     return 0;
+  m->total = f->total;
   uint64_t *weight = xprof_calloc(n_nodes, sizeof *weight);
   unsigned char *known = xprof_calloc(n_nodes, 1);
-  if (!weight || !known) {
+  const xprof_lp_line **used = xprof_calloc((size_t)n_locs + 1, sizeof *used);
+  uint32_t n_used = 0;
+  if (!weight || !known || !used) {
     xprof_free(weight);
     xprof_free(known);
+    xprof_free(used);
     return -1;
   }
   for (uint32_t i = 0; i < n_locs; i++) {
@@ -88,21 +201,30 @@ int xprof_line_counts(const xprof_lp_func *f, uint32_t decl_line, uint32_t n_nod
     const xprof_lp_func *in = place(f, decl_line, l, &offset);
     if (!in)
       continue;
-    uint64_t c = line_count(in, offset);
-    m->matched += c > 0;
+    const xprof_lp_line *line = line_of(in, offset);
+    if (!line)
+      continue;
+    m->matched += line->count > 0;
+    used[n_used++] = line;
     known[l->node] = 1;
-    if (c > weight[l->node])
-      weight[l->node] = c;
+    if (line->count > weight[l->node])
+      weight[l->node] = line->count;
   }
   if (f->head) {
     weight[XPROF_ENTRY] = f->head;
     known[XPROF_ENTRY] = 1;
   }
+  m->placed = placed_mass(used, n_used);
+  xprof_free(used);
   int rc = 0;
   if (m->matched)
     rc = xprof_infer_flow(n_nodes, edges, n_edges, weight, known, edge_count, node_count) < 0
              ? -1
              : 1;
+  if (rc > 0) {
+    xprof_flow_connect(n_nodes, edges, n_edges, edge_count, node_count);
+    even_splits(n_nodes, edges, n_edges, known, edge_count, node_count);
+  }
   xprof_free(weight);
   xprof_free(known);
   return rc;

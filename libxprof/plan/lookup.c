@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -139,6 +140,98 @@ static xprof_profile *read_whole(const char *name) {
     p = NULL;
   xprof_free(dir);
   return p;
+}
+
+/* The file XPROF_LINES_FILE of profile `name` (malloc'd), or NULL when
+ * the profile is no directory or has none. */
+static char *lines_file(const char *name) {
+  char *dir = xprof_use_profile_name(name);
+  struct stat st;
+  char *path = NULL;
+  if (dir && stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+    path = xprof_format("%s/" XPROF_LINES_FILE, dir);
+  xprof_free(dir);
+  if (path && stat(path, &st) != 0) {
+    xprof_free(path);
+    path = NULL;
+  }
+  return path;
+}
+
+xprof_lineprof *xprof_use_lookup_lines(const char *const *names, unsigned n_names,
+                                       xprof_warn_fn warn, void *ctx) {
+  /* Several files read as one text: the reader adds up a function met
+   * twice. */
+  char *all = NULL, *first = NULL;
+  size_t n_all = 0;
+  int exact = 1;
+  unsigned made_by = 0;
+  for (unsigned i = 0; i < n_names; i++) {
+    char *path = lines_file(names[i]);
+    unsigned char *buf;
+    size_t len;
+    xprof_error err;
+    if (!path)
+      continue;
+    if (xprof_slurp(path, &buf, &len, &err) < 0) {
+      say(warn, ctx, "cannot read the line profile %s", err.msg);
+      xprof_free(path);
+      continue;
+    }
+    unsigned by;
+    exact &= xprof_lineprof_mark((const char *)buf, len, &by);
+    made_by |= by;
+    char *grown = xprof_realloc(all, n_all + len + 1);
+    if (grown) {
+      all = grown;
+      memcpy(all + n_all, buf, len);
+      n_all += len;
+      all[n_all++] = '\n';
+    }
+    xprof_free(buf);
+    if (!first)
+      first = path;
+    else
+      xprof_free(path);
+  }
+  xprof_lineprof *lp = NULL;
+  xprof_error err;
+  if (all && xprof_lineprof_read_llvm(first, all, n_all, &lp, &err) < 0) {
+    say(warn, ctx, "cannot use the line profile: %s", err.msg);
+    lp = NULL;
+  }
+  if (lp && exact) {
+    lp->from_samples = 0;
+    lp->made_by = made_by;
+  }
+  if (lp && !lp->n_funcs) { /* made from data without lines */
+    xprof_lineprof_free(lp);
+    lp = NULL;
+  }
+  xprof_free(all);
+  xprof_free(first);
+  return lp;
+}
+
+int xprof_use_whole_summary(const char *const *names, unsigned n_names, xprof_summary *s) {
+  int any = 0;
+  memset(s, 0, sizeof *s);
+  for (unsigned i = 0; i < n_names; i++) {
+    xprof_profile *p = read_whole(names[i]);
+    xprof_summary mine;
+    if (p && !p->summary)
+      xprof_compute_summary(p, &mine);
+    const xprof_summary *ps = p && p->summary ? p->summary : p ? &mine : NULL;
+    if (ps && ps->n_counts) {
+      if (any)
+        add_summary(s, ps);
+      else
+        *s = *ps;
+      any = 1;
+    }
+    xprof_profile_free(p);
+  }
+  return any;
 }
 
 /* Length of the directory part of a path ("/a/b.o" -> 2, "b.o" -> 0). */

@@ -5,6 +5,7 @@
  * matching one's, and say what could not be used.  The plugins then hand
  * the solved counts to their optimizers as their compilers want them.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -19,17 +20,34 @@ static void warn_lookup(void *ctx, const char *msg) {
  * have moved (naming the pathmap that finds the data) or the profile
  * seems to be another build's; a note (verbose) when it was in no
  * program that ran, which is common and, as a warning, would change
- * configure scripts' results (zlib's takes any output as failure). */
-static void explain_missing(const xprof_use *u) {
+ * configure scripts' results (zlib's takes any output as failure), and
+ * when the line profile knows its functions (by_lines). */
+static void explain_missing(const xprof_use *u, int by_lines) {
   const xprof_options *o = u->o;
   char *map, text[1024];
   xprof_missing why = xprof_use_explain_missing(o->use_names.v, o->use_names.n, o->pathmap.v,
                                                 o->pathmap.n, u->objpath, &map);
-  if (xprof_use_missing_text(why, u->objpath, map, text, sizeof text))
+  if (xprof_use_missing_text(why, u->objpath, map, text, sizeof text) && !by_lines)
     xprof_warn(u->d, XPROF_W_MISSING_PROFILE, "%s", text);
   else
     xprof_verbose(u->d, "%s", text);
   xprof_free(map);
+}
+
+/* The line profile, read the first time it is asked for; NULL: none. */
+static const xprof_lineprof *lines_of(xprof_use *u) {
+  if (!u->lines_read) {
+    u->lines_read = 1;
+    u->lines = xprof_use_lookup_lines(u->o->use_names.v, u->o->use_names.n, warn_lookup,
+                                      (void *)u->d);
+    /* A function the training build inlined everywhere is out of line
+     * here before (LLVM) or after (GCC) this compiler's early inlining. */
+    if (u->lines && xprof_lineprof_fold_inlined(u->lines) < 0) {
+      xprof_lineprof_free(u->lines);
+      u->lines = NULL;
+    }
+  }
+  return u->lines;
 }
 
 int xprof_use_open(xprof_use *u, const xprof_options *o, const xprof_diag *d,
@@ -50,9 +68,19 @@ int xprof_use_open(xprof_use *u, const xprof_options *o, const xprof_diag *d,
   }
   u->profile = xprof_use_lookup(o->use_names.v, o->use_names.n, o->pathmap.v, o->pathmap.n,
                                 objpath, &u->obj, &any_data, warn_lookup, (void *)d);
-  /* An object file without functions (only data) has no data to miss. */
+  /* An object file without functions (only data) has no data to miss;
+   * one whose functions the line profile knows misses nothing either (a
+   * profile of samples has no object files). */
+  int by_lines = !u->profile && has_functions && lines_of(u);
   if (!u->profile && any_data && has_functions)
-    explain_missing(u);
+    explain_missing(u, by_lines);
+  if (by_lines) {
+    /* Known only by its functions' lines (samples, or an object the
+     * training build named otherwise). */
+    if (!xprof_use_whole_summary(o->use_names.v, o->use_names.n, &u->summary))
+      xprof_lineprof_summary(u->lines, &u->summary);
+    return 1;
+  }
   if (u->profile && !u->profile->summary) {
     u->profile->summary = xprof_alloc(u->profile, sizeof *u->profile->summary);
     if (u->profile->summary)
@@ -61,19 +89,35 @@ int xprof_use_open(xprof_use *u, const xprof_options *o, const xprof_diag *d,
   return u->profile != NULL;
 }
 
-const xprof_proc *xprof_use_find(xprof_use *u, const char *name) {
-  const xprof_proc *f = xprof_find_proc(u->obj, name);
-  u->st.missing += !f;
-  return f;
+const xprof_summary *xprof_use_summary(const xprof_use *u) {
+  return u->profile && u->profile->summary ? u->profile->summary : &u->summary;
+}
+
+int xprof_use_find(xprof_use *u, const char *name, const xprof_proc **f) {
+  *f = u->obj ? xprof_find_proc(u->obj, name) : NULL;
+  u->st.missing += u->obj && !*f;
+  return *f || (lines_of(u) && xprof_lineprof_find(u->lines, name));
 }
 
 /* ---- one function ---------------------------------------------------------- */
 
+static void defer(xprof_use *u, const char *fmt, ...) XPROF_PRINTF(2, 3);
+
+/* Why a function's data do not fit, said only if its lines cannot place
+ * its counts either (xprof_use_match). */
+static void defer(xprof_use *u, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(u->pending, sizeof u->pending, fmt, ap);
+  va_end(ap);
+}
+
 /* f's counts carried over to g, which changed since training
- * (salvage.c), when enough of them match it.  Returns 1, or 0 after
- * warning that they do not fit. */
-static int salvage(xprof_use *u, const xprof_proc *f, const xprof_graph *g, xprof_use_fn *r) {
-  xprof_salvage_result sr;
+ * (salvage.c), when enough of them match it.  Returns 1 with r holding
+ * them and *sr saying how well they matched (xprof_use_match accounts
+ * for them), or 0 after deferring the warning that they do not fit. */
+static int salvage(xprof_use *u, const xprof_proc *f, const xprof_graph *g, xprof_use_fn *r,
+                   xprof_salvage_result *sr) {
   xprof_error err;
   uint32_t n_vp;
   xprof_shape now = xprof_graph_shape(g);
@@ -82,14 +126,9 @@ static int salvage(xprof_use *u, const xprof_proc *f, const xprof_graph *g, xpro
   int rc = g->n_side && !r->side
                ? xprof_fail_nomem(&err, f->name)
                : xprof_salvage_proc(u->obj, f, &now, r->edge_count, r->node_count, &r->vp, &n_vp,
-                                    r->side, &sr, &err);
-  double share = xprof_salvage_fraction(&sr);
+                                    r->side, sr, &err);
+  double share = xprof_salvage_fraction(sr);
   if (rc == 0 && share * 100 + 1e-9 >= u->o->salvage) {
-    u->st.salvaged++;
-    u->st.salvage_mass = xprof_sat_add(u->st.salvage_mass, sr.old_mass);
-    u->st.salvage_matched = xprof_sat_add(u->st.salvage_matched, sr.matched_mass);
-    xprof_verbose(u->d, XPROF_MSG_SALVAGED, f->name, sr.matched_blocks, sr.old_blocks,
-                  100 * share, sr.sites_matched, sr.sites);
     r->salvaged = 1;
     r->view = *f;
     r->view.vp = r->vp;
@@ -98,15 +137,21 @@ static int salvage(xprof_use *u, const xprof_proc *f, const xprof_graph *g, xpro
     return 1;
   }
   if (rc == 0)
-    xprof_warn(u->d, XPROF_W_COVERAGE_MISMATCH, XPROF_MSG_NOT_SALVAGED, f->name, 100 * share,
-               u->o->salvage);
+    defer(u, XPROF_MSG_NOT_SALVAGED, f->name, 100 * share, u->o->salvage);
   else if (err.code == XPROF_ERR_NOTFOUND && u->profile && u->profile->shapes_problem)
-    xprof_warn(u->d, XPROF_W_COVERAGE_MISMATCH,
-               XPROF_MSG_MISMATCH " (the profile's shapes could not be read: %s)", f->name,
-               u->profile->shapes_problem);
+    defer(u, XPROF_MSG_MISMATCH " (the profile's shapes could not be read: %s)", f->name,
+          u->profile->shapes_problem);
   else
-    xprof_warn(u->d, XPROF_W_COVERAGE_MISMATCH, XPROF_MSG_MISMATCH " (%s)", f->name, err.msg);
+    defer(u, XPROF_MSG_MISMATCH " (%s)", f->name, err.msg);
   return 0;
+}
+
+static void account_salvage(xprof_use *u, const xprof_proc *f, const xprof_salvage_result *sr) {
+  u->st.salvaged++;
+  u->st.salvage_mass = xprof_sat_add(u->st.salvage_mass, sr->old_mass);
+  u->st.salvage_matched = xprof_sat_add(u->st.salvage_matched, sr->matched_mass);
+  xprof_verbose(u->d, XPROF_MSG_SALVAGED, f->name, sr->matched_blocks, sr->old_blocks,
+                100 * xprof_salvage_fraction(sr), sr->sites_matched, sr->sites);
 }
 
 /* f's counts on g, which is the graph they were collected on. */
@@ -125,7 +170,7 @@ static int solve(xprof_use *u, const xprof_proc *f, const xprof_graph *g, xprof_
   xprof_free(values);
   xprof_free(sites);
   if (rc < 0) {
-    xprof_warn(u->d, XPROF_W_COVERAGE_MISMATCH, XPROF_MSG_UNSOLVABLE, f->name);
+    defer(u, XPROF_MSG_UNSOLVABLE, f->name);
     return 0;
   }
   if (rc > 0)
@@ -133,25 +178,110 @@ static int solve(xprof_use *u, const xprof_proc *f, const xprof_graph *g, xprof_
   return 1;
 }
 
-int xprof_use_match(xprof_use *u, const xprof_proc *f, const xprof_graph *g, xprof_use_fn *r) {
+/* Counts for the function `name` on g by source line.  Returns 1 with r
+ * filled, 0 when the line profile has none of its places. */
+static int by_lines(xprof_use *u, const char *name, const xprof_graph *g,
+                    xprof_places_fn places, void *ctx, xprof_use_fn *r) {
+  const xprof_lp_func *lf = lines_of(u) ? xprof_lineprof_find(u->lines, name) : NULL;
+  if (!lf || !places)
+    return 0;
+  xprof_places p = {0, NULL, 0};
+  places(ctx, &p);
+  xprof_line_match m = {0, 0, 0, 0};
+  uint64_t *edges = xprof_calloc((size_t)g->n_edges + 1, sizeof *edges);
+  uint64_t *nodes = xprof_calloc((size_t)g->n_nodes + 1, sizeof *nodes);
+  int rc = !edges || !nodes ? -1
+                            : xprof_line_counts(lf, p.decl_line, g->n_nodes, g->edges,
+                                                g->n_edges, p.locs, p.n_locs, edges, nodes, &m);
+  /* As salvage keeps a changed function's counts only when enough of
+   * them match (-xprofile_salvage), so do the lines. */
+  unsigned need = u->o->salvage <= 100 ? u->o->salvage : XPROF_SALVAGE_DEFAULT_PERCENT;
+  double share = m.total ? (double)m.placed / (double)m.total : 1.0;
+  if (rc > 0 && share * 100 + 1e-9 < need) {
+    rc = 0;
+    if (!u->pending[0])
+      defer(u, XPROF_MSG_NOT_SALVAGED, name, 100 * share, need);
+  }
+  if (rc <= 0) {
+    xprof_free(edges);
+    xprof_free(nodes);
+    u->st.unplaced++;
+    xprof_verbose(u->d, "%s: its line profile placed %.0f%% of its counts (%u of %u places "
+                  "found)%s",
+                  name, 100 * share, m.matched, m.located,
+                  rc < 0 ? " (out of memory, or too large a graph)" : "");
+    return 0;
+  }
+  u->st.by_lines++;
+  u->st.lines_total = xprof_sat_add(u->st.lines_total, m.total);
+  u->st.lines_placed = xprof_sat_add(u->st.lines_placed, m.placed);
+  xprof_verbose(u->d, "%s: counts placed by source line (%u of %u places found, %.0f%% of its "
+                "line profile's counts)",
+                name, m.matched, m.located, 100 * share);
+  /* What a salvage left goes: the lines' counts have no records. */
+  xprof_free(r->edge_count);
+  xprof_free(r->node_count);
+  xprof_free(r->vp);
+  xprof_free(r->side);
+  r->edge_count = edges;
+  r->node_count = nodes;
+  r->vp = NULL;
+  r->side = NULL;
+  r->by_lines = 1;
+  memset(&r->view, 0, sizeof r->view);
+  r->view.name = name;
+  return 1;
+}
+
+/* Salvage matches blocks by their shape, for code edited since training:
+ * blocks of the new graph it did not find are taken for new code that
+ * never ran.  Another compiler's graph is another matter: blocks it did
+ * not have (a branch it made a select) are not new, and where salvage
+ * left some blocks of either graph unmatched, the lines, where they
+ * place the function, measure more of it.  With the same compiler,
+ * salvage stands. */
+static int lines_first(xprof_use *u, const xprof_salvage_result *sr) {
+  unsigned self = u->o->compiler == XPROF_OPT_GCC ? XPROF_LP_BY_GCC : XPROF_LP_BY_LLVM;
+  const xprof_lineprof *lp = lines_of(u);
+  return lp && !lp->from_samples && (lp->made_by & ~self) &&
+         (xprof_salvage_fraction(sr) < 0.995 || sr->matched_blocks < sr->new_blocks);
+}
+
+int xprof_use_match(xprof_use *u, const char *name, const xprof_proc *f, const xprof_graph *g,
+                    xprof_places_fn places, void *ctx, xprof_use_fn *r) {
   memset(r, 0, sizeof *r);
   r->f = f;
+  u->pending[0] = 0;
+  xprof_salvage_result sr;
   int ok = 0;
   if (g && g->n_counters >= 0) {
     r->edge_count = xprof_calloc((size_t)g->n_edges + 1, sizeof *r->edge_count);
     r->node_count = xprof_calloc((size_t)g->n_nodes + 1, sizeof *r->node_count);
   }
   if (!r->edge_count || !r->node_count)
-    xprof_warn(u->d, XPROF_W_COVERAGE_MISMATCH, XPROF_MSG_MISMATCH, f->name);
+    defer(u, XPROF_MSG_MISMATCH, name);
+  else if (!f)
+    ; /* only the lines know it */
   else if (g->signature != f->signature && u->o->salvage <= 100)
-    ok = salvage(u, f, g, r);
+    ok = salvage(u, f, g, r, &sr);
   else if (g->signature != f->signature)
-    xprof_warn(u->d, XPROF_W_COVERAGE_MISMATCH, XPROF_MSG_MISMATCH, f->name);
+    defer(u, XPROF_MSG_MISMATCH, name);
   else
     ok = solve(u, f, g, r);
+  if (ok && r->salvaged && lines_first(u, &sr) && by_lines(u, name, g, places, ctx, r))
+    r->salvaged = 0;
+  else if (ok && r->salvaged)
+    account_salvage(u, f, &sr);
+  /* -xprofile_salvage=no: a function whose graph changed is compiled
+   * without profile data, as the user asked; the lines serve only those
+   * the data do not know. */
+  if (!ok && r->edge_count && r->node_count && (!f || u->o->salvage <= 100))
+    ok = by_lines(u, name, g, places, ctx, r);
   if (!ok) {
+    if (f && u->pending[0])
+      xprof_warn(u->d, XPROF_W_COVERAGE_MISMATCH, "%s", u->pending);
     xprof_use_fn_free(r);
-    u->st.mismatched++;
+    u->st.mismatched += f != NULL;
     return 0;
   }
   u->st.matched++;
@@ -159,11 +289,17 @@ int xprof_use_match(xprof_use *u, const xprof_proc *f, const xprof_graph *g, xpr
   return 1;
 }
 
+int xprof_use_fn_sampled(const xprof_use *u, const xprof_use_fn *r) {
+  return r->by_lines && u->lines && u->lines->from_samples;
+}
+
 const xprof_proc *xprof_use_records(const xprof_use_fn *r) {
-  return r->salvaged ? &r->view : r->f;
+  return r->salvaged || r->by_lines ? &r->view : r->f;
 }
 
 uint64_t xprof_use_side_count(const xprof_use_fn *r, const xprof_graph *g, uint32_t i) {
+  if (r->by_lines)
+    return XPROF_NO_SIDE;
   if (r->salvaged)
     return r->side ? r->side[i] : XPROF_NO_SIDE;
   return xprof_proc_counter(r->f, g->side_counter[i]);
@@ -192,6 +328,32 @@ void xprof_use_fn_free(xprof_use_fn *r) {
 
 /* ---- the object file ------------------------------------------------------- */
 
+/* Functions placed by lines: a warning where the profile's graphs were
+ * meant to match (the object file has data: another compiler's or
+ * version's training, other options); a note where the lines are all
+ * there is (a profile of samples, an object file the data do not know:
+ * a configure test's main may be placed by the program's, and a warning
+ * would change the test's result). */
+static void lines_note(const xprof_use *u) {
+  const xprof_use_stats *st = &u->st;
+  double pct = st->lines_total ? 100.0 * (double)st->lines_placed / (double)st->lines_total
+                               : 100.0;
+  char text[512];
+  snprintf(text, sizeof text,
+           "%s: %u function%s did not match the profile's graphs (another compiler or version, "
+           "other options, or changed code); their counts were placed by source line "
+           "(%.0f%% of their line profile's counts found a place)%s",
+           u->objpath, st->by_lines, xprof_plural(st->by_lines), pct,
+           st->unplaced ? "; the rest are compiled without profile data" : "");
+  if (u->obj)
+    xprof_warn(u->d, XPROF_W_COVERAGE_MISMATCH, "%s", text);
+  else
+    xprof_verbose(u->d, "%s: %u function%s given counts by source line from the line "
+                  "profile (%s; %.0f%% of their counts found a place), %u without",
+                  u->objpath, st->by_lines, xprof_plural(st->by_lines),
+                  u->lines->from_samples ? "time samples" : "exact counts", pct, st->unplaced);
+}
+
 void xprof_use_close(xprof_use *u) {
   const xprof_use_stats *st = &u->st;
   if (u->profile && st->salvaged) {
@@ -204,7 +366,9 @@ void xprof_use_close(xprof_use *u) {
                "salvaged (%.0f%% of %s counts matched the new code)",
                u->objpath, st->salvaged, xprof_plural(st->salvaged), its, pct, its);
   }
-  if (u->profile) {
+  if (st->by_lines)
+    lines_note(u);
+  if (u->profile || u->lines) {
     char salvaged[64] = "";
     if (st->salvaged) /* counted as matched too */
       snprintf(salvaged, sizeof salvaged, "; %u salvaged from changed code", st->salvaged);
@@ -218,6 +382,8 @@ void xprof_use_close(xprof_use *u) {
                   u->o->partial_training ? " (optimized as without a profile)" : "", salvaged);
   }
   xprof_profile_free(u->profile);
+  xprof_lineprof_free(u->lines);
   u->profile = NULL;
+  u->lines = NULL;
   u->obj = NULL;
 }

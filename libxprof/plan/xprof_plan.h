@@ -101,6 +101,7 @@ typedef struct xprof_options {
   const char *output;             /* the compiler's -o, when the plugin cannot know it */
   int link;                       /* the command also links */
   int lto;                        /* use: the module goes to a link-time optimizer */
+  unsigned compiler;              /* the plugin's: XPROF_OPT_GCC or XPROF_OPT_LLVM */
   unsigned char warning[XPROF_N_WARNINGS]; /* enum xprof_warning_state */
   struct {                        /* the GCC plugin's own */
     int asm_counters;             /* counters as x86-64 asm, not GIMPLE */
@@ -405,6 +406,16 @@ char *xprof_plan_write_coverage(xprof_linetab *t, const xprof_options *o, const 
 
 /* ---- a use build (use.c, lookup.c) --------------------------------------- */
 
+/* A place a block's code comes from: its line, and the functions inlined
+ * around it there (innermost first, as xprof_linetab_inlined_line takes
+ * them; depth 0: the function's own code). */
+typedef struct xprof_line_loc {
+  uint32_t node, line;
+  const xprof_inline_frame *frames;
+  uint32_t depth;
+} xprof_line_loc;
+
+
 /* What a use build found, for its verbose note. */
 typedef struct xprof_use_stats {
   unsigned matched, mismatched, missing, promoted, untrained;
@@ -413,6 +424,11 @@ typedef struct xprof_use_stats {
    * too), and the old count mass of theirs, all and matched. */
   unsigned salvaged;
   uint64_t salvage_mass, salvage_matched;
+  /* Functions given counts by source line (counted as matched too), the
+   * counts of their entries in the line profile, all and placed; those
+   * the line profile knew but could not place. */
+  unsigned by_lines, unplaced;
+  uint64_t lines_total, lines_placed;
 } xprof_use_stats;
 
 typedef struct xprof_use {
@@ -422,33 +438,64 @@ typedef struct xprof_use {
   xprof_profile *profile;
   const xprof_objfile *obj; /* the object file's data */
   xprof_use_stats st;       /* the plugins count promoted and specialized */
+  /* The line profile of the use names (XPROF_LINES_FILE), read when a
+   * function first needs it; lines_read: looked for. */
+  xprof_lineprof *lines;
+  int lines_read;
+  xprof_summary summary; /* an object file known only by lines: see below */
+  char pending[1024];    /* a mismatch's warning, until the lines decide */
 } xprof_use;
 
 /* Find the object file's data: the line a driver shipped (distcc), else
- * in the profiles the options name.  1 with u->obj and the profile's
+ * in the profiles the options name, else the line profile beside them.
+ * 1 with u->obj (NULL when only the lines know the object) and the
  * summary set; 0 without, after saying why where that is due
  * (has_functions: the object file has functions to miss the data of). */
 int xprof_use_open(xprof_use *u, const xprof_options *o, const xprof_diag *d,
                    const char *objpath, const char *shipped, size_t n_shipped,
                    int has_functions);
-/* The procedure of that name, or NULL (counted as missing). */
-const xprof_proc *xprof_use_find(xprof_use *u, const char *name);
+/* The summary hot and cold are measured by: the profile's, or, for an
+ * object file known only by lines, the whole profile's when it holds
+ * counts (every object of a link must have the same: LLVM refuses to
+ * link modules that differ), else the line profile's. */
+const xprof_summary *xprof_use_summary(const xprof_use *u);
+/* Is there anything for the function of that name: its procedure (*f;
+ * NULL when there is none, counted as missing) or its lines?  1 or 0. */
+int xprof_use_find(xprof_use *u, const char *name, const xprof_proc **f);
+
+/* The places of a function's blocks, for a match by source line, filled
+ * by the plugin's xprof_places_fn only when the match needs them (its
+ * storage: valid until the match returns). */
+typedef struct xprof_places {
+  uint32_t decl_line; /* the line of the function's name */
+  const xprof_line_loc *locs;
+  uint32_t n_locs;
+} xprof_places;
+typedef void (*xprof_places_fn)(void *ctx, xprof_places *p);
 
 /* A function matched to its procedure: every edge's and block's count,
- * and, salvaged, the records and side counts that followed their sites. */
+ * and, salvaged, the records and side counts that followed their sites;
+ * by_lines: the counts placed by source line (no records). */
 typedef struct xprof_use_fn {
   const xprof_proc *f;
   uint64_t *edge_count, *node_count;
-  int salvaged;
+  int salvaged, by_lines;
   xprof_proc view;     /* salvaged: f with the records that followed */
   xprof_vp_record *vp;
   uint64_t *side;      /* salvaged: per side counter, XPROF_NO_SIDE: none */
 } xprof_use_fn;
-/* Match procedure f to graph g (placed; NULL or n_counters -1: the
- * function cannot be counted as the collect build did): 1 with r holding
- * the solved or salvaged counts, 0 after warning that they do not fit
- * (the function is compiled without profile data). */
-int xprof_use_match(xprof_use *u, const xprof_proc *f, const xprof_graph *g, xprof_use_fn *r);
+/* Match the function `name` to graph g (placed; NULL or n_counters -1:
+ * the function cannot be counted as the collect build did): its
+ * procedure f's counts solved, or salvaged when g changed; failing that
+ * (or without f), its counts in the line profile placed on g by the
+ * places that places(ctx) gives.  1 with r holding the counts, 0 when
+ * there are none (after warning when f's do not fit: the function is
+ * compiled without profile data). */
+int xprof_use_match(xprof_use *u, const char *name, const xprof_proc *f, const xprof_graph *g,
+                    xprof_places_fn places, void *ctx, xprof_use_fn *r);
+/* The counts of a match by lines are estimates: from samples, a block
+ * without any may still have run.  1 when they are samples. */
+int xprof_use_fn_sampled(const xprof_use *u, const xprof_use_fn *r);
 /* The records whose sites are this function's. */
 const xprof_proc *xprof_use_records(const xprof_use_fn *r);
 /* How often side counter i counted (XPROF_NO_SIDE: not known). */
@@ -458,8 +505,8 @@ uint64_t xprof_use_side_count(const xprof_use_fn *r, const xprof_graph *g, uint3
  * begin. */
 uint64_t xprof_use_unreturned(const xprof_graph *g, const uint64_t *edge_count);
 void xprof_use_fn_free(xprof_use_fn *r);
-/* The object file's closing warning (salvaged functions) and verbose
- * note; frees the profile. */
+/* The object file's closing warnings (salvaged functions, functions
+ * placed by lines) and verbose note; frees the profiles. */
 void xprof_use_close(xprof_use *u);
 
 /* The messages of use mode, which the plugins word alike: */
@@ -504,6 +551,14 @@ void xprof_use_close(xprof_use *u);
  * training gave it) or NULL when no directory had data; *any_data tells
  * whether some directory was read. */
 typedef void (*xprof_warn_fn)(void *ctx, const char *message);
+/* The line profile of the profiles named (XPROF_LINES_FILE in each
+ * directory, several added up), or NULL when none has one (a file that
+ * cannot be read is said through warn). */
+xprof_lineprof *xprof_use_lookup_lines(const char *const *names, unsigned n_names,
+                                       xprof_warn_fn warn, void *ctx);
+/* The summary of the whole of the profiles named: 1, or 0 when they hold
+ * no counts. */
+int xprof_use_whole_summary(const char *const *names, unsigned n_names, xprof_summary *s);
 xprof_profile *xprof_use_lookup(const char *const *names, unsigned n_names,
                                 const char *const *pathmap, unsigned n_pathmap,
                                 const char *objpath, const xprof_objfile **obj,
@@ -628,19 +683,13 @@ char *xprof_drop_shipped(const char *text, size_t len, size_t *out_len);
 
 /* ---- counts by source line (lines.c) ---------------------------------------- */
 
-/* A place a block's code comes from: its line, and the functions inlined
- * around it there (innermost first, as xprof_linetab_inlined_line takes
- * them; depth 0: the function's own code). */
-typedef struct xprof_line_loc {
-  uint32_t node, line;
-  const xprof_inline_frame *frames;
-  uint32_t depth;
-} xprof_line_loc;
-
 /* How much of a function a line profile covered: its places in blocks,
- * and those the profile gave a count. */
+ * and those the profile gave a count; the profile function's counts (its
+ * lines' and its inlined calls'), and those of the lines some block
+ * took. */
 typedef struct xprof_line_match {
   uint32_t located, matched;
+  uint64_t total, placed;
 } xprof_line_match;
 
 /* A function's counts on its graph from its entry f of a line profile

@@ -95,6 +95,7 @@ static int add_object(xprof_lineprof *lp, const xprof_objfile *o, const char *ta
     uint64_t *edges = xprof_calloc((size_t)c->n_edges + 1, 8);
     uint64_t *nodes = xprof_calloc((size_t)c->n_nodes + 1, 8);
     rc = edges && nodes ? 0 : -1;
+    lp->made_by |= c->gcc_rules ? XPROF_LP_BY_GCC : XPROF_LP_BY_LLVM;
     if (rc == 0 && xprof_solve_proc(o, f, c, edges, nodes) >= 0) {
       rc = proc_lines(lp, &t, c, nodes);
       no_lines += rc == 1;

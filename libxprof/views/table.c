@@ -123,3 +123,60 @@ int xprof_table_read(const char *path, const char *objpath, xprof_profile *owner
   unmap_file(buf, len);
   return rc;
 }
+
+/* The program a profile directory is named after, PROGRAM.profile, when
+ * it is there (malloc'd), or NULL. */
+static char *program_of(const char *profile_dir) {
+  size_t n = strlen(profile_dir);
+  while (n > 1 && profile_dir[n - 1] == '/')
+    n--;
+  if (n <= 8 || strncmp(profile_dir + n - 8, ".profile", 8) != 0)
+    return NULL;
+  char *prog = xprof_format("%.*s", (int)(n - 8), profile_dir);
+  if (prog && access(prog, R_OK) != 0) {
+    xprof_free(prog);
+    prog = NULL;
+  }
+  return prog;
+}
+
+char *xprof_table_find(const char *profile_dir, const char *program, const char *objpath,
+                      const char *objpath_now) {
+  char *dir = xprof_format("%s/tcov", profile_dir);
+  char *path = dir ? xprof_linetab_path(objpath, dir) : NULL;
+  xprof_free(dir);
+  if (path && access(path, R_OK) == 0)
+    return path;
+  xprof_free(path);
+  path = xprof_linetab_path(objpath_now, NULL);
+  if (path && access(path, R_OK) == 0)
+    return path;
+  xprof_free(path);
+  /* The program before the object: the profile is the program's runs,
+   * and an object compiled again since the link (another build's, or
+   * the same source built apart) describes code that never ran. */
+  char *prog = program ? xprof_format("%s", program) : program_of(profile_dir);
+  if (prog && xprof_table_in_file(prog, objpath))
+    return prog;
+  xprof_free(prog);
+  if (xprof_table_in_file(objpath_now, objpath))
+    return xprof_format("%s", objpath_now);
+  return NULL;
+}
+
+/* A program of p linked from objpath whose file holds its table: the
+ * profile names the programs that ran, wherever they were. */
+static char *in_programs(const xprof_profile *p, const char *objpath) {
+  for (uint32_t i = 0; p && i < p->n_programs; i++) {
+    const xprof_program *prog = &p->programs[i];
+    for (uint32_t k = 0; k < prog->n_objrefs; k++)
+      if (strcmp(prog->objrefs[k], objpath) == 0 && xprof_table_in_file(prog->path, objpath))
+        return xprof_format("%s", prog->path);
+  }
+  return NULL;
+}
+
+char *xprof_table_find_in(const xprof_profile *p, const char *profile_dir, const char *objpath) {
+  char *path = xprof_table_find(profile_dir, NULL, objpath, objpath);
+  return path ? path : in_programs(p, objpath);
+}

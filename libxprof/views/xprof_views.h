@@ -252,6 +252,19 @@ typedef struct xprof_callgraph {
 int xprof_table_read(const char *path, const char *objpath, xprof_profile *owner,
                      xprof_cfgdump *out, xprof_error *err);
 int xprof_table_in_file(const char *path, const char *objpath);
+/* Where the coverage table of object objpath is: in PROFILE_DIR/tcov
+ * (-xprofile=tcov:NAME), else beside the object, which is at
+ * objpath_now, else in the program linked from it (`program`, or, NULL,
+ * the one the profile directory is named after, PROGRAM.profile), else
+ * in that object file (a collect build's): the program first, whose runs
+ * the profile holds, as an object compiled since may be another build.
+ * The path of the file that holds it (xprof_malloc'd, for
+ * xprof_table_read), or NULL. */
+char *xprof_table_find(const char *profile_dir, const char *program, const char *objpath,
+                      const char *objpath_now);
+/* The same for the object as profile p (read from profile_dir) records
+ * it, and then in the programs p says were linked from it. */
+char *xprof_table_find_in(const xprof_profile *p, const char *profile_dir, const char *objpath);
 
 /* Where object objpath's coverage table is (malloc'd: a table file, or
  * the object file holding one), or NULL. */
@@ -422,6 +435,21 @@ int xprof_lineprof_from_counts(xprof_profile *p, xprof_table_finder find, void *
  * changed since the run, or has no line table, is left out with a note.
  * 0, or -1 when out of memory. */
 int xprof_lineprof_from_samples(const xprof_profile *p, xprof_lineprof **out, xprof_error *err);
+/* Whether p holds counts that ran / time samples. */
+int xprof_profile_has_counts(const xprof_profile *p);
+int xprof_profile_has_samples(const xprof_profile *p);
+
+/* A profile directory's line profile (XPROF_LINES_FILE, clang's text),
+ * what use builds fall back on where the graphs do not match: made again
+ * when older than the directory's data, from its counts (the coverage
+ * tables xprof_table_find finds) or, without counts, its samples.  One
+ * process makes it while others wait (a lock file beside it); it goes in
+ * whole (a rename).  Returns 1 when made, 0 when it was up to date or
+ * there was nothing to make it from (no counts or samples, or no lines:
+ * a file with none says so, and is not made again until the data
+ * change), -1 with err when the directory could not be read or
+ * written. */
+int xprof_lines_refresh(const char *dir, xprof_error *err);
 #ifdef __cplusplus
 }
 #endif

@@ -347,6 +347,26 @@ static void infer_small(void) {
   CHECK(xprof_infer_flow(4, l, 4, lw, all, ec, nc) == -1);
 }
 
+/* A loop that feeds itself while the entry's run leaves by a call's fake
+ * edge is joined: one more run from ENTRY through it to EXIT. */
+static void connect_isolated(void) {
+  const xprof_edge d[] = {{0, 2, 0, 0, 0}, {2, 1, XPROF_EDGE_FAKE, 0, 0}, {2, 3, 0, 0, 0},
+                          {3, 4, 0, 0, 0}, {4, 3, 0, 0, 0}, {3, 1, 0, 0, 0}};
+  uint64_t ec[6] = {1, 1, 0, 5, 5, 0}, nc[5] = {1, 1, 1, 5, 5};
+  xprof_flow_connect(5, d, 6, ec, nc);
+  CHECK(is_flow(5, d, 6, ec));
+  CHECK_U64(ec[0], 2);
+  CHECK_U64(ec[2], 1);
+  CHECK_U64(ec[5], 1);
+  CHECK_U64(nc[XPROF_ENTRY], 2);
+  CHECK_U64(nc[3], 6);
+  CHECK_U64(nc[4], 5);
+  /* Connected already: nothing changes. */
+  xprof_flow_connect(5, d, 6, ec, nc);
+  CHECK_U64(nc[XPROF_ENTRY], 2);
+  CHECK_U64(nc[3], 6);
+}
+
 /* Random graphs: exact estimates give back the node counts; noisy and
  * missing ones a flow that costs no more, by the solver's measure, than
  * the true counts do. */
@@ -382,6 +402,7 @@ static void infer_random(void) {
 
 UNIT_TABLE(flow_tests) = {
     {"flow/infer_small", infer_small},
+    {"flow/connect_isolated", connect_isolated},
     {"flow/infer_random", infer_random},
     {"flow/saturated", saturated},
     {"flow/measured_edges", measured_edges},

@@ -69,7 +69,8 @@ static void merging(void) {
   CHECK_U64(lp->n_notes, 1);
   CHECK_HAS(lp->notes[0], "1 function shares a name with another declared elsewhere");
   char *text = llvm_text(lp);
-  CHECK_STR(text, "main:170:3\n 0: 1\n 2: 10\n 3: work:159\n  1: 150\n  2: 9\n");
+  CHECK_STR(text, XPROF_LP_EXACT_MARK "\nmain:170:3\n 0: 1\n 2: 10\n 3: work:159\n  1: 150\n"
+                  "  2: 9\n");
   free(text);
   xprof_lineprof_free(lp);
 }
@@ -85,7 +86,7 @@ static void comdat(void) {
   }
   CHECK(xprof_lineprof_finish(lp) == 0);
   char *text = llvm_text(lp);
-  CHECK_STR(text, "_Z3addii:4:4\n 1: 4\n");
+  CHECK_STR(text, XPROF_LP_EXACT_MARK "\n_Z3addii:4:4\n 1: 4\n");
   free(text);
   xprof_lineprof_free(lp);
 }
@@ -158,6 +159,17 @@ static void read_llvm(void) {
   CHECK(xprof_lineprof_read_llvm("again", out, strlen(out), &again, &err) == 0);
   char *twice = llvm_text(again);
   CHECK_STR(twice, out);
+  CHECK(lp->from_samples && again->from_samples);
+  /* Exact counts say so, and are read back as such. */
+  xprof_lineprof *exact;
+  char *marked = xprof_format(XPROF_LP_EXACT_MARK "\n%s", out);
+  CHECK(xprof_lineprof_read_llvm("exact", marked, strlen(marked), &exact, &err) == 0);
+  CHECK(!exact->from_samples);
+  char *thrice = llvm_text(exact);
+  CHECK_STR(thrice, marked);
+  free(thrice);
+  xprof_free(marked);
+  xprof_lineprof_free(exact);
   free(out);
   free(twice);
   xprof_lineprof_free(lp);
@@ -173,16 +185,20 @@ static void read_llvm(void) {
 
 
 /* A diamond's counts from a line profile: one branch inlined from sq (a
- * nested instance, 7), the other's line missing (0 by the profile), a
- * place inlined from a function the profile never saw inlined (no
- * estimate).  The three runs the branches' estimates leave out go where
- * raising an estimate costs least: through the branch that was seen to
- * run, not the one seen not to. */
+ * nested instance, 7), the other's line at 0 (it never ran), a place
+ * inlined from a function the profile never saw inlined (no estimate).
+ * The three runs the branches' estimates leave out go where raising an
+ * estimate costs least: through the branch that was seen to run, not the
+ * one seen not to.  Without the 0 line, the other branch has no estimate
+ * and takes the three; with neither branch's lines, the branches share
+ * the runs evenly (the cheapest flow would take one and leave the other
+ * at 0, "never run"). */
 static void counts_by_line(void) {
   xprof_lineprof *lp = xprof_calloc(1, sizeof *lp);
   xprof_lp_func *m = func(lp, "main", 10);
   m->head = 10;
   xprof_lineprof_add(m, 1, 0, 10);
+  xprof_lineprof_add(m, 3, 0, 0);
   xprof_lineprof_add(m, 4, 0, 10);
   xprof_lineprof_add(inline_at(m, 2, "sq", 50), 1, 0, 7);
   CHECK(xprof_lineprof_finish(lp) == 0);
@@ -203,6 +219,21 @@ static void counts_by_line(void) {
   CHECK_U64(ec[1], 10);
   CHECK_U64(ec[2], 0);
   CHECK_U64(ec[5], 10);
+  /* No line 13: node 4 has no estimate. */
+  xprof_line_loc unlined[] = {{2, 11, NULL, 0}, {3, 51, sq, 1}, {4, 19, NULL, 0},
+                              {5, 14, NULL, 0}};
+  CHECK(xprof_line_counts(&lp->funcs[0], 10, 6, d, 6, unlined, 4, ec, nc, &mt) == 1);
+  CHECK_U64(nc[3], 7);
+  CHECK_U64(nc[4], 3);
+  /* Neither branch's lines: an even split. */
+  xprof_line_loc neither[] = {{2, 11, NULL, 0}, {3, 18, NULL, 0}, {4, 19, NULL, 0},
+                              {5, 14, NULL, 0}};
+  CHECK(xprof_line_counts(&lp->funcs[0], 10, 6, d, 6, neither, 4, ec, nc, &mt) == 1);
+  CHECK_U64(nc[3], 5);
+  CHECK_U64(nc[4], 5);
+  CHECK_U64(ec[1], 5);
+  CHECK_U64(ec[3], 5);
+  CHECK_U64(nc[5], 10);
   /* Declared elsewhere now: no place is found, the compiler's estimates
    * stand. */
   xprof_line_loc moved[] = {{2, 3, NULL, 0}};

@@ -240,19 +240,87 @@ static void use_match(void) {
   u.objpath = "/b/x.o";
   u.obj = obj;
   xprof_use_fn r;
-  CHECK(xprof_use_match(&u, f, &g, &r) == 1);
+  CHECK(xprof_use_match(&u, "f", f, &g, NULL, NULL, &r) == 1);
   CHECK_U64(r.node_count[XPROF_ENTRY], 100);
   CHECK_U64(r.node_count[3], 60);
   CHECK_U64(xprof_use_side_count(&r, &g, 0), 7);
   xprof_use_fn_free(&r);
   /* Another signature and no shape to salvage by: a warning, no counts. */
   f->signature ^= 1;
-  CHECK(xprof_use_match(&u, f, &g, &r) == 0);
+  CHECK(xprof_use_match(&u, "f", f, &g, NULL, NULL, &r) == 0);
   CHECK_U64(said, 1);
   /* A graph that could not be built as the collect build's. */
-  CHECK(xprof_use_match(&u, f, NULL, &r) == 0);
+  CHECK(xprof_use_match(&u, "f", f, NULL, NULL, NULL, &r) == 0);
   CHECK_U64(u.st.matched, 1);
   CHECK_U64(u.st.mismatched, 2);
+  xprof_profile_free(prof);
+  xprof_graph_free(&g);
+  xprof_options_free(&o);
+}
+
+/* The places of the diamond's blocks: node k on line 10 + k. */
+static void diamond_places(void *ctx, xprof_places *p) {
+  static xprof_line_loc locs[4];
+  for (uint32_t k = 2; k < 6; k++)
+    locs[k - 2] = (xprof_line_loc){k, 10 + k, NULL, 0};
+  ++*(unsigned *)ctx;
+  p->decl_line = 10;
+  p->locs = locs;
+  p->n_locs = 4;
+}
+
+/* A function whose procedure does not match (another compiler's graph)
+ * takes its counts from the line profile, with one warning for the
+ * object, and no records; a function the data do not know, but the lines
+ * do, too; one neither knows has none.  A line profile's function that
+ * ran only inlined gets an entry of its own. */
+static void use_lines(void) {
+  xprof_options o;
+  xprof_options_init(&o);
+  unsigned said = 0, asked = 0;
+  xprof_diag d = {&o, no_messages, &said};
+  xprof_graph g;
+  diamond(&g);
+  xprof_profile *prof = xprof_profile_new();
+  xprof_objfile *obj = xprof_add_objfile(prof, "/b/x.o");
+  xprof_proc *f = xprof_add_proc(prof, obj, "f");
+  f->signature = g.signature ^ 1;
+  xprof_proc_alloc_counters(prof, f, 3);
+  f->counters[0] = 5, f->counters[1] = 7; /* another graph's */
+  xprof_use u;
+  memset(&u, 0, sizeof u);
+  u.o = &o;
+  u.d = &d;
+  u.objpath = "/b/x.o";
+  u.obj = obj;
+  u.lines_read = 1;
+  const char *text = XPROF_LP_EXACT_MARK "\nf:200:100\n 0: 100\n 2: 100\n 3: 60\n 4: 40\n"
+                     " 5: 100\n 5: h:10\n  1: 10\n";
+  xprof_error err;
+  CHECK(xprof_lineprof_read_llvm("lines", text, strlen(text), &u.lines, &err) == 0);
+  CHECK(xprof_lineprof_fold_inlined(u.lines) == 0);
+  CHECK_U64(u.lines->n_funcs, 2);
+  CHECK(xprof_lineprof_find(u.lines, "h") != NULL);
+  const xprof_proc *found;
+  CHECK(xprof_use_find(&u, "f", &found) == 1 && found == f);
+  xprof_use_fn r;
+  CHECK(xprof_use_match(&u, "f", f, &g, diamond_places, &asked, &r) == 1);
+  CHECK_U64(asked, 1);
+  CHECK(r.by_lines && !r.salvaged);
+  CHECK_U64(r.node_count[XPROF_ENTRY], 100);
+  CHECK_U64(r.node_count[3], 60);
+  CHECK_U64(r.node_count[4], 40);
+  CHECK_U64(xprof_use_records(&r)->n_vp_records, 0);
+  CHECK_U64(xprof_use_side_count(&r, &g, 0), XPROF_NO_SIDE);
+  CHECK(!xprof_use_fn_sampled(&u, &r));
+  xprof_use_fn_free(&r);
+  CHECK(xprof_use_find(&u, "h", &found) == 1 && found == NULL);
+  CHECK(xprof_use_find(&u, "nobody", &found) == 0);
+  CHECK_U64(u.st.by_lines, 1);
+  CHECK_U64(u.st.mismatched, 0);
+  CHECK_U64(said, 0); /* no per-function warning: the object's, at close */
+  xprof_use_close(&u);
+  CHECK_U64(said, 1);
   xprof_profile_free(prof);
   xprof_graph_free(&g);
   xprof_options_free(&o);
@@ -264,4 +332,5 @@ const unit_test plan_tests[] = {{"plan/options_parse", options_parse},
                                 {"plan/warning_flags", warning_flags},
                                 {"plan/collect_plan", collect_plan},
                                 {"plan/use_match", use_match},
+                                {"plan/use_lines", use_lines},
                                 {NULL, NULL}};

@@ -20,7 +20,7 @@ summary
 make -s clean
 echo "after clean: $(ls | tr '\n' ' ')"
 summary | head -1
-# Without -g, clang's tables have no lines: the summary says why.
+# Without -g (clang: the line tables the driver adds).
 make -s CC="$drv" CFLAGS="-O2 -xprofile=collect"
 rm -rf prog.profile && ./prog > /dev/null
 summary | grep -v 'functions\.'
