@@ -13,6 +13,10 @@
 #            build run under xprof_collect on the training input, again
 #            and again for --sample-seconds (a sample per tick of CPU
 #            time: a few hundred a second)
+#   xcross   xprof's own use build (xprof-CC -xprofile=use) of the other
+#            compiler's training: salvage, and the lines where the
+#            graphs do not match
+#   xsampled xprof's own use build of those time samples (by lines)
 #   bench/bench_afdo.sh [--rounds N] [--compilers "gcc clang"]
 #                       [--programs "sqlite lua"] [--sample-seconds N]
 # Prints per program and compiler: CPU time of the measured input (median
@@ -51,7 +55,7 @@ for prog in $progs; do
   bin=$(binary "$prog")
   for cc in $compilers; do
     p=$work/p-$prog-$cc
-    kinds="plain use afdo cross sampled"
+    kinds="plain use afdo cross sampled xcross xsampled"
     other=$([ "$cc" = gcc ] && echo clang || echo gcc)
     for kind in $kinds; do mkdir -p "$work/$prog-$kind-$cc"; done
     "build_$prog" "$work/$prog-plain-$cc" "$cc" ""
@@ -63,6 +67,9 @@ for prog in $progs; do
     # Trained by the other compiler's collect build.
     "build_$prog" "$work/$prog-cross-$cc" "xprof-$other" "-g -xprofile=collect:$p-x"
     "run_$prog" "$work/$prog-cross-$cc" train > /dev/null
+    # xprof's own use of it, where its data are (the same objects).
+    "build_$prog" "$work/$prog-cross-$cc" "xprof-$cc" "-xprofile=use:$p-x" 2> "$work/xcross-$prog-$cc.err"
+    cp "$work/$prog-cross-$cc/$bin" "$work/$prog-xcross-$cc/"
     flags=$(export_for "$cc" "$p-x.profile" "$work/$prog-$cc-cross")
     "build_$prog" "$work/$prog-cross-$cc" "$cc" "$flags"
     # Samples of a plain -O2 -g build; the profile directory of its own
@@ -76,13 +83,14 @@ for prog in $progs; do
         "run_$prog" "$work/$prog-sampled-$cc" train > /dev/null
     done
     placed=$(xprof_afdo --gcc -o /dev/null "$s/$bin.profile" 2>&1 | grep -o '[0-9]* of [0-9]* samples' || echo "all samples")
+    "build_$prog" "$work/$prog-xsampled-$cc" "xprof-$cc" "-xprofile=use:$s/$bin"
     flags=$(export_for "$cc" "$s/$bin.profile" "$work/$prog-$cc-sampled")
     "build_$prog" "$work/$prog-sampled-$cc" "$cc" "$flags"
     for kind in $kinds; do
       eval "run_$prog-$kind-$cc() { run_$prog $work/$prog-$kind-$cc run; }"
     done
     time_runs "$rounds" "$prog-plain-$cc" "$prog-use-$cc" "$prog-afdo-$cc" "$prog-cross-$cc" \
-      "$prog-sampled-$cc"
+      "$prog-sampled-$cc" "$prog-xcross-$cc" "$prog-xsampled-$cc"
     echo "$prog, $cc ($rounds rounds; CPU ms median (range); ratios: median (range)); $placed placed:"
     for kind in $kinds; do
       read -r med lo hi < <(stats < "$work/times.$prog-$kind-$cc")

@@ -21,17 +21,19 @@ static void warn_lookup(void *ctx, const char *msg) {
  * seems to be another build's; a note (verbose) when it was in no
  * program that ran, which is common and, as a warning, would change
  * configure scripts' results (zlib's takes any output as failure), and
- * when the line profile knows its functions (by_lines). */
-static void explain_missing(const xprof_use *u, int by_lines) {
+ * when the profile is a program's time samples, which have no object
+ * files (sampled).  Returns the reason. */
+static xprof_missing explain_missing(const xprof_use *u, int sampled) {
   const xprof_options *o = u->o;
   char *map, text[1024];
   xprof_missing why = xprof_use_explain_missing(o->use_names.v, o->use_names.n, o->pathmap.v,
                                                 o->pathmap.n, u->objpath, &map);
-  if (xprof_use_missing_text(why, u->objpath, map, text, sizeof text) && !by_lines)
+  if (xprof_use_missing_text(why, u->objpath, map, text, sizeof text) && !sampled)
     xprof_warn(u->d, XPROF_W_MISSING_PROFILE, "%s", text);
   else
     xprof_verbose(u->d, "%s", text);
   xprof_free(map);
+  return why;
 }
 
 /* The line profile, read the first time it is asked for; NULL: none. */
@@ -68,15 +70,15 @@ int xprof_use_open(xprof_use *u, const xprof_options *o, const xprof_diag *d,
   }
   u->profile = xprof_use_lookup(o->use_names.v, o->use_names.n, o->pathmap.v, o->pathmap.n,
                                 objpath, &u->obj, &any_data, warn_lookup, (void *)d);
-  /* An object file without functions (only data) has no data to miss;
-   * one whose functions the line profile knows misses nothing either (a
-   * profile of samples has no object files). */
-  int by_lines = !u->profile && has_functions && lines_of(u);
+  /* An object file without functions (only data) has no data to miss.
+   * Without data, its functions may still be known by their lines: from
+   * samples (which know no object files), or from counts where the
+   * object is this build's (not another program's profile). */
+  const xprof_lineprof *lp = !u->profile && has_functions ? lines_of(u) : NULL;
+  xprof_missing why = XPROF_MISSING_UNLINKED;
   if (!u->profile && any_data && has_functions)
-    explain_missing(u, by_lines);
-  if (by_lines) {
-    /* Known only by its functions' lines (samples, or an object the
-     * training build named otherwise). */
+    why = explain_missing(u, lp && lp->from_samples);
+  if (lp && (lp->from_samples || why != XPROF_MISSING_FOREIGN)) {
     if (!xprof_use_whole_summary(o->use_names.v, o->use_names.n, &u->summary))
       xprof_lineprof_summary(u->lines, &u->summary);
     return 1;
