@@ -67,10 +67,12 @@ for prog in $progs; do
     # Trained by the other compiler's collect build.
     "build_$prog" "$work/$prog-cross-$cc" "xprof-$other" "-g -xprofile=collect:$p-x"
     "run_$prog" "$work/$prog-cross-$cc" train > /dev/null
-    # xprof's own use of it, where its data are (the same objects).
-    "build_$prog" "$work/$prog-cross-$cc" "xprof-$cc" "-xprofile=use:$p-x" 2> "$work/xcross-$prog-$cc.err"
-    cp "$work/$prog-cross-$cc/$bin" "$work/$prog-xcross-$cc/"
     flags=$(export_for "$cc" "$p-x.profile" "$work/$prog-$cc-cross")
+    # xprof's own use of it, where its data are (the same objects).
+    "build_$prog" "$work/$prog-cross-$cc" "xprof-$cc" "-xprofile=use:$p-x" \
+      2> "$work/xcross-$prog-$cc.err"
+    grep -h 'placed by source line\|salvaged' "$work/xcross-$prog-$cc.err" | sed 's/^/  xcross: /' >&2 || true
+    cp "$work/$prog-cross-$cc/$bin" "$work/$prog-xcross-$cc/"
     "build_$prog" "$work/$prog-cross-$cc" "$cc" "$flags"
     # Samples of a plain -O2 -g build; the profile directory of its own
     # (the training's other commands write theirs there too, unused).

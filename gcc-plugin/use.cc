@@ -628,13 +628,13 @@ void xp_use_execute(void) {
     if (placed == 0)
       enable_profile(&u, true);
   }
+  rebuild_call_graph();
   if (!profile_enabled) {
     add_calls_section(calls);
     calls = NULL;
     xprof_use_close(&u);
     return;
   }
-  rebuild_call_graph();
   /* Functions left without counts (stale, missing) are given counts that
    * fit their callers.  GCC warns about each through a plain warning,
    * which -Werror would turn into an error: ours said it already. */

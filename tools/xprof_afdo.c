@@ -46,16 +46,6 @@ static const char usage[] =
     "The drivers make it before a use build's first compilation, and\n"
     "xprof_collect after each run.\n";
 
-struct where {
-  const char *dir;
-  const xprof_profile *p;
-};
-
-static char *find(void *ctx, const char *objpath) {
-  const struct where *w = ctx;
-  return xprof_table_find_in(w->p, w->dir, objpath);
-}
-
 static int write_out(const char *path, const xprof_lineprof *lp, int gcc) {
   FILE *out = fopen(path, gcc ? "wb" : "w");
   if (!out)
@@ -147,9 +137,9 @@ int main(int argc, char **argv) {
                       dir);
   }
   xprof_lineprof *lp;
-  struct where w = {dir, p};
+  xprof_table_place at = {dir, p};
   if ((samples ? xprof_lineprof_from_samples(p, &lp, &err)
-               : xprof_lineprof_from_counts(p, find, &w, &lp, &err)) < 0) {
+               : xprof_lineprof_from_counts(p, xprof_table_find_at, &at, &lp, &err)) < 0) {
     xprof_profile_free(p);
     return tool_fail(&err);
   }

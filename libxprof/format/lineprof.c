@@ -279,13 +279,14 @@ static xprof_lp_func *copy_func(const xprof_lp_func *f) {
   return c;
 }
 
-/* Into `extra`, a copy of each instance inlined anywhere in f whose
- * function has no entry of its own in lp; 0 or -1. */
-static int collect_missing(const xprof_lineprof *lp, const xprof_lp_func *f,
+/* Into `extra`, a copy of each instance inlined anywhere in f (with
+ * `all` unset: of a function that has no entry of its own in lp); 0 or
+ * -1. */
+static int collect_inlined(const xprof_lineprof *lp, const xprof_lp_func *f, int all,
                            xprof_lineprof *extra) {
   for (uint32_t i = 0; i < f->n_calls; i++) {
     const xprof_lp_func *in = f->calls[i].callee;
-    if (!xprof_lineprof_find(lp, in->name)) {
+    if (all || !xprof_lineprof_find(lp, in->name)) {
       xprof_lp_func *copy = copy_func(in);
       xprof_lp_func *top =
           copy ? xprof_lineprof_func(extra, in->name, in->file, in->decl_line) : NULL;
@@ -295,18 +296,18 @@ static int collect_missing(const xprof_lineprof *lp, const xprof_lp_func *f,
       if (rc < 0)
         return -1;
     }
-    if (collect_missing(lp, in, extra) < 0)
+    if (collect_inlined(lp, in, all, extra) < 0)
       return -1;
   }
   return 0;
 }
 
-int xprof_lineprof_fold_inlined(xprof_lineprof *lp) {
+int xprof_lineprof_fold_inlined(xprof_lineprof *lp, int all) {
   xprof_lineprof extra;
   memset(&extra, 0, sizeof extra);
   int rc = 0;
   for (uint32_t i = 0; rc == 0 && i < lp->n_funcs; i++)
-    rc = collect_missing(lp, &lp->funcs[i], &extra);
+    rc = collect_inlined(lp, &lp->funcs[i], all, &extra);
   for (uint32_t i = 0; i < extra.n_funcs; i++) {
     if (rc == 0 &&
         xprof_grow((void **)&lp->funcs, &lp->cap_funcs, lp->n_funcs, sizeof *lp->funcs) == 0)

@@ -632,9 +632,10 @@ void xprof_lineprof_summary(const xprof_lineprof *lp, xprof_summary *s);
 /* For a function that ran only inlined into others, an entry of its own:
  * the sum of its inlined instances (as llvm-profdata's
  * --sample-profile-merge-inlinee keeps it), for a compilation that has it
- * out of line.  lp must be finished; it is again.  0, or -1 when out of
- * memory. */
-int xprof_lineprof_fold_inlined(xprof_lineprof *lp);
+ * out of line; with `all`, every function's instances are added to its
+ * entry (for a compilation that has inlined nothing yet).  lp must be
+ * finished; it is again.  0, or -1 when out of memory. */
+int xprof_lineprof_fold_inlined(xprof_lineprof *lp, int all);
 /* The top-level function of that name in a finished profile, or NULL. */
 const xprof_lp_func *xprof_lineprof_find(const xprof_lineprof *lp, const char *name);
 

@@ -47,23 +47,13 @@ static int older(const char *path, const char *data) {
          (a.st_mtim.tv_sec == b.st_mtim.tv_sec && a.st_mtim.tv_nsec < b.st_mtim.tv_nsec);
 }
 
-struct where {
-  const char *dir;
-  const xprof_profile *p;
-};
-
-static char *table_of(void *ctx, const char *objpath) {
-  const struct where *w = ctx;
-  return xprof_table_find_in(w->p, w->dir, objpath);
-}
-
 /* The line profile of dir's data p: from its counts, else its samples;
  * NULL (without error) when it has neither. */
 static int make(const char *dir, xprof_profile *p, xprof_lineprof **lp, xprof_error *err) {
   *lp = NULL;
-  struct where w = {dir, p};
+  xprof_table_place at = {dir, p};
   if (xprof_profile_has_counts(p))
-    return xprof_lineprof_from_counts(p, table_of, &w, lp, err);
+    return xprof_lineprof_from_counts(p, xprof_table_find_at, &at, lp, err);
   if (xprof_profile_has_samples(p))
     return xprof_lineprof_from_samples(p, lp, err);
   return 0;

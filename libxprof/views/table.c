@@ -180,3 +180,8 @@ char *xprof_table_find_in(const xprof_profile *p, const char *profile_dir, const
   char *path = xprof_table_find(profile_dir, NULL, objpath, objpath);
   return path ? path : in_programs(p, objpath);
 }
+
+char *xprof_table_find_at(void *place, const char *objpath) {
+  const xprof_table_place *at = place;
+  return xprof_table_find_in(at->p, at->dir, objpath);
+}

@@ -265,6 +265,12 @@ char *xprof_table_find(const char *profile_dir, const char *program, const char 
 /* The same for the object as profile p (read from profile_dir) records
  * it, and then in the programs p says were linked from it. */
 char *xprof_table_find_in(const xprof_profile *p, const char *profile_dir, const char *objpath);
+/* The same as an xprof_table_finder, on an xprof_table_place. */
+typedef struct xprof_table_place {
+  const char *dir;
+  const xprof_profile *p;
+} xprof_table_place;
+char *xprof_table_find_at(void *place, const char *objpath);
 
 /* Where object objpath's coverage table is (malloc'd: a table file, or
  * the object file holding one), or NULL. */

@@ -298,9 +298,21 @@ static void use_lines(void) {
                      " 5: 100\n 5: h:10\n  1: 10\n";
   xprof_error err;
   CHECK(xprof_lineprof_read_llvm("lines", text, strlen(text), &u.lines, &err) == 0);
-  CHECK(xprof_lineprof_fold_inlined(u.lines) == 0);
+  CHECK(xprof_lineprof_fold_inlined(u.lines, 0) == 0);
   CHECK_U64(u.lines->n_funcs, 2);
   CHECK(xprof_lineprof_find(u.lines, "h") != NULL);
+  /* A function that ran inlined and out of line: only `all` adds its
+   * inlined runs to its own entry. */
+  const char *both = "f:20:1\n 5: h:10\n  1: 10\nh:3:3\n 1: 3\n";
+  for (int all = 0; all < 2; all++) {
+    xprof_lineprof *lp;
+    CHECK(xprof_lineprof_read_llvm("both", both, strlen(both), &lp, &err) == 0);
+    CHECK(xprof_lineprof_fold_inlined(lp, all) == 0);
+    const xprof_lp_func *h = xprof_lineprof_find(lp, "h");
+    CHECK(h && h->n_lines == 1);
+    CHECK_U64(h ? h->lines[0].count : 0, all ? 13 : 3);
+    xprof_lineprof_free(lp);
+  }
   const xprof_proc *found;
   CHECK(xprof_use_find(&u, "f", &found) == 1 && found == f);
   xprof_use_fn r;
