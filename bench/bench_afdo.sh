@@ -95,12 +95,7 @@ for prog in $progs; do
       "$prog-sampled-$cc" "$prog-xcross-$cc" "$prog-xsampled-$cc"
     echo "$prog, $cc ($rounds rounds; CPU ms median (range); ratios: median (range)); $placed placed:"
     for kind in $kinds; do
-      read -r med lo hi < <(stats < "$work/times.$prog-$kind-$cc")
-      read -r r rlo rhi < <(ratio_stats "$prog-$kind-$cc" "$prog-plain-$cc")
-      read -r u ulo uhi < <(ratio_stats "$prog-$kind-$cc" "$prog-use-$cc")
-      printf '  %-8s %8.1f (%.1f-%.1f)  / plain %s (%s-%s)  / use %s (%s-%s)\n' "$kind" \
-        "$(awk -v v="$med" 'BEGIN {print v * 1000}')" "$(awk -v v="$lo" 'BEGIN {print v * 1000}')" \
-        "$(awk -v v="$hi" 'BEGIN {print v * 1000}')" "$r" "$rlo" "$rhi" "$u" "$ulo" "$uhi"
+      report_row "$kind" "$prog-$kind-$cc" "$prog-plain-$cc" "$prog-use-$cc"
     done
   done
 done

@@ -62,11 +62,6 @@ for prog in $progs; do
   echo "$prog, gcc 11 -> 12 ($rounds rounds; CPU ms median (range); ratios: median (range)):"
   grep -h 'salvaged\|placed by source line' "$work/version-$prog.err" | sed 's/^.*xprof: [^:]*: /  version: /' | sort | uniq -c || true
   for kind in $kinds; do
-    read -r med lo hi < <(stats < "$work/times.$prog-$kind")
-    read -r r rlo rhi < <(ratio_stats "$prog-$kind" "$prog-plain")
-    read -r u ulo uhi < <(ratio_stats "$prog-$kind" "$prog-use")
-    printf '  %-8s %8.1f (%.1f-%.1f)  / plain %s (%s-%s)  / use %s (%s-%s)\n' "$kind" \
-      "$(awk -v v="$med" 'BEGIN {print v * 1000}')" "$(awk -v v="$lo" 'BEGIN {print v * 1000}')" \
-      "$(awk -v v="$hi" 'BEGIN {print v * 1000}')" "$r" "$rlo" "$rhi" "$u" "$ulo" "$uhi"
+    report_row "$kind" "$prog-$kind" "$prog-plain" "$prog-use"
   done
 done

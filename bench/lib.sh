@@ -74,6 +74,18 @@ ratio_stats() {
   paste "$work/times.$1" "$work/times.$2" | awk '{printf "%.6f\n", $1 / $2}' | stats
 }
 
+# report_row LABEL NAME PLAIN USE: a row of CPU ms (median, range) of
+# NAME's rounds, and its ratios to PLAIN's and USE's.
+report_row() {
+  local med lo hi r rlo rhi u ulo uhi
+  read -r med lo hi < <(stats < "$work/times.$2")
+  read -r r rlo rhi < <(ratio_stats "$2" "$3")
+  read -r u ulo uhi < <(ratio_stats "$2" "$4")
+  printf '  %-8s %8.1f (%.1f-%.1f)  / plain %s (%s-%s)  / use %s (%s-%s)\n' "$1" \
+    "$(awk -v v="$med" 'BEGIN {print v * 1000}')" "$(awk -v v="$lo" 'BEGIN {print v * 1000}')" \
+    "$(awk -v v="$hi" 'BEGIN {print v * 1000}')" "$r" "$rlo" "$rhi" "$u" "$ulo" "$uhi"
+}
+
 # rounds_faster NAME OTHER: in how many rounds NAME took less CPU time
 # than OTHER.
 rounds_faster() {

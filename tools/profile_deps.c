@@ -198,14 +198,11 @@ static char *profile_file(const char *name) {
 /* The line profile beside profile `name`'s data (malloc'd), or NULL when
  * there is none. */
 static char *lines_file(const char *name) {
-  char *file = profile_file(name);
-  char *slash = file ? strrchr(file, '/') : NULL;
-  char *lines = slash ? xprof_format("%.*s/" XPROF_LINES_FILE, (int)(slash - file), file) : NULL;
+  char *file = xprof_use_lines_file(name);
+  char *abs = file ? realpath(file, NULL) : NULL;
   xprof_free(file);
-  if (lines && access(lines, R_OK) != 0) {
-    xprof_free(lines);
-    lines = NULL;
-  }
+  char *lines = abs ? xprof_format("%s", abs) : NULL;
+  free(abs);
   return lines;
 }
 

@@ -244,6 +244,17 @@ static int build(net *g, uint32_t n_nodes, const xprof_edge *edges, uint32_t n_e
  * from it to EXIT (xprof_flow_connect).  Not part of xprof_infer_flow:
  * the joined flow is no longer the cheapest. */
 
+void xprof_out_edges(uint32_t n_nodes, const xprof_edge *edges, uint32_t n_edges, uint32_t *out,
+                     uint32_t *by) {
+  memset(out, 0, ((size_t)n_nodes + 2) * sizeof *out);
+  for (uint32_t e = 0; e < n_edges; e++)
+    out[edges[e].src + 2]++;
+  for (uint32_t v = 0; v < n_nodes; v++)
+    out[v + 2] += out[v + 1];
+  for (uint32_t e = 0; e < n_edges; e++)
+    by[out[edges[e].src + 1]++] = e;
+}
+
 /* BFS from `from` over real edges (fake ones too with fake) forward, or
  * backward; prev[v]: the edge that reached v, UINT32_MAX: not reached. */
 static void search(uint32_t n_nodes, const xprof_edge *edges, uint32_t n_edges,
@@ -306,12 +317,7 @@ void xprof_flow_connect(uint32_t n_nodes, const xprof_edge *edges, uint32_t n_ed
   unsigned char *seen = xprof_calloc(n_nodes, 1);
   if (!out || !by || !prev || !queue || !seen)
     goto done;
-  for (uint32_t e = 0; e < n_edges; e++)
-    out[edges[e].src + 2]++;
-  for (uint32_t v = 0; v < n_nodes; v++)
-    out[v + 2] += out[v + 1];
-  for (uint32_t e = 0; e < n_edges; e++)
-    by[out[edges[e].src + 1]++] = e;
+  xprof_out_edges(n_nodes, edges, n_edges, out, by);
   for (uint32_t round = 0; round < n_nodes; round++) {
     uint32_t v = isolated(n_nodes, edges, out, by, edge_count, node_count, seen, queue);
     if (v == UINT32_MAX)

@@ -117,6 +117,11 @@ int xprof_solve_flow(uint32_t n_nodes, const xprof_edge *edges,
  * Returns 0, or -1 when out of memory, on a graph of more than
  * XPROF_INFER_MAX_NODES nodes, or estimates beyond 2^61. */
 #define XPROF_INFER_MAX_NODES 20000u
+/* Each node's out-edges: by[out[v]] .. by[out[v + 1] - 1] are the edges
+ * out of v, in edge order.  out: n_nodes + 2 entries, by: n_edges
+ * (callers allocate; xprof_out_edges fills them). */
+void xprof_out_edges(uint32_t n_nodes, const xprof_edge *edges, uint32_t n_edges, uint32_t *out,
+                     uint32_t *by);
 /* Make a flow from xprof_infer_flow connected: a node with flow that the
  * flow from ENTRY does not reach (a cycle that feeds itself) gets one
  * more run along a path from ENTRY through it to EXIT, where there is

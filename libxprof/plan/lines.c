@@ -129,14 +129,9 @@ static void even_splits(uint32_t n_nodes, const xprof_edge *edges, uint32_t n_ed
   uint32_t *br = xprof_calloc((size_t)n_edges + 1, 3 * sizeof *br);
   if (!out || !by || !indeg || !br)
     goto done;
-  for (uint32_t e = 0; e < n_edges; e++) {
-    out[edges[e].src + 2]++;
-    indeg[edges[e].dst] += !(edges[e].flags & (XPROF_EDGE_IGNORE | XPROF_EDGE_FAKE));
-  }
-  for (uint32_t v = 0; v < n_nodes; v++)
-    out[v + 2] += out[v + 1];
+  xprof_out_edges(n_nodes, edges, n_edges, out, by);
   for (uint32_t e = 0; e < n_edges; e++)
-    by[out[edges[e].src + 1]++] = e;
+    indeg[edges[e].dst] += !(edges[e].flags & (XPROF_EDGE_IGNORE | XPROF_EDGE_FAKE));
   for (uint32_t b = 2; b < n_nodes; b++) {
     uint32_t n = 0, join = UINT32_MAX, mids = 0;
     uint64_t flow = 0;

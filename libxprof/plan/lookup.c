@@ -142,9 +142,7 @@ static xprof_profile *read_whole(const char *name) {
   return p;
 }
 
-/* The file XPROF_LINES_FILE of profile `name` (malloc'd), or NULL when
- * the profile is no directory or has none. */
-static char *lines_file(const char *name) {
+char *xprof_use_lines_file(const char *name) {
   char *dir = xprof_use_profile_name(name);
   struct stat st;
   char *path = NULL;
@@ -167,7 +165,7 @@ xprof_lineprof *xprof_use_lookup_lines(const char *const *names, unsigned n_name
   int exact = 1;
   unsigned made_by = 0;
   for (unsigned i = 0; i < n_names; i++) {
-    char *path = lines_file(names[i]);
+    char *path = xprof_use_lines_file(names[i]);
     unsigned char *buf;
     size_t len;
     xprof_error err;

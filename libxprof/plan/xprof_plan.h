@@ -551,6 +551,9 @@ void xprof_use_close(xprof_use *u);
  * training gave it) or NULL when no directory had data; *any_data tells
  * whether some directory was read. */
 typedef void (*xprof_warn_fn)(void *ctx, const char *message);
+/* The file XPROF_LINES_FILE of profile `name` (malloc'd), or NULL when
+ * the profile is no directory or has none. */
+char *xprof_use_lines_file(const char *name);
 /* The line profile of the profiles named (XPROF_LINES_FILE in each
  * directory, several added up), or NULL when none has one (a file that
  * cannot be read is said through warn). */
