@@ -41,7 +41,9 @@ for var in ("SUN_PROFDATA", "SUN_PROFDATA_DIR", "SUN_PROFDATA_REPLACE"):
     config.environment.pop(var, None)
 # Other compilers and their plugin for the drivers (compatibility runs:
 # XPROF_CC=gcc-11 XPROF_CXX=g++-11 XPROF_GCC_PLUGIN=.../xprof.so lit ...).
-for var in ("XPROF_CC", "XPROF_CXX", "XPROF_GCC_PLUGIN", "XPROF_LLVM_PLUGIN"):
+# XPROF_CORPUS_ALL=1: every corpus program's samples and other-compiler
+# builds with both compilers (corpus/Inputs/corpus.py).
+for var in ("XPROF_CC", "XPROF_CXX", "XPROF_GCC_PLUGIN", "XPROF_LLVM_PLUGIN", "XPROF_CORPUS_ALL"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
 

@@ -80,14 +80,20 @@ directive() {
 }
 
 # clang_options OPTION...: those clang takes (and GCC's partitioning,
-# which xprof-clang takes).
+# which xprof-clang takes).  Clang's answer for each option is kept in
+# $work/clang-options (the same options recur in many tests; a line is
+# appended whole, so the parallel tests may share the file).
 clang_options() {
-  local o kept=""
+  local o kept="" known=$work/clang-options answer
   for o in "$@"; do
-    if [ "$o" = -freorder-blocks-and-partition ] ||
-       clang "$o" -c -x c /dev/null -o /dev/null 2>/dev/null; then
-      kept="$kept $o"
+    answer=$(grep -Fx -e "+$o" -e "-$o" "$known" 2>/dev/null | head -1)
+    if [ -z "$answer" ]; then
+      answer=-$o
+      [ "$o" = -freorder-blocks-and-partition ] ||
+        clang "$o" -c -x c /dev/null -o /dev/null 2>/dev/null && answer=+$o
+      echo "$answer" >> "$known"
     fi
+    [ "${answer:0:1}" = + ] && kept="$kept $o"
   done
   echo "$kept"
 }

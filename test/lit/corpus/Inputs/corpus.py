@@ -35,7 +35,21 @@ The program's comments say how to build and run it, one directive a line:
 
 Every run of the collect and use builds must exit as plain does and
 print what plain prints; the use build must compile without xprof
-warnings (but for stale).  It prints a line per compiler and step, which
+warnings (but for stale).
+
+Two more builds per program, each with one of the compilers (which one
+is picked by the program's name, so that each compiler has about half
+the corpus; XPROF_CORPUS_ALL=1 makes it both):
+  samples  the plain build (made with -g) trained under xprof_collect,
+           with its runs as plain's, then a use build of those samples;
+           the only warning it may give is that there was no data (a
+           run too short for a sample, a static link);
+  other    a use build from the other compiler's training (its profile
+           and its line profile), in the other's training directory; it
+           may warn only of functions that did not match the profile
+           (-Wcoverage-mismatch: placed by source line, or compiled
+           without data).
+Both use builds must run as plain.  Not for stale and no-profile.  It prints a line per compiler and step, which
 the test pins with FileCheck, and exits 1 at the first step that fails.
 The native PGO line is information: the summary directory gets one file
 per program, which scripts/check.sh turns into a table.
@@ -231,7 +245,8 @@ class Case:
     def check(self, work_root, report):
         c = self.compiler
         plain_dir = os.path.join(work_root, c + "-plain")
-        self.build("plain", [self.plain], self.flags, plain_dir)
+        sampled = self.takes("samples")
+        self.build("plain", [self.plain], self.flags + (["-g"] if sampled else []), plain_dir)
         want = {}
         for args in set(self.d["train"] + [self.d.get("run", self.d["train"][0])]):
             status, out, err = self.execute(plain_dir, args)
@@ -295,7 +310,61 @@ class Case:
         self.expect_run("use", use, run_args, want_use)
         report("use: as plain%s" % ("; warned: " + stale_kind(xprof_warnings)
                                     if self.d.get("stale") else ""))
+        if sampled:
+            self.samples(plain_dir, want, report)
         return want
+
+    # ---- the same profile another way --------------------------------------
+
+    def takes(self, step):
+        """Whether this compiler makes the samples or the other-compiler
+        build of this program."""
+        if self.d.get("stale") or self.d.get("no-profile"):
+            return False
+        if os.environ.get("XPROF_CORPUS_ALL") == "1":
+            return True
+        name = os.path.basename(self.path)
+        pick = ("gcc", "clang")[sum(name.encode()) % 2]
+        if step == "samples" and self.d.get("compilers", "gcc clang") == "gcc":
+            pick = "gcc"
+        return (self.compiler == pick) == (step == "samples")
+
+    def use_as_plain(self, what, work, want, allowed):
+        """A use build in work from the profile there, which may warn only
+        with the warning options in allowed; then its run as plain's.
+        Returns its warnings."""
+        flags = (["-xprofile=use:prog"] + self.flags + shlex.split(self.d.get("xprof-flags", "")) +
+                 shlex.split(self.d.get("use-flags", "")))
+        warnings = self.build(what, [self.xprof], flags, work, fresh=False)
+        bad = [l for l in warnings.decode(errors="replace").splitlines()
+               if "warning: xprof" in l and not any("[-W%s]" % a in l for a in allowed)]
+        if bad:
+            raise Failure("%s: the %s build warned:\n%s" % (self.compiler, what, "\n".join(bad[:8])))
+        run_args = self.d.get("run", self.d["train"][0])
+        self.expect_run(what, work, run_args, want[run_args])
+        return warnings.decode(errors="replace")
+
+    def samples(self, plain_dir, want, report):
+        """The plain build trained under xprof_collect, then used."""
+        for args in self.d["train"]:
+            status, out, err = self.execute(plain_dir, args, prefix=("xprof_collect",))
+            if (status, out) != want[args]:
+                raise Failure("%s: a run under xprof_collect (%s): exit %s, want %s; output %s "
+                              "plain's\n%s" % (self.compiler, args or "no arguments", status,
+                                               want[args][0], "as" if out == want[args][1]
+                                               else "differs from", tail(err)))
+        self.use_as_plain("use of samples", plain_dir, want, ["missing-profile"])
+        report("samples: runs as plain; use: as plain")
+
+    def other(self, work_root, other, want, report):
+        """A use build from the other compiler's training."""
+        said = self.use_as_plain("use of %s's training" % other,
+                                 os.path.join(work_root, other + "-collect"), want,
+                                 ["coverage-mismatch"])
+        # The driver runs the compiler once per source: sum the objects'.
+        n = sum(int(x) for x in re.findall(r"warning: xprof: \S+: (\d+) functions? did not match", said))
+        report("use of %s's training: as plain; %d function%s placed by source line" % (
+            other, n, "" if n == 1 else "s"))
 
     def native(self, work_root, want):
         """The compiler's own PGO on the same program: a short verdict."""
@@ -382,12 +451,14 @@ def main():
     name = os.path.splitext(os.path.basename(args.program))[0]
     work_root = args.keep or tempfile.mkdtemp(prefix="xprof-corpus-")
     verdicts = []
+    wants = {}
     failed = False
     for c in compilers:
         case = Case(args, c)
         report = lambda msg, c=c: print("%s: %s" % (c, msg), flush=True)
         try:
             want = case.check(work_root, report)
+            wants[c] = want
             xprof = "ok"
         except Failure as e:
             print(str(e), flush=True)
@@ -398,6 +469,18 @@ def main():
             native = case.native(work_root, want)
             report("native PGO: " + native)
         verdicts.append("%s %s xprof=%s native=%s" % (name, c, xprof, native.replace(" ", "_")))
+    # Each compiler's use build from the other's training, once both trained.
+    for c in compilers:
+        case = Case(args, c)
+        other = [o for o in compilers if o != c]
+        if not other or other[0] not in wants or c not in wants or not case.takes("other"):
+            continue
+        try:
+            case.other(work_root, other[0], wants[c],
+                       lambda msg, c=c: print("%s: %s" % (c, msg), flush=True))
+        except Failure as e:
+            print(str(e), flush=True)
+            failed = True
     if args.summary:
         os.makedirs(args.summary, exist_ok=True)
         with open(os.path.join(args.summary, name + ".txt"), "w") as f:
