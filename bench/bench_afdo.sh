@@ -19,6 +19,8 @@
 #   xsampled xprof's own use build of those time samples (by lines)
 #   bench/bench_afdo.sh [--rounds N] [--compilers "gcc clang"]
 #                       [--programs "sqlite lua"] [--sample-seconds N]
+#                       [--kinds "xcross xsampled"]
+# --kinds: only those rows besides plain and use (default all).
 # Prints per program and compiler: CPU time of the measured input (median
 # of paired rounds, least of BENCH_REPEATS runs each) of each build, each
 # build against plain and against the use build (median ratio, range),
@@ -26,13 +28,15 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 rounds=11 compilers="gcc clang" progs="sqlite lua" sample_seconds=30
+kinds="plain use afdo cross sampled xcross xsampled"
 while (($#)); do
   case $1 in
     --rounds) rounds=$2; shift ;;
     --compilers) compilers=$2; shift ;;
     --programs) progs=$2; shift ;;
     --sample-seconds) sample_seconds=$2; shift ;;
-    *) echo "usage: bench_afdo.sh [--rounds N] [--compilers LIST] [--programs LIST] [--sample-seconds N]" >&2; exit 2 ;;
+    --kinds) kinds="plain use $2"; shift ;;
+    *) echo "usage: bench_afdo.sh [--rounds N] [--compilers LIST] [--programs LIST] [--sample-seconds N] [--kinds LIST]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -51,48 +55,56 @@ export_for() {
   fi
 }
 
+# has KIND: is that row asked for?
+has() { [[ " $kinds " == *" $1 "* ]]; }
+
 for prog in $progs; do
   bin=$(binary "$prog")
   for cc in $compilers; do
     p=$work/p-$prog-$cc
-    kinds="plain use afdo cross sampled xcross xsampled"
     other=$([ "$cc" = gcc ] && echo clang || echo gcc)
-    for kind in $kinds; do mkdir -p "$work/$prog-$kind-$cc"; done
+    for kind in plain use afdo cross sampled xcross xsampled; do mkdir -p "$work/$prog-$kind-$cc"; done
     "build_$prog" "$work/$prog-plain-$cc" "$cc" ""
     "build_$prog" "$work/$prog-use-$cc" "xprof-$cc" "-g -xprofile=collect:$p"
     "run_$prog" "$work/$prog-use-$cc" train > /dev/null
     flags=$(export_for "$cc" "$p.profile" "$work/$prog-$cc")
     "build_$prog" "$work/$prog-use-$cc" "xprof-$cc" "-xprofile=use:$p"
-    "build_$prog" "$work/$prog-afdo-$cc" "$cc" "$flags"
-    # Trained by the other compiler's collect build.
-    "build_$prog" "$work/$prog-cross-$cc" "xprof-$other" "-g -xprofile=collect:$p-x"
-    "run_$prog" "$work/$prog-cross-$cc" train > /dev/null
-    flags=$(export_for "$cc" "$p-x.profile" "$work/$prog-$cc-cross")
-    # xprof's own use of it, where its data are (the same objects).
-    "build_$prog" "$work/$prog-cross-$cc" "xprof-$cc" "-xprofile=use:$p-x" \
-      2> "$work/xcross-$prog-$cc.err"
-    grep -h 'placed by source line\|salvaged' "$work/xcross-$prog-$cc.err" | sed 's/^/  xcross: /' >&2 || true
-    cp "$work/$prog-cross-$cc/$bin" "$work/$prog-xcross-$cc/"
-    "build_$prog" "$work/$prog-cross-$cc" "$cc" "$flags"
-    # Samples of a plain -O2 -g build; the profile directory of its own
-    # (the training's other commands write theirs there too, unused).
-    s=$work/samples-$prog-$cc
-    rm -rf "$s" && mkdir -p "$s"
-    "build_$prog" "$work/$prog-sampled-$cc" "$cc" "-g"
-    end=$((SECONDS + sample_seconds))
-    while ((SECONDS < end)); do
-      LD_PRELOAD=$collect_lib SUN_PROFDATA_SAMPLE=1 SUN_PROFDATA_DIR=$s \
-        "run_$prog" "$work/$prog-sampled-$cc" train > /dev/null
-    done
-    placed=$(xprof_afdo --gcc -o /dev/null "$s/$bin.profile" 2>&1 | grep -o '[0-9]* of [0-9]* samples' || echo "all samples")
-    "build_$prog" "$work/$prog-xsampled-$cc" "xprof-$cc" "-xprofile=use:$s/$bin"
-    flags=$(export_for "$cc" "$s/$bin.profile" "$work/$prog-$cc-sampled")
-    "build_$prog" "$work/$prog-sampled-$cc" "$cc" "$flags"
+    if has afdo; then "build_$prog" "$work/$prog-afdo-$cc" "$cc" "$flags"; fi
+    if has cross || has xcross; then
+      # Trained by the other compiler's collect build.
+      "build_$prog" "$work/$prog-cross-$cc" "xprof-$other" "-g -xprofile=collect:$p-x"
+      "run_$prog" "$work/$prog-cross-$cc" train > /dev/null
+      flags=$(export_for "$cc" "$p-x.profile" "$work/$prog-$cc-cross")
+      # xprof's own use of it, where its data are (the same objects).
+      "build_$prog" "$work/$prog-cross-$cc" "xprof-$cc" "-xprofile=use:$p-x" \
+        2> "$work/xcross-$prog-$cc.err"
+      grep -h 'placed by source line\|salvaged' "$work/xcross-$prog-$cc.err" | sed 's/^/  xcross: /' >&2 || true
+      cp "$work/$prog-cross-$cc/$bin" "$work/$prog-xcross-$cc/"
+      if has cross; then "build_$prog" "$work/$prog-cross-$cc" "$cc" "$flags"; fi
+    fi
+    placed="no samples taken"
+    if has sampled || has xsampled; then
+      # Samples of a plain -O2 -g build; the profile directory of its own
+      # (the training's other commands write theirs there too, unused).
+      s=$work/samples-$prog-$cc
+      rm -rf "$s" && mkdir -p "$s"
+      "build_$prog" "$work/$prog-sampled-$cc" "$cc" "-g"
+      end=$((SECONDS + sample_seconds))
+      while ((SECONDS < end)); do
+        LD_PRELOAD=$collect_lib SUN_PROFDATA_SAMPLE=1 SUN_PROFDATA_DIR=$s \
+          "run_$prog" "$work/$prog-sampled-$cc" train > /dev/null
+      done
+      placed=$(xprof_afdo --gcc -o /dev/null "$s/$bin.profile" 2>&1 | grep -o '[0-9]* of [0-9]* samples' || echo "all samples")
+      "build_$prog" "$work/$prog-xsampled-$cc" "xprof-$cc" "-xprofile=use:$s/$bin"
+      flags=$(export_for "$cc" "$s/$bin.profile" "$work/$prog-$cc-sampled")
+      if has sampled; then "build_$prog" "$work/$prog-sampled-$cc" "$cc" "$flags"; fi
+    fi
+    timed=()
     for kind in $kinds; do
       eval "run_$prog-$kind-$cc() { run_$prog $work/$prog-$kind-$cc run; }"
+      timed+=("$prog-$kind-$cc")
     done
-    time_runs "$rounds" "$prog-plain-$cc" "$prog-use-$cc" "$prog-afdo-$cc" "$prog-cross-$cc" \
-      "$prog-sampled-$cc" "$prog-xcross-$cc" "$prog-xsampled-$cc"
+    time_runs "$rounds" "${timed[@]}"
     echo "$prog, $cc ($rounds rounds; CPU ms median (range); ratios: median (range)); $placed placed:"
     for kind in $kinds; do
       report_row "$kind" "$prog-$kind-$cc" "$prog-plain-$cc" "$prog-use-$cc"

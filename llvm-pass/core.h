@@ -58,6 +58,9 @@ struct xl_places {
 };
 void xl_places_fill(void *ctx, xprof_places *p);
 void xl_places_free(struct xl_places *p);
+/* The place of instruction i alone in *loc (p's storage, emptied first);
+ * 0 when i has no line. */
+int xl_place_of(struct xl_places *p, LLVMValueRef i, xprof_line_loc *loc);
 
 /* Prepare fn (split blocks where the graph needs it) and describe it,
  * its counters placed.  sites: its value-profile sites (xl_vp_sites);

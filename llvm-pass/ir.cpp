@@ -11,6 +11,7 @@
 #include "llvm/ADT/SCCIterator.h"
 #include "llvm/Analysis/BlockFrequencyInfo.h"
 #include "llvm/Analysis/BranchProbabilityInfo.h"
+#include "llvm/Analysis/InlineCost.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ProfileSummaryInfo.h"
@@ -29,6 +30,7 @@
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Instrumentation.h"
 #include "llvm/Transforms/Utils/CallPromotionUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
 using namespace llvm;
@@ -67,6 +69,21 @@ extern "C" unsigned xl_inline_chain(LLVMValueRef inst, struct xl_origin *o, unsi
               File.size(), SP->getLine(), L->getInlinedAt()->getLine()};
   }
   return n;
+}
+
+extern "C" int xl_inline_call(LLVMValueRef call, unsigned max_insts) {
+  auto *CB = dyn_cast<CallBase>(unwrap(call));
+  Function *Callee = CB ? CB->getCalledFunction() : nullptr;
+  Function *Caller = CB ? CB->getCaller() : nullptr;
+  if (!Callee || Callee == Caller || Callee->isDeclaration() || Callee->isIntrinsic() ||
+      CB->isNoInline() || CB->isMustTailCall() || Callee->hasOptNone() || Caller->hasOptNone() ||
+      Callee->getFunctionType() != CB->getFunctionType() ||
+      Callee->getInstructionCount() > max_insts ||
+      !AttributeFuncs::areInlineCompatible(*Caller, *Callee) ||
+      !isInlineViable(*Callee).isSuccess())
+    return 0;
+  InlineFunctionInfo IFI;
+  return InlineFunction(*CB, IFI).isSuccess();
 }
 
 extern "C" int xl_call_returns_twice(LLVMValueRef call) {

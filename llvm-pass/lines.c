@@ -147,6 +147,17 @@ void xl_places_fill(void *ctx, xprof_places *out) {
   out->n_locs = p->n_locs;
 }
 
+int xl_place_of(struct xl_places *p, LLVMValueRef i, xprof_line_loc *loc) {
+  xl_places_free(p);
+  unsigned line = LLVMGetDebugLocLine(i);
+  if (!line)
+    return 0;
+  add_place(p, 0, i, line);
+  *loc = p->locs[0];
+  loc->frames = loc->depth ? p->frames : NULL;
+  return 1;
+}
+
 void xl_places_free(struct xl_places *p) {
   for (uint32_t i = 0; i < p->n_names; i++)
     free(p->names[i]);

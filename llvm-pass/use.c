@@ -276,7 +276,41 @@ typedef struct solved {
   xprof_use_fn r; /* the counts, and the records that apply */
   LLVMValueRef *calls;
   uint32_t n_calls;
+  int sampled; /* the counts are estimates from time samples */
 } solved;
+
+/* The training build's inlining replayed in fn before its lines place its
+ * counts (xprof_use_replays): each direct call that the training inlined
+ * at the same place and ran hot there (xprof_use_replay_count), to a
+ * function of this module of at most -xprof-replay-inline instructions
+ * that may be inlined, then the calls that came with it, at most
+ * REPLAY_MAX in all.  Its code then takes the counts of that call site, which the
+ * lines keep apart, where the callee's own would be its average over all
+ * calls (as LLVM's sample loader inlines before it annotates).  Other
+ * functions see nothing of it.  Returns how many calls were inlined. */
+#define REPLAY_MAX 256
+static unsigned replay_inlining(use_ctx *u, LLVMValueRef fn, const char *name) {
+  unsigned n_file, inlined = 0, max_insts = u->o->llvm.replay_inline;
+  uint32_t decl = LLVMGetDebugLocFilename(fn, &n_file) && max_insts ? LLVMGetDebugLocLine(fn) : 0;
+  struct xl_places p = {0};
+  for (int again = decl != 0; again && inlined < REPLAY_MAX;) {
+    again = 0; /* after an inlining the walk starts over: the blocks changed */
+    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b && !again; b = LLVMGetNextBasicBlock(b))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(b); i && !again; i = LLVMGetNextInstruction(i)) {
+        const char *callee = xl_direct_callee(i);
+        xprof_line_loc loc;
+        if (callee && xl_place_of(&p, i, &loc) &&
+            xprof_use_replay_count(&u->u, name, decl, &loc, callee) &&
+            xl_inline_call(i, max_insts))
+          again = ++inlined > 0;
+      }
+  }
+  xl_places_free(&p);
+  if (inlined)
+    xprof_verbose(&u->d, "%s: %u call%s inlined as the training build inlined %s", name,
+                  inlined, xprof_plural(inlined), inlined == 1 ? "it" : "them");
+  return inlined;
+}
 
 /* Phase 1: match and solve (f's counts, or the lines' of function
  * `name`), changing nothing that another function's analysis could see
@@ -287,6 +321,8 @@ static int solve(use_ctx *u, LLVMValueRef fn, const char *name, const xprof_proc
                  solved *s) {
   memset(s, 0, sizeof *s);
   s->fn = fn;
+  if (xprof_use_replays(&u->u, name, f))
+    replay_inlining(u, fn, name);
   s->calls = xl_vp_sites(fn, &s->n_calls);
   /* Calls were measured by their sites if the profile keeps values. */
   int built = xl_cfg_build(fn, s->calls, s->n_calls, u->u.obj && u->u.obj->n_values_per_vp > 0,
@@ -296,6 +332,7 @@ static int solve(use_ctx *u, LLVMValueRef fn, const char *name, const xprof_proc
                            &s->r);
   xl_places_free(&places);
   if (ok) {
+    s->sampled = xprof_use_fn_sampled(&u->u, &s->r);
     uint64_t n = xprof_use_unreturned(&s->g.g, s->r.edge_count);
     if (n) {
       u->unreturned += n;
@@ -311,13 +348,18 @@ static int solve(use_ctx *u, LLVMValueRef fn, const char *name, const xprof_proc
 /* As LLVM's own profile use marks functions: an inline hint for those
  * entered a hot number of times (the inliner's threshold for calls to
  * them goes from 225 to 325), cold for those whose busiest block is cold
- * (never run, or nearly) unless the source says hot. */
+ * (never run, or nearly) unless the source says hot.  Counts from time
+ * samples make nothing cold: a function with a sample or two ran for a
+ * tick, perhaps a million times (LLVM's sample loader marks none). */
 static void mark_hot_or_cold(use_ctx *u, const solved *s) {
   const uint64_t *node = s->r.node_count;
   uint64_t max = 0;
   for (uint32_t b = 0; b < s->g.g.n_nodes; b++)
     max = node[b] > max ? node[b] : max;
-  switch (node[XPROF_ENTRY] == 0 ? -1 : xl_hotness(u->hotness, node[XPROF_ENTRY], max)) {
+  int hotness = node[XPROF_ENTRY] == 0 ? -1 : xl_hotness(u->hotness, node[XPROF_ENTRY], max);
+  if (s->sampled && hotness < 0)
+    hotness = 0;
+  switch (hotness) {
   case 1:
     xl_add_fn_attr(s->fn, "inlinehint");
     break;
@@ -335,7 +377,9 @@ static void free_solved(solved *s) {
 }
 
 /* The weights of block b's terminator from its out-edges, edges
- * [first, end); parallel slots: all on the first. */
+ * [first, end); parallel slots: all on the first.  (From time samples,
+ * LLVM's sample loader gives every successor one more; that measured
+ * slower here: bench/history.md.) */
 static void weigh_block(const solved *s, uint32_t b, uint32_t first,
                         uint32_t end, weight_buf *buf) {
   const struct xl_cfg *cfg = &s->g;

@@ -75,6 +75,11 @@ struct xl_origin {
   unsigned call_line;
 };
 unsigned xl_inline_chain(LLVMValueRef inst, struct xl_origin *o, unsigned max);
+/* Inline the direct call `call` when its callee is defined here, is not
+ * the caller, may be inlined (LLVM's isInlineViable, no noinline or
+ * optnone, compatible attributes) and has at most max_insts
+ * instructions.  1 when inlined, else 0.  LLVM-C has no inliner. */
+int xl_inline_call(LLVMValueRef call, unsigned max_insts);
 /* Split the edge from `term`'s successor `succ` (merging identical switch
  * slots); returns the new block, or NULL when it cannot be split. */
 LLVMBasicBlockRef xl_split_edge(LLVMValueRef term, unsigned succ);

@@ -7,10 +7,12 @@
  * Each block's estimate is the largest count among the places its code
  * comes from (a line, under the functions inlined around it): the
  * profile's count of that line in that inline context, as AutoFDO gives a
- * block the count of its busiest instruction.  A block none of whose
- * places the profile has (code inlined here that the trained build did
- * not inline, lines the training build's compiler folded away, lines
- * without samples, no lines at all) has no estimate.  The
+ * block the count of its busiest instruction.  Code inlined here that
+ * the training build called takes the callee's own lines, scaled by the
+ * call's count against the callee's entries (its profile over all its
+ * calls; the call site's own is not known).  A block none of whose
+ * places the profile has (lines the training build's compiler folded
+ * away, lines without samples, no lines at all) has no estimate.  The
  * entry's estimate is the function's head.  The estimates are then made a
  * flow (xprof_infer_flow): the counts the compiler sees are consistent
  * whatever the profile said.  Where a branch leads only to blocks without
@@ -68,15 +70,29 @@ static uint64_t placed_mass(const xprof_lp_line **used, uint32_t n) {
 }
 
 /* The instance of f that place l's code is in, and l's line offset there;
- * NULL when the profile does not have that inline context. */
-static const xprof_lp_func *place(const xprof_lp_func *f, uint32_t decl_line,
-                                  const xprof_line_loc *l, uint32_t *offset) {
+ * NULL when the profile does not have that inline context.  Where the
+ * training build called a function that is inlined here, the callee's
+ * own entry in lp (if lp) stands for the instance, its counts to be
+ * multiplied by *scale, the call line's count over the callee's entries
+ * (*scale < 0: f's own counts). */
+static const xprof_lp_func *place(const xprof_lineprof *lp, const xprof_lp_func *f,
+                                  uint32_t decl_line, const xprof_line_loc *l,
+                                  uint32_t *offset, double *scale) {
   uint32_t base = decl_line;
+  *scale = -1;
   for (uint32_t i = l->depth; f && i-- > 0;) { /* from the outermost in */
     const xprof_inline_frame *fr = &l->frames[i];
     if (!fr->fn || fr->call_line < base)
       return NULL;
-    f = callee(f, fr->call_line - base, fr->fn);
+    const xprof_lp_func *in = callee(f, fr->call_line - base, fr->fn);
+    if (!in && lp) {
+      const xprof_lp_line *call = line_of(f, fr->call_line - base);
+      in = call ? xprof_lineprof_find(lp, fr->fn) : NULL;
+      if (!in || !in->head)
+        return NULL;
+      *scale = (*scale < 0 ? 1 : *scale) * (double)call->count / (double)in->head;
+    }
+    f = in;
     base = fr->fn_line;
   }
   if (!f || l->line < base)
@@ -169,10 +185,19 @@ done:
   xprof_free(br);
 }
 
-int xprof_line_counts(const xprof_lp_func *f, uint32_t decl_line, uint32_t n_nodes,
-                      const xprof_edge *edges, uint32_t n_edges, const xprof_line_loc *locs,
-                      uint32_t n_locs, uint64_t *edge_count, uint64_t *node_count,
-                      xprof_line_match *m) {
+uint64_t xprof_line_inlined(const xprof_lp_func *f, uint32_t decl_line, const xprof_line_loc *call,
+                            const char *name) {
+  uint32_t offset;
+  double scale;
+  const xprof_lp_func *in = place(NULL, f, decl_line, call, &offset, &scale);
+  const xprof_lp_func *c = in ? callee(in, offset, name) : NULL;
+  return c ? c->total : 0;
+}
+
+int xprof_line_counts(const xprof_lineprof *lp, const xprof_lp_func *f, uint32_t decl_line,
+                      uint32_t n_nodes, const xprof_edge *edges, uint32_t n_edges,
+                      const xprof_line_loc *locs, uint32_t n_locs, uint64_t *edge_count,
+                      uint64_t *node_count, xprof_line_match *m) {
   memset(m, 0, sizeof *m);
   if (n_nodes <= XPROF_EXIT)
     return 0;
@@ -193,17 +218,23 @@ int xprof_line_counts(const xprof_lp_func *f, uint32_t decl_line, uint32_t n_nod
       continue;
     m->located++;
     uint32_t offset;
-    const xprof_lp_func *in = place(f, decl_line, l, &offset);
-    if (!in)
-      continue;
-    const xprof_lp_line *line = line_of(in, offset);
+    double scale;
+    const xprof_lp_func *in = place(lp, f, decl_line, l, &offset, &scale);
+    const xprof_lp_line *line = in ? line_of(in, offset) : NULL;
     if (!line)
       continue;
-    m->matched += line->count > 0;
-    used[n_used++] = line;
+    uint64_t count = line->count;
+    if (scale >= 0) { /* the callee's own: not f's counts placed */
+      double c = (double)count * scale + 0.5;
+      count = c < 18446744073709551615.0 ? (uint64_t)c : UINT64_MAX;
+      m->scaled += count > 0;
+    } else {
+      used[n_used++] = line;
+    }
+    m->matched += count > 0;
     known[l->node] = 1;
-    if (line->count > weight[l->node])
-      weight[l->node] = line->count;
+    if (count > weight[l->node])
+      weight[l->node] = count;
   }
   if (f->head) {
     weight[XPROF_ENTRY] = f->head;

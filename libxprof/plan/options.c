@@ -133,6 +133,10 @@ const xprof_option_info xprof_option_table[] = {
     {"split-cold", L, "N",
      "use: move code that never ran out of functions of at least N IR instructions (0: off)",
      K_NUMBER, OFF(llvm.split_cold), 0, 1000000000},
+    {"replay-inline", L, "N",
+     "use: before counts are placed by source line, inline the hot calls that the training "
+     "build inlined, to functions of at most N IR instructions (0: off)",
+     K_NUMBER, OFF(llvm.replay_inline), 0, 1000000},
     {NULL, 0, NULL, NULL, 0, 0, 0, 0}};
 
 #undef B
@@ -164,6 +168,7 @@ void xprof_options_init(xprof_options *o) {
   o->llvm.inline_bonus = 1;
   o->llvm.selects = 1;
   o->llvm.split_cold = 1000;
+  o->llvm.replay_inline = 600; /* about the cost LLVM allows a hot call site */
 }
 
 static void free_strings(xprof_strings *s) {

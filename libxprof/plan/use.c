@@ -191,11 +191,11 @@ static int by_lines(xprof_use *u, const char *name, const xprof_graph *g,
     return 0;
   xprof_places p = {0, NULL, 0};
   places(ctx, &p);
-  xprof_line_match m = {0, 0, 0, 0};
+  xprof_line_match m = {0, 0, 0, 0, 0};
   uint64_t *edges = xprof_calloc((size_t)g->n_edges + 1, sizeof *edges);
   uint64_t *nodes = xprof_calloc((size_t)g->n_nodes + 1, sizeof *nodes);
   int rc = !edges || !nodes ? -1
-                            : xprof_line_counts(lf, p.decl_line, g->n_nodes, g->edges,
+                            : xprof_line_counts(u->lines, lf, p.decl_line, g->n_nodes, g->edges,
                                                 g->n_edges, p.locs, p.n_locs, edges, nodes, &m);
   /* As salvage keeps a changed function's counts only when enough of
    * them match (-xprofile_salvage), so do the lines. */
@@ -219,9 +219,12 @@ static int by_lines(xprof_use *u, const char *name, const xprof_graph *g,
   u->st.by_lines++;
   u->st.lines_total = xprof_sat_add(u->st.lines_total, m.total);
   u->st.lines_placed = xprof_sat_add(u->st.lines_placed, m.placed);
-  xprof_verbose(u->d, "%s: counts placed by source line (%u of %u places found, %.0f%% of its "
+  char by_callees[64] = "";
+  if (m.scaled)
+    snprintf(by_callees, sizeof by_callees, ", %u by their inlined callees' own lines", m.scaled);
+  xprof_verbose(u->d, "%s: counts placed by source line (%u of %u places found%s, %.0f%% of its "
                 "line profile's counts)",
-                name, m.matched, m.located, 100 * share);
+                name, m.matched, m.located, by_callees, 100 * share);
   /* What a salvage left goes: the lines' counts have no records. */
   xprof_free(r->edge_count);
   xprof_free(r->node_count);
@@ -291,6 +294,23 @@ int xprof_use_match(xprof_use *u, const char *name, const xprof_proc *f, const x
   u->st.matched++;
   u->st.untrained += r->node_count[XPROF_ENTRY] == 0;
   return 1;
+}
+
+int xprof_use_replays(xprof_use *u, const char *name, const xprof_proc *f) {
+  const xprof_lineprof *lp = lines_of(u);
+  if (!lp || !xprof_lineprof_find(lp, name))
+    return 0;
+  if (!f || lp->from_samples)
+    return 1;
+  unsigned self = u->o->compiler == XPROF_OPT_GCC ? XPROF_LP_BY_GCC : XPROF_LP_BY_LLVM;
+  return u->o->salvage <= 100 && !(lp->made_by & self) && (lp->made_by & ~self);
+}
+
+uint64_t xprof_use_replay_count(xprof_use *u, const char *name, uint32_t decl_line,
+                                const xprof_line_loc *call, const char *callee) {
+  const xprof_lp_func *lf = lines_of(u) ? xprof_lineprof_find(u->lines, name) : NULL;
+  uint64_t n = lf ? xprof_line_inlined(lf, decl_line, call, callee) : 0;
+  return n && n >= xprof_cutoff_count(xprof_use_summary(u), XPROF_HOT_CUTOFF) ? n : 0;
 }
 
 int xprof_use_fn_sampled(const xprof_use *u, const xprof_use_fn *r) {

@@ -114,6 +114,7 @@ typedef struct xprof_options {
     int promote;                  /* -1: with update=atomic only */
     int inline_bonus, selects;
     unsigned split_cold;          /* IR instructions */
+    unsigned replay_inline;       /* use: callees' IR instructions at most (0: off) */
   } llvm;
 } xprof_options;
 
@@ -493,6 +494,19 @@ typedef struct xprof_use_fn {
  * compiled without profile data). */
 int xprof_use_match(xprof_use *u, const char *name, const xprof_proc *f, const xprof_graph *g,
                     xprof_places_fn places, void *ctx, xprof_use_fn *r);
+/* The training build's inlining, replayed before a function is matched
+ * by its lines, so that the code the training inlined gets the counts of
+ * its own call site (the lines keep inlined code apart by call site)
+ * rather than its callee's over all calls.  xprof_use_replays: 1 for a
+ * function its lines will place -- one that only the lines know, one of
+ * a sampled program, or one whose data come from the other compiler's
+ * graphs -- else 0.  xprof_use_replay_count: how often the training ran
+ * the copy of `callee` inlined at the call at place `call` of function
+ * `name` (declared at decl_line) when that makes it hot (the summary's
+ * hot count; LLVM's sample loader inlines such calls), else 0. */
+int xprof_use_replays(xprof_use *u, const char *name, const xprof_proc *f);
+uint64_t xprof_use_replay_count(xprof_use *u, const char *name, uint32_t decl_line,
+                                const xprof_line_loc *call, const char *callee);
 /* The counts of a match by lines are estimates: from samples, a block
  * without any may still have run.  1 when they are samples. */
 int xprof_use_fn_sampled(const xprof_use *u, const xprof_use_fn *r);
@@ -692,19 +706,30 @@ char *xprof_drop_shipped(const char *text, size_t len, size_t *out_len);
  * took. */
 typedef struct xprof_line_match {
   uint32_t located, matched;
+  uint32_t scaled; /* of matched, by a callee's own lines (inlined here only) */
   uint64_t total, placed;
 } xprof_line_match;
 
-/* A function's counts on its graph from its entry f of a line profile
+/* A function's counts on its graph from its entry f of line profile lp
  * (the function declared at decl_line): each block's estimate the largest
- * count of its places in f, the entry's f's head, made a flow by
- * xprof_infer_flow.  Returns 1 with edge_count and node_count filled, 0
- * when the profile gave none of its places a count (the compiler's own
- * estimates stand), -1 when out of memory or the graph is too large. */
-int xprof_line_counts(const xprof_lp_func *f, uint32_t decl_line, uint32_t n_nodes,
-                      const xprof_edge *edges, uint32_t n_edges, const xprof_line_loc *locs,
-                      uint32_t n_locs, uint64_t *edge_count, uint64_t *node_count,
-                      xprof_line_match *m);
+ * count of its places in f (for code of a function inlined here that the
+ * training called, its own entry in lp scaled to the call; lp NULL:
+ * none), the entry's f's head, made a flow by xprof_infer_flow.  Returns
+ * 1 with edge_count and node_count filled, 0 when the profile gave none
+ * of its places a count (the compiler's own estimates stand), -1 when out
+ * of memory or the graph is too large. */
+int xprof_line_counts(const xprof_lineprof *lp, const xprof_lp_func *f, uint32_t decl_line,
+                      uint32_t n_nodes, const xprof_edge *edges, uint32_t n_edges,
+                      const xprof_line_loc *locs, uint32_t n_locs, uint64_t *edge_count,
+                      uint64_t *node_count, xprof_line_match *m);
+
+/* How often the training build ran the copy of function `name` that it
+ * inlined at the call at place `call` of f's code (f declared at
+ * decl_line): that instance's total in the line profile, 0 when the
+ * training build did not inline it there (or the profile lacks the
+ * context). */
+uint64_t xprof_line_inlined(const xprof_lp_func *f, uint32_t decl_line, const xprof_line_loc *call,
+                            const char *name);
 
 /* What a plugin does with a module's top-level asm: the shipped object
  * path and data line taken out of `text`.  Returns 1 with s->kept the

@@ -209,7 +209,13 @@ static void counts_by_line(void) {
                            {4, 70, other, 1}, {5, 14, NULL, 0}};
   uint64_t ec[6], nc[6];
   xprof_line_match mt;
-  CHECK(xprof_line_counts(&lp->funcs[0], 10, 6, d, 6, locs, 5, ec, nc, &mt) == 1);
+  /* The training inlined sq at main's line 12 (offset 2), 7 runs. */
+  xprof_line_loc call = {2, 12, NULL, 0};
+  CHECK_U64(xprof_line_inlined(&lp->funcs[0], 10, &call, "sq"), 7);
+  CHECK_U64(xprof_line_inlined(&lp->funcs[0], 10, &call, "other"), 0);
+  call.line = 13;
+  CHECK_U64(xprof_line_inlined(&lp->funcs[0], 10, &call, "sq"), 0);
+  CHECK(xprof_line_counts(NULL, &lp->funcs[0], 10, 6, d, 6, locs, 5, ec, nc, &mt) == 1);
   CHECK_U64(mt.located, 5);
   CHECK_U64(mt.matched, 3);
   CHECK_U64(nc[0], 10);
@@ -222,13 +228,13 @@ static void counts_by_line(void) {
   /* No line 13: node 4 has no estimate. */
   xprof_line_loc unlined[] = {{2, 11, NULL, 0}, {3, 51, sq, 1}, {4, 19, NULL, 0},
                               {5, 14, NULL, 0}};
-  CHECK(xprof_line_counts(&lp->funcs[0], 10, 6, d, 6, unlined, 4, ec, nc, &mt) == 1);
+  CHECK(xprof_line_counts(NULL, &lp->funcs[0], 10, 6, d, 6, unlined, 4, ec, nc, &mt) == 1);
   CHECK_U64(nc[3], 7);
   CHECK_U64(nc[4], 3);
   /* Neither branch's lines: an even split. */
   xprof_line_loc neither[] = {{2, 11, NULL, 0}, {3, 18, NULL, 0}, {4, 19, NULL, 0},
                               {5, 14, NULL, 0}};
-  CHECK(xprof_line_counts(&lp->funcs[0], 10, 6, d, 6, neither, 4, ec, nc, &mt) == 1);
+  CHECK(xprof_line_counts(NULL, &lp->funcs[0], 10, 6, d, 6, neither, 4, ec, nc, &mt) == 1);
   CHECK_U64(nc[3], 5);
   CHECK_U64(nc[4], 5);
   CHECK_U64(ec[1], 5);
@@ -237,13 +243,55 @@ static void counts_by_line(void) {
   /* Declared elsewhere now: no place is found, the compiler's estimates
    * stand. */
   xprof_line_loc moved[] = {{2, 3, NULL, 0}};
-  CHECK(xprof_line_counts(&lp->funcs[0], 40, 6, d, 6, moved, 1, ec, nc, &mt) == 0);
+  CHECK(xprof_line_counts(NULL, &lp->funcs[0], 40, 6, d, 6, moved, 1, ec, nc, &mt) == 0);
   CHECK_U64(mt.matched, 0);
+  xprof_lineprof_free(lp);
+}
+
+/* helper, called by main at line 12 in training (main's 10 runs), is
+ * inlined there now: its code takes helper's own lines (40 entries; its
+ * branch taken 8 times) scaled to the call, 10 of 40; those are not
+ * main's counts placed.  Without the whole profile, the branch has no
+ * estimates and is split evenly. */
+static void callee_scaled(void) {
+  xprof_lineprof *lp = xprof_calloc(1, sizeof *lp);
+  xprof_lp_func *m = func(lp, "main", 10);
+  m->head = 10;
+  xprof_lineprof_add(m, 1, 0, 10);
+  xprof_lineprof_add(m, 2, 0, 10);
+  xprof_lineprof_add(m, 4, 0, 10);
+  xprof_lp_func *h = func(lp, "helper", 80);
+  h->head = 40;
+  xprof_lineprof_add(h, 1, 0, 40);
+  xprof_lineprof_add(h, 2, 0, 8);
+  xprof_lineprof_add(h, 3, 0, 32);
+  CHECK(xprof_lineprof_finish(lp) == 0);
+  const xprof_edge d[] = {{0, 2, 0, 0, 0}, {2, 3, 0, 0, 0}, {3, 4, 0, 0, 0}, {3, 5, 0, 0, 0},
+                          {4, 6, 0, 0, 0}, {5, 6, 0, 0, 0}, {6, 1, 0, 0, 0}};
+  xprof_inline_frame at12[] = {{"helper", "a.c", 80, 12}};
+  xprof_line_loc locs[] = {{2, 11, NULL, 0}, {3, 81, at12, 1}, {4, 82, at12, 1},
+                           {5, 83, at12, 1}, {6, 14, NULL, 0}};
+  const xprof_lp_func *mf = xprof_lineprof_find(lp, "main");
+  uint64_t ec[7], nc[7];
+  xprof_line_match mt;
+  CHECK(xprof_line_counts(lp, mf, 10, 7, d, 7, locs, 5, ec, nc, &mt) == 1);
+  CHECK_U64(mt.matched, 5);
+  CHECK_U64(mt.scaled, 3);
+  CHECK_U64(mt.placed, 20);
+  CHECK_U64(nc[3], 10);
+  CHECK_U64(nc[4], 2);
+  CHECK_U64(nc[5], 8);
+  CHECK_U64(nc[6], 10);
+  CHECK(xprof_line_counts(NULL, mf, 10, 7, d, 7, locs, 5, ec, nc, &mt) == 1);
+  CHECK_U64(mt.scaled, 0);
+  CHECK_U64(nc[4], 5);
+  CHECK_U64(nc[5], 5);
   xprof_lineprof_free(lp);
 }
 
 UNIT_TABLE(lineprof_tests) = {
     {"lineprof/counts-by-line", counts_by_line},
+    {"lineprof/callee-scaled", callee_scaled},
     {"lineprof/read-llvm", read_llvm},
     {"lineprof/merging", merging}, {"lineprof/comdat", comdat}, {"lineprof/gcc-bytes", gcc_bytes},
     UNIT_END};
