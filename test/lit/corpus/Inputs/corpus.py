@@ -37,9 +37,10 @@ Every run of the collect and use builds must exit as plain does and
 print what plain prints; the use build must compile without xprof
 warnings (but for stale).
 
-Two more builds per program, each with one of the compilers (which one
-is picked by the program's name, so that each compiler has about half
-the corpus; XPROF_CORPUS_ALL=1 makes it both):
+The training under valgrind, and two more builds per program, each with
+one of the compilers (which one is picked by the program's name, so that
+each compiler has about half the corpus; XPROF_CORPUS_ALL=1 makes it
+both; valgrind goes with the compiler that does not sample):
   samples  the plain build (made with -g) trained under xprof_collect,
            with its runs as plain's, then a use build of those samples;
            the only warning it may give is that there was no data (a
@@ -270,7 +271,8 @@ class Case:
         report("training: %d run%s as plain; %s" % (
             len(self.d["train"]), "" if len(self.d["train"]) == 1 else "s", summary))
 
-        if self.d.get("valgrind") != "skip" and os.environ.get("XPROF_CORPUS_VALGRIND") != "0":
+        if (self.d.get("valgrind") != "skip" and os.environ.get("XPROF_CORPUS_VALGRIND") != "0"
+                and self.takes("valgrind")):
             args = self.d["train"][0]
             errors = self.memcheck(coll, args, want[args][0], "training")
             if errors is None:
@@ -316,18 +318,23 @@ class Case:
 
     # ---- the same profile another way --------------------------------------
 
+    def picked(self):
+        """The compiler this program's samples go with (by its name)."""
+        compilers = self.d.get("compilers", "gcc clang").split()
+        if len(compilers) == 1:
+            return compilers[0]
+        return ("gcc", "clang")[sum(os.path.basename(self.path).encode()) % 2]
+
     def takes(self, step):
-        """Whether this compiler makes the samples or the other-compiler
-        build of this program."""
+        """Whether this compiler runs the training under valgrind, makes
+        the samples, or the other-compiler build of this program."""
+        every = os.environ.get("XPROF_CORPUS_ALL") == "1"
+        if step == "valgrind":
+            return every or self.compiler != self.picked() or \
+                len(self.d.get("compilers", "gcc clang").split()) == 1
         if self.d.get("stale") or self.d.get("no-profile"):
             return False
-        if os.environ.get("XPROF_CORPUS_ALL") == "1":
-            return True
-        name = os.path.basename(self.path)
-        pick = ("gcc", "clang")[sum(name.encode()) % 2]
-        if step == "samples" and self.d.get("compilers", "gcc clang") == "gcc":
-            pick = "gcc"
-        return (self.compiler == pick) == (step == "samples")
+        return every or (self.compiler == self.picked()) == (step == "samples")
 
     def use_as_plain(self, what, work, want, allowed):
         """A use build in work from the profile there, which may warn only
