@@ -71,14 +71,27 @@ extern "C" unsigned xl_inline_chain(LLVMValueRef inst, struct xl_origin *o, unsi
   return n;
 }
 
+// Two functions compiled for the same processor: code inlined from one
+// with other target features could use instructions the other's callers
+// do not check for (LLVM's own test, TTI's, allows a subset; equal is
+// safe without the target's knowledge).
+static bool sameTarget(const Function &A, const Function &B) {
+  for (const char *K : {"target-cpu", "target-features"})
+    if (A.getFnAttribute(K).getValueAsString() != B.getFnAttribute(K).getValueAsString())
+      return false;
+  return true;
+}
+
 extern "C" int xl_inline_call(LLVMValueRef call, unsigned max_insts) {
   auto *CB = dyn_cast<CallBase>(unwrap(call));
   Function *Callee = CB ? CB->getCalledFunction() : nullptr;
   Function *Caller = CB ? CB->getCaller() : nullptr;
   if (!Callee || Callee == Caller || Callee->isDeclaration() || Callee->isIntrinsic() ||
       CB->isNoInline() || CB->isMustTailCall() || Callee->hasOptNone() || Caller->hasOptNone() ||
+      Callee->hasFnAttribute(Attribute::Naked) || xl_compat::isPresplitCoroutine(*Callee) ||
       Callee->getFunctionType() != CB->getFunctionType() ||
-      Callee->getInstructionCount() > max_insts ||
+      Callee->nullPointerIsDefined() != Caller->nullPointerIsDefined() ||
+      Callee->getInstructionCount() > max_insts || !sameTarget(*Caller, *Callee) ||
       !AttributeFuncs::areInlineCompatible(*Caller, *Callee) ||
       !isInlineViable(*Callee).isSuccess())
     return 0;

@@ -6,6 +6,7 @@
 #define XPROF_LLVM_COMPAT_H
 
 #include "llvm/Config/llvm-config.h"
+#include "llvm/IR/Function.h"
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/Transforms/Scalar/SROA.h"
 #if LLVM_VERSION_MAJOR >= 16
@@ -31,6 +32,16 @@ inline llvm::SROAPass makeSROA() {
   return llvm::SROAPass(llvm::SROAOptions::ModifyCFG);
 #else
   return llvm::SROAPass();
+#endif
+}
+
+// A coroutine not yet split, which no inliner may take before CoroSplit
+// (LLVM 15 made the string attribute an attribute of its own).
+inline bool isPresplitCoroutine(const llvm::Function &F) {
+#if LLVM_VERSION_MAJOR >= 15
+  return F.isPresplitCoroutine();
+#else
+  return F.hasFnAttribute("coroutine.presplit");
 #endif
 }
 

@@ -8,7 +8,7 @@
 # profile-feedback test programs through both drivers, xprof_tcov's line
 # counts against gcov's); and a short run of every fuzz target.
 # Ends with a line "N passed, N failed": what each test counted.
-# Environment: BUILD (default build), FUZZ_SECONDS (default 15 per
+# Environment: BUILD (default build), FUZZ_SECONDS (default 10 per
 # target; 0 runs none), CTEST_ARGS (more options for ctest, such as
 # -L unit or -E programs).
 set -uo pipefail

@@ -2,7 +2,7 @@
 # Build the libFuzzer targets (CMake's target `fuzz`, with clang) and run
 # each for a while.
 #   scripts/fuzz.sh [BUILD_DIR]          (default build)
-# Environment: FUZZ_SECONDS per target (default 15; 0: build only).
+# Environment: FUZZ_SECONDS per target (default 10; 0: build only).
 # The committed corpus in test/fuzz/corpus seeds a scratch copy, so a run
 # never changes the repository.  A crash leaves its input in
 # BUILD_DIR/test/fuzz/crashes/ and makes the script fail.  Ends with
@@ -10,7 +10,7 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$root/build}" && pwd)
-secs=${FUZZ_SECONDS:-15}
+secs=${FUZZ_SECONDS:-10}
 out=$build/test/fuzz
 if ! cmake --build "$build" --target fuzz >"$out/build.log" 2>&1; then
   tail -20 "$out/build.log"

@@ -19,7 +19,9 @@
 # Then the other tests of gcc.dg and g++.dg whose options ask for GCC's
 # profiling (-fprofile-generate, -fprofile-use, -fprofile-arcs,
 # -fbranch-probabilities): most are programs that once crashed GCC's
-# instrumentation or profile use beside some other option.  Their profiling
+# instrumentation or profile use beside some other option.  Each goes
+# through one of the drivers, picked by its name, about half to each
+# (XPROF_SUITE_ALL=1: both).  Their profiling
 # options go, -xprofile=collect and then -xprofile=use come in; both builds
 # must compile (and link and train, for the tests that run) as the plain
 # build does, without a crash.
@@ -207,7 +209,8 @@ if [ "${1:-}" = --one ]; then
   exit 0
 fi
 
-# tests KIND: the sources of that kind, one a line.
+# tests_of KIND COMPILER: the sources of that kind for that compiler, one
+# a line.
 tests_of() {
   local src
   case $1 in
@@ -218,7 +221,12 @@ tests_of() {
         grep -qs "dg-additional-sources \"$(basename "$src")\"" "$(dirname "$src")"/* ||
           echo "$src"
       done ;;
-    check_options) profiling_options ;;
+    check_options)
+      # one compiler per test, by its name's length and last letter
+      profiling_options | awk -v cc="$2" -v all="${XPROF_SUITE_ALL:-0}" '
+        { n = split($0, p, "/"); b = p[n]
+          pick = (length(b) + index("abcdefghijklmnopqrstuvwxyz0123456789", substr(b, length(b) - 2, 1))) % 2
+          if (all == 1 || (pick == 0) == (cc == "gcc")) print }' ;;
     torture)
       ls "$tests"/gcc.c-torture/execute/*.c
       grep -l 'dg-do run' "$tests"/g++.dg/eh/*.C "$tests"/g++.dg/torture/*.C ;;
@@ -236,7 +244,7 @@ kinds="check check_options"
 [ $torture = 1 ] && kinds=torture
 for cc in $compilers; do
   for kind in $kinds; do
-    tests_of $kind | sed "s|^|$([ $kind = torture ] && echo check || echo $kind) $cc |"
+    tests_of $kind $cc | sed "s|^|$([ $kind = torture ] && echo check || echo $kind) $cc |"
   done
 done | XPROF_SUITE_TORTURE=$torture xargs -P"$jobs" -L1 bash "$0" --one "$work" > "$work/results"
 # what each kind of test is, in the summary

@@ -40,7 +40,8 @@ warnings (but for stale).
 The training under valgrind, and two more builds per program, each with
 one of the compilers (which one is picked by the program's name, so that
 each compiler has about half the corpus; XPROF_CORPUS_ALL=1 makes it
-both; valgrind goes with the compiler that does not sample):
+both; valgrind and the compiler's own PGO go with the compiler that does
+not sample):
   samples  the plain build (made with -g) trained under xprof_collect,
            with its runs as plain's, then a use build of those samples;
            the only warning it may give is that there was no data (a
@@ -329,7 +330,7 @@ class Case:
         """Whether this compiler runs the training under valgrind, makes
         the samples, or the other-compiler build of this program."""
         every = os.environ.get("XPROF_CORPUS_ALL") == "1"
-        if step == "valgrind":
+        if step in ("valgrind", "native"):
             return every or self.compiler != self.picked() or \
                 len(self.d.get("compilers", "gcc clang").split()) == 1
         if self.d.get("stale") or self.d.get("no-profile"):
@@ -472,7 +473,7 @@ def main():
             failed = True
             xprof, want = "FAILS", None
         native = "skipped"
-        if want is not None and d.get("native") != "skip":
+        if want is not None and d.get("native") != "skip" and case.takes("native"):
             native = case.native(work_root, want)
             report("native PGO: " + native)
         verdicts.append("%s %s xprof=%s native=%s" % (name, c, xprof, native.replace(" ", "_")))

@@ -3,7 +3,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-unsigned step(unsigned x, unsigned k) {
+#ifndef STEP_ATTR
+#define STEP_ATTR
+#endif
+
+STEP_ATTR unsigned step(unsigned x, unsigned k) {
   unsigned r = x;
   if (k % 7 == 0)
     r = r * 2654435761u + k;
