@@ -279,32 +279,41 @@ typedef struct solved {
   int sampled; /* the counts are estimates from time samples */
 } solved;
 
+#define REPLAY_MAX 256
+
+/* Inline the first call of fn that replay_inlining takes (decl: fn's
+ * line; p: scratch).  1 when one was inlined (the call is gone, and the
+ * blocks changed: the walk must start over), else 0. */
+static int replay_one(use_ctx *u, LLVMValueRef fn, const char *name, uint32_t decl,
+                      struct xl_places *p) {
+  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i)) {
+      const char *callee = xl_direct_callee(i);
+      xprof_line_loc loc;
+      if (callee && xl_place_of(p, i, &loc) &&
+          xprof_use_replay_count(&u->u, name, decl, &loc, callee) &&
+          xl_inline_call(i, u->o->llvm.replay_inline))
+        return 1;
+    }
+  return 0;
+}
+
 /* The training build's inlining replayed in fn before its lines place its
  * counts (xprof_use_replays): each direct call that the training inlined
  * at the same place and ran hot there (xprof_use_replay_count), to a
  * function of this module of at most -xprof-replay-inline instructions
  * that may be inlined, then the calls that came with it, at most
- * REPLAY_MAX in all.  Its code then takes the counts of that call site, which the
- * lines keep apart, where the callee's own would be its average over all
+ * REPLAY_MAX in all.  Its code then takes the counts of that call site,
+ * which the lines keep apart, where the callee's own would be its average over all
  * calls (as LLVM's sample loader inlines before it annotates).  Other
  * functions see nothing of it.  Returns how many calls were inlined. */
-#define REPLAY_MAX 256
 static unsigned replay_inlining(use_ctx *u, LLVMValueRef fn, const char *name) {
-  unsigned n_file, inlined = 0, max_insts = u->o->llvm.replay_inline;
-  uint32_t decl = LLVMGetDebugLocFilename(fn, &n_file) && max_insts ? LLVMGetDebugLocLine(fn) : 0;
+  unsigned n_file, inlined = 0;
+  uint32_t decl = LLVMGetDebugLocFilename(fn, &n_file) ? LLVMGetDebugLocLine(fn) : 0;
   struct xl_places p = {0};
-  for (int again = decl != 0; again && inlined < REPLAY_MAX;) {
-    again = 0; /* after an inlining the walk starts over: the blocks changed */
-    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b && !again; b = LLVMGetNextBasicBlock(b))
-      for (LLVMValueRef i = LLVMGetFirstInstruction(b); i && !again; i = LLVMGetNextInstruction(i)) {
-        const char *callee = xl_direct_callee(i);
-        xprof_line_loc loc;
-        if (callee && xl_place_of(&p, i, &loc) &&
-            xprof_use_replay_count(&u->u, name, decl, &loc, callee) &&
-            xl_inline_call(i, max_insts))
-          again = ++inlined > 0;
-      }
-  }
+  while (decl && u->o->llvm.replay_inline && inlined < REPLAY_MAX &&
+         replay_one(u, fn, name, decl, &p))
+    inlined++;
   xl_places_free(&p);
   if (inlined)
     xprof_verbose(&u->d, "%s: %u call%s inlined as the training build inlined %s", name,
