@@ -12,7 +12,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$root/build}" && pwd)
 secs=${FUZZ_SECONDS:-10}
 out=$build/test/fuzz
-if ! cmake --build "$build" --target fuzz >"$out/build.log" 2>&1; then
+if ! cmake --build "$build" --target fuzz -j "$(nproc)" >"$out/build.log" 2>&1; then
   tail -20 "$out/build.log"
   echo "0 passed, 1 failed"
   exit 1
