@@ -281,13 +281,14 @@ typedef struct solved {
 
 #define REPLAY_MAX 256
 
-/* Inline the first call of fn that replay_inlining takes (decl: fn's
- * line; p: scratch).  1 when one was inlined (the call is gone, and the
- * blocks changed: the walk must start over), else 0. */
-static int replay_one(use_ctx *u, LLVMValueRef fn, const char *name, uint32_t decl,
+/* Inline the first call from block *b on that replay_inlining takes
+ * (decl: fn's line; p: scratch).  1 when one was inlined, with *b its
+ * block, where the walk goes on (the call is gone; LLVM put the inlined
+ * blocks right after it, and the calls before it stay refused), else 0. */
+static int replay_one(use_ctx *u, LLVMBasicBlockRef *b, const char *name, uint32_t decl,
                       struct xl_places *p) {
-  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b))
-    for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i)) {
+  for (; *b; *b = LLVMGetNextBasicBlock(*b))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(*b); i; i = LLVMGetNextInstruction(i)) {
       const char *callee = xl_direct_callee(i);
       xprof_line_loc loc;
       if (callee && xl_place_of(p, i, &loc) &&
@@ -311,8 +312,9 @@ static unsigned replay_inlining(use_ctx *u, LLVMValueRef fn, const char *name) {
   unsigned n_file, inlined = 0;
   uint32_t decl = LLVMGetDebugLocFilename(fn, &n_file) ? LLVMGetDebugLocLine(fn) : 0;
   struct xl_places p = {0};
+  LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn);
   while (decl && u->o->llvm.replay_inline && inlined < REPLAY_MAX &&
-         replay_one(u, fn, name, decl, &p))
+         replay_one(u, &b, name, decl, &p))
     inlined++;
   xl_places_free(&p);
   if (inlined)

@@ -240,6 +240,11 @@ static int by_lines(xprof_use *u, const char *name, const xprof_graph *g,
   return 1;
 }
 
+/* The line profile's mark (XPROF_LP_BY_*) for graphs of this compiler. */
+static unsigned own_graphs(const xprof_use *u) {
+  return u->o->compiler == XPROF_OPT_GCC ? XPROF_LP_BY_GCC : XPROF_LP_BY_LLVM;
+}
+
 /* Salvage matches blocks by their shape, for code edited since training:
  * blocks of the new graph it did not find are taken for new code that
  * never ran.  Another compiler's graph is another matter: blocks it did
@@ -248,9 +253,8 @@ static int by_lines(xprof_use *u, const char *name, const xprof_graph *g,
  * place the function, measure more of it.  With the same compiler,
  * salvage stands. */
 static int lines_first(xprof_use *u, const xprof_salvage_result *sr) {
-  unsigned self = u->o->compiler == XPROF_OPT_GCC ? XPROF_LP_BY_GCC : XPROF_LP_BY_LLVM;
   const xprof_lineprof *lp = lines_of(u);
-  return lp && !lp->from_samples && (lp->made_by & ~self) &&
+  return lp && !lp->from_samples && (lp->made_by & ~own_graphs(u)) &&
          (xprof_salvage_fraction(sr) < 0.995 || sr->matched_blocks < sr->new_blocks);
 }
 
@@ -302,8 +306,7 @@ int xprof_use_replays(xprof_use *u, const char *name, const xprof_proc *f) {
     return 0;
   if (!f || lp->from_samples)
     return 1;
-  unsigned self = u->o->compiler == XPROF_OPT_GCC ? XPROF_LP_BY_GCC : XPROF_LP_BY_LLVM;
-  return u->o->salvage <= 100 && !(lp->made_by & self) && (lp->made_by & ~self);
+  return u->o->salvage <= 100 && !(lp->made_by & own_graphs(u)) && (lp->made_by & ~own_graphs(u));
 }
 
 uint64_t xprof_use_replay_count(xprof_use *u, const char *name, uint32_t decl_line,

@@ -290,8 +290,7 @@ class Case:
         # Rebuilt where it was trained, as after "make clean": the profile
         # knows the object files by their paths.
         use = coll
-        flags = (["-xprofile=use:prog"] + self.flags + xflags +
-                 shlex.split(self.d.get("use-flags", "")))
+        flags = self.use_flags()
         if self.d.get("stale"):
             flags.append("-DSTALE")
         warnings = self.build("use", [self.xprof], flags, use, fresh=False)
@@ -337,13 +336,16 @@ class Case:
             return False
         return every or (self.compiler == self.picked()) == (step == "samples")
 
+    def use_flags(self):
+        """The flags of an xprof use build of prog.profile."""
+        return (["-xprofile=use:prog"] + self.flags + shlex.split(self.d.get("xprof-flags", "")) +
+                shlex.split(self.d.get("use-flags", "")))
+
     def use_as_plain(self, what, work, want, allowed):
         """A use build in work from the profile there, which may warn only
         with the warning options in allowed; then its run as plain's.
         Returns its warnings."""
-        flags = (["-xprofile=use:prog"] + self.flags + shlex.split(self.d.get("xprof-flags", "")) +
-                 shlex.split(self.d.get("use-flags", "")))
-        warnings = self.build(what, [self.xprof], flags, work, fresh=False)
+        warnings = self.build(what, [self.xprof], self.use_flags(), work, fresh=False)
         bad = [l for l in warnings.decode(errors="replace").splitlines()
                if "warning: xprof" in l and not any("[-W%s]" % a in l for a in allowed)]
         if bad:
