@@ -677,7 +677,7 @@ static int instrument_function(collect_ctx *c, cgraph_node *node) {
                         ? make_temp_ssa_name(long_integer_type_node, NULL, "PROF_delta")
                         : NULL_TREE;
   if (c->lines)
-    xp_record_lines(c->lines, f, &cfg);
+    xp_record_lines(c->lines, f, &cfg, &sites);
   count_edges(c, f, trees, &cfg);
   if (c->cfg_dump)
     xprof_cfgdump_proc(c->cfg_dump, f->name, f->signature, cfg.g.n_nodes, cfg.g.edges,

@@ -124,10 +124,26 @@ static void block_lines(xprof_linetab *t, basic_block bb, hash_set<xp_location_h
     add_line(t, bb, loc);
 }
 
+/* Where each indirect call of `sites` is (V records), for a line
+ * profile's callees. */
+static void site_lines(xprof_linetab *t, const vec<xp_site> *sites) {
+  for (unsigned i = 0; i < sites->length(); i++) {
+    location_t loc = gimple_location((*sites)[i].stmt);
+    if ((*sites)[i].kind != XPROF_SITE_CALL || RESERVED_LOCATION_P(loc))
+      continue;
+    expanded_location x = expand_location(loc);
+    xprof_inline_frame frames[16];
+    uint32_t n = inline_chain(loc, frames, 16);
+    xprof_linetab_site(t, i, x.file, (uint32_t)MAX(1, x.line), frames, n);
+  }
+}
+
 /* cfun's entry in the coverage table: its graph g, and the lines of its
  * blocks and of the blocks GCC's coverage adds (pieces of blocks and
- * blocks on edges), so that xprof_tcov counts lines as gcov does. */
-void xp_record_lines(xprof_linetab *t, const xprof_plan_fn *f, const xp_cfg *c) {
+ * blocks on edges), so that xprof_tcov counts lines as gcov does; and
+ * where its indirect calls are. */
+void xp_record_lines(xprof_linetab *t, const xprof_plan_fn *f, const xp_cfg *c,
+                     const vec<xp_site> *sites) {
   const xprof_graph *g = &c->g;
   expanded_location x = expand_location(DECL_SOURCE_LOCATION(current_function_decl));
   xprof_linetab_proc(t, f->name, f->signature, g->n_nodes, g->edges, g->n_edges,
@@ -150,19 +166,26 @@ void xp_record_lines(xprof_linetab *t, const xprof_plan_fn *f, const xp_cfg *c) 
       xprof_linetab_edge_block(t, k, line ? to.file : NULL, (uint32_t)MAX(1, to.line));
     }
   }
+  site_lines(t, sites);
 }
 
-/* A place of block bb: loc's line under its inline chain, whose frames
- * go to p->frames (the loc keeps their index until xp_places_fill points
- * it at them: the vector may move as it grows). */
-static void add_place(xp_places *p, basic_block bb, location_t loc) {
+/* A place of block (or site) `node`: loc's line under its inline chain,
+ * whose frames go to p->frames (the loc keeps their index until
+ * xp_places_fill points it at them: the vector may move as it grows). */
+static void add_place(xp_places *p, vec<xprof_line_loc> *to, uint32_t node, location_t loc) {
   xprof_inline_frame frames[16];
   uint32_t n = inline_chain(loc, frames, 16);
-  xprof_line_loc l = {(uint32_t)bb->index, (uint32_t)MAX(1, LOCATION_LINE(loc)), NULL, n};
+  xprof_line_loc l = {node, (uint32_t)MAX(1, LOCATION_LINE(loc)), NULL, n};
   l.frames = (const xprof_inline_frame *)(uintptr_t)p->frames.length();
   for (uint32_t i = 0; i < n; i++)
     p->frames.safe_push(frames[i]);
-  p->locs.safe_push(l);
+  to->safe_push(l);
+}
+
+/* The frames' index in each of v's locs made a pointer to them. */
+static void point_at_frames(xp_places *p, vec<xprof_line_loc> *v) {
+  for (unsigned i = 0; i < v->length(); i++)
+    (*v)[i].frames = p->frames.address() + (uintptr_t)(*v)[i].frames;
 }
 
 void xp_places_fill(void *ctx, xprof_places *out) {
@@ -172,21 +195,29 @@ void xp_places_fill(void *ctx, xprof_places *out) {
   basic_block bb;
   FOR_EACH_BB_FN(bb, cfun) {
     if (bb == ENTRY_BLOCK_PTR_FOR_FN(cfun)->next_bb && !RESERVED_LOCATION_P(decl))
-      add_place(p, bb, decl);
+      add_place(p, &p->locs, (uint32_t)bb->index, decl);
     for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
       location_t loc = gimple_location(gsi_stmt(gsi));
       if (!RESERVED_LOCATION_P(loc) && !is_gimple_debug(gsi_stmt(gsi)))
-        add_place(p, bb, loc);
+        add_place(p, &p->locs, (uint32_t)bb->index, loc);
     }
   }
-  for (unsigned i = 0; i < p->locs.length(); i++)
-    p->locs[i].frames = p->frames.address() + (uintptr_t)p->locs[i].frames;
+  for (unsigned i = 0; p->sites && i < p->sites->length(); i++) {
+    location_t loc = gimple_location((*p->sites)[i].stmt);
+    if ((*p->sites)[i].kind == XPROF_SITE_CALL && !RESERVED_LOCATION_P(loc))
+      add_place(p, &p->site_locs, i, loc);
+  }
+  point_at_frames(p, &p->locs);
+  point_at_frames(p, &p->site_locs);
   out->locs = p->locs.address();
   out->n_locs = p->locs.length();
+  out->sites = p->site_locs.address();
+  out->n_sites = p->site_locs.length();
 }
 
 void xp_places_free(xp_places *p) {
   p->locs.release();
+  p->site_locs.release();
   p->frames.release();
 }
 

@@ -296,6 +296,7 @@ static int solve(xprof_use *u, const char *name, const xprof_proc *f, solution *
   xp_value_sites(&s->sites);
   bool built = xp_cfg_build(&s->c, &s->sites);
   xp_places places = xp_places();
+  places.sites = &s->sites;
   int ok = xprof_use_match(u, name, f, built ? &s->c.g : NULL, xp_places_fill, &places, &s->r);
   xp_places_free(&places);
   if (ok)
@@ -478,12 +479,13 @@ static int annotate(xprof_use *u, const char *name, const xprof_proc *f) {
     free_solution(&s);
     return 0;
   }
+  const xprof_objfile *vo = xprof_use_values(u); /* what reads vf's values */
   if (untrained) {
     make_cold();
   } else {
     apply_counts(&s, xprof_use_fn_sampled(u, &s.r));
     if (calls)
-      record_calls(&s, u->obj);
+      record_calls(&s, vo);
   }
   /* The time profile: with -fprofile-reorder-functions GCC emits the
    * functions that ran in the order of their first runs, before the
@@ -493,9 +495,9 @@ static int annotate(xprof_use *u, const char *name, const xprof_proc *f) {
   remove_fake_edges();
   profile_status_for_fn(cfun) = PROFILE_READ;
   record_loop_bounds();
-  if (!untrained && u->obj) {
-    choose_promotions(u->obj, vf, s.sites);
-    transform_values(u->obj, vf, &s.sites, &u->st);
+  if (!untrained) {
+    choose_promotions(vo, vf, s.sites);
+    transform_values(vo, vf, &s.sites, &u->st);
   }
   update_max_bb_count();
   compute_function_frequency();

@@ -108,14 +108,16 @@ struct xp_collected {
 };
 void xp_emit_descriptor(const xp_collected *c);
 /* cfun's entry in the coverage table (lines.cc). */
-void xp_record_lines(xprof_linetab *t, const xprof_plan_fn *f, const xp_cfg *c);
+void xp_record_lines(xprof_linetab *t, const xprof_plan_fn *f, const xp_cfg *c,
+                     const vec<xp_site> *sites);
 /* cfun's places for a match by source line (xprof_use_match): each
  * statement's line in its block, under the functions inlined around it,
  * the declaration's in the first block, as xp_record_lines records them.
  * xp_places_fill is an xprof_places_fn on an xp_places, which
  * xp_places_free empties. */
 struct xp_places {
-  vec<xprof_line_loc> locs;
+  const vec<xp_site> *sites; /* cfun's value-profile sites, or NULL */
+  vec<xprof_line_loc> locs, site_locs;
   vec<xprof_inline_frame> frames;
 };
 void xp_places_fill(void *ctx, xprof_places *p);

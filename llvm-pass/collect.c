@@ -531,7 +531,7 @@ static int instrument(xl_collect *c, LLVMValueRef fn) {
   LLVMValueRef count_arr = f->shared_atomic ? arr : counting_array(c, f, ir, arr);
   c->copy = xprof_plan_finds_copy(&c->plan, f) ? copy_placeholder(c, fn) : NULL;
   if (c->lines)
-    xl_record_lines(c, fn, f, &g);
+    xl_record_lines(c, fn, f, &g, calls, n_sites);
   uint32_t n_updates;
   LLVMValueRef *updates = count_edges(c, f, &g, count_arr, &n_updates);
   count_selects(c, &g, count_arr, f->base);

@@ -53,6 +53,6 @@ LLVMValueRef xl_twin_array(xl_collect *c, const char *name, uint32_t n, int comd
 void xl_emit_descriptor(xl_collect *c);
 /* fn's entry in the coverage table (lines.c). */
 void xl_record_lines(xl_collect *c, LLVMValueRef fn, const xprof_plan_fn *f,
-                     const struct xl_cfg *g);
+                     const struct xl_cfg *g, const LLVMValueRef *sites, uint32_t n_sites);
 
 #endif

@@ -49,8 +49,10 @@ struct xl_cfg {
 struct xl_places {
   LLVMValueRef fn;
   const struct xl_cfg *cfg;
-  xprof_line_loc *locs;
-  uint32_t n_locs, cap_locs;
+  const LLVMValueRef *calls; /* fn's value-profile sites (xl_vp_sites) */
+  uint32_t n_calls;
+  xprof_line_loc *locs, *sites;
+  uint32_t n_locs, cap_locs, n_sites, cap_sites;
   xprof_inline_frame *frames;
   uint32_t n_frames, cap_frames;
   char **names; /* the frames' function names */

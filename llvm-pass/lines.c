@@ -46,10 +46,11 @@ const char *xl_direct_callee(LLVMValueRef i) {
   return len ? name : NULL;
 }
 
-/* Line `line` of `file` in block k, with the functions inlined around
- * instruction i (innermost first, as the table takes them). */
+/* Line `line` of `file` in block k (site: of value-profile site k), with
+ * the functions inlined around instruction i (innermost first, as the
+ * table takes them). */
 static void add_line(xl_collect *c, uint32_t k, LLVMValueRef i, const char *file,
-                     unsigned line) {
+                     unsigned line, int site) {
   struct xl_origin o[16];
   xprof_inline_frame frames[16];
   char *names[16], *files[16];
@@ -64,7 +65,10 @@ static void add_line(xl_collect *c, uint32_t k, LLVMValueRef i, const char *file
       xl_check(NULL);
     frames[d] = (xprof_inline_frame){names[d], files[d], x->line, x->call_line};
   }
-  xprof_linetab_inlined_line(c->lines, k, file, line, frames, n);
+  if (site)
+    xprof_linetab_site(c->lines, k, file, line, frames, n);
+  else
+    xprof_linetab_inlined_line(c->lines, k, file, line, frames, n);
   for (unsigned d = 0; d < n; d++) {
     free(names[d]);
     free(files[d]);
@@ -80,9 +84,10 @@ static void record_call(xl_collect *c, uint32_t k, LLVMValueRef i) {
 
 /* fn's entry in the coverage table: its graph and the lines of its
  * blocks, as LLVM's gcov instrumentation gives them (the declaration's
- * line in the entry block, then each instruction's). */
+ * line in the entry block, then each instruction's), and where its
+ * indirect calls (of the n value-profile sites) are. */
 void xl_record_lines(xl_collect *c, LLVMValueRef fn, const xprof_plan_fn *f,
-                     const struct xl_cfg *cfg) {
+                     const struct xl_cfg *cfg, const LLVMValueRef *sites, uint32_t n) {
   const xprof_graph *g = &cfg->g;
   const char *decl = debug_file(c, fn);
   unsigned decl_line = decl ? LLVMGetDebugLocLine(fn) : 0;
@@ -96,9 +101,15 @@ void xl_record_lines(xl_collect *c, LLVMValueRef fn, const xprof_plan_fn *f,
       unsigned line = LLVMIsADbgInfoIntrinsic(i) ? 0 : LLVMGetDebugLocLine(i);
       const char *file = line ? debug_file(c, i) : NULL;
       if (file)
-        add_line(c, k, i, file, line);
+        add_line(c, k, i, file, line, 0);
       record_call(c, k, i);
     }
+  for (uint32_t s = 0; s < n; s++) {
+    unsigned line = xl_site_kind(sites, s) == XPROF_SITE_CALL ? LLVMGetDebugLocLine(sites[s]) : 0;
+    const char *file = line ? debug_file(c, sites[s]) : NULL;
+    if (file)
+      add_line(c, s, sites[s], file, line, 1);
+  }
 }
 
 /* ---- places, for a use build's match by source line ---------------------- */
@@ -112,19 +123,31 @@ static const char *place_name(struct xl_places *p, const char *name, size_t len)
   return p->names[p->n_names++] = s;
 }
 
-/* Block k's place at instruction i, line `line`; its frames' index in
- * p->frames stands in the loc until xl_places_fill points it at them. */
-static void add_place(struct xl_places *p, uint32_t k, LLVMValueRef i, unsigned line) {
+/* Block k's place at instruction i, line `line` (site: value-profile
+ * site k's, at call i); its frames' index in p->frames stands in the loc
+ * until xl_places_fill points it at them. */
+static void add_place(struct xl_places *p, uint32_t k, LLVMValueRef i, unsigned line, int site) {
   struct xl_origin o[16];
   unsigned n = i ? xl_inline_chain(i, o, 16) : 0;
-  p->locs = xl_grow(p->locs, &p->cap_locs, p->n_locs, sizeof *p->locs);
-  p->locs[p->n_locs++] =
-      (xprof_line_loc){k, line, (const xprof_inline_frame *)(uintptr_t)p->n_frames, n};
+  xprof_line_loc l = {k, line, (const xprof_inline_frame *)(uintptr_t)p->n_frames, n};
+  if (site) {
+    p->sites = xl_grow(p->sites, &p->cap_sites, p->n_sites, sizeof *p->sites);
+    p->sites[p->n_sites++] = l;
+  } else {
+    p->locs = xl_grow(p->locs, &p->cap_locs, p->n_locs, sizeof *p->locs);
+    p->locs[p->n_locs++] = l;
+  }
   for (unsigned d = 0; d < n; d++) {
     p->frames = xl_grow(p->frames, &p->cap_frames, p->n_frames, sizeof *p->frames);
     p->frames[p->n_frames++] = (xprof_inline_frame){place_name(p, o[d].name, o[d].name_len),
                                                     NULL, o[d].line, o[d].call_line};
   }
+}
+
+/* The frames' index in each of the n locs made a pointer to them. */
+static void point_at_frames(struct xl_places *p, xprof_line_loc *locs, uint32_t n) {
+  for (uint32_t j = 0; j < n; j++)
+    locs[j].frames = locs[j].depth ? p->frames + (uintptr_t)locs[j].frames : NULL;
 }
 
 void xl_places_fill(void *ctx, xprof_places *out) {
@@ -133,18 +156,26 @@ void xl_places_fill(void *ctx, xprof_places *out) {
   unsigned n_file;
   out->decl_line = LLVMGetDebugLocFilename(p->fn, &n_file) ? LLVMGetDebugLocLine(p->fn) : 0;
   if (out->decl_line && g->n_nodes > 2)
-    add_place(p, 2, NULL, out->decl_line);
+    add_place(p, 2, NULL, out->decl_line, 0);
   for (uint32_t k = 2; k < g->n_nodes; k++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(p->cfg->blocks[k]); i;
          i = LLVMGetNextInstruction(i)) {
       unsigned line = LLVMIsADbgInfoIntrinsic(i) ? 0 : LLVMGetDebugLocLine(i);
       if (line)
-        add_place(p, k, i, line);
+        add_place(p, k, i, line, 0);
     }
-  for (uint32_t j = 0; j < p->n_locs; j++)
-    p->locs[j].frames = p->locs[j].depth ? p->frames + (uintptr_t)p->locs[j].frames : NULL;
+  for (uint32_t s = 0; s < p->n_calls; s++) {
+    unsigned line =
+        xl_site_kind(p->calls, s) == XPROF_SITE_CALL ? LLVMGetDebugLocLine(p->calls[s]) : 0;
+    if (line)
+      add_place(p, s, p->calls[s], line, 1);
+  }
+  point_at_frames(p, p->locs, p->n_locs);
+  point_at_frames(p, p->sites, p->n_sites);
   out->locs = p->locs;
   out->n_locs = p->n_locs;
+  out->sites = p->sites;
+  out->n_sites = p->n_sites;
 }
 
 int xl_place_of(struct xl_places *p, LLVMValueRef i, xprof_line_loc *loc) {
@@ -152,7 +183,7 @@ int xl_place_of(struct xl_places *p, LLVMValueRef i, xprof_line_loc *loc) {
   unsigned line = LLVMGetDebugLocLine(i);
   if (!line)
     return 0;
-  add_place(p, 0, i, line);
+  add_place(p, 0, i, line, 0);
   *loc = p->locs[0];
   loc->frames = loc->depth ? p->frames : NULL;
   return 1;
@@ -163,6 +194,7 @@ void xl_places_free(struct xl_places *p) {
     free(p->names[i]);
   free(p->names);
   free(p->locs);
+  free(p->sites);
   free(p->frames);
   memset(p, 0, sizeof *p);
 }

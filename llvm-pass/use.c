@@ -338,7 +338,7 @@ static int solve(use_ctx *u, LLVMValueRef fn, const char *name, const xprof_proc
   /* Calls were measured by their sites if the profile keeps values. */
   int built = xl_cfg_build(fn, s->calls, s->n_calls, u->u.obj && u->u.obj->n_values_per_vp > 0,
                            u->o->llvm.selects, &s->g);
-  struct xl_places places = {.fn = fn, .cfg = &s->g};
+  struct xl_places places = {.fn = fn, .cfg = &s->g, .calls = s->calls, .n_calls = s->n_calls};
   int ok = xprof_use_match(&u->u, name, f, built ? &s->g.g : NULL, xl_places_fill, &places,
                            &s->r);
   xl_places_free(&places);
@@ -448,7 +448,7 @@ static void weigh_selects(use_ctx *u, const solved *s, weight_buf *buf) {
 static void record_calls(use_ctx *u, const solved *s) {
   const xprof_graph *g = &s->g.g;
   xprof_calls_function(u->calls, xl_function_name(s->fn), s->r.node_count, g->n_nodes,
-                       xprof_use_records(&s->r), u->u.obj ? u->u.obj->n_values_per_vp : 0);
+                       xprof_use_records(&s->r), xprof_use_values(&u->u)->n_values_per_vp);
   for (uint32_t k = 2; k < g->n_nodes; k++) {
     LLVMBasicBlockRef b = s->g.blocks[k];
     for (LLVMValueRef i = b ? LLVMGetFirstInstruction(b) : NULL; i; i = LLVMGetNextInstruction(i)) {
@@ -487,8 +487,8 @@ static void apply(use_ctx *u, solved *s) {
   weigh_selects(u, s, &buf);
   free(buf.w);
   free(buf.ops);
-  const xprof_objfile *o = u->u.obj;
-  if (entry && o) {
+  const xprof_objfile *o = xprof_use_values(&u->u);
+  if (entry) {
     const xprof_proc *vf = xprof_use_records(&s->r); /* salvaged: records followed */
     unsigned n = value_profiles(u, o, vf, s->fn, s->calls, s->n_calls) +
                  specialize_divisions(u, o, vf, s->fn, s->calls, s->n_calls);

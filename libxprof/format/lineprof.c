@@ -27,6 +27,18 @@ int xprof_lineprof_add(xprof_lp_func *f, uint32_t offset, uint32_t discr, uint64
   return 0;
 }
 
+int xprof_lineprof_target(xprof_lp_func *f, uint32_t offset, uint32_t discr, const char *name,
+                          uint64_t count) {
+  char *copy = xprof_format("%s", name);
+  if (!copy ||
+      xprof_grow((void **)&f->targets, &f->cap_targets, f->n_targets, sizeof *f->targets) < 0) {
+    xprof_free(copy);
+    return -1;
+  }
+  f->targets[f->n_targets++] = (xprof_lp_target){offset, discr, copy, count};
+  return 0;
+}
+
 /* ---- building one ------------------------------------------------------------ */
 
 /* Fill f as a function named `name` declared at file:decl_line; 0, or -1
@@ -77,10 +89,22 @@ static int line_cmp(const void *a, const void *b) {
   return x->discr < y->discr ? -1 : x->discr > y->discr;
 }
 
+static int target_cmp(const void *a, const void *b) {
+  const xprof_lp_target *x = a, *y = b;
+  if (x->offset != y->offset)
+    return x->offset < y->offset ? -1 : 1;
+  if (x->discr != y->discr)
+    return x->discr < y->discr ? -1 : 1;
+  return strcmp(x->name, y->name);
+}
+
 static void func_free(xprof_lp_func *f) {
   xprof_free(f->name);
   xprof_free(f->file);
   xprof_free(f->lines);
+  for (uint32_t i = 0; i < f->n_targets; i++)
+    xprof_free(f->targets[i].name);
+  xprof_free(f->targets);
   for (uint32_t i = 0; i < f->n_calls; i++) {
     func_free(f->calls[i].callee);
     xprof_free(f->calls[i].callee);
@@ -99,6 +123,33 @@ static int call_cmp(const void *a, const void *b) {
 
 static int settle(xprof_lp_func *f, int add);
 
+/* Is there a line of f at offset.discr?  (f's lines sorted.) */
+static int has_line(const xprof_lp_func *f, uint32_t offset, uint32_t discr) {
+  xprof_lp_line key = {offset, discr, 0};
+  return bsearch(&key, f->lines, f->n_lines, sizeof *f->lines, line_cmp) != NULL;
+}
+
+/* Sort f's targets and add up repeats (each is a call site's, or a
+ * copy's: they add up whether the lines do or not); those on no line of
+ * f go (f's lines settled). */
+static void settle_targets(xprof_lp_func *f) {
+  if (f->n_targets > 1)
+    xprof_sort(f->targets, f->n_targets, sizeof *f->targets, target_cmp);
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < f->n_targets; i++) {
+    xprof_lp_target *t = &f->targets[i], *prev = k ? &f->targets[k - 1] : NULL;
+    if (prev && target_cmp(prev, t) == 0) {
+      prev->count = xprof_sat_add(prev->count, t->count);
+      xprof_free(t->name);
+    } else if (!has_line(f, t->offset, t->discr)) {
+      xprof_free(t->name);
+    } else {
+      f->targets[k++] = *t;
+    }
+  }
+  f->n_targets = k;
+}
+
 /* Add f's lines and calls into `into`'s (f is left empty); 0 or -1. */
 static int fold(xprof_lp_func *into, xprof_lp_func *f) {
   for (uint32_t i = 0; i < f->n_lines; i++)
@@ -111,6 +162,12 @@ static int fold(xprof_lp_func *into, xprof_lp_func *f) {
     into->calls[into->n_calls++] = f->calls[i];
   }
   f->n_calls = 0;
+  for (; f->n_targets; f->n_targets--) {
+    if (xprof_grow((void **)&into->targets, &into->cap_targets, into->n_targets,
+                   sizeof *into->targets) < 0)
+      return -1;
+    into->targets[into->n_targets++] = f->targets[f->n_targets - 1];
+  }
   into->head = xprof_sat_add(into->head, f->head);
   return settle(into, 1);
 }
@@ -133,6 +190,7 @@ static int settle(xprof_lp_func *f, int add) {
       f->lines[k++] = f->lines[i];
   }
   f->n_lines = k;
+  settle_targets(f);
   if (f->n_calls > 1)
     xprof_sort(f->calls, f->n_calls, sizeof *f->calls, call_cmp);
   k = 0;
@@ -262,6 +320,10 @@ static xprof_lp_func *copy_func(const xprof_lp_func *f) {
   int ok = 1;
   for (uint32_t i = 0; ok && i < f->n_lines; i++)
     ok = xprof_lineprof_add(c, f->lines[i].offset, f->lines[i].discr, f->lines[i].count) == 0;
+  for (uint32_t i = 0; ok && i < f->n_targets; i++) {
+    const xprof_lp_target *t = &f->targets[i];
+    ok = xprof_lineprof_target(c, t->offset, t->discr, t->name, t->count) == 0;
+  }
   for (uint32_t i = 0; ok && i < f->n_calls; i++) {
     xprof_lp_func *callee = copy_func(f->calls[i].callee);
     ok = callee && xprof_grow((void **)&c->calls, &c->cap_calls, c->n_calls,

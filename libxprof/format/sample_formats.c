@@ -7,8 +7,10 @@
  * clang (-fprofile-sample-use) reads a text format (SampleProfReader.h):
  *
  *   NAME:TOTAL:HEAD
- *    OFFSET[.DISCRIMINATOR]: COUNT
+ *    OFFSET[.DISCRIMINATOR]: COUNT [CALLEE:COUNT ...]
+ *    OFFSET[.DISCRIMINATOR]: CALLEE:TOTAL   (inlined; its lines one further in)
  *
+ * the callees after a line's count those of its indirect calls.
  * GCC (-fauto-profile) reads AutoFDO data in the gcov container, whose
  * layout GCC 12 fixes (auto-profile.cc, gcov-io.h): little-endian 32-bit
  * words, a 64-bit value as its low word then its high word, strings as a
@@ -19,8 +21,9 @@
  *   0xac000000 length n  then n functions:       (the function section)
  *       u64 head, then an instance:
  *       u32 name index, u32 positions, u32 inlined call sites,
- *       per position: u32 (offset << 16 | discriminator), u32 targets (0
- *       here), u64 count;
+ *       per position: u32 (offset << 16 | discriminator), u32 targets,
+ *       u64 count, and per target u32 0 (the indirect-call histogram,
+ *       the only kind GCC 12 reads), u64 name index, u64 count;
  *       per call site: u32 (offset << 16 | discriminator), then the
  *       callee's instance (no head)
  *   0xae000000 length 0                          (the module section: none)
@@ -51,8 +54,23 @@ static int exported(const xprof_lp_func *f) { return f->total > 0; }
  * further ones would land on the wrong line. */
 static int fits(uint32_t offset) { return offset <= 0xffff; }
 
+/* The first of f's targets at line l (from *k on; both sorted; NULL:
+ * none), and in *end the one after them. */
+static const xprof_lp_target *targets_of(const xprof_lp_func *f, const xprof_lp_line *l,
+                                         uint32_t *k, uint32_t *end) {
+  while (*k < f->n_targets && (f->targets[*k].offset < l->offset ||
+                               (f->targets[*k].offset == l->offset &&
+                                f->targets[*k].discr < l->discr)))
+    (*k)++;
+  for (*end = *k; *end < f->n_targets && f->targets[*end].offset == l->offset &&
+                  f->targets[*end].discr == l->discr;)
+    (*end)++;
+  return *end > *k ? &f->targets[*k] : NULL;
+}
+
 /* f's lines and calls, `depth` spaces in. */
 static void llvm_body(FILE *out, const xprof_lp_func *f, int depth) {
+  uint32_t t = 0, t_end;
   for (uint32_t k = 0; k < f->n_lines; k++) {
     const xprof_lp_line *l = &f->lines[k];
     if (!fits(l->offset))
@@ -60,7 +78,11 @@ static void llvm_body(FILE *out, const xprof_lp_func *f, int depth) {
     fprintf(out, "%*s%u", depth, "", l->offset);
     if (l->discr)
       fprintf(out, ".%u", l->discr);
-    fprintf(out, ": %" PRIu64 "\n", l->count);
+    fprintf(out, ": %" PRIu64, l->count);
+    const xprof_lp_target *x = targets_of(f, l, &t, &t_end);
+    for (uint32_t i = 0; i < t_end - t; i++)
+      fprintf(out, " %s:%" PRIu64, x[i].name, x[i].count);
+    fputc('\n', out);
   }
   for (uint32_t k = 0; k < f->n_calls; k++) {
     const xprof_lp_call *c = &f->calls[k];
@@ -90,11 +112,13 @@ int xprof_lineprof_write_llvm(FILE *out, const xprof_lineprof *lp) {
 
 /* ---- reading clang's text ---------------------------------------------------- */
 
-/* The fields of a body line: "OFFSET[.DISCR]: COUNT [TARGET:COUNT...]" or
- * "OFFSET[.DISCR]: CALLEE:TOTAL" (an inlined call site; *callee set,
- * *callee_len its length).  0, or -1 when it is neither. */
+/* The fields of a body line: "OFFSET[.DISCR]: COUNT [TARGET:COUNT...]"
+ * (*targets set to the first target, NULL: none) or "OFFSET[.DISCR]:
+ * CALLEE:TOTAL" (an inlined call site; *callee set, *callee_len its
+ * length).  0, or -1 when it is neither. */
 static int body_line(const char *p, const char *end, uint32_t *offset, uint32_t *discr,
-                     uint64_t *count, const char **callee, size_t *callee_len) {
+                     uint64_t *count, const char **callee, size_t *callee_len,
+                     const char **targets) {
   char *q;
   unsigned long long v = strtoull(p, &q, 10);
   if (q == p || v > 0xffffffffu)
@@ -112,9 +136,13 @@ static int body_line(const char *p, const char *end, uint32_t *offset, uint32_t 
     return -1;
   p = q + 2;
   *callee = NULL;
+  *targets = NULL;
   if (p < end && *p >= '0' && *p <= '9') {
     *count = strtoull(p, &q, 10);
-    return q > p ? 0 : -1; /* indirect-call targets after it are not kept */
+    if (q == p || (q < end && *q != ' '))
+      return -1;
+    *targets = q < end ? q + 1 : NULL;
+    return 0;
   }
   const char *colon = NULL; /* the last ':' on the line */
   for (const char *c = p; c < end; c++)
@@ -126,6 +154,33 @@ static int body_line(const char *p, const char *end, uint32_t *offset, uint32_t 
   *callee_len = (size_t)(colon - p);
   *count = strtoull(colon + 1, &q, 10);
   return q > colon + 1 ? 0 : -1;
+}
+
+/* The "NAME:COUNT" targets from p to end (separated by spaces; a name
+ * holds no space, as clang's reader takes them) as f's at line
+ * offset.discr; 0, -1 when one is malformed, -2 when out of memory. */
+static int target_list(xprof_lp_func *f, uint32_t offset, uint32_t discr, const char *p,
+                       const char *end) {
+  while (p < end) {
+    const char *sp = memchr(p, ' ', (size_t)(end - p));
+    const char *e = sp ? sp : end, *colon = NULL;
+    for (const char *c = p; c < e; c++)
+      if (*c == ':')
+        colon = c;
+    char *q;
+    if (!colon || colon == p || colon + 1 == e)
+      return -1;
+    uint64_t count = strtoull(colon + 1, &q, 10);
+    if (q != e)
+      return -1;
+    char *name = xprof_format("%.*s", (int)(colon - p), p);
+    int rc = name ? xprof_lineprof_target(f, offset, discr, name, count) : -1;
+    xprof_free(name);
+    if (rc < 0)
+      return -2;
+    p = sp ? sp + 1 : end;
+  }
+  return 0;
 }
 
 /* "NAME:TOTAL:HEAD": a new function; 0 or -1. */
@@ -208,12 +263,15 @@ int xprof_lineprof_read_llvm(const char *name, const char *text, size_t len,
     } else {
       uint32_t off, discr;
       uint64_t count;
-      const char *callee;
+      const char *callee, *targets;
       size_t n;
-      if (body_line(q, end, &off, &discr, &count, &callee, &n) < 0) {
+      if (body_line(q, end, &off, &discr, &count, &callee, &n, &targets) < 0) {
         bad = 1;
       } else if (!callee) {
         oom = xprof_lineprof_add(stack[depth - 1], off, discr, count) < 0;
+        int rc = targets && !oom ? target_list(stack[depth - 1], off, discr, targets, end) : 0;
+        oom |= rc == -2;
+        bad = rc == -1;
         have = depth;
       } else {
         char *cname = xprof_format("%.*s", (int)n, callee);
@@ -236,8 +294,8 @@ int xprof_lineprof_read_llvm(const char *name, const char *text, size_t len,
     return oom ? xprof_fail_nomem(err, name)
                : xprof_fail(err, XPROF_ERR_FORMAT,
                             "%s:%lu: not a line of clang's sample-profile text (NAME:TOTAL:HEAD, "
-                            "then OFFSET: COUNT or OFFSET: CALLEE:TOTAL, one space further in "
-                            "per inlined call)",
+                            "then OFFSET: COUNT [CALLEE:COUNT...] or OFFSET: CALLEE:TOTAL, one "
+                            "space further in per inlined call)",
                             name, lineno);
   }
   *out = lp;
@@ -273,6 +331,12 @@ static void collect_names(names *t, const xprof_lp_func *f) {
     return;
   }
   t->v[t->n++] = f->name;
+  for (uint32_t k = 0; k < f->n_targets && !t->failed; k++) {
+    if (xprof_grow((void **)&t->v, &t->cap, t->n, sizeof *t->v) < 0)
+      t->failed = 1;
+    else
+      t->v[t->n++] = f->targets[k].name;
+  }
   for (uint32_t k = 0; k < f->n_calls; k++)
     collect_names(t, f->calls[k].callee);
 }
@@ -297,13 +361,20 @@ static void gcc_instance(FILE *out, const names *t, const xprof_lp_func *f) {
   put32(out, name_index(t, f->name));
   put32(out, n_pos);
   put32(out, n_calls);
+  uint32_t ti = 0, ti_end;
   for (uint32_t k = 0; k < f->n_lines; k++) {
     const xprof_lp_line *l = &f->lines[k];
     if (!fits(l->offset))
       continue;
+    const xprof_lp_target *x = targets_of(f, l, &ti, &ti_end);
     put32(out, l->offset << 16 | (l->discr & 0xffff));
-    put32(out, 0); /* no call targets */
+    put32(out, ti_end - ti);
     put64(out, l->count);
+    for (uint32_t i = 0; i < ti_end - ti; i++) {
+      put32(out, 0); /* HIST_TYPE_INDIR_CALL */
+      put64(out, name_index(t, x[i].name));
+      put64(out, x[i].count);
+    }
   }
   for (uint32_t k = 0; k < f->n_calls; k++) {
     const xprof_lp_call *c = &f->calls[k];

@@ -570,11 +570,20 @@ static inline const char *xprof_plural(uint64_t n) { return n == 1 ? "" : "s"; }
  * into a function is kept apart, by call site, as the compilers' formats
  * nest it (GCC needs it so: its early inliner runs before it reads the
  * profile).  Discriminators are 0: the coverage tables have none, and
- * GCC 12 ignores them. */
+ * GCC 12 ignores them.  The callees of indirect calls go with the line of
+ * their call, as both formats carry them: from exact counts, the
+ * value-profile records of the calls; time samples have none. */
 typedef struct xprof_lp_line {
   uint32_t offset, discr;
   uint64_t count;
 } xprof_lp_line;
+
+/* A callee that the indirect calls on a line reached, and how often. */
+typedef struct xprof_lp_target {
+  uint32_t offset, discr;
+  char *name; /* symbol name */
+  uint64_t count;
+} xprof_lp_target;
 
 typedef struct xprof_lp_func xprof_lp_func;
 /* A call site whose callee was inlined: the callee's lines there. */
@@ -594,6 +603,8 @@ struct xprof_lp_func {
   uint32_t n_lines, cap_lines;
   xprof_lp_call *calls; /* by offset, then callee name */
   uint32_t n_calls, cap_calls;
+  xprof_lp_target *targets; /* by offset, discriminator, name; each on a line */
+  uint32_t n_targets, cap_targets;
 };
 
 typedef struct xprof_lineprof {
@@ -616,6 +627,11 @@ xprof_lp_func *xprof_lineprof_func(xprof_lineprof *lp, const char *name, const c
 xprof_lp_func *xprof_lineprof_inlined(xprof_lp_func *f, uint32_t offset, const char *name,
                                       const char *file, uint32_t decl_line);
 int xprof_lineprof_add(xprof_lp_func *f, uint32_t offset, uint32_t discr, uint64_t count);
+/* A callee (name copied) that indirect calls at a line of f reached
+ * `count` times; a target given twice adds up, one on a line that f does
+ * not have is dropped (xprof_lineprof_finish).  0 or -1. */
+int xprof_lineprof_target(xprof_lp_func *f, uint32_t offset, uint32_t discr, const char *name,
+                          uint64_t count);
 /* A note (msg xprof_malloc'd, taken; NULL: out of memory); 0 or -1. */
 int xprof_lineprof_note(xprof_lineprof *lp, char *msg);
 /* Sort the functions by name and their lines and calls by offset, merging

@@ -131,6 +131,8 @@ typedef struct reader {
   uint32_t n_edge_blocks, cap_edge_blocks;
   xprof_cfg_call *calls; /* of the last procedure */
   uint32_t n_calls, cap_calls;
+  xprof_cfg_line *sites; /* of the last procedure */
+  uint32_t n_sites, cap_sites;
   int gcc_rules, version;
 } reader;
 
@@ -246,6 +248,18 @@ static int read_line(reader *r, xprof_cfgdump_entry *p, const char *line) {
   return 0;
 }
 
+/* "V <site> <file> <line> [<context>]": where a value-profile site is. */
+static int read_site(reader *r, const char *line) {
+  xprof_cfg_line l = {0, 0, 0, 0, XPROF_NO_LINE};
+  int n = sscanf(line, "V %u %u %u %u", &l.node, &l.file, &l.line, &l.context);
+  if (n < 3 || l.file >= r->n_sources || (n == 4 && l.context >= r->n_contexts))
+    return -1;
+  if (xprof_grow((void **)&r->sites, &r->cap_sites, r->n_sites, sizeof l) < 0)
+    return -2;
+  r->sites[r->n_sites++] = l;
+  return 0;
+}
+
 /* The records that follow a procedure's edges: "F <file> <line>" (where
  * it is declared), "C" (a comdat function), "N <line>" (where it ends),
  * and B, E and L (above). */
@@ -277,12 +291,14 @@ static int read_line_record(reader *r, const char *line, unsigned long lineno,
     rc = read_call(r, p, line);
   } else if (line[0] == 'O' && r->version >= 4) {
     rc = read_context(r, line);
+  } else if (line[0] == 'V' && r->version >= 5) {
+    rc = read_site(r, line);
   }
   if (rc == -2)
     return xprof_fail_nomem(err, r->path);
   if (rc < 0)
     return xprof_fail(err, XPROF_ERR_FORMAT,
-                      "%s:%lu: expected PROC, S, F, C, N, B, E, K, O or L (a record out of range, or "
+                      "%s:%lu: expected PROC, S, F, C, N, B, E, K, O, V or L (a record out of range, or "
                       "before any procedure?)",
                       r->path, lineno);
   return 0;
@@ -311,10 +327,14 @@ static int close_proc(reader *r, xprof_error *err) {
   if (r->n_calls &&
       !(p->calls = owned_copy(r->owner, r->calls, (size_t)r->n_calls * sizeof *p->calls)))
     return xprof_fail_nomem(err, r->path);
+  if (r->n_sites &&
+      !(p->sites = owned_copy(r->owner, r->sites, (size_t)r->n_sites * sizeof *p->sites)))
+    return xprof_fail_nomem(err, r->path);
   p->n_lines = r->n_lines;
   p->n_edge_blocks = r->n_edge_blocks;
   p->n_calls = r->n_calls;
-  r->n_lines = r->n_edge_blocks = r->n_calls = 0;
+  p->n_sites = r->n_sites;
+  r->n_lines = r->n_edge_blocks = r->n_calls = r->n_sites = 0;
   xprof_free(r->n_pieces);
   r->n_pieces = NULL;
   return 0;
@@ -357,9 +377,9 @@ static int read_stream(FILE *f, const char *path, xprof_profile *owner, xprof_cf
   reader r = {.path = path, .owner = owner};
   int rc = -1;
   if (!fgets(line, sizeof line, f) ||
-      strncmp(line, "XPCFG ", 6) != 0 || line[6] < '1' || line[6] > '4' || line[7] != '\n') {
+      strncmp(line, "XPCFG ", 6) != 0 || line[6] < '1' || line[6] > '5' || line[7] != '\n') {
     xprof_fail(err, XPROF_ERR_FORMAT,
-               "%s:1: not a CFG dump or coverage table (expected XPCFG 1 to 4)", path);
+               "%s:1: not a CFG dump or coverage table (expected XPCFG 1 to 5)", path);
     goto out;
   }
   out->version = r.version = line[6] - '0';
@@ -385,6 +405,7 @@ out:
   xprof_free(r.sources);
   xprof_free(r.contexts);
   xprof_free(r.calls);
+  xprof_free(r.sites);
   xprof_free(r.lines);
   xprof_free(r.n_pieces);
   xprof_free(r.edge_blocks);

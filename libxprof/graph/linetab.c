@@ -1,7 +1,7 @@
 /*
  * linetab.c - writing a coverage table (OBJECT.xpcov): the graphs the
  * collect pass instrumented with the source lines of their blocks, for
- * xprof_tcov.  The format is the CFG dump's, version 2 (xprof.h).
+ * xprof_tcov.  The format is the CFG dump's, version 5 (xprof_graph.h).
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
@@ -51,7 +51,7 @@ xprof_linetab *xprof_linetab_begin(int gcc_rules) {
     xprof_free(t);
     return NULL;
   }
-  fputs(gcc_rules ? "XPCFG 4\nR gcc\n" : "XPCFG 4\nR llvm\n", t->f);
+  fputs(gcc_rules ? "XPCFG 5\nR gcc\n" : "XPCFG 5\nR llvm\n", t->f);
   return t;
 }
 
@@ -185,6 +185,19 @@ static uint32_t ctx_index(xprof_linetab *t, uint32_t parent, const xprof_inline_
   return t->n_ctxs++;
 }
 
+/* The context of the innermost frame that can be named (O records
+ * given where new), UINT32_MAX: the procedure's own code. */
+static uint32_t context_of(xprof_linetab *t, const xprof_inline_frame *frames, uint32_t depth) {
+  uint32_t ctx = UINT32_MAX;
+  for (uint32_t i = depth; i-- > 0;) { /* from the outermost in */
+    uint32_t c = ctx_index(t, ctx, &frames[i]);
+    if (c == UINT32_MAX)
+      break; /* the deepest context that can be named */
+    ctx = c;
+  }
+  return ctx;
+}
+
 void xprof_linetab_inlined_line(xprof_linetab *t, uint32_t node, const char *file, uint32_t line,
                                 const xprof_inline_frame *frames, uint32_t depth) {
   if (!file || !file[0] || !line)
@@ -199,13 +212,7 @@ void xprof_linetab_inlined_line(xprof_linetab *t, uint32_t node, const char *fil
   for (uint32_t i = 0; i < t->n_seen; i++) /* a block has few lines */
     if (t->seen[i].file == k && t->seen[i].line == line)
       return;
-  uint32_t ctx = UINT32_MAX;
-  for (uint32_t i = depth; i-- > 0;) { /* from the outermost in */
-    uint32_t c = ctx_index(t, ctx, &frames[i]);
-    if (c == UINT32_MAX)
-      break; /* the deepest context that can be named */
-    ctx = c;
-  }
+  uint32_t ctx = context_of(t, frames, depth);
   if (xprof_grow((void **)&t->seen, &t->cap_seen, t->n_seen, sizeof *t->seen) < 0) {
     t->failed = 1;
     return;
@@ -216,6 +223,18 @@ void xprof_linetab_inlined_line(xprof_linetab *t, uint32_t node, const char *fil
   else
     fprintf(t->f, "L %u %u %u %u\n", node, k, line, ctx);
   t->has_lines = 1;
+}
+
+void xprof_linetab_site(xprof_linetab *t, uint32_t site, const char *file, uint32_t line,
+                        const xprof_inline_frame *frames, uint32_t depth) {
+  uint32_t k = file && file[0] && line ? source_index(t, file) : UINT32_MAX;
+  if (k == UINT32_MAX)
+    return;
+  uint32_t ctx = context_of(t, frames, depth);
+  if (ctx == UINT32_MAX)
+    fprintf(t->f, "V %u %u %u\n", site, k, line);
+  else
+    fprintf(t->f, "V %u %u %u %u\n", site, k, line, ctx);
 }
 
 void xprof_linetab_line(xprof_linetab *t, uint32_t node, const char *file, uint32_t line) {

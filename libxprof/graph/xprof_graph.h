@@ -285,7 +285,7 @@ int xprof_salvage_proc(const xprof_objfile *o, const xprof_proc *f, const xprof_
  * table, OBJECT.xpcov).  With the plugins' all-edges debug option every
  * real edge also gets a counter of its own, numbered after the
  * spanning-tree counters.
- *   XPCFG 1 | XPCFG 2 | XPCFG 3 | XPCFG 4
+ *   XPCFG 1 | XPCFG 2 | XPCFG 3 | XPCFG 4 | XPCFG 5
  *   PROC <name> <signature 0x..> <n_nodes> <n_edges> <n_counters> <n_debug>
  *   <src> <dst> <flags> <counter|-|sSITE> <debug counter|-> (n_edges lines)
  * where sSITE marks an edge that value-profile site SITE measures.
@@ -316,6 +316,10 @@ int xprof_salvage_proc(const xprof_objfile *o, const xprof_proc *f, const xprof_
  *   K <node> <callee>          (version 3) a direct call in block <node> to
  *                              the function of that symbol name, once
  *                              per call (xprof_gprof's call arcs)
+ *   V <site> <source> <line> [<context>]
+ *                              (version 5) where value-profile site <site>
+ *                              (its record's expression id) is, for a
+ *                              line profile's indirect-call targets
  *   E <edge> [<source> <line>] edge <edge> (0, 1, ... in the PROC's order)
  *                              is a block of its own for gcov, with that
  *                              line if any (GCC splits edges that jump
@@ -377,6 +381,8 @@ typedef struct xprof_cfgdump_entry {
   uint32_t n_edge_blocks;
   xprof_cfg_call *calls; /* version 3: direct calls, by block */
   uint32_t n_calls;
+  xprof_cfg_line *sites; /* version 5: value-profile sites (node: the site) */
+  uint32_t n_sites;
 } xprof_cfgdump_entry;
 
 typedef struct xprof_cfgdump {
@@ -431,6 +437,11 @@ typedef struct xprof_inline_frame {
 } xprof_inline_frame;
 void xprof_linetab_inlined_line(xprof_linetab *t, uint32_t node, const char *file, uint32_t line,
                                 const xprof_inline_frame *frames, uint32_t depth);
+/* Where value-profile site `site` of the procedure is: a line under the
+ * functions inlined around it, as xprof_linetab_inlined_line takes them
+ * (a V record). */
+void xprof_linetab_site(xprof_linetab *t, uint32_t site, const char *file, uint32_t line,
+                        const xprof_inline_frame *frames, uint32_t depth);
 /* A direct call in block `node` to the function of symbol `callee` (a K
  * record; one per call). */
 void xprof_linetab_call(xprof_linetab *t, uint32_t node, const char *callee);

@@ -20,7 +20,11 @@
  * select, whose lines have no counts of their own), the cheapest flow
  * takes one side and leaves the other at 0, which a compiler reads as
  * never run: the flow is split evenly there instead, as profi does.
+ *
+ * The callees of an indirect call are those of its line in its context
+ * (xprof_line_targets), found as a block's count is.
  */
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "internal.h"
@@ -35,17 +39,28 @@ static const xprof_lp_func *callee(const xprof_lp_func *f, uint32_t offset, cons
   return NULL;
 }
 
-/* Line offset `offset` of f (its busiest discriminator), NULL when f
- * does not have it. */
-static const xprof_lp_line *line_of(const xprof_lp_func *f, uint32_t offset) {
-  uint32_t a = 0, b = f->n_lines;
-  while (a < b) { /* the first line at offset or after */
-    uint32_t mid = a + (b - a) / 2;
-    if (f->lines[mid].offset < offset)
+/* The first of the n entries of v (lines or targets, each `size` bytes,
+ * sorted by their offset, which comes first in both) at `offset` or
+ * after it. */
+static uint32_t first_at(const void *v, uint32_t n, size_t size, uint32_t offset) {
+  _Static_assert(offsetof(xprof_lp_line, offset) == 0 && offsetof(xprof_lp_target, offset) == 0,
+                 "first_at reads the offset first");
+  uint32_t a = 0, b = n;
+  while (a < b) {
+    uint32_t mid = a + (b - a) / 2, at;
+    memcpy(&at, (const char *)v + (size_t)mid * size, sizeof at);
+    if (at < offset)
       a = mid + 1;
     else
       b = mid;
   }
+  return a;
+}
+
+/* Line offset `offset` of f (its busiest discriminator), NULL when f
+ * does not have it. */
+static const xprof_lp_line *line_of(const xprof_lp_func *f, uint32_t offset) {
+  uint32_t a = first_at(f->lines, f->n_lines, sizeof *f->lines, offset);
   const xprof_lp_line *most = NULL;
   for (uint32_t i = a; i < f->n_lines && f->lines[i].offset == offset; i++)
     if (!most || f->lines[i].count > most->count)
@@ -183,6 +198,21 @@ done:
   xprof_free(by);
   xprof_free(indeg);
   xprof_free(br);
+}
+
+const xprof_lp_target *xprof_line_targets(const xprof_lineprof *lp, const xprof_lp_func *f,
+                                          uint32_t decl_line, const xprof_line_loc *l,
+                                          uint32_t *n, double *scale) {
+  uint32_t offset;
+  const xprof_lp_func *in = place(lp, f, decl_line, l, &offset, scale);
+  *n = 0;
+  if (!in)
+    return NULL;
+  uint32_t a = first_at(in->targets, in->n_targets, sizeof *in->targets, offset), b;
+  for (b = a; b < in->n_targets && in->targets[b].offset == offset;)
+    b++;
+  *n = b - a;
+  return *n ? &in->targets[a] : NULL;
 }
 
 uint64_t xprof_line_inlined(const xprof_lp_func *f, uint32_t decl_line, const xprof_line_loc *call,

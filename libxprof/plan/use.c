@@ -61,6 +61,8 @@ int xprof_use_open(xprof_use *u, const xprof_options *o, const xprof_diag *d,
   u->o = o;
   u->d = d;
   u->objpath = objpath;
+  u->lines_obj.path = objpath;
+  u->lines_obj.n_values_per_vp = o->values_per_site < 64 ? o->values_per_site : 64;
   int any_data = 1;
   if (shipped) {
     xprof_error err;
@@ -182,6 +184,89 @@ static int solve(xprof_use *u, const xprof_proc *f, const xprof_graph *g, xprof_
   return 1;
 }
 
+/* Memory of r's that xprof_use_fn_free frees; NULL when out of memory. */
+static void *owned(xprof_use_fn *r, void *p) {
+  if (p && xprof_grow((void **)&r->owned, &r->cap_owned, r->n_owned, sizeof *r->owned) == 0) {
+    r->owned[r->n_owned++] = p;
+    return p;
+  }
+  xprof_free(p);
+  return NULL;
+}
+
+/* The count of callee t as r's records take it: times `scale` if >= 0. */
+static uint64_t scaled(uint64_t count, double scale) {
+  if (scale < 0)
+    return count;
+  double x = (double)count * scale + 0.5;
+  return x < 18446744073709551615.0 ? (uint64_t)x : UINT64_MAX;
+}
+
+/* Site's record: the callees that lf's lines name at its place, one
+ * value each (a callee named by several discriminators adds up), the
+ * busiest first, as many as the object file's records hold.  0 when
+ * there are none, 1, or -1 when out of memory. */
+static int line_record(xprof_use *u, const xprof_lp_func *lf, uint32_t decl_line,
+                       const xprof_line_loc *site, xprof_use_fn *r, xprof_vp_record *rec) {
+  const xprof_objfile *o = xprof_use_values(u);
+  uint32_t n;
+  double scale;
+  const xprof_lp_target *t = xprof_line_targets(u->lines, lf, decl_line, site, &n, &scale);
+  if (!n || !o->n_values_per_vp)
+    return 0;
+  xprof_vp_value *v = owned(r, xprof_calloc(o->n_values_per_vp, sizeof *v));
+  if (!v)
+    return -1;
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    uint64_t c = 0; /* callee i's count, each name once (its first) */
+    for (uint32_t j = 0; j < n; j++)
+      if (strcmp(t[j].name, t[i].name) == 0) {
+        if (j < i)
+          break;
+        c = xprof_sat_add(c, scaled(t[j].count, scale));
+      }
+    uint32_t at = k; /* where it goes, the busiest first */
+    while (at > 0 && v[at - 1].count < c)
+      at--;
+    if (!c || at >= o->n_values_per_vp)
+      continue;
+    char *name = owned(r, xprof_format("%s:%s", t[i].name, o->path));
+    if (!name)
+      return -1;
+    k -= k == o->n_values_per_vp; /* the least goes */
+    memmove(&v[at + 1], &v[at], (size_t)(k - at) * sizeof *v);
+    v[at] = (xprof_vp_value){c, 0, name};
+    k++;
+  }
+  *rec = (xprof_vp_record){XPROF_VP_PROC, site->node, v};
+  return k > 0;
+}
+
+/* Records of g's indirect calls (the places' sites) from the callees
+ * that lf's lines name there, as r's view; 0 or -1. */
+static int line_records(xprof_use *u, const xprof_lp_func *lf, const xprof_places *p,
+                        const xprof_graph *g, xprof_use_fn *r) {
+  r->view.n_vp_sites = g->n_sites;
+  if (!p->n_sites)
+    return 0;
+  r->vp = xprof_calloc(p->n_sites, sizeof *r->vp);
+  if (!r->vp)
+    return -1;
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < p->n_sites; i++) {
+    int rc = p->sites[i].node < g->n_sites
+                 ? line_record(u, lf, p->decl_line, &p->sites[i], r, &r->vp[n])
+                 : 0;
+    if (rc < 0)
+      return -1;
+    n += rc;
+  }
+  r->view.vp = r->vp;
+  r->view.n_vp_records = n;
+  return 0;
+}
+
 /* Counts for the function `name` on g by source line.  Returns 1 with r
  * filled, 0 when the line profile has none of its places. */
 static int by_lines(xprof_use *u, const char *name, const xprof_graph *g,
@@ -189,7 +274,7 @@ static int by_lines(xprof_use *u, const char *name, const xprof_graph *g,
   const xprof_lp_func *lf = lines_of(u) ? xprof_lineprof_find(u->lines, name) : NULL;
   if (!lf || !places)
     return 0;
-  xprof_places p = {0, NULL, 0};
+  xprof_places p = {0, NULL, 0, NULL, 0};
   places(ctx, &p);
   xprof_line_match m = {0, 0, 0, 0, 0};
   uint64_t *edges = xprof_calloc((size_t)g->n_edges + 1, sizeof *edges);
@@ -225,7 +310,7 @@ static int by_lines(xprof_use *u, const char *name, const xprof_graph *g,
   xprof_verbose(u->d, "%s: counts placed by source line (%u of %u places found%s, %.0f%% of its "
                 "line profile's counts)",
                 name, m.matched, m.located, by_callees, 100 * share);
-  /* What a salvage left goes: the lines' counts have no records. */
+  /* What a salvage left goes: the lines' records are of their own. */
   xprof_free(r->edge_count);
   xprof_free(r->node_count);
   xprof_free(r->vp);
@@ -237,6 +322,10 @@ static int by_lines(xprof_use *u, const char *name, const xprof_graph *g,
   r->by_lines = 1;
   memset(&r->view, 0, sizeof r->view);
   r->view.name = name;
+  if (line_records(u, lf, &p, g, r) < 0) { /* out of memory: counts without records */
+    memset(&r->view, 0, sizeof r->view);
+    r->view.name = name;
+  }
   return 1;
 }
 
@@ -324,6 +413,10 @@ const xprof_proc *xprof_use_records(const xprof_use_fn *r) {
   return r->salvaged || r->by_lines ? &r->view : r->f;
 }
 
+const xprof_objfile *xprof_use_values(const xprof_use *u) {
+  return u->obj ? u->obj : &u->lines_obj;
+}
+
 uint64_t xprof_use_side_count(const xprof_use_fn *r, const xprof_graph *g, uint32_t i) {
   if (r->by_lines)
     return XPROF_NO_SIDE;
@@ -350,6 +443,9 @@ void xprof_use_fn_free(xprof_use_fn *r) {
   xprof_free(r->node_count);
   xprof_free(r->vp);
   xprof_free(r->side);
+  for (uint32_t i = 0; i < r->n_owned; i++)
+    xprof_free(r->owned[i]);
+  xprof_free(r->owned);
   memset(r, 0, sizeof *r);
 }
 

@@ -444,6 +444,7 @@ typedef struct xprof_use {
   xprof_lineprof *lines;
   int lines_read;
   xprof_summary summary; /* an object file known only by lines: see below */
+  xprof_objfile lines_obj; /* stands in for obj (xprof_use_values) */
   char pending[1024];    /* a mismatch's warning, until the lines decide */
 } xprof_use;
 
@@ -471,6 +472,10 @@ typedef struct xprof_places {
   uint32_t decl_line; /* the line of the function's name */
   const xprof_line_loc *locs;
   uint32_t n_locs;
+  /* The places of its indirect calls (node: the call's value-profile
+   * site), for the callees the lines name there. */
+  const xprof_line_loc *sites;
+  uint32_t n_sites;
 } xprof_places;
 typedef void (*xprof_places_fn)(void *ctx, xprof_places *p);
 
@@ -481,9 +486,12 @@ typedef struct xprof_use_fn {
   const xprof_proc *f;
   uint64_t *edge_count, *node_count;
   int salvaged, by_lines;
-  xprof_proc view;     /* salvaged: f with the records that followed */
+  xprof_proc view;     /* salvaged: f with the records that followed;
+                          by_lines: records of the callees the lines name */
   xprof_vp_record *vp;
   uint64_t *side;      /* salvaged: per side counter, XPROF_NO_SIDE: none */
+  void **owned;        /* by_lines: the records' values and names */
+  uint32_t n_owned, cap_owned;
 } xprof_use_fn;
 /* Match the function `name` to graph g (placed; NULL or n_counters -1:
  * the function cannot be counted as the collect build did): its
@@ -512,6 +520,10 @@ uint64_t xprof_use_replay_count(xprof_use *u, const char *name, uint32_t decl_li
 int xprof_use_fn_sampled(const xprof_use *u, const xprof_use_fn *r);
 /* The records whose sites are this function's. */
 const xprof_proc *xprof_use_records(const xprof_use_fn *r);
+/* The object file the records' values are read by (xprof_vp_order; its
+ * path names this object in VP_PROC values): the object file's data, or,
+ * for an object known only by lines, one that stands in for it. */
+const xprof_objfile *xprof_use_values(const xprof_use *u);
 /* How often side counter i counted (XPROF_NO_SIDE: not known). */
 uint64_t xprof_use_side_count(const xprof_use_fn *r, const xprof_graph *g, uint32_t i);
 /* Calls through pointers that did not return (exit, longjmp) in training:
@@ -722,6 +734,14 @@ int xprof_line_counts(const xprof_lineprof *lp, const xprof_lp_func *f, uint32_t
                       uint32_t n_nodes, const xprof_edge *edges, uint32_t n_edges,
                       const xprof_line_loc *locs, uint32_t n_locs, uint64_t *edge_count,
                       uint64_t *node_count, xprof_line_match *m);
+
+/* The callees that the indirect calls at place l of f's code reached in
+ * training (f declared at decl_line; lp as for xprof_line_counts): *n of
+ * them (of any discriminator of the line), their counts to be multiplied
+ * by *scale when *scale >= 0.  NULL (*n 0) when the line has none. */
+const xprof_lp_target *xprof_line_targets(const xprof_lineprof *lp, const xprof_lp_func *f,
+                                          uint32_t decl_line, const xprof_line_loc *l,
+                                          uint32_t *n, double *scale);
 
 /* How often the training build ran the copy of function `name` that it
  * inlined at the call at place `call` of f's code (f declared at

@@ -12,7 +12,8 @@
  *
  * Lines of code inlined into the procedure before it was instrumented
  * go under the call site they came from, as the table's inline contexts
- * say.  Only lines of a function's own source at or after its
+ * say.  The callees that its indirect calls reached (their value-profile
+ * records) go with the lines of their sites (the table's V records).  Only lines of a function's own source at or after its
  * declaration are kept: an offset is counted from the declaration.
  */
 #include <stdlib.h>
@@ -39,34 +40,79 @@ static xprof_lp_func *instance(const xprof_cfgdump *t, uint32_t k, xprof_lp_func
   return inst[k];
 }
 
+/* The instance of f that line l (a block's line or a site's place) is
+ * in, and in *offset its line offset there; NULL when it has none (out of
+ * memory: *oom set too). */
+static xprof_lp_func *where(const xprof_cfgdump *t, const xprof_cfgdump_entry *c,
+                            const xprof_cfg_line *l, xprof_lp_func *f, xprof_lp_func **inst,
+                            int *oom, uint32_t *offset) {
+  uint32_t file = c->decl_file;
+  xprof_lp_func *to = f;
+  if (l->context < t->n_contexts) {
+    file = t->contexts[l->context].file;
+    to = instance(t, l->context, f, inst, oom);
+  }
+  if (!to || l->file != file || l->line < to->decl_line)
+    return NULL;
+  *offset = l->line - to->decl_line;
+  return to;
+}
+
+/* The callees that the indirect calls at site s reached, by the site's
+ * record in f (if any), as targets of the site's line.  0 or -1. */
+static int site_targets(const xprof_objfile *o, const xprof_proc *f, xprof_lp_func *to,
+                        uint32_t offset, uint32_t s) {
+  for (uint32_t r = 0; r < f->n_vp_records; r++) {
+    const xprof_vp_record *rec = &f->vp[r];
+    if (rec->expr_id != s || rec->type != XPROF_VP_PROC)
+      continue;
+    for (uint32_t k = 0; k < o->n_values_per_vp; k++) {
+      const xprof_vp_value *v = &rec->values[k];
+      if (!v->count || !v->proc)
+        continue; /* an empty slot, or a callee that was not profiled */
+      const char *colon = strchr(v->proc, ':');
+      char *name = xprof_format("%.*s", (int)(colon ? colon - v->proc : (long)strlen(v->proc)),
+                                v->proc);
+      int rc = name && !strpbrk(name, " \t") ? xprof_lineprof_target(to, offset, 0, name, v->count)
+                                             : name ? 0 : -1;
+      xprof_free(name);
+      if (rc < 0)
+        return -1;
+    }
+  }
+  return 0;
+}
+
 /* Procedure c's lines with the counts of their busiest blocks, the lines
- * of code inlined into it under their call sites; 0, 1 when it has no
- * usable lines (no debug information, or no declaration line), -1 when
- * out of memory. */
+ * of code inlined into it under their call sites, and the callees of its
+ * indirect calls (f's records) at the lines of their sites; 0, 1 when it
+ * has no usable lines (no debug information, or no declaration line), -1
+ * when out of memory. */
 static int proc_lines(xprof_lineprof *lp, const xprof_cfgdump *t, const xprof_cfgdump_entry *c,
-                      const uint64_t *nodes) {
+                      const xprof_objfile *o, const xprof_proc *f, const uint64_t *nodes) {
   if (c->decl_line == XPROF_NO_LINE || c->decl_file >= t->n_sources)
     return 1;
-  xprof_lp_func *f = xprof_lineprof_func(lp, c->name, t->sources[c->decl_file].path, c->decl_line);
+  xprof_lp_func *lf = xprof_lineprof_func(lp, c->name, t->sources[c->decl_file].path,
+                                          c->decl_line);
   xprof_lp_func **inst = xprof_calloc((size_t)t->n_contexts + 1, sizeof *inst);
-  if (!f || !inst) {
+  if (!lf || !inst) {
     xprof_free(inst);
     return -1;
   }
-  f->comdat = c->comdat;
-  f->head = c->n_nodes ? nodes[0] : 0;
+  lf->comdat = c->comdat;
+  lf->head = c->n_nodes ? nodes[0] : 0;
   int oom = 0;
+  uint32_t offset;
   for (uint32_t i = 0; i < c->n_lines && !oom; i++) {
     const xprof_cfg_line *l = &c->lines[i];
-    uint32_t file = c->decl_file;
-    xprof_lp_func *to = f;
-    if (l->context < t->n_contexts) {
-      file = t->contexts[l->context].file;
-      to = instance(t, l->context, f, inst, &oom);
-    }
-    if (!to || l->file != file || l->line < to->decl_line || l->node >= c->n_nodes)
-      continue;
-    oom = xprof_lineprof_add(to, l->line - to->decl_line, 0, nodes[l->node]) < 0;
+    xprof_lp_func *to = where(t, c, l, lf, inst, &oom, &offset);
+    if (to && l->node < c->n_nodes)
+      oom = xprof_lineprof_add(to, offset, 0, nodes[l->node]) < 0;
+  }
+  for (uint32_t i = 0; i < c->n_sites && !oom; i++) {
+    xprof_lp_func *to = where(t, c, &c->sites[i], lf, inst, &oom, &offset);
+    if (to)
+      oom = site_targets(o, f, to, offset, c->sites[i].node) < 0;
   }
   xprof_free(inst);
   return oom ? -1 : 0;
@@ -97,7 +143,7 @@ static int add_object(xprof_lineprof *lp, const xprof_objfile *o, const char *ta
     rc = edges && nodes ? 0 : -1;
     lp->made_by |= c->gcc_rules ? XPROF_LP_BY_GCC : XPROF_LP_BY_LLVM;
     if (rc == 0 && xprof_solve_proc(o, f, c, edges, nodes) >= 0) {
-      rc = proc_lines(lp, &t, c, nodes);
+      rc = proc_lines(lp, &t, c, o, f, nodes);
       no_lines += rc == 1;
     }
     xprof_free(edges);

@@ -73,7 +73,7 @@ static const char *read_text(const char *text, xprof_error *err) {
 
 static void damaged(void) {
   xprof_error err;
-  CHECK_HAS(read_text("XPCFG 5\n", &err), "bad.xpcfg:1: not a CFG dump");
+  CHECK_HAS(read_text("XPCFG 6\n", &err), "bad.xpcfg:1: not a CFG dump");
   CHECK_HAS(read_text("XPCFG 1\nPROC f\n", &err), "bad.xpcfg:2: expected a PROC line");
   CHECK_HAS(read_text("XPCFG 1\nPROC f 0x1 4 2 1 0\n0 2 0 - -\n", &err),
             "bad.xpcfg:4: expected an edge line");
@@ -92,11 +92,11 @@ static void damaged(void) {
   CHECK_HAS(read_text("XPCFG 2\nS 1 1 2 0x3 /a.c\n", &err), "bad.xpcfg:2: expected S 0");
   CHECK_HAS(read_text("XPCFG 2\nS 0 1 2 0x3\n", &err), "bad.xpcfg:2: expected S 0");
   CHECK_HAS(read_text("XPCFG 2\nS 0 1 2 0x3 /a.c\nL 2 0 8\n", &err),
-            "bad.xpcfg:3: expected PROC, S, F, C, N, B, E, K, O or L");
+            "bad.xpcfg:3: expected PROC, S, F, C, N, B, E, K, O, V or L");
   CHECK_HAS(read_text("XPCFG 2\nS 0 1 2 0x3 /a.c\nPROC f 0x1 4 1 1 0\n0 2 0 0 -\n"
-                      "L 4 0 8\n", &err), "bad.xpcfg:5: expected PROC, S, F, C, N, B, E, K, O or L");
+                      "L 4 0 8\n", &err), "bad.xpcfg:5: expected PROC, S, F, C, N, B, E, K, O, V or L");
   CHECK_HAS(read_text("XPCFG 2\nPROC f 0x1 4 1 1 0\n0 2 0 0 -\nF 0 1\n", &err),
-            "bad.xpcfg:4: expected PROC, S, F, C, N, B, E, K, O or L");
+            "bad.xpcfg:4: expected PROC, S, F, C, N, B, E, K, O, V or L");
   /* Calls: version 3 only, in a block of the procedure. */
   CHECK_HAS(read_text("XPCFG 2\nPROC f 0x1 4 1 1 0\n0 2 0 0 -\nK 2 g\n", &err),
             "bad.xpcfg:4: expected PROC");
@@ -120,6 +120,18 @@ static void damaged(void) {
   CHECK_HAS(read_text("XPCFG 3\nS 0 1 2 0x3 /a.c\nPROC f 0x1 4 1 1 0\n0 2 0 0 -\nO 0 - 7 0 3 g\n",
                       &err),
             "bad.xpcfg:5: expected PROC");
+  /* Value-profile sites' places: version 5 only, of sources and contexts
+   * that exist. */
+  snprintf(buf, sizeof buf, "%sV 0 0 12\n", v4);
+  CHECK_HAS(read_text(buf, &err), "bad.xpcfg:5: expected PROC");
+  buf[6] = '5';
+  CHECK_STR(read_text(buf, &err), "read");
+  snprintf(buf, sizeof buf, "%sV 0 1 12\n", v4);
+  buf[6] = '5';
+  CHECK_HAS(read_text(buf, &err), "bad.xpcfg:5: expected PROC");
+  snprintf(buf, sizeof buf, "%sV 0 0 12 0\n", v4);
+  buf[6] = '5';
+  CHECK_HAS(read_text(buf, &err), "bad.xpcfg:5: expected PROC");
 }
 
 /* A coverage table written by the plugins' writer and read back: sources
@@ -151,13 +163,17 @@ static void linetab_round_trip(void) {
   xprof_linetab_inlined_line(t, 3, src, 12, g, 1);
   xprof_linetab_inlined_line(t, 3, "other.h", 3, chain, 3);
   xprof_linetab_inlined_line(t, 4, src, 13, g, 1); /* the same context again */
+  /* Indirect calls' places: site 1 in main's code, site 0 in g's. */
+  xprof_linetab_site(t, 1, src, 6, NULL, 0);
+  xprof_linetab_site(t, 0, src, 14, g, 1);
+  xprof_linetab_site(t, 2, NULL, 7, NULL, 0); /* no file: dropped */
   CHECK(xprof_linetab_has_lines(t));
   xprof_error err;
   CHECK(xprof_linetab_end(t, table, &err) == 0);
   xprof_profile *owner = xprof_profile_new();
   xprof_cfgdump d;
   CHECK(xprof_cfgdump_read(table, owner, &d, &err) == 0);
-  CHECK_U64(d.version, 4);
+  CHECK_U64(d.version, 5);
   CHECK_U64(d.n_procs, 1);
   CHECK_U64(d.n_sources, 2);
   CHECK_STR(d.sources[0].path, src);
@@ -187,6 +203,13 @@ static void linetab_round_trip(void) {
   CHECK_U64(d.procs[0].n_calls, 2);
   CHECK_U64(d.procs[0].calls[1].node, 3);
   CHECK_STR(d.procs[0].calls[1].callee, "callee");
+  CHECK_U64(d.procs[0].n_sites, 2);
+  CHECK_U64(d.procs[0].sites[0].node, 1);
+  CHECK_U64(d.procs[0].sites[0].line, 6);
+  CHECK_U64(d.procs[0].sites[0].context, XPROF_NO_LINE);
+  CHECK_U64(d.procs[0].sites[1].node, 0);
+  CHECK_U64(d.procs[0].sites[1].line, 14);
+  CHECK_U64(d.procs[0].sites[1].context, 0);
   xprof_profile_free(owner);
   char *p = xprof_linetab_path("/b/c.o", "/d");
   CHECK_STR(p, "/d/#b#c.o.xpcov");

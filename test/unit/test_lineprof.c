@@ -96,12 +96,14 @@ static uint32_t word(const unsigned char *p) {
 }
 
 /* GCC's AutoFDO data, word by word: header, sorted names, one function
- * with a position and an inlined call site, the module section. */
+ * with a position (and its indirect call's callee) and an inlined call
+ * site, the module section. */
 static void gcc_bytes(void) {
   xprof_lineprof *lp = xprof_calloc(1, sizeof *lp);
   xprof_lp_func *m = func(lp, "main", 10);
   m->head = 1;
   xprof_lineprof_add(m, 2, 0, 7);
+  xprof_lineprof_target(m, 2, 0, "work", 3); /* an indirect call's callee */
   xprof_lp_func *w = inline_at(m, 3, "work", 20);
   xprof_lineprof_add(w, 1, 0, 0x100000005ull);
   func(lp, "never", 1); /* did not run: not written */
@@ -123,7 +125,8 @@ static void gcc_bytes(void) {
   CHECK(memcmp(p + 42, "work", 5) == 0);
   p += 47;
   uint32_t body[] = {0xac000000, 0, 1, /* head */ 1, 0, /* main */ 1, 1, 1,
-                     2u << 16, 0, 7, 0, /* call at 3 */ 3u << 16, /* work */ 2, 1, 0,
+                     2u << 16, 1, 7, 0, /* indirect call: work */ 0, 2, 0, 3, 0,
+                     /* call at 3 */ 3u << 16, /* work */ 2, 1, 0,
                      1u << 16, 0, 5, 1, 0xae000000, 4, 0};
   body[1] = (uint32_t)((sizeof body / 4 - 5) * 4); /* the section's bytes after its length */
   for (unsigned i = 0; i < sizeof body / sizeof *body; i++)
@@ -135,8 +138,8 @@ static void gcc_bytes(void) {
 
 
 /* clang's text read back: nesting, discriminators, indirect-call targets
- * and metadata passed over, repeats added up; what is not the format is
- * refused with its line. */
+ * kept, metadata passed over, repeats added up; what is not the format
+ * is refused with its line. */
 static void read_llvm(void) {
   const char *text = "# a comment\n"
                      "main:170:3\n"
@@ -153,8 +156,8 @@ static void read_llvm(void) {
   xprof_error err;
   CHECK(xprof_lineprof_read_llvm("t.prof", text, strlen(text), &lp, &err) == 0);
   char *out = llvm_text(lp);
-  CHECK_STR(out, "a::b:1:1\n 0: 1\nmain:175:3\n 0: 1\n 2.1: 15\n 3: work:159\n  1: 150\n"
-                 "  2: 9\n");
+  CHECK_STR(out, "a::b:1:1\n 0: 1\nmain:175:3\n 0: 1\n 2.1: 15 bar:4 foo:6\n 3: work:159\n"
+                 "  1: 150\n  2: 9\n");
   xprof_lineprof *again;
   CHECK(xprof_lineprof_read_llvm("again", out, strlen(out), &again, &err) == 0);
   char *twice = llvm_text(again);
@@ -175,8 +178,11 @@ static void read_llvm(void) {
   xprof_lineprof_free(lp);
   xprof_lineprof_free(again);
   const char *bad[] = {"main:1\n", "main:1:1\n  0: 1\n", "main:1:1\n x: 1\n",
-                       "main:1:1\n 1: \n", "[main:1 @ f]:1:1\n", " 0: 1\n"};
-  const char *where[] = {"t:1:", "t:2:", "t:2:", "t:2:", "t:1:", "t:1:"};
+                       "main:1:1\n 1: \n", "[main:1 @ f]:1:1\n", " 0: 1\n",
+                       "main:1:1\n 1: 5 foo\n", "main:1:1\n 0: 1\n 1: 5 foo:x\n",
+                       "main:1:1\n 1: 5x\n", "main:1:1\n 1: 5 :3\n"};
+  const char *where[] = {"t:1:", "t:2:", "t:2:", "t:2:", "t:1:", "t:1:", "t:2:", "t:3:",
+                         "t:2:", "t:2:"};
   for (unsigned i = 0; i < sizeof bad / sizeof *bad; i++) {
     CHECK(xprof_lineprof_read_llvm("t", bad[i], strlen(bad[i]), &lp, &err) == -1);
     CHECK_HAS(err.msg, where[i]);
@@ -289,7 +295,75 @@ static void callee_scaled(void) {
   xprof_lineprof_free(lp);
 }
 
+/* The callees of indirect calls, by line: two sites of one line add up,
+ * a callee on a line the function does not have goes, copies of a
+ * static function add up, and a use build finds them by place -- in an
+ * instance inlined in training, and through the callee's own entry,
+ * scaled to the call, where the training called it. */
+static void targets(void) {
+  xprof_lineprof *lp = xprof_calloc(1, sizeof *lp);
+  xprof_lp_func *m = func(lp, "main", 10);
+  m->head = 10;
+  xprof_lineprof_add(m, 2, 0, 10);
+  xprof_lineprof_target(m, 2, 0, "f", 3);
+  xprof_lineprof_target(m, 2, 0, "g", 1);
+  xprof_lineprof_target(m, 2, 0, "f", 4); /* another call on the line */
+  xprof_lineprof_target(m, 9, 0, "f", 5); /* no line 9 */
+  xprof_lp_func *w = inline_at(m, 3, "work", 20);
+  xprof_lineprof_add(w, 1, 0, 6);
+  xprof_lineprof_target(w, 1, 0, "g", 6);
+  xprof_lp_func *h = func(lp, "helper", 40);
+  h->head = 20;
+  xprof_lineprof_add(h, 1, 0, 20);
+  xprof_lineprof_target(h, 1, 0, "f", 20);
+  xprof_lp_func *h2 = func(lp, "helper", 40); /* a copy in another object */
+  h2->head = 20;
+  xprof_lineprof_add(h2, 1, 0, 20);
+  xprof_lineprof_target(h2, 1, 0, "f", 10);
+  xprof_lineprof_add(m, 5, 0, 10); /* main calls helper at line 15 */
+  CHECK(xprof_lineprof_finish(lp) == 0);
+  const xprof_lp_func *mf = xprof_lineprof_find(lp, "main");
+  CHECK_U64(mf->n_targets, 2);
+  char *out = llvm_text(lp);
+  CHECK_STR(out, XPROF_LP_EXACT_MARK "\nhelper:40:40\n 1: 40 f:30\nmain:26:10\n 2: 10 f:7 g:1\n 5: 10\n"
+                 " 3: work:6\n  1: 6 g:6\n");
+  /* Read back, the same. */
+  xprof_lineprof *again;
+  xprof_error err;
+  CHECK(xprof_lineprof_read_llvm("again", out, strlen(out), &again, &err) == 0);
+  char *twice = llvm_text(again);
+  CHECK_STR(twice, out);
+  free(twice);
+  xprof_lineprof_free(again);
+  free(out);
+  uint32_t n;
+  double scale;
+  xprof_line_loc at12 = {0, 12, NULL, 0};
+  const xprof_lp_target *t = xprof_line_targets(lp, mf, 10, &at12, &n, &scale);
+  CHECK_U64(n, 2);
+  CHECK_STR(t[0].name, "f");
+  CHECK_U64(t[0].count, 7);
+  CHECK(scale < 0);
+  xprof_inline_frame work[] = {{"work", "a.c", 20, 13}};
+  xprof_line_loc in_work = {0, 21, work, 1};
+  t = xprof_line_targets(lp, mf, 10, &in_work, &n, &scale);
+  CHECK_U64(n, 1);
+  CHECK_STR(t[0].name, "g");
+  xprof_inline_frame helper[] = {{"helper", "a.c", 40, 15}};
+  xprof_line_loc in_helper = {0, 41, helper, 1};
+  t = xprof_line_targets(lp, mf, 10, &in_helper, &n, &scale);
+  CHECK_U64(n, 1);
+  CHECK_U64(t[0].count, 30);
+  CHECK(scale > 0.249 && scale < 0.251); /* 10 calls of its 40 */
+  CHECK(xprof_line_targets(NULL, mf, 10, &in_helper, &n, &scale) == NULL);
+  CHECK_U64(n, 0);
+  xprof_line_loc at11 = {0, 11, NULL, 0};
+  CHECK(xprof_line_targets(lp, mf, 10, &at11, &n, &scale) == NULL);
+  xprof_lineprof_free(lp);
+}
+
 UNIT_TABLE(lineprof_tests) = {
+    {"lineprof/targets", targets},
     {"lineprof/counts-by-line", counts_by_line},
     {"lineprof/callee-scaled", callee_scaled},
     {"lineprof/read-llvm", read_llvm},
