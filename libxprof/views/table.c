@@ -84,8 +84,8 @@ static int find_entry(const unsigned char *buf, size_t len, const char *objpath,
 }
 
 int xprof_table_in_file(const char *path, const char *objpath) {
-  const unsigned char *buf;
-  size_t len;
+  const unsigned char *buf = NULL;
+  size_t len = 0;
   uint64_t off, size;
   xprof_error err;
   if (map_file(path, &buf, &len, &err) < 0)
@@ -97,8 +97,8 @@ int xprof_table_in_file(const char *path, const char *objpath) {
 
 int xprof_table_read(const char *path, const char *objpath, xprof_profile *owner,
                      xprof_cfgdump *out, xprof_error *err) {
-  const unsigned char *buf;
-  size_t len;
+  const unsigned char *buf = NULL;
+  size_t len = 0;
   if (map_file(path, &buf, &len, err) < 0)
     return -1;
   if (!is_elf(buf, len)) {
