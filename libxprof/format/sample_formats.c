@@ -22,8 +22,8 @@
  *       u64 head, then an instance:
  *       u32 name index, u32 positions, u32 inlined call sites,
  *       per position: u32 (offset << 16 | discriminator), u32 targets,
- *       u64 count, and per target u32 0 (the indirect-call histogram,
- *       the only kind GCC 12 reads), u64 name index, u64 count;
+ *       u64 count, and per target u32 7 (the indirect-call histogram,
+ *       the only kind there is), u64 name index, u64 count;
  *       per call site: u32 (offset << 16 | discriminator), then the
  *       callee's instance (no head)
  *   0xae000000 length 0                          (the module section: none)
@@ -46,6 +46,11 @@
 #define AFDO_TAG_NAMES 0xaa000000u
 #define AFDO_TAG_FUNCTIONS 0xac000000u
 #define AFDO_TAG_MODULES 0xae000000u
+/* The kind of a position's target histogram: the indirect calls'
+ * (HIST_TYPE_INDIR_CALL_TOPN of the GCC that AutoFDO's format comes
+ * from; GCC 12 reads past it, LLVM's reader of the format and AutoFDO's
+ * tools refuse any other). */
+#define AFDO_HIST_INDIR_CALL 7u
 
 /* A function the formats can carry: one that ran. */
 static int exported(const xprof_lp_func *f) { return f->total > 0; }
@@ -371,7 +376,7 @@ static void gcc_instance(FILE *out, const names *t, const xprof_lp_func *f) {
     put32(out, ti_end - ti);
     put64(out, l->count);
     for (uint32_t i = 0; i < ti_end - ti; i++) {
-      put32(out, 0); /* HIST_TYPE_INDIR_CALL */
+      put32(out, AFDO_HIST_INDIR_CALL);
       put64(out, name_index(t, x[i].name));
       put64(out, x[i].count);
     }

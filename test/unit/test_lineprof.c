@@ -125,7 +125,7 @@ static void gcc_bytes(void) {
   CHECK(memcmp(p + 42, "work", 5) == 0);
   p += 47;
   uint32_t body[] = {0xac000000, 0, 1, /* head */ 1, 0, /* main */ 1, 1, 1,
-                     2u << 16, 1, 7, 0, /* indirect call: work */ 0, 2, 0, 3, 0,
+                     2u << 16, 1, 7, 0, /* indirect call: work */ 7, 2, 0, 3, 0,
                      /* call at 3 */ 3u << 16, /* work */ 2, 1, 0,
                      1u << 16, 0, 5, 1, 0xae000000, 4, 0};
   body[1] = (uint32_t)((sizeof body / 4 - 5) * 4); /* the section's bytes after its length */
