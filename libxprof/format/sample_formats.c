@@ -117,6 +117,25 @@ int xprof_lineprof_write_llvm(FILE *out, const xprof_lineprof *lp) {
 
 /* ---- reading clang's text ---------------------------------------------------- */
 
+/* The decimal number at p (digits only: no sign, no space; the text is
+ * not NUL-terminated, so the C library's strtoull could read past end):
+ * 0 with *v and *after set, -1 when there is none or it overflows. */
+static int decimal(const char *p, const char *end, uint64_t *v, const char **after) {
+  uint64_t n = 0;
+  const char *q = p;
+  for (; q < end && *q >= '0' && *q <= '9'; q++) {
+    unsigned d = (unsigned)(*q - '0');
+    if (n > (UINT64_MAX - d) / 10)
+      return -1;
+    n = n * 10 + d;
+  }
+  if (q == p)
+    return -1;
+  *v = n;
+  *after = q;
+  return 0;
+}
+
 /* The fields of a body line: "OFFSET[.DISCR]: COUNT [TARGET:COUNT...]"
  * (*targets set to the first target, NULL: none) or "OFFSET[.DISCR]:
  * CALLEE:TOTAL" (an inlined call site; *callee set, *callee_len its
@@ -124,27 +143,24 @@ int xprof_lineprof_write_llvm(FILE *out, const xprof_lineprof *lp) {
 static int body_line(const char *p, const char *end, uint32_t *offset, uint32_t *discr,
                      uint64_t *count, const char **callee, size_t *callee_len,
                      const char **targets) {
-  char *q;
-  unsigned long long v = strtoull(p, &q, 10);
-  if (q == p || v > 0xffffffffu)
+  const char *q;
+  uint64_t v;
+  if (decimal(p, end, &v, &q) < 0 || v > 0xffffffffu)
     return -1;
   *offset = (uint32_t)v;
   *discr = 0;
-  if (*q == '.') {
-    const char *d = q + 1;
-    v = strtoull(d, &q, 10);
-    if (q == d || v > 0xffffffffu)
+  if (q < end && *q == '.') {
+    if (decimal(q + 1, end, &v, &q) < 0 || v > 0xffffffffu)
       return -1;
     *discr = (uint32_t)v;
   }
-  if (*q != ':' || q[1] != ' ')
+  if (end - q < 2 || q[0] != ':' || q[1] != ' ')
     return -1;
   p = q + 2;
   *callee = NULL;
   *targets = NULL;
   if (p < end && *p >= '0' && *p <= '9') {
-    *count = strtoull(p, &q, 10);
-    if (q == p || (q < end && *q != ' '))
+    if (decimal(p, end, count, &q) < 0 || (q < end && *q != ' '))
       return -1;
     *targets = q < end ? q + 1 : NULL;
     return 0;
@@ -157,8 +173,7 @@ static int body_line(const char *p, const char *end, uint32_t *offset, uint32_t 
     return -1;
   *callee = p;
   *callee_len = (size_t)(colon - p);
-  *count = strtoull(colon + 1, &q, 10);
-  return q > colon + 1 ? 0 : -1;
+  return decimal(colon + 1, end, count, &q) < 0 || q != end ? -1 : 0;
 }
 
 /* The "NAME:COUNT" targets from p to end (separated by spaces; a name
@@ -172,11 +187,9 @@ static int target_list(xprof_lp_func *f, uint32_t offset, uint32_t discr, const 
     for (const char *c = p; c < e; c++)
       if (*c == ':')
         colon = c;
-    char *q;
-    if (!colon || colon == p || colon + 1 == e)
-      return -1;
-    uint64_t count = strtoull(colon + 1, &q, 10);
-    if (q != e)
+    const char *q;
+    uint64_t count;
+    if (!colon || colon == p || decimal(colon + 1, e, &count, &q) < 0 || q != e)
       return -1;
     char *name = xprof_format("%.*s", (int)(colon - p), p);
     int rc = name ? xprof_lineprof_target(f, offset, discr, name, count) : -1;
@@ -199,9 +212,9 @@ static int head_line(xprof_lineprof *lp, const char *p, const char *end, xprof_l
     }
   if (!c1 || c1 == p || p[0] == '[')
     return -1; /* context-sensitive profiles ("[main:1 @ f]") are not read */
-  char *q;
-  uint64_t head = strtoull(c2 + 1, &q, 10);
-  if (q == c2 + 1)
+  const char *q;
+  uint64_t head;
+  if (decimal(c2 + 1, end, &head, &q) < 0 || q != end)
     return -1;
   char *name = xprof_format("%.*s", (int)(c1 - p), p);
   *f = name ? xprof_lineprof_func(lp, name, NULL, 0) : NULL;
@@ -217,7 +230,7 @@ static int head_line(xprof_lineprof *lp, const char *p, const char *end, xprof_l
 /* Does the first line, of n bytes, name compiler `word`? */
 static int mark_names(const char *line, size_t n, const char *word) {
   size_t w = strlen(word);
-  for (size_t i = 0; i + w <= n; i++)
+  for (size_t i = 0; i + 1 + w <= n; i++)
     if (line[i] == ' ' && memcmp(line + i + 1, word, w) == 0 &&
         (i + 1 + w == n || line[i + 1 + w] == ' ' || line[i + 1 + w] == '\r'))
       return 1;
@@ -257,9 +270,11 @@ int xprof_lineprof_read_llvm(const char *name, const char *text, size_t len,
     while (p + depth < end && p[depth] == ' ')
       depth++;
     const char *q = p + depth;
-    if (q < end && end[-1] == '\r')
+    while (q < end && (end[-1] == '\r' || end[-1] == ' ' || end[-1] == '\t'))
       end--;
-    if (q == end || *q == '#' || *q == '!') { /* blank, comment, metadata */
+    if (memchr(p, 0, (size_t)(end - p))) {
+      bad = 1; /* not text: a name would end at the NUL */
+    } else if (q == end || *q == '#' || *q == '!') { /* blank, comment, metadata */
     } else if (depth == 0) {
       bad = head_line(lp, q, end, &stack[0], &oom) < 0;
       have = 1;

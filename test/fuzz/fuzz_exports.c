@@ -1,11 +1,14 @@
 /*
  * fuzz_exports.c - libFuzzer target for the readers of other profilers'
  * files: gmon.out, DCPI profile files, ELF symbol tables, DWARF line
- * tables and function instances (.debug_info).  The first
- * byte picks the reader.  What a reader accepts must survive a round
- * trip through its writer (gmon.out and DCPI) or answer lookups within
- * bounds (ELF, DWARF).
+ * tables and function instances (.debug_info), and clang's sample-profile
+ * text (xprof_afdo's input, a profile directory's lines).  The first
+ * byte picks the reader (0xff: the sample text).  What a reader accepts
+ * must survive a round trip through its writer (gmon.out, DCPI, the
+ * sample text) or answer lookups within bounds (ELF, DWARF).
  */
+#define _GNU_SOURCE /* open_memstream */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -112,9 +115,57 @@ static void elf(const uint8_t *data, size_t size) {
   dwarf_info(data, size);
 }
 
+static char *llvm_text(const xprof_lineprof *lp, size_t *len) {
+  char *out = NULL;
+  FILE *f = open_memstream(&out, len);
+  if (!f || xprof_lineprof_write_llvm(f, lp) < 0)
+    abort();
+  fclose(f);
+  return out;
+}
+
+/* Sample text: what is read is written as it reads back (once its
+ * repeats are merged), GCC's data can be made of it, and each function's
+ * callees are sorted, each on a line of its instance. */
+static void sample_text(const uint8_t *data, size_t size) {
+  xprof_lineprof *lp, *again;
+  xprof_error err;
+  if (xprof_lineprof_read_llvm("fuzz", (const char *)data, size, &lp, &err) < 0)
+    return;
+  size_t len, len2;
+  char *text = llvm_text(lp, &len);
+  if (xprof_lineprof_read_llvm("again", text, len, &again, &err) < 0)
+    abort();
+  char *text2 = llvm_text(again, &len2);
+  if (len2 != len || memcmp(text, text2, len) != 0)
+    abort();
+  for (uint32_t i = 0; i < lp->n_funcs; i++) {
+    const xprof_lp_func *f = &lp->funcs[i];
+    for (uint32_t k = 1; k < f->n_targets; k++)
+      if (f->targets[k - 1].offset > f->targets[k].offset)
+        abort();
+  }
+  FILE *null = fopen("/dev/null", "w");
+  if (null) {
+    if (xprof_lineprof_write_gcc(null, lp) < 0)
+      abort();
+    fclose(null);
+  }
+  if (xprof_lineprof_fold_inlined(lp, 1) < 0)
+    abort();
+  free(text);
+  free(text2);
+  xprof_lineprof_free(again);
+  xprof_lineprof_free(lp);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!size)
     return 0;
+  if (data[0] == 0xff) {
+    sample_text(data + 1, size - 1);
+    return 0;
+  }
   switch (data[0] % 3) {
   case 0:
     gmon(data + 1, size - 1);

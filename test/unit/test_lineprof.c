@@ -187,6 +187,25 @@ static void read_llvm(void) {
     CHECK(xprof_lineprof_read_llvm("t", bad[i], strlen(bad[i]), &lp, &err) == -1);
     CHECK_HAS(err.msg, where[i]);
   }
+  /* A NUL is no text (a name would end there; found by fuzz_exports). */
+  const char nul[] = "main:1:1\n 0: 1\n\0 1: 6\n";
+  CHECK(xprof_lineprof_read_llvm("t", nul, sizeof nul - 1, &lp, &err) == -1);
+  CHECK_HAS(err.msg, "t:3:");
+  /* Text without a terminator is read to its end and no further (under
+   * ASan, the C library's number parsing read past it; fuzz_exports). */
+  const char *open_end[] = {"main:1:1\n 0: 12", "main:1:1\n 0.7", "main:1:1\n 0: g:3",
+                            "main:1:12", "# xprof line profile: exact counts from g"};
+  const int accepted[] = {1, 0, 1, 1, 1};
+  for (unsigned i = 0; i < sizeof open_end / sizeof *open_end; i++) {
+    size_t n = strlen(open_end[i]);
+    char *exact = malloc(n);
+    memcpy(exact, open_end[i], n);
+    int rc = xprof_lineprof_read_llvm("t", exact, n, &lp, &err);
+    CHECK(rc == (accepted[i] ? 0 : -1));
+    if (rc == 0)
+      xprof_lineprof_free(lp);
+    free(exact);
+  }
 }
 
 
