@@ -20,10 +20,13 @@
 # of paired rounds, least of BENCH_REPEATS runs each) of each build and
 # the ratio of the ordered build to the use build (median, range, rounds
 # the ordered one was faster); I1 misses and instructions of one run
-# under cachegrind's cache simulation (deterministic); .text bytes.
+# under cachegrind's cache simulation (deterministic); .text bytes; and
+# the CPU time of the use build's link step alone, without and with the
+# order (LINK_ROUNDS paired rounds, default 9).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 rounds=15 compilers="gcc clang" progs="sqlite lua" linker=bfd anchors=0
+link_rounds=${LINK_ROUNDS:-9}
 while (($#)); do
   case $1 in
     --rounds) rounds=$2; shift ;;
@@ -136,6 +139,18 @@ for prog in $progs; do
     done
     read -r med lo hi < <(ratio_stats "$prog-order-$cc" "$prog-use-$cc")
     echo "  order / use: $med ($lo-$hi), faster in $(rounds_faster "$prog-order-$cc" "$prog-use-$cc") of $rounds"
+    # The link alone, again on the same objects: what the order costs it
+    # (the driver reads the objects' calls and computes the order).
+    eval "run_link-$prog-use-$cc() { link_$prog $work/$prog-use-$cc xprof-$cc '-xprofile=use:$p $ld'; }"
+    eval "run_link-$prog-order-$cc() { link_$prog $work/$prog-order-$cc xprof-$cc \
+      '-xprofile=use:$p -xprofile_pathmap=$work/$prog-use-$cc:$work/$prog-order-$cc -xprofile_order $ld'; }"
+    time_runs "$link_rounds" "link-$prog-use-$cc" "link-$prog-order-$cc"
+    read -r lu _ _ < <(stats < "$work/times.link-$prog-use-$cc")
+    read -r lo_ _ _ < <(stats < "$work/times.link-$prog-order-$cc")
+    read -r med lo hi < <(ratio_stats "link-$prog-order-$cc" "link-$prog-use-$cc")
+    printf '  link CPU ms: use %.1f, use + order %.1f; order / use %s (%s-%s), %s rounds\n' \
+      "$(awk -v v="$lu" 'BEGIN {print v * 1000}')" "$(awk -v v="$lo_" 'BEGIN {print v * 1000}')" \
+      "$med" "$lo" "$hi" "$link_rounds"
     read -r med lo hi < <(ratio_stats "$prog-use-$cc" "$prog-plain-$cc")
     echo "  use / plain: $med ($lo-$hi)"
     for kind in $kinds; do

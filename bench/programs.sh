@@ -77,6 +77,20 @@ build_zstd() {
      xargs -P"$jobs" -I{} sh -c "$2 -O2 $3 -DZSTD_DISABLE_ASM -DZSTD_NOTRACE -Ilib -Ilib/common -c {} -o \$(echo {} | tr / _ | sed 's/\\.c\$/.o/')" &&
    $2 $3 *.o -o zstd)
 }
+# link_PROG DIR CC FLAGS: the link step of build_PROG alone, again, on
+# the objects it left in DIR (bench_layout.sh times it).
+link_lua() {
+  rm -f "$1/lua"
+  make -s -C "$1" CC="$2" \
+    CFLAGS="-O2 -DLUA_COMPAT_5_3 -DLUA_USE_POSIX '-Dluai_makeseed(L)=0x2545f491u' $3" \
+    MYLDFLAGS="$3" lua >/dev/null
+}
+link_bzip2() {
+  rm -f "$1/bzip2"
+  make -s -C "$1" CC="$2" CFLAGS="-O2 -D_FILE_OFFSET_BITS=64 $3" bzip2 >/dev/null 2>&1
+}
+link_sqlite() { (cd "$1" && $2 $3 sqlite3.o shell.o -o sqlite3 -lm); }
+link_zstd() { (cd "$1" && $2 $3 *.o -o zstd); }
 # run_PROG DIR INPUT-KIND: print what is compared between builds.
 run_lua() {
   local n=1
