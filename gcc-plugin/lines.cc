@@ -33,11 +33,21 @@ static uint32_t inline_chain(location_t loc, xprof_inline_frame *frames, uint32_
   return n;
 }
 
-static void add_line(xprof_linetab *t, basic_block bb, location_t loc) {
+/* loc's line under its inline chain: a line of block `node`, or (site)
+ * the place of value-profile site `node`. */
+static void add_line_at(xprof_linetab *t, uint32_t node, location_t loc, bool site) {
   expanded_location x = expand_location(loc);
   xprof_inline_frame frames[16];
   uint32_t n = inline_chain(loc, frames, 16);
-  xprof_linetab_inlined_line(t, (uint32_t)bb->index, x.file, (uint32_t)MAX(1, x.line), frames, n);
+  uint32_t line = (uint32_t)MAX(1, x.line);
+  if (site)
+    xprof_linetab_site(t, node, x.file, line, frames, n);
+  else
+    xprof_linetab_inlined_line(t, node, x.file, line, frames, n);
+}
+
+static void add_line(xprof_linetab *t, basic_block bb, location_t loc) {
+  add_line_at(t, (uint32_t)bb->index, loc, false);
 }
 
 /* The last statement of bb that is not a debug statement, or NULL. */
@@ -124,24 +134,19 @@ static void block_lines(xprof_linetab *t, basic_block bb, hash_set<xp_location_h
     add_line(t, bb, loc);
 }
 
-/* Where each indirect call of `sites` is (V records), for a line
- * profile's callees. */
+/* Where each value-profile site of `sites` is (V records). */
 static void site_lines(xprof_linetab *t, const vec<xp_site> *sites) {
   for (unsigned i = 0; i < sites->length(); i++) {
     location_t loc = gimple_location((*sites)[i].stmt);
-    if ((*sites)[i].kind != XPROF_SITE_CALL || RESERVED_LOCATION_P(loc))
-      continue;
-    expanded_location x = expand_location(loc);
-    xprof_inline_frame frames[16];
-    uint32_t n = inline_chain(loc, frames, 16);
-    xprof_linetab_site(t, i, x.file, (uint32_t)MAX(1, x.line), frames, n);
+    if (!RESERVED_LOCATION_P(loc))
+      add_line_at(t, i, loc, true);
   }
 }
 
 /* cfun's entry in the coverage table: its graph g, and the lines of its
  * blocks and of the blocks GCC's coverage adds (pieces of blocks and
  * blocks on edges), so that xprof_tcov counts lines as gcov does; and
- * where its indirect calls are. */
+ * where its value-profile sites are. */
 void xp_record_lines(xprof_linetab *t, const xprof_plan_fn *f, const xp_cfg *c,
                      const vec<xp_site> *sites) {
   const xprof_graph *g = &c->g;
@@ -204,7 +209,7 @@ void xp_places_fill(void *ctx, xprof_places *out) {
   }
   for (unsigned i = 0; p->sites && i < p->sites->length(); i++) {
     location_t loc = gimple_location((*p->sites)[i].stmt);
-    if ((*p->sites)[i].kind == XPROF_SITE_CALL && !RESERVED_LOCATION_P(loc))
+    if (!RESERVED_LOCATION_P(loc))
       add_place(p, &p->site_locs, i, loc);
   }
   point_at_frames(p, &p->locs);

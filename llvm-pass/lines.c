@@ -84,8 +84,8 @@ static void record_call(xl_collect *c, uint32_t k, LLVMValueRef i) {
 
 /* fn's entry in the coverage table: its graph and the lines of its
  * blocks, as LLVM's gcov instrumentation gives them (the declaration's
- * line in the entry block, then each instruction's), and where its
- * indirect calls (of the n value-profile sites) are. */
+ * line in the entry block, then each instruction's), and where its n
+ * value-profile sites are. */
 void xl_record_lines(xl_collect *c, LLVMValueRef fn, const xprof_plan_fn *f,
                      const struct xl_cfg *cfg, const LLVMValueRef *sites, uint32_t n) {
   const xprof_graph *g = &cfg->g;
@@ -105,7 +105,7 @@ void xl_record_lines(xl_collect *c, LLVMValueRef fn, const xprof_plan_fn *f,
       record_call(c, k, i);
     }
   for (uint32_t s = 0; s < n; s++) {
-    unsigned line = xl_site_kind(sites, s) == XPROF_SITE_CALL ? LLVMGetDebugLocLine(sites[s]) : 0;
+    unsigned line = LLVMGetDebugLocLine(sites[s]);
     const char *file = line ? debug_file(c, sites[s]) : NULL;
     if (file)
       add_line(c, s, sites[s], file, line, 1);
@@ -165,8 +165,7 @@ void xl_places_fill(void *ctx, xprof_places *out) {
         add_place(p, k, i, line, 0);
     }
   for (uint32_t s = 0; s < p->n_calls; s++) {
-    unsigned line =
-        xl_site_kind(p->calls, s) == XPROF_SITE_CALL ? LLVMGetDebugLocLine(p->calls[s]) : 0;
+    unsigned line = LLVMGetDebugLocLine(p->calls[s]);
     if (line)
       add_place(p, s, p->calls[s], line, 1);
   }

@@ -318,8 +318,9 @@ int xprof_salvage_proc(const xprof_objfile *o, const xprof_proc *f, const xprof_
  *                              per call (xprof_gprof's call arcs)
  *   V <site> <source> <line> [<context>]
  *                              (version 5) where value-profile site <site>
- *                              (its record's expression id) is, for a
- *                              line profile's indirect-call targets
+ *                              (its record's expression id) is (a line
+ *                              profile keeps an indirect call's callees
+ *                              there)
  *   E <edge> [<source> <line>] edge <edge> (0, 1, ... in the PROC's order)
  *                              is a block of its own for gcov, with that
  *                              line if any (GCC splits edges that jump
@@ -439,7 +440,7 @@ void xprof_linetab_inlined_line(xprof_linetab *t, uint32_t node, const char *fil
                                 const xprof_inline_frame *frames, uint32_t depth);
 /* Where value-profile site `site` of the procedure is: a line under the
  * functions inlined around it, as xprof_linetab_inlined_line takes them
- * (a V record). */
+ * (a V record; every site's, whatever its kind). */
 void xprof_linetab_site(xprof_linetab *t, uint32_t site, const char *file, uint32_t line,
                         const xprof_inline_frame *frames, uint32_t depth);
 /* A direct call in block `node` to the function of symbol `callee` (a K

@@ -243,8 +243,9 @@ static int line_record(xprof_use *u, const xprof_lp_func *lf, uint32_t decl_line
   return k > 0;
 }
 
-/* Records of g's indirect calls (the places' sites) from the callees
- * that lf's lines name there, as r's view; 0 or -1. */
+/* Records of g's indirect calls (of the places' sites, those g says are
+ * calls) from the callees that lf's lines name there, as r's view; 0 or
+ * -1. */
 static int line_records(xprof_use *u, const xprof_lp_func *lf, const xprof_places *p,
                         const xprof_graph *g, xprof_use_fn *r) {
   r->view.n_vp_sites = g->n_sites;
@@ -255,7 +256,8 @@ static int line_records(xprof_use *u, const xprof_lp_func *lf, const xprof_place
     return -1;
   uint32_t n = 0;
   for (uint32_t i = 0; i < p->n_sites; i++) {
-    int rc = p->sites[i].node < g->n_sites
+    uint32_t site = p->sites[i].node; /* the lines keep indirect calls' callees */
+    int rc = site < g->n_sites && g->site_kind[site] == XPROF_SITE_CALL
                  ? line_record(u, lf, p->decl_line, &p->sites[i], r, &r->vp[n])
                  : 0;
     if (rc < 0)

@@ -472,8 +472,8 @@ typedef struct xprof_places {
   uint32_t decl_line; /* the line of the function's name */
   const xprof_line_loc *locs;
   uint32_t n_locs;
-  /* The places of its indirect calls (node: the call's value-profile
-   * site), for the callees the lines name there. */
+  /* The places of its value-profile sites (node: the site), for the
+   * callees the lines name at its indirect calls. */
   const xprof_line_loc *sites;
   uint32_t n_sites;
 } xprof_places;
