@@ -303,7 +303,10 @@ static int parse_proc(text_reader *r, xprof_objfile *o) {
   if ((uint64_t)n_counters * 4 > left + 4)
     return xprof_tr_fail(r, "procedure %s declares %u counter%s, more than the rest of the file holds",
                  f->name, n_counters, xprof_plural(n_counters));
-  if ((uint64_t)n_vp_records * o->n_values_per_vp * 8 > left + 8)
+  /* (Records of no values take no lines: their count still cannot pass
+   * the file's bytes; found by fuzz_text.) */
+  uint64_t per_record = o->n_values_per_vp ? (uint64_t)o->n_values_per_vp * 8 : 1;
+  if ((uint64_t)n_vp_records * per_record > left + 8)
     return xprof_tr_fail(r, "procedure %s declares %u value-profile record%s, more than the rest of "
                     "the file holds",
                  f->name, n_vp_records, xprof_plural(n_vp_records));
