@@ -588,6 +588,33 @@ static void add_calls_section(xprof_calls *r) {
   xprof_free(a);
 }
 
+/* -xprofile_order: a function with hot code (GCC's hot: the blocks that
+ * make most of the profile's counts, what puts a function in .text.hot)
+ * gets a section of its own (.text.hot.NAME, .text.startup.NAME, as
+ * -ffunction-sections names them) for the link to place; the others share
+ * the compiler's sections (.text, .text.unlikely) as in a use build
+ * without the order.  Objects with a section per function are larger and
+ * slower to link (GNU ld reads each section apart), for no gain in code
+ * that seldom runs.  GCC picks a function's section when it assembles it,
+ * within the passes that PLUGIN_ALL_PASSES_START begins for that
+ * function; flag_function_sections is the user's again at
+ * PLUGIN_ALL_PASSES_END. */
+static int user_function_sections;
+
+static void own_section_start(void *, void *) {
+  user_function_sections = flag_function_sections;
+  cgraph_node *node = current_function_decl ? cgraph_node::get(current_function_decl) : NULL;
+  if (node && node->frequency == NODE_FREQUENCY_HOT)
+    flag_function_sections = 1;
+}
+
+static void own_section_end(void *, void *) { flag_function_sections = user_function_sections; }
+
+void xp_order_sections(const char *plugin_name) {
+  register_callback(plugin_name, PLUGIN_ALL_PASSES_START, own_section_start, NULL);
+  register_callback(plugin_name, PLUGIN_ALL_PASSES_END, own_section_end, NULL);
+}
+
 void xp_use_execute(void) {
   /* Every function gets the profile id GCC's own profiling gives it
    * (tree-profile.cc), which link-time promotion looks targets up by

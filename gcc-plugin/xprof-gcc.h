@@ -135,6 +135,8 @@ bool xp_is_counter_asm(const char *tmpl);
  * thread-local twins directly (tls_fold.cc). */
 class opt_pass *xp_make_tls_fold_pass(void);
 void xp_use_execute(void);
+/* -xprofile_order: the functions that ran get sections of their own. */
+void xp_order_sections(const char *plugin_name);
 
 /* Optimization nodes made from others by the use pass, kept for one use
  * pass (zeroed at its start): functions share the node made from the same

@@ -459,6 +459,26 @@ static void record_calls(use_ctx *u, const solved *s) {
   }
 }
 
+/* -xprofile_order: a function with hot code (a block LLVM counts hot,
+ * what gives a function the .text.hot prefix) gets a section of its own,
+ * .text.hot.NAME as -ffunction-sections names it, for the link to place;
+ * the others share .text and its hot and unlikely kin, as in a use build
+ * without the order (gcc-plugin/use.cc, own_section_start, says why).  A
+ * function with a section already (the user's, or a comdat group's own)
+ * keeps it. */
+static void own_section(use_ctx *u, const solved *s) {
+  uint64_t max = 0;
+  for (uint32_t b = 0; b < s->g.g.n_nodes; b++)
+    max = s->r.node_count[b] > max ? s->r.node_count[b] : max;
+  const char *section = LLVMGetSection(s->fn);
+  if (xl_hot_count(u->hotness, max) != 1 || (section && *section) || LLVMGetComdat(s->fn))
+    return;
+  char *name = xprof_format(".text.hot.%s", xl_function_name(s->fn));
+  if (name)
+    LLVMSetSection(s->fn, name);
+  xprof_free(name);
+}
+
 /* Phase 2: write what was solved. */
 static void apply(use_ctx *u, solved *s) {
   const xprof_graph *g = &s->g.g;
@@ -472,8 +492,10 @@ static void apply(use_ctx *u, solved *s) {
   }
   set_entry_count(u, s->fn, entry);
   mark_hot_or_cold(u, s);
-  if (u->calls && entry)
+  if (u->calls && entry) {
     record_calls(u, s);
+    own_section(u, s);
+  }
   /* One pass over the edges: a block's out-edges are consecutive
    * (xl_cfg_build). */
   weight_buf buf = {NULL, NULL, 0};

@@ -44,7 +44,10 @@ static int user_linker(const struct command *c, xprof_linker *l) {
   return own;
 }
 
-/* The calls section and function sizes of one ELF object (buf, len). */
+static int add_section(void *o, const char *name) { return xprof_order_section(o, name); }
+
+/* The calls section, function sizes and section names of one ELF object
+ * (buf, len). */
 static void add_object(xprof_order *o, const char *name, const unsigned char *buf, size_t len,
                        int *objects) {
   uint64_t off, size;
@@ -63,6 +66,7 @@ static void add_object(xprof_order *o, const char *name, const unsigned char *bu
   for (uint32_t i = 0; i < e->n_funcs; i++)
     xprof_order_size(o, e->funcs[i].name, e->funcs[i].size);
   xprof_elf_free(e);
+  xprof_elf_section_names(buf, len, add_section, o);
 }
 
 /* The members of an ar archive, one object each (the symbol and name
@@ -92,16 +96,17 @@ static char *order_file(const struct command *c, xprof_linker l) {
   xprof_order *o = xprof_order_new();
   int objects = 0;
   for (int k = 0; o && k < c->n_objects; k++) {
-    unsigned char *buf;
+    const unsigned char *buf;
     size_t len;
     xprof_error err;
-    if (xprof_slurp(c->objects[k], &buf, &len, &err) < 0)
+    /* Mapped: only the headers, symbols and calls section are read. */
+    if (xprof_map(c->objects[k], &buf, &len, &err) < 0)
       continue; /* the linker says what is wrong with it */
     if (len >= 8 && memcmp(buf, "!<arch>\n", 8) == 0)
       add_archive(o, c->objects[k], buf, len, &objects);
     else
       add_object(o, c->objects[k], buf, len, &objects);
-    xprof_free(buf);
+    xprof_unmap(buf, len);
   }
   const char **names = NULL;
   uint32_t n = 0;

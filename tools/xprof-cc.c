@@ -322,12 +322,10 @@ int main(int argc, char **argv) {
    * apart, with -c, cannot be told: they need the user's -fPIC.) */
   if (c.o.mode != XPROF_MODE_NONE && c.link && c.shared && c.sources && !c.pic_given)
     push(&a, "-fPIC");
-  /* -xprofile_order: each function in a section of its own, for the
-   * link to place (before the user's options: -fno-function-sections
-   * stands). */
+  /* -xprofile_order: the plugins give each function that ran a section
+   * of its own, for the link to place (not -ffunction-sections: the
+   * functions that never ran stay together, and objects small). */
   int use = c.o.mode == XPROF_MODE_USE;
-  if (use && c.o.order && c.sources)
-    push(&a, "-ffunction-sections");
   for (int k = 0; k < c.n_user; k++)
     push(&a, c.user[k]);
   if (use && c.o.order && c.link && c.inputs)

@@ -9,6 +9,7 @@
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -26,6 +27,36 @@ int xprof_fd_above_stdio(int fd) {
 
 int xprof_open(const char *path, int flags, unsigned mode) {
   return xprof_fd_above_stdio(open(path, flags | O_CLOEXEC, (mode_t)mode));
+}
+
+int xprof_map(const char *path, const unsigned char **buf, size_t *len, xprof_error *err) {
+  *buf = NULL;
+  *len = 0;
+  int fd = xprof_open(path, O_RDONLY, 0);
+  if (fd < 0)
+    return xprof_fail(err, XPROF_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+  struct stat st;
+  const char *why = fstat(fd, &st) < 0     ? strerror(errno)
+                    : S_ISDIR(st.st_mode)  ? "is a directory"
+                    : !S_ISREG(st.st_mode) ? "not a regular file"
+                                           : NULL;
+  if (why) {
+    close(fd);
+    return xprof_fail(err, XPROF_ERR_IO, "%s: %s", path, why);
+  }
+  void *m = st.st_size ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
+  int e = errno;
+  close(fd);
+  if (m == MAP_FAILED)
+    return xprof_fail(err, XPROF_ERR_IO, "%s: cannot read: %s", path, strerror(e));
+  *buf = m;
+  *len = (size_t)st.st_size;
+  return 0;
+}
+
+void xprof_unmap(const unsigned char *buf, size_t len) {
+  if (buf && len)
+    munmap((void *)buf, len);
 }
 
 int xprof_slurp(const char *path, unsigned char **buf, size_t *len,

@@ -509,6 +509,13 @@ int xprof_fd_above_stdio(int fd);
 /* Read a whole file into an xprof_malloc'd buffer (NUL-terminated, not counted). */
 int xprof_slurp(const char *path, unsigned char **buf, size_t *len,
                 xprof_error *err);
+/* Map a whole regular file read-only (*buf NULL when it is empty): for
+ * readers that touch a few sections of a large object and would pay for
+ * copying (and faulting in) all of it.  0, or -1 with err set naming the
+ * file.  A file truncated while mapped faults on access (SIGBUS): map
+ * only files no one is writing (a link's inputs, a built program). */
+int xprof_map(const char *path, const unsigned char **buf, size_t *len, xprof_error *err);
+void xprof_unmap(const unsigned char *buf, size_t len);
 /* write(2) all bytes, retrying on EINTR and short writes. */
 int xprof_write_all(int fd, const void *buf, size_t len, const char *name,
                     xprof_error *err);

@@ -9,8 +9,10 @@
  * computes the order with Call-Chain Clustering (C3: Ottoni and Maher,
  * CGO 2017, as lld's call-graph sort does it): functions hottest first
  * join the cluster of their most frequent caller while the cluster stays
- * small and dense, then the clusters go densest first.  Functions that
- * never ran are left where the compiler and linker put them (GCC's
+ * small and dense, then the clusters go densest first.  Only functions in
+ * a section of their own are ordered: the plugins give one to each
+ * function with hot code; those that ran a little stay in .text, those
+ * that never ran where the compiler and linker put them (GCC's
  * .text.unlikely), away from the ordered ones.
  */
 #define _GNU_SOURCE
@@ -90,6 +92,7 @@ typedef struct order_fn {
   uint64_t c_size, c_weight; /* a leader's: its cluster's size and weight */
   uint32_t best_caller;   /* UINT32_MAX: none */
   uint64_t best_count;
+  int placeable;          /* in a section of its own in some object */
 } order_fn;
 
 typedef struct order_call {
@@ -109,6 +112,8 @@ struct xprof_order {
   uint32_t n_calls, cap_calls;
   order_size *sizes;
   uint32_t n_sizes, cap_sizes;
+  char **own;             /* the functions with a section of their own */
+  uint32_t n_own, cap_own;
 };
 
 xprof_order *xprof_order_new(void) { return xprof_calloc(1, sizeof(xprof_order)); }
@@ -124,6 +129,9 @@ void xprof_order_free(xprof_order *o) {
   }
   for (uint32_t i = 0; i < o->n_sizes; i++)
     xprof_free(o->sizes[i].name);
+  for (uint32_t i = 0; i < o->n_own; i++)
+    xprof_free(o->own[i]);
+  xprof_free(o->own);
   xprof_free(o->fns);
   xprof_free(o->calls);
   xprof_free(o->sizes);
@@ -142,12 +150,24 @@ static uint32_t fn_index(const xprof_order *o, const char *name) {
   return f ? (uint32_t)(f - o->fns) : UINT32_MAX;
 }
 
+/* A copy of the n bytes at s, NUL-terminated (NULL when out of memory):
+ * what xprof_format("%.*s") gives, without its formatting, which a link
+ * with thousands of functions and calls would notice. */
+static char *copy_n(const char *s, size_t n) {
+  char *c = xprof_malloc(n + 1);
+  if (c) {
+    memcpy(c, s, n);
+    c[n] = 0;
+  }
+  return c;
+}
+
 static int add_fn(xprof_order *o, const char *name, size_t n, uint64_t entry, uint64_t weight) {
   if (xprof_grow((void **)&o->fns, &o->cap_fns, o->n_fns, sizeof *o->fns) < 0)
     return -1;
   order_fn *f = &o->fns[o->n_fns];
   memset(f, 0, sizeof *f);
-  f->name = xprof_format("%.*s", (int)n, name);
+  f->name = copy_n(name, n);
   f->entry = entry;
   f->weight = weight;
   o->n_fns += f->name != NULL;
@@ -159,8 +179,8 @@ static int add_call(xprof_order *o, const char *caller, const char *callee, size
   if (xprof_grow((void **)&o->calls, &o->cap_calls, o->n_calls, sizeof *o->calls) < 0)
     return -1;
   order_call *c = &o->calls[o->n_calls];
-  c->caller = xprof_format("%s", caller);
-  c->callee = xprof_format("%.*s", (int)n, callee);
+  c->caller = copy_n(caller, strlen(caller));
+  c->callee = copy_n(callee, n);
   c->count = count;
   if (!c->caller || !c->callee) {
     xprof_free(c->caller);
@@ -184,7 +204,7 @@ static int add_line(xprof_order *o, const char *line, size_t n, char **caller) {
     if (*end != ' ' || end + 1 >= line + n)
       return -1;
     xprof_free(*caller);
-    *caller = xprof_format("%.*s", (int)(line + n - end - 1), end + 1);
+    *caller = copy_n(end + 1, (size_t)(line + n - end - 1));
     return *caller ? add_fn(o, end + 1, (size_t)(line + n - end - 1), entry, weight) : -1;
   }
   if (n > 2 && line[0] == 'C' && line[1] == ' ' && *caller) {
@@ -222,9 +242,30 @@ int xprof_order_add(xprof_order *o, const char *text, size_t len, const char *na
 int xprof_order_size(xprof_order *o, const char *name, uint64_t size) {
   if (xprof_grow((void **)&o->sizes, &o->cap_sizes, o->n_sizes, sizeof *o->sizes) < 0)
     return -1;
-  o->sizes[o->n_sizes].name = xprof_format("%s", name);
+  o->sizes[o->n_sizes].name = copy_n(name, strlen(name));
   o->sizes[o->n_sizes].size = size;
   return o->sizes[o->n_sizes].name ? (int)(o->n_sizes++, 0) : -1;
+}
+
+/* The sections a function's code is in, as GCC and clang name them with
+ * -ffunction-sections (those of code that never ran, .text.unlikely.*,
+ * are left out: they stay away from the ordered code).  ".text." last:
+ * the others begin with it. */
+static const char *const function_sections[] = {".text.hot.", ".text.startup.", ".text."};
+
+int xprof_order_section(xprof_order *o, const char *section) {
+  if (strncmp(section, ".text.unlikely.", 15) == 0 || strncmp(section, ".text.exit.", 11) == 0)
+    return 0;
+  for (size_t k = 0; k < sizeof function_sections / sizeof *function_sections; k++) {
+    size_t n = strlen(function_sections[k]);
+    if (strncmp(section, function_sections[k], n) != 0 || !section[n])
+      continue;
+    if (xprof_grow((void **)&o->own, &o->cap_own, o->n_own, sizeof *o->own) < 0)
+      return -1;
+    o->own[o->n_own] = copy_n(section + n, strlen(section + n));
+    return o->own[o->n_own] ? (int)(o->n_own++, 0) : -1;
+  }
+  return 0;
 }
 
 /* ---- the order (C3) --------------------------------------------------------- */
@@ -235,7 +276,8 @@ enum { MAX_CLUSTER = 1 << 20, MAX_DENSITY_DROP = 8 };
 
 /* One function per name (a comdat function is recorded by each object
  * that has a copy, the same each time: the first stands), with the size
- * the objects' symbols give it (the largest, 0 when none). */
+ * the objects' symbols give it (the largest, 0 when none) and whether
+ * some object has it in a section of its own. */
 static void unique_functions(xprof_order *o) {
   qsort(o->fns, o->n_fns, sizeof *o->fns, by_fn_name);
   uint32_t n = 0;
@@ -251,6 +293,10 @@ static void unique_functions(xprof_order *o) {
     uint32_t k = fn_index(o, o->sizes[i].name);
     if (k != UINT32_MAX && o->sizes[i].size > o->fns[k].size)
       o->fns[k].size = o->sizes[i].size;
+  }  for (uint32_t i = 0; i < o->n_own; i++) {
+    uint32_t k = fn_index(o, o->own[i]);
+    if (k != UINT32_MAX)
+      o->fns[k].placeable = 1;
   }
 }
 
@@ -355,12 +401,15 @@ int xprof_order_compute(xprof_order *o, const char ***names, uint32_t *n_names) 
     return -1;
   }
   /* Only functions that ran and are in the program (a symbol of their
-   * own: not inlined everywhere) are ordered. */
+   * own: not inlined everywhere) in a section of their own (the plugins
+   * give one to each function with hot code) are ordered: a linker moves
+   * whole sections, and lld would move all of a shared .text for one of
+   * its functions. */
   for (uint32_t i = 0; i < o->n_fns; i++) {
     order_fn *f = &o->fns[i];
     f->leader = f->last = i;
     f->next = UINT32_MAX;
-    f->c_size = f->weight && f->size ? f->size : 0;
+    f->c_size = f->weight && f->size && f->placeable ? f->size : 0;
     f->c_weight = f->weight;
     if (f->c_size)
       idx[n++] = i;
@@ -384,10 +433,6 @@ int xprof_order_compute(xprof_order *o, const char ***names, uint32_t *n_names) 
   return 0;
 }
 
-/* The sections a function's code is in, as GCC and clang name them with
- * -ffunction-sections (those of code that never ran, .text.unlikely.*,
- * are left out: they stay away from the ordered code). */
-static const char *const function_sections[] = {".text.hot.", ".text.", ".text.startup."};
 
 int xprof_order_write(const char *const *names, uint32_t n, xprof_linker linker, FILE *f) {
   if (linker == XPROF_LINKER_BFD)

@@ -659,8 +659,8 @@ void xprof_calls_call(xprof_calls *r, const char *callee, uint64_t count);
 char *xprof_calls_end(xprof_calls *r);
 
 /* The order, at the link: add each object's calls section (`name` for
- * messages; 0, or -1 with err set on a damaged one) and the sizes of its
- * function symbols; compute gives the functions in their order (*names
+ * messages; 0, or -1 with err set on a damaged one), the sizes of its
+ * function symbols and the names of its sections; compute gives the functions in their order (*names
  * point into o, the array is malloc'd; 0 or -1 when out of memory), and
  * write puts it as the linker takes it: a GNU ld script that inserts a
  * section of them before .text, gold's section ordering file, or lld's
@@ -671,6 +671,10 @@ xprof_order *xprof_order_new(void);
 int xprof_order_add(xprof_order *o, const char *text, size_t len, const char *name,
                     xprof_error *err);
 int xprof_order_size(xprof_order *o, const char *name, uint64_t size);
+/* A section of an object of the link, by name: a function's own
+ * (.text.NAME, .text.hot.NAME, .text.startup.NAME) makes it placeable;
+ * only those are ordered.  0, or -1 when out of memory. */
+int xprof_order_section(xprof_order *o, const char *section);
 int xprof_order_compute(xprof_order *o, const char ***names, uint32_t *n);
 int xprof_order_write(const char *const *names, uint32_t n, xprof_linker linker, FILE *f);
 void xprof_order_free(xprof_order *o);

@@ -276,8 +276,13 @@ int xprof_elf_matches_image(const xprof_elf *e, const xprof_image *img) {
   return 0;
 }
 
-int xprof_elf_section(const unsigned char *buf, size_t len, const char *want, uint64_t *off,
-                      uint64_t *size) {
+/* Calls each(ctx, name, header) for every section with a name, in the
+ * file's order, until one returns other than 0; returns that, 0 after the
+ * last, -1 when the file is not a 64-bit little-endian ELF file with a
+ * section table. */
+static int each_section(const unsigned char *buf, size_t len,
+                        int (*each)(void *ctx, const char *name, const Elf64_Shdr *sh),
+                        void *ctx) {
   struct xprof_elf_file f = {buf, len, "", NULL};
   Elf64_Ehdr h;
   if (len < sizeof h || memcmp(buf, ELFMAG, SELFMAG) != 0)
@@ -298,16 +303,61 @@ int xprof_elf_section(const unsigned char *buf, size_t len, const char *want, ui
       continue;
     const char *name = (const char *)buf + names.sh_offset + sh.sh_name;
     size_t room = names.sh_size - sh.sh_name;
-    if (strnlen(name, room) == room || strcmp(name, want) != 0)
+    if (strnlen(name, room) == room)
       continue;
-    if (sh.sh_type == SHT_NOBITS || (sh.sh_flags & SHF_COMPRESSED) ||
-        !inside(&f, sh.sh_offset, sh.sh_size))
-      return -1;
-    *off = sh.sh_offset;
-    *size = sh.sh_size;
-    return 0;
+    int r = each(ctx, name, &sh);
+    if (r)
+      return r;
   }
-  return -1;
+  return 0;
+}
+
+struct wanted {
+  const char *name;
+  const struct xprof_elf_file *f;
+  uint64_t off, size;
+};
+
+/* xprof_elf_each_section's step for xprof_elf_section: 1 at the section
+ * wanted, -1 when its contents are not in the file. */
+static int is_wanted(void *ctx, const char *name, const Elf64_Shdr *sh) {
+  struct wanted *w = ctx;
+  if (strcmp(name, w->name) != 0)
+    return 0;
+  if (sh->sh_type == SHT_NOBITS || (sh->sh_flags & SHF_COMPRESSED) ||
+      !inside(w->f, sh->sh_offset, sh->sh_size))
+    return -1;
+  w->off = sh->sh_offset;
+  w->size = sh->sh_size;
+  return 1;
+}
+
+int xprof_elf_section(const unsigned char *buf, size_t len, const char *want, uint64_t *off,
+                      uint64_t *size) {
+  struct xprof_elf_file f = {buf, len, "", NULL};
+  struct wanted w = {want, &f, 0, 0};
+  if (each_section(buf, len, is_wanted, &w) != 1)
+    return -1;
+  *off = w.off;
+  *size = w.size;
+  return 0;
+}
+
+struct named {
+  int (*each)(void *ctx, const char *name);
+  void *ctx;
+};
+
+static int by_name_only(void *ctx, const char *name, const Elf64_Shdr *sh) {
+  (void)sh;
+  const struct named *n = ctx;
+  return n->each(n->ctx, name);
+}
+
+int xprof_elf_section_names(const unsigned char *buf, size_t len,
+                            int (*each)(void *ctx, const char *name), void *ctx) {
+  struct named n = {each, ctx};
+  return each_section(buf, len, by_name_only, &n);
 }
 
 char *xprof_elf_debug_path(const xprof_elf *e) {

@@ -14,35 +14,6 @@
 #include "internal.h"
 #include "xprof_views.h"
 
-/* The file at path mapped read-only (*len bytes; 0 or -1 with err set).
- * Mapped, not read: the tools look for a table of every object of a
- * profile in the program, a file of many megabytes, and only its section
- * headers and the table section are ever touched. */
-static int map_file(const char *path, const unsigned char **buf, size_t *len,
-                    xprof_error *err) {
-  int fd = xprof_open(path, O_RDONLY, 0);
-  struct stat st;
-  if (fd < 0 || fstat(fd, &st) < 0) {
-    int e = errno;
-    if (fd >= 0)
-      close(fd);
-    return xprof_fail(err, XPROF_ERR_IO, "%s: cannot open: %s", path, strerror(e));
-  }
-  *len = (size_t)st.st_size;
-  void *m = *len ? mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
-  int e = errno;
-  close(fd);
-  if (m == MAP_FAILED)
-    return xprof_fail(err, XPROF_ERR_IO, "%s: cannot read: %s", path, strerror(e));
-  *buf = m;
-  return 0;
-}
-
-static void unmap_file(const unsigned char *buf, size_t len) {
-  if (buf)
-    munmap((void *)buf, len);
-}
-
 static int is_elf(const unsigned char *buf, size_t len) {
   return len >= 4 && buf[0] == 0x7f && buf[1] == 'E' && buf[2] == 'L' && buf[3] == 'F';
 }
@@ -88,10 +59,10 @@ int xprof_table_in_file(const char *path, const char *objpath) {
   size_t len = 0;
   uint64_t off, size;
   xprof_error err;
-  if (map_file(path, &buf, &len, &err) < 0)
+  if (xprof_map(path, &buf, &len, &err) < 0)
     return 0;
   int found = find_entry(buf, len, objpath, &off, &size) > 0;
-  unmap_file(buf, len);
+  xprof_unmap(buf, len);
   return found;
 }
 
@@ -99,10 +70,10 @@ int xprof_table_read(const char *path, const char *objpath, xprof_profile *owner
                      xprof_cfgdump *out, xprof_error *err) {
   const unsigned char *buf = NULL;
   size_t len = 0;
-  if (map_file(path, &buf, &len, err) < 0)
+  if (xprof_map(path, &buf, &len, err) < 0)
     return -1;
   if (!is_elf(buf, len)) {
-    unmap_file(buf, len);
+    xprof_unmap(buf, len);
     return xprof_cfgdump_read(path, owner, out, err);
   }
   uint64_t off, size;
@@ -120,7 +91,7 @@ int xprof_table_read(const char *path, const char *objpath, xprof_profile *owner
               : xprof_fail_nomem(err, path);
     xprof_free(name);
   }
-  unmap_file(buf, len);
+  xprof_unmap(buf, len);
   return rc;
 }
 

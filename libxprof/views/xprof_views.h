@@ -76,6 +76,13 @@ typedef struct xprof_elf {
 int xprof_elf_section(const unsigned char *buf, size_t len, const char *name, uint64_t *off,
                       uint64_t *size);
 
+/* Calls each(ctx, name) with the name of every section of the ELF file in
+ * buf, in the file's order, until one returns other than 0; returns that,
+ * 0 after the last, -1 when buf is not a 64-bit little-endian ELF file
+ * with a section table. */
+int xprof_elf_section_names(const unsigned char *buf, size_t len,
+                            int (*each)(void *ctx, const char *name), void *ctx);
+
 /* Read an ELF file (0, or -1 with err naming the file and the problem). */
 int xprof_elf_read(const char *path, xprof_elf **out, xprof_error *err);
 int xprof_elf_parse(const char *path, const unsigned char *buf, size_t len, xprof_elf **out,

@@ -10,7 +10,8 @@
 #include "xprof_plan.h"
 
 /* The order of sections `text` (one object) with the sizes "name=size,..."
- * as one line, names separated by spaces. */
+ * as one line, names separated by spaces.  Each function with a size has
+ * a section of its own (.text.NAME), as -ffunction-sections gives. */
 static char *order_of(const char *text, const char *sizes) {
   xprof_order *o = xprof_order_new();
   xprof_error err;
@@ -23,6 +24,9 @@ static char *order_of(const char *text, const char *sizes) {
     char *eq = strchr(s, '=');
     *eq = 0;
     xprof_order_size(o, s, strtoull(eq + 1, NULL, 10));
+    char section[64];
+    snprintf(section, sizeof section, ".text.%s", s);
+    xprof_order_section(o, section);
   }
   free(copy);
   const char **names;
@@ -87,6 +91,9 @@ static void records(void) {
   xprof_order_size(o, "main", 50);
   xprof_order_size(o, "tmpl", 50);
   xprof_order_size(o, "leaf", 50);
+  xprof_order_section(o, ".text.startup.main");
+  xprof_order_section(o, ".text.hot.tmpl");
+  xprof_order_section(o, ".text.leaf");
   const char **names;
   uint32_t n;
   CHECK(xprof_order_compute(o, &names, &n) == 0);
@@ -96,6 +103,36 @@ static void records(void) {
     CHECK_STR(names[0], "tmpl");
     CHECK_STR(names[1], "leaf");
     CHECK_STR(names[2], "main");
+  }
+  xprof_free(names);
+  xprof_order_free(o);
+}
+
+/* Only functions in a section of their own are ordered (the plugins give
+ * one to functions with hot code): a function in a shared .text, or only
+ * in .text.unlikely.NAME (a split function's cold part), or in a section
+ * whose name merely begins like its own, is not. */
+static void placeable(void) {
+  const char *text = "XPCALLS 1\nF 1 900 main\nC 100 hot\nC 1 warm\nC 1 split\n"
+                     "F 100 90000 hot\nF 1 10 warm\nF 1 20 split\nF 1 10 other\n";
+  xprof_order *o = xprof_order_new();
+  xprof_error err;
+  CHECK(xprof_order_add(o, text, strlen(text), "t.o", &err) == 0);
+  const char *fns[] = {"main", "hot", "warm", "split", "other"};
+  for (size_t i = 0; i < sizeof fns / sizeof *fns; i++)
+    xprof_order_size(o, fns[i], 40);
+  const char *sections[] = {".text", ".text.startup.main", ".text.hot.hot", ".text.unlikely",
+                            ".text.unlikely.split", ".text.exit.warm", ".text.", ".text.hot.",
+                            ".text.hot.other.cold"};
+  for (size_t i = 0; i < sizeof sections / sizeof *sections; i++)
+    CHECK(xprof_order_section(o, sections[i]) == 0);
+  const char **names;
+  uint32_t n;
+  CHECK(xprof_order_compute(o, &names, &n) == 0);
+  CHECK_U64(n, 2);
+  if (n == 2) {
+    CHECK_STR(names[0], "main");
+    CHECK_STR(names[1], "hot");
   }
   xprof_free(names);
   xprof_order_free(o);
@@ -148,18 +185,19 @@ static void linkers(void) {
   f = open_memstream(&out, &len);
   CHECK(xprof_order_write(names, 2, XPROF_LINKER_GOLD, f) == 0);
   fclose(f);
-  CHECK_STR(out, ".text.hot.main\n.text.main\n.text.startup.main\n"
-                 ".text.hot.hot\n.text.hot\n.text.startup.hot\n");
+  CHECK_STR(out, ".text.hot.main\n.text.startup.main\n.text.main\n"
+                 ".text.hot.hot\n.text.startup.hot\n.text.hot\n");
   free(out);
   f = open_memstream(&out, &len);
   CHECK(xprof_order_write(names, 2, XPROF_LINKER_BFD, f) == 0);
   fclose(f);
-  CHECK_HAS(out, "  .text.xprof :\n  {\n    *(.text.hot.main .text.main .text.startup.main)\n"
-                 "    *(.text.hot.hot .text.hot .text.startup.hot)\n  }\n}\nINSERT BEFORE .text;\n");
+  CHECK_HAS(out, "  .text.xprof :\n  {\n    *(.text.hot.main .text.startup.main .text.main)\n"
+                 "    *(.text.hot.hot .text.startup.hot .text.hot)\n  }\n}\nINSERT BEFORE .text;\n");
   free(out);
 }
 
 UNIT_TABLE(order_tests) = {
     {"order/chains", chains},       {"order/limits", limits},   {"order/records", records},
     {"order/damaged", damaged},     {"order/recording", recording},
+    {"order/placeable", placeable},
     {"order/linkers", linkers},     UNIT_END};
