@@ -53,12 +53,6 @@ cache_sim() {
 }
 text_bytes() { size -A "$1" | awk '$1 ~ /^\.text/ {s += $2} END {print s}'; }
 llvm_profdata() { echo "$(dirname "$(readlink -f "$(command -v clang)")")/llvm-profdata"; }
-bolt=${BOLT:-llvm-bolt-16}
-merge_fdata=${MERGE_FDATA:-/usr/lib/llvm-16/bin/merge-fdata}
-# llvm-bolt-16 looks for its instrumentation runtime under the lib
-# directory beside its bin (/usr/lib here), not LLVM 16's own.
-bolt_rt=${BOLT_RT_LIB:-llvm-16/lib/libbolt_rt_instr.a}
-
 # native_pgo PROG CC DIR FLAGS: the compiler's own PGO build in DIR,
 # generated, trained and used, FLAGS at every step.
 native_pgo() {
@@ -80,23 +74,12 @@ native_pgo() {
 }
 
 # bolt_build PROG CC DIR FLAGS: native PGO for BOLT, then BOLT trained on
-# the same input (each process writes its own data; merged).
+# the same input.
 bolt_build() {
-  local prog=$1 cc=$2 d=$3 flags="$4 -Wl,--emit-relocs" b
+  local prog=$1 cc=$2 d=$3 flags="$4 -Wl,--emit-relocs"
   [ "$cc" = gcc ] && flags="$flags -fno-reorder-blocks-and-partition"
   native_pgo "$prog" "$cc" "$d" "$flags"
-  b=$d/$(binary "$prog")
-  rm -f "$d"/bolt.fdata*
-  "$bolt" "$b" -instrument -instrumentation-file="$d/bolt.fdata" \
-    -instrumentation-file-append-pid -runtime-instrumentation-lib="$bolt_rt" -o "$b.inst" \
-    > "$d/bolt-instrument.log" 2>&1
-  mv "$b" "$b.orig"
-  cp "$b.inst" "$b"
-  "run_$prog" "$d" train > /dev/null
-  "$merge_fdata" "$d"/bolt.fdata.* > "$d/bolt.fdata" 2> /dev/null
-  "$bolt" "$b.orig" -o "$b" -data="$d/bolt.fdata" -reorder-blocks=ext-tsp \
-    -reorder-functions=hfsort+ -split-functions -split-all-cold -split-eh -dyno-stats \
-    > "$d/bolt-apply.log" 2>&1
+  bolt_optimize "$d/$(binary "$prog")" "$d" "run_$prog" "$d" train
 }
 
 for prog in $progs; do

@@ -138,3 +138,27 @@ verify_tree() {
   find "$1" -name '*.xpcfg' ! -name 'conftest*' -print0 |
     xargs -0 xprof_verify "$2" 2>"$1/verify.err" | tee "$1/verify.log" | tail -1
 }
+
+# bolt_optimize BIN DIR TRAIN...: BIN (linked with --emit-relocs) rewritten
+# in place by llvm-bolt-16 as CPython's --enable-bolt runs it: instrumented,
+# the command TRAIN run with it (each process writes its own data into
+# DIR; merged), then ext-TSP blocks, hfsort+ functions and split
+# functions.  The original stays as BIN.orig; logs in DIR.
+bolt_optimize() {
+  local b=$1 d=$2 bolt=${BOLT:-llvm-bolt-16} merge=${MERGE_FDATA:-/usr/lib/llvm-16/bin/merge-fdata}
+  # llvm-bolt-16 looks for its instrumentation runtime under the lib
+  # directory beside its bin (/usr/lib here), not LLVM 16's own.
+  local rt=${BOLT_RT_LIB:-llvm-16/lib/libbolt_rt_instr.a}
+  shift 2
+  rm -f "$d"/bolt.fdata*
+  "$bolt" "$b" -instrument -instrumentation-file="$d/bolt.fdata" \
+    -instrumentation-file-append-pid -runtime-instrumentation-lib="$rt" -o "$b.inst" \
+    > "$d/bolt-instrument.log" 2>&1
+  mv "$b" "$b.orig"
+  cp "$b.inst" "$b"
+  "$@" > /dev/null || true
+  "$merge" "$d"/bolt.fdata.* > "$d/bolt.fdata" 2> /dev/null
+  "$bolt" "$b.orig" -o "$b" -data="$d/bolt.fdata" -reorder-blocks=ext-tsp \
+    -reorder-functions=hfsort+ -split-functions -split-all-cold -split-eh -dyno-stats \
+    > "$d/bolt-apply.log" 2>&1
+}

@@ -20,9 +20,42 @@
 
 static void note(const char *what) { fprintf(stderr, "%s: note: -xprofile_order: %s\n", me, what); }
 
+/* Whether one word for the linker gives a script, an order or a
+ * relocatable link of the user's: -T SCRIPT, -TSCRIPT (not the address
+ * options -Ttext=, -Tdata=, -Tbss=, -T*-segment=), --script, -dT,
+ * --default-script, the ordering files, -r, --relocatable. */
+static int own_linker_word(const char *w) {
+  static const char *const exact[] = {"-T", "-r", "--relocatable", "--script", "-dT",
+                                      "--default-script"};
+  static const char *const addresses[] = {"-Ttext", "-Tdata", "-Tbss", "-Trodata-segment",
+                                          "-Tldata-segment"};
+  for (size_t i = 0; i < sizeof exact / sizeof *exact; i++)
+    if (strcmp(w, exact[i]) == 0)
+      return 1;
+  if (strncmp(w, "--script=", 9) == 0 || strncmp(w, "--default-script=", 17) == 0 ||
+      strstr(w, "ordering-file"))
+    return 1;
+  if (strncmp(w, "-T", 2) != 0)
+    return 0;
+  for (size_t i = 0; i < sizeof addresses / sizeof *addresses; i++)
+    if (strncmp(w, addresses[i], strlen(addresses[i])) == 0)
+      return 0;
+  return 1;
+}
+
+/* Whether -Wl,A,B,... passes such a word. */
+static int own_wl(const char *a) {
+  char *copy = strdup(a + 4), *save = NULL;
+  int own = !copy;
+  for (char *w = copy ? strtok_r(copy, ",", &save) : NULL; w && !own; w = strtok_r(NULL, ",", &save))
+    own = own_linker_word(w);
+  free(copy);
+  return own;
+}
+
 /* The linker the command chooses (-fuse-ld=), and whether the user gave
  * an order or script of their own, or a relocatable link (1: then the
- * user's stands). */
+ * user's stands).  -Wl,-rpath and the like are not. */
 static int user_linker(const struct command *c, xprof_linker *l) {
   *l = XPROF_LINKER_BFD;
   int own = 0;
@@ -34,12 +67,12 @@ static int user_linker(const struct command *c, xprof_linker *l) {
            : strncmp(ld, "lld", 3) == 0 || strstr(ld, "ld.lld") ? XPROF_LINKER_LLD
                                                                 : XPROF_LINKER_BFD;
     }
-    int linker_arg = strncmp(a, "-Wl,", 4) == 0 || (k > 0 && strcmp(c->user[k - 1], "-Xlinker") == 0);
-    if (strcmp(a, "-T") == 0 || (strncmp(a, "-T", 2) == 0 && !linker_arg) || strcmp(a, "-r") == 0 ||
-        (linker_arg && (strstr(a, "ordering-file") || strstr(a, "--script") ||
-                        strstr(a, ",-T") || strcmp(a, "-T") == 0 || strstr(a, ",-r") ||
-                        strcmp(a, "-r") == 0)))
-      own = 1;
+    if (strncmp(a, "-Wl,", 4) == 0)
+      own |= own_wl(a);
+    else if (k > 0 && strcmp(c->user[k - 1], "-Xlinker") == 0)
+      own |= own_linker_word(a);
+    else
+      own |= strcmp(a, "-r") == 0 || (strncmp(a, "-T", 2) == 0 && own_linker_word(a));
   }
   return own;
 }
