@@ -28,9 +28,10 @@
 # build (./configure without --enable-optimizations), the native PGO
 # build, xprof's use build compiled with -xprofile_order and its python
 # linked without and with it (the second relinked from the same objects),
-# and with --bolt the native PGO build linked with --emit-relocs (GCC:
-# -fno-reorder-blocks-and-partition, which BOLT cannot take) rewritten by
-# llvm-bolt-16 trained on the Makefile's PGO task (lib.sh, bolt_optimize);
+# and with --bolt the native PGO build as CPython 3.12's --enable-bolt
+# makes it (--emit-relocs, no PIE; GCC: -fno-reorder-blocks-and-partition,
+# which BOLT cannot take) rewritten by llvm-bolt-16 trained on the
+# Makefile's PGO task (lib.sh, bolt_optimize);
 # all in the same rounds, each against the native build, with .text and
 # file sizes.
 # --tests also runs CPython's test suite on both use builds (about 13
@@ -98,9 +99,15 @@ build() {
     # the Makefile's merge and -fprofile-instr-use read IR profiles too
     native-ir) make_args=(PGO_PROF_GEN_FLAG=-fprofile-generate) ;;
     plain) conf=() ;;
+    # As CPython 3.12's --enable-bolt configures it: relocations kept for
+    # BOLT, and no PIE ("required to get good performance from bolt").
     bolt)
-      conf+=(LDFLAGS=-Wl,--emit-relocs)
-      [ "$cc" = gcc ] && conf+=(CFLAGS=-fno-reorder-blocks-and-partition) ;;
+      conf+=("LDFLAGS=-Wl,--emit-relocs -no-pie")
+      if [ "$cc" = gcc ]; then
+        conf+=("CFLAGS=-fno-pie -fno-reorder-blocks-and-partition")
+      else
+        conf+=(CFLAGS=-fno-pie)
+      fi ;;
   esac
   (cd "$dir" && ./configure -q "${conf[@]}" CC="$driver" > build.log 2>&1 &&
      make -j"$(nproc)" "${make_args[@]}" >> build.log 2>&1) || return 1

@@ -465,13 +465,16 @@ static void record_calls(use_ctx *u, const solved *s) {
  * the others share .text and its hot and unlikely kin, as in a use build
  * without the order (gcc-plugin/use.cc, own_section_start, says why).  A
  * function with a section already (the user's, or a comdat group's own)
- * keeps it. */
+ * keeps it, and none is given one when the driver passed
+ * -ffunction-sections (for -fsplit-machine-functions, which leaves alone
+ * functions with sections of their own). */
 static void own_section(use_ctx *u, const solved *s) {
   uint64_t max = 0;
   for (uint32_t b = 0; b < s->g.g.n_nodes; b++)
     max = s->r.node_count[b] > max ? s->r.node_count[b] : max;
   const char *section = LLVMGetSection(s->fn);
-  if (xl_hot_count(u->hotness, max) != 1 || (section && *section) || LLVMGetComdat(s->fn))
+  if (u->o->function_sections || xl_hot_count(u->hotness, max) != 1 || (section && *section) ||
+      LLVMGetComdat(s->fn))
     return;
   char *name = xprof_format(".text.hot.%s", xl_function_name(s->fn));
   if (name)

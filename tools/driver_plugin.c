@@ -202,6 +202,14 @@ int add_plugin(struct args *a, struct command *c) {
     int on = c->partition[2] == 'r';
     if (!on || split_keeps_landing_pads(c))
       push(a, on ? "-fsplit-machine-functions" : "-fno-split-machine-functions");
+    /* LLVM's splitter leaves alone a function with a section of its own,
+     * which the plugin gives hot functions for -xprofile_order: the
+     * compiler's -ffunction-sections gives every function one instead,
+     * and the split parts theirs (.text.split.NAME). */
+    if (on && c->o.order) {
+      push(a, "-ffunction-sections");
+      c->o.function_sections = 1;
+    }
   }
   if (c->o.mode == XPROF_MODE_NONE && c->partition)
     push(a, c->partition); /* as the user gave it: no xprof, no change */

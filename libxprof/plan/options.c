@@ -84,6 +84,9 @@ const xprof_option_info xprof_option_table[] = {
     {"order", B | F, NULL,
      "use: record each function's calls for the link's order of functions "
      "(-xprofile_order)", K_FLAG, OFF(order), 0, 0},
+    {"function-sections", L | F, NULL,
+     "use, with order: every function is in a section of its own already "
+     "(-ffunction-sections), none is given one", K_FLAG, OFF(function_sections), 0, 0},
     {"partial-training", L | F, NULL,
      "use: functions that never ran are optimized as without a profile (GCC: "
      "-fprofile-partial-training)", K_FLAG, OFF(partial_training), 0, 0},

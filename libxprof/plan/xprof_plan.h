@@ -96,6 +96,7 @@ typedef struct xprof_options {
   const char *coverage_dir;       /* tcov-dir=DIR: the coverage table goes there */
   int partial_training;           /* use: never-run functions keep their estimate */
   int order;                      /* use: record calls for the link's order (order.c) */
+  int function_sections;          /* use, order: every function has its own section (LLVM) */
   int reorder_functions;          /* first-run words (collect), first-run order (use) */
   int specialize;                 /* use: divisions and lengths to their values */
   const char *output;             /* the compiler's -o, when the plugin cannot know it */
