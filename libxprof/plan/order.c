@@ -293,7 +293,8 @@ static void unique_functions(xprof_order *o) {
     uint32_t k = fn_index(o, o->sizes[i].name);
     if (k != UINT32_MAX && o->sizes[i].size > o->fns[k].size)
       o->fns[k].size = o->sizes[i].size;
-  }  for (uint32_t i = 0; i < o->n_own; i++) {
+  }
+  for (uint32_t i = 0; i < o->n_own; i++) {
     uint32_t k = fn_index(o, o->own[i]);
     if (k != UINT32_MAX)
       o->fns[k].placeable = 1;
@@ -432,7 +433,6 @@ int xprof_order_compute(xprof_order *o, const char ***names, uint32_t *n_names) 
   *n_names = m;
   return 0;
 }
-
 
 int xprof_order_write(const char *const *names, uint32_t n, xprof_linker linker, FILE *f) {
   if (linker == XPROF_LINKER_BFD)
