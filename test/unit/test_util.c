@@ -1,7 +1,8 @@
-/* test_util.c - xprof_sort (stable, any size, the work space in use) and
- * xprof_format. */
+/* test_util.c - xprof_sort (stable, any size, the work space in use),
+ * xprof_format, xprof_map and the ELF section walk. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "unit.h"
@@ -104,9 +105,54 @@ static void use_profile_name(void) {
   rmdir(dir);
 }
 
+/* xprof_map: a whole file mapped, a clear error for what cannot be; the
+ * sections of an ELF file by name (this test program itself). */
+struct seen {
+  int text, symtab, n;
+};
+
+static int see_section(void *ctx, const char *name) {
+  struct seen *s = ctx;
+  s->text |= strcmp(name, ".text") == 0;
+  s->symtab |= strcmp(name, ".symtab") == 0;
+  return ++s->n == 1000 ? 7 : 0;
+}
+
+static int stop_at_text(void *ctx, const char *name) {
+  (void)ctx;
+  return strcmp(name, ".text") == 0;
+}
+
+static void map_sections(void) {
+  const unsigned char *buf;
+  size_t len;
+  xprof_error err;
+  char self[4096];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  CHECK(n > 0);
+  self[n > 0 ? n : 0] = 0;
+  CHECK(xprof_map(self, &buf, &len, &err) == 0);
+  CHECK(len > 4 && memcmp(buf, "\177ELF", 4) == 0);
+  struct seen s = {0, 0, 0};
+  CHECK(xprof_elf_section_names(buf, len, see_section, &s) == 0);
+  CHECK(s.text && s.symtab && s.n > 10);
+  CHECK(xprof_elf_section_names(buf, len, stop_at_text, NULL) == 1);
+  uint64_t off = 0, size = 0;
+  CHECK(xprof_elf_section(buf, len, ".text", &off, &size) == 0 && size > 0 && off + size <= len);
+  CHECK(xprof_elf_section(buf, len, ".no.such.section", &off, &size) == -1);
+  CHECK(xprof_elf_section_names(buf, 16, see_section, &s) == -1); /* cut short */
+  xprof_unmap(buf, len);
+  CHECK(xprof_map("/", &buf, &len, &err) == -1);
+  CHECK_STR(err.msg, "/: is a directory");
+  CHECK(xprof_map("/no/such/file", &buf, &len, &err) == -1);
+  CHECK_HAS(err.msg, "/no/such/file: cannot open: ");
+  CHECK(buf == NULL && len == 0);
+}
+
 UNIT_TABLE(util_tests) = {
     {"util/sort_sizes", sort_sizes},
     {"util/use_profile_name", use_profile_name},
     {"util/sort_reverse", sort_reverse},
     {"util/format", format},
+    {"util/map_sections", map_sections},
     UNIT_END};
