@@ -29,9 +29,9 @@
 # build, xprof's use build compiled with -xprofile_order and its python
 # linked without and with it (the second relinked from the same objects),
 # and with --bolt the native PGO build as CPython 3.12's --enable-bolt
-# makes it (--emit-relocs, no PIE; GCC: -fno-reorder-blocks-and-partition,
-# which BOLT cannot take) rewritten by llvm-bolt-16 trained on the
-# Makefile's PGO task (lib.sh, bolt_optimize);
+# makes it (--emit-relocs; GCC: -fno-reorder-blocks-and-partition, which
+# BOLT cannot take; but PIE, as every other row) rewritten by llvm-bolt-16
+# trained on the Makefile's PGO task (lib.sh, bolt_optimize);
 # all in the same rounds, each against the native build, with .text and
 # file sizes.
 # --tests also runs CPython's test suite on both use builds (about 13
@@ -99,18 +99,12 @@ build() {
     # the Makefile's merge and -fprofile-instr-use read IR profiles too
     native-ir) make_args=(PGO_PROF_GEN_FLAG=-fprofile-generate) ;;
     plain) conf=() ;;
-    # As CPython 3.12's --enable-bolt configures it: relocations kept for
-    # BOLT, and no PIE ("required to get good performance from bolt"):
-    # -no-pie for python's link alone (in LDFLAGS it would make the
-    # extension modules' links executables').
+    # As CPython 3.12's --enable-bolt configures it, but for its -fno-pie
+    # and -no-pie: every build here is PIE, as Debian's compilers make
+    # them, so that the rows differ in layout alone.
     bolt)
       conf+=(LDFLAGS=-Wl,--emit-relocs)
-      make_args=(LINKFORSHARED="-Xlinker -export-dynamic -no-pie")
-      if [ "$cc" = gcc ]; then
-        conf+=("CFLAGS=-fno-pie -fno-reorder-blocks-and-partition")
-      else
-        conf+=(CFLAGS=-fno-pie)
-      fi ;;
+      [ "$cc" = gcc ] && conf+=(CFLAGS=-fno-reorder-blocks-and-partition) ;;
   esac
   (cd "$dir" && ./configure -q "${conf[@]}" CC="$driver" > build.log 2>&1 &&
      make -j"$(nproc)" "${make_args[@]}" >> build.log 2>&1) || return 1
