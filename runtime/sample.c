@@ -198,6 +198,18 @@ static region *new_region(const struct dl_phdr_info *info, const ElfW(Phdr) *ph,
   return g;
 }
 
+static int scan_cb(struct dl_phdr_info *info, size_t size, void *data);
+
+/* Whether a text segment is that of this runtime's own shared library
+ * (xprof_collect preloads it): its time is the measurement's, not the
+ * program's, and its debugging lines would put the runtime's functions
+ * into the program's line profile.  A runtime linked into the program
+ * shares the program's segment and is sampled with it. */
+static int own_library(const struct dl_phdr_info *info, const ElfW(Phdr) *ph) {
+  uintptr_t self = (uintptr_t)&scan_cb, start = info->dlpi_addr + ph->p_vaddr;
+  return info->dlpi_name && info->dlpi_name[0] && self >= start && self - start < ph->p_memsz;
+}
+
 static int scan_cb(struct dl_phdr_info *info, size_t size, void *data) {
   (void)size;
   (void)data;
@@ -210,7 +222,7 @@ static int scan_cb(struct dl_phdr_info *info, size_t size, void *data) {
   }
   for (int i = 0; i < info->dlpi_phnum; i++) {
     const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-    if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X) || !ph->p_memsz)
+    if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X) || !ph->p_memsz || own_library(info, ph))
       continue;
     region *g = find_region(info->dlpi_addr + ph->p_vaddr, ph->p_memsz, path);
     if (!g)
