@@ -134,7 +134,9 @@ failed_modules() {
   echo "${m:-none}"
 }
 
-text_size() { size -A "$1" | awk '$1 == ".text" {print $2}'; }
+# text_size FILE: its code, every .text section (-xprofile_order adds
+# .text.xprof).
+text_size() { size -A "$1" | awk '$1 ~ /^\.text/ {s += $2} END {print s}'; }
 
 # suite DIR: the tests CPython's suite fails on that build (those that
 # need a display, network or the build's compiler on PATH fail on both).
