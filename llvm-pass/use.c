@@ -362,11 +362,17 @@ static int solve(use_ctx *u, LLVMValueRef fn, const char *name, const xprof_proc
  * (never run, or nearly) unless the source says hot.  Counts from time
  * samples make nothing cold: a function with a sample or two ran for a
  * tick, perhaps a million times (LLVM's sample loader marks none). */
-static void mark_hot_or_cold(use_ctx *u, const solved *s) {
-  const uint64_t *node = s->r.node_count;
+/* The count of the function's busiest block. */
+static uint64_t busiest(const solved *s) {
   uint64_t max = 0;
   for (uint32_t b = 0; b < s->g.g.n_nodes; b++)
-    max = node[b] > max ? node[b] : max;
+    max = s->r.node_count[b] > max ? s->r.node_count[b] : max;
+  return max;
+}
+
+static void mark_hot_or_cold(use_ctx *u, const solved *s) {
+  const uint64_t *node = s->r.node_count;
+  uint64_t max = busiest(s);
   int hotness = node[XPROF_ENTRY] == 0 ? -1 : xl_hotness(u->hotness, node[XPROF_ENTRY], max);
   if (s->sampled && hotness < 0)
     hotness = 0;
@@ -469,11 +475,8 @@ static void record_calls(use_ctx *u, const solved *s) {
  * -ffunction-sections (for -fsplit-machine-functions, which leaves alone
  * functions with sections of their own). */
 static void own_section(use_ctx *u, const solved *s) {
-  uint64_t max = 0;
-  for (uint32_t b = 0; b < s->g.g.n_nodes; b++)
-    max = s->r.node_count[b] > max ? s->r.node_count[b] : max;
   const char *section = LLVMGetSection(s->fn);
-  if (u->o->function_sections || xl_hot_count(u->hotness, max) != 1 || (section && *section) ||
+  if (u->o->function_sections || xl_hot_count(u->hotness, busiest(s)) != 1 || (section && *section) ||
       LLVMGetComdat(s->fn))
     return;
   char *name = xprof_format(".text.hot.%s", xl_function_name(s->fn));
