@@ -39,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "profile_deps.h"
@@ -342,36 +343,57 @@ static void c_string(char **text, const char *s) {
   xprof_free(q);
 }
 
+/* The preprocessed output the compiler wrote to `output` ("-" or NULL:
+ * standard output, when that is a file this process can open again, as
+ * under distcc), malloc'd with *len; NULL when it cannot be read (a
+ * pipe). */
+static char *preprocessed(const char *output, size_t *len) {
+  struct stat st;
+  int to_stdout = !output || strcmp(output, "-") == 0;
+  if (to_stdout && (fstat(1, &st) != 0 || !S_ISREG(st.st_mode)))
+    return NULL;
+  unsigned char *text;
+  xprof_error err;
+  if (xprof_slurp(to_stdout ? "/proc/self/fd/1" : output, &text, len, &err) < 0)
+    return NULL;
+  return (char *)text;
+}
+
 /* distcc, icecc: the compilation runs on a machine that may not have the
  * profile, and writes a temporary object file there.  The object's path
- * and, in use mode, its data travel in the source: a top-level asm
- * statement of comment lines, which the plugins take out before anything
- * is emitted (xprof_ship_object, xprof_use_ship). */
-static char *shipped_lines(const struct cache_use *use, const char *obj) {
+ * and, in use mode, its data and the lines of the functions its source
+ * may define (read from the preprocessed output, else all of them)
+ * travel in the source: a top-level asm statement of comment lines,
+ * which the plugins take out before anything is emitted
+ * (xprof_ship_object, xprof_use_ship_for). */
+static char *shipped_lines(const struct cache_use *use, const char *obj, const char *output) {
   char *text = NULL, *line = xprof_ship_object(obj);
   marker(&text, "%s%s", "\n__asm__(\"", "");
   if (line)
     c_string(&text, line);
   xprof_free(line);
   if (use) {
-    const xprof_objfile *o = NULL;
-    int any = 0;
-    xprof_profile *p = xprof_use_lookup(use->names, (unsigned)use->n_names, use->pathmap,
-                                        (unsigned)use->n_map, obj, &o, &any, ignore, NULL);
-    char *data = o && p->summary ? xprof_use_ship(o, p->summary) : NULL;
+    size_t n = 0;
+    char *source = preprocessed(output, &n);
+    char *data = xprof_use_ship_for(use->names, (unsigned)use->n_names, use->pathmap,
+                                    (unsigned)use->n_map, obj, source, n);
+    xprof_free(source);
     if (data) {
       marker(&text, "%s%s", "\\n", "");
       c_string(&text, data);
     }
     xprof_free(data);
-    xprof_profile_free(p);
   }
   marker(&text, "%s%s", "\");\n", "");
   return text;
 }
 
+int preprocessing_for_tool(const char *source) {
+  return source && parent_tool() != PARENT_OTHER;
+}
+
 char *preprocess_lines(const struct cache_use *use, const struct cache_use *paths,
-                       const char *source, const char *no_direct) {
+                       const char *source, const char *no_direct, const char *output) {
   struct cmdline parent;
   enum parent_tool tool = source ? parent_args(&parent) : PARENT_OTHER;
   if (tool == PARENT_OTHER)
@@ -380,7 +402,8 @@ char *preprocess_lines(const struct cache_use *use, const struct cache_use *path
   cmdline_free(&parent);
   if (!obj)
     return NULL;
-  char *text = tool == PARENT_CCACHE ? cache_lines(use, obj, no_direct) : shipped_lines(use, obj);
+  char *text = tool == PARENT_CCACHE ? cache_lines(use, obj, no_direct)
+                                     : shipped_lines(use, obj, output);
   xprof_free(obj);
   return text;
 }

@@ -27,17 +27,23 @@ int under_ccache(void);
  * session). */
 void note_uncached_spelling(const char *me);
 
+/* Is this preprocessing of `source` (NULL: none) for a tool that runs
+ * the driver, ccache or a distributed compiler?  Then the compiler runs
+ * first and preprocess_lines' text is appended to its output. */
+int preprocessing_for_tool(const char *source);
 /* What this compilation of `source` appends to its preprocessed output
- * for the tool that runs the driver (malloc'd), or NULL when that is no
- * such tool.  Under ccache, lines that make ccache's key cover what the
- * compilation depends on beyond the source: for a use build (`use`) the
- * profile data it reads, for a collect build (NULL) the object's path;
- * `no_direct` is the header that turns ccache's direct mode off (NULL
- * when it was not found).  Under distcc or icecc, the object's path and
- * its profile data, shipped to the machine that compiles.  `paths` has
- * the prefix maps of the object's path (in both modes). */
+ * `output` ("-" or NULL: standard output) for the tool that runs the
+ * driver (malloc'd), or NULL when that is no such tool.  Under ccache,
+ * lines that make ccache's key cover what the compilation depends on
+ * beyond the source: for a use build (`use`) the profile data it reads,
+ * for a collect build (NULL) the object's path; `no_direct` is the header
+ * that turns ccache's direct mode off (NULL when it was not found).
+ * Under distcc or icecc, the object's path and its profile data and
+ * lines, shipped to the machine that compiles (the output, already
+ * written, says which lines).  `paths` has the prefix maps of the
+ * object's path (in both modes). */
 char *preprocess_lines(const struct cache_use *use, const struct cache_use *paths,
-                       const char *source, const char *no_direct);
+                       const char *source, const char *no_direct, const char *output);
 
 /* Add to the dependency file `depfile` that the compiler wrote (-MD) the
  * profile files that `use` reads (when not NULL), so that make rebuilds

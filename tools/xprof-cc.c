@@ -230,17 +230,21 @@ static char *dependency_file(const struct command *c) {
   return dep;
 }
 
-/* Run the compiler, then append `lines` to the preprocessed output it
- * wrote (profile_deps.c); returns the driver's exit status. */
-static int preprocess_for_tool(struct args *a, const char *output, const char *lines) {
+/* Run the compiler, then append what preprocess_lines gives (with
+ * `header`, see there) to the preprocessed output it wrote; returns the
+ * driver's exit status. */
+static int preprocess_for_tool(struct args *a, const struct command *c, const struct cache_use *use,
+                               const struct cache_use *u, const char *header) {
   int rc = run_compiler(a);
   if (rc != 0)
     return rc;
-  int to_stdout = !output || strcmp(output, "-") == 0;
-  FILE *f = to_stdout ? stdout : fopen(output, "a");
-  if (!f || fputs(lines, f) < 0 || (to_stdout ? fflush(f) : fclose(f)) != 0)
-    return die("cannot write the preprocessed output %s", to_stdout ? "(stdout)" : output);
-  return 0;
+  char *lines = preprocess_lines(use, u, c->source, header, c->output);
+  int to_stdout = !c->output || strcmp(c->output, "-") == 0;
+  FILE *f = !lines ? NULL : to_stdout ? stdout : fopen(c->output, "a");
+  if (lines && (!f || fputs(lines, f) < 0 || (to_stdout ? fflush(f) : fclose(f)) != 0))
+    rc = die("cannot write the preprocessed output %s", to_stdout ? "(stdout)" : c->output);
+  xprof_free(lines);
+  return rc;
 }
 
 /* The header that turns ccache's direct mode off (profile_deps.c). */
@@ -265,11 +269,8 @@ static int compile_one(struct args *a, const struct command *c, const struct cac
    * driver: other compilations look no further. */
   int cache = (c->preprocess || c->make_deps) && under_ccache();
   char *header = cache ? ccache_header() : NULL;
-  if (c->preprocess) {
-    char *lines = preprocess_lines(use, u, c->source, header);
-    if (lines)
-      return preprocess_for_tool(a, c->output, lines);
-  }
+  if (c->preprocess && preprocessing_for_tool(c->source))
+    return preprocess_for_tool(a, c, use, u, header);
   if (!c->make_deps || c->preprocess || (!use && !cache))
     return exec_compiler(a);
   int rc = run_compiler(a);

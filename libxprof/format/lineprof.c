@@ -264,6 +264,17 @@ int xprof_lineprof_finish(xprof_lineprof *lp) {
   return 0;
 }
 
+void xprof_lineprof_keep(xprof_lineprof *lp, const unsigned char *keep) {
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < lp->n_funcs; i++) {
+    if (keep[i])
+      lp->funcs[k++] = lp->funcs[i];
+    else
+      func_free(&lp->funcs[i]);
+  }
+  lp->n_funcs = k;
+}
+
 void xprof_lineprof_free(xprof_lineprof *lp) {
   if (!lp)
     return;

@@ -648,6 +648,10 @@ int xprof_lineprof_note(xprof_lineprof *lp, char *msg);
  * the busier is kept, with a note).  0, or -1 when out of memory. */
 int xprof_lineprof_finish(xprof_lineprof *lp);
 void xprof_lineprof_free(xprof_lineprof *lp);
+/* Keep the functions i of lp whose keep[i] is set, in their order (the
+ * others go). */
+void xprof_lineprof_keep(xprof_lineprof *lp, const unsigned char *keep);
+
 /* The summary of a line profile's counts (each line's count in each
  * inline context a counter; runs unknown), for a use build whose profile
  * holds no counts of its own. */

@@ -36,22 +36,47 @@ static xprof_missing explain_missing(const xprof_use *u, int sampled) {
   return why;
 }
 
+/* Take lp (NULL: none) as u's line profile.  A function the training
+ * build inlined everywhere is out of line here before (LLVM) or after
+ * (GCC) this compiler's early inlining: it gets an entry of its own.
+ * (Adding every function's inlined runs to its own entry, for LLVM's pass
+ * before any inlining, measured no better on sqlite.)  The driver that
+ * ships lines to another machine did the same: doing it again adds
+ * nothing. */
+static void take_lines(xprof_use *u, xprof_lineprof *lp) {
+  u->lines_read = 1;
+  u->lines = lp;
+  if (lp && xprof_lineprof_fold_inlined(lp, 0) < 0) {
+    xprof_lineprof_free(lp);
+    u->lines = NULL;
+  }
+}
+
 /* The line profile, read the first time it is asked for; NULL: none. */
 static const xprof_lineprof *lines_of(xprof_use *u) {
-  if (!u->lines_read) {
-    u->lines_read = 1;
-    u->lines = xprof_use_lookup_lines(u->o->use_names.v, u->o->use_names.n, warn_lookup,
-                                      (void *)u->d);
-    /* A function the training build inlined everywhere is out of line
-     * here before (LLVM) or after (GCC) this compiler's early inlining.
-     * (Adding every function's inlined runs to its own entry, for LLVM's
-     * pass before any inlining, measured no better on sqlite.) */
-    if (u->lines && xprof_lineprof_fold_inlined(u->lines, 0) < 0) {
-      xprof_lineprof_free(u->lines);
-      u->lines = NULL;
-    }
-  }
+  if (!u->lines_read)
+    take_lines(u, xprof_use_lookup_lines(u->o->use_names.v, u->o->use_names.n, warn_lookup,
+                                         (void *)u->d));
   return u->lines;
+}
+
+/* xprof_use_open for data a driver shipped: the object file's, or only
+ * lines, as the driver found them (it decided as below). */
+static int open_shipped(xprof_use *u, const char *shipped, size_t n_shipped, int has_functions) {
+  xprof_error err;
+  xprof_lineprof *lp;
+  if (xprof_use_unship(shipped, n_shipped, &u->profile, &lp, &err) < 0) {
+    xprof_warn(u->d, XPROF_W_MISSING_PROFILE, "%s; compiling without profile data", err.msg);
+    return 0;
+  }
+  take_lines(u, lp);
+  if (u->profile->n_objfiles)
+    u->obj = &u->profile->objfiles[0];
+  return u->obj || (u->lines && has_functions);
+}
+
+int xprof_use_takes_lines(const xprof_lineprof *lp, int has_obj, xprof_missing why) {
+  return lp && (has_obj || lp->from_samples || why != XPROF_MISSING_FOREIGN);
 }
 
 int xprof_use_open(xprof_use *u, const xprof_options *o, const xprof_diag *d,
@@ -64,14 +89,8 @@ int xprof_use_open(xprof_use *u, const xprof_options *o, const xprof_diag *d,
   u->lines_obj.path = objpath;
   u->lines_obj.n_values_per_vp = o->values_per_site < 64 ? o->values_per_site : 64;
   int any_data = 1;
-  if (shipped) {
-    xprof_error err;
-    if (xprof_use_unship(shipped, n_shipped, &u->profile, &err) < 0)
-      xprof_warn(d, XPROF_W_MISSING_PROFILE, "%s; compiling without profile data", err.msg);
-    else
-      u->obj = &u->profile->objfiles[0];
-    return u->obj != NULL;
-  }
+  if (shipped)
+    return open_shipped(u, shipped, n_shipped, has_functions);
   u->profile = xprof_use_lookup(o->use_names.v, o->use_names.n, o->pathmap.v, o->pathmap.n,
                                 objpath, &u->obj, &any_data, warn_lookup, (void *)d);
   /* An object file without functions (only data) has no data to miss.
@@ -82,7 +101,7 @@ int xprof_use_open(xprof_use *u, const xprof_options *o, const xprof_diag *d,
   xprof_missing why = XPROF_MISSING_UNLINKED;
   if (!u->profile && any_data && has_functions)
     why = explain_missing(u, lp && lp->from_samples);
-  if (lp && (lp->from_samples || why != XPROF_MISSING_FOREIGN)) {
+  if (xprof_use_takes_lines(lp, 0, why)) {
     if (!xprof_use_whole_summary(o->use_names.v, o->use_names.n, &u->summary))
       xprof_lineprof_summary(u->lines, &u->summary);
     return 1;

@@ -622,6 +622,11 @@ xprof_missing xprof_use_explain_missing(const char *const *names, unsigned n_nam
  * (MOVED, FOREIGN), 0 when a note for verbose output only (UNLINKED). */
 int xprof_use_missing_text(xprof_missing why, const char *objpath,
                            const char *map, char *buf, size_t size);
+/* Does a use build take the line profile lp (NULL: none) for an object
+ * file, with data of its own (has_obj: for the functions that changed)
+ * or without (why: the reason there is none)?  Time samples know no
+ * object files; counts do, and another program's count nothing here. */
+int xprof_use_takes_lines(const xprof_lineprof *lp, int has_obj, xprof_missing why);
 
 /* ---- bytes into the object (section_asm.c) ---------------------------- */
 
@@ -697,15 +702,30 @@ void xprof_use_digest(const xprof_objfile *o, const xprof_summary *s, unsigned w
 
 /* A compilation on another machine (distcc) that cannot read the profile
  * gets its data shipped in its preprocessed source: one line, "# xprof
- * use data 2 ...", with the object file's data `o` and the summary `s`
- * (malloc'd; NULL when out of memory).  The drivers put it into a
- * top-level asm statement; the plugins find it in the module's asm
- * (xprof_use_find_shipped: the line and its length, or NULL), take it
- * out, and read it back (xprof_use_unship: a profile of that one object
- * file, its summary set; 0 or -1). */
-char *xprof_use_ship(const xprof_objfile *o, const xprof_summary *s);
+ * use data 4 ...", with the object file's data `o` (NULL: none), the
+ * summary `s` and the part of the line profile `lines` (NULL: none) that
+ * the source may define (malloc'd; NULL when out of memory).  The drivers
+ * put it into a top-level asm statement; the plugins find it in the
+ * module's asm (xprof_use_find_shipped: the line and its length, or
+ * NULL), take it out, and read it back (xprof_use_unship: a profile of
+ * that one object file, or of none, its summary set, and *lines the line
+ * profile, NULL when none was shipped; 0, or -1 with both NULL). */
+char *xprof_use_ship(const xprof_objfile *o, const xprof_summary *s, const xprof_lineprof *lines);
 const char *xprof_use_find_shipped(const char *text, size_t len, size_t *line_len);
-int xprof_use_unship(const char *line, size_t len, xprof_profile **out, xprof_error *err);
+int xprof_use_unship(const char *line, size_t len, xprof_profile **out, xprof_lineprof **lines,
+                     xprof_error *err);
+/* What a driver ships for the use build of object file objpath with
+ * profiles `names`, as xprof_use_open would find it on this machine: its
+ * data, and the line profile (only what the preprocessed source
+ * text[0..len) may define; all of it when text is NULL); NULL when there
+ * is neither (or out of memory). */
+char *xprof_use_ship_for(const char *const *names, unsigned n_names, const char *const *pathmap,
+                         unsigned n_pathmap, const char *objpath, const char *text, size_t len);
+/* What of line profile lp a compilation may use whose preprocessed source
+ * is text[0..len): the functions whose symbol names (a C++ name's source
+ * names) the text has as identifiers -- every function it defines, and
+ * some it does not.  0, or -1 when out of memory (lp unchanged). */
+int xprof_lines_for_source(xprof_lineprof *lp, const char *text, size_t len);
 /* The object file's path travels the same way, in collect builds too (the
  * remote compilation writes a temporary file): "# xprof object PATH"
  * (malloc'd), found again by xprof_find_shipped_object (the path,

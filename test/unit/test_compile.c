@@ -283,15 +283,17 @@ static void shipping(void) {
   xprof_compute_summary(p, &s);
   s.total_sum = 123456789; /* the whole profile's, not this object's */
   const xprof_objfile *o = xprof_find_objfile(p, "/b/main.o");
-  char *line = xprof_use_ship(o, &s);
+  char *line = xprof_use_ship(o, &s, NULL);
   CHECK(line != NULL);
   char *asm_text = xprof_format("nop\n# xprof object /b/main.o\n%s\n.p2align 4\n", line ? line : "");
   size_t n;
   const char *found = xprof_use_find_shipped(asm_text, strlen(asm_text), &n);
   CHECK(found != NULL && line && n == strlen(line));
   xprof_profile *back = NULL;
+  xprof_lineprof *lines = NULL;
   xprof_error err;
-  CHECK(found && xprof_use_unship(found, n, &back, &err) == 0);
+  CHECK(found && xprof_use_unship(found, n, &back, &lines, &err) == 0);
+  CHECK(lines == NULL); /* none shipped */
   if (back) {
     char d1[XPROF_DIGEST_HEX], d2[XPROF_DIGEST_HEX];
     xprof_use_digest(o, &s, XPROF_DIGEST_MAX | XPROF_DIGEST_SUMMARY, d1);
@@ -314,12 +316,69 @@ static void shipping(void) {
   xprof_shipped_free(&sh);
   CHECK(xprof_take_shipped("nop\n", 4, &sh) == 0 && !sh.kept && !sh.objpath && !sh.data);
   /* Damaged data is an error, not a profile. */
-  CHECK(xprof_use_unship("# xprof use data 1 1 2", 22, &back, &err) < 0);
+  CHECK(xprof_use_unship("# xprof use data 1 1 2", 22, &back, &lines, &err) < 0);
+  CHECK(!back && !lines);
   xprof_free(kept);
   xprof_free(obj);
   xprof_free(asm_text);
   xprof_free(line);
   xprof_profile_free(p);
+}
+
+/* A line profile of three functions: C's work and its clone's name,
+ * C++'s ns::step(int), and helper, inlined into work. */
+static const char ship_lp_text[] =
+    "# xprof line profile: exact counts from gcc\n"
+    "work:300:10\n 0: 10\n 1: 100 helper:90 other:10\n 2: helper:190\n  0: 190\n"
+    "_ZN2ns4stepEi:40:4\n 0: 4\n 3: 36\n"
+    "unrelated:5:5\n 0: 5\n";
+
+/* The line profile travels with the object's data, or alone (an object
+ * the counts do not know, placed by its lines): what comes back is what
+ * went, and a source takes the functions it names. */
+static void shipping_lines(void) {
+  xprof_lineprof *lp = NULL, *back_lines = NULL;
+  xprof_error err;
+  CHECK(xprof_lineprof_read_llvm("t", ship_lp_text, strlen(ship_lp_text), &lp, &err) == 0);
+  if (!lp)
+    return;
+  xprof_summary s;
+  xprof_lineprof_summary(lp, &s);
+  char *line = xprof_use_ship(NULL, &s, lp);
+  xprof_profile *back = NULL;
+  CHECK(line && xprof_use_unship(line, strlen(line), &back, &back_lines, &err) == 0);
+  CHECK(back && back->n_objfiles == 0 && back->summary);
+  if (back && back->summary)
+    CHECK_U64(back->summary->total_max, s.total_max);
+  CHECK(back_lines && back_lines->n_funcs == 3 && !back_lines->from_samples &&
+        back_lines->made_by == XPROF_LP_BY_GCC);
+  const xprof_lp_func *w = back_lines ? xprof_lineprof_find(back_lines, "work") : NULL;
+  CHECK(w && w->total == 300 && w->head == 10 && w->n_lines == 2 && w->n_calls == 1 &&
+        w->n_targets == 2);
+  xprof_lineprof_free(back_lines);
+  xprof_profile_free(back);
+  /* A damaged line profile is named. */
+  char *bad = line ? xprof_format("%.*s!", (int)strlen(line) - 1, line) : NULL;
+  CHECK(bad && xprof_use_unship(bad, strlen(bad), &back, &back_lines, &err) < 0);
+  CHECK_HAS(err.msg, "shipped profile data: bad base64 in its line profile");
+  CHECK(!back && !back_lines);
+  xprof_free(bad);
+  xprof_free(line);
+
+  /* A source that defines work (calling helper) keeps work and helper
+   * (folded out of work: an entry of its own) but not unrelated;
+   * ns::step by its source names; a number or a longer name is none. */
+  CHECK(xprof_lineprof_fold_inlined(lp, 0) == 0);
+  CHECK_U64(lp->n_funcs, 4);
+  const char *src = "# 1 \"w.c\"\nint work(int n) { return helper(n) + 12unrelated + "
+                    "unrelatedness; }\nnamespace ns { int step(int); }\n";
+  CHECK(xprof_lines_for_source(lp, src, strlen(src)) == 0);
+  CHECK_U64(lp->n_funcs, 3);
+  CHECK(xprof_lineprof_find(lp, "work") && xprof_lineprof_find(lp, "helper") &&
+        xprof_lineprof_find(lp, "_ZN2ns4stepEi") && !xprof_lineprof_find(lp, "unrelated"));
+  CHECK(xprof_lines_for_source(lp, "", 0) == 0);
+  CHECK_U64(lp->n_funcs, 0);
+  xprof_lineprof_free(lp);
 }
 
 /* The summary carries the training runs, and gives the count from which
@@ -361,10 +420,11 @@ static void summary_runs(void) {
   CHECK_STR(d, base);
   s.entry[0].min_count--;
 
-  char *line = xprof_use_ship(o, &s);
+  char *line = xprof_use_ship(o, &s, NULL);
   xprof_profile *back = NULL;
+  xprof_lineprof *lines = NULL;
   xprof_error err;
-  CHECK(line && xprof_use_unship(line, strlen(line), &back, &err) == 0);
+  CHECK(line && xprof_use_unship(line, strlen(line), &back, &lines, &err) == 0);
   if (back) {
     CHECK_U64(back->summary->runs, 3);
     CHECK_U64(back->summary->run_max_sum, 90);
@@ -372,15 +432,16 @@ static void summary_runs(void) {
   }
   /* Data an older xprof shipped (without the runs) is refused by name. */
   const char *old = "# xprof use data 1 5 6 7";
-  CHECK(xprof_use_unship(old, strlen(old), &back, &err) < 0);
+  CHECK(xprof_use_unship(old, strlen(old), &back, &lines, &err) < 0);
   CHECK_HAS(err.msg, "shipped profile data of another xprof version ('# xprof use data 1'; "
-                     "this one reads '# xprof use data 3')");
+                     "this one reads '# xprof use data 4')");
   xprof_free(line);
   xprof_profile_free(p);
 }
 
 UNIT_TABLE(compile_tests) = {
     {"compile/comdat_names", comdat_names},
+    {"compile/shipping_lines", shipping_lines},
     {"compile/signatures", signatures},
     {"compile/compile_time", compile_time},
     {"compile/object_paths", object_paths},
