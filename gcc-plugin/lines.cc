@@ -33,21 +33,21 @@ static uint32_t inline_chain(location_t loc, xprof_inline_frame *frames, uint32_
   return n;
 }
 
-/* loc's line under its inline chain: a line of block `node`, or (site)
- * the place of value-profile site `node`. */
-static void add_line_at(xprof_linetab *t, uint32_t node, location_t loc, bool site) {
+/* loc's line under its inline chain: a line of block `node`, or (kind <
+ * XPROF_SITE_KINDS) the place of value-profile site `node` of that kind. */
+static void add_line_at(xprof_linetab *t, uint32_t node, location_t loc, uint32_t kind) {
   expanded_location x = expand_location(loc);
   xprof_inline_frame frames[16];
   uint32_t n = inline_chain(loc, frames, 16);
   uint32_t line = (uint32_t)MAX(1, x.line);
-  if (site)
-    xprof_linetab_site(t, node, x.file, line, frames, n);
+  if (kind < XPROF_SITE_KINDS)
+    xprof_linetab_site(t, node, kind, x.file, line, frames, n);
   else
     xprof_linetab_inlined_line(t, node, x.file, line, frames, n);
 }
 
 static void add_line(xprof_linetab *t, basic_block bb, location_t loc) {
-  add_line_at(t, (uint32_t)bb->index, loc, false);
+  add_line_at(t, (uint32_t)bb->index, loc, XPROF_SITE_KINDS);
 }
 
 /* The last statement of bb that is not a debug statement, or NULL. */
@@ -139,7 +139,7 @@ static void site_lines(xprof_linetab *t, const vec<xp_site> *sites) {
   for (unsigned i = 0; i < sites->length(); i++) {
     location_t loc = gimple_location((*sites)[i].stmt);
     if (!RESERVED_LOCATION_P(loc))
-      add_line_at(t, i, loc, true);
+      add_line_at(t, i, loc, (*sites)[i].kind);
   }
 }
 

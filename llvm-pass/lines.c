@@ -46,11 +46,12 @@ const char *xl_direct_callee(LLVMValueRef i) {
   return len ? name : NULL;
 }
 
-/* Line `line` of `file` in block k (site: of value-profile site k), with
+/* Line `line` of `file` in block k (kind < XPROF_SITE_KINDS: of
+ * value-profile site k, of that kind), with
  * the functions inlined around instruction i (innermost first, as the
  * table takes them). */
 static void add_line(xl_collect *c, uint32_t k, LLVMValueRef i, const char *file,
-                     unsigned line, int site) {
+                     unsigned line, uint32_t kind) {
   struct xl_origin o[16];
   xprof_inline_frame frames[16];
   char *names[16], *files[16];
@@ -65,8 +66,8 @@ static void add_line(xl_collect *c, uint32_t k, LLVMValueRef i, const char *file
       xl_check(NULL);
     frames[d] = (xprof_inline_frame){names[d], files[d], x->line, x->call_line};
   }
-  if (site)
-    xprof_linetab_site(c->lines, k, file, line, frames, n);
+  if (kind < XPROF_SITE_KINDS)
+    xprof_linetab_site(c->lines, k, kind, file, line, frames, n);
   else
     xprof_linetab_inlined_line(c->lines, k, file, line, frames, n);
   for (unsigned d = 0; d < n; d++) {
@@ -101,14 +102,14 @@ void xl_record_lines(xl_collect *c, LLVMValueRef fn, const xprof_plan_fn *f,
       unsigned line = LLVMIsADbgInfoIntrinsic(i) ? 0 : LLVMGetDebugLocLine(i);
       const char *file = line ? debug_file(c, i) : NULL;
       if (file)
-        add_line(c, k, i, file, line, 0);
+        add_line(c, k, i, file, line, XPROF_SITE_KINDS);
       record_call(c, k, i);
     }
   for (uint32_t s = 0; s < n; s++) {
     unsigned line = LLVMGetDebugLocLine(sites[s]);
     const char *file = line ? debug_file(c, sites[s]) : NULL;
     if (file)
-      add_line(c, s, sites[s], file, line, 1);
+      add_line(c, s, sites[s], file, line, g->site_kind[s]);
   }
 }
 

@@ -27,16 +27,27 @@ int xprof_lineprof_add(xprof_lp_func *f, uint32_t offset, uint32_t discr, uint64
   return 0;
 }
 
-int xprof_lineprof_target(xprof_lp_func *f, uint32_t offset, uint32_t discr, const char *name,
-                          uint64_t count) {
-  char *copy = xprof_format("%s", name);
-  if (!copy ||
+/* Add target t (its name copied); 0 or -1. */
+static int add_target(xprof_lp_func *f, xprof_lp_target t) {
+  char *copy = t.name ? xprof_format("%s", t.name) : NULL;
+  if ((t.name && !copy) ||
       xprof_grow((void **)&f->targets, &f->cap_targets, f->n_targets, sizeof *f->targets) < 0) {
     xprof_free(copy);
     return -1;
   }
-  f->targets[f->n_targets++] = (xprof_lp_target){offset, discr, copy, count};
+  t.name = copy;
+  f->targets[f->n_targets++] = t;
   return 0;
+}
+
+int xprof_lineprof_target(xprof_lp_func *f, uint32_t offset, uint32_t discr, const char *name,
+                          uint64_t count) {
+  return add_target(f, (xprof_lp_target){offset, discr, (char *)name, count, XPROF_SITE_CALL, 0});
+}
+
+int xprof_lineprof_value(xprof_lp_func *f, uint32_t offset, uint32_t discr, uint32_t kind,
+                         uint64_t value, uint64_t count) {
+  return add_target(f, (xprof_lp_target){offset, discr, NULL, count, kind, value});
 }
 
 /* ---- building one ------------------------------------------------------------ */
@@ -95,7 +106,11 @@ static int target_cmp(const void *a, const void *b) {
     return x->offset < y->offset ? -1 : 1;
   if (x->discr != y->discr)
     return x->discr < y->discr ? -1 : 1;
-  return strcmp(x->name, y->name);
+  if (x->kind != y->kind)
+    return x->kind < y->kind ? -1 : 1;
+  if (x->name && y->name)
+    return strcmp(x->name, y->name);
+  return x->value < y->value ? -1 : x->value > y->value;
 }
 
 static void func_free(xprof_lp_func *f) {
@@ -331,10 +346,8 @@ static xprof_lp_func *copy_func(const xprof_lp_func *f) {
   int ok = 1;
   for (uint32_t i = 0; ok && i < f->n_lines; i++)
     ok = xprof_lineprof_add(c, f->lines[i].offset, f->lines[i].discr, f->lines[i].count) == 0;
-  for (uint32_t i = 0; ok && i < f->n_targets; i++) {
-    const xprof_lp_target *t = &f->targets[i];
-    ok = xprof_lineprof_target(c, t->offset, t->discr, t->name, t->count) == 0;
-  }
+  for (uint32_t i = 0; ok && i < f->n_targets; i++)
+    ok = add_target(c, f->targets[i]) == 0;
   for (uint32_t i = 0; ok && i < f->n_calls; i++) {
     xprof_lp_func *callee = copy_func(f->calls[i].callee);
     ok = callee && xprof_grow((void **)&c->calls, &c->cap_calls, c->n_calls,

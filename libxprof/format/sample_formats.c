@@ -10,7 +10,13 @@
  *    OFFSET[.DISCRIMINATOR]: COUNT [CALLEE:COUNT ...]
  *    OFFSET[.DISCRIMINATOR]: CALLEE:TOTAL   (inlined; its lines one further in)
  *
- * the callees after a line's count those of its indirect calls.
+ * the callees after a line's count those of its indirect calls.  The
+ * values that other value-profile sites on the line measured follow it,
+ * as far in, in comment lines of xprof's (clang's reader passes over a
+ * line whose first character after the spaces is '#'):
+ *
+ *    #xprof-values OFFSET[.DISCRIMINATOR] divisor|length|quotient VALUE:COUNT ...
+ *
  * GCC (-fauto-profile) reads AutoFDO data in the gcov container, whose
  * layout GCC 12 fixes (auto-profile.cc, gcov-io.h): little-endian 32-bit
  * words, a 64-bit value as its low word then its high word, strings as a
@@ -60,7 +66,8 @@ static int exported(const xprof_lp_func *f) { return f->total > 0; }
 static int fits(uint32_t offset) { return offset <= 0xffff; }
 
 /* The first of f's targets at line l (from *k on; both sorted; NULL:
- * none), and in *end the one after them. */
+ * none), and in *end the one after them: the callees first (kind
+ * XPROF_SITE_CALL sorts first), then the values (n_callees). */
 static const xprof_lp_target *targets_of(const xprof_lp_func *f, const xprof_lp_line *l,
                                          uint32_t *k, uint32_t *end) {
   while (*k < f->n_targets && (f->targets[*k].offset < l->offset ||
@@ -71,6 +78,36 @@ static const xprof_lp_target *targets_of(const xprof_lp_func *f, const xprof_lp_
                   f->targets[*end].discr == l->discr;)
     (*end)++;
   return *end > *k ? &f->targets[*k] : NULL;
+}
+
+/* How many of the n targets x are callees. */
+static uint32_t n_callees(const xprof_lp_target *x, uint32_t n) {
+  uint32_t i = 0;
+  while (i < n && x[i].kind == XPROF_SITE_CALL)
+    i++;
+  return i;
+}
+
+/* The word for each kind of value in xprof's comment lines. */
+static const char *const kind_word[XPROF_SITE_KINDS] = {"callee", "divisor", "length", "quotient"};
+
+/* The values x[0..n) of line l (sorted by kind) as xprof's comment
+ * lines, one per kind, `depth` spaces in (clang and llvm-profdata pass
+ * them over):
+ *   #xprof-values OFFSET[.DISCR] KIND VALUE:COUNT ... */
+static void llvm_values(FILE *out, const xprof_lp_line *l, const xprof_lp_target *x, uint32_t n,
+                        int depth) {
+  for (uint32_t i = 0; i < n; i++) {
+    if (i == 0 || x[i].kind != x[i - 1].kind) {
+      fprintf(out, "%*s" XPROF_LP_VALUES " %u", depth, "", l->offset);
+      if (l->discr)
+        fprintf(out, ".%u", l->discr);
+      fprintf(out, " %s", kind_word[x[i].kind < XPROF_SITE_KINDS ? x[i].kind : 0]);
+    }
+    fprintf(out, " %" PRIu64 ":%" PRIu64, x[i].value, x[i].count);
+    if (i + 1 == n || x[i + 1].kind != x[i].kind)
+      fputc('\n', out);
+  }
 }
 
 /* f's lines and calls, `depth` spaces in. */
@@ -85,9 +122,12 @@ static void llvm_body(FILE *out, const xprof_lp_func *f, int depth) {
       fprintf(out, ".%u", l->discr);
     fprintf(out, ": %" PRIu64, l->count);
     const xprof_lp_target *x = targets_of(f, l, &t, &t_end);
-    for (uint32_t i = 0; i < t_end - t; i++)
+    uint32_t calls = n_callees(x, t_end - t);
+    for (uint32_t i = 0; i < calls; i++)
       fprintf(out, " %s:%" PRIu64, x[i].name, x[i].count);
     fputc('\n', out);
+    if (x)
+      llvm_values(out, l, x + calls, t_end - t - calls, depth);
   }
   for (uint32_t k = 0; k < f->n_calls; k++) {
     const xprof_lp_call *c = &f->calls[k];
@@ -201,6 +241,37 @@ static int target_list(xprof_lp_func *f, uint32_t offset, uint32_t discr, const 
   return 0;
 }
 
+/* An xprof comment line "#xprof-values OFFSET[.DISCR] KIND VALUE:COUNT
+ * ..." from p (past the tag) to end, as f's values; 0, -1 when
+ * malformed, -2 when out of memory. */
+static int value_list(xprof_lp_func *f, const char *p, const char *end) {
+  uint64_t offset, discr = 0, value, count;
+  const char *q;
+  if (p >= end || *p++ != ' ' || decimal(p, end, &offset, &q) < 0 || offset > 0xffffffffu)
+    return -1;
+  if (q < end && *q == '.' && (decimal(q + 1, end, &discr, &q) < 0 || discr > 0xffffffffu))
+    return -1;
+  if (q >= end || *q++ != ' ')
+    return -1;
+  uint32_t kind = 1;
+  while (kind < XPROF_SITE_KINDS && !(end - q >= (ptrdiff_t)strlen(kind_word[kind]) &&
+                                      memcmp(q, kind_word[kind], strlen(kind_word[kind])) == 0))
+    kind++;
+  if (kind == XPROF_SITE_KINDS)
+    return -1;
+  q += strlen(kind_word[kind]);
+  if (q == end)
+    return -1;
+  while (q < end) {
+    if (*q != ' ' || decimal(q + 1, end, &value, &q) < 0 || q >= end || *q != ':' ||
+        decimal(q + 1, end, &count, &q) < 0)
+      return -1;
+    if (xprof_lineprof_value(f, (uint32_t)offset, (uint32_t)discr, kind, value, count) < 0)
+      return -2;
+  }
+  return 0;
+}
+
 /* "NAME:TOTAL:HEAD": a new function; 0 or -1. */
 static int head_line(xprof_lineprof *lp, const char *p, const char *end, xprof_lp_func **f,
                      int *oom) {
@@ -272,8 +343,13 @@ int xprof_lineprof_read_llvm(const char *name, const char *text, size_t len,
     const char *q = p + depth;
     while (q < end && (end[-1] == '\r' || end[-1] == ' ' || end[-1] == '\t'))
       end--;
-    if (memchr(p, 0, (size_t)(end - p))) {
+    if (end > p && memchr(p, 0, (size_t)(end - p))) {
       bad = 1; /* not text: a name would end at the NUL */
+    } else if (depth > 0 && (size_t)(end - q) >= strlen(XPROF_LP_VALUES) &&
+               memcmp(q, XPROF_LP_VALUES, strlen(XPROF_LP_VALUES)) == 0) {
+      int rc = depth <= have ? value_list(stack[depth - 1], q + strlen(XPROF_LP_VALUES), end) : -1;
+      oom = rc == -2;
+      bad = rc == -1;
     } else if (q == end || *q == '#' || *q == '!') { /* blank, comment, metadata */
     } else if (depth == 0) {
       bad = head_line(lp, q, end, &stack[0], &oom) < 0;
@@ -352,6 +428,8 @@ static void collect_names(names *t, const xprof_lp_func *f) {
   }
   t->v[t->n++] = f->name;
   for (uint32_t k = 0; k < f->n_targets && !t->failed; k++) {
+    if (!f->targets[k].name) /* a value: GCC's format has none */
+      continue;
     if (xprof_grow((void **)&t->v, &t->cap, t->n, sizeof *t->v) < 0)
       t->failed = 1;
     else
@@ -387,10 +465,11 @@ static void gcc_instance(FILE *out, const names *t, const xprof_lp_func *f) {
     if (!fits(l->offset))
       continue;
     const xprof_lp_target *x = targets_of(f, l, &ti, &ti_end);
+    uint32_t calls = n_callees(x, ti_end - ti);
     put32(out, l->offset << 16 | (l->discr & 0xffff));
-    put32(out, ti_end - ti);
+    put32(out, calls);
     put64(out, l->count);
-    for (uint32_t i = 0; i < ti_end - ti; i++) {
+    for (uint32_t i = 0; i < calls; i++) {
       put32(out, AFDO_HIST_INDIR_CALL);
       put64(out, name_index(t, x[i].name));
       put64(out, x[i].count);

@@ -578,18 +578,34 @@ static inline const char *xprof_plural(uint64_t n) { return n == 1 ? "" : "s"; }
  * nest it (GCC needs it so: its early inliner runs before it reads the
  * profile).  Discriminators are 0: the coverage tables have none, and
  * GCC 12 ignores them.  The callees of indirect calls go with the line of
- * their call, as both formats carry them: from exact counts, the
- * value-profile records of the calls; time samples have none. */
+ * their call, as both formats carry them, and the values of the other
+ * value-profile sites (divisors, lengths) with theirs, which clang's
+ * text carries in comment lines of xprof's: from exact counts, the
+ * value-profile records of the sites; time samples have none. */
 typedef struct xprof_lp_line {
   uint32_t offset, discr;
   uint64_t count;
 } xprof_lp_line;
 
-/* A callee that the indirect calls on a line reached, and how often. */
+/* What a value-profile site measures: both plugins find the same kinds
+ * (a urem is two sites in a row, its divisor then its quotient). */
+enum xprof_site_kind {
+  XPROF_SITE_CALL,     /* an indirect call's callee (VP_PROC) */
+  XPROF_SITE_DIVISOR,  /* a division's or modulo's divisor (VP_INT, VP_LLONG) */
+  XPROF_SITE_LENGTH,   /* a memory operation's length (a VP_LLONG histogram) */
+  XPROF_SITE_QUOTIENT, /* a / b of an unsigned a % b (VP_INT, VP_LLONG) */
+  XPROF_SITE_KINDS
+};
+
+/* What a value-profile site on a line measured, and how often: a callee
+ * that its indirect calls reached, or a value (a divisor, a length, a
+ * quotient). */
 typedef struct xprof_lp_target {
   uint32_t offset, discr;
-  char *name; /* symbol name */
+  char *name; /* XPROF_SITE_CALL: the callee's symbol name; else NULL */
   uint64_t count;
+  uint32_t kind;  /* enum xprof_site_kind */
+  uint64_t value; /* the other kinds: the value (its bits) */
 } xprof_lp_target;
 
 typedef struct xprof_lp_func xprof_lp_func;
@@ -610,7 +626,8 @@ struct xprof_lp_func {
   uint32_t n_lines, cap_lines;
   xprof_lp_call *calls; /* by offset, then callee name */
   uint32_t n_calls, cap_calls;
-  xprof_lp_target *targets; /* by offset, discriminator, name; each on a line */
+  xprof_lp_target *targets; /* by offset, discriminator, kind, name or
+                               value; each on a line */
   uint32_t n_targets, cap_targets;
 };
 
@@ -639,6 +656,10 @@ int xprof_lineprof_add(xprof_lp_func *f, uint32_t offset, uint32_t discr, uint64
  * not have is dropped (xprof_lineprof_finish).  0 or -1. */
 int xprof_lineprof_target(xprof_lp_func *f, uint32_t offset, uint32_t discr, const char *name,
                           uint64_t count);
+/* A value that a site of kind `kind` (not XPROF_SITE_CALL) at a line of
+ * f measured `count` times; as for xprof_lineprof_target. */
+int xprof_lineprof_value(xprof_lp_func *f, uint32_t offset, uint32_t discr, uint32_t kind,
+                         uint64_t value, uint64_t count);
 /* A note (msg xprof_malloc'd, taken; NULL: out of memory); 0 or -1. */
 int xprof_lineprof_note(xprof_lineprof *lp, char *msg);
 /* Sort the functions by name and their lines and calls by offset, merging
@@ -678,6 +699,10 @@ const xprof_lp_func *xprof_lineprof_find(const xprof_lineprof *lp, const char *n
 #define XPROF_LP_BY_LLVM 2u
 /* Does text begin with the mark?  1 with *made_by set, else 0. */
 int xprof_lineprof_mark(const char *text, size_t len, unsigned *made_by);
+
+/* The tag of xprof's comment lines in clang's text that carry a line's
+ * values (xprof_lineprof_write_llvm). */
+#define XPROF_LP_VALUES "#xprof-values"
 
 /* clang's sample-profile text (-fprofile-sample-use=FILE):
  * "NAME:TOTAL:HEAD" then " OFFSET[.DISCR]: COUNT" per line and

@@ -237,6 +237,7 @@ static int read_context(reader *r, const char *line) {
 static int read_line(reader *r, xprof_cfgdump_entry *p, const char *line) {
   xprof_cfg_line l;
   l.context = XPROF_NO_LINE;
+  l.kind = XPROF_SITE_KINDS;
   int n = sscanf(line, "L %u %u %u %u", &l.node, &l.file, &l.line, &l.context);
   if (n < 3 || l.file >= r->n_sources || l.node >= p->n_nodes ||
       (n == 4 && l.context >= r->n_contexts))
@@ -248,11 +249,15 @@ static int read_line(reader *r, xprof_cfgdump_entry *p, const char *line) {
   return 0;
 }
 
-/* "V <site> <file> <line> [<context>]": where a value-profile site is. */
+/* "V <site> <kind> <file> <line> [<context>]" (version 5: no kind):
+ * where a value-profile site is. */
 static int read_site(reader *r, const char *line) {
-  xprof_cfg_line l = {0, 0, 0, 0, XPROF_NO_LINE};
-  int n = sscanf(line, "V %u %u %u %u", &l.node, &l.file, &l.line, &l.context);
-  if (n < 3 || l.file >= r->n_sources || (n == 4 && l.context >= r->n_contexts))
+  xprof_cfg_line l = {0, 0, 0, 0, XPROF_NO_LINE, XPROF_SITE_KINDS};
+  int n = r->version >= 6
+              ? sscanf(line, "V %u %u %u %u %u", &l.node, &l.kind, &l.file, &l.line, &l.context) - 1
+              : sscanf(line, "V %u %u %u %u", &l.node, &l.file, &l.line, &l.context);
+  if (n < 3 || l.file >= r->n_sources || (n == 4 && l.context >= r->n_contexts) ||
+      l.kind > XPROF_SITE_KINDS)
     return -1;
   if (xprof_grow((void **)&r->sites, &r->cap_sites, r->n_sites, sizeof l) < 0)
     return -2;
@@ -377,9 +382,9 @@ static int read_stream(FILE *f, const char *path, xprof_profile *owner, xprof_cf
   reader r = {.path = path, .owner = owner};
   int rc = -1;
   if (!fgets(line, sizeof line, f) ||
-      strncmp(line, "XPCFG ", 6) != 0 || line[6] < '1' || line[6] > '5' || line[7] != '\n') {
+      strncmp(line, "XPCFG ", 6) != 0 || line[6] < '1' || line[6] > '6' || line[7] != '\n') {
     xprof_fail(err, XPROF_ERR_FORMAT,
-               "%s:1: not a CFG dump or coverage table (expected XPCFG 1 to 5)", path);
+               "%s:1: not a CFG dump or coverage table (expected XPCFG 1 to 6)", path);
     goto out;
   }
   out->version = r.version = line[6] - '0';

@@ -51,7 +51,7 @@ xprof_linetab *xprof_linetab_begin(int gcc_rules) {
     xprof_free(t);
     return NULL;
   }
-  fputs(gcc_rules ? "XPCFG 5\nR gcc\n" : "XPCFG 5\nR llvm\n", t->f);
+  fputs(gcc_rules ? "XPCFG 6\nR gcc\n" : "XPCFG 6\nR llvm\n", t->f);
   return t;
 }
 
@@ -225,16 +225,16 @@ void xprof_linetab_inlined_line(xprof_linetab *t, uint32_t node, const char *fil
   t->has_lines = 1;
 }
 
-void xprof_linetab_site(xprof_linetab *t, uint32_t site, const char *file, uint32_t line,
-                        const xprof_inline_frame *frames, uint32_t depth) {
+void xprof_linetab_site(xprof_linetab *t, uint32_t site, uint32_t kind, const char *file,
+                        uint32_t line, const xprof_inline_frame *frames, uint32_t depth) {
   uint32_t k = file && file[0] && line ? source_index(t, file) : UINT32_MAX;
   if (k == UINT32_MAX)
     return;
   uint32_t ctx = context_of(t, frames, depth);
   if (ctx == UINT32_MAX)
-    fprintf(t->f, "V %u %u %u\n", site, k, line);
+    fprintf(t->f, "V %u %u %u %u\n", site, kind, k, line);
   else
-    fprintf(t->f, "V %u %u %u %u\n", site, k, line, ctx);
+    fprintf(t->f, "V %u %u %u %u %u\n", site, kind, k, line, ctx);
 }
 
 void xprof_linetab_line(xprof_linetab *t, uint32_t node, const char *file, uint32_t line) {

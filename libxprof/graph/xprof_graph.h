@@ -186,16 +186,6 @@ void xprof_shape_free(xprof_shape *shape);
 
 /* ---- a function's graph as a plugin describes it (graph.c) ------------- */
 
-/* What a value-profile site measures: both plugins find the same kinds
- * (a urem is two sites in a row, its divisor then its quotient). */
-enum xprof_site_kind {
-  XPROF_SITE_CALL,     /* an indirect call's callee (VP_PROC) */
-  XPROF_SITE_DIVISOR,  /* a division's or modulo's divisor (VP_INT, VP_LLONG) */
-  XPROF_SITE_LENGTH,   /* a memory operation's length (a VP_LLONG histogram) */
-  XPROF_SITE_QUOTIENT, /* a / b of an unsigned a % b (VP_INT, VP_LLONG) */
-  XPROF_SITE_KINDS
-};
-
 /* One function's control flow graph, the same in both modes: what each
  * plugin fills from its IR (xprof_graph_reserve makes the room) -- the
  * nodes (ENTRY, EXIT, then the blocks), the edges with a block's out-edges
@@ -285,7 +275,7 @@ int xprof_salvage_proc(const xprof_objfile *o, const xprof_proc *f, const xprof_
  * table, OBJECT.xpcov).  With the plugins' all-edges debug option every
  * real edge also gets a counter of its own, numbered after the
  * spanning-tree counters.
- *   XPCFG 1 | XPCFG 2 | XPCFG 3 | XPCFG 4 | XPCFG 5
+ *   XPCFG 1 | XPCFG 2 | XPCFG 3 | XPCFG 4 | XPCFG 5 | XPCFG 6
  *   PROC <name> <signature 0x..> <n_nodes> <n_edges> <n_counters> <n_debug>
  *   <src> <dst> <flags> <counter|-|sSITE> <debug counter|-> (n_edges lines)
  * where sSITE marks an edge that value-profile site SITE measures.
@@ -316,11 +306,12 @@ int xprof_salvage_proc(const xprof_objfile *o, const xprof_proc *f, const xprof_
  *   K <node> <callee>          (version 3) a direct call in block <node> to
  *                              the function of that symbol name, once
  *                              per call (xprof_gprof's call arcs)
- *   V <site> <source> <line> [<context>]
- *                              (version 5) where value-profile site <site>
- *                              (its record's expression id) is (a line
- *                              profile keeps an indirect call's callees
- *                              there)
+ *   V <site> <kind> <source> <line> [<context>]
+ *                              (version 5, without <kind>; version 6)
+ *                              where value-profile site <site> (its
+ *                              record's expression id) is, and what it
+ *                              measures (enum xprof_site_kind): a line
+ *                              profile keeps the site's values there
  *   E <edge> [<source> <line>] edge <edge> (0, 1, ... in the PROC's order)
  *                              is a block of its own for gcov, with that
  *                              line if any (GCC splits edges that jump
@@ -339,6 +330,8 @@ typedef struct xprof_cfg_line {
   uint32_t piece;            /* of the node (B records before it) */
   uint32_t context;          /* inlined code: an index of the contexts;
                                 XPROF_NO_LINE: the procedure's own */
+  uint32_t kind;             /* a site's (enum xprof_site_kind);
+                                XPROF_SITE_KINDS: not said (version 5) */
 } xprof_cfg_line;
 
 /* Where code was inlined from (O records): function `name`, declared at
@@ -438,11 +431,12 @@ typedef struct xprof_inline_frame {
 } xprof_inline_frame;
 void xprof_linetab_inlined_line(xprof_linetab *t, uint32_t node, const char *file, uint32_t line,
                                 const xprof_inline_frame *frames, uint32_t depth);
-/* Where value-profile site `site` of the procedure is: a line under the
- * functions inlined around it, as xprof_linetab_inlined_line takes them
- * (a V record; every site's, whatever its kind). */
-void xprof_linetab_site(xprof_linetab *t, uint32_t site, const char *file, uint32_t line,
-                        const xprof_inline_frame *frames, uint32_t depth);
+/* Where value-profile site `site` of the procedure, of kind `kind`
+ * (enum xprof_site_kind), is: a line under the functions inlined around
+ * it, as xprof_linetab_inlined_line takes them (a V record; every
+ * site's). */
+void xprof_linetab_site(xprof_linetab *t, uint32_t site, uint32_t kind, const char *file,
+                        uint32_t line, const xprof_inline_frame *frames, uint32_t depth);
 /* A direct call in block `node` to the function of symbol `callee` (a K
  * record; one per call). */
 void xprof_linetab_call(xprof_linetab *t, uint32_t node, const char *callee);

@@ -221,12 +221,20 @@ static uint64_t scaled(uint64_t count, double scale) {
   return x < 18446744073709551615.0 ? (uint64_t)x : UINT64_MAX;
 }
 
-/* Site's record: the callees that lf's lines name at its place, one
- * value each (a callee named by several discriminators adds up), the
- * busiest first, as many as the object file's records hold.  0 when
- * there are none, 1, or -1 when out of memory. */
+/* Do targets a and b name the same callee, or value of the same kind? */
+static int same_target(const xprof_lp_target *a, const xprof_lp_target *b) {
+  return a->kind == b->kind &&
+         (a->name && b->name ? strcmp(a->name, b->name) == 0 : a->value == b->value);
+}
+
+/* The record of site `site` of kind `kind` and value type `type`: the
+ * callees or values of that kind that lf's lines name at its place, one
+ * value each (one named by several discriminators adds up), the busiest
+ * first, as many as the object file's records hold.  0 when there are
+ * none, 1, or -1 when out of memory. */
 static int line_record(xprof_use *u, const xprof_lp_func *lf, uint32_t decl_line,
-                       const xprof_line_loc *site, xprof_use_fn *r, xprof_vp_record *rec) {
+                       const xprof_line_loc *site, uint32_t kind, uint32_t type,
+                       xprof_use_fn *r, xprof_vp_record *rec) {
   const xprof_objfile *o = xprof_use_values(u);
   uint32_t n;
   double scale;
@@ -238,9 +246,9 @@ static int line_record(xprof_use *u, const xprof_lp_func *lf, uint32_t decl_line
     return -1;
   uint32_t k = 0;
   for (uint32_t i = 0; i < n; i++) {
-    uint64_t c = 0; /* callee i's count, each name once (its first) */
-    for (uint32_t j = 0; j < n; j++)
-      if (strcmp(t[j].name, t[i].name) == 0) {
+    uint64_t c = 0; /* target i's count, each once (its first) */
+    for (uint32_t j = 0; j < n && t[i].kind == kind; j++)
+      if (same_target(&t[j], &t[i])) {
         if (j < i)
           break;
         c = xprof_sat_add(c, scaled(t[j].count, scale));
@@ -250,21 +258,21 @@ static int line_record(xprof_use *u, const xprof_lp_func *lf, uint32_t decl_line
       at--;
     if (!c || at >= o->n_values_per_vp)
       continue;
-    char *name = owned(r, xprof_format("%s:%s", t[i].name, o->path));
-    if (!name)
+    char *name = t[i].name ? owned(r, xprof_format("%s:%s", t[i].name, o->path)) : NULL;
+    if (t[i].name && !name)
       return -1;
     k -= k == o->n_values_per_vp; /* the least goes */
     memmove(&v[at + 1], &v[at], (size_t)(k - at) * sizeof *v);
-    v[at] = (xprof_vp_value){c, 0, name};
+    v[at] = (xprof_vp_value){c, t[i].name ? 0 : t[i].value, name};
     k++;
   }
-  *rec = (xprof_vp_record){XPROF_VP_PROC, site->node, v};
+  *rec = (xprof_vp_record){kind == XPROF_SITE_CALL ? XPROF_VP_PROC : type, site->node, v};
   return k > 0;
 }
 
-/* Records of g's indirect calls (of the places' sites, those g says are
- * calls) from the callees that lf's lines name there, as r's view; 0 or
- * -1. */
+/* Records of g's value-profile sites (of the places' sites) from the
+ * callees and values of the site's kind that lf's lines name there, as
+ * r's view; 0 or -1. */
 static int line_records(xprof_use *u, const xprof_lp_func *lf, const xprof_places *p,
                         const xprof_graph *g, xprof_use_fn *r) {
   r->view.n_vp_sites = g->n_sites;
@@ -275,10 +283,10 @@ static int line_records(xprof_use *u, const xprof_lp_func *lf, const xprof_place
     return -1;
   uint32_t n = 0;
   for (uint32_t i = 0; i < p->n_sites; i++) {
-    uint32_t site = p->sites[i].node; /* the lines keep indirect calls' callees */
-    int rc = site < g->n_sites && g->site_kind[site] == XPROF_SITE_CALL
-                 ? line_record(u, lf, p->decl_line, &p->sites[i], r, &r->vp[n])
-                 : 0;
+    uint32_t site = p->sites[i].node;
+    int rc = site < g->n_sites ? line_record(u, lf, p->decl_line, &p->sites[i],
+                                             g->site_kind[site], g->site_type[site], r, &r->vp[n])
+                               : 0;
     if (rc < 0)
       return -1;
     n += rc;

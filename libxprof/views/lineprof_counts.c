@@ -12,8 +12,9 @@
  *
  * Lines of code inlined into the procedure before it was instrumented
  * go under the call site they came from, as the table's inline contexts
- * say.  The callees that its indirect calls reached (their value-profile
- * records) go with the lines of their sites (the table's V records).  Only lines of a function's own source at or after its
+ * say.  The callees that its indirect calls reached and the values its
+ * other value-profile sites measured (their records) go with the lines of
+ * their sites (the table's V records).  Only lines of a function's own source at or after its
  * declaration are kept: an offset is counted from the declaration.
  */
 #include <stdlib.h>
@@ -58,18 +59,26 @@ static xprof_lp_func *where(const xprof_cfgdump *t, const xprof_cfgdump_entry *c
   return to;
 }
 
-/* The callees that the indirect calls at site s reached, by the site's
- * record in f (if any), as targets of the site's line.  0 or -1. */
+/* The values that site s of kind `kind` measured, by the site's record
+ * in f (if any), as targets of the site's line: the callees that an
+ * indirect call reached; a divisor's, a length's or a quotient's values
+ * (where the table says which kind the site is: before version 6 it did
+ * not, and a site of another kind could not be told from them).  0 or
+ * -1. */
 static int site_targets(const xprof_objfile *o, const xprof_proc *f, xprof_lp_func *to,
-                        uint32_t offset, uint32_t s) {
+                        uint32_t offset, uint32_t s, uint32_t kind) {
   for (uint32_t r = 0; r < f->n_vp_records; r++) {
     const xprof_vp_record *rec = &f->vp[r];
-    if (rec->expr_id != s || rec->type != XPROF_VP_PROC)
+    int call = rec->type == XPROF_VP_PROC;
+    if (rec->expr_id != s || (!call && (kind == XPROF_SITE_CALL || kind >= XPROF_SITE_KINDS)))
       continue;
     for (uint32_t k = 0; k < o->n_values_per_vp; k++) {
       const xprof_vp_value *v = &rec->values[k];
+      if (v->count && !call &&
+          xprof_lineprof_value(to, offset, 0, kind, v->bits, v->count) < 0)
+        return -1;
       if (!v->count || !v->proc)
-        continue; /* an empty slot, or a callee that was not profiled */
+        continue; /* an empty slot, a value, or a callee that was not profiled */
       const char *colon = strchr(v->proc, ':');
       char *name = xprof_format("%.*s", (int)(colon ? colon - v->proc : (long)strlen(v->proc)),
                                 v->proc);
@@ -112,7 +121,7 @@ static int proc_lines(xprof_lineprof *lp, const xprof_cfgdump *t, const xprof_cf
   for (uint32_t i = 0; i < c->n_sites && !oom; i++) {
     xprof_lp_func *to = where(t, c, &c->sites[i], lf, inst, &oom, &offset);
     if (to)
-      oom = site_targets(o, f, to, offset, c->sites[i].node) < 0;
+      oom = site_targets(o, f, to, offset, c->sites[i].node, c->sites[i].kind) < 0;
   }
   xprof_free(inst);
   return oom ? -1 : 0;

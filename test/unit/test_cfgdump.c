@@ -8,7 +8,9 @@
 #include "xprof_plan.h"
 #include "xprof_views.h"
 
-#define OWN XPROF_NO_LINE /* a line of the procedure's own code, not inlined */
+/* The last fields of a line of the procedure's own code (not inlined),
+ * which is no site. */
+#define OWN XPROF_NO_LINE, XPROF_SITE_KINDS
 
 /* A diamond: ENTRY -> 2 -> {3, 4} -> 5 -> EXIT, one edge measured by
  * value-profile site 0. */
@@ -73,7 +75,7 @@ static const char *read_text(const char *text, xprof_error *err) {
 
 static void damaged(void) {
   xprof_error err;
-  CHECK_HAS(read_text("XPCFG 6\n", &err), "bad.xpcfg:1: not a CFG dump");
+  CHECK_HAS(read_text("XPCFG 7\n", &err), "bad.xpcfg:1: not a CFG dump");
   CHECK_HAS(read_text("XPCFG 1\nPROC f\n", &err), "bad.xpcfg:2: expected a PROC line");
   CHECK_HAS(read_text("XPCFG 1\nPROC f 0x1 4 2 1 0\n0 2 0 - -\n", &err),
             "bad.xpcfg:4: expected an edge line");
@@ -132,6 +134,16 @@ static void damaged(void) {
   snprintf(buf, sizeof buf, "%sV 0 0 12 0\n", v4);
   buf[6] = '5';
   CHECK_HAS(read_text(buf, &err), "bad.xpcfg:5: expected PROC");
+  /* Version 6 says each site's kind, one the reader knows. */
+  snprintf(buf, sizeof buf, "%sV 0 2 0 12\n", v4);
+  buf[6] = '6';
+  CHECK_STR(read_text(buf, &err), "read");
+  snprintf(buf, sizeof buf, "%sV 0 9 0 12\n", v4);
+  buf[6] = '6';
+  CHECK_HAS(read_text(buf, &err), "bad.xpcfg:5: expected PROC");
+  snprintf(buf, sizeof buf, "%sV 0 0 12\n", v4); /* a version 5 record: no kind */
+  buf[6] = '6';
+  CHECK_HAS(read_text(buf, &err), "bad.xpcfg:5: expected PROC");
 }
 
 /* A coverage table written by the plugins' writer and read back: sources
@@ -163,17 +175,18 @@ static void linetab_round_trip(void) {
   xprof_linetab_inlined_line(t, 3, src, 12, g, 1);
   xprof_linetab_inlined_line(t, 3, "other.h", 3, chain, 3);
   xprof_linetab_inlined_line(t, 4, src, 13, g, 1); /* the same context again */
-  /* Indirect calls' places: site 1 in main's code, site 0 in g's. */
-  xprof_linetab_site(t, 1, src, 6, NULL, 0);
-  xprof_linetab_site(t, 0, src, 14, g, 1);
-  xprof_linetab_site(t, 2, NULL, 7, NULL, 0); /* no file: dropped */
+  /* Sites' places: an indirect call (site 1) in main's code, a division
+   * (site 0) in g's. */
+  xprof_linetab_site(t, 1, XPROF_SITE_CALL, src, 6, NULL, 0);
+  xprof_linetab_site(t, 0, XPROF_SITE_DIVISOR, src, 14, g, 1);
+  xprof_linetab_site(t, 2, XPROF_SITE_LENGTH, NULL, 7, NULL, 0); /* no file: dropped */
   CHECK(xprof_linetab_has_lines(t));
   xprof_error err;
   CHECK(xprof_linetab_end(t, table, &err) == 0);
   xprof_profile *owner = xprof_profile_new();
   xprof_cfgdump d;
   CHECK(xprof_cfgdump_read(table, owner, &d, &err) == 0);
-  CHECK_U64(d.version, 5);
+  CHECK_U64(d.version, 6);
   CHECK_U64(d.n_procs, 1);
   CHECK_U64(d.n_sources, 2);
   CHECK_STR(d.sources[0].path, src);
@@ -207,6 +220,8 @@ static void linetab_round_trip(void) {
   CHECK_U64(d.procs[0].sites[0].node, 1);
   CHECK_U64(d.procs[0].sites[0].line, 6);
   CHECK_U64(d.procs[0].sites[0].context, XPROF_NO_LINE);
+  CHECK_U64(d.procs[0].sites[0].kind, XPROF_SITE_CALL);
+  CHECK_U64(d.procs[0].sites[1].kind, XPROF_SITE_DIVISOR);
   CHECK_U64(d.procs[0].sites[1].node, 0);
   CHECK_U64(d.procs[0].sites[1].line, 14);
   CHECK_U64(d.procs[0].sites[1].context, 0);

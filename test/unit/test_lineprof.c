@@ -104,6 +104,7 @@ static void gcc_bytes(void) {
   m->head = 1;
   xprof_lineprof_add(m, 2, 0, 7);
   xprof_lineprof_target(m, 2, 0, "work", 3); /* an indirect call's callee */
+  xprof_lineprof_value(m, 2, 0, XPROF_SITE_DIVISOR, 7, 3); /* not in GCC's format */
   xprof_lp_func *w = inline_at(m, 3, "work", 20);
   xprof_lineprof_add(w, 1, 0, 0x100000005ull);
   func(lp, "never", 1); /* did not run: not written */
@@ -319,6 +320,19 @@ static void callee_scaled(void) {
  * static function add up, and a use build finds them by place -- in an
  * instance inlined in training, and through the callee's own entry,
  * scaled to the call, where the training called it. */
+/* Clang's text `out` (malloc'd, freed here) read back and written again
+ * is the same text. */
+static void reads_back(char *out) {
+  xprof_lineprof *again = NULL;
+  xprof_error err;
+  CHECK(xprof_lineprof_read_llvm("again", out, strlen(out), &again, &err) == 0);
+  char *twice = again ? llvm_text(again) : NULL;
+  CHECK_STR(twice, out);
+  free(twice);
+  xprof_lineprof_free(again);
+  free(out);
+}
+
 static void targets(void) {
   xprof_lineprof *lp = xprof_calloc(1, sizeof *lp);
   xprof_lp_func *m = func(lp, "main", 10);
@@ -346,15 +360,7 @@ static void targets(void) {
   char *out = llvm_text(lp);
   CHECK_STR(out, XPROF_LP_EXACT_MARK "\nhelper:40:40\n 1: 40 f:30\nmain:26:10\n 2: 10 f:7 g:1\n 5: 10\n"
                  " 3: work:6\n  1: 6 g:6\n");
-  /* Read back, the same. */
-  xprof_lineprof *again;
-  xprof_error err;
-  CHECK(xprof_lineprof_read_llvm("again", out, strlen(out), &again, &err) == 0);
-  char *twice = llvm_text(again);
-  CHECK_STR(twice, out);
-  free(twice);
-  xprof_lineprof_free(again);
-  free(out);
+  reads_back(out); /* the same */
   uint32_t n;
   double scale;
   xprof_line_loc at12 = {0, 12, NULL, 0};
@@ -381,8 +387,58 @@ static void targets(void) {
   xprof_lineprof_free(lp);
 }
 
+/* The values of divisions and memory operations: kept by line and kind,
+ * repeats added up, those on no line dropped; in clang's text as xprof's
+ * comment lines under their line, read back the same; what is not such a
+ * line is refused with its line. */
+static void values(void) {
+  xprof_lineprof *lp = xprof_calloc(1, sizeof *lp);
+  xprof_lp_func *m = func(lp, "main", 10);
+  m->head = 10;
+  xprof_lineprof_add(m, 2, 0, 10);
+  xprof_lineprof_value(m, 2, 0, XPROF_SITE_LENGTH, 16, 4);
+  xprof_lineprof_value(m, 2, 0, XPROF_SITE_DIVISOR, 9, 1);
+  xprof_lineprof_value(m, 2, 0, XPROF_SITE_DIVISOR, 7, 5);
+  xprof_lineprof_target(m, 2, 0, "f", 3);
+  xprof_lineprof_value(m, 2, 0, XPROF_SITE_DIVISOR, 7, 2); /* another division on the line */
+  xprof_lineprof_value(m, 9, 0, XPROF_SITE_DIVISOR, 7, 2); /* no line 9 */
+  xprof_lp_func *w = inline_at(m, 3, "work", 20);
+  xprof_lineprof_add(w, 1, 0, 6);
+  xprof_lineprof_value(w, 1, 0, XPROF_SITE_LENGTH, 8, 6);
+  CHECK(xprof_lineprof_finish(lp) == 0);
+  const xprof_lp_func *mf = xprof_lineprof_find(lp, "main");
+  CHECK_U64(mf->n_targets, 4);
+  char *out = llvm_text(lp);
+  CHECK_STR(out, XPROF_LP_EXACT_MARK "\nmain:16:10\n 2: 10 f:3\n #xprof-values 2 divisor 7:7 9:1\n"
+                 " #xprof-values 2 length 16:4\n 3: work:6\n  1: 6\n  #xprof-values 1 length 8:6\n");
+  reads_back(out);
+  /* At a place, the callee and the values of each kind, callees first. */
+  uint32_t n;
+  double scale;
+  xprof_line_loc at12 = {0, 12, NULL, 0};
+  const xprof_lp_target *t = xprof_line_targets(lp, mf, 10, &at12, &n, &scale);
+  CHECK_U64(n, 4);
+  CHECK(t && t[0].kind == XPROF_SITE_CALL && t[1].kind == XPROF_SITE_DIVISOR &&
+        t[1].value == 7 && t[1].count == 7 && !t[1].name && t[3].kind == XPROF_SITE_LENGTH);
+  xprof_lineprof_free(lp);
+  static const char *const bad[] = {
+      "main:1:1\n 2: 1\n #xprof-values 2 divisor 7\n",      /* no count */
+      "main:1:1\n 2: 1\n #xprof-values 2 speed 7:1\n",      /* no such kind */
+      "main:1:1\n 2: 1\n #xprof-values 2 divisor\n",        /* no values */
+      "main:1:1\n 2: 1\n #xprof-values x divisor 7:1\n",    /* no offset */
+      "main:1:1\n 2: 1\n  #xprof-values 2 divisor 7:1\n",   /* deeper than its function */
+  };
+  xprof_error err;
+  for (unsigned i = 0; i < sizeof bad / sizeof *bad; i++) {
+    xprof_lineprof *b = NULL;
+    CHECK(xprof_lineprof_read_llvm("bad.txt", bad[i], strlen(bad[i]), &b, &err) < 0);
+    CHECK_HAS(err.msg, "bad.txt:3:");
+  }
+}
+
 UNIT_TABLE(lineprof_tests) = {
     {"lineprof/targets", targets},
+    {"lineprof/values", values},
     {"lineprof/counts-by-line", counts_by_line},
     {"lineprof/callee-scaled", callee_scaled},
     {"lineprof/read-llvm", read_llvm},
