@@ -253,6 +253,8 @@ static void file_markers(char **text, const struct cache_use *u) {
 
 int under_ccache(void) { return parent_tool() == PARENT_CCACHE; }
 
+int under_distributed(void) { return parent_tool() == PARENT_DISTRIBUTED; }
+
 /* The build this compilation is part of: the nearest ancestor that is a
  * build tool (make, ninja, ...), as "PID.START" (its start time, so that
  * a PID used again is another build), else the session.  In buf. */
@@ -344,9 +346,9 @@ static void c_string(char **text, const char *s) {
 }
 
 /* The preprocessed output the compiler wrote to `output` ("-" or NULL:
- * standard output, when that is a file this process can open again, as
- * under distcc), malloc'd with *len; NULL when it cannot be read (a
- * pipe). */
+ * standard output, when that is a file this process can open again: as
+ * under distcc, or the driver's own file in front of icecc's pipe),
+ * malloc'd with *len; NULL when it cannot be read. */
 static char *preprocessed(const char *output, size_t *len) {
   struct stat st;
   int to_stdout = !output || strcmp(output, "-") == 0;

@@ -19,8 +19,9 @@ struct cache_use {
   unsigned summary; /* XPROF_DIGEST_MAX or XPROF_DIGEST_SUMMARY */
 };
 
-/* Is the driver run by ccache (the parent process)? */
+/* Is the driver run by ccache (the parent process)?  By distcc or icecc? */
 int under_ccache(void);
+int under_distributed(void);
 /* ccache caches no command that spells the options -xprofile... (it reads
  * -x LANGUAGE, and runs the compiler itself): a note that says so, once
  * per build (the nearest make, ninja, ... above the driver; else the

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -230,16 +231,58 @@ static char *dependency_file(const struct command *c) {
   return dep;
 }
 
+/* Standard output into a temporary file until captured_done: for a
+ * distributed compiler that reads the preprocessed output through a pipe
+ * (icecc), so that the shipped lines can be chosen by what the output
+ * names (profile_deps.c).  The file, or NULL (*saved: the real standard
+ * output's descriptor). */
+static FILE *capture_stdout(int *saved) {
+  struct stat st;
+  if (fstat(1, &st) == 0 && S_ISREG(st.st_mode))
+    return NULL; /* a file already: read again as it is */
+  FILE *tmp = tmpfile();
+  fflush(stdout);
+  *saved = tmp ? dup(1) : -1;
+  if (*saved >= 0 && dup2(fileno(tmp), 1) >= 0)
+    return tmp;
+  if (*saved >= 0)
+    close(*saved);
+  if (tmp)
+    fclose(tmp);
+  return NULL;
+}
+
+/* Standard output back, with what went into tmp; 0 or -1. */
+static int captured_done(FILE *tmp, int saved) {
+  fflush(stdout);
+  int rc = dup2(saved, 1) < 0 ? -1 : 0;
+  close(saved);
+  char buf[65536];
+  size_t n;
+  rewind(tmp);
+  while (rc == 0 && (n = fread(buf, 1, sizeof buf, tmp)) > 0)
+    rc = fwrite(buf, 1, n, stdout) == n ? 0 : -1;
+  if (ferror(tmp))
+    rc = -1;
+  fclose(tmp);
+  return rc;
+}
+
 /* Run the compiler, then append what preprocess_lines gives (with
  * `header`, see there) to the preprocessed output it wrote; returns the
  * driver's exit status. */
 static int preprocess_for_tool(struct args *a, const struct command *c, const struct cache_use *use,
                                const struct cache_use *u, const char *header) {
+  int to_stdout = !c->output || strcmp(c->output, "-") == 0, saved = -1;
+  FILE *tmp = to_stdout && use && under_distributed() ? capture_stdout(&saved) : NULL;
   int rc = run_compiler(a);
-  if (rc != 0)
+  char *lines = rc == 0 ? preprocess_lines(use, u, c->source, header, c->output) : NULL;
+  if (tmp && captured_done(tmp, saved) < 0 && rc == 0)
+    rc = die("cannot write the preprocessed output %s", "(stdout)");
+  if (rc != 0) {
+    xprof_free(lines);
     return rc;
-  char *lines = preprocess_lines(use, u, c->source, header, c->output);
-  int to_stdout = !c->output || strcmp(c->output, "-") == 0;
+  }
   FILE *f = !lines ? NULL : to_stdout ? stdout : fopen(c->output, "a");
   if (lines && (!f || fputs(lines, f) < 0 || (to_stdout ? fflush(f) : fclose(f)) != 0))
     rc = die("cannot write the preprocessed output %s", to_stdout ? "(stdout)" : c->output);

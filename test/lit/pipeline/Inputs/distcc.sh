@@ -69,3 +69,12 @@ remote_lines xprof-clang "$w/prof-xprof-gcc/app" src/work.c "gcc's training by c
 gcc -O2 -g -o loop src/loop.c && xprof_collect ./loop 400000000 >/dev/null
 remote_lines xprof-gcc "$w/loop" src/loop.c "samples by gcc" "given counts by source line" \
   -fplugin-arg-xprof-verbose
+
+# icecc reads the preprocessed output through a pipe: the driver keeps
+# it in a file until it has chosen the lines, then passes it on.  (A copy
+# of the shell named icecc stands in: the driver knows the tool by its
+# parent's executable.)
+cp "$(command -v bash)" icecc
+./icecc -c "xprof-clang --xprofile=use:$w/prof-xprof-gcc/app -O2 -E src/work.c; true" | cat >piped.i
+echo "icecc, through a pipe: source passed on $(grep -c '^int work(int n) {$' piped.i), lines shipped of" \
+  $(sed -n 's/.*# xprof use data 4 .* \([^ ]*\)");$/\1/p' piped.i | base64 -d | grep -o '^[^ #][^:]*' | sort)
