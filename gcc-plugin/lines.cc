@@ -10,6 +10,15 @@
 #include "xprof-gcc.h"
 
 typedef int_hash<location_t, UNKNOWN_LOCATION, BUILTINS_LOCATION> xp_location_hash;
+/* A source line as a key: its file (the line map's string, one per file)
+ * and line number, never -1 or -2. */
+typedef int_hash<HOST_WIDE_INT, -1, -2> xp_line_hash;
+
+static HOST_WIDE_INT line_key(location_t loc) {
+  uintptr_t file = (uintptr_t)LOCATION_FILE(loc);
+  return (HOST_WIDE_INT)(((uint64_t)(file >> 3) * 1000003u + (uint64_t)LOCATION_LINE(loc)) &
+                         (HOST_WIDE_INT_M1U >> 1));
+}
 
 /* The functions inlined around a statement at loc, innermost first, as
  * GCC's auto-profile walks them (auto-profile.cc, get_inline_stack): each
@@ -48,6 +57,14 @@ static void add_line_at(xprof_linetab *t, uint32_t node, location_t loc, uint32_
 
 static void add_line(xprof_linetab *t, basic_block bb, location_t loc) {
   add_line_at(t, (uint32_t)bb->index, loc, XPROF_SITE_KINDS);
+}
+
+/* A line of bb that only debug statements are on (an M record). */
+static void add_marker_line(xprof_linetab *t, basic_block bb, location_t loc) {
+  expanded_location x = expand_location(loc);
+  xprof_inline_frame frames[16];
+  uint32_t n = inline_chain(loc, frames, 16);
+  xprof_linetab_marker_line(t, (uint32_t)bb->index, x.file, (uint32_t)MAX(1, x.line), frames, n);
 }
 
 /* The last statement of bb that is not a debug statement, or NULL. */
@@ -108,6 +125,8 @@ static bool gcov_splits_edge(basic_block bb, edge e) {
 /* bb's lines, as GCC's coverage notes give them: the function's line in
  * the first block, each statement's, and the place of a goto that left
  * no statement; a piece ends after each statement that may not return.
+ * A line that only debug statements are on (with -g, GCC marks every
+ * statement, one that made no code too: an empty macro's) is marked so.
  * And its direct calls, for xprof_gprof's call arcs. */
 static void block_lines(xprof_linetab *t, basic_block bb, hash_set<xp_location_hash> *seen) {
   location_t decl = DECL_SOURCE_LOCATION(current_function_decl);
@@ -115,13 +134,21 @@ static void block_lines(xprof_linetab *t, basic_block bb, hash_set<xp_location_h
     seen->add(decl);
     add_line(t, bb, decl);
   }
+  hash_set<xp_line_hash> code; /* the lines of bb's code */
+  for (gimple_stmt_iterator gsi = gsi_start_nondebug_bb(bb); !gsi_end_p(gsi);
+       gsi_next_nondebug(&gsi))
+    if (!RESERVED_LOCATION_P(gimple_location(gsi_stmt(gsi))))
+      code.add(line_key(gimple_location(gsi_stmt(gsi))));
   gimple *last = last_real_stmt(bb);
   for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
     gimple *stmt = gsi_stmt(gsi);
     location_t loc = gimple_location(stmt);
     if (!RESERVED_LOCATION_P(loc)) {
       seen->add(loc);
-      add_line(t, bb, loc);
+      if (is_gimple_debug(stmt) && !code.contains(line_key(loc)))
+        add_marker_line(t, bb, loc);
+      else
+        add_line(t, bb, loc);
     }
     if (tree callee = xp_direct_callee(stmt))
       xprof_linetab_call(t, (uint32_t)bb->index, xp_function_name(callee));

@@ -233,12 +233,13 @@ static int read_context(reader *r, const char *line) {
 }
 
 /* "L <node> <file> <line> [<context>]": a line of a block (of its last
- * piece so far). */
+ * piece so far); "M ...": the same, of debug statements only. */
 static int read_line(reader *r, xprof_cfgdump_entry *p, const char *line) {
   xprof_cfg_line l;
   l.context = XPROF_NO_LINE;
   l.kind = XPROF_SITE_KINDS;
-  int n = sscanf(line, "L %u %u %u %u", &l.node, &l.file, &l.line, &l.context);
+  l.marker = line[0] == 'M';
+  int n = sscanf(line + 1, " %u %u %u %u", &l.node, &l.file, &l.line, &l.context);
   if (n < 3 || l.file >= r->n_sources || l.node >= p->n_nodes ||
       (n == 4 && l.context >= r->n_contexts))
     return -1;
@@ -252,7 +253,7 @@ static int read_line(reader *r, xprof_cfgdump_entry *p, const char *line) {
 /* "V <site> <kind> <file> <line> [<context>]" (version 5: no kind):
  * where a value-profile site is. */
 static int read_site(reader *r, const char *line) {
-  xprof_cfg_line l = {0, 0, 0, 0, XPROF_NO_LINE, XPROF_SITE_KINDS};
+  xprof_cfg_line l = {0, 0, 0, 0, XPROF_NO_LINE, XPROF_SITE_KINDS, 0};
   int n = r->version >= 6
               ? sscanf(line, "V %u %u %u %u %u", &l.node, &l.kind, &l.file, &l.line, &l.context) - 1
               : sscanf(line, "V %u %u %u %u", &l.node, &l.file, &l.line, &l.context);
@@ -290,7 +291,7 @@ static int read_line_record(reader *r, const char *line, unsigned long lineno,
     rc = read_piece(r, p, line);
   } else if (line[0] == 'E') {
     rc = read_edge_block(r, p, line);
-  } else if (line[0] == 'L') {
+  } else if (line[0] == 'L' || (line[0] == 'M' && r->version >= 6)) {
     rc = read_line(r, p, line);
   } else if (line[0] == 'K' && r->version >= 3) {
     rc = read_call(r, p, line);

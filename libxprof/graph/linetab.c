@@ -198,8 +198,9 @@ static uint32_t context_of(xprof_linetab *t, const xprof_inline_frame *frames, u
   return ctx;
 }
 
-void xprof_linetab_inlined_line(xprof_linetab *t, uint32_t node, const char *file, uint32_t line,
-                                const xprof_inline_frame *frames, uint32_t depth) {
+/* An L record, or (tag 'M') a line that only debug statements give. */
+static void put_line(xprof_linetab *t, char tag, uint32_t node, const char *file, uint32_t line,
+                     const xprof_inline_frame *frames, uint32_t depth) {
   if (!file || !file[0] || !line)
     return;
   uint32_t k = source_index(t, file);
@@ -219,10 +220,20 @@ void xprof_linetab_inlined_line(xprof_linetab *t, uint32_t node, const char *fil
   }
   t->seen[t->n_seen++] = (seen_line){k, line};
   if (ctx == UINT32_MAX)
-    fprintf(t->f, "L %u %u %u\n", node, k, line);
+    fprintf(t->f, "%c %u %u %u\n", tag, node, k, line);
   else
-    fprintf(t->f, "L %u %u %u %u\n", node, k, line, ctx);
+    fprintf(t->f, "%c %u %u %u %u\n", tag, node, k, line, ctx);
   t->has_lines = 1;
+}
+
+void xprof_linetab_inlined_line(xprof_linetab *t, uint32_t node, const char *file, uint32_t line,
+                                const xprof_inline_frame *frames, uint32_t depth) {
+  put_line(t, 'L', node, file, line, frames, depth);
+}
+
+void xprof_linetab_marker_line(xprof_linetab *t, uint32_t node, const char *file, uint32_t line,
+                               const xprof_inline_frame *frames, uint32_t depth) {
+  put_line(t, 'M', node, file, line, frames, depth);
 }
 
 void xprof_linetab_site(xprof_linetab *t, uint32_t site, uint32_t kind, const char *file,

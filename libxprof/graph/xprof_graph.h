@@ -294,6 +294,11 @@ int xprof_salvage_proc(const xprof_objfile *o, const xprof_proc *f, const xprof_
  *                              block's statements first reach it; with
  *                              <context> (version 4), of the code of a
  *                              function inlined there
+ *   M <node> <source> <line> [<context>]
+ *                              (version 6) as L, a line that only debug
+ *                              statements of the block are on (GCC's
+ *                              markers of statements that made no code):
+ *                              a line for gcov, none for a line profile
  *   O <index> <parent|-> <call line> <source> <line> <name>
  *                              (version 4) an inline context, before its
  *                              first use: function <name>, declared at
@@ -332,6 +337,7 @@ typedef struct xprof_cfg_line {
                                 XPROF_NO_LINE: the procedure's own */
   uint32_t kind;             /* a site's (enum xprof_site_kind);
                                 XPROF_SITE_KINDS: not said (version 5) */
+  uint32_t marker;           /* a line's: an M record */
 } xprof_cfg_line;
 
 /* Where code was inlined from (O records): function `name`, declared at
@@ -431,6 +437,12 @@ typedef struct xprof_inline_frame {
 } xprof_inline_frame;
 void xprof_linetab_inlined_line(xprof_linetab *t, uint32_t node, const char *file, uint32_t line,
                                 const xprof_inline_frame *frames, uint32_t depth);
+/* The same for a line of block `node` that no code of the block is on,
+ * only a debug statement (GCC's marker of a statement that made no code,
+ * as an empty macro's): gcov counts it, another compiler has nothing
+ * there (an M record). */
+void xprof_linetab_marker_line(xprof_linetab *t, uint32_t node, const char *file, uint32_t line,
+                               const xprof_inline_frame *frames, uint32_t depth);
 /* Where value-profile site `site` of the procedure, of kind `kind`
  * (enum xprof_site_kind), is: a line under the functions inlined around
  * it, as xprof_linetab_inlined_line takes them (a V record; every

@@ -114,6 +114,8 @@ static int proc_lines(xprof_lineprof *lp, const xprof_cfgdump *t, const xprof_cf
   uint32_t offset;
   for (uint32_t i = 0; i < c->n_lines && !oom; i++) {
     const xprof_cfg_line *l = &c->lines[i];
+    if (l->marker)
+      continue; /* no code there: another compiler has no line there */
     xprof_lp_func *to = where(t, c, l, lf, inst, &oom, &offset);
     if (to && l->node < c->n_nodes)
       oom = xprof_lineprof_add(to, offset, 0, nodes[l->node]) < 0;

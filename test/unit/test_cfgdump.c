@@ -10,7 +10,7 @@
 
 /* The last fields of a line of the procedure's own code (not inlined),
  * which is no site. */
-#define OWN XPROF_NO_LINE, XPROF_SITE_KINDS
+#define OWN XPROF_NO_LINE, XPROF_SITE_KINDS, 0
 
 /* A diamond: ENTRY -> 2 -> {3, 4} -> 5 -> EXIT, one edge measured by
  * value-profile site 0. */
@@ -134,6 +134,12 @@ static void damaged(void) {
   snprintf(buf, sizeof buf, "%sV 0 0 12 0\n", v4);
   buf[6] = '5';
   CHECK_HAS(read_text(buf, &err), "bad.xpcfg:5: expected PROC");
+  /* Version 6 has M records: not before. */
+  snprintf(buf, sizeof buf, "%sM 2 0 12\n", v4);
+  buf[6] = '6';
+  CHECK_STR(read_text(buf, &err), "read");
+  buf[6] = '5';
+  CHECK_HAS(read_text(buf, &err), "bad.xpcfg:5: expected PROC");
   /* Version 6 says each site's kind, one the reader knows. */
   snprintf(buf, sizeof buf, "%sV 0 2 0 12\n", v4);
   buf[6] = '6';
@@ -175,6 +181,7 @@ static void linetab_round_trip(void) {
   xprof_linetab_inlined_line(t, 3, src, 12, g, 1);
   xprof_linetab_inlined_line(t, 3, "other.h", 3, chain, 3);
   xprof_linetab_inlined_line(t, 4, src, 13, g, 1); /* the same context again */
+  xprof_linetab_marker_line(t, 5, src, 15, g, 1);   /* debug statements only */
   /* Sites' places: an indirect call (site 1) in main's code, a division
    * (site 0) in g's. */
   xprof_linetab_site(t, 1, XPROF_SITE_CALL, src, 6, NULL, 0);
@@ -197,7 +204,10 @@ static void linetab_round_trip(void) {
   CHECK_U64(d.procs[0].decl_file, 0);
   CHECK_U64(d.procs[0].decl_line, 3);
   CHECK(d.procs[0].comdat);
-  CHECK_U64(d.procs[0].n_lines, 7);
+  CHECK_U64(d.procs[0].n_lines, 8);
+  CHECK(!d.procs[0].lines[6].marker && d.procs[0].lines[7].marker);
+  CHECK_U64(d.procs[0].lines[7].line, 15);
+  CHECK_U64(d.procs[0].lines[7].context, 0);
   CHECK_U64(d.procs[0].lines[1].line, 4);
   CHECK_U64(d.procs[0].lines[1].context, XPROF_NO_LINE);
   CHECK_U64(d.procs[0].lines[3].file, 1);
