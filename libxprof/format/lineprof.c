@@ -141,7 +141,7 @@ static int settle(xprof_lp_func *f, int add);
 /* Is there a line of f at offset.discr?  (f's lines sorted.) */
 static int has_line(const xprof_lp_func *f, uint32_t offset, uint32_t discr) {
   xprof_lp_line key = {offset, discr, 0};
-  return bsearch(&key, f->lines, f->n_lines, sizeof *f->lines, line_cmp) != NULL;
+  return f->n_lines && bsearch(&key, f->lines, f->n_lines, sizeof *f->lines, line_cmp) != NULL;
 }
 
 /* Sort f's targets and add up repeats (each is a call site's, or a
