@@ -126,7 +126,9 @@ static bool gcov_splits_edge(basic_block bb, edge e) {
  * the first block, each statement's, and the place of a goto that left
  * no statement; a piece ends after each statement that may not return.
  * A line that only debug statements are on (with -g, GCC marks every
- * statement, one that made no code too: an empty macro's) is marked so.
+ * statement, one that made no code too: an empty macro's) is marked so,
+ * but for the entry of an inlined function, where another compiler's
+ * code of the function begins.
  * And its direct calls, for xprof_gprof's call arcs. */
 static void block_lines(xprof_linetab *t, basic_block bb, hash_set<xp_location_hash> *seen) {
   location_t decl = DECL_SOURCE_LOCATION(current_function_decl);
@@ -145,7 +147,8 @@ static void block_lines(xprof_linetab *t, basic_block bb, hash_set<xp_location_h
     location_t loc = gimple_location(stmt);
     if (!RESERVED_LOCATION_P(loc)) {
       seen->add(loc);
-      if (is_gimple_debug(stmt) && !code.contains(line_key(loc)))
+      if (is_gimple_debug(stmt) && !gimple_debug_inline_entry_p(stmt) &&
+          !code.contains(line_key(loc)))
         add_marker_line(t, bb, loc);
       else
         add_line(t, bb, loc);
