@@ -174,10 +174,6 @@ static void marker(char **text, const char *fmt, const char *a, const char *b) {
   }
 }
 
-static void ignore(void *ctx, const char *message) {
-  (void)ctx, (void)message;
-}
-
 static char *profile_file(const char *name) {
   char *dir = xprof_use_profile_name(name);
   if (!dir)
@@ -214,7 +210,7 @@ static char *use_digest(const struct cache_use *u, const char *obj) {
   const xprof_objfile *o = NULL;
   int any = 0;
   xprof_profile *p = xprof_use_lookup(u->names, (unsigned)u->n_names, u->pathmap,
-                                      (unsigned)u->n_map, obj, &o, &any, ignore, NULL);
+                                      (unsigned)u->n_map, obj, &o, &any, NULL, NULL);
   char hex[XPROF_DIGEST_HEX];
   xprof_use_digest(o, p ? p->summary : NULL, u->summary, hex);
   xprof_profile_free(p);

@@ -241,17 +241,13 @@ int xprof_lines_for_source(xprof_lineprof *lp, const char *text, size_t len) {
   return rc;
 }
 
-static void ignore(void *ctx, const char *message) {
-  (void)ctx, (void)message;
-}
-
 /* The line profile that a use build of objpath reads, as xprof_use_open
  * finds it, with the entries of its own that xprof_use_open gives
  * functions inlined everywhere; NULL when it reads none. */
 static xprof_lineprof *lines_read(const char *const *names, unsigned n_names,
                                   const char *const *pathmap, unsigned n_pathmap,
                                   const char *objpath, int has_obj, int any_data) {
-  xprof_lineprof *lp = xprof_use_lookup_lines(names, n_names, ignore, NULL);
+  xprof_lineprof *lp = xprof_use_lookup_lines(names, n_names, NULL, NULL);
   xprof_missing why = XPROF_MISSING_UNLINKED;
   if (lp && !has_obj && any_data) {
     char *map = NULL;
@@ -271,7 +267,7 @@ char *xprof_use_ship_for(const char *const *names, unsigned n_names, const char 
   const xprof_objfile *o = NULL;
   int any = 0;
   xprof_profile *p =
-      xprof_use_lookup(names, n_names, pathmap, n_pathmap, objpath, &o, &any, ignore, NULL);
+      xprof_use_lookup(names, n_names, pathmap, n_pathmap, objpath, &o, &any, NULL, NULL);
   xprof_lineprof *lp = lines_read(names, n_names, pathmap, n_pathmap, objpath, o != NULL, any);
   xprof_summary s;
   if (o && p->summary)

@@ -246,8 +246,10 @@ static int line_record(xprof_use *u, const xprof_lp_func *lf, uint32_t decl_line
     return -1;
   uint32_t k = 0;
   for (uint32_t i = 0; i < n; i++) {
+    if (t[i].kind != kind)
+      continue;
     uint64_t c = 0; /* target i's count, each once (its first) */
-    for (uint32_t j = 0; j < n && t[i].kind == kind; j++)
+    for (uint32_t j = 0; j < n; j++)
       if (same_target(&t[j], &t[i])) {
         if (j < i)
           break;

@@ -568,7 +568,8 @@ void xprof_use_close(xprof_use *u);
  * from each profile directory NAME.profile of `names` (".profile" added
  * unless present), merged; `pathmap` entries "COLLECT_PREFIX:USE_PREFIX"
  * map objpath back to the name it had at collect time (first match).
- * Problems go to `warn` (never fatal): missing directories, damaged data.
+ * Problems go to `warn` (never fatal; NULL: nowhere): missing
+ * directories, damaged data.
  * Without data for objpath itself: the data of the object file that the
  * training build made of the same source in a one-command build ("cc -o
  * OUT a.c" names it OUT-a.o, or a.o when OUT is a) linked under another
