@@ -74,6 +74,31 @@ static int ptr_cmp(const void *a, const void *b) {
 }
 
 /* The counts of the profile's lines that some block took, each once. */
+/* The counts of f's own lines (not of the code inlined into it). */
+static uint64_t own_mass(const xprof_lp_func *f) {
+  uint64_t mass = 0;
+  for (uint32_t i = 0; i < f->n_lines; i++)
+    mass = xprof_sat_add(mass, f->lines[i].count);
+  return mass;
+}
+
+/* The counts the code here could take: the own lines of f and of each
+ * instance inlined into it that some place here is in (reached[0..n),
+ * f among them).  An instance the training inlined at a call that is a
+ * call here is not: its counts are the callee's, whose own entry has
+ * them (xprof_lineprof_fold_inlined), and a function whose training
+ * build inlined most of its time away would otherwise seem to place
+ * little of its profile and be refused. */
+static uint64_t reachable_mass(const xprof_lp_func **reached, uint32_t n) {
+  if (n > 1)
+    qsort(reached, n, sizeof *reached, ptr_cmp);
+  uint64_t mass = 0;
+  for (uint32_t i = 0; i < n; i++)
+    if (i == 0 || reached[i] != reached[i - 1])
+      mass = xprof_sat_add(mass, own_mass(reached[i]));
+  return mass;
+}
+
 static uint64_t placed_mass(const xprof_lp_line **used, uint32_t n) {
   if (n > 1)
     qsort(used, n, sizeof *used, ptr_cmp);
@@ -231,17 +256,19 @@ int xprof_line_counts(const xprof_lineprof *lp, const xprof_lp_func *f, uint32_t
   memset(m, 0, sizeof *m);
   if (n_nodes <= XPROF_EXIT)
     return 0;
-  m->total = f->total;
   uint64_t *weight = xprof_calloc(n_nodes, sizeof *weight);
   unsigned char *known = xprof_calloc(n_nodes, 1);
   const xprof_lp_line **used = xprof_calloc((size_t)n_locs + 1, sizeof *used);
-  uint32_t n_used = 0;
-  if (!weight || !known || !used) {
+  const xprof_lp_func **reached = xprof_calloc((size_t)n_locs + 1, sizeof *reached);
+  uint32_t n_used = 0, n_reached = 0;
+  if (!weight || !known || !used || !reached) {
     xprof_free(weight);
     xprof_free(known);
     xprof_free(used);
+    xprof_free(reached);
     return -1;
   }
+  reached[n_reached++] = f;
   for (uint32_t i = 0; i < n_locs; i++) {
     const xprof_line_loc *l = &locs[i];
     if (l->node >= n_nodes || l->node == XPROF_ENTRY || l->node == XPROF_EXIT)
@@ -250,6 +277,8 @@ int xprof_line_counts(const xprof_lineprof *lp, const xprof_lp_func *f, uint32_t
     uint32_t offset;
     double scale;
     const xprof_lp_func *in = place(lp, f, decl_line, l, &offset, &scale);
+    if (in && scale < 0 && in != f)
+      reached[n_reached++] = in;
     const xprof_lp_line *line = in ? line_of(in, offset) : NULL;
     if (!line)
       continue;
@@ -271,7 +300,9 @@ int xprof_line_counts(const xprof_lineprof *lp, const xprof_lp_func *f, uint32_t
     known[XPROF_ENTRY] = 1;
   }
   m->placed = placed_mass(used, n_used);
+  m->total = reachable_mass(reached, n_reached);
   xprof_free(used);
+  xprof_free(reached);
   int rc = 0;
   if (m->matched)
     rc = xprof_infer_flow(n_nodes, edges, n_edges, weight, known, edge_count, node_count) < 0

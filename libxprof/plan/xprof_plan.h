@@ -739,9 +739,11 @@ char *xprof_drop_shipped(const char *text, size_t len, size_t *out_len);
 /* ---- counts by source line (lines.c) ---------------------------------------- */
 
 /* How much of a function a line profile covered: its places in blocks,
- * and those the profile gave a count; the profile function's counts (its
- * lines' and its inlined calls'), and those of the lines some block
- * took. */
+ * and those the profile gave a count; the counts its code here could
+ * take (the own lines of the profile function and of each instance
+ * inlined into it that some place is in: code the training inlined at a
+ * call that is a call here is the callee's), and those of the lines some
+ * block took. */
 typedef struct xprof_line_match {
   uint32_t located, matched;
   uint32_t scaled; /* of matched, by a callee's own lines (inlined here only) */

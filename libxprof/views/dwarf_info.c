@@ -569,7 +569,12 @@ uint32_t xprof_dwarf_inline_stack(const xprof_dwarf_info *d, uint64_t addr, uint
     else
       i = d->scopes[i].end; /* past its inlined code */
   }
-  if (top == UINT32_MAX || !max)
+  return top == UINT32_MAX ? 0 : xprof_dwarf_inline_stack_in(d, top, addr, stack, max);
+}
+
+uint32_t xprof_dwarf_inline_stack_in(const xprof_dwarf_info *d, uint32_t top, uint64_t addr,
+                                     uint32_t *stack, uint32_t max) {
+  if (!max || !holds(d, &d->scopes[top], addr))
     return 0;
   uint32_t deepest = top;
   for (uint32_t i = top + 1; i < d->scopes[top].end;) {

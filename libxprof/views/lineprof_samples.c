@@ -6,11 +6,21 @@
  * image (samples.c).  Each bin's address goes through the sampled file's
  * line table (its line) and its debugging information (the inline stack
  * there: the function whose code it is and the calls it was inlined
- * through), and its samples are added to that line of that function in
- * that context.  A line's count is then the time spent on it, which is
- * what the compilers' sample-based PGO expects of a profile taken without
- * branch records: more instructions on a line weigh more, and the
- * compilers (and flow solving) make a consistent flow out of it.
+ * through), and its samples go to that line of that function in that
+ * context.
+ *
+ * A line's samples are the time spent on it: how often it ran times how
+ * much code it has there.  A use build wants how often: a block of ten
+ * instructions and one of two that ran as often would otherwise read as
+ * a branch taken five times in six, and a function's busiest lines would
+ * be its longest.  So the functions with samples are walked bin by bin,
+ * and a line's count is its samples per bin of its code in that context
+ * (its density), all scaled so that they add up to the samples placed:
+ * the units stay samples.  (Without branch records, AutoFDO takes a
+ * line's busiest instruction instead; with a few thousand samples, one
+ * bin's are mostly 0 or 1, and the density's average over the line is
+ * the steadier estimate.)  Lines without samples stay out: unknown, not
+ * zero, to the flow solving of a use build.
  *
  * A function's head (its entry count) cannot be sampled; it is the
  * samples of the line its entry address is on (the prologue's, and often
@@ -135,7 +145,114 @@ static void set_heads(xprof_lineprof *lp, const xprof_dwarf_info *info,
       lp->funcs[i].head = 1;
 }
 
-/* The samples of one image; 0, or -1 when out of memory. */
+/* A run of consecutive bins of a sampled function whose code is of one
+ * line in one inline context (leaf: the innermost scope there). */
+typedef struct piece {
+  uint32_t top, leaf, line, bins;
+  uint64_t addr, samples; /* its first bin's address; the samples in it */
+} piece;
+
+typedef struct pieces {
+  piece *v;
+  uint32_t n, cap;
+} pieces;
+
+static int same_place(const piece *a, const piece *b) {
+  return a->leaf == b->leaf && a->line == b->line;
+}
+
+static int piece_cmp(const void *a, const void *b) {
+  const piece *x = a, *y = b;
+  if (x->leaf != y->leaf)
+    return x->leaf < y->leaf ? -1 : 1;
+  if (x->line != y->line)
+    return x->line < y->line ? -1 : 1;
+  return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* The samples of the bin at index `index` of img (bins sorted by index;
+ * *at a cursor that only moves forward within one range). */
+static uint64_t bin_samples(const xprof_image *img, uint64_t index, uint32_t *at) {
+  while (*at < img->n_bins && img->bins[*at].index < index)
+    (*at)++;
+  return *at < img->n_bins && img->bins[*at].index == index ? img->bins[*at].count : 0;
+}
+
+/* The first bin at or after addr: the runtime gives a bin's samples to
+ * the address it starts at, and so does this walk. */
+static uint32_t first_bin_at(const xprof_image *img, uint64_t addr) {
+  uint32_t lo = 0, hi = img->n_bins;
+  uint64_t index = addr <= img->text_off ? 0 : (addr - img->text_off) / img->bin_width;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (img->bins[mid].index < index)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/* The pieces of the code of subprogram `top`: every bin whose address is
+ * in its ranges, with its samples.  0, or -1 when out of memory. */
+static int walk_function(const xprof_image *img, const image_debug *d, uint32_t top, pieces *ps) {
+  const xprof_dwarf_scope *sc = &d->info->scopes[top];
+  uint64_t w = img->bin_width;
+  for (uint32_t r = 0; r < sc->n_ranges; r++) {
+    const xprof_dwarf_range *rg = &d->info->ranges[sc->first_range + r];
+    uint64_t end = img->text_off + img->text_size;
+    if (rg->hi <= img->text_off || rg->lo >= end)
+      continue;
+    if (end > rg->hi)
+      end = rg->hi; /* and no further than the text, whatever the DWARF says */
+    uint64_t k = rg->lo <= img->text_off ? 0 : (rg->lo - img->text_off + w - 1) / w;
+    uint32_t at = first_bin_at(img, img->text_off + k * w);
+    piece *last = NULL;
+    for (uint64_t addr = img->text_off + k * w; addr < end; addr += w, k++) {
+      uint32_t stack[64];
+      uint32_t depth = xprof_dwarf_inline_stack_in(d->info, top, addr, stack, 64);
+      const xprof_line_row *row = depth ? xprof_line_at(d->lines, addr) : NULL;
+      if (!row || !row->line) {
+        last = NULL;
+        continue;
+      }
+      uint64_t n = bin_samples(img, k, &at);
+      if (last && last->leaf == stack[depth - 1] && last->line == row->line) {
+        last->bins++;
+        last->samples += n;
+        continue;
+      }
+      if (xprof_grow((void **)&ps->v, &ps->cap, ps->n, sizeof *ps->v) < 0)
+        return -1;
+      last = &ps->v[ps->n++];
+      *last = (piece){top, stack[depth - 1], row->line, 1, addr, n};
+    }
+  }
+  return 0;
+}
+
+/* Give the pieces of one place (ps[a..b), one leaf and line) to its line
+ * in lp: their samples, scaled.  0, or -1 when out of memory. */
+static int place_pieces(xprof_lineprof *lp, const image_debug *d, uint32_t *rows,
+                        const piece *ps, uint32_t a, uint32_t b, double count) {
+  uint32_t stack[64];
+  uint32_t depth = xprof_dwarf_inline_stack_in(d->info, ps[a].top, ps[a].addr, stack, 64);
+  int oom = 0;
+  xprof_lp_func *f = depth ? instance(lp, d->info, stack, depth, &rows[stack[0]], &oom) : NULL;
+  if (!f || ps[a].line < f->decl_line)
+    return oom ? -1 : 0;
+  uint64_t samples = 0;
+  for (uint32_t i = a; i < b; i++)
+    samples += ps[i].samples;
+  uint64_t c = (uint64_t)(count + 0.5);
+  if (xprof_lineprof_add(f, ps[a].line - f->decl_line, 0, c ? c : 1) < 0)
+    return -1;
+  lp->placed += samples;
+  return 0;
+}
+
+/* The samples of one image, each line's count its density (see the top);
+ * 0, or -1 when out of memory. */
 static int add_image(xprof_lineprof *lp, const xprof_image *img, unlined *u) {
   image_debug d;
   xprof_error err;
@@ -150,32 +267,57 @@ static int add_image(xprof_lineprof *lp, const xprof_image *img, unlined *u) {
     }
     return 0;
   }
-  /* The row of each subprogram in lp, once made. */
-  uint32_t *rows = xprof_malloc(((size_t)d.info->n_scopes + 1) * sizeof *rows);
-  if (!rows) {
-    close_debug(&d);
-    return -1;
-  }
-  for (uint32_t i = 0; i < d.info->n_scopes; i++)
+  /* The row of each subprogram in lp, once made; which have samples. */
+  uint32_t n_scopes = d.info->n_scopes;
+  uint32_t *rows = xprof_malloc(((size_t)n_scopes + 1) * sizeof *rows);
+  unsigned char *sampled = xprof_calloc((size_t)n_scopes + 1, 1);
+  pieces ps = {NULL, 0, 0};
+  double *count = NULL;
+  int rc = rows && sampled ? 0 : -1;
+  for (uint32_t i = 0; rc == 0 && i < n_scopes; i++)
     rows[i] = UINT32_MAX;
-  int oom = 0;
-  for (uint32_t b = 0; b < img->n_bins && !oom; b++) {
-    uint64_t addr = img->text_off + img->bins[b].index * img->bin_width;
-    uint32_t stack[64];
-    uint32_t depth = xprof_dwarf_inline_stack(d.info, addr, stack, 64);
-    const xprof_line_row *r = depth ? xprof_line_at(d.lines, addr) : NULL;
-    xprof_lp_func *f = r && r->line ? instance(lp, d.info, stack, depth, &rows[stack[0]], &oom)
-                                    : NULL;
-    if (!f || r->line < f->decl_line)
-      continue;
-    oom = xprof_lineprof_add(f, r->line - f->decl_line, 0, img->bins[b].count) < 0;
-    lp->placed += img->bins[b].count;
+  for (uint32_t b = 0; rc == 0 && b < img->n_bins; b++) {
+    uint32_t stack[1];
+    if (xprof_dwarf_inline_stack(d.info, img->text_off + img->bins[b].index * img->bin_width,
+                                 stack, 1))
+      sampled[stack[0]] = 1;
   }
-  if (!oom)
+  for (uint32_t i = 0; rc == 0 && i < n_scopes; i++)
+    if (sampled[i])
+      rc = walk_function(img, &d, i, &ps);
+  if (rc == 0 && ps.n > 1)
+    xprof_sort(ps.v, ps.n, sizeof *ps.v, piece_cmp);
+  /* Each place's density (in count[] at its first piece), then all
+   * scaled so that they add up to the samples. */
+  count = xprof_calloc((size_t)ps.n + 1, sizeof *count);
+  rc = rc == 0 && count ? 0 : -1;
+  double sum = 0;
+  uint64_t total = 0;
+  for (uint32_t a = 0, b; rc == 0 && a < ps.n; a = b) {
+    uint64_t samples = 0, bins = 0;
+    for (b = a; b < ps.n && same_place(&ps.v[a], &ps.v[b]); b++) {
+      samples += ps.v[b].samples;
+      bins += ps.v[b].bins;
+    }
+    count[a] = (double)samples / (double)bins;
+    sum += count[a];
+    total += samples;
+  }
+  double scale = sum > 0 ? (double)total / sum : 1;
+  for (uint32_t a = 0, b; rc == 0 && a < ps.n; a = b) {
+    for (b = a; b < ps.n && same_place(&ps.v[a], &ps.v[b]);)
+      b++;
+    if (count[a] > 0)
+      rc = place_pieces(lp, &d, rows, ps.v, a, b, count[a] * scale);
+  }
+  if (rc == 0)
     set_heads(lp, d.info, d.lines, rows);
+  xprof_free(count);
+  xprof_free(ps.v);
+  xprof_free(sampled);
   xprof_free(rows);
   close_debug(&d);
-  return oom ? -1 : 0;
+  return rc;
 }
 
 int xprof_lineprof_from_samples(const xprof_profile *p, xprof_lineprof **out, xprof_error *err) {

@@ -172,6 +172,10 @@ void xprof_dwarf_info_free(xprof_dwarf_info *d);
  * indices in stack (at most max); how many (0: no function holds it). */
 uint32_t xprof_dwarf_inline_stack(const xprof_dwarf_info *d, uint64_t addr, uint32_t *stack,
                                   uint32_t max);
+/* The same within the subprogram `top` (a scope index): 0 when it does not
+ * hold addr.  For a walk over one function's code. */
+uint32_t xprof_dwarf_inline_stack_in(const xprof_dwarf_info *d, uint32_t top, uint64_t addr,
+                                     uint32_t *stack, uint32_t max);
 
 /* ---- time by function (attribute.c) ----------------------------------- */
 

@@ -218,7 +218,10 @@ static void read_llvm(void) {
  * one seen not to.  Without the 0 line, the other branch has no estimate
  * and takes the three; with neither branch's lines, the branches share
  * the runs evenly (the cheapest flow would take one and leave the other
- * at 0, "never run"). */
+ * at 0, "never run").  The counts a function could place are its own
+ * lines' and those of the instances inlined into it that its code here
+ * has: without sq's code, sq's 7 are not main's to place (sq's own entry
+ * takes them), and main's own lines are all placed. */
 static void counts_by_line(void) {
   xprof_lineprof *lp = xprof_calloc(1, sizeof *lp);
   xprof_lp_func *m = func(lp, "main", 10);
@@ -244,6 +247,8 @@ static void counts_by_line(void) {
   CHECK(xprof_line_counts(NULL, &lp->funcs[0], 10, 6, d, 6, locs, 5, ec, nc, &mt) == 1);
   CHECK_U64(mt.located, 5);
   CHECK_U64(mt.matched, 3);
+  CHECK_U64(mt.total, 27);
+  CHECK_U64(mt.placed, 27);
   CHECK_U64(nc[0], 10);
   CHECK_U64(nc[2], 10);
   CHECK_U64(nc[3], 10);
@@ -261,6 +266,8 @@ static void counts_by_line(void) {
   xprof_line_loc neither[] = {{2, 11, NULL, 0}, {3, 18, NULL, 0}, {4, 19, NULL, 0},
                               {5, 14, NULL, 0}};
   CHECK(xprof_line_counts(NULL, &lp->funcs[0], 10, 6, d, 6, neither, 4, ec, nc, &mt) == 1);
+  CHECK_U64(mt.total, 20);
+  CHECK_U64(mt.placed, 20);
   CHECK_U64(nc[3], 5);
   CHECK_U64(nc[4], 5);
   CHECK_U64(ec[1], 5);
