@@ -73,39 +73,39 @@ static int ptr_cmp(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
+/* v[0..n) sorted, each pointer once; how many are left. */
+static uint32_t distinct(const void **v, uint32_t n) {
+  if (n > 1)
+    qsort(v, n, sizeof *v, ptr_cmp);
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < n; i++)
+    if (k == 0 || v[i] != v[k - 1])
+      v[k++] = v[i];
+  return k;
+}
+
 /* The counts of the profile's lines that some block took, each once. */
-/* The counts of f's own lines (not of the code inlined into it). */
-static uint64_t own_mass(const xprof_lp_func *f) {
-  uint64_t mass = 0;
-  for (uint32_t i = 0; i < f->n_lines; i++)
-    mass = xprof_sat_add(mass, f->lines[i].count);
-  return mass;
-}
-
-/* The counts the code here could take: the own lines of f and of each
- * instance inlined into it that some place here is in (reached[0..n),
- * f among them).  An instance the training inlined at a call that is a
- * call here is not: its counts are the callee's, whose own entry has
- * them (xprof_lineprof_fold_inlined), and a function whose training
- * build inlined most of its time away would otherwise seem to place
- * little of its profile and be refused. */
-static uint64_t reachable_mass(const xprof_lp_func **reached, uint32_t n) {
-  if (n > 1)
-    qsort(reached, n, sizeof *reached, ptr_cmp);
-  uint64_t mass = 0;
-  for (uint32_t i = 0; i < n; i++)
-    if (i == 0 || reached[i] != reached[i - 1])
-      mass = xprof_sat_add(mass, own_mass(reached[i]));
-  return mass;
-}
-
 static uint64_t placed_mass(const xprof_lp_line **used, uint32_t n) {
-  if (n > 1)
-    qsort(used, n, sizeof *used, ptr_cmp);
+  n = distinct((const void **)used, n);
   uint64_t mass = 0;
   for (uint32_t i = 0; i < n; i++)
-    if (i == 0 || used[i] != used[i - 1])
-      mass = xprof_sat_add(mass, used[i]->count);
+    mass = xprof_sat_add(mass, used[i]->count);
+  return mass;
+}
+
+/* The counts the code here could take: the own lines (not the inlined
+ * calls') of f and of each instance inlined into it that some place here
+ * is in (reached[0..n), f among them).  An instance the training inlined
+ * at a call that is a call here is not: its counts are the callee's,
+ * whose own entry has them (xprof_lineprof_fold_inlined), and a function
+ * whose training build inlined most of its time away would otherwise
+ * seem to place little of its profile and be refused. */
+static uint64_t reachable_mass(const xprof_lp_func **reached, uint32_t n) {
+  n = distinct((const void **)reached, n);
+  uint64_t mass = 0;
+  for (uint32_t i = 0; i < n; i++)
+    for (uint32_t k = 0; k < reached[i]->n_lines; k++)
+      mass = xprof_sat_add(mass, reached[i]->lines[k].count);
   return mass;
 }
 
