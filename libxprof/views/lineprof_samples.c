@@ -23,7 +23,7 @@
  * zero, to the flow solving of a use build.
  *
  * A function's head (its entry count) cannot be sampled; it is the
- * samples of the line its entry address is on (the prologue's, and often
+ * count of the line its entry address is on (the prologue's, and often
  * the epilogue's: once a call each), in the same units as its other
  * lines, and at least 1 for a function that was sampled at all.  Zero
  * would tell the compilers that a function with a hot body is never
@@ -231,23 +231,51 @@ static int walk_function(const xprof_image *img, const image_debug *d, uint32_t 
   return 0;
 }
 
-/* Give the pieces of one place (ps[a..b), one leaf and line) to its line
- * in lp: their samples, scaled.  0, or -1 when out of memory. */
-static int place_pieces(xprof_lineprof *lp, const image_debug *d, uint32_t *rows,
-                        const piece *ps, uint32_t a, uint32_t b, double count) {
-  uint32_t stack[64];
-  uint32_t depth = xprof_dwarf_inline_stack_in(d->info, ps[a].top, ps[a].addr, stack, 64);
-  int oom = 0;
-  xprof_lp_func *f = depth ? instance(lp, d->info, stack, depth, &rows[stack[0]], &oom) : NULL;
-  if (!f || ps[a].line < f->decl_line)
-    return oom ? -1 : 0;
-  uint64_t samples = 0;
-  for (uint32_t i = a; i < b; i++)
-    samples += ps[i].samples;
-  uint64_t c = (uint64_t)(count + 0.5);
-  if (xprof_lineprof_add(f, ps[a].line - f->decl_line, 0, c ? c : 1) < 0)
-    return -1;
-  lp->placed += samples;
+/* The end of the group of pieces of one place that starts at ps[a] (one
+ * leaf and line, consecutive once sorted), with their samples and bins
+ * added up in *samples and *bins. */
+static uint32_t group(const piece *ps, uint32_t n, uint32_t a, uint64_t *samples, uint64_t *bins) {
+  uint32_t b = a;
+  *samples = *bins = 0;
+  for (; b < n && same_place(&ps[a], &ps[b]); b++) {
+    *samples += ps[b].samples;
+    *bins += ps[b].bins;
+  }
+  return b;
+}
+
+/* Give each place of ps (sorted) its line in lp: its samples per bin,
+ * scaled by the same factor for all so that the counts add up to the
+ * samples.  A place with samples counts at least 1.  0, or -1 when out of
+ * memory. */
+static int place_densities(xprof_lineprof *lp, const image_debug *d, uint32_t *rows,
+                           const pieces *ps) {
+  uint64_t samples, bins, total = 0;
+  double sum = 0;
+  for (uint32_t a = 0; a < ps->n;) {
+    a = group(ps->v, ps->n, a, &samples, &bins);
+    sum += (double)samples / (double)bins;
+    total += samples;
+  }
+  double scale = sum > 0 ? (double)total / sum : 1;
+  for (uint32_t a = 0, b; a < ps->n; a = b) {
+    b = group(ps->v, ps->n, a, &samples, &bins);
+    if (!samples)
+      continue;
+    const piece *first = &ps->v[a];
+    uint32_t stack[64];
+    uint32_t depth = xprof_dwarf_inline_stack_in(d->info, first->top, first->addr, stack, 64);
+    int oom = 0;
+    xprof_lp_func *f = depth ? instance(lp, d->info, stack, depth, &rows[stack[0]], &oom) : NULL;
+    if (oom)
+      return -1;
+    if (!f || first->line < f->decl_line)
+      continue;
+    uint64_t c = (uint64_t)((double)samples / (double)bins * scale + 0.5);
+    if (xprof_lineprof_add(f, first->line - f->decl_line, 0, c ? c : 1) < 0)
+      return -1;
+    lp->placed += samples;
+  }
   return 0;
 }
 
@@ -272,7 +300,6 @@ static int add_image(xprof_lineprof *lp, const xprof_image *img, unlined *u) {
   uint32_t *rows = xprof_malloc(((size_t)n_scopes + 1) * sizeof *rows);
   unsigned char *sampled = xprof_calloc((size_t)n_scopes + 1, 1);
   pieces ps = {NULL, 0, 0};
-  double *count = NULL;
   int rc = rows && sampled ? 0 : -1;
   for (uint32_t i = 0; rc == 0 && i < n_scopes; i++)
     rows[i] = UINT32_MAX;
@@ -287,32 +314,10 @@ static int add_image(xprof_lineprof *lp, const xprof_image *img, unlined *u) {
       rc = walk_function(img, &d, i, &ps);
   if (rc == 0 && ps.n > 1)
     xprof_sort(ps.v, ps.n, sizeof *ps.v, piece_cmp);
-  /* Each place's density (in count[] at its first piece), then all
-   * scaled so that they add up to the samples. */
-  count = xprof_calloc((size_t)ps.n + 1, sizeof *count);
-  rc = rc == 0 && count ? 0 : -1;
-  double sum = 0;
-  uint64_t total = 0;
-  for (uint32_t a = 0, b; rc == 0 && a < ps.n; a = b) {
-    uint64_t samples = 0, bins = 0;
-    for (b = a; b < ps.n && same_place(&ps.v[a], &ps.v[b]); b++) {
-      samples += ps.v[b].samples;
-      bins += ps.v[b].bins;
-    }
-    count[a] = (double)samples / (double)bins;
-    sum += count[a];
-    total += samples;
-  }
-  double scale = sum > 0 ? (double)total / sum : 1;
-  for (uint32_t a = 0, b; rc == 0 && a < ps.n; a = b) {
-    for (b = a; b < ps.n && same_place(&ps.v[a], &ps.v[b]);)
-      b++;
-    if (count[a] > 0)
-      rc = place_pieces(lp, &d, rows, ps.v, a, b, count[a] * scale);
-  }
+  if (rc == 0)
+    rc = place_densities(lp, &d, rows, &ps);
   if (rc == 0)
     set_heads(lp, d.info, d.lines, rows);
-  xprof_free(count);
   xprof_free(ps.v);
   xprof_free(sampled);
   xprof_free(rows);
