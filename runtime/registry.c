@@ -308,14 +308,47 @@ static void fork_child(void) {
   rt_signals_fork_child();
 }
 
+/* The at_quick_exit handler: glibc calls it with an argument and the
+ * status, which at_exit does not take. */
+static void at_quick_exit_cxa(void *arg) {
+  (void)arg;
+  at_exit();
+}
+
+/* register_quick_exit: at_exit registered to run at quick_exit (C11;
+ * servers call it, from a SIGTERM handler too, to end without running
+ * destructors), which runs the at_quick_exit handlers and then _Exit:
+ * without this a training run ended so would write nothing.
+ *
+ * Looked up by name, not linked: every instrumented shared library has
+ * a copy of the runtime, and some libraries check at their build that
+ * they reference no function with "exit" in its name but __cxa_atexit
+ * (PostgreSQL's libpq: nm -u | grep exit), which at_quick_exit, in
+ * glibc a call of __cxa_at_quick_exit from libc_nonshared.a, failed.
+ * The handler is registered with this module's __dso_handle, as
+ * at_quick_exit does (crtbegin defines it: the module's own address in a
+ * shared library, 0 in an executable), so that glibc drops it when a
+ * library is unloaded.  Returns nothing: a C library without either name ends a
+ * quick_exit without the write, as before there was this handler. */
+extern void *__dso_handle __attribute__((visibility("hidden")));
+static void register_quick_exit(void) {
+  typedef int (*cxa_fn)(void (*)(void *), void *);
+  typedef int (*plain_fn)(void (*)(void));
+  void *f = dlsym(RTLD_DEFAULT, "__cxa_at_quick_exit");
+  if (f) {
+    ((cxa_fn)f)(at_quick_exit_cxa, __dso_handle);
+    return;
+  }
+  f = dlsym(RTLD_DEFAULT, "at_quick_exit");
+  if (f)
+    ((plain_fn)f)(at_exit);
+}
+
 static void first_registration(void) {
   rt_read_settings();
   atexit(at_exit);
-  /* quick_exit (C11; servers call it, from a SIGTERM handler too, to end
-   * without running destructors) runs the at_quick_exit handlers and then
-   * _Exit: without this one its training run would write nothing.  One of
-   * the two runs, never both. */
-  at_quick_exit(at_exit);
+  /* One of the two handlers runs, never both. */
+  register_quick_exit();
   pthread_atfork(fork_prepare, fork_parent, fork_child);
   if (rt_settings.async_interval)
     rt_async_start();
