@@ -27,6 +27,8 @@ stats() { sort -g | awk '{v[NR]=$1} END {m=(NR%2)?v[(NR+1)/2]:(v[NR/2]+v[NR/2+1]
 # CPU time, so the least of a few runs is the one nearest the program's
 # own cost, and a round's ratio is less often decided by which run was
 # hit (bench_noise.sh measures how much less, on the machine at hand).
+# A variant's "prepare_NAME", where a script defines one, runs before
+# each of its runs, untimed (a fresh data directory, say).
 repeats=${BENCH_REPEATS:-3}
 time_runs() {
   local rounds=$1; shift
@@ -37,6 +39,7 @@ time_runs() {
     for ((p = 0; p < repeats; p++)); do
       for ((i = 0; i < n; i++)); do
         k=${names[$(((i + r + p) % n))]}
+        ! declare -F "prepare_$k" > /dev/null || "prepare_$k"
         # time's report goes to the file, the run's own errors to ours
         { time "run_$k" >/dev/null 2>&3; } 3>&2 2> "$work/time.tmp"
         t=$(awk '{printf "%.6f", $1 + $2}' "$work/time.tmp")
