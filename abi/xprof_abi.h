@@ -71,6 +71,11 @@
 #define XPROF_THREAD_COUNTERS_ASM_R10 __xprof_thread_counters_asm_r10
 /* The procedures that have run so far in the process (first_run.c). */
 #define XPROF_FIRST_RUNS __xprof_first_runs
+/* glibc's __cxa_at_quick_exit in a static link, where there is no
+ * dynamic symbol table to find it in (runtime/libc_symbol.c): the drivers
+ * define this name as it there (--defsym); elsewhere it is weak and
+ * undefined.  No "exit" in it: some libraries' builds look for one. */
+#define XPROF_QUICK_REGISTER __xprof_quick_register
 
 /* ---- what each instrumented object file defines -------------------------
  *

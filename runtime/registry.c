@@ -320,26 +320,26 @@ static void at_quick_exit_cxa(void *arg) {
  * destructors), which runs the at_quick_exit handlers and then _Exit:
  * without this a training run ended so would write nothing.
  *
- * Looked up by name, not linked: every instrumented shared library has
- * a copy of the runtime, and some libraries check at their build that
- * they reference no function with "exit" in its name but __cxa_atexit
- * (PostgreSQL's libpq: nm -u | grep exit), which at_quick_exit, in
- * glibc a call of __cxa_at_quick_exit from libc_nonshared.a, failed.
- * The handler is registered with this module's __dso_handle, as
- * at_quick_exit does (crtbegin defines it: the module's own address in a
- * shared library, 0 in an executable), so that glibc drops it when a
- * library is unloaded.  Returns nothing: a C library without either name ends a
- * quick_exit without the write, as before there was this handler. */
+ * Found by name, not linked (libc_symbol.c says why), or in a static
+ * link by the name the drivers give it: glibc's __cxa_at_quick_exit, with this module's __dso_handle as at_quick_exit
+ * passes it (crtbegin defines it: the module's own address in a shared
+ * library, 0 in an executable), so that glibc drops a library's handler
+ * when the library is unloaded; else a C library's at_quick_exit.
+ * Returns nothing: a C library with neither ends a quick_exit without
+ * the write, as before there was this handler. */
 extern void *__dso_handle __attribute__((visibility("hidden")));
+extern int XPROF_QUICK_REGISTER(void (*)(void *), void *) __attribute__((weak));
 static void register_quick_exit(void) {
   typedef int (*cxa_fn)(void (*)(void *), void *);
   typedef int (*plain_fn)(void (*)(void));
-  void *f = dlsym(RTLD_DEFAULT, "__cxa_at_quick_exit");
+  void *f = rt_loaded_function("__cxa_at_quick_exit");
+  if (!f) /* a static link */
+    f = (void *)XPROF_QUICK_REGISTER;
   if (f) {
     ((cxa_fn)f)(at_quick_exit_cxa, __dso_handle);
     return;
   }
-  f = dlsym(RTLD_DEFAULT, "at_quick_exit");
+  f = rt_loaded_function("at_quick_exit");
   if (f)
     ((plain_fn)f)(at_exit);
 }

@@ -37,6 +37,11 @@ void rt_leave(void);
 int rt_enter_unless_inside(const char *what);
 extern struct xprof_abi_object *rt_objects;
 
+/* libc_symbol.c: the address of a function that a loaded module defines
+ * under name, or NULL; found without dlsym, which may call the program's
+ * allocator. */
+void *rt_loaded_function(const char *name);
+
 /* Print "xprof: ..." on stderr. */
 void rt_message(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -319,11 +319,16 @@ int add_runtime(struct args *a, const struct command *c) {
   pushf(a, "--export-dynamic-symbol=%s", pattern);
   XPROF_ABI_EXPORTS(EXPORT)
 #undef EXPORT
-  /* A static link has no dlsym to find the C library's pthread_create:
-   * it is linked under its own name. */
+  /* A static link has no dlsym to find the C library's pthread_create,
+   * nor a dynamic symbol table to find its quick_exit registration in:
+   * they are linked under their own names. */
   if (c->static_link) {
     push(a, "-Xlinker");
     push(a, "--undefined=__pthread_create_2_1");
+    push(a, "-Xlinker");
+    push(a, "--undefined=__cxa_at_quick_exit");
+    push(a, "-Xlinker");
+    push(a, "--defsym=" XPROF_ABI_STR(XPROF_QUICK_REGISTER) "=__cxa_at_quick_exit");
   }
   push(a, "-lpthread");
   push(a, "-ldl");

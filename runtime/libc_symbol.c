@@ -1,0 +1,92 @@
+/*
+ * libc_symbol.c - a loaded function found by its name without dlsym.
+ *
+ * The runtime registers its quick_exit handler through a function it
+ * must not reference by name: an instrumented shared library carries a
+ * copy of the runtime, and some libraries check at their build that they
+ * reference no function with "exit" in its name but __cxa_atexit
+ * (PostgreSQL's libpq: nm -u | grep exit).  dlsym would find it, but
+ * glibc's dlsym may call malloc and free (it frees the error a dl call
+ * before it left, and allocates one when the name is not found), and the
+ * runtime never calls the program's allocator (GCC PR 97461;
+ * test/lit/runtime/own-memory.c).  So the loaded modules' dynamic symbol
+ * tables are read directly: dl_iterate_phdr allocates nothing.
+ */
+#define _GNU_SOURCE
+#include <elf.h>
+#include <link.h>
+#include <string.h>
+
+#include "rt_internal.h"
+
+struct lookup {
+  const char *name;
+  void *found;
+};
+
+/* A dynamic-section address: glibc's loader relocates the entries it
+ * reads, other loaders (and the vDSO's) leave them relative to base. */
+static const void *dyn_ptr(const struct dl_phdr_info *info, ElfW(Addr) p) {
+  return (const void *)(p < info->dlpi_addr ? p + info->dlpi_addr : p);
+}
+
+/* The number of symbols of a table that has only a GNU hash: one past the
+ * last symbol any chain reaches.  Returns 0 for an empty table. */
+static uint32_t gnu_hash_symbols(const uint32_t *h) {
+  uint32_t nbuckets = h[0], symoffset = h[1], bloom = h[2];
+  const uint32_t *buckets = h + 4 + bloom * (sizeof(ElfW(Addr)) / 4);
+  const uint32_t *chain = buckets + nbuckets;
+  uint32_t last = 0;
+  for (uint32_t b = 0; b < nbuckets; b++)
+    if (buckets[b] > last)
+      last = buckets[b];
+  if (last < symoffset)
+    return 0;
+  while (!(chain[last - symoffset] & 1))
+    last++;
+  return last + 1;
+}
+
+/* dl_iterate_phdr's callback: the name among one module's defined
+ * functions.  Returns 1 (stop) when found. */
+static int find_in_module(struct dl_phdr_info *info, size_t size, void *arg) {
+  struct lookup *l = arg;
+  const ElfW(Dyn) *dyn = NULL;
+  (void)size;
+  for (int i = 0; i < info->dlpi_phnum; i++)
+    if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
+      dyn = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+  if (!dyn)
+    return 0;
+  const ElfW(Sym) *syms = NULL;
+  const char *strs = NULL;
+  uint32_t n = 0;
+  for (; dyn->d_tag != DT_NULL; dyn++) {
+    if (dyn->d_tag == DT_SYMTAB)
+      syms = dyn_ptr(info, dyn->d_un.d_ptr);
+    else if (dyn->d_tag == DT_STRTAB)
+      strs = dyn_ptr(info, dyn->d_un.d_ptr);
+    else if (dyn->d_tag == DT_HASH)
+      n = ((const uint32_t *)dyn_ptr(info, dyn->d_un.d_ptr))[1];
+    else if (dyn->d_tag == DT_GNU_HASH && !n)
+      n = gnu_hash_symbols(dyn_ptr(info, dyn->d_un.d_ptr));
+  }
+  if (!syms || !strs)
+    return 0;
+  /* ELF32_ST_TYPE and ELF64_ST_TYPE are the same (so the BINDs). */
+  for (uint32_t i = 0; i < n; i++) {
+    const ElfW(Sym) *s = &syms[i];
+    if (s->st_shndx != SHN_UNDEF && ELF64_ST_TYPE(s->st_info) == STT_FUNC &&
+        ELF64_ST_BIND(s->st_info) != STB_LOCAL && strcmp(strs + s->st_name, l->name) == 0) {
+      l->found = (void *)(info->dlpi_addr + s->st_value);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+void *rt_loaded_function(const char *name) {
+  struct lookup l = {name, NULL};
+  dl_iterate_phdr(find_in_module, &l);
+  return l.found;
+}
