@@ -31,7 +31,8 @@ static const void *dyn_ptr(const struct dl_phdr_info *info, ElfW(Addr) p) {
 }
 
 /* The number of symbols of a table that has only a GNU hash: one past the
- * last symbol any chain reaches.  Returns 0 for an empty table. */
+ * last symbol any chain reaches, or the unhashed ones alone (symoffset)
+ * when every bucket is empty. */
 static uint32_t gnu_hash_symbols(const uint32_t *h) {
   uint32_t nbuckets = h[0], symoffset = h[1], bloom = h[2];
   const uint32_t *buckets = h + 4 + bloom * (sizeof(ElfW(Addr)) / 4);
@@ -40,8 +41,8 @@ static uint32_t gnu_hash_symbols(const uint32_t *h) {
   for (uint32_t b = 0; b < nbuckets; b++)
     if (buckets[b] > last)
       last = buckets[b];
-  if (last < symoffset)
-    return 0;
+  if (last == 0 || last < symoffset)
+    return symoffset;
   while (!(chain[last - symoffset] & 1))
     last++;
   return last + 1;
