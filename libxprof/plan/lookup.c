@@ -359,6 +359,40 @@ char *xprof_pathmap_between(const char *collect_path, const char *use_path,
   return xprof_format("%.*s:%.*s", (int)l, collect_path, (int)k, use_path);
 }
 
+/* Could the build tree have moved as map ("OLD:NEW") says?  Not when
+ * the profile has object files beside OLD in the directory that holds
+ * both OLD and NEW: that tree was trained where it is, and a file of the
+ * same name in a sibling directory (PostgreSQL's src/bin/psql/common.o
+ * for src/interfaces/ecpg/pgtypeslib/common.o) is another file.  Trees
+ * with nothing in common but the root are left to the map.  Returns 1
+ * or 0. */
+static int moved_plausibly(const char *const *names, unsigned n_names, const char *map) {
+  const char *colon = strchr(map, ':');
+  if (!colon)
+    return 1;
+  size_t ol = (size_t)(colon - map), common = 0;
+  const char *new_dir = colon + 1;
+  for (size_t i = 0; i < ol && map[i] == new_dir[i]; i++)
+    if (map[i] == '/')
+      common = i;
+  if (common == 0)
+    return 1;
+  int plausible = 1;
+  for (unsigned i = 0; i < n_names && plausible; i++) {
+    xprof_profile *p = read_whole(names[i]);
+    if (!p)
+      continue;
+    for (uint32_t o = 0; o < p->n_objfiles && plausible; o++) {
+      const char *other = p->objfiles[o].path;
+      int in_common = strncmp(other, map, common + 1) == 0;
+      int in_old = strncmp(other, map, ol) == 0 && other[ol] == '/';
+      plausible = !in_common || in_old;
+    }
+    xprof_profile_free(p);
+  }
+  return plausible;
+}
+
 xprof_missing xprof_use_explain_missing(const char *const *names, unsigned n_names,
                                         const char *const *pathmap, unsigned n_pathmap,
                                         const char *objpath, char **map) {
@@ -395,7 +429,7 @@ xprof_missing xprof_use_explain_missing(const char *const *names, unsigned n_nam
     xprof_profile_free(p);
   }
   xprof_free(mapped);
-  if (best && !ambiguous && !same_dir) {
+  if (best && !ambiguous && !same_dir && moved_plausibly(names, n_names, best)) {
     *map = best;
     return XPROF_MISSING_MOVED;
   }
