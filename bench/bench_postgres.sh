@@ -61,15 +61,7 @@ mkdir -p "$work"
 export PATH=$PATH:/usr/lib/llvm-14/bin
 
 # fetch: PostgreSQL's sources in $work/src.
-fetch() {
-  [ -x "$work/src/configure" ] && return 0
-  ensure_deb_src
-  mkdir -p "$work/dl"
-  (cd "$work/dl" && apt-get source --download-only -qq postgresql-15 2>&1 |
-     grep -v '^W: Download is performed unsandboxed' || true)
-  mkdir -p "$work/src"
-  tar -xjf "$(ls "$work"/dl/postgresql-15_*.orig.tar.bz2 | head -1)" -C "$work/src" --strip-components=1
-}
+fetch() { deb_source "$work" postgresql-15; }
 
 if [ "$(id -u)" -eq 0 ]; then
   ensure_debs bison flex valgrind
@@ -87,9 +79,14 @@ fetch
 # pg_bin DIR: where DIR's temporary installation keeps its programs.
 pg_bin() { echo "$1/tmp_install/usr/local/pgsql/bin"; }
 
-# make_tree DIR PROFILE: make in DIR with PROFILE added to every compile
-# and link; the commands go to DIR/build.log.  Returns make's status.
-make_tree() { (cd "$1" && make -j"$(nproc)" PROFILE="$2" >> build.log 2>&1); }
+# make_tree DIR PROFILE [MAKE-ARGS]: make in DIR with PROFILE added to
+# every compile and link; the commands go to DIR/build.log.  Returns
+# make's status.
+make_tree() {
+  local d=$1 profile=$2
+  shift 2
+  (cd "$d" && make -j"$(nproc)" PROFILE="$profile" "$@" >> build.log 2>&1)
+}
 
 # configure_tree DIR CC: a fresh copy of the sources in DIR, configured for
 # the compiler (driver) CC.
@@ -125,15 +122,19 @@ regress() {
 }
 
 # native_train DIR CC: DIR (configured) built with CC's own
-# instrumentation and trained; the profile stays in DIR.
+# instrumentation and trained; the profile stays in DIR.  libpq's build
+# checks that it calls no exit function, which the compilers' profiling
+# runtimes do (libgcov calls exit): enable_coverage=yes skips the check,
+# as PostgreSQL's Makefile does for its own profiling builds.  xprof's
+# runtime passes it.
 native_train() {
   local d=$1 cc=$2
   if [ "$cc" = gcc ]; then
-    make_tree "$d" "-fprofile-generate" || return 1
+    make_tree "$d" "-fprofile-generate" enable_coverage=yes || return 1
   else
-    make_tree "$d" "-fprofile-generate=$d/prof" || return 1
+    make_tree "$d" "-fprofile-generate=$d/prof" enable_coverage=yes || return 1
   fi
-  echo "  $cc native training: $(regress "$d")"
+  echo "  $cc native training: $(regress "$d" enable_coverage=yes)"
   if [ "$cc" = clang ]; then
     llvm-profdata merge -o "$d/pg.profdata" "$d"/prof/*.profraw
   fi

@@ -64,15 +64,7 @@ ensure_debs zlib1g-dev libbz2-dev liblzma-dev libsqlite3-dev libffi-dev libssl-d
 ((bolt)) && ensure_debs bolt-16
 
 # fetch: CPython's sources in $work/src.
-fetch() {
-  [ -x "$work/src/configure" ] && return 0
-  ensure_deb_src
-  mkdir -p "$work/dl"
-  (cd "$work/dl" && apt-get source --download-only -qq python3.11 2>&1 |
-     grep -v '^W: Download is performed unsandboxed' || true)
-  mkdir -p "$work/src"
-  tar -xzf "$(ls "$work"/dl/python3.11_*.orig.tar.gz | head -1)" -C "$work/src" --strip-components=1
-}
+fetch() { deb_source "$work" python3.11; }
 
 # build KIND COMPILER: a native, native-ir (clang's IR instrumentation),
 # xprof, plain or bolt build in $work/KIND-COMPILER; its log in build.log

@@ -108,6 +108,18 @@ ensure_deb_src() {
   $sudo apt-get update -qq
 }
 
+# deb_source DIR PACKAGE: Debian's source package PACKAGE downloaded into
+# DIR/dl and its upstream tarball unpacked into DIR/src; nothing done when
+# DIR/src has a configure script already.
+deb_source() {
+  [ -x "$1/src/configure" ] && return 0
+  ensure_deb_src
+  mkdir -p "$1/dl" "$1/src"
+  (cd "$1/dl" && apt-get source --download-only -qq "$2" 2>&1 |
+     grep -v '^W: Download is performed unsandboxed' || true)
+  tar -xf "$(ls "$1/dl/$2"_*.orig.tar.* | head -1)" -C "$1/src" --strip-components=1
+}
+
 # ensure_debs PACKAGE...: install the Debian packages that are missing
 # (needs root or sudo).
 ensure_debs() {
