@@ -321,10 +321,11 @@ static void at_quick_exit_cxa(void *arg) {
  * without this a training run ended so would write nothing.
  *
  * Found by name, not linked (libc_symbol.c says why), or in a static
- * link by the name the drivers give it: glibc's __cxa_at_quick_exit, with this module's __dso_handle as at_quick_exit
- * passes it (crtbegin defines it: the module's own address in a shared
- * library, 0 in an executable), so that glibc drops a library's handler
- * when the library is unloaded; else a C library's at_quick_exit.
+ * link by the name the drivers give it: glibc's __cxa_at_quick_exit,
+ * with this module's __dso_handle as at_quick_exit passes it (crtbegin
+ * defines it: the module's own address in a shared library, 0 in an
+ * executable), so that glibc drops a library's handler when the library
+ * is unloaded; else a C library's at_quick_exit.
  * Returns nothing: a C library with neither ends a quick_exit without
  * the write, as before there was this handler. */
 extern void *__dso_handle __attribute__((visibility("hidden")));

@@ -359,38 +359,72 @@ char *xprof_pathmap_between(const char *collect_path, const char *use_path,
   return xprof_format("%.*s:%.*s", (int)l, collect_path, (int)k, use_path);
 }
 
-/* Could the build tree have moved as map ("OLD:NEW") says?  Not when
- * the profile has object files beside OLD in the directory that holds
- * both OLD and NEW: that tree was trained where it is, and a file of the
- * same name in a sibling directory (PostgreSQL's src/bin/psql/common.o
- * for src/interfaces/ecpg/pgtypeslib/common.o) is another file.  Trees
- * with nothing in common but the root are left to the map.  Returns 1
- * or 0. */
-static int moved_plausibly(const char *const *names, unsigned n_names, const char *map) {
-  const char *colon = strchr(map, ':');
-  if (!colon)
-    return 1;
-  size_t ol = (size_t)(colon - map), common = 0;
-  const char *new_dir = colon + 1;
-  for (size_t i = 0; i < ol && map[i] == new_dir[i]; i++)
-    if (map[i] == '/')
+/* Could the build tree have moved from old_dir (old_len bytes of it) to
+ * new_dir (new_len)?  Not when one of the profiles has an object file
+ * beside old_dir in the directory that holds both: that tree was trained
+ * where it is, and a file of the same name in a sibling directory
+ * (PostgreSQL's src/bin/psql/common.o for
+ * src/interfaces/ecpg/pgtypeslib/common.o) is another file.  Trees with
+ * nothing in common but the root are left to the map.  Returns 1 or 0. */
+static int moved_plausibly(xprof_profile *const *profiles, unsigned n, const char *old_dir,
+                           size_t old_len, const char *new_dir, size_t new_len) {
+  size_t common = 0; /* the last '/' of the directory both are in */
+  for (size_t i = 0; i < old_len && i < new_len && old_dir[i] == new_dir[i]; i++)
+    if (old_dir[i] == '/')
       common = i;
   if (common == 0)
     return 1;
-  int plausible = 1;
-  for (unsigned i = 0; i < n_names && plausible; i++) {
-    xprof_profile *p = read_whole(names[i]);
-    if (!p)
-      continue;
-    for (uint32_t o = 0; o < p->n_objfiles && plausible; o++) {
-      const char *other = p->objfiles[o].path;
-      int in_common = strncmp(other, map, common + 1) == 0;
-      int in_old = strncmp(other, map, ol) == 0 && other[ol] == '/';
-      plausible = !in_common || in_old;
+  for (unsigned i = 0; i < n; i++)
+    for (uint32_t o = 0; profiles[i] && o < profiles[i]->n_objfiles; o++) {
+      const char *other = profiles[i]->objfiles[o].path;
+      int in_common = strncmp(other, old_dir, common + 1) == 0;
+      int in_old = strncmp(other, old_dir, old_len) == 0 && other[old_len] == '/';
+      if (in_common && !in_old)
+        return 0;
     }
-    xprof_profile_free(p);
+  return 1;
+}
+
+/* The length of NEW in map ("OLD:NEW", xprof_pathmap_between's), which is
+ * a head of path: found from path, so that a ':' in either directory
+ * does not matter.  Returns 0 when map is not so made. */
+static size_t new_part(const char *map, const char *path) {
+  size_t ml = strlen(map);
+  for (size_t k = strlen(path); k > 0; k--)
+    if (k < ml && map[ml - k - 1] == ':' && strncmp(map + ml - k, path, k) == 0)
+      return k;
+  return 0;
+}
+
+/* The pathmap ("OLD:NEW") that would find path's data under another
+ * directory, as deep as any of the profiles give one and the only one so
+ * deep, in *best; *same_dir: whether one of them has data in path's own
+ * directory. */
+static void best_pathmap(xprof_profile *const *profiles, unsigned n, const char *path,
+                         char **best, int *same_dir) {
+  size_t dl = dir_len(path);
+  unsigned best_depth = 0;
+  int ambiguous = 0;
+  for (unsigned i = 0; i < n; i++)
+    for (uint32_t o = 0; profiles[i] && o < profiles[i]->n_objfiles; o++) {
+      const char *other = profiles[i]->objfiles[o].path;
+      *same_dir |= dir_len(other) == dl && strncmp(other, path, dl) == 0;
+      unsigned d = 0;
+      char *m = xprof_pathmap_between(other, path, &d);
+      if (m && d > best_depth) {
+        xprof_free(*best);
+        *best = m;
+        best_depth = d;
+        ambiguous = 0;
+        continue;
+      }
+      ambiguous |= m && *best && d == best_depth && strcmp(m, *best) != 0;
+      xprof_free(m);
+    }
+  if (ambiguous) {
+    xprof_free(*best);
+    *best = NULL;
   }
-  return plausible;
 }
 
 xprof_missing xprof_use_explain_missing(const char *const *names, unsigned n_names,
@@ -398,38 +432,33 @@ xprof_missing xprof_use_explain_missing(const char *const *names, unsigned n_nam
                                         const char *objpath, char **map) {
   *map = NULL;
   char *mapped = collect_path(pathmap, n_pathmap, objpath);
-  const char *path = mapped ? mapped : objpath;
-  size_t dl = dir_len(path);
-  char *best = NULL;
-  unsigned best_depth = 0;
-  int ambiguous = 0, same_dir = 0;
-  for (unsigned i = 0; i < n_names; i++) {
-    xprof_profile *p = read_whole(names[i]);
-    if (!p)
-      continue;
-    for (uint32_t o = 0; o < p->n_objfiles; o++) {
-      const char *other = p->objfiles[o].path;
-      same_dir |= dir_len(other) == dl && strncmp(other, path, dl) == 0;
-      unsigned d = 0;
-      char *m = mapped ? NULL : xprof_pathmap_between(other, path, &d);
-      if (!m)
-        continue;
-      if (d > best_depth) {
-        xprof_free(best);
-        best = m;
-        best_depth = d;
-        ambiguous = 0;
-      } else if (d == best_depth && strcmp(m, best) != 0) {
-        ambiguous = 1;
-        xprof_free(m);
-      } else {
-        xprof_free(m);
-      }
-    }
-    xprof_profile_free(p);
+  xprof_profile **profiles = xprof_calloc(n_names + 1, sizeof *profiles);
+  if (!profiles) {
+    xprof_free(mapped);
+    return XPROF_MISSING_FOREIGN;
   }
+  for (unsigned i = 0; i < n_names; i++)
+    profiles[i] = read_whole(names[i]);
+  char *best = NULL;
+  int same_dir = 0;
+  if (mapped) { /* the user's map found nothing: no other to offer */
+    size_t dl = dir_len(mapped);
+    for (unsigned i = 0; i < n_names; i++)
+      for (uint32_t o = 0; profiles[i] && o < profiles[i]->n_objfiles; o++)
+        same_dir |= dir_len(profiles[i]->objfiles[o].path) == dl &&
+                    strncmp(profiles[i]->objfiles[o].path, mapped, dl) == 0;
+  } else {
+    best_pathmap(profiles, n_names, objpath, &best, &same_dir);
+  }
+  size_t new_len = best ? new_part(best, objpath) : 0;
+  int moved = best && new_len && !same_dir &&
+              moved_plausibly(profiles, n_names, best, strlen(best) - new_len - 1, objpath,
+                              new_len);
+  for (unsigned i = 0; i < n_names; i++)
+    xprof_profile_free(profiles[i]);
+  xprof_free(profiles);
   xprof_free(mapped);
-  if (best && !ambiguous && !same_dir && moved_plausibly(names, n_names, best)) {
+  if (moved) {
     *map = best;
     return XPROF_MISSING_MOVED;
   }
