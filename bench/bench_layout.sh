@@ -51,7 +51,6 @@ cache_sim() {
     awk '/I1  misses:/ {gsub(",", "", $NF); m += $NF} /I   refs:/ {gsub(",", "", $NF); r += $NF}
          END {print m, r}'
 }
-text_bytes() { size -A "$1" | awk '$1 ~ /^\.text/ {s += $2} END {print s}'; }
 llvm_profdata() { echo "$(dirname "$(readlink -f "$(command -v clang)")")/llvm-profdata"; }
 # native_pgo PROG CC DIR FLAGS: the compiler's own PGO build in DIR,
 # generated, trained and used, FLAGS at every step.

@@ -37,7 +37,7 @@
 # it needs, then runs itself again as the user BENCH_USER (default
 # xprofbench, created without a home or a shell).  Everything stays in
 # $BENCH_WORK (default: a temporary directory, printed at the end);
-# --reuse takes the builds a run left there.  About 50 minutes a compiler
+# --reuse takes the builds a run left there.  About 60 minutes a compiler
 # on 2 cores, most of it builds and training.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -195,8 +195,8 @@ build() {
       # The installation has the ordered postgres; the same objects
       # linked without the order are the xprof row.
       cp "$d/src/backend/postgres" "$(pg_bin "$d")/postgres-order"
-      relink "$d" postgres-plain-order "-xprofile=use:$d/train" &&
-        cp "$d/src/backend/postgres-plain-order" "$(pg_bin "$d")/postgres" || return 1
+      relink "$d" postgres-unordered "-xprofile=use:$d/train" &&
+        cp "$d/src/backend/postgres-unordered" "$(pg_bin "$d")/postgres" || return 1
       echo "  $cc xprof use build: $(regress "$d" NO_TEMP_INSTALL=1)" ;;
   esac
   echo built > "$d/stamp"
@@ -229,10 +229,6 @@ cache_sim() {
          END {print m, r}'
 }
 
-# text_size FILE: its code, every .text section (BOLT's output keeps the
-# original text beside the new as .bolt.org.text, not counted).
-text_size() { size -A "$1" | awk '$1 ~ /^\.text/ {s += $2} END {print s}'; }
-
 # measure CC KINDS...: the rows of compiler CC.
 measure() {
   local cc=$1 k names=() expected m lo hi r rlo rhi won i1 ir bin
@@ -261,7 +257,7 @@ measure() {
     printf '| %s | %s | %.0f (%.0f-%.0f) | %s (%s-%s) | %s | %s | %s | %s | %s |\n' "$cc" "$k" \
       "$(awk -v v="$m" 'BEGIN {print v * 1000}')" "$(awk -v v="$lo" 'BEGIN {print v * 1000}')" \
       "$(awk -v v="$hi" 'BEGIN {print v * 1000}')" "$r" "$rlo" "$rhi" "$won" "$i1" "$ir" \
-      "$(text_size "$bin")" "$(stat -c %s "$bin")"
+      "$(text_bytes "$bin")" "$(stat -c %s "$bin")"
   done
   read -r r rlo rhi < <(ratio_stats "order-$cc" "xprof-$cc")
   echo "  $cc order / xprof: $r ($rlo-$rhi), faster in $(rounds_faster "order-$cc" "xprof-$cc") of $rounds"

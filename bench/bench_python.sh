@@ -126,10 +126,6 @@ failed_modules() {
   echo "${m:-none}"
 }
 
-# text_size FILE: its code, every .text section (-xprofile_order adds
-# .text.xprof).
-text_size() { size -A "$1" | awk '$1 ~ /^\.text/ {s += $2} END {print s}'; }
-
 # suite DIR: the tests CPython's suite fails on that build (those that
 # need a display, network or the build's compiler on PATH fail on both).
 suite() {
@@ -180,7 +176,7 @@ layout() {
     printf '| %s | %s | %.0f (%.0f-%.0f) | %s (%s-%s) | %s | %s | %s |\n' "$cc" "$k" \
       "$(awk -v v="$m" 'BEGIN {print v * 1000}')" "$(awk -v v="$lo" 'BEGIN {print v * 1000}')" \
       "$(awk -v v="$hi" 'BEGIN {print v * 1000}')" "$r" "$rlo" "$rhi" "$won" \
-      "$(text_size "$bin")" "$(stat -c %s "$bin")"
+      "$(text_bytes "$bin")" "$(stat -c %s "$bin")"
   done
   read -r r rlo rhi < <(ratio_stats "xprof-order-$cc" "xprof-$cc")
   echo "  $cc xprof-order / xprof: $r ($rlo-$rhi), faster in $(rounds_faster "xprof-order-$cc" "xprof-$cc") of $rounds"
@@ -231,7 +227,7 @@ for cc in $compilers; do
   time_runs "$rounds" "${natives[@]}" xprof
   for kind in "${natives[@]}"; do
     native_dir=$work/$kind-$cc
-    text=$(awk -v a="$(text_size "$xprof_dir/python")" -v b="$(text_size "$native_dir/python")" 'BEGIN {printf "%.3f", a / b}')
+    text=$(awk -v a="$(text_bytes "$xprof_dir/python")" -v b="$(text_bytes "$native_dir/python")" 'BEGIN {printf "%.3f", a / b}')
     read -r m lo hi < <(ratio_stats xprof "$kind")
     echo "| $cc | $kind | $ok | $(failed_modules "$native_dir"); $(failed_modules "$xprof_dir") | $warnings | $text | $m ($lo-$hi) | $(rounds_faster xprof "$kind") of $rounds |"
   done

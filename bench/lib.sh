@@ -120,6 +120,11 @@ deb_source() {
   tar -xf "$(ls "$1/dl/$2"_*.orig.tar.* | head -1)" -C "$1/src" --strip-components=1
 }
 
+# text_bytes FILE: its code, every .text section (-xprofile_order adds
+# .text.xprof; BOLT's output keeps the original beside the new as
+# .bolt.org.text, not counted).
+text_bytes() { size -A "$1" | awk '$1 ~ /^\.text/ {s += $2} END {print s}'; }
+
 # ensure_debs PACKAGE...: install the Debian packages that are missing
 # (needs root or sudo).
 ensure_debs() {
