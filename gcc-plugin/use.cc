@@ -459,6 +459,15 @@ static void record_calls(const solution *s, const xprof_objfile *o) {
 
 static void enable_profile(const xprof_use *u, bool flags);
 
+/* Compile `decl` with the options it would have had without the
+ * profile (plain_options.cc): the -fprofile-use flags the drivers add
+ * pay where counts restrain them, and a function with none has nothing
+ * to restrain them. */
+static void keep_plain(tree decl) {
+  if (tree plain = xp_plain_optimization(decl, &plain_cache))
+    DECL_FUNCTION_SPECIFIC_OPTIMIZATION(decl) = plain;
+}
+
 /* Apply the counts of function `name` (f's, or its lines') to cfun.
  * Returns 0, or -1 when there are none that fit. */
 static int annotate(xprof_use *u, const char *name, const xprof_proc *f) {
@@ -473,8 +482,7 @@ static int annotate(xprof_use *u, const char *name, const xprof_proc *f) {
      * GCC's estimate and no profile status, as with
      * -fprofile-partial-training, as if it had no data -- and the
      * options it would have had without the profile. */
-    if (tree plain = xp_plain_optimization(current_function_decl, &plain_cache))
-      DECL_FUNCTION_SPECIFIC_OPTIMIZATION(current_function_decl) = plain;
+    keep_plain(current_function_decl);
     remove_fake_edges();
     free_solution(&s);
     return 0;
@@ -649,13 +657,16 @@ void xp_use_execute(void) {
       continue;
     const char *name = xp_function_name(node->decl);
     const xprof_proc *f;
-    if (!xprof_use_find(&u, name, &f))
-      continue;
-    push_cfun(DECL_STRUCT_FUNCTION(node->decl));
-    int placed = annotate(&u, name, f);
-    pop_cfun();
+    int placed = -1;
+    if (xprof_use_find(&u, name, &f)) {
+      push_cfun(DECL_STRUCT_FUNCTION(node->decl));
+      placed = annotate(&u, name, f);
+      pop_cfun();
+    }
     if (placed == 0)
       enable_profile(&u, true);
+    else if (xprof_use_sampled(&u))
+      keep_plain(node->decl);
   }
   rebuild_call_graph();
   if (!profile_enabled) {

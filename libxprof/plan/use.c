@@ -440,6 +440,10 @@ int xprof_use_fn_sampled(const xprof_use *u, const xprof_use_fn *r) {
   return r->by_lines && u->lines && u->lines->from_samples;
 }
 
+int xprof_use_sampled(const xprof_use *u) {
+  return !u->obj && u->lines && u->lines->from_samples;
+}
+
 const xprof_proc *xprof_use_records(const xprof_use_fn *r) {
   return r->salvaged || r->by_lines ? &r->view : r->f;
 }

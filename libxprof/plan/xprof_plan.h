@@ -519,6 +519,11 @@ uint64_t xprof_use_replay_count(xprof_use *u, const char *name, uint32_t decl_li
 /* The counts of a match by lines are estimates: from samples, a block
  * without any may still have run.  1 when they are samples. */
 int xprof_use_fn_sampled(const xprof_use *u, const xprof_use_fn *r);
+/* Is the profile of this object file time samples alone (no counts of
+ * its own)?  Then a function without samples, or whose samples could
+ * not be placed, is not known to be cold: it is merely unmeasured.  1 or
+ * 0. */
+int xprof_use_sampled(const xprof_use *u);
 /* The records whose sites are this function's. */
 const xprof_proc *xprof_use_records(const xprof_use_fn *r);
 /* The object file the records' values are read by (xprof_vp_order; its

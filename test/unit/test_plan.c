@@ -326,6 +326,18 @@ static void use_lines(void) {
   CHECK_U64(xprof_use_side_count(&r, &g, 0), XPROF_NO_SIDE);
   CHECK(!xprof_use_fn_sampled(&u, &r));
   xprof_use_fn_free(&r);
+  /* Samples alone (no mark of exact counts, no data of the object's
+   * own): a function without samples is unmeasured, not cold. */
+  xprof_use s = u;
+  CHECK(!xprof_use_sampled(&s));
+  s.obj = NULL;
+  CHECK(!xprof_use_sampled(&s));
+  const char *samples = "f:3:1\n 0: 1\n 2: 2\n";
+  CHECK(xprof_lineprof_read_llvm("samples", samples, strlen(samples), &s.lines, &err) == 0);
+  CHECK(s.lines && s.lines->from_samples && xprof_use_sampled(&s));
+  s.obj = obj;
+  CHECK(!xprof_use_sampled(&s));
+  xprof_lineprof_free(s.lines);
   CHECK(xprof_use_find(&u, "h", &found) == 1 && found == NULL);
   CHECK(xprof_use_find(&u, "nobody", &found) == 0);
   CHECK_U64(u.st.by_lines, 1);
