@@ -302,20 +302,25 @@ void xprof_lineprof_free(xprof_lineprof *lp) {
   xprof_free(lp);
 }
 
-static void summary_add(xprof_summary_acc *a, const xprof_lp_func *f) {
-  xprof_summary_add(a, f->head);
+/* Give f's counts to add (xprof_summary_add or xprof_summary_keep). */
+static void summary_add(xprof_summary_acc *a, const xprof_lp_func *f,
+                        void (*add)(xprof_summary_acc *, uint64_t)) {
+  add(a, f->head);
   for (uint32_t i = 0; i < f->n_lines; i++)
-    xprof_summary_add(a, f->lines[i].count);
+    add(a, f->lines[i].count);
   for (uint32_t i = 0; i < f->n_calls; i++)
-    summary_add(a, f->calls[i].callee);
+    summary_add(a, f->calls[i].callee, add);
 }
 
 void xprof_lineprof_summary(const xprof_lineprof *lp, xprof_summary *s) {
   xprof_summary_acc acc;
   xprof_summary_begin(&acc, s);
   for (uint32_t i = 0; i < lp->n_funcs; i++)
-    summary_add(&acc, &lp->funcs[i]);
+    summary_add(&acc, &lp->funcs[i], xprof_summary_add);
   xprof_summary_end(&acc);
+  for (uint32_t i = 0; i < lp->n_funcs; i++)
+    summary_add(&acc, &lp->funcs[i], xprof_summary_keep);
+  xprof_summary_exact(&acc);
   s->n_procs = lp->n_funcs;
 }
 

@@ -20,10 +20,11 @@ static unsigned bucket(uint64_t v) {
 enum { NB = 64 * 4 };
 
 void xprof_summary_begin(xprof_summary_acc *a, xprof_summary *s) {
-  memset(a->n, 0, sizeof a->n);
-  memset(a->sum, 0, sizeof a->sum);
+  memset(a, 0, sizeof *a);
   for (unsigned b = 0; b < NB; b++)
     a->min[b] = UINT64_MAX;
+  for (unsigned c = 0; c < XPROF_SUMMARY_CUTOFFS; c++)
+    a->at[c] = NB; /* no bucket: no counts reach it */
   memset(s, 0, sizeof *s);
   a->s = s;
 }
@@ -43,8 +44,14 @@ void xprof_summary_add(xprof_summary_acc *a, uint64_t v) {
     s->total_max = v;
 }
 
+/* The part of the sum that `cutoff` parts per million of it are, rounded
+ * down as LLVM's ProfileSummaryBuilder rounds it. */
+static uint64_t desired(uint64_t total, uint32_t cutoff) {
+  return (uint64_t)((unsigned __int128)total * cutoff / 1000000u);
+}
+
 /* The cutoffs: the largest counts first, until each cutoff's share of
- * the sum. */
+ * the sum, bucket by bucket. */
 void xprof_summary_end(xprof_summary_acc *a) {
   xprof_summary *s = a->s;
   unsigned c = 0;
@@ -52,13 +59,16 @@ void xprof_summary_end(xprof_summary_acc *a) {
   for (int b = NB - 1; b >= 0 && c < XPROF_SUMMARY_CUTOFFS; b--) {
     if (!a->n[b])
       continue;
+    uint64_t above = acc, above_n = count;
     acc = xprof_sat_add(acc, a->sum[b]);
     count += a->n[b];
-    while (c < XPROF_SUMMARY_CUTOFFS &&
-           (long double)acc >= (long double)s->total_sum * cutoffs[c] / 1e6L) {
+    while (c < XPROF_SUMMARY_CUTOFFS && acc >= desired(s->total_sum, cutoffs[c])) {
       s->entry[c].cutoff = cutoffs[c];
       s->entry[c].min_count = a->min[b];
       s->entry[c].num_counts = count;
+      a->at[c] = (unsigned)b;
+      a->above_sum[c] = above;
+      a->above_n[c] = above_n;
       c++;
     }
   }
@@ -67,6 +77,60 @@ void xprof_summary_end(xprof_summary_acc *a) {
     s->entry[c].min_count = 1;
     s->entry[c].num_counts = s->n_counts;
   }
+}
+
+/* Is bucket b one that some cutoff fell in? */
+static int cutoff_bucket(const xprof_summary_acc *a, unsigned b) {
+  for (unsigned c = 0; c < XPROF_SUMMARY_CUTOFFS; c++)
+    if (a->at[c] == b)
+      return 1;
+  return 0;
+}
+
+void xprof_summary_keep(xprof_summary_acc *a, uint64_t v) {
+  if (!v || a->failed || !cutoff_bucket(a, bucket(v)))
+    return;
+  if (a->n_kept == a->cap) {
+    size_t cap = a->cap ? 2 * a->cap : 256;
+    uint64_t *k = xprof_realloc(a->kept, cap * sizeof *k);
+    if (!k) {
+      a->failed = 1;
+      return;
+    }
+    a->kept = k;
+    a->cap = cap;
+  }
+  a->kept[a->n_kept++] = v;
+}
+
+static int descending(const void *x, const void *y) {
+  uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+  return a < b ? 1 : a > b ? -1 : 0;
+}
+
+/* Each cutoff's exact threshold: within its bucket, the counts from the
+ * largest down until the sum above the bucket and theirs make up the
+ * cutoff's share; the threshold is the last count taken. */
+void xprof_summary_exact(xprof_summary_acc *a) {
+  xprof_summary *s = a->s;
+  if (!a->failed && a->n_kept > 1)
+    xprof_sort(a->kept, a->n_kept, sizeof *a->kept, descending);
+  for (unsigned c = 0; c < XPROF_SUMMARY_CUTOFFS && !a->failed; c++) {
+    if (a->at[c] == NB)
+      continue;
+    uint64_t want = desired(s->total_sum, cutoffs[c]), sum = a->above_sum[c], n = a->above_n[c];
+    for (size_t i = 0; i < a->n_kept && sum < want; i++) {
+      if (bucket(a->kept[i]) != a->at[c])
+        continue;
+      sum = xprof_sat_add(sum, a->kept[i]);
+      n++;
+      s->entry[c].min_count = a->kept[i];
+      s->entry[c].num_counts = n;
+    }
+  }
+  xprof_free(a->kept);
+  a->kept = NULL;
+  a->n_kept = a->cap = 0;
 }
 
 void xprof_compute_summary(const xprof_profile *p, xprof_summary *s) {
@@ -80,6 +144,13 @@ void xprof_compute_summary(const xprof_profile *p, xprof_summary *s) {
         xprof_summary_add(a, f->counters[k]);
     }
   xprof_summary_end(a);
+  for (uint32_t i = 0; i < p->n_objfiles; i++)
+    for (uint32_t j = 0; j < p->objfiles[i].n_procs; j++) {
+      const xprof_proc *f = &p->objfiles[i].procs[j];
+      for (uint32_t k = 0; k < f->n_counters; k++)
+        xprof_summary_keep(a, f->counters[k]);
+    }
+  xprof_summary_exact(a);
   s->runs = p->runs;
   s->run_max_sum = p->run_max_sum;
 }

@@ -232,9 +232,8 @@ typedef struct xprof_profile {
 /* A percentile summary of all counters of a profile, as compilers want it
  * for hot and cold thresholds (LLVM's ProfileSummary): for each cutoff
  * (parts per million of the sum of all counters), the smallest counter
- * among the largest ones that make up that share, and how many they are.
- * Computed from a histogram of 4 buckets per power of two, so a threshold
- * is exact to within a quarter of its power of two.  With them, the
+ * among the largest ones that make up that share, and how many they are,
+ * exactly as LLVM's ProfileSummaryBuilder computes them.  With them, the
  * training runs and the sum of their largest counters (xprof_profile's
  * runs and run_max_sum, GCC's gcov summary): everything program-wide that
  * a compiler reads, so that a compiler cache's key and the data shipped
@@ -252,14 +251,27 @@ typedef struct xprof_summary {
 void xprof_compute_summary(const xprof_profile *p, xprof_summary *s);
 
 /* The same from counts met one at a time: begin, add each count (zeros
- * are passed over), end. */
+ * are passed over), end.  That much places each cutoff's threshold in a
+ * histogram bucket (4 per power of two) and sets the bucket's least count;
+ * the exact threshold takes the same counts once more, each given to
+ * xprof_summary_keep, then xprof_summary_exact, which keeps the bucket's
+ * least count when it cannot allocate the counts it needs. */
 typedef struct xprof_summary_acc {
   uint64_t n[64 * 4], sum[64 * 4], min[64 * 4];
   xprof_summary *s;
+  /* From end: each cutoff's bucket, and the sum and number of the counts
+   * in the buckets above it; the second pass's counts of those buckets. */
+  unsigned at[XPROF_SUMMARY_CUTOFFS];
+  uint64_t above_sum[XPROF_SUMMARY_CUTOFFS], above_n[XPROF_SUMMARY_CUTOFFS];
+  uint64_t *kept;
+  size_t n_kept, cap;
+  int failed;
 } xprof_summary_acc;
 void xprof_summary_begin(xprof_summary_acc *a, xprof_summary *s);
 void xprof_summary_add(xprof_summary_acc *a, uint64_t count);
 void xprof_summary_end(xprof_summary_acc *a);
+void xprof_summary_keep(xprof_summary_acc *a, uint64_t count);
+void xprof_summary_exact(xprof_summary_acc *a);
 
 /* The cutoff from which a count is hot: LLVM's (-profile-summary-cutoff-
  * hot), the counts that make up 99% of the sum of all of them. */

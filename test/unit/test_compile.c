@@ -385,6 +385,27 @@ static void shipping_lines(void) {
  * a count is hot; the digest of what GCC reads (a compiler cache's key)
  * and the shipped data change with both, and not with the cutoffs GCC
  * does not read. */
+/* The thresholds are LLVM's (ProfileSummaryBuilder): the last of the
+ * largest counts that make up the cutoff's share, not the least count of
+ * its histogram bucket (1000, 990 and 900 share one: 896-1023). */
+static void summary_exact(void) {
+  const char *text = "f:2891:1\n 1: 1000\n 2: 990\n 3: 900\n";
+  xprof_lineprof *lp;
+  xprof_error err;
+  CHECK(xprof_lineprof_read_llvm("t", text, strlen(text), &lp, &err) == 0);
+  if (!lp)
+    return;
+  xprof_summary s;
+  xprof_lineprof_summary(lp, &s);
+  CHECK_U64(s.total_sum, 2891);
+  CHECK_U64(xprof_cutoff_count(&s, 600000), 990); /* 1000 + 990 >= 1734 */
+  CHECK_U64(s.entry[6].num_counts, 2);
+  CHECK_U64(xprof_cutoff_count(&s, 999999), 900); /* 2890 of 2891: the 1 is not needed */
+  CHECK_U64(s.entry[15].num_counts, 3);
+  CHECK_U64(xprof_cutoff_count(&s, 10000), 1000);
+  xprof_lineprof_free(lp);
+}
+
 static void summary_runs(void) {
   xprof_profile *p = two_objects(); /* counts 10, 20, 30 and 11, 21, 31 */
   p->runs = 3;
@@ -394,7 +415,7 @@ static void summary_runs(void) {
   CHECK_U64(s.runs, 3);
   CHECK_U64(s.run_max_sum, 90);
   CHECK_U64(xprof_cutoff_count(&s, XPROF_HOT_CUTOFF), 10); /* 99%: all six */
-  CHECK_U64(xprof_cutoff_count(&s, 500000), 20);            /* 31, 30, 21, 20 */
+  CHECK_U64(xprof_cutoff_count(&s, 500000), 30); /* 31 + 30: half of 123, rounded down */
   CHECK_U64(xprof_cutoff_count(&s, 123), 1);                /* not a cutoff */
 
   const xprof_objfile *o = xprof_find_objfile(p, "/b/main.o");
@@ -449,6 +470,7 @@ UNIT_TABLE(compile_tests) = {
     {"compile/use_summary", use_summary},
     {"compile/use_digest", use_digest},
     {"compile/summary_runs", summary_runs},
+    {"compile/summary_exact", summary_exact},
     {"compile/object_names", object_names},
     {"compile/prefix_maps", prefix_maps},
     {"compile/shipping", shipping},
