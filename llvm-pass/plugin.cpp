@@ -255,38 +255,6 @@ struct FirstRunPass : PassInfoMixin<FirstRunPass> {
   static StringRef name() { return "xprof-first-run"; }
 };
 
-// -xprofile_order: a function with hot code gets a section of its own,
-// .text.hot.NAME as -ffunction-sections names it, for the link to place;
-// the others share .text and its hot and unlikely kin, as in a use build
-// without the order (gcc-plugin/use.cc, own_section_start, says why).
-// Decided after inlining, by the predicate CodeGenPrepare gives the
-// .text.hot prefix by, so that the sections are those LLVM's own use
-// build would call hot: an extern function inlined into its hot callers
-// keeps an out-of-line copy whose entry count the inliner lowered, and
-// which would otherwise sit among the hot code.  A function with a
-// section already (the user's, or a comdat group's own) keeps it, and
-// none is given one when the driver passed -ffunction-sections (for
-// -fsplit-machine-functions, which leaves alone functions with sections
-// of their own).
-struct OwnSectionPass : PassInfoMixin<OwnSectionPass> {
-  static StringRef name() { return "xprof-own-section"; }
-  PreservedAnalyses run(Module &M, ModuleAnalysisManager &AM) {
-    const xprof_options &o = options();
-    if (o.mode != XPROF_MODE_USE || !o.order || o.function_sections ||
-        !M.getProfileSummary(/*IsCS=*/false))
-      return PreservedAnalyses::all();
-    ProfileSummaryInfo &PSI = AM.getResult<ProfileSummaryAnalysis>(M);
-    auto &FAM = AM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
-    for (Function &F : M) {
-      if (F.isDeclaration() || F.hasSection() || F.hasComdat() ||
-          !PSI.isFunctionHotInCallGraph(&F, FAM.getResult<BlockFrequencyAnalysis>(F)))
-        continue;
-      F.setSection((".text.hot." + F.getName()).str());
-    }
-    return PreservedAnalyses::all();
-  }
-};
-
 // Use builds: LLVM's hot/cold splitting (off by default in clang) moves
 // the regions that never ran in training out of large functions, so that
 // the register allocator and the block layout of the hot loops do not
@@ -476,10 +444,6 @@ static void registerPipelineNames(PassBuilder &PB) {
           MPM.addPass(SplitColdPass());
           return true;
         }
-        if (Name == OwnSectionPass::name()) {
-          MPM.addPass(OwnSectionPass());
-          return true;
-        }
         return false;
       });
   PB.registerPipelineParsingCallback(
@@ -540,7 +504,6 @@ static void registerCallbacks(PassBuilder &PB) {
     // loop optimizations, which then see the whole function.
     if (Level != OptimizationLevel::O0)
       MPM.addPass(SplitColdPass());
-    MPM.addPass(OwnSectionPass());
   });
   registerPipelineNames(PB);
 }
