@@ -38,6 +38,8 @@ void xprof_summary_add(xprof_summary_acc *a, uint64_t v) {
   a->sum[b] = xprof_sat_add(a->sum[b], v);
   if (v < a->min[b])
     a->min[b] = v;
+  if (v > a->max[b])
+    a->max[b] = v;
   s->n_counts++;
   s->total_sum = xprof_sat_add(s->total_sum, v);
   if (v > s->total_max)
@@ -79,8 +81,12 @@ void xprof_summary_end(xprof_summary_acc *a) {
   }
 }
 
-/* Is bucket b one that some cutoff fell in? */
+/* Does bucket b need its counts: is it one that some cutoff fell in,
+ * holding more than one value?  (The buckets of small counts hold one
+ * value each, and they are where most of a program's counters are.) */
 static int cutoff_bucket(const xprof_summary_acc *a, unsigned b) {
+  if (a->min[b] == a->max[b])
+    return 0;
   for (unsigned c = 0; c < XPROF_SUMMARY_CUTOFFS; c++)
     if (a->at[c] == b)
       return 1;
@@ -116,17 +122,21 @@ void xprof_summary_exact(xprof_summary_acc *a) {
   if (!a->failed && a->n_kept > 1)
     xprof_sort(a->kept, a->n_kept, sizeof *a->kept, descending);
   for (unsigned c = 0; c < XPROF_SUMMARY_CUTOFFS && !a->failed; c++) {
-    if (a->at[c] == NB)
-      continue;
+    if (a->at[c] == NB || a->min[a->at[c]] == a->max[a->at[c]])
+      continue; /* no bucket, or one of a single value: exact already */
     uint64_t want = desired(s->total_sum, cutoffs[c]), sum = a->above_sum[c], n = a->above_n[c];
-    for (size_t i = 0; i < a->n_kept && sum < want; i++) {
+    size_t i = 0;
+    for (; i < a->n_kept && sum < want; i++) {
       if (bucket(a->kept[i]) != a->at[c])
         continue;
       sum = xprof_sat_add(sum, a->kept[i]);
       n++;
       s->entry[c].min_count = a->kept[i];
-      s->entry[c].num_counts = n;
     }
+    /* LLVM counts every count of the threshold's value. */
+    for (; i < a->n_kept && a->kept[i] == s->entry[c].min_count; i++)
+      n++;
+    s->entry[c].num_counts = n;
   }
   xprof_free(a->kept);
   a->kept = NULL;

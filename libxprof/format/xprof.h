@@ -257,7 +257,7 @@ void xprof_compute_summary(const xprof_profile *p, xprof_summary *s);
  * xprof_summary_keep, then xprof_summary_exact, which keeps the bucket's
  * least count when it cannot allocate the counts it needs. */
 typedef struct xprof_summary_acc {
-  uint64_t n[64 * 4], sum[64 * 4], min[64 * 4];
+  uint64_t n[64 * 4], sum[64 * 4], min[64 * 4], max[64 * 4];
   xprof_summary *s;
   /* From end: each cutoff's bucket, and the sum and number of the counts
    * in the buckets above it; the second pass's counts of those buckets. */
