@@ -96,15 +96,9 @@ static int cutoff_bucket(const xprof_summary_acc *a, unsigned b) {
 void xprof_summary_keep(xprof_summary_acc *a, uint64_t v) {
   if (!v || a->failed || !cutoff_bucket(a, bucket(v)))
     return;
-  if (a->n_kept == a->cap) {
-    size_t cap = a->cap ? 2 * a->cap : 256;
-    uint64_t *k = xprof_realloc(a->kept, cap * sizeof *k);
-    if (!k) {
-      a->failed = 1;
-      return;
-    }
-    a->kept = k;
-    a->cap = cap;
+  if (xprof_grow((void **)&a->kept, &a->cap, a->n_kept, sizeof *a->kept) < 0) {
+    a->failed = 1;
+    return;
   }
   a->kept[a->n_kept++] = v;
 }
@@ -125,7 +119,7 @@ void xprof_summary_exact(xprof_summary_acc *a) {
     if (a->at[c] == NB || a->min[a->at[c]] == a->max[a->at[c]])
       continue; /* no bucket, or one of a single value: exact already */
     uint64_t want = desired(s->total_sum, cutoffs[c]), sum = a->above_sum[c], n = a->above_n[c];
-    size_t i = 0;
+    uint32_t i = 0;
     for (; i < a->n_kept && sum < want; i++) {
       if (bucket(a->kept[i]) != a->at[c])
         continue;

@@ -264,7 +264,7 @@ typedef struct xprof_summary_acc {
   unsigned at[XPROF_SUMMARY_CUTOFFS];
   uint64_t above_sum[XPROF_SUMMARY_CUTOFFS], above_n[XPROF_SUMMARY_CUTOFFS];
   uint64_t *kept;
-  size_t n_kept, cap;
+  uint32_t n_kept, cap;
   int failed;
 } xprof_summary_acc;
 void xprof_summary_begin(xprof_summary_acc *a, xprof_summary *s);
