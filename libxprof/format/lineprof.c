@@ -302,25 +302,26 @@ void xprof_lineprof_free(xprof_lineprof *lp) {
   xprof_free(lp);
 }
 
-/* Give f's counts to add (xprof_summary_add or xprof_summary_keep). */
-static void summary_add(xprof_summary_acc *a, const xprof_lp_func *f,
-                        void (*add)(xprof_summary_acc *, uint64_t)) {
-  add(a, f->head);
+/* Give f's counts, and those of the instances inlined into it, to take. */
+static void func_counts(const xprof_lp_func *f, xprof_summary_acc *a,
+                        void (*take)(xprof_summary_acc *, uint64_t)) {
+  take(a, f->head);
   for (uint32_t i = 0; i < f->n_lines; i++)
-    add(a, f->lines[i].count);
+    take(a, f->lines[i].count);
   for (uint32_t i = 0; i < f->n_calls; i++)
-    summary_add(a, f->calls[i].callee, add);
+    func_counts(f->calls[i].callee, a, take);
+}
+
+/* Every count of the line profile `src` (xprof_count_walk). */
+static void lineprof_counts(const void *src, xprof_summary_acc *a,
+                            void (*take)(xprof_summary_acc *, uint64_t)) {
+  const xprof_lineprof *lp = src;
+  for (uint32_t i = 0; i < lp->n_funcs; i++)
+    func_counts(&lp->funcs[i], a, take);
 }
 
 void xprof_lineprof_summary(const xprof_lineprof *lp, xprof_summary *s) {
-  xprof_summary_acc acc;
-  xprof_summary_begin(&acc, s);
-  for (uint32_t i = 0; i < lp->n_funcs; i++)
-    summary_add(&acc, &lp->funcs[i], xprof_summary_add);
-  xprof_summary_end(&acc);
-  for (uint32_t i = 0; i < lp->n_funcs; i++)
-    summary_add(&acc, &lp->funcs[i], xprof_summary_keep);
-  xprof_summary_exact(&acc);
+  xprof_summary_of(lineprof_counts, lp, s);
   s->n_procs = lp->n_funcs;
 }
 

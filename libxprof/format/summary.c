@@ -19,7 +19,20 @@ static unsigned bucket(uint64_t v) {
 
 enum { NB = 64 * 4 };
 
-void xprof_summary_begin(xprof_summary_acc *a, xprof_summary *s) {
+struct xprof_summary_acc {
+  uint64_t n[NB], sum[NB], min[NB], max[NB];
+  xprof_summary *s;
+  /* From the first walk: each cutoff's bucket, and the sum and number of
+   * the counts in the buckets above it; the second walk's counts of those
+   * buckets. */
+  unsigned at[XPROF_SUMMARY_CUTOFFS];
+  uint64_t above_sum[XPROF_SUMMARY_CUTOFFS], above_n[XPROF_SUMMARY_CUTOFFS];
+  uint64_t *kept;
+  uint32_t n_kept, cap;
+  int failed;
+};
+
+static void summary_begin(xprof_summary_acc *a, xprof_summary *s) {
   memset(a, 0, sizeof *a);
   for (unsigned b = 0; b < NB; b++)
     a->min[b] = UINT64_MAX;
@@ -29,7 +42,7 @@ void xprof_summary_begin(xprof_summary_acc *a, xprof_summary *s) {
   a->s = s;
 }
 
-void xprof_summary_add(xprof_summary_acc *a, uint64_t v) {
+static void summary_add(xprof_summary_acc *a, uint64_t v) {
   if (!v)
     return;
   xprof_summary *s = a->s;
@@ -54,7 +67,7 @@ static uint64_t desired(uint64_t total, uint32_t cutoff) {
 
 /* The cutoffs: the largest counts first, until each cutoff's share of
  * the sum, bucket by bucket. */
-void xprof_summary_end(xprof_summary_acc *a) {
+static void summary_end(xprof_summary_acc *a) {
   xprof_summary *s = a->s;
   unsigned c = 0;
   uint64_t acc = 0, count = 0;
@@ -93,7 +106,7 @@ static int cutoff_bucket(const xprof_summary_acc *a, unsigned b) {
   return 0;
 }
 
-void xprof_summary_keep(xprof_summary_acc *a, uint64_t v) {
+static void summary_keep(xprof_summary_acc *a, uint64_t v) {
   if (!v || a->failed || !cutoff_bucket(a, bucket(v)))
     return;
   if (xprof_grow((void **)&a->kept, &a->cap, a->n_kept, sizeof *a->kept) < 0) {
@@ -111,7 +124,7 @@ static int descending(const void *x, const void *y) {
 /* Each cutoff's exact threshold: within its bucket, the counts from the
  * largest down until the sum above the bucket and theirs make up the
  * cutoff's share; the threshold is the last count taken. */
-void xprof_summary_exact(xprof_summary_acc *a) {
+static void summary_exact(xprof_summary_acc *a) {
   xprof_summary *s = a->s;
   if (!a->failed && a->n_kept > 1)
     xprof_sort(a->kept, a->n_kept, sizeof *a->kept, descending);
@@ -137,24 +150,31 @@ void xprof_summary_exact(xprof_summary_acc *a) {
   a->n_kept = a->cap = 0;
 }
 
+void xprof_summary_of(xprof_count_walk *walk, const void *src, xprof_summary *s) {
+  xprof_summary_acc acc;
+  summary_begin(&acc, s);
+  walk(src, &acc, summary_add);
+  summary_end(&acc);
+  walk(src, &acc, summary_keep);
+  summary_exact(&acc);
+}
+
+/* Every counter of the profile `src`. */
+static void profile_counts(const void *src, xprof_summary_acc *a,
+                           void (*take)(xprof_summary_acc *, uint64_t)) {
+  const xprof_profile *p = src;
+  for (uint32_t i = 0; i < p->n_objfiles; i++)
+    for (uint32_t j = 0; j < p->objfiles[i].n_procs; j++) {
+      const xprof_proc *f = &p->objfiles[i].procs[j];
+      for (uint32_t k = 0; k < f->n_counters; k++)
+        take(a, f->counters[k]);
+    }
+}
+
 void xprof_compute_summary(const xprof_profile *p, xprof_summary *s) {
-  xprof_summary_acc acc, *a = &acc;
-  xprof_summary_begin(a, s);
+  xprof_summary_of(profile_counts, p, s);
   for (uint32_t i = 0; i < p->n_objfiles; i++)
-    for (uint32_t j = 0; j < p->objfiles[i].n_procs; j++) {
-      const xprof_proc *f = &p->objfiles[i].procs[j];
-      s->n_procs++;
-      for (uint32_t k = 0; k < f->n_counters; k++)
-        xprof_summary_add(a, f->counters[k]);
-    }
-  xprof_summary_end(a);
-  for (uint32_t i = 0; i < p->n_objfiles; i++)
-    for (uint32_t j = 0; j < p->objfiles[i].n_procs; j++) {
-      const xprof_proc *f = &p->objfiles[i].procs[j];
-      for (uint32_t k = 0; k < f->n_counters; k++)
-        xprof_summary_keep(a, f->counters[k]);
-    }
-  xprof_summary_exact(a);
+    s->n_procs += p->objfiles[i].n_procs;
   s->runs = p->runs;
   s->run_max_sum = p->run_max_sum;
 }

@@ -250,28 +250,16 @@ typedef struct xprof_summary {
 
 void xprof_compute_summary(const xprof_profile *p, xprof_summary *s);
 
-/* The same from counts met one at a time: begin, add each count (zeros
- * are passed over), end.  That much places each cutoff's threshold in a
- * histogram bucket (4 per power of two) and sets the bucket's least count;
- * the exact threshold takes the same counts once more, each given to
- * xprof_summary_keep, then xprof_summary_exact, which keeps the bucket's
- * least count when it cannot allocate the counts it needs. */
-typedef struct xprof_summary_acc {
-  uint64_t n[64 * 4], sum[64 * 4], min[64 * 4], max[64 * 4];
-  xprof_summary *s;
-  /* From end: each cutoff's bucket, and the sum and number of the counts
-   * in the buckets above it; the second pass's counts of those buckets. */
-  unsigned at[XPROF_SUMMARY_CUTOFFS];
-  uint64_t above_sum[XPROF_SUMMARY_CUTOFFS], above_n[XPROF_SUMMARY_CUTOFFS];
-  uint64_t *kept;
-  uint32_t n_kept, cap;
-  int failed;
-} xprof_summary_acc;
-void xprof_summary_begin(xprof_summary_acc *a, xprof_summary *s);
-void xprof_summary_add(xprof_summary_acc *a, uint64_t count);
-void xprof_summary_end(xprof_summary_acc *a);
-void xprof_summary_keep(xprof_summary_acc *a, uint64_t count);
-void xprof_summary_exact(xprof_summary_acc *a);
+/* The same from counts of another kind: `walk` gives every count of
+ * `src` to take(acc, count), and is called twice (zeros are passed
+ * over).  The first walk places each cutoff's threshold in a histogram
+ * bucket (4 per power of two); the second keeps the counts of those
+ * buckets, so that the threshold is exact (without memory for them, the
+ * bucket's least count stands). */
+typedef struct xprof_summary_acc xprof_summary_acc;
+typedef void xprof_count_walk(const void *src, xprof_summary_acc *acc,
+                              void (*take)(xprof_summary_acc *, uint64_t));
+void xprof_summary_of(xprof_count_walk *walk, const void *src, xprof_summary *s);
 
 /* The cutoff from which a count is hot: LLVM's (-profile-summary-cutoff-
  * hot), the counts that make up 99% of the sum of all of them. */
