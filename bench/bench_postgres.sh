@@ -176,13 +176,15 @@ build() {
       rebuild "$d" "$(native_use_flags "$cc" "$d")" || return 1 ;;
     bolt)
       # native's training, used again with what BOLT needs
-      rm -rf "$d" && cp -r "$work/native-$cc" "$d" && : > "$d/build.log"
+      # (the copy's stamp is native's: gone until this row is done, so
+      # that --reuse does not take an interrupted row as built)
+      rm -rf "$d" && cp -r "$work/native-$cc" "$d" && : > "$d/build.log" && rm -f "$d/stamp"
       flags="$(native_use_flags "$cc" "$d") -Wl,--emit-relocs"
       [ "$cc" = gcc ] && flags="$flags -fno-reorder-blocks-and-partition"
       rebuild "$d" "$flags" || return 1
       bolt_optimize "$(pg_bin "$d")/postgres" "$d" regress "$d" NO_TEMP_INSTALL=1 ;;
     lld)
-      rm -rf "$d" && cp -r "$work/native-$cc" "$d"
+      rm -rf "$d" && cp -r "$work/native-$cc" "$d" && rm -f "$d/stamp"
       relink "$d" postgres-lld "$(native_use_flags "$cc" "$d") -fuse-ld=lld" &&
         cp "$d/src/backend/postgres-lld" "$(pg_bin "$d")/postgres" || return 1 ;;
     xprof)

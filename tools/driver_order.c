@@ -128,19 +128,22 @@ static void add_archive(xprof_order *o, const char *path, const unsigned char *b
 static char *order_file(const struct command *c, xprof_linker l) {
   xprof_order *o = xprof_order_new();
   int objects = 0;
+  /* Read whole into one buffer, kept from object to object: the objects
+   * of a link are small, and mapping each (and unmapping it, which
+   * flushes the TLB) costs more than reading it. */
+  unsigned char *buf = NULL;
+  size_t cap = 0;
   for (int k = 0; o && k < c->n_objects; k++) {
-    const unsigned char *buf;
     size_t len;
     xprof_error err;
-    /* Mapped: only the headers, symbols and calls section are read. */
-    if (xprof_map(c->objects[k], &buf, &len, &err) < 0)
+    if (xprof_slurp_into(c->objects[k], &buf, &cap, &len, &err) < 0)
       continue; /* the linker says what is wrong with it */
     if (len >= 8 && memcmp(buf, "!<arch>\n", 8) == 0)
       add_archive(o, c->objects[k], buf, len, &objects);
     else
       add_object(o, c->objects[k], buf, len, &objects);
-    xprof_unmap(buf, len);
   }
+  xprof_free(buf);
   const char **names = NULL;
   uint32_t n = 0;
   if (!o || xprof_order_compute(o, &names, &n) < 0) {

@@ -7,6 +7,14 @@
 
 #include "internal.h"
 
+/* Blocks grow from ARENA_FIRST to ARENA_CHUNK, each twice the one before:
+ * a profile of many procedures gets large blocks and few calls, and the
+ * arena of a small piece of work (the symbols of one object, read for
+ * each of the hundreds of objects of a link) touches little memory.  A
+ * block's memory is zeroed by calloc, which zeroes it all when glibc
+ * serves it from the heap (as it does once a large block was freed,
+ * raising its mmap threshold), not only what the arena hands out. */
+#define ARENA_FIRST ((size_t)1 << 14)
 #define ARENA_CHUNK ((size_t)1 << 20)
 
 struct block {
@@ -17,6 +25,7 @@ struct block {
 
 struct xprof_arena {
   struct block *blocks;  /* current block first */
+  size_t next_size;      /* the size of the next ordinary block */
   void **adopted;        /* whole malloc'd buffers (e.g. a binary file) */
   uint32_t n_adopted, cap_adopted;
 };
@@ -46,16 +55,18 @@ void *xprof_arena_alloc(struct xprof_arena *a, size_t size) {
   if (!b || b->size - b->used < size) {
     /* Large requests get a block of their own, placed behind the current
      * one so that the remainder of the current block stays usable. */
-    size_t want = size > ARENA_CHUNK / 4 ? size : ARENA_CHUNK;
-    /* Zeroed once here, not piece by piece: a block is never reused, and
-     * a large one is fresh memory from the system, zero already (the
-     * runtime's allocator and calloc both know it). */
+    size_t step = a->next_size ? a->next_size : ARENA_FIRST;
+    int own = size > step / 4;
+    size_t want = own ? size : step;
+    /* Zeroed once here, not piece by piece: a block is never reused. */
     struct block *nb = xprof_calloc(1, HDR + want);
     if (!nb)
       return NULL;
     nb->used = 0;
     nb->size = want;
-    if (b && want != ARENA_CHUNK) {
+    if (!own && step < ARENA_CHUNK)
+      a->next_size = 2 * step;
+    if (b && own) {
       nb->next = b->next;
       b->next = nb;
     } else {

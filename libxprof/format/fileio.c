@@ -59,59 +59,78 @@ void xprof_unmap(const unsigned char *buf, size_t len) {
     munmap((void *)buf, len);
 }
 
-int xprof_slurp(const char *path, unsigned char **buf, size_t *len,
-                xprof_error *err) {
+/* The file's size when it is a regular file, or -1 with err set. */
+static int regular_size(int fd, const char *path, size_t *size, xprof_error *err) {
+  struct stat st;
+  if (fstat(fd, &st) < 0)
+    return xprof_fail(err, XPROF_ERR_IO, "%s: %s", path, strerror(errno));
+  if (!S_ISREG(st.st_mode))
+    return xprof_fail(err, XPROF_ERR_IO, "%s: %s", path,
+                      S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
+  *size = (size_t)st.st_size;
+  return 0;
+}
+
+/* Make the buffer *buf (of *cap bytes) hold at least want + 1. */
+static int reserve(unsigned char **buf, size_t *cap, size_t want) {
+  if (want < *cap)
+    return 0;
+  unsigned char *nb = xprof_realloc(*buf, want + 1);
+  if (!nb)
+    return -1;
+  *buf = nb;
+  *cap = want + 1;
+  return 0;
+}
+
+int xprof_slurp_into(const char *path, unsigned char **buf, size_t *cap, size_t *len,
+                     xprof_error *err) {
+  *len = 0;
   int fd = xprof_open(path, O_RDONLY, 0);
   if (fd < 0)
-    return xprof_fail(err, XPROF_ERR_IO, "%s: cannot open: %s", path,
-                      strerror(errno));
-  struct stat st;
-  if (fstat(fd, &st) < 0) {
-    int e = errno;
+    return xprof_fail(err, XPROF_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+  size_t size = 0, n = 0;
+  if (regular_size(fd, path, &size, err) < 0) {
     close(fd);
-    return xprof_fail(err, XPROF_ERR_IO, "%s: %s", path, strerror(e));
+    return -1;
   }
-  if (!S_ISREG(st.st_mode)) {
-    close(fd);
-    return xprof_fail(err, XPROF_ERR_IO, "%s: %s", path,
-                      S_ISDIR(st.st_mode) ? "is a directory"
-                                          : "not a regular file");
-  }
-  size_t cap = (size_t)st.st_size + 1, n = 0;
-  unsigned char *b = xprof_malloc(cap + 1);
-  if (!b) {
+  /* Room for one byte more than the file has: a read that fills it says
+   * the file grew. */
+  if (reserve(buf, cap, size + 1) < 0) {
     close(fd);
     return xprof_fail_nomem(err, path);
   }
   for (;;) {
-    if (n == cap) { /* the file grew while we read it */
-      unsigned char *nb = xprof_realloc(b, cap * 2 + 1);
-      if (!nb) {
-        xprof_free(b);
-        close(fd);
-        return xprof_fail_nomem(err, path);
-      }
-      b = nb;
-      cap *= 2;
+    if (n + 1 >= *cap && reserve(buf, cap, 2 * *cap) < 0) { /* the file grew */
+      close(fd);
+      return xprof_fail_nomem(err, path);
     }
-    ssize_t r = read(fd, b + n, cap - n);
+    ssize_t r = read(fd, *buf + n, *cap - 1 - n);
     if (r < 0 && errno == EINTR)
       continue;
     if (r < 0) {
       int e = errno;
-      xprof_free(b);
       close(fd);
-      return xprof_fail(err, XPROF_ERR_IO, "%s: read error: %s", path,
-                        strerror(e));
+      return xprof_fail(err, XPROF_ERR_IO, "%s: read error: %s", path, strerror(e));
     }
     if (r == 0)
       break;
     n += (size_t)r;
   }
   close(fd);
-  b[n] = 0;
-  *buf = b;
+  (*buf)[n] = 0;
   *len = n;
+  return 0;
+}
+
+int xprof_slurp(const char *path, unsigned char **buf, size_t *len, xprof_error *err) {
+  size_t cap = 0;
+  *buf = NULL;
+  if (xprof_slurp_into(path, buf, &cap, len, err) < 0) {
+    xprof_free(*buf);
+    *buf = NULL;
+    return -1;
+  }
   return 0;
 }
 

@@ -509,6 +509,14 @@ int xprof_fd_above_stdio(int fd);
 /* Read a whole file into an xprof_malloc'd buffer (NUL-terminated, not counted). */
 int xprof_slurp(const char *path, unsigned char **buf, size_t *len,
                 xprof_error *err);
+/* The same into the caller's buffer *buf of *cap bytes (NULL and 0 at
+ * first), grown with xprof_realloc as the file needs and kept, whatever
+ * the outcome, for the next file and the caller's xprof_free: for a
+ * reader of many files in turn (a link's objects), which would otherwise
+ * pay for a fresh buffer, or a mapping and its unmapping, per file.  0,
+ * or -1 with err set naming the file. */
+int xprof_slurp_into(const char *path, unsigned char **buf, size_t *cap, size_t *len,
+                     xprof_error *err);
 /* Map a whole regular file read-only (*buf NULL when it is empty): for
  * readers that touch a few sections of a large object and would pay for
  * copying (and faulting in) all of it.  0, or -1 with err set naming the

@@ -114,23 +114,25 @@ struct xprof_order {
   uint32_t n_sizes, cap_sizes;
   char **own;             /* the functions with a section of their own */
   uint32_t n_own, cap_own;
+  /* Every name above: a link of hundreds of objects records tens of
+   * thousands of them, and a malloc and free each is most of the time
+   * the order takes. */
+  struct xprof_arena *names;
 };
 
-xprof_order *xprof_order_new(void) { return xprof_calloc(1, sizeof(xprof_order)); }
+xprof_order *xprof_order_new(void) {
+  xprof_order *o = xprof_calloc(1, sizeof *o);
+  if (o && !(o->names = xprof_arena_new())) {
+    xprof_free(o);
+    o = NULL;
+  }
+  return o;
+}
 
 void xprof_order_free(xprof_order *o) {
   if (!o)
     return;
-  for (uint32_t i = 0; i < o->n_fns; i++)
-    xprof_free(o->fns[i].name);
-  for (uint32_t i = 0; i < o->n_calls; i++) {
-    xprof_free(o->calls[i].caller);
-    xprof_free(o->calls[i].callee);
-  }
-  for (uint32_t i = 0; i < o->n_sizes; i++)
-    xprof_free(o->sizes[i].name);
-  for (uint32_t i = 0; i < o->n_own; i++)
-    xprof_free(o->own[i]);
+  xprof_arena_free(o->names);
   xprof_free(o->own);
   xprof_free(o->fns);
   xprof_free(o->calls);
@@ -150,45 +152,39 @@ static uint32_t fn_index(const xprof_order *o, const char *name) {
   return f ? (uint32_t)(f - o->fns) : UINT32_MAX;
 }
 
-/* A copy of the n bytes at s, NUL-terminated (NULL when out of memory):
- * what xprof_format("%.*s") gives, without its formatting, which a link
- * with thousands of functions and calls would notice. */
-static char *copy_n(const char *s, size_t n) {
-  char *c = xprof_malloc(n + 1);
-  if (c) {
-    memcpy(c, s, n);
-    c[n] = 0;
-  }
+/* A copy of the n bytes at s in o's names, NUL-terminated (NULL when out
+ * of memory). */
+static char *copy_n(xprof_order *o, const char *s, size_t n) {
+  char *c = xprof_arena_alloc(o->names, n + 1);
+  if (c)
+    memcpy(c, s, n); /* the arena's memory is zeroed: the NUL is there */
   return c;
 }
 
-static int add_fn(xprof_order *o, const char *name, size_t n, uint64_t entry, uint64_t weight) {
+/* The function of that name (n bytes), added: its name in o, NULL when
+ * out of memory. */
+static char *add_fn(xprof_order *o, const char *name, size_t n, uint64_t entry, uint64_t weight) {
   if (xprof_grow((void **)&o->fns, &o->cap_fns, o->n_fns, sizeof *o->fns) < 0)
-    return -1;
+    return NULL;
   order_fn *f = &o->fns[o->n_fns];
   memset(f, 0, sizeof *f);
-  f->name = copy_n(name, n);
+  f->name = copy_n(o, name, n);
   f->entry = entry;
   f->weight = weight;
   o->n_fns += f->name != NULL;
-  return f->name ? 0 : -1;
+  return f->name;
 }
 
-static int add_call(xprof_order *o, const char *caller, const char *callee, size_t n,
-                    uint64_t count) {
+/* A call from caller (a name in o) to callee (n bytes). */
+static int add_call(xprof_order *o, char *caller, const char *callee, size_t n, uint64_t count) {
   if (xprof_grow((void **)&o->calls, &o->cap_calls, o->n_calls, sizeof *o->calls) < 0)
     return -1;
   order_call *c = &o->calls[o->n_calls];
-  c->caller = copy_n(caller, strlen(caller));
-  c->callee = copy_n(callee, n);
+  c->caller = caller;
+  c->callee = copy_n(o, callee, n);
   c->count = count;
-  if (!c->caller || !c->callee) {
-    xprof_free(c->caller);
-    xprof_free(c->callee);
-    return -1;
-  }
-  o->n_calls++;
-  return 0;
+  o->n_calls += c->callee != NULL;
+  return c->callee ? 0 : -1;
 }
 
 /* One line of a calls section: "F ENTRY BLOCKS NAME" or "C COUNT NAME";
@@ -203,9 +199,8 @@ static int add_line(xprof_order *o, const char *line, size_t n, char **caller) {
     uint64_t weight = strtoull(end + 1, &end, 10);
     if (*end != ' ' || end + 1 >= line + n)
       return -1;
-    xprof_free(*caller);
-    *caller = copy_n(end + 1, (size_t)(line + n - end - 1));
-    return *caller ? add_fn(o, end + 1, (size_t)(line + n - end - 1), entry, weight) : -1;
+    *caller = add_fn(o, end + 1, (size_t)(line + n - end - 1), entry, weight);
+    return *caller ? 0 : -1;
   }
   if (n > 2 && line[0] == 'C' && line[1] == ' ' && *caller) {
     uint64_t count = strtoull(line + 2, &end, 10);
@@ -227,7 +222,6 @@ int xprof_order_add(xprof_order *o, const char *text, size_t len, const char *na
     const char *nl = memchr(p, '\n', (size_t)(end - p));
     size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
     if (n == 0 || (n == magic && memcmp(p, XPROF_CALLS_MAGIC, magic) == 0)) {
-      xprof_free(caller);
       caller = NULL;
     } else if (add_line(o, p, n, &caller) < 0) {
       rc = xprof_fail(err, XPROF_ERR_FORMAT, "%s: section %s: not a calls record: %.*s", name,
@@ -235,14 +229,13 @@ int xprof_order_add(xprof_order *o, const char *text, size_t len, const char *na
     }
     p += n + 1;
   }
-  xprof_free(caller);
   return rc;
 }
 
 int xprof_order_size(xprof_order *o, const char *name, uint64_t size) {
   if (xprof_grow((void **)&o->sizes, &o->cap_sizes, o->n_sizes, sizeof *o->sizes) < 0)
     return -1;
-  o->sizes[o->n_sizes].name = copy_n(name, strlen(name));
+  o->sizes[o->n_sizes].name = copy_n(o, name, strlen(name));
   o->sizes[o->n_sizes].size = size;
   return o->sizes[o->n_sizes].name ? (int)(o->n_sizes++, 0) : -1;
 }
@@ -262,7 +255,7 @@ int xprof_order_section(xprof_order *o, const char *section) {
       continue;
     if (xprof_grow((void **)&o->own, &o->cap_own, o->n_own, sizeof *o->own) < 0)
       return -1;
-    o->own[o->n_own] = copy_n(section + n, strlen(section + n));
+    o->own[o->n_own] = copy_n(o, section + n, strlen(section + n));
     return o->own[o->n_own] ? (int)(o->n_own++, 0) : -1;
   }
   return 0;
@@ -282,10 +275,8 @@ static void unique_functions(xprof_order *o) {
   qsort(o->fns, o->n_fns, sizeof *o->fns, by_fn_name);
   uint32_t n = 0;
   for (uint32_t i = 0; i < o->n_fns; i++) {
-    if (n && strcmp(o->fns[n - 1].name, o->fns[i].name) == 0) {
-      xprof_free(o->fns[i].name);
+    if (n && strcmp(o->fns[n - 1].name, o->fns[i].name) == 0)
       continue;
-    }
     o->fns[n++] = o->fns[i];
   }
   o->n_fns = n;

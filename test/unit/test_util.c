@@ -1,10 +1,12 @@
 /* test_util.c - xprof_sort (stable, any size, the work space in use),
- * xprof_format, xprof_map and the ELF section walk. */
+ * xprof_format, xprof_map and the ELF section walk, xprof_slurp_into's
+ * buffer kept from file to file, the arena's blocks. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "internal.h"
 #include "unit.h"
 #include "xprof_plan.h"
 #include "xprof_views.h"
@@ -149,10 +151,88 @@ static void map_sections(void) {
   CHECK(buf == NULL && len == 0);
 }
 
+/* Write n bytes of `fill` to dir/name; its path (xprof_malloc'd). */
+static char *file_of(const char *dir, const char *name, size_t n, int fill) {
+  char *path = xprof_format("%s/%s", dir, name);
+  FILE *f = fopen(path, "w");
+  CHECK(f != NULL);
+  for (size_t i = 0; f && i < n; i++)
+    fputc(fill, f);
+  if (f)
+    fclose(f);
+  return path;
+}
+
+/* One buffer for a large file, a small one, an empty one and ones that
+ * cannot be read: each read whole and NUL-terminated, the buffer grown
+ * once and kept (also through errors). */
+static void slurp_into(void) {
+  char dir[] = "/tmp/xprof-unit-XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  char *big = file_of(dir, "big", 100000, 'b'), *small = file_of(dir, "small", 3, 's');
+  char *empty = file_of(dir, "empty", 0, 0);
+  unsigned char *buf = NULL;
+  size_t cap = 0, len = 99;
+  xprof_error err;
+  CHECK(xprof_slurp_into(big, &buf, &cap, &len, &err) == 0);
+  CHECK(len == 100000 && cap > len && buf[0] == 'b' && buf[len - 1] == 'b' && buf[len] == 0);
+  unsigned char *kept = buf;
+  size_t kept_cap = cap;
+  CHECK(xprof_slurp_into(small, &buf, &cap, &len, &err) == 0);
+  CHECK(len == 3 && memcmp(buf, "sss", 4) == 0);
+  CHECK(buf == kept && cap == kept_cap);
+  CHECK(xprof_slurp_into(empty, &buf, &cap, &len, &err) == 0);
+  CHECK(len == 0 && buf[0] == 0);
+  CHECK(xprof_slurp_into(dir, &buf, &cap, &len, &err) == -1);
+  CHECK_HAS(err.msg, ": is a directory");
+  char *missing = xprof_format("%s/missing", dir);
+  CHECK(xprof_slurp_into(missing, &buf, &cap, &len, &err) == -1);
+  CHECK_HAS(err.msg, "missing: cannot open: ");
+  CHECK(len == 0 && buf == kept && cap == kept_cap);
+  xprof_free(buf);
+  /* xprof_slurp: a buffer of its own each time. */
+  CHECK(xprof_slurp(small, &buf, &len, &err) == 0);
+  CHECK(len == 3 && memcmp(buf, "sss", 4) == 0);
+  xprof_free(buf);
+  CHECK(xprof_slurp(missing, &buf, &len, &err) == -1 && buf == NULL);
+  remove(big), remove(small), remove(empty), rmdir(dir);
+  xprof_free(big), xprof_free(small), xprof_free(empty), xprof_free(missing);
+}
+
+/* Pieces of many sizes, small ones and ones of a block of their own:
+ * each zeroed, 16-byte aligned, and apart from every other (each filled
+ * with its own byte, all checked at the end). */
+static void arena_pieces(void) {
+  enum { N = 3000 };
+  struct xprof_arena *a = xprof_arena_new();
+  CHECK(a != NULL);
+  static unsigned char *p[N];
+  static size_t size[N];
+  int zeroed = 1, aligned = 1, apart = 1;
+  for (int i = 0; a && i < N; i++) {
+    size[i] = i % 97 == 0 ? (size_t)(i % 7 + 1) * 70000 : (size_t)(i * 37 % 900) + 1;
+    p[i] = xprof_arena_alloc(a, size[i]);
+    CHECK(p[i] != NULL);
+    if (!p[i])
+      return;
+    for (size_t k = 0; k < size[i]; k++)
+      zeroed &= p[i][k] == 0;
+    aligned &= ((uintptr_t)p[i] & 15) == 0;
+    memset(p[i], i & 255, size[i]);
+  }
+  for (int i = 0; a && i < N; i++)
+    for (size_t k = 0; k < size[i]; k++)
+      apart &= p[i][k] == (i & 255);
+  CHECK(zeroed && aligned && apart);
+  xprof_arena_free(a);
+}
+
 UNIT_TABLE(util_tests) = {
     {"util/sort_sizes", sort_sizes},
     {"util/use_profile_name", use_profile_name},
     {"util/sort_reverse", sort_reverse},
     {"util/format", format},
     {"util/map_sections", map_sections},
+    {"util/slurp_into", slurp_into},
+    {"util/arena_pieces", arena_pieces},
     UNIT_END};
