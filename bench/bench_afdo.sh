@@ -19,15 +19,19 @@
 #   xsampled xprof's own use build of those time samples (by lines)
 #   bench/bench_afdo.sh [--rounds N] [--compilers "gcc clang"]
 #                       [--programs "sqlite lua"] [--sample-seconds N]
-#                       [--kinds "xcross xsampled"]
+#                       [--kinds "xcross xsampled"] [--samples DIR]
 # --kinds: only those rows besides plain and use (default all).
+# --samples: the samples kept in DIR (DIR/PROG-CC), taken there when DIR
+# has none for a program and compiler, used again when it has: two
+# versions of xprof compared on the same samples (each run of the
+# sampling takes others, and the rows move by a few percent with them).
 # Prints per program and compiler: CPU time of the measured input (median
 # of paired rounds, least of BENCH_REPEATS runs each) of each build, each
 # build against plain and against the use build (median ratio, range),
 # and the samples placed on lines.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-rounds=11 compilers="gcc clang" progs="sqlite lua" sample_seconds=30
+rounds=11 compilers="gcc clang" progs="sqlite lua" sample_seconds=30 samples_dir=
 kinds="plain use afdo cross sampled xcross xsampled"
 while (($#)); do
   case $1 in
@@ -36,7 +40,8 @@ while (($#)); do
     --programs) progs=$2; shift ;;
     --sample-seconds) sample_seconds=$2; shift ;;
     --kinds) kinds="plain use $2"; shift ;;
-    *) echo "usage: bench_afdo.sh [--rounds N] [--compilers LIST] [--programs LIST] [--sample-seconds N] [--kinds LIST]" >&2; exit 2 ;;
+    --samples) samples_dir=$(realpath -m "$2"); shift ;;
+    *) echo "usage: bench_afdo.sh [--rounds N] [--compilers LIST] [--programs LIST] [--sample-seconds N] [--kinds LIST] [--samples DIR]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -86,14 +91,21 @@ for prog in $progs; do
     if has sampled || has xsampled; then
       # Samples of a plain -O2 -g build; the profile directory of its own
       # (the training's other commands write theirs there too, unused).
-      s=$work/samples-$prog-$cc
-      rm -rf "$s" && mkdir -p "$s"
-      "build_$prog" "$work/$prog-sampled-$cc" "$cc" "-g"
-      end=$((SECONDS + sample_seconds))
-      while ((SECONDS < end)); do
-        LD_PRELOAD=$collect_lib SUN_PROFDATA_SAMPLE=1 SUN_PROFDATA_DIR=$s \
-          "run_$prog" "$work/$prog-sampled-$cc" train > /dev/null
-      done
+      # (--samples: the sampled build is kept beside its samples, whose
+      # lines come from its tables.)
+      s=$work/samples-$prog-$cc sb=$work/$prog-sampled-$cc
+      [ -n "$samples_dir" ] && s=$samples_dir/$prog-$cc sb=$samples_dir/$prog-$cc-build
+      if [ -n "$samples_dir" ] && [ -e "$s/$bin.profile" ]; then
+        echo "  $prog, $cc: the samples kept in $s" >&2
+      else
+        rm -rf "$s" "$sb" && mkdir -p "$s" "$sb"
+        "build_$prog" "$sb" "$cc" "-g"
+        end=$((SECONDS + sample_seconds))
+        while ((SECONDS < end)); do
+          LD_PRELOAD=$collect_lib SUN_PROFDATA_SAMPLE=1 SUN_PROFDATA_DIR=$s \
+            "run_$prog" "$sb" train > /dev/null
+        done
+      fi
       placed=$(xprof_afdo --gcc -o /dev/null "$s/$bin.profile" 2>&1 | grep -o '[0-9]* of [0-9]* samples' || echo "all samples")
       "build_$prog" "$work/$prog-xsampled-$cc" "xprof-$cc" "-xprofile=use:$s/$bin"
       flags=$(export_for "$cc" "$s/$bin.profile" "$work/$prog-$cc-sampled")
