@@ -20,7 +20,8 @@
 #   bolt     native's profile used again, linked with --emit-relocs (GCC:
 #            -fno-reorder-blocks-and-partition, which BOLT cannot take),
 #            then llvm-bolt-16 instrumented, trained on the same suite and
-#            applied as CPython's --enable-bolt does (lib.sh bolt_optimize)
+#            applied as CPython's --enable-bolt does (lib.sh bolt_optimize),
+#            but without the profile of indirect calls (see build)
 #   lld      (clang) native's objects linked by lld, which sorts the
 #            functions by the call-graph profile clang leaves in them
 #   xprof    xprof-CC's use build (-xprofile=collect, -xprofile=use)
@@ -182,7 +183,14 @@ build() {
       flags="$(native_use_flags "$cc" "$d") -Wl,--emit-relocs"
       [ "$cc" = gcc ] && flags="$flags -fno-reorder-blocks-and-partition"
       rebuild "$d" "$flags" || return 1
-      bolt_optimize "$(pg_bin "$d")/postgres" "$d" regress "$d" NO_TEMP_INSTALL=1 ;;
+      # Without BOLT's profile of indirect calls: with it, llvm-bolt-16's
+      # instrumented server had a backend crash (SIGSEGV) and others spin
+      # in place, and most of the suite failed (the cause not found: its
+      # runtime keeps the calls in a table of its own, where the others
+      # are plain counters); without it the whole suite passes.  BOLT's
+      # order of functions then lacks the indirect calls' edges.
+      BOLT_INSTRUMENT_FLAGS=--instrument-calls=false \
+        bolt_optimize "$(pg_bin "$d")/postgres" "$d" regress "$d" NO_TEMP_INSTALL=1 ;;
     lld)
       rm -rf "$d" && cp -r "$work/native-$cc" "$d" && rm -f "$d/stamp"
       relink "$d" postgres-lld "$(native_use_flags "$cc" "$d") -fuse-ld=lld" &&

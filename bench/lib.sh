@@ -164,15 +164,17 @@ verify_tree() {
 # the command TRAIN run with it (each process writes its own data into
 # DIR; merged), then ext-TSP blocks, hfsort+ functions and split
 # functions.  The original stays as BIN.orig; logs in DIR.
+# BOLT_INSTRUMENT_FLAGS: more options for the instrumentation.
 bolt_optimize() {
   local b=$1 d=$2 bolt=${BOLT:-llvm-bolt-16} merge=${MERGE_FDATA:-/usr/lib/llvm-16/bin/merge-fdata}
+  local more=${BOLT_INSTRUMENT_FLAGS:-}
   # llvm-bolt-16 looks for its instrumentation runtime under the lib
   # directory beside its bin (/usr/lib here), not LLVM 16's own.
   local rt=${BOLT_RT_LIB:-llvm-16/lib/libbolt_rt_instr.a}
   shift 2
   rm -f "$d"/bolt.fdata*
   "$bolt" "$b" -instrument -instrumentation-file="$d/bolt.fdata" \
-    -instrumentation-file-append-pid -runtime-instrumentation-lib="$rt" -o "$b.inst" \
+    -instrumentation-file-append-pid -runtime-instrumentation-lib="$rt" $more -o "$b.inst" \
     > "$d/bolt-instrument.log" 2>&1
   mv "$b" "$b.orig"
   cp "$b.inst" "$b"
