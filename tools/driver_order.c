@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "driver.h"
@@ -123,26 +124,44 @@ static void add_archive(xprof_order *o, const char *path, const unsigned char *b
   }
 }
 
+/* Inputs up to this size are read whole, larger ones mapped. */
+#define READ_WHOLE_MAX ((off_t)1 << 20)
+
+/* The calls, sizes and sections of one input of the link, an object or
+ * an archive.  Most objects are small: read into one buffer (*buf, *cap)
+ * kept from input to input, as mapping each (and unmapping it, which
+ * flushes the TLB) costs more than reading it.  A large one (an object
+ * with debugging information, an archive) is mapped: only its headers,
+ * symbols and calls section are read. */
+static void add_input(xprof_order *o, const char *path, unsigned char **buf, size_t *cap,
+                      int *objects) {
+  struct stat st;
+  const unsigned char *in;
+  size_t len;
+  xprof_error err;
+  int mapped = stat(path, &st) == 0 && st.st_size > READ_WHOLE_MAX;
+  if (mapped ? xprof_map(path, &in, &len, &err) < 0
+             : xprof_slurp_into(path, buf, cap, &len, &err) < 0)
+    return; /* the linker says what is wrong with it */
+  if (!mapped)
+    in = *buf;
+  if (len >= 8 && memcmp(in, "!<arch>\n", 8) == 0)
+    add_archive(o, path, in, len, objects);
+  else
+    add_object(o, path, in, len, objects);
+  if (mapped)
+    xprof_unmap(in, len);
+}
+
 /* The order file for the link's inputs (malloc'd path of a temporary
  * file), or NULL when there is no order to give. */
 static char *order_file(const struct command *c, xprof_linker l) {
   xprof_order *o = xprof_order_new();
   int objects = 0;
-  /* Read whole into one buffer, kept from object to object: the objects
-   * of a link are small, and mapping each (and unmapping it, which
-   * flushes the TLB) costs more than reading it. */
   unsigned char *buf = NULL;
   size_t cap = 0;
-  for (int k = 0; o && k < c->n_objects; k++) {
-    size_t len;
-    xprof_error err;
-    if (xprof_slurp_into(c->objects[k], &buf, &cap, &len, &err) < 0)
-      continue; /* the linker says what is wrong with it */
-    if (len >= 8 && memcmp(buf, "!<arch>\n", 8) == 0)
-      add_archive(o, c->objects[k], buf, len, &objects);
-    else
-      add_object(o, c->objects[k], buf, len, &objects);
-  }
+  for (int k = 0; o && k < c->n_objects; k++)
+    add_input(o, c->objects[k], &buf, &cap, &objects);
   xprof_free(buf);
   const char **names = NULL;
   uint32_t n = 0;
