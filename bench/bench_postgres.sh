@@ -161,6 +161,19 @@ relink() {
   (cd "$1/src/backend" && eval "${cmd% -o postgres} $3 -o $2" >> "$1/relink.log" 2>&1)
 }
 
+# copy_native CC DIR: native's tree (its objects, profile and temporary
+# installation) copied to DIR, for a row that builds on it.  configure
+# wrote the tree's own path into Makefile.global, which the copy's make
+# would otherwise install into (native's temporary installation); and
+# the copy's stamp is native's, gone until the row is done, so that
+# --reuse does not take an interrupted row as built.
+copy_native() {
+  local from=$work/native-$1 d=$2
+  rm -rf "$d" && cp -r "$from" "$d" && rm -f "$d/stamp" &&
+    sed -i "s|^\(abs_top_[a-z]*dir = \)$from\$|\1$d|" "$d/src/Makefile.global" &&
+    grep -q "^abs_top_builddir = $d\$" "$d/src/Makefile.global"
+}
+
 # build KIND CC: the row KIND of compiler CC in $work/KIND-CC.
 build() {
   local kind=$1 cc=$2 d=$work/$1-$2 flags
@@ -177,9 +190,7 @@ build() {
       rebuild "$d" "$(native_use_flags "$cc" "$d")" || return 1 ;;
     bolt)
       # native's training, used again with what BOLT needs
-      # (the copy's stamp is native's: gone until this row is done, so
-      # that --reuse does not take an interrupted row as built)
-      rm -rf "$d" && cp -r "$work/native-$cc" "$d" && : > "$d/build.log" && rm -f "$d/stamp"
+      copy_native "$cc" "$d" && : > "$d/build.log" || return 1
       flags="$(native_use_flags "$cc" "$d") -Wl,--emit-relocs"
       [ "$cc" = gcc ] && flags="$flags -fno-reorder-blocks-and-partition"
       rebuild "$d" "$flags" || return 1
@@ -190,9 +201,10 @@ build() {
       # are plain counters); without it the whole suite passes.  BOLT's
       # order of functions then lacks the indirect calls' edges.
       BOLT_INSTRUMENT_FLAGS=--instrument-calls=false \
-        bolt_optimize "$(pg_bin "$d")/postgres" "$d" regress "$d" NO_TEMP_INSTALL=1 ;;
+        bolt_optimize "$(pg_bin "$d")/postgres" "$d" regress "$d" NO_TEMP_INSTALL=1 || return 1
+      echo "  $cc bolt build: $(regress "$d" NO_TEMP_INSTALL=1)" ;;
     lld)
-      rm -rf "$d" && cp -r "$work/native-$cc" "$d" && rm -f "$d/stamp"
+      copy_native "$cc" "$d" || return 1
       relink "$d" postgres-lld "$(native_use_flags "$cc" "$d") -fuse-ld=lld" &&
         cp "$d/src/backend/postgres-lld" "$(pg_bin "$d")/postgres" || return 1 ;;
     xprof)

@@ -173,14 +173,15 @@ bolt_optimize() {
   local rt=${BOLT_RT_LIB:-llvm-16/lib/libbolt_rt_instr.a}
   shift 2
   rm -f "$d"/bolt.fdata*
+  [ -f "$b" ] || { echo "bolt_optimize: no $b" >&2; return 1; }
   "$bolt" "$b" -instrument -instrumentation-file="$d/bolt.fdata" \
     -instrumentation-file-append-pid -runtime-instrumentation-lib="$rt" $more -o "$b.inst" \
-    > "$d/bolt-instrument.log" 2>&1
+    > "$d/bolt-instrument.log" 2>&1 || { echo "bolt_optimize: see $d/bolt-instrument.log" >&2; return 1; }
   mv "$b" "$b.orig"
   cp "$b.inst" "$b"
   "$@" > /dev/null || true
   "$merge" "$d"/bolt.fdata.* > "$d/bolt.fdata" 2> /dev/null
   "$bolt" "$b.orig" -o "$b" -data="$d/bolt.fdata" -reorder-blocks=ext-tsp \
     -reorder-functions=hfsort+ -split-functions -split-all-cold -split-eh -dyno-stats \
-    > "$d/bolt-apply.log" 2>&1
+    > "$d/bolt-apply.log" 2>&1 || { echo "bolt_optimize: see $d/bolt-apply.log" >&2; return 1; }
 }
