@@ -310,9 +310,13 @@ static int solve(xprof_use *u, const char *name, const xprof_proc *f, solution *
  * time samples, of AutoFDO's quality, as GCC's own -fauto-profile gives
  * them (a block without samples may still have run: not "never
  * executed"). */
+static uint64_t sample_scale = 1; /* see set_summary */
+
 static profile_count count_of(uint64_t c, bool sampled) {
-  profile_count n = profile_count::from_gcov_type((gcov_type)c);
-  return sampled ? n.afdo() : n;
+  if (!sampled)
+    return profile_count::from_gcov_type((gcov_type)c);
+  c = MIN(xprof_sat_mul(c, sample_scale), (uint64_t)INT64_MAX);
+  return profile_count::from_gcov_type((gcov_type)c).afdo();
 }
 
 /* Branch probabilities from the real (not fake) out-edges of each block:
@@ -526,7 +530,7 @@ static int annotate(xprof_use *u, const char *name, const xprof_proc *f) {
  * profile of the same training.  All of it from the summary, which the
  * lookup and shipped data carry (and the compiler caches' keys:
  * tools/xprof-cc.c). */
-static void set_summary(const xprof_summary *sm) {
+static void set_summary(const xprof_summary *sm, bool sampled) {
   profile_info = XCNEW(gcov_summary);
   uint64_t runs, sum_max;
   xprof_known_runs(sm->runs, sm->run_max_sum, sm->total_max, &runs, &sum_max);
@@ -534,13 +538,28 @@ static void set_summary(const xprof_summary *sm) {
   /* A merged counter is at most the sum of the runs' largest: the larger
    * of the two stands when some of the data did not know its runs. */
   sum_max = MAX(sum_max, sm->total_max);
-  profile_info->sum_max = (gcov_type)MIN(sum_max ? sum_max : 1, (uint64_t)INT64_MAX);
   xp_hot_count = xprof_cutoff_count(sm, XPROF_HOT_CUTOFF);
+  /* Time samples are few: a block that ran a million times may have two.
+   * GCC also judges counts in absolute terms -- a block that ran no more
+   * often than there were training runs is never hot (predict.cc) -- so
+   * most of a sampled function would be optimized for size, where a plain
+   * build optimizes it for speed.  The counts, and the summary with them,
+   * are scaled up alike (every ratio stays), to about 2^30 at the
+   * largest; later GCCs' own AutoFDO came to scale its counts so too. */
+  sample_scale = 1;
+  if (sampled && sum_max && sum_max < ((uint64_t)1 << 30)) {
+    sample_scale = ((uint64_t)1 << 30) / sum_max;
+    sum_max *= sample_scale;
+    xp_hot_count = xprof_sat_mul(xp_hot_count, sample_scale);
+  }
+  profile_info->sum_max = (gcov_type)MIN(sum_max ? sum_max : 1, (uint64_t)INT64_MAX);
   if (dump_file)
     fprintf(dump_file,
             "xprof: training runs %u, sum of their largest counters %" PRId64
             ", hot from %" PRIu64 "\n",
             profile_info->runs, (int64_t)profile_info->sum_max, xp_hot_count);
+  if (dump_file && sample_scale > 1)
+    fprintf(dump_file, "xprof: time samples, their counts scaled by %" PRIu64 "\n", sample_scale);
 }
 
 /* Whether the unit reads as feedback: the summary and the flags set. */
@@ -551,7 +570,7 @@ static bool profile_enabled;
  * options over them): enable_profile(u, true) after each pop_cfun. */
 static void enable_profile(const xprof_use *u, bool flags) {
   if (!profile_info)
-    set_summary(xprof_use_summary(u));
+    set_summary(xprof_use_summary(u), xprof_use_sampled(u));
   if (!flags || profile_enabled)
     return;
   profile_enabled = true;

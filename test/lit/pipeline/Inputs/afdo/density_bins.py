@@ -1,11 +1,22 @@
-"""density_bins.py PROGRAM LINE... < TEXT: the profile TEXT (xprof_btoa's,
-of a run of PROGRAM) with its samples replaced: 3 in every bin whose
-address the line table gives to one of the LINEs, none elsewhere."""
+"""density_bins.py [--every K] [--samples N] PROGRAM LINE... < TEXT: the
+profile TEXT (xprof_btoa's, of a run of PROGRAM) with its samples
+replaced: N (3) in every Kth (every) bin whose address the line table
+gives to one of the LINEs, none elsewhere.  (A few samples spread thin,
+as a short run leaves them over a large function: --every 4 --samples 1.)"""
 import os
 import subprocess
 import sys
 
-prog, want = sys.argv[1], {int(x) for x in sys.argv[2:]}
+args, every, per_bin = sys.argv[1:], 1, 3
+while args and args[0].startswith("--"):
+    if args[0] == "--every":
+        every = int(args[1])
+    elif args[0] == "--samples":
+        per_bin = int(args[1])
+    else:
+        sys.exit("density_bins.py: unknown option " + args[0])
+    args = args[2:]
+prog, want = args[0], {int(x) for x in args[1:]}
 rows = []  # (address, line) in the table's order
 dump = subprocess.run(["objdump", "--dwarf=decodedline", prog], capture_output=True,
                       text=True, check=True).stdout
@@ -35,9 +46,10 @@ for text in sys.stdin.read().splitlines():
             continue  # another file's samples (the C library's) go
         off, size, width = int(f[5], 16), int(f[6], 16), int(f[7])
         bins = [(a - off) // width for a in range(off, off + size, width) if line_at(a) in want]
-        f[8], f[10] = str(3 * len(bins)), str(len(bins))
+        bins = bins[::every]
+        f[8], f[10] = str(per_bin * len(bins)), str(len(bins))
         out.append(" ".join(f))
-        out.extend("#+ BIN %d 3" % b for b in bins)
+        out.extend("#+ BIN %d %d" % (b, per_bin) for b in bins)
         continue
     if skip and text.startswith("#+ BIN "):
         continue
