@@ -48,7 +48,6 @@ done
 programs=$progs quick=0
 . "$here/programs.sh"
 
-collect_lib=$build/runtime/libxprof_collect.so
 # export CC PROFILE OUT: the profile as CC's sample profile; its flags.
 export_for() {
   if [ "$1" = gcc ]; then
@@ -93,19 +92,7 @@ for prog in $progs; do
       # (the training's other commands write theirs there too, unused).
       # (--samples: the sampled build is kept beside its samples, whose
       # lines come from its tables.)
-      s=$work/samples-$prog-$cc sb=$work/$prog-sampled-$cc
-      [ -n "$samples_dir" ] && s=$samples_dir/$prog-$cc sb=$samples_dir/$prog-$cc-build
-      if [ -n "$samples_dir" ] && [ -e "$s/$bin.profile" ]; then
-        echo "  $prog, $cc: the samples kept in $s" >&2
-      else
-        rm -rf "$s" "$sb" && mkdir -p "$s" "$sb"
-        "build_$prog" "$sb" "$cc" "-g"
-        end=$((SECONDS + sample_seconds))
-        while ((SECONDS < end)); do
-          LD_PRELOAD=$collect_lib SUN_PROFDATA_SAMPLE=1 SUN_PROFDATA_DIR=$s \
-            "run_$prog" "$sb" train > /dev/null
-        done
-      fi
+      s=$(take_samples "$prog" "$cc" "$sample_seconds" "$samples_dir")
       placed=$(xprof_afdo --gcc -o /dev/null "$s/$bin.profile" 2>&1 | grep -o '[0-9]* of [0-9]* samples' || echo "all samples")
       "build_$prog" "$work/$prog-xsampled-$cc" "xprof-$cc" "-xprofile=use:$s/$bin"
       flags=$(export_for "$cc" "$s/$bin.profile" "$work/$prog-$cc-sampled")

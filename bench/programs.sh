@@ -119,4 +119,28 @@ instructions() {
      bash -c "work=$work wl=$wl quick=$quick; $(declare -f "run_$1"); run_$1 \"\$PWD\" run" 2>&1 >/dev/null) |
     awk '/Collected/ {s += $NF} END {print s}'
 }
+# take_samples PROG CC SECONDS [DIR]: time samples of a plain -O2 -g
+# build of PROG run under the sampling runtime on the training input,
+# again and again for SECONDS; prints the directory whose PROGRAM.profile
+# holds them.  With DIR, the samples are kept in DIR/PROG-CC (the sampled
+# build beside them in DIR/PROG-CC-build: its tables give the lines) and
+# taken only when DIR has none for PROG and CC; without it, in the work
+# directory.
+take_samples() {
+  local prog=$1 cc=$2 seconds=$3 dir=${4:-} s sb end
+  s=$work/samples-$prog-$cc sb=$work/$prog-sampled-$cc
+  [ -n "$dir" ] && s=$dir/$prog-$cc sb=$dir/$prog-$cc-build
+  if [ -n "$dir" ] && [ -e "$s/$(binary "$prog").profile" ]; then
+    echo "  $prog, $cc: the samples kept in $s" >&2
+  else
+    rm -rf "$s" "$sb" && mkdir -p "$s" "$sb"
+    "build_$prog" "$sb" "$cc" "-g" >&2
+    end=$((SECONDS + seconds))
+    while ((SECONDS < end)); do
+      LD_PRELOAD=$build/runtime/libxprof_collect.so SUN_PROFDATA_SAMPLE=1 SUN_PROFDATA_DIR=$s \
+        "run_$prog" "$sb" train > /dev/null
+    done
+  fi
+  echo "$s"
+}
 binary() { case $1 in lua) echo lua ;; bzip2) echo bzip2 ;; sqlite) echo sqlite3 ;; zstd) echo zstd ;; esac; }

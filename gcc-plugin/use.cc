@@ -405,6 +405,24 @@ static void apply_counts(const solution *s, bool sampled) {
   set_probabilities(s, sampled);
 }
 
+/* The dump's record of each two-way block as GCC now has it: its count
+ * and its first out-edge's probability (of REG_BR_PROB_BASE).  The same
+ * source compiled with two profiles has the same blocks here, so
+ * bench/bench_sample_accuracy.sh compares what samples and an exact
+ * training make of each branch. */
+static void dump_branches(const char *name) {
+  if (!dump_file)
+    return;
+  basic_block bb;
+  FOR_EACH_BB_FN(bb, cfun) {
+    if (EDGE_COUNT(bb->succs) != 2 || !bb->count.initialized_p() ||
+        !EDGE_SUCC(bb, 0)->probability.initialized_p())
+      continue;
+    fprintf(dump_file, "xprof: branch %s %d %" PRId64 " %d\n", name, bb->index,
+            (int64_t)bb->count.to_gcov_type(), EDGE_SUCC(bb, 0)->probability.to_reg_br_prob_base());
+  }
+}
+
 /* Never run in training: as profile.cc does, keep the guessed shape but
  * say it is globally zero, so that the function is optimized for size and
  * placed in .text.unlikely. */
@@ -496,6 +514,7 @@ static int annotate(xprof_use *u, const char *name, const xprof_proc *f) {
     make_cold();
   } else {
     apply_counts(&s, xprof_use_fn_sampled(u, &s.r));
+    dump_branches(name);
     if (calls)
       record_calls(&s, vo);
   }

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# How well time samples give GCC a program's branches, measured without a
+# clock: each two-way block's probability as xprof-gcc's use build of the
+# samples gets it, against the same block's in a use build of an exact
+# training on the same input (the same source and compiler, so the same
+# blocks; the plugin's dump records them: dump_branches in use.cc).
+# Deterministic for given samples, where CPU time on a shared machine is
+# not: a change to how samples become counts can be judged by it first.
+#   bench/bench_sample_accuracy.sh [--programs "bzip2 sqlite"]
+#                                  [--sample-seconds N] [--samples DIR]
+# --samples: as bench_afdo.sh's (kept in DIR/PROG-gcc, taken when none).
+# Prints per program the mean |p_exact - p_samples| over the branches both
+# builds have, weighted by the exact counts (0: the same probabilities,
+# 1: every branch the other way round), the branches compared, and the
+# functions with the largest share of it.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+progs="bzip2 sqlite" sample_seconds=30 samples_dir=
+while (($#)); do
+  case $1 in
+    --programs) progs=$2; shift ;;
+    --sample-seconds) sample_seconds=$2; shift ;;
+    --samples) samples_dir=$(realpath -m "$2"); shift ;;
+    *) echo "usage: bench_sample_accuracy.sh [--programs LIST] [--sample-seconds N] [--samples DIR]" >&2; exit 2 ;;
+  esac
+  shift
+done
+programs=$progs quick=0
+. "$here/programs.sh"
+
+# branches_of PROG DIR PROFILE OUT: DIR built in use mode of PROFILE with
+# the plugin's dump on; its branch records in OUT, the dumps removed.
+branches_of() {
+  "build_$1" "$2" xprof-gcc "-xprofile=use:$3 -fdump-ipa-all"
+  find "$2" -name '*.xprof' -exec grep -h '^xprof: branch ' {} + > "$4" || true
+  find "$2" -name '*.[0-9][0-9][0-9][ilrt].*' -delete
+}
+
+for prog in $progs; do
+  bin=$(binary "$prog")
+  exact=$work/$prog-exact
+  mkdir -p "$exact" "$work/$prog-samples"
+  "build_$prog" "$exact" xprof-gcc "-g -xprofile=collect:$work/p-$prog"
+  "run_$prog" "$exact" train > /dev/null
+  branches_of "$prog" "$exact" "$work/p-$prog" "$work/$prog-exact.txt"
+  s=$(take_samples "$prog" gcc "$sample_seconds" "$samples_dir")
+  branches_of "$prog" "$work/$prog-samples" "$s/$bin" "$work/$prog-samples.txt"
+  echo "$prog, gcc: the branches of samples against an exact training (|p_exact - p_samples|, weighted by the exact counts):"
+  # Per branch of both (samples first, then the exact training's):
+  # function, block, count, probability.
+  awk '
+    FNR == NR { p[$3 " " $4] = $6; next }
+    ($3 " " $4) in p && $5 > 0 {
+      d = ($6 - p[$3 " " $4]) / 10000; if (d < 0) d = -d
+      sum += $5 * d; w += $5; n++; fs[$3] += $5 * d; fw[$3] += $5
+    }
+    END {
+      if (!w) { print "  no branch in common"; exit }
+      printf "  %.4f over %d branches\n", sum / w, n
+      for (f in fs)
+        if (fs[f] > 0)
+          printf "F %.4f %s %.3f\n", fs[f] / sum, f, fs[f] / fw[f]
+    }' "$work/$prog-samples.txt" "$work/$prog-exact.txt" > "$work/$prog-accuracy.txt"
+  grep -v '^F ' "$work/$prog-accuracy.txt"
+  grep '^F ' "$work/$prog-accuracy.txt" | sort -k2,2gr | head -5 |
+    awk '{ printf "    %-28s %.3f, %4.1f%% of the error\n", $3, $4, 100 * $2 }'
+done
