@@ -1,8 +1,9 @@
-"""density_bins.py [--every K] [--samples N] PROGRAM LINE... < TEXT: the
-profile TEXT (xprof_btoa's, of a run of PROGRAM) with its samples
-replaced: N (3) in every Kth (every) bin whose address the line table
-gives to one of the LINEs, none elsewhere.  (A few samples spread thin,
-as a short run leaves them over a large function: --every 4 --samples 1.)"""
+"""density_bins.py [--every K] [--samples N] PROGRAM LINE[=M]... < TEXT:
+the profile TEXT (xprof_btoa's, of a run of PROGRAM) with its samples
+replaced: N (3), or M for a LINE=M, in every Kth (every) bin whose
+address the line table gives to one of the LINEs, none elsewhere.  (A
+few samples spread thin, as a short run leaves them over a large
+function: --every 4 --samples 1.)"""
 import os
 import subprocess
 import sys
@@ -16,7 +17,10 @@ while args and args[0].startswith("--"):
     else:
         sys.exit("density_bins.py: unknown option " + args[0])
     args = args[2:]
-prog, want = args[0], {int(x) for x in args[1:]}
+prog, want = args[0], {}
+for arg in args[1:]:
+    line, _, n = arg.partition("=")
+    want[int(line)] = int(n) if n else per_bin
 rows = []  # (address, line) in the table's order
 dump = subprocess.run(["objdump", "--dwarf=decodedline", prog], capture_output=True,
                       text=True, check=True).stdout
@@ -45,11 +49,11 @@ for text in sys.stdin.read().splitlines():
         if f[2] != os.path.abspath(prog):
             continue  # another file's samples (the C library's) go
         off, size, width = int(f[5], 16), int(f[6], 16), int(f[7])
-        bins = [(a - off) // width for a in range(off, off + size, width) if line_at(a) in want]
-        bins = bins[::every]
-        f[8], f[10] = str(per_bin * len(bins)), str(len(bins))
+        bins = [((a - off) // width, want[line_at(a)]) for a in range(off, off + size, width)
+                if line_at(a) in want][::every]
+        f[8], f[10] = str(sum(n for _, n in bins)), str(len(bins))
         out.append(" ".join(f))
-        out.extend("#+ BIN %d %d" % (b, per_bin) for b in bins)
+        out.extend("#+ BIN %d %d" % b for b in bins)
         continue
     if skip and text.startswith("#+ BIN "):
         continue
