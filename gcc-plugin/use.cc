@@ -306,12 +306,12 @@ static int solve(xprof_use *u, const char *name, const xprof_proc *f, solution *
   return -1;
 }
 
-/* The count GCC is given for c: as measured, or, for counts placed from
- * time samples, of AutoFDO's quality, as GCC's own -fauto-profile gives
- * them (a block without samples may still have run: not "never
- * executed"). */
-static uint64_t sample_scale = 1; /* see set_summary */
+static uint64_t sample_scale = 1; /* counts from samples: see set_summary */
 
+/* The count GCC is given for c: as measured, or, for counts placed from
+ * time samples, scaled up by sample_scale and of AutoFDO's quality, as
+ * GCC's own -fauto-profile gives them (a block without samples may still
+ * have run: not "never executed"). */
 static profile_count count_of(uint64_t c, bool sampled) {
   if (!sampled)
     return profile_count::from_gcov_type((gcov_type)c);
