@@ -11,8 +11,10 @@
 # --samples: as bench_afdo.sh's (kept in DIR/PROG-gcc, taken when none).
 # Prints per program the mean |p_exact - p_samples| over the branches both
 # builds have, weighted by the exact counts (0: the same probabilities,
-# 1: every branch the other way round), the branches compared, and the
-# functions with the largest share of it.
+# 1: every branch the other way round), the branches compared, how many
+# of them that ran in training the samples give no count (and their share
+# of the exact counts), and the functions with the largest share of the
+# error.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 progs="bzip2 sqlite" sample_seconds=30 samples_dir=
@@ -48,15 +50,19 @@ for prog in $progs; do
   echo "$prog, gcc: the branches of samples against an exact training (|p_exact - p_samples|, weighted by the exact counts):"
   # Per branch of both (samples first, then the exact training's):
   # function, block, count, probability.
+  # The blocks that ran in training but have no count from the samples
+  # (GCC optimizes them for size) are counted apart.
   awk '
-    FNR == NR { p[$3 " " $4] = $6; next }
+    FNR == NR { p[$3 " " $4] = $6; c[$3 " " $4] = $5; next }
     ($3 " " $4) in p && $5 > 0 {
       d = ($6 - p[$3 " " $4]) / 10000; if (d < 0) d = -d
       sum += $5 * d; w += $5; n++; fs[$3] += $5 * d; fw[$3] += $5
+      if (c[$3 " " $4] == 0) { zn++; zw += $5 }
     }
     END {
       if (!w) { print "  no branch in common"; exit }
       printf "  %.4f over %d branches\n", sum / w, n
+      printf "  %d of them without a count from the samples, %.1f%% of the exact weight\n", zn, 100 * zw / w
       for (f in fs)
         if (fs[f] > 0)
           printf "F %.4f %s %.3f\n", fs[f] / sum, f, fs[f] / fw[f]
