@@ -1,8 +1,9 @@
-# programs.sh - the benchmark programs, sourced by bench_programs.sh and
-# bench_salvage.sh: their sources (fetched with apt-get source, never
-# committed), inputs, builds and runs.  Expects: here, root, programs,
-# quick (1: small inputs).  Sets work (a scratch directory, removed at
-# exit unless BENCH_KEEP=1), src, wl, jobs.
+# programs.sh - the benchmark programs, sourced by the bench scripts that
+# build them (bench_programs.sh, bench_salvage.sh, bench_afdo.sh, ...):
+# their sources (fetched with apt-get source, never committed), inputs,
+# builds and runs, and their time samples (take_samples).  Expects: here,
+# root, programs, quick (1: small inputs).  Sets work (a scratch
+# directory, removed at exit unless BENCH_KEEP=1), src, wl, jobs.
 
 src=${BENCH_SOURCES:-${BUILD:-$root/build}/bench-sources}
 PROGRAMS="$programs" bash "$here/programs/fetch.sh" "$src"
