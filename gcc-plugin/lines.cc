@@ -204,13 +204,15 @@ void xp_record_lines(xprof_linetab *t, const xprof_plan_fn *f, const xp_cfg *c,
   site_lines(t, sites);
 }
 
-/* A place of block (or site) `node`: loc's line under its inline chain,
- * whose frames go to p->frames (the loc keeps their index until
- * xp_places_fill points it at them: the vector may move as it grows). */
+/* A place of block (or site) `node`: loc's line and column under its
+ * inline chain, whose frames go to p->frames (the loc keeps their index
+ * until xp_places_fill points it at them: the vector may move as it
+ * grows). */
 static void add_place(xp_places *p, vec<xprof_line_loc> *to, uint32_t node, location_t loc) {
   xprof_inline_frame frames[16];
   uint32_t n = inline_chain(loc, frames, 16);
-  xprof_line_loc l = {node, (uint32_t)MAX(1, LOCATION_LINE(loc)), NULL, n};
+  xprof_line_loc l = {node, (uint32_t)MAX(1, LOCATION_LINE(loc)), NULL, n,
+                      (uint32_t)MAX(0, LOCATION_COLUMN(loc))};
   l.frames = (const xprof_inline_frame *)(uintptr_t)p->frames.length();
   for (uint32_t i = 0; i < n; i++)
     p->frames.safe_push(frames[i]);

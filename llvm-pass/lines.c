@@ -124,13 +124,14 @@ static const char *place_name(struct xl_places *p, const char *name, size_t len)
   return p->names[p->n_names++] = s;
 }
 
-/* Block k's place at instruction i, line `line` (site: value-profile
- * site k's, at call i); its frames' index in p->frames stands in the loc
- * until xl_places_fill points it at them. */
+/* Block k's place at instruction i, line `line` and i's column (site:
+ * value-profile site k's, at call i); its frames' index in p->frames
+ * stands in the loc until xl_places_fill points it at them. */
 static void add_place(struct xl_places *p, uint32_t k, LLVMValueRef i, unsigned line, int site) {
   struct xl_origin o[16];
   unsigned n = i ? xl_inline_chain(i, o, 16) : 0;
-  xprof_line_loc l = {k, line, (const xprof_inline_frame *)(uintptr_t)p->n_frames, n};
+  xprof_line_loc l = {k, line, (const xprof_inline_frame *)(uintptr_t)p->n_frames, n,
+                      i ? LLVMGetDebugLocColumn(i) : 0};
   if (site) {
     p->sites = xl_grow(p->sites, &p->cap_sites, p->n_sites, sizeof *p->sites);
     p->sites[p->n_sites++] = l;

@@ -27,6 +27,13 @@ int xprof_lineprof_add(xprof_lp_func *f, uint32_t offset, uint32_t discr, uint64
   return 0;
 }
 
+int xprof_lineprof_column(xprof_lp_func *f, uint32_t offset, uint32_t column, uint64_t count) {
+  if (xprof_grow((void **)&f->columns, &f->cap_columns, f->n_columns, sizeof *f->columns) < 0)
+    return -1;
+  f->columns[f->n_columns++] = (xprof_lp_line){offset, column, count};
+  return 0;
+}
+
 /* Add target t (its name copied); 0 or -1. */
 static int add_target(xprof_lp_func *f, xprof_lp_target t) {
   char *copy = t.name ? xprof_format("%s", t.name) : NULL;
@@ -117,6 +124,7 @@ static void func_free(xprof_lp_func *f) {
   xprof_free(f->name);
   xprof_free(f->file);
   xprof_free(f->lines);
+  xprof_free(f->columns);
   for (uint32_t i = 0; i < f->n_targets; i++)
     xprof_free(f->targets[i].name);
   xprof_free(f->targets);
@@ -165,10 +173,33 @@ static void settle_targets(xprof_lp_func *f) {
   f->n_targets = k;
 }
 
+/* Sort the n lines (or columns) of v and merge repeats: a line given
+ * twice keeps its larger count, or with `add` the sum (see settle); a
+ * column goes when `of` (its function, lines settled) has no line there.
+ * Returns how many are left. */
+static uint32_t settle_lines(xprof_lp_line *v, uint32_t n, int add, const xprof_lp_func *of) {
+  if (n > 1)
+    xprof_sort(v, n, sizeof *v, line_cmp);
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    xprof_lp_line *l = k ? &v[k - 1] : NULL;
+    if (l && line_cmp(l, &v[i]) == 0)
+      l->count = add ? xprof_sat_add(l->count, v[i].count)
+                     : (l->count > v[i].count ? l->count : v[i].count);
+    else if (!of || has_line(of, v[i].offset, 0))
+      v[k++] = v[i];
+  }
+  return k;
+}
+
 /* Add f's lines and calls into `into`'s (f is left empty); 0 or -1. */
 static int fold(xprof_lp_func *into, xprof_lp_func *f) {
   for (uint32_t i = 0; i < f->n_lines; i++)
     if (xprof_lineprof_add(into, f->lines[i].offset, f->lines[i].discr, f->lines[i].count) < 0)
+      return -1;
+  for (uint32_t i = 0; i < f->n_columns; i++)
+    if (xprof_lineprof_column(into, f->columns[i].offset, f->columns[i].discr,
+                              f->columns[i].count) < 0)
       return -1;
   for (uint32_t i = 0; i < f->n_calls; i++) {
     if (xprof_grow((void **)&into->calls, &into->cap_calls, into->n_calls, sizeof *into->calls) <
@@ -193,22 +224,12 @@ static int fold(xprof_lp_func *into, xprof_lp_func *f) {
  * function's lines from two copies); calls of one callee at one place
  * add up.  The totals follow.  0, or -1 when out of memory. */
 static int settle(xprof_lp_func *f, int add) {
-  if (f->n_lines > 1)
-    xprof_sort(f->lines, f->n_lines, sizeof *f->lines, line_cmp);
-  uint32_t k = 0;
-  for (uint32_t i = 0; i < f->n_lines; i++) {
-    xprof_lp_line *l = k ? &f->lines[k - 1] : NULL;
-    if (l && line_cmp(l, &f->lines[i]) == 0)
-      l->count = add ? xprof_sat_add(l->count, f->lines[i].count)
-                     : (l->count > f->lines[i].count ? l->count : f->lines[i].count);
-    else
-      f->lines[k++] = f->lines[i];
-  }
-  f->n_lines = k;
+  f->n_lines = settle_lines(f->lines, f->n_lines, add, NULL);
+  f->n_columns = settle_lines(f->columns, f->n_columns, add, f);
   settle_targets(f);
   if (f->n_calls > 1)
     xprof_sort(f->calls, f->n_calls, sizeof *f->calls, call_cmp);
-  k = 0;
+  uint32_t k = 0;
   for (uint32_t i = 0; i < f->n_calls; i++) {
     xprof_lp_call *c = &f->calls[i];
     if (k && call_cmp(&f->calls[k - 1], c) == 0) {
@@ -352,6 +373,9 @@ static xprof_lp_func *copy_func(const xprof_lp_func *f) {
   int ok = 1;
   for (uint32_t i = 0; ok && i < f->n_lines; i++)
     ok = xprof_lineprof_add(c, f->lines[i].offset, f->lines[i].discr, f->lines[i].count) == 0;
+  for (uint32_t i = 0; ok && i < f->n_columns; i++)
+    ok = xprof_lineprof_column(c, f->columns[i].offset, f->columns[i].discr,
+                               f->columns[i].count) == 0;
   for (uint32_t i = 0; ok && i < f->n_targets; i++)
     ok = add_target(c, f->targets[i]) == 0;
   for (uint32_t i = 0; ok && i < f->n_calls; i++) {

@@ -17,6 +17,10 @@
  *
  *    #xprof-values OFFSET[.DISCRIMINATOR] divisor|length|quotient VALUE:COUNT ...
  *
+ * and so do its counts by source column, where it has them (samples):
+ *
+ *    #xprof-columns OFFSET COLUMN:COUNT ...
+ *
  * GCC (-fauto-profile) reads AutoFDO data in the gcov container, whose
  * layout GCC 12 fixes (auto-profile.cc, gcov-io.h): little-endian 32-bit
  * words, a 64-bit value as its low word then its high word, strings as a
@@ -110,9 +114,24 @@ static void llvm_values(FILE *out, const xprof_lp_line *l, const xprof_lp_target
   }
 }
 
+/* The columns of f at line l (from *k on, both sorted) as xprof's
+ * comment line, `depth` spaces in:
+ *   #xprof-columns OFFSET COLUMN:COUNT ... */
+static void llvm_columns(FILE *out, const xprof_lp_func *f, const xprof_lp_line *l, uint32_t *k,
+                         int depth) {
+  while (*k < f->n_columns && f->columns[*k].offset < l->offset)
+    (*k)++;
+  if (l->discr || *k == f->n_columns || f->columns[*k].offset != l->offset)
+    return;
+  fprintf(out, "%*s" XPROF_LP_COLUMNS " %u", depth, "", l->offset);
+  for (; *k < f->n_columns && f->columns[*k].offset == l->offset; (*k)++)
+    fprintf(out, " %u:%" PRIu64, f->columns[*k].discr, f->columns[*k].count);
+  fputc('\n', out);
+}
+
 /* f's lines and calls, `depth` spaces in. */
 static void llvm_body(FILE *out, const xprof_lp_func *f, int depth) {
-  uint32_t t = 0, t_end;
+  uint32_t t = 0, t_end, col = 0;
   for (uint32_t k = 0; k < f->n_lines; k++) {
     const xprof_lp_line *l = &f->lines[k];
     if (!fits(l->offset))
@@ -128,6 +147,7 @@ static void llvm_body(FILE *out, const xprof_lp_func *f, int depth) {
     fputc('\n', out);
     if (x)
       llvm_values(out, l, x + calls, t_end - t - calls, depth);
+    llvm_columns(out, f, l, &col, depth);
   }
   for (uint32_t k = 0; k < f->n_calls; k++) {
     const xprof_lp_call *c = &f->calls[k];
@@ -272,6 +292,31 @@ static int value_list(xprof_lp_func *f, const char *p, const char *end) {
   return 0;
 }
 
+/* An xprof comment line "#xprof-columns OFFSET COLUMN:COUNT ..." from p
+ * (past the tag) to end, as f's columns; 0, -1 when malformed, -2 when
+ * out of memory. */
+static int column_list(xprof_lp_func *f, const char *p, const char *end) {
+  uint64_t offset, column, count;
+  const char *q;
+  if (p >= end || *p++ != ' ' || decimal(p, end, &offset, &q) < 0 || offset > 0xffffffffu ||
+      q == end)
+    return -1;
+  while (q < end) {
+    if (*q != ' ' || decimal(q + 1, end, &column, &q) < 0 || !column || column > 0xffffffffu ||
+        q >= end || *q != ':' || decimal(q + 1, end, &count, &q) < 0)
+      return -1;
+    if (xprof_lineprof_column(f, (uint32_t)offset, (uint32_t)column, count) < 0)
+      return -2;
+  }
+  return 0;
+}
+
+/* Does the line from q to end begin with xprof's comment tag `tag`? */
+static int tagged(const char *q, const char *end, const char *tag) {
+  size_t n = strlen(tag);
+  return (size_t)(end - q) >= n && memcmp(q, tag, n) == 0;
+}
+
 /* "NAME:TOTAL:HEAD": a new function; 0 or -1. */
 static int head_line(xprof_lineprof *lp, const char *p, const char *end, xprof_lp_func **f,
                      int *oom) {
@@ -345,9 +390,13 @@ int xprof_lineprof_read_llvm(const char *name, const char *text, size_t len,
       end--;
     if (end > p && memchr(p, 0, (size_t)(end - p))) {
       bad = 1; /* not text: a name would end at the NUL */
-    } else if (depth > 0 && (size_t)(end - q) >= strlen(XPROF_LP_VALUES) &&
-               memcmp(q, XPROF_LP_VALUES, strlen(XPROF_LP_VALUES)) == 0) {
+    } else if (depth > 0 && tagged(q, end, XPROF_LP_VALUES)) {
       int rc = depth <= have ? value_list(stack[depth - 1], q + strlen(XPROF_LP_VALUES), end) : -1;
+      oom = rc == -2;
+      bad = rc == -1;
+    } else if (depth > 0 && tagged(q, end, XPROF_LP_COLUMNS)) {
+      int rc =
+          depth <= have ? column_list(stack[depth - 1], q + strlen(XPROF_LP_COLUMNS), end) : -1;
       oom = rc == -2;
       bad = rc == -1;
     } else if (q == end || *q == '#' || *q == '!') { /* blank, comment, metadata */

@@ -585,7 +585,8 @@ static inline const char *xprof_plural(uint64_t n) { return n == 1 ? "" : "s"; }
  * into a function is kept apart, by call site, as the compilers' formats
  * nest it (GCC needs it so: its early inliner runs before it reads the
  * profile).  Discriminators are 0: the coverage tables have none, and
- * GCC 12 ignores them.  The callees of indirect calls go with the line of
+ * GCC 12 ignores them; time samples give a line's counts by source
+ * column too (xprof_lp_func's columns), where the line table has them.  The callees of indirect calls go with the line of
  * their call, as both formats carry them, and the values of the other
  * value-profile sites (divisors, lengths) with theirs, which clang's
  * text carries in comment lines of xprof's: from exact counts, the
@@ -637,6 +638,13 @@ struct xprof_lp_func {
   xprof_lp_target *targets; /* by offset, discriminator, kind, name or
                                value; each on a line */
   uint32_t n_targets, cap_targets;
+  /* A line's count by source column, where the line table gave columns
+   * (time samples): the code of one line that is several blocks (a
+   * condition and its arms, a loop's test and its step) has a count
+   * each.  A refinement of `lines`, not counted in `total`: `discr`
+   * holds the column; by offset, then column; each on a line. */
+  xprof_lp_line *columns;
+  uint32_t n_columns, cap_columns;
 };
 
 typedef struct xprof_lineprof {
@@ -659,6 +667,10 @@ xprof_lp_func *xprof_lineprof_func(xprof_lineprof *lp, const char *name, const c
 xprof_lp_func *xprof_lineprof_inlined(xprof_lp_func *f, uint32_t offset, const char *name,
                                       const char *file, uint32_t decl_line);
 int xprof_lineprof_add(xprof_lp_func *f, uint32_t offset, uint32_t discr, uint64_t count);
+/* The count of column `column` (above 0) of f's line at offset; a column
+ * given twice is merged as lines are, one on a line f does not have is
+ * dropped (xprof_lineprof_finish).  0 or -1. */
+int xprof_lineprof_column(xprof_lp_func *f, uint32_t offset, uint32_t column, uint64_t count);
 /* A callee (name copied) that indirect calls at a line of f reached
  * `count` times; a target given twice adds up, one on a line that f does
  * not have is dropped (xprof_lineprof_finish).  0 or -1. */
@@ -711,6 +723,9 @@ int xprof_lineprof_mark(const char *text, size_t len, unsigned *made_by);
 /* The tag of xprof's comment lines in clang's text that carry a line's
  * values (xprof_lineprof_write_llvm). */
 #define XPROF_LP_VALUES "#xprof-values"
+/* ... and a line's counts by column:
+ * "#xprof-columns OFFSET COLUMN:COUNT ...". */
+#define XPROF_LP_COLUMNS "#xprof-columns"
 
 /* clang's sample-profile text (-fprofile-sample-use=FILE):
  * "NAME:TOTAL:HEAD" then " OFFSET[.DISCR]: COUNT" per line and

@@ -7,7 +7,10 @@
  * Each block's estimate is the largest count among the places its code
  * comes from (a line, under the functions inlined around it): the
  * profile's count of that line in that inline context, as AutoFDO gives a
- * block the count of its busiest instruction.  Code inlined here that
+ * block the count of its busiest instruction; of the place's column where
+ * the profile has the line by column (samples: the sampled file's line
+ * table gave columns), so that blocks of one line (a condition and its
+ * arms) are told apart.  Code inlined here that
  * the training build called takes the callee's own lines, scaled by the
  * call's count against the callee's entries (its profile over all its
  * calls; the call site's own is not known).  A block none of whose
@@ -66,6 +69,19 @@ static const xprof_lp_line *line_of(const xprof_lp_func *f, uint32_t offset) {
     if (!most || f->lines[i].count > most->count)
       most = &f->lines[i];
   return most;
+}
+
+/* The count of column `column` of f's line at offset `offset` (line: that
+ * line's own), where f has counts by column there; else the line's. */
+static uint64_t column_count(const xprof_lp_func *f, uint32_t offset, uint32_t column,
+                             const xprof_lp_line *line) {
+  if (!column || !f->n_columns)
+    return line->count;
+  uint32_t a = first_at(f->columns, f->n_columns, sizeof *f->columns, offset);
+  for (uint32_t i = a; i < f->n_columns && f->columns[i].offset == offset; i++)
+    if (f->columns[i].discr == column)
+      return f->columns[i].count;
+  return line->count;
 }
 
 static int ptr_cmp(const void *a, const void *b) {
@@ -282,7 +298,7 @@ int xprof_line_counts(const xprof_lineprof *lp, const xprof_lp_func *f, uint32_t
     const xprof_lp_line *line = in ? line_of(in, offset) : NULL;
     if (!line)
       continue;
-    uint64_t count = line->count;
+    uint64_t count = column_count(in, offset, l->column, line);
     if (scale >= 0) { /* the callee's own: not f's counts placed */
       double c = (double)count * scale + 0.5;
       count = c < 18446744073709551615.0 ? (uint64_t)c : UINT64_MAX;

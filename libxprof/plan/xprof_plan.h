@@ -408,13 +408,15 @@ char *xprof_plan_write_coverage(xprof_linetab *t, const xprof_options *o, const 
 
 /* ---- a use build (use.c, lookup.c) --------------------------------------- */
 
-/* A place a block's code comes from: its line, and the functions inlined
- * around it there (innermost first, as xprof_linetab_inlined_line takes
- * them; depth 0: the function's own code). */
+/* A place a block's code comes from: its line and column (0: unknown),
+ * and the functions inlined around it there (innermost first, as
+ * xprof_linetab_inlined_line takes them; depth 0: the function's own
+ * code). */
 typedef struct xprof_line_loc {
   uint32_t node, line;
   const xprof_inline_frame *frames;
   uint32_t depth;
+  uint32_t column;
 } xprof_line_loc;
 
 

@@ -4,8 +4,10 @@
  * xprof_gprof can give each counted line an address inside it (gprof's
  * basic-block records, which gprof -A annotates the source with).
  *
- * Every row is kept (address, file, line, whether a statement begins
- * there), as readers of the table see them.  Every read is bounds-checked; a unit
+ * Every row is kept (address, file, line, column, whether a statement
+ * begins there), as readers of the table see them; the column tells the
+ * code of one line apart (an if and its arms, a loop's test and step),
+ * which the line profile of samples keeps.  Every read is bounds-checked; a unit
  * that does not parse ends the reading of the section with an error.
  */
 #include <inttypes.h>
@@ -151,10 +153,13 @@ static int v4_entries(rd *r, char ***files, uint32_t *n_files) {
   return r->failed ? -1 : 0;
 }
 
-static int add_row(xprof_line_table *t, uint64_t addr, uint32_t file, uint64_t line, int stmt) {
+static int add_row(xprof_line_table *t, uint64_t addr, uint32_t file, uint64_t line,
+                   uint64_t column, int stmt) {
   if (xprof_grow((void **)&t->rows, &t->cap_rows, t->n_rows, sizeof *t->rows) < 0)
     return -1;
-  t->rows[t->n_rows] = (xprof_line_row){addr, file, (uint32_t)line, t->n_rows, stmt};
+  t->rows[t->n_rows] = (xprof_line_row){addr, file, (uint32_t)line,
+                                        column <= UINT32_MAX ? (uint32_t)column : 0, t->n_rows,
+                                        stmt};
   t->n_rows++;
   return 0;
 }
@@ -181,7 +186,7 @@ typedef struct header {
 /* The line program of a unit, rows where statements begin. */
 static int run_program(xprof_line_table *t, rd *r, const header *h, char *const *files,
                        uint32_t n_files) {
-  uint64_t addr = 0, file = h->version >= 5 ? 0 : 1, line = 1;
+  uint64_t addr = 0, file = h->version >= 5 ? 0 : 1, line = 1, column = 0;
   int stmt = h->default_stmt;
   while (r->pos < r->end && !r->failed) {
     unsigned op = (unsigned)u8(r);
@@ -200,6 +205,7 @@ static int run_program(xprof_line_table *t, rd *r, const header *h, char *const 
         addr = 0;
         file = h->version >= 5 ? 0 : 1;
         line = 1;
+        column = 0;
         stmt = h->default_stmt;
       } else if (sub == 2) { /* set_address */
         addr = un(r, (unsigned)(len - 1 > 8 ? 8 : len - 1));
@@ -213,19 +219,21 @@ static int run_program(xprof_line_table *t, rd *r, const header *h, char *const 
       line += (uint64_t)sleb(r);
     } else if (op == 4) {
       file = uleb(r);
+    } else if (op == 5) {
+      column = uleb(r);
     } else if (op == 6) {
       stmt = !stmt;
     } else if (op == 8) { /* const_add_pc */
       addr += (uint64_t)((255 - h->opcode_base) / h->line_range) * h->min_inst;
     } else if (op == 9) {
       addr += un(r, 2);
-    } else { /* set_column, set_isa and unknown ones: skip their arguments */
+    } else { /* set_isa and unknown ones: skip their arguments */
       for (unsigned k = 0; k < h->op_lengths[op - 1]; k++)
         uleb(r);
     }
     if (emit && line <= UINT32_MAX) {
       uint32_t g = global_file(t, files, n_files, file);
-      if (g != UINT32_MAX && add_row(t, addr, g, line, stmt) < 0)
+      if (g != UINT32_MAX && add_row(t, addr, g, line, column, stmt) < 0)
         return -1;
     }
   }

@@ -22,6 +22,13 @@
  * the steadier estimate.)  Lines without samples stay out: unknown, not
  * zero, to the flow solving of a use build.
  *
+ * Both compilers' line tables give each instruction its source column
+ * too, and where a line's code is of several columns (a condition and
+ * its arms on one line, a loop's test and its step), each column gets a
+ * count of its own the same way, which a use build gives the blocks of
+ * that column: without it they all had their line's, and the branch
+ * between them was split evenly.
+ *
  * A function's head (its entry count) cannot be sampled; it is the
  * count of the line its entry address is on (the prologue's, and often
  * the epilogue's: once a call each), in the same units as its other
@@ -146,9 +153,10 @@ static void set_heads(xprof_lineprof *lp, const xprof_dwarf_info *info,
 }
 
 /* A run of consecutive bins of a sampled function whose code is of one
- * line in one inline context (leaf: the innermost scope there). */
+ * line and column in one inline context (leaf: the innermost scope
+ * there). */
 typedef struct piece {
-  uint32_t top, leaf, line, bins;
+  uint32_t top, leaf, line, column, bins;
   uint64_t addr, samples; /* its first bin's address; the samples in it */
 } piece;
 
@@ -167,6 +175,8 @@ static int piece_cmp(const void *a, const void *b) {
     return x->leaf < y->leaf ? -1 : 1;
   if (x->line != y->line)
     return x->line < y->line ? -1 : 1;
+  if (x->column != y->column)
+    return x->column < y->column ? -1 : 1;
   return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
@@ -217,7 +227,8 @@ static int walk_function(const xprof_image *img, const image_debug *d, uint32_t 
         continue;
       }
       uint64_t n = bin_samples(img, k, &at);
-      if (last && last->leaf == stack[depth - 1] && last->line == row->line) {
+      if (last && last->leaf == stack[depth - 1] && last->line == row->line &&
+          last->column == row->column) {
         last->bins++;
         last->samples += n;
         continue;
@@ -225,41 +236,71 @@ static int walk_function(const xprof_image *img, const image_debug *d, uint32_t 
       if (xprof_grow((void **)&ps->v, &ps->cap, ps->n, sizeof *ps->v) < 0)
         return -1;
       last = &ps->v[ps->n++];
-      *last = (piece){top, stack[depth - 1], row->line, 1, addr, n};
+      *last = (piece){top, stack[depth - 1], row->line, row->column, 1, addr, n};
     }
   }
   return 0;
 }
 
 /* The end of the group of pieces of one place that starts at ps[a] (one
- * leaf and line, consecutive once sorted), with their samples and bins
- * added up in *samples and *bins. */
-static uint32_t group(const piece *ps, uint32_t n, uint32_t a, uint64_t *samples, uint64_t *bins) {
+ * leaf and line, consecutive once sorted; with `by_column`, one column of
+ * it), with their samples and bins added up in *samples and *bins. */
+static uint32_t group(const piece *ps, uint32_t n, uint32_t a, int by_column, uint64_t *samples,
+                      uint64_t *bins) {
   uint32_t b = a;
   *samples = *bins = 0;
-  for (; b < n && same_place(&ps[a], &ps[b]); b++) {
+  for (; b < n && same_place(&ps[a], &ps[b]) && (!by_column || ps[a].column == ps[b].column);
+       b++) {
     *samples += ps[b].samples;
     *bins += ps[b].bins;
   }
   return b;
 }
 
+/* The count of a place of `per_bin` samples per bin of its code: times
+ * `scale`, at least 1 (it has samples, or its line has). */
+static uint64_t count_of(double per_bin, double scale) {
+  uint64_t c = (uint64_t)(per_bin * scale + 0.5);
+  return c ? c : 1;
+}
+
+/* Give the columns of the place ps[a..b) (sorted; in f at line offset
+ * `offset`; line_density its samples per bin) their counts, where it has
+ * code of more than one column and a column's count is not its line's.
+ * A column of a bin or two has a sample or none where its line has a few:
+ * its density is taken as if it had one bin more at its line's, which
+ * leaves a large column its own and gives one without samples less than
+ * its line, not nothing. */
+static int place_columns(xprof_lp_func *f, uint32_t offset, const piece *ps, uint32_t a,
+                         uint32_t b, double line_density, double scale) {
+  uint64_t samples, bins, line = count_of(line_density, scale);
+  if (ps[a].column == ps[b - 1].column)
+    return 0; /* one column: the line's count says it all */
+  for (uint32_t c = a, e; c < b; c = e) {
+    e = group(ps, b, c, 1, &samples, &bins);
+    uint64_t count = count_of(((double)samples + line_density) / (double)(bins + 1), scale);
+    if (ps[c].column && count != line && xprof_lineprof_column(f, offset, ps[c].column, count) < 0)
+      return -1;
+  }
+  return 0;
+}
+
 /* Give each place of ps (sorted) its line in lp: its samples per bin,
  * scaled by the same factor for all so that the counts add up to the
- * samples.  A place with samples counts at least 1.  0, or -1 when out of
- * memory. */
+ * samples; and its columns theirs, in the same units.  A place with
+ * samples counts at least 1.  0, or -1 when out of memory. */
 static int place_densities(xprof_lineprof *lp, const image_debug *d, uint32_t *rows,
                            const pieces *ps) {
   uint64_t samples, bins, total = 0;
   double sum = 0;
   for (uint32_t a = 0; a < ps->n;) {
-    a = group(ps->v, ps->n, a, &samples, &bins);
+    a = group(ps->v, ps->n, a, 0, &samples, &bins);
     sum += (double)samples / (double)bins;
     total += samples;
   }
   double scale = sum > 0 ? (double)total / sum : 1;
   for (uint32_t a = 0, b; a < ps->n; a = b) {
-    b = group(ps->v, ps->n, a, &samples, &bins);
+    b = group(ps->v, ps->n, a, 0, &samples, &bins);
     if (!samples)
       continue;
     const piece *first = &ps->v[a];
@@ -271,8 +312,10 @@ static int place_densities(xprof_lineprof *lp, const image_debug *d, uint32_t *r
       return -1;
     if (!f || first->line < f->decl_line)
       continue;
-    uint64_t c = (uint64_t)((double)samples / (double)bins * scale + 0.5);
-    if (xprof_lineprof_add(f, first->line - f->decl_line, 0, c ? c : 1) < 0)
+    uint32_t offset = first->line - f->decl_line;
+    double line_density = (double)samples / (double)bins;
+    if (xprof_lineprof_add(f, offset, 0, count_of(line_density, scale)) < 0 ||
+        place_columns(f, offset, ps->v, a, b, line_density, scale) < 0)
       return -1;
     lp->placed += samples;
   }

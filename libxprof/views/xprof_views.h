@@ -108,6 +108,7 @@ int xprof_elf_matches_image(const xprof_elf *e, const xprof_image *img);
 typedef struct xprof_line_row {
   uint64_t addr;
   uint32_t file, line;
+  uint32_t column; /* 0: none given (the line as a whole) */
   uint32_t seq; /* its place in the line program, for rows at one address */
   int is_stmt;  /* a statement begins here */
 } xprof_line_row;

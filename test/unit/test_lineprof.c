@@ -234,12 +234,12 @@ static void counts_by_line(void) {
   const xprof_edge d[] = {{0, 2, 0, 0, 0}, {2, 3, 0, 0, 0}, {2, 4, 0, 0, 0},
                           {3, 5, 0, 0, 0}, {4, 5, 0, 0, 0}, {5, 1, 0, 0, 0}};
   xprof_inline_frame sq[] = {{"sq", "a.c", 50, 12}}, other[] = {{"other", "a.c", 60, 13}};
-  xprof_line_loc locs[] = {{2, 11, NULL, 0}, {3, 51, sq, 1}, {4, 13, NULL, 0},
-                           {4, 70, other, 1}, {5, 14, NULL, 0}};
+  xprof_line_loc locs[] = {{2, 11, NULL, 0, 0}, {3, 51, sq, 1, 0}, {4, 13, NULL, 0, 0},
+                           {4, 70, other, 1, 0}, {5, 14, NULL, 0, 0}};
   uint64_t ec[6], nc[6];
   xprof_line_match mt;
   /* The training inlined sq at main's line 12 (offset 2), 7 runs. */
-  xprof_line_loc call = {2, 12, NULL, 0};
+  xprof_line_loc call = {2, 12, NULL, 0, 0};
   CHECK_U64(xprof_line_inlined(&lp->funcs[0], 10, &call, "sq"), 7);
   CHECK_U64(xprof_line_inlined(&lp->funcs[0], 10, &call, "other"), 0);
   call.line = 13;
@@ -257,14 +257,14 @@ static void counts_by_line(void) {
   CHECK_U64(ec[2], 0);
   CHECK_U64(ec[5], 10);
   /* No line 13: node 4 has no estimate. */
-  xprof_line_loc unlined[] = {{2, 11, NULL, 0}, {3, 51, sq, 1}, {4, 19, NULL, 0},
-                              {5, 14, NULL, 0}};
+  xprof_line_loc unlined[] = {{2, 11, NULL, 0, 0}, {3, 51, sq, 1, 0}, {4, 19, NULL, 0, 0},
+                              {5, 14, NULL, 0, 0}};
   CHECK(xprof_line_counts(NULL, &lp->funcs[0], 10, 6, d, 6, unlined, 4, ec, nc, &mt) == 1);
   CHECK_U64(nc[3], 7);
   CHECK_U64(nc[4], 3);
   /* Neither branch's lines: an even split. */
-  xprof_line_loc neither[] = {{2, 11, NULL, 0}, {3, 18, NULL, 0}, {4, 19, NULL, 0},
-                              {5, 14, NULL, 0}};
+  xprof_line_loc neither[] = {{2, 11, NULL, 0, 0}, {3, 18, NULL, 0, 0}, {4, 19, NULL, 0, 0},
+                              {5, 14, NULL, 0, 0}};
   CHECK(xprof_line_counts(NULL, &lp->funcs[0], 10, 6, d, 6, neither, 4, ec, nc, &mt) == 1);
   CHECK_U64(mt.total, 20);
   CHECK_U64(mt.placed, 20);
@@ -275,7 +275,7 @@ static void counts_by_line(void) {
   CHECK_U64(nc[5], 10);
   /* Declared elsewhere now: no place is found, the compiler's estimates
    * stand. */
-  xprof_line_loc moved[] = {{2, 3, NULL, 0}};
+  xprof_line_loc moved[] = {{2, 3, NULL, 0, 0}};
   CHECK(xprof_line_counts(NULL, &lp->funcs[0], 40, 6, d, 6, moved, 1, ec, nc, &mt) == 0);
   CHECK_U64(mt.matched, 0);
   xprof_lineprof_free(lp);
@@ -302,8 +302,8 @@ static void callee_scaled(void) {
   const xprof_edge d[] = {{0, 2, 0, 0, 0}, {2, 3, 0, 0, 0}, {3, 4, 0, 0, 0}, {3, 5, 0, 0, 0},
                           {4, 6, 0, 0, 0}, {5, 6, 0, 0, 0}, {6, 1, 0, 0, 0}};
   xprof_inline_frame at12[] = {{"helper", "a.c", 80, 12}};
-  xprof_line_loc locs[] = {{2, 11, NULL, 0}, {3, 81, at12, 1}, {4, 82, at12, 1},
-                           {5, 83, at12, 1}, {6, 14, NULL, 0}};
+  xprof_line_loc locs[] = {{2, 11, NULL, 0, 0}, {3, 81, at12, 1, 0}, {4, 82, at12, 1, 0},
+                           {5, 83, at12, 1, 0}, {6, 14, NULL, 0, 0}};
   const xprof_lp_func *mf = xprof_lineprof_find(lp, "main");
   uint64_t ec[7], nc[7];
   xprof_line_match mt;
@@ -370,26 +370,26 @@ static void targets(void) {
   reads_back(out); /* the same */
   uint32_t n;
   double scale;
-  xprof_line_loc at12 = {0, 12, NULL, 0};
+  xprof_line_loc at12 = {0, 12, NULL, 0, 0};
   const xprof_lp_target *t = xprof_line_targets(lp, mf, 10, &at12, &n, &scale);
   CHECK_U64(n, 2);
   CHECK_STR(t[0].name, "f");
   CHECK_U64(t[0].count, 7);
   CHECK(scale < 0);
   xprof_inline_frame work[] = {{"work", "a.c", 20, 13}};
-  xprof_line_loc in_work = {0, 21, work, 1};
+  xprof_line_loc in_work = {0, 21, work, 1, 0};
   t = xprof_line_targets(lp, mf, 10, &in_work, &n, &scale);
   CHECK_U64(n, 1);
   CHECK_STR(t[0].name, "g");
   xprof_inline_frame helper[] = {{"helper", "a.c", 40, 15}};
-  xprof_line_loc in_helper = {0, 41, helper, 1};
+  xprof_line_loc in_helper = {0, 41, helper, 1, 0};
   t = xprof_line_targets(lp, mf, 10, &in_helper, &n, &scale);
   CHECK_U64(n, 1);
   CHECK_U64(t[0].count, 30);
   CHECK(scale > 0.249 && scale < 0.251); /* 10 calls of its 40 */
   CHECK(xprof_line_targets(NULL, mf, 10, &in_helper, &n, &scale) == NULL);
   CHECK_U64(n, 0);
-  xprof_line_loc at11 = {0, 11, NULL, 0};
+  xprof_line_loc at11 = {0, 11, NULL, 0, 0};
   CHECK(xprof_line_targets(lp, mf, 10, &at11, &n, &scale) == NULL);
   xprof_lineprof_free(lp);
 }
@@ -422,7 +422,7 @@ static void values(void) {
   /* At a place, the callee and the values of each kind, callees first. */
   uint32_t n;
   double scale;
-  xprof_line_loc at12 = {0, 12, NULL, 0};
+  xprof_line_loc at12 = {0, 12, NULL, 0, 0};
   const xprof_lp_target *t = xprof_line_targets(lp, mf, 10, &at12, &n, &scale);
   CHECK_U64(n, 4);
   CHECK(t && t[0].kind == XPROF_SITE_CALL && t[1].kind == XPROF_SITE_DIVISOR &&
@@ -443,7 +443,59 @@ static void values(void) {
   }
 }
 
+/* A line that is several blocks has counts by column (samples): they go
+ * through clang's text as xprof's comment lines, a column on no line of
+ * its function is dropped, columns given twice add up as the lines of
+ * samples do; a block takes its column's count, else its line's.  main's
+ * line 11 (offset 1) is a test (column 5, 10 runs) and its arms (column
+ * 20: 8, column 30: 2); line 12 has no columns. */
+static void columns(void) {
+  const char *text = "main:30:10\n"
+                     " 1: 6\n"
+                     " #xprof-columns 1 5:6 20:4 30:1\n"
+                     " #xprof-columns 1 20:4 30:1\n"
+                     " #xprof-columns 7 3:9\n"
+                     " 2: 10\n";
+  xprof_lineprof *lp;
+  xprof_error err;
+  CHECK(xprof_lineprof_read_llvm("c.prof", text, strlen(text), &lp, &err) == 0);
+  CHECK_U64(lp->funcs[0].n_columns, 3);
+  CHECK_U64(lp->funcs[0].total, 16); /* the lines', not the columns' */
+  char *out = llvm_text(lp);
+  CHECK_STR(out, "main:16:10\n 1: 6\n #xprof-columns 1 5:6 20:8 30:2\n 2: 10\n");
+  free(out);
+  /* 2 -> 3 (test) -> 4 or 5 (arms) -> 6 (line 12) -> exit. */
+  const xprof_edge d[] = {{0, 2, 0, 0, 0}, {2, 3, 0, 0, 0}, {3, 4, 0, 0, 0}, {3, 5, 0, 0, 0},
+                          {4, 6, 0, 0, 0}, {5, 6, 0, 0, 0}, {6, 1, 0, 0, 0}};
+  xprof_line_loc locs[] = {{2, 10, NULL, 0, 0}, {3, 11, NULL, 0, 5}, {4, 11, NULL, 0, 20},
+                           {5, 11, NULL, 0, 30}, {6, 12, NULL, 0, 2}};
+  uint64_t ec[7], nc[7];
+  xprof_line_match mt;
+  CHECK(xprof_line_counts(NULL, &lp->funcs[0], 10, 7, d, 7, locs, 5, ec, nc, &mt) == 1);
+  CHECK_U64(nc[4], 8);
+  CHECK_U64(nc[5], 2);
+  CHECK_U64(nc[6], 10);
+  /* Without columns the arms have the line's count, 6 each, and the flow
+   * of 10 goes through them as it may: neither takes 8. */
+  for (uint32_t i = 0; i < 5; i++)
+    locs[i].column = 0;
+  CHECK(xprof_line_counts(NULL, &lp->funcs[0], 10, 7, d, 7, locs, 5, ec, nc, &mt) == 1);
+  CHECK_U64(nc[4] + nc[5], 10);
+  CHECK(nc[4] <= 6 && nc[5] <= 6);
+  xprof_lineprof_free(lp);
+  const char *bad[] = {"f:1:1\n 1: 1\n #xprof-columns 1\n",
+                       "f:1:1\n 1: 1\n #xprof-columns 1 0:4\n",
+                       "f:1:1\n 1: 1\n #xprof-columns 1 5:\n",
+                       "f:1:1\n 1: 1\n #xprof-columns x 5:4\n"};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    xprof_lineprof *b = NULL;
+    CHECK(xprof_lineprof_read_llvm("bad.txt", bad[i], strlen(bad[i]), &b, &err) < 0);
+    CHECK_HAS(err.msg, "bad.txt:3:");
+  }
+}
+
 UNIT_TABLE(lineprof_tests) = {
+    {"lineprof/columns", columns},
     {"lineprof/targets", targets},
     {"lineprof/values", values},
     {"lineprof/counts-by-line", counts_by_line},

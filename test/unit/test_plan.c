@@ -262,7 +262,7 @@ static void use_match(void) {
 static void diamond_places(void *ctx, xprof_places *p) {
   static xprof_line_loc locs[4];
   for (uint32_t k = 2; k < 6; k++)
-    locs[k - 2] = (xprof_line_loc){k, 10 + k, NULL, 0};
+    locs[k - 2] = (xprof_line_loc){k, 10 + k, NULL, 0, 0};
   ++*(unsigned *)ctx;
   p->decl_line = 10;
   p->locs = locs;

@@ -1,9 +1,9 @@
-"""density_bins.py [--every K] [--samples N] PROGRAM LINE[=M]... < TEXT:
+"""density_bins.py [--every K] [--samples N] PROGRAM LINE[:COLUMN][=M]... < TEXT:
 the profile TEXT (xprof_btoa's, of a run of PROGRAM) with its samples
 replaced: N (3), or M for a LINE=M, in every Kth (every) bin whose
-address the line table gives to one of the LINEs, none elsewhere.  (A
-few samples spread thin, as a short run leaves them over a large
-function: --every 4 --samples 1.)"""
+address the line table gives to one of the LINEs (with a COLUMN, to that
+column of it), none elsewhere.  (A few samples spread thin, as a short
+run leaves them over a large function: --every 4 --samples 1.)"""
 import os
 import subprocess
 import sys
@@ -19,25 +19,27 @@ while args and args[0].startswith("--"):
     args = args[2:]
 prog, want = args[0], {}
 for arg in args[1:]:
-    line, _, n = arg.partition("=")
-    want[int(line)] = int(n) if n else per_bin
-rows = []  # (address, line) in the table's order
-dump = subprocess.run(["objdump", "--dwarf=decodedline", prog], capture_output=True,
+    place, _, n = arg.partition("=")
+    line, _, column = place.partition(":")
+    want[(int(line), int(column)) if column else int(line)] = int(n) if n else per_bin
+rows = []  # (address, line, column) in the table's order
+dump = subprocess.run(["llvm-dwarfdump", "--debug-line", prog], capture_output=True,
                       text=True, check=True).stdout
 for text in dump.splitlines():
     f = text.split()
-    if len(f) >= 3 and f[1].isdigit() and f[2].startswith("0x"):
-        rows.append((int(f[2], 16), int(f[1])))
+    if len(f) >= 3 and f[0].startswith("0x") and f[1].isdigit() and f[2].isdigit():
+        rows.append((int(f[0], 16), int(f[1]), int(f[2])))
 rows.sort(key=lambda r: r[0])  # stable: of rows at one address, the last stays last
 
 
 def line_at(addr):
-    """The line of the last row at or before addr (as a reader takes it)."""
+    """The line (or line and column, where one is wanted) of the last row
+    at or before addr, as a reader takes it."""
     found = None
-    for a, line in rows:
+    for a, line, column in rows:
         if a > addr:
             break
-        found = line
+        found = (line, column) if (line, column) in want else line
     return found
 
 
