@@ -265,21 +265,19 @@ static uint64_t count_of(double per_bin, double scale) {
 }
 
 /* Give the columns of the place ps[a..b) (sorted; in f at line offset
- * `offset`; line_density its samples per bin) their counts, where it has
- * code of more than one column and a column's count is not its line's.
- * A column of a bin or two has a sample or none where its line has a few:
- * its density is taken as if it had one bin more at its line's, which
- * leaves a large column its own and gives one without samples less than
- * its line, not nothing. */
+ * `offset`; line_density its samples per bin) their counts.  A column of
+ * a bin or two has a sample or none where its line has a few: its density
+ * is taken as if it had one bin more at its line's, which leaves a large
+ * column its own and gives one without samples less than its line, not
+ * nothing.  Every column is given, that of a line of one column too: two
+ * profiles' line and column counts add up alike only so. */
 static int place_columns(xprof_lp_func *f, uint32_t offset, const piece *ps, uint32_t a,
                          uint32_t b, double line_density, double scale) {
-  uint64_t samples, bins, line = count_of(line_density, scale);
-  if (ps[a].column == ps[b - 1].column)
-    return 0; /* one column: the line's count says it all */
+  uint64_t samples, bins;
   for (uint32_t c = a, e; c < b; c = e) {
     e = group(ps, b, c, 1, &samples, &bins);
     uint64_t count = count_of(((double)samples + line_density) / (double)(bins + 1), scale);
-    if (ps[c].column && count != line && xprof_lineprof_column(f, offset, ps[c].column, count) < 0)
+    if (ps[c].column && xprof_lineprof_column(f, offset, ps[c].column, count) < 0)
       return -1;
   }
   return 0;
