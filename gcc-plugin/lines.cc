@@ -42,17 +42,21 @@ static uint32_t inline_chain(location_t loc, xprof_inline_frame *frames, uint32_
   return n;
 }
 
-/* loc's line under its inline chain: a line of block `node`, or (kind <
- * XPROF_SITE_KINDS) the place of value-profile site `node` of that kind. */
+/* loc's line under its inline chain: a line of block `node` (and its
+ * column), or (kind < XPROF_SITE_KINDS) the place of value-profile site
+ * `node` of that kind. */
 static void add_line_at(xprof_linetab *t, uint32_t node, location_t loc, uint32_t kind) {
   expanded_location x = expand_location(loc);
   xprof_inline_frame frames[16];
   uint32_t n = inline_chain(loc, frames, 16);
   uint32_t line = (uint32_t)MAX(1, x.line);
-  if (kind < XPROF_SITE_KINDS)
+  if (kind < XPROF_SITE_KINDS) {
     xprof_linetab_site(t, node, kind, x.file, line, frames, n);
-  else
+  } else {
     xprof_linetab_inlined_line(t, node, x.file, line, frames, n);
+    if (x.column > 0)
+      xprof_linetab_column(t, node, x.file, line, (uint32_t)x.column, frames, n);
+  }
 }
 
 static void add_line(xprof_linetab *t, basic_block bb, location_t loc) {

@@ -46,8 +46,8 @@ const char *xl_direct_callee(LLVMValueRef i) {
   return len ? name : NULL;
 }
 
-/* Line `line` of `file` in block k (kind < XPROF_SITE_KINDS: of
- * value-profile site k, of that kind), with
+/* Line `line` of `file` in block k, and i's column there (kind <
+ * XPROF_SITE_KINDS: of value-profile site k, of that kind), with
  * the functions inlined around instruction i (innermost first, as the
  * table takes them). */
 static void add_line(xl_collect *c, uint32_t k, LLVMValueRef i, const char *file,
@@ -66,10 +66,12 @@ static void add_line(xl_collect *c, uint32_t k, LLVMValueRef i, const char *file
       xl_check(NULL);
     frames[d] = (xprof_inline_frame){names[d], files[d], x->line, x->call_line};
   }
-  if (kind < XPROF_SITE_KINDS)
+  if (kind < XPROF_SITE_KINDS) {
     xprof_linetab_site(c->lines, k, kind, file, line, frames, n);
-  else
+  } else {
     xprof_linetab_inlined_line(c->lines, k, file, line, frames, n);
+    xprof_linetab_column(c->lines, k, file, line, LLVMGetDebugLocColumn(i), frames, n);
+  }
   for (unsigned d = 0; d < n; d++) {
     free(names[d]);
     free(files[d]);

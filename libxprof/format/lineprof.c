@@ -192,8 +192,36 @@ static uint32_t settle_lines(xprof_lp_line *v, uint32_t n, int add, const xprof_
   return k;
 }
 
+/* A line without columns has every column at its count (none are
+ * written then: xprof_lineprof_write_llvm).  Where `from` has a line by
+ * column that `to` has without, give `to` the same columns at its line's
+ * count (its entries' sum, as the fold adds them), so that two copies'
+ * columns add up as their lines do.  0 or -1. */
+static int match_columns(xprof_lp_func *to, const xprof_lp_func *from) {
+  uint32_t had = to->n_columns;
+  for (uint32_t i = 0; i < from->n_columns; i++) {
+    const xprof_lp_line *c = &from->columns[i];
+    uint64_t count = 0;
+    int line = 0, skip = 0;
+    for (uint32_t k = 0; k < had && !skip; k++) /* to has that line by column */
+      skip = to->columns[k].offset == c->offset;
+    for (uint32_t k = had; k < to->n_columns && !skip; k++) /* given already */
+      skip = to->columns[k].offset == c->offset && to->columns[k].discr == c->discr;
+    for (uint32_t k = 0; k < to->n_lines && !skip; k++)
+      if (to->lines[k].offset == c->offset && !to->lines[k].discr) {
+        count = xprof_sat_add(count, to->lines[k].count);
+        line = 1;
+      }
+    if (!skip && line && xprof_lineprof_column(to, c->offset, c->discr, count) < 0)
+      return -1;
+  }
+  return 0;
+}
+
 /* Add f's lines and calls into `into`'s (f is left empty); 0 or -1. */
 static int fold(xprof_lp_func *into, xprof_lp_func *f) {
+  if (match_columns(into, f) < 0 || match_columns(f, into) < 0)
+    return -1;
   for (uint32_t i = 0; i < f->n_lines; i++)
     if (xprof_lineprof_add(into, f->lines[i].offset, f->lines[i].discr, f->lines[i].count) < 0)
       return -1;

@@ -115,7 +115,8 @@ static void llvm_values(FILE *out, const xprof_lp_line *l, const xprof_lp_target
 }
 
 /* The columns of f at line l (from *k on, both sorted) as xprof's
- * comment line, `depth` spaces in:
+ * comment line, `depth` spaces in, unless every one has the line's count
+ * (a line without columns means that):
  *   #xprof-columns OFFSET COLUMN:COUNT ... */
 static void llvm_columns(FILE *out, const xprof_lp_func *f, const xprof_lp_line *l, uint32_t *k,
                          int depth) {
@@ -123,6 +124,14 @@ static void llvm_columns(FILE *out, const xprof_lp_func *f, const xprof_lp_line 
     (*k)++;
   if (l->discr || *k == f->n_columns || f->columns[*k].offset != l->offset)
     return;
+  uint32_t end = *k;
+  int informative = 0; /* a column whose count is not its line's */
+  for (; end < f->n_columns && f->columns[end].offset == l->offset; end++)
+    informative |= f->columns[end].count != l->count;
+  if (!informative) { /* what a reader takes for a line without columns */
+    *k = end;
+    return;
+  }
   fprintf(out, "%*s" XPROF_LP_COLUMNS " %u", depth, "", l->offset);
   for (; *k < f->n_columns && f->columns[*k].offset == l->offset; (*k)++)
     fprintf(out, " %u:%" PRIu64, f->columns[*k].discr, f->columns[*k].count);

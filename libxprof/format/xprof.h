@@ -585,8 +585,9 @@ static inline const char *xprof_plural(uint64_t n) { return n == 1 ? "" : "s"; }
  * into a function is kept apart, by call site, as the compilers' formats
  * nest it (GCC needs it so: its early inliner runs before it reads the
  * profile).  Discriminators are 0: the coverage tables have none, and
- * GCC 12 ignores them; time samples give a line's counts by source
- * column too (xprof_lp_func's columns), where the line table has them.  The callees of indirect calls go with the line of
+ * GCC 12 ignores them; a line's counts by source column come too
+ * (xprof_lp_func's columns), where the coverage tables (exact counts) or
+ * line tables (samples) have them.  The callees of indirect calls go with the line of
  * their call, as both formats carry them, and the values of the other
  * value-profile sites (divisors, lengths) with theirs, which clang's
  * text carries in comment lines of xprof's: from exact counts, the
@@ -638,11 +639,12 @@ struct xprof_lp_func {
   xprof_lp_target *targets; /* by offset, discriminator, kind, name or
                                value; each on a line */
   uint32_t n_targets, cap_targets;
-  /* A line's count by source column, where the line table gave columns
-   * (time samples): the code of one line that is several blocks (a
+  /* A line's count by source column, where the coverage table or line
+   * table gave columns: the code of one line that is several blocks (a
    * condition and its arms, a loop's test and its step) has a count
-   * each.  A refinement of `lines`, not counted in `total`: `discr`
-   * holds the column; by offset, then column; each on a line. */
+   * each.  A line without columns has every column at its count.  A
+   * refinement of `lines`, not counted in `total`: `discr` holds the
+   * column; by offset, then column; each on a line. */
   xprof_lp_line *columns;
   uint32_t n_columns, cap_columns;
 };

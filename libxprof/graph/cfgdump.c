@@ -133,6 +133,8 @@ typedef struct reader {
   uint32_t n_calls, cap_calls;
   xprof_cfg_line *sites; /* of the last procedure */
   uint32_t n_sites, cap_sites;
+  xprof_cfg_line *columns; /* of the last procedure */
+  uint32_t n_columns, cap_columns;
   int gcc_rules, version;
 } reader;
 
@@ -239,6 +241,7 @@ static int read_line(reader *r, xprof_cfgdump_entry *p, const char *line) {
   l.context = XPROF_NO_LINE;
   l.kind = XPROF_SITE_KINDS;
   l.marker = line[0] == 'M';
+  l.column = 0;
   int n = sscanf(line + 1, " %u %u %u %u", &l.node, &l.file, &l.line, &l.context);
   if (n < 3 || l.file >= r->n_sources || l.node >= p->n_nodes ||
       (n == 4 && l.context >= r->n_contexts))
@@ -250,10 +253,24 @@ static int read_line(reader *r, xprof_cfgdump_entry *p, const char *line) {
   return 0;
 }
 
+/* "A <node> <file> <line> <column> [<context>]": a column of a line of
+ * a block. */
+static int read_column(reader *r, xprof_cfgdump_entry *p, const char *line) {
+  xprof_cfg_line l = {0, 0, 0, 0, XPROF_NO_LINE, XPROF_SITE_KINDS, 0, 0};
+  int n = sscanf(line, "A %u %u %u %u %u", &l.node, &l.file, &l.line, &l.column, &l.context);
+  if (n < 4 || l.file >= r->n_sources || l.node >= p->n_nodes || !l.column ||
+      (n == 5 && l.context >= r->n_contexts))
+    return -1;
+  if (xprof_grow((void **)&r->columns, &r->cap_columns, r->n_columns, sizeof l) < 0)
+    return -2;
+  r->columns[r->n_columns++] = l;
+  return 0;
+}
+
 /* "V <site> <kind> <file> <line> [<context>]" (version 5: no kind):
  * where a value-profile site is. */
 static int read_site(reader *r, const char *line) {
-  xprof_cfg_line l = {0, 0, 0, 0, XPROF_NO_LINE, XPROF_SITE_KINDS, 0};
+  xprof_cfg_line l = {0, 0, 0, 0, XPROF_NO_LINE, XPROF_SITE_KINDS, 0, 0};
   int n = r->version >= 6
               ? sscanf(line, "V %u %u %u %u %u", &l.node, &l.kind, &l.file, &l.line, &l.context) - 1
               : sscanf(line, "V %u %u %u %u", &l.node, &l.file, &l.line, &l.context);
@@ -293,6 +310,8 @@ static int read_line_record(reader *r, const char *line, unsigned long lineno,
     rc = read_edge_block(r, p, line);
   } else if (line[0] == 'L' || (line[0] == 'M' && r->version >= 6)) {
     rc = read_line(r, p, line);
+  } else if (line[0] == 'A' && r->version >= 7) {
+    rc = read_column(r, p, line);
   } else if (line[0] == 'K' && r->version >= 3) {
     rc = read_call(r, p, line);
   } else if (line[0] == 'O' && r->version >= 4) {
@@ -304,7 +323,7 @@ static int read_line_record(reader *r, const char *line, unsigned long lineno,
     return xprof_fail_nomem(err, r->path);
   if (rc < 0)
     return xprof_fail(err, XPROF_ERR_FORMAT,
-                      "%s:%lu: expected PROC, S, F, C, N, B, E, K, O, V or L (a record out of range, or "
+                      "%s:%lu: expected PROC, S, F, C, N, B, E, K, O, V, A or L (a record out of range, or "
                       "before any procedure?)",
                       r->path, lineno);
   return 0;
@@ -336,11 +355,15 @@ static int close_proc(reader *r, xprof_error *err) {
   if (r->n_sites &&
       !(p->sites = owned_copy(r->owner, r->sites, (size_t)r->n_sites * sizeof *p->sites)))
     return xprof_fail_nomem(err, r->path);
+  if (r->n_columns &&
+      !(p->columns = owned_copy(r->owner, r->columns, (size_t)r->n_columns * sizeof *p->columns)))
+    return xprof_fail_nomem(err, r->path);
   p->n_lines = r->n_lines;
   p->n_edge_blocks = r->n_edge_blocks;
   p->n_calls = r->n_calls;
   p->n_sites = r->n_sites;
-  r->n_lines = r->n_edge_blocks = r->n_calls = r->n_sites = 0;
+  p->n_columns = r->n_columns;
+  r->n_lines = r->n_edge_blocks = r->n_calls = r->n_sites = r->n_columns = 0;
   xprof_free(r->n_pieces);
   r->n_pieces = NULL;
   return 0;
@@ -383,9 +406,9 @@ static int read_stream(FILE *f, const char *path, xprof_profile *owner, xprof_cf
   reader r = {.path = path, .owner = owner};
   int rc = -1;
   if (!fgets(line, sizeof line, f) ||
-      strncmp(line, "XPCFG ", 6) != 0 || line[6] < '1' || line[6] > '6' || line[7] != '\n') {
+      strncmp(line, "XPCFG ", 6) != 0 || line[6] < '1' || line[6] > '7' || line[7] != '\n') {
     xprof_fail(err, XPROF_ERR_FORMAT,
-               "%s:1: not a CFG dump or coverage table (expected XPCFG 1 to 6)", path);
+               "%s:1: not a CFG dump or coverage table (expected XPCFG 1 to 7)", path);
     goto out;
   }
   out->version = r.version = line[6] - '0';
@@ -412,6 +435,7 @@ out:
   xprof_free(r.contexts);
   xprof_free(r.calls);
   xprof_free(r.sites);
+  xprof_free(r.columns);
   xprof_free(r.lines);
   xprof_free(r.n_pieces);
   xprof_free(r.edge_blocks);

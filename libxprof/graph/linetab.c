@@ -1,7 +1,8 @@
 /*
  * linetab.c - writing a coverage table (OBJECT.xpcov): the graphs the
  * collect pass instrumented with the source lines of their blocks, for
- * xprof_tcov.  The format is the CFG dump's, version 5 (xprof_graph.h).
+ * xprof_tcov and for line profiles.  The format is the CFG dump's,
+ * version 7 (xprof_graph.h).
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
@@ -26,6 +27,11 @@ typedef struct seen_line {
   uint32_t file, line;
 } seen_line;
 
+/* A column given for a block (ctx: its inline context). */
+typedef struct seen_column {
+  uint32_t file, line, column, ctx;
+} seen_column;
+
 struct xprof_linetab {
   FILE *f; /* a memory stream: the file is written whole at the end */
   char *buf;
@@ -39,6 +45,9 @@ struct xprof_linetab {
   uint32_t node;      /* the block whose lines `seen` holds */
   seen_line *seen;
   uint32_t n_seen, cap_seen;
+  uint32_t column_node; /* the block whose columns `columns` holds */
+  seen_column *columns;
+  uint32_t n_columns, cap_columns;
   int has_lines, failed;
 };
 
@@ -51,7 +60,8 @@ xprof_linetab *xprof_linetab_begin(int gcc_rules) {
     xprof_free(t);
     return NULL;
   }
-  fputs(gcc_rules ? "XPCFG 6\nR gcc\n" : "XPCFG 6\nR llvm\n", t->f);
+  fputs(gcc_rules ? "XPCFG 7\nR gcc\n" : "XPCFG 7\nR llvm\n", t->f);
+  t->column_node = UINT32_MAX;
   return t;
 }
 
@@ -113,6 +123,7 @@ void xprof_linetab_proc(xprof_linetab *t, const char *name, uint64_t signature, 
     fputs("C\n", t->f);
   t->n_seen = 0;
   t->node = UINT32_MAX;
+  t->column_node = UINT32_MAX;
   if (!decl_file || !decl_file[0] || !decl_line)
     return;
   uint32_t file = source_index(t, decl_file);
@@ -248,6 +259,31 @@ void xprof_linetab_site(xprof_linetab *t, uint32_t site, uint32_t kind, const ch
     fprintf(t->f, "V %u %u %u %u %u\n", site, kind, k, line, ctx);
 }
 
+void xprof_linetab_column(xprof_linetab *t, uint32_t node, const char *file, uint32_t line,
+                          uint32_t column, const xprof_inline_frame *frames, uint32_t depth) {
+  uint32_t k = file && file[0] && line && column ? source_index(t, file) : UINT32_MAX;
+  if (k == UINT32_MAX)
+    return;
+  uint32_t ctx = context_of(t, frames, depth);
+  if (node != t->column_node) {
+    t->column_node = node;
+    t->n_columns = 0;
+  }
+  seen_column c = {k, line, column, ctx};
+  for (uint32_t i = 0; i < t->n_columns; i++) /* a block has few */
+    if (memcmp(&t->columns[i], &c, sizeof c) == 0)
+      return;
+  if (xprof_grow((void **)&t->columns, &t->cap_columns, t->n_columns, sizeof *t->columns) < 0) {
+    t->failed = 1;
+    return;
+  }
+  t->columns[t->n_columns++] = c;
+  if (ctx == UINT32_MAX)
+    fprintf(t->f, "A %u %u %u %u\n", node, k, line, column);
+  else
+    fprintf(t->f, "A %u %u %u %u %u\n", node, k, line, column, ctx);
+}
+
 void xprof_linetab_line(xprof_linetab *t, uint32_t node, const char *file, uint32_t line) {
   xprof_linetab_inlined_line(t, node, file, line, NULL, 0);
 }
@@ -289,6 +325,7 @@ static void free_table(xprof_linetab *t) {
   xprof_free(t->ctxs);
   xprof_free(t->ctx_slots);
   xprof_free(t->seen);
+  xprof_free(t->columns);
   xprof_free(t);
 }
 

@@ -275,7 +275,7 @@ int xprof_salvage_proc(const xprof_objfile *o, const xprof_proc *f, const xprof_
  * table, OBJECT.xpcov).  With the plugins' all-edges debug option every
  * real edge also gets a counter of its own, numbered after the
  * spanning-tree counters.
- *   XPCFG 1 | XPCFG 2 | XPCFG 3 | XPCFG 4 | XPCFG 5 | XPCFG 6
+ *   XPCFG 1 | XPCFG 2 | XPCFG 3 | XPCFG 4 | XPCFG 5 | XPCFG 6 | XPCFG 7
  *   PROC <name> <signature 0x..> <n_nodes> <n_edges> <n_counters> <n_debug>
  *   <src> <dst> <flags> <counter|-|sSITE> <debug counter|-> (n_edges lines)
  * where sSITE marks an edge that value-profile site SITE measures.
@@ -294,6 +294,11 @@ int xprof_salvage_proc(const xprof_objfile *o, const xprof_proc *f, const xprof_
  *                              block's statements first reach it; with
  *                              <context> (version 4), of the code of a
  *                              function inlined there
+ *   A <node> <source> <line> <column> [<context>]
+ *                              (version 7) a source column of a line of
+ *                              block <node> (its code's, once each): where
+ *                              one line is several blocks (a condition and
+ *                              its arms), a line profile tells them apart
  *   M <node> <source> <line> [<context>]
  *                              (version 6) as L, a line that only debug
  *                              statements of the block are on (GCC's
@@ -338,6 +343,7 @@ typedef struct xprof_cfg_line {
   uint32_t kind;             /* a site's (enum xprof_site_kind);
                                 XPROF_SITE_KINDS: not said (version 5) */
   uint32_t marker;           /* a line's: an M record */
+  uint32_t column;           /* an A record's; else 0 */
 } xprof_cfg_line;
 
 /* Where code was inlined from (O records): function `name`, declared at
@@ -376,6 +382,8 @@ typedef struct xprof_cfgdump_entry {
   int gcc_rules; /* the table's R record says gcc */
   xprof_cfg_line *lines;
   uint32_t n_lines;
+  xprof_cfg_line *columns; /* version 7: the columns of block lines */
+  uint32_t n_columns;
   uint32_t *n_pieces; /* by node (NULL: one each) */
   xprof_cfg_edge_block *edge_blocks;
   uint32_t n_edge_blocks;
@@ -437,6 +445,11 @@ typedef struct xprof_inline_frame {
 } xprof_inline_frame;
 void xprof_linetab_inlined_line(xprof_linetab *t, uint32_t node, const char *file, uint32_t line,
                                 const xprof_inline_frame *frames, uint32_t depth);
+/* Column `column` (above 0) of a line of block `node` that code is on,
+ * the line as xprof_linetab_inlined_line takes it (an A record; repeats
+ * of the block's are dropped). */
+void xprof_linetab_column(xprof_linetab *t, uint32_t node, const char *file, uint32_t line,
+                          uint32_t column, const xprof_inline_frame *frames, uint32_t depth);
 /* The same for a line of block `node` that no code of the block is on,
  * only a debug statement (GCC's marker of a statement that made no code,
  * as an empty macro's): gcov counts it, another compiler has nothing

@@ -406,7 +406,7 @@ static int expand(const xprof_cfgdump_entry *c, const uint64_t *edge_count,
       g->c.lines[g->c.n_lines++] = (xprof_cfg_line){on_edge[c->edge_blocks[b].edge],
                                                     c->edge_blocks[b].file,
                                                     c->edge_blocks[b].line, 0, XPROF_NO_LINE,
-                                                    XPROF_SITE_KINDS, 0};
+                                                    XPROF_SITE_KINDS, 0, 0};
   xprof_free(first);
   xprof_free(last);
   xprof_free(on_edge);

@@ -8,7 +8,10 @@
  * block count is the number of times each of its lines did.  (A `for`
  * header shares its line between the block that starts the loop and the
  * one that tests it; the test's count is the one that says the line is
- * hot, and it is the larger.)
+ * hot, and it is the larger.)  A column of a line (version 7 tables)
+ * is counted the same way, over the blocks whose code is on it: where
+ * one line is several blocks (a condition and its arms), each block of
+ * another compilation then finds its own count.
  *
  * Lines of code inlined into the procedure before it was instrumented
  * go under the call site they came from, as the table's inline contexts
@@ -92,7 +95,8 @@ static int site_targets(const xprof_objfile *o, const xprof_proc *f, xprof_lp_fu
   return 0;
 }
 
-/* Procedure c's lines with the counts of their busiest blocks, the lines
+/* Procedure c's lines (and their columns) with the counts of their
+ * busiest blocks, the lines
  * of code inlined into it under their call sites, and the callees of its
  * indirect calls (f's records) at the lines of their sites; 0, 1 when it
  * has no usable lines (no debug information, or no declaration line), -1
@@ -119,6 +123,12 @@ static int proc_lines(xprof_lineprof *lp, const xprof_cfgdump *t, const xprof_cf
     xprof_lp_func *to = where(t, c, l, lf, inst, &oom, &offset);
     if (to && l->node < c->n_nodes)
       oom = xprof_lineprof_add(to, offset, 0, nodes[l->node]) < 0;
+  }
+  for (uint32_t i = 0; i < c->n_columns && !oom; i++) {
+    const xprof_cfg_line *l = &c->columns[i];
+    xprof_lp_func *to = where(t, c, l, lf, inst, &oom, &offset);
+    if (to && l->node < c->n_nodes)
+      oom = xprof_lineprof_column(to, offset, l->column, nodes[l->node]) < 0;
   }
   for (uint32_t i = 0; i < c->n_sites && !oom; i++) {
     xprof_lp_func *to = where(t, c, &c->sites[i], lf, inst, &oom, &offset);

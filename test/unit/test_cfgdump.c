@@ -10,7 +10,7 @@
 
 /* The last fields of a line of the procedure's own code (not inlined),
  * which is no site. */
-#define OWN XPROF_NO_LINE, XPROF_SITE_KINDS, 0
+#define OWN XPROF_NO_LINE, XPROF_SITE_KINDS, 0, 0
 
 /* A diamond: ENTRY -> 2 -> {3, 4} -> 5 -> EXIT, one edge measured by
  * value-profile site 0. */
@@ -75,7 +75,7 @@ static const char *read_text(const char *text, xprof_error *err) {
 
 static void damaged(void) {
   xprof_error err;
-  CHECK_HAS(read_text("XPCFG 7\n", &err), "bad.xpcfg:1: not a CFG dump");
+  CHECK_HAS(read_text("XPCFG 8\n", &err), "bad.xpcfg:1: not a CFG dump");
   CHECK_HAS(read_text("XPCFG 1\nPROC f\n", &err), "bad.xpcfg:2: expected a PROC line");
   CHECK_HAS(read_text("XPCFG 1\nPROC f 0x1 4 2 1 0\n0 2 0 - -\n", &err),
             "bad.xpcfg:4: expected an edge line");
@@ -94,11 +94,11 @@ static void damaged(void) {
   CHECK_HAS(read_text("XPCFG 2\nS 1 1 2 0x3 /a.c\n", &err), "bad.xpcfg:2: expected S 0");
   CHECK_HAS(read_text("XPCFG 2\nS 0 1 2 0x3\n", &err), "bad.xpcfg:2: expected S 0");
   CHECK_HAS(read_text("XPCFG 2\nS 0 1 2 0x3 /a.c\nL 2 0 8\n", &err),
-            "bad.xpcfg:3: expected PROC, S, F, C, N, B, E, K, O, V or L");
+            "bad.xpcfg:3: expected PROC, S, F, C, N, B, E, K, O, V, A or L");
   CHECK_HAS(read_text("XPCFG 2\nS 0 1 2 0x3 /a.c\nPROC f 0x1 4 1 1 0\n0 2 0 0 -\n"
-                      "L 4 0 8\n", &err), "bad.xpcfg:5: expected PROC, S, F, C, N, B, E, K, O, V or L");
+                      "L 4 0 8\n", &err), "bad.xpcfg:5: expected PROC, S, F, C, N, B, E, K, O, V, A or L");
   CHECK_HAS(read_text("XPCFG 2\nPROC f 0x1 4 1 1 0\n0 2 0 0 -\nF 0 1\n", &err),
-            "bad.xpcfg:4: expected PROC, S, F, C, N, B, E, K, O, V or L");
+            "bad.xpcfg:4: expected PROC, S, F, C, N, B, E, K, O, V, A or L");
   /* Calls: version 3 only, in a block of the procedure. */
   CHECK_HAS(read_text("XPCFG 2\nPROC f 0x1 4 1 1 0\n0 2 0 0 -\nK 2 g\n", &err),
             "bad.xpcfg:4: expected PROC");
@@ -150,6 +150,19 @@ static void damaged(void) {
   snprintf(buf, sizeof buf, "%sV 0 0 12\n", v4); /* a version 5 record: no kind */
   buf[6] = '6';
   CHECK_HAS(read_text(buf, &err), "bad.xpcfg:5: expected PROC");
+  /* Columns (version 7): a block's, in range, above 0. */
+  const char *bad_columns[] = {"A 2 0 12 0\n", "A 9 0 12 5\n", "A 2 3 12 5\n", "A 2 0 12\n",
+                               "A 2 0 12 5 4\n"};
+  for (size_t i = 0; i < sizeof bad_columns / sizeof *bad_columns; i++) {
+    snprintf(buf, sizeof buf, "%s%s", v4, bad_columns[i]);
+    buf[6] = '7';
+    CHECK_HAS(read_text(buf, &err), "bad.xpcfg:5: expected PROC");
+  }
+  snprintf(buf, sizeof buf, "%sA 2 0 12 5\n", v4);
+  buf[6] = '6'; /* not a version 6 record */
+  CHECK_HAS(read_text(buf, &err), "bad.xpcfg:5: expected PROC");
+  buf[6] = '7';
+  CHECK_STR(read_text(buf, &err), "read");
 }
 
 /* A coverage table written by the plugins' writer and read back: sources
@@ -182,6 +195,13 @@ static void linetab_round_trip(void) {
   xprof_linetab_inlined_line(t, 3, "other.h", 3, chain, 3);
   xprof_linetab_inlined_line(t, 4, src, 13, g, 1); /* the same context again */
   xprof_linetab_marker_line(t, 5, src, 15, g, 1);   /* debug statements only */
+  /* Columns: block 2's line 4 at 7 and 12 (7 again: dropped), block 3's
+   * inlined line 12 at 5; column 0 is none. */
+  xprof_linetab_column(t, 2, src, 4, 7, NULL, 0);
+  xprof_linetab_column(t, 2, src, 4, 12, NULL, 0);
+  xprof_linetab_column(t, 2, src, 4, 7, NULL, 0);
+  xprof_linetab_column(t, 3, src, 12, 5, g, 1);
+  xprof_linetab_column(t, 3, src, 12, 0, g, 1);
   /* Sites' places: an indirect call (site 1) in main's code, a division
    * (site 0) in g's. */
   xprof_linetab_site(t, 1, XPROF_SITE_CALL, src, 6, NULL, 0);
@@ -193,8 +213,15 @@ static void linetab_round_trip(void) {
   xprof_profile *owner = xprof_profile_new();
   xprof_cfgdump d;
   CHECK(xprof_cfgdump_read(table, owner, &d, &err) == 0);
-  CHECK_U64(d.version, 6);
+  CHECK_U64(d.version, 7);
   CHECK_U64(d.n_procs, 1);
+  CHECK_U64(d.procs[0].n_columns, 3);
+  CHECK_U64(d.procs[0].columns[1].column, 12);
+  CHECK_U64(d.procs[0].columns[1].line, 4);
+  CHECK_U64(d.procs[0].columns[1].context, XPROF_NO_LINE);
+  CHECK_U64(d.procs[0].columns[2].node, 3);
+  CHECK_U64(d.procs[0].columns[2].context, 0);
+  CHECK_U64(d.procs[0].n_lines, 8); /* columns are not lines */
   CHECK_U64(d.n_sources, 2);
   CHECK_STR(d.sources[0].path, src);
   CHECK_U64(d.sources[0].size, 7);

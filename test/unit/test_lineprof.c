@@ -483,8 +483,9 @@ static void columns(void) {
   CHECK_U64(nc[4] + nc[5], 10);
   CHECK(nc[4] <= 6 && nc[5] <= 6);
   xprof_lineprof_free(lp);
-  /* sq, inlined into main at two lines, has an entry of its own made
-   * from its copies: their lines and columns add up alike. */
+  /* sq, inlined into main at three lines, has an entry of its own made
+   * from its copies: their lines and columns add up alike; a copy whose
+   * line has no columns has every column at the line's count. */
   lp = xprof_calloc(1, sizeof *lp);
   lp->from_samples = 1;
   xprof_lp_func *m = func(lp, "main", 10);
@@ -495,13 +496,17 @@ static void columns(void) {
   xprof_lineprof_add(b, 1, 0, 4);
   xprof_lineprof_column(b, 1, 5, 4);
   xprof_lineprof_column(b, 1, 9, 4);
+  xprof_lineprof_add(inline_at(m, 4, "sq", 50), 1, 0, 5);
   CHECK(xprof_lineprof_finish(lp) == 0);
   CHECK(xprof_lineprof_fold_inlined(lp, 0) == 0);
   const xprof_lp_func *sq = xprof_lineprof_find(lp, "sq");
   CHECK(sq && sq->n_lines == 1 && sq->n_columns == 2);
-  CHECK_U64(sq->lines[0].count, 10);
-  CHECK_U64(sq->columns[0].count, 10);
-  CHECK_U64(sq->columns[1].count, 7);
+  CHECK_U64(sq->lines[0].count, 15);
+  CHECK_U64(sq->columns[0].count, 15);
+  CHECK_U64(sq->columns[1].count, 12);
+  out = llvm_text(lp); /* columns all at their line's count are not written */
+  CHECK(strstr(out, "sq:15:0\n 1: 15\n #xprof-columns 1 5:15 9:12\n") != NULL);
+  free(out);
   xprof_lineprof_free(lp);
   const char *bad[] = {"f:1:1\n 1: 1\n #xprof-columns 1\n",
                        "f:1:1\n 1: 1\n #xprof-columns 1 0:4\n",
