@@ -8,9 +8,9 @@
  * comes from (a line, under the functions inlined around it): the
  * profile's count of that line in that inline context, as AutoFDO gives a
  * block the count of its busiest instruction; of the place's column where
- * the profile has the line by column (samples: the sampled file's line
- * table gave columns), so that blocks of one line (a condition and its
- * arms) are told apart.  Code inlined here that
+ * the profile has the line by column (the collect build's coverage table
+ * or the sampled file's line table gave columns), so that blocks of one
+ * line (a condition and its arms) are told apart.  Code inlined here that
  * the training build called takes the callee's own lines, scaled by the
  * call's count against the callee's entries (its profile over all its
  * calls; the call site's own is not known).  A block none of whose

@@ -269,8 +269,9 @@ static uint64_t count_of(double per_bin, double scale) {
  * a bin or two has a sample or none where its line has a few: its density
  * is taken as if it had one bin more at its line's, which leaves a large
  * column its own and gives one without samples less than its line, not
- * nothing.  Every column is given, that of a line of one column too: two
- * profiles' line and column counts add up alike only so. */
+ * nothing.  Every column is given, that of a line of one column too (the
+ * writer leaves out a line's columns where all have its count, which a
+ * line without columns means). */
 static int place_columns(xprof_lp_func *f, uint32_t offset, const piece *ps, uint32_t a,
                          uint32_t b, double line_density, double scale) {
   uint64_t samples, bins;
