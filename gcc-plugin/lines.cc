@@ -54,8 +54,7 @@ static void add_line_at(xprof_linetab *t, uint32_t node, location_t loc, uint32_
     xprof_linetab_site(t, node, kind, x.file, line, frames, n);
   } else {
     xprof_linetab_inlined_line(t, node, x.file, line, frames, n);
-    if (x.column > 0)
-      xprof_linetab_column(t, node, x.file, line, (uint32_t)x.column, frames, n);
+    xprof_linetab_column(t, node, x.file, line, (uint32_t)MAX(0, x.column), frames, n);
   }
 }
 

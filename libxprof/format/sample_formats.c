@@ -17,7 +17,8 @@
  *
  *    #xprof-values OFFSET[.DISCRIMINATOR] divisor|length|quotient VALUE:COUNT ...
  *
- * and so do its counts by source column, where it has them (samples):
+ * and so do its counts by source column, where it has them and some
+ * column's count is not the line's:
  *
  *    #xprof-columns OFFSET COLUMN:COUNT ...
  *
