@@ -27,10 +27,11 @@ typedef struct seen_line {
   uint32_t file, line;
 } seen_line;
 
-/* A column given for a block (ctx: its inline context). */
-typedef struct seen_column {
-  uint32_t file, line, column, ctx;
-} seen_column;
+/* A line (column 0: its L record) or a column of one of the blocks of
+ * the procedure being written; ctx: its inline context. */
+typedef struct placed {
+  uint32_t file, line, ctx, column, node;
+} placed;
 
 struct xprof_linetab {
   FILE *f; /* a memory stream: the file is written whole at the end */
@@ -45,9 +46,8 @@ struct xprof_linetab {
   uint32_t node;      /* the block whose lines `seen` holds */
   seen_line *seen;
   uint32_t n_seen, cap_seen;
-  uint32_t column_node; /* the block whose columns `columns` holds */
-  seen_column *columns;
-  uint32_t n_columns, cap_columns;
+  placed *places; /* the procedure's lines and columns, for its A records */
+  uint32_t n_places, cap_places;
   int has_lines, failed;
 };
 
@@ -61,7 +61,6 @@ xprof_linetab *xprof_linetab_begin(int gcc_rules) {
     return NULL;
   }
   fputs(gcc_rules ? "XPCFG 7\nR gcc\n" : "XPCFG 7\nR llvm\n", t->f);
-  t->column_node = UINT32_MAX;
   return t;
 }
 
@@ -113,17 +112,90 @@ static uint32_t source_index(xprof_linetab *t, const char *name) {
   return t->last = t->n_names++;
 }
 
+static int placed_cmp(const void *a, const void *b) {
+  const placed *x = a, *y = b;
+  uint32_t kx[5] = {x->file, x->line, x->ctx, x->column, x->node};
+  uint32_t ky[5] = {y->file, y->line, y->ctx, y->column, y->node};
+  for (int i = 0; i < 5; i++)
+    if (kx[i] != ky[i])
+      return kx[i] < ky[i] ? -1 : 1;
+  return 0;
+}
+
+static int same_line(const placed *a, const placed *b) {
+  return a->file == b->file && a->line == b->line && a->ctx == b->ctx;
+}
+
+/* Whether the columns of the line at p[0..n) (sorted; its L records
+ * first, column 0) would tell a reader anything: whether some column is
+ * on other blocks than the line is.  A column's count is that of its
+ * busiest block, as a line's is; a column on exactly the line's blocks
+ * always has the line's count, and a line without columns means that. */
+static int columns_inform(const placed *p, uint32_t n) {
+  uint32_t n_line = 0;
+  while (n_line < n && p[n_line].column == 0)
+    n_line++;
+  for (uint32_t i = n_line; i < n;) {
+    uint32_t end = i, k = 0;
+    while (end < n && p[end].column == p[i].column)
+      end++;
+    if (end - i != n_line)
+      return 1;
+    for (; i < end; i++, k++)
+      if (p[i].node != p[k].node)
+        return 1;
+  }
+  return 0;
+}
+
+/* The A records of the procedure just written: the columns of its lines
+ * where they say more than the lines do (columns_inform), which is where
+ * one line is several blocks with different code on it. */
+static void put_columns(xprof_linetab *t) {
+  placed *p = t->places;
+  uint32_t n = 0;
+  xprof_sort(p, t->n_places, sizeof *p, placed_cmp);
+  for (uint32_t i = 0; i < t->n_places; i++) /* a block gives a line or column once */
+    if (n == 0 || placed_cmp(&p[n - 1], &p[i]) != 0)
+      p[n++] = p[i];
+  for (uint32_t i = 0, end; i < n; i = end) {
+    for (end = i; end < n && same_line(&p[end], &p[i]);)
+      end++;
+    if (!columns_inform(p + i, end - i))
+      continue;
+    for (uint32_t k = i; k < end; k++) {
+      if (!p[k].column)
+        continue;
+      if (p[k].ctx == UINT32_MAX)
+        fprintf(t->f, "A %u %u %u %u\n", p[k].node, p[k].file, p[k].line, p[k].column);
+      else
+        fprintf(t->f, "A %u %u %u %u %u\n", p[k].node, p[k].file, p[k].line, p[k].column,
+                p[k].ctx);
+    }
+  }
+  t->n_places = 0;
+}
+
+/* Remember a line or column of the procedure for put_columns. */
+static void add_place(xprof_linetab *t, placed p) {
+  if (xprof_grow((void **)&t->places, &t->cap_places, t->n_places, sizeof *t->places) < 0) {
+    t->failed = 1;
+    return;
+  }
+  t->places[t->n_places++] = p;
+}
+
 void xprof_linetab_proc(xprof_linetab *t, const char *name, uint64_t signature, uint32_t n_nodes,
                         const xprof_edge *edges, uint32_t n_edges,
                         const uint32_t *counter_of_edge, uint32_t n_counters, int comdat,
                         const char *decl_file, uint32_t decl_line) {
+  put_columns(t);
   xprof_cfgdump_proc(t->f, name, signature, n_nodes, edges, n_edges, counter_of_edge,
                      n_counters, 0);
   if (comdat)
     fputs("C\n", t->f);
   t->n_seen = 0;
   t->node = UINT32_MAX;
-  t->column_node = UINT32_MAX;
   if (!decl_file || !decl_file[0] || !decl_line)
     return;
   uint32_t file = source_index(t, decl_file);
@@ -230,6 +302,8 @@ static void put_line(xprof_linetab *t, char tag, uint32_t node, const char *file
     return;
   }
   t->seen[t->n_seen++] = (seen_line){k, line};
+  if (tag == 'L')
+    add_place(t, (placed){k, line, ctx, 0, node});
   if (ctx == UINT32_MAX)
     fprintf(t->f, "%c %u %u %u\n", tag, node, k, line);
   else
@@ -262,26 +336,8 @@ void xprof_linetab_site(xprof_linetab *t, uint32_t site, uint32_t kind, const ch
 void xprof_linetab_column(xprof_linetab *t, uint32_t node, const char *file, uint32_t line,
                           uint32_t column, const xprof_inline_frame *frames, uint32_t depth) {
   uint32_t k = file && file[0] && line && column ? source_index(t, file) : UINT32_MAX;
-  if (k == UINT32_MAX)
-    return;
-  uint32_t ctx = context_of(t, frames, depth);
-  if (node != t->column_node) {
-    t->column_node = node;
-    t->n_columns = 0;
-  }
-  seen_column c = {k, line, column, ctx};
-  for (uint32_t i = 0; i < t->n_columns; i++) /* a block has few */
-    if (memcmp(&t->columns[i], &c, sizeof c) == 0)
-      return;
-  if (xprof_grow((void **)&t->columns, &t->cap_columns, t->n_columns, sizeof *t->columns) < 0) {
-    t->failed = 1;
-    return;
-  }
-  t->columns[t->n_columns++] = c;
-  if (ctx == UINT32_MAX)
-    fprintf(t->f, "A %u %u %u %u\n", node, k, line, column);
-  else
-    fprintf(t->f, "A %u %u %u %u %u\n", node, k, line, column, ctx);
+  if (k != UINT32_MAX)
+    add_place(t, (placed){k, line, context_of(t, frames, depth), column, node});
 }
 
 void xprof_linetab_line(xprof_linetab *t, uint32_t node, const char *file, uint32_t line) {
@@ -325,12 +381,13 @@ static void free_table(xprof_linetab *t) {
   xprof_free(t->ctxs);
   xprof_free(t->ctx_slots);
   xprof_free(t->seen);
-  xprof_free(t->columns);
+  xprof_free(t->places);
   xprof_free(t);
 }
 
 int xprof_linetab_end(xprof_linetab *t, const char *path, xprof_error *err) {
   int rc = 0;
+  put_columns(t);
   if (fclose(t->f) != 0 || t->failed)
     rc = path ? xprof_fail_nomem(err, path) : -1;
   else if (path)
@@ -343,6 +400,7 @@ int xprof_linetab_end(xprof_linetab *t, const char *path, xprof_error *err) {
 int xprof_linetab_take(xprof_linetab *t, char **text, size_t *len) {
   *text = NULL;
   *len = 0;
+  put_columns(t);
   if (fclose(t->f) != 0 || t->failed) {
     free(t->buf);
   } else {

@@ -298,7 +298,12 @@ int xprof_salvage_proc(const xprof_objfile *o, const xprof_proc *f, const xprof_
  *                              (version 7) a source column of a line of
  *                              block <node> (its code's, once each): where
  *                              one line is several blocks (a condition and
- *                              its arms), a line profile tells them apart
+ *                              its arms), a line profile tells them apart.
+ *                              A writer may leave out the columns of a
+ *                              line whose every column is on exactly the
+ *                              blocks the line is (each would have the
+ *                              line's count); a line without A records
+ *                              has all its columns at the line's count
  *   M <node> <source> <line> [<context>]
  *                              (version 6) as L, a line that only debug
  *                              statements of the block are on (GCC's
@@ -446,8 +451,9 @@ typedef struct xprof_inline_frame {
 void xprof_linetab_inlined_line(xprof_linetab *t, uint32_t node, const char *file, uint32_t line,
                                 const xprof_inline_frame *frames, uint32_t depth);
 /* Column `column` (above 0) of a line of block `node` that code is on,
- * the line as xprof_linetab_inlined_line takes it (an A record; repeats
- * of the block's are dropped). */
+ * the line as xprof_linetab_inlined_line takes it.  The procedure's A
+ * records are written after its other records, once each, and only for
+ * its lines whose columns tell more than the line does. */
 void xprof_linetab_column(xprof_linetab *t, uint32_t node, const char *file, uint32_t line,
                           uint32_t column, const xprof_inline_frame *frames, uint32_t depth);
 /* The same for a line of block `node` that no code of the block is on,

@@ -195,11 +195,13 @@ static void linetab_round_trip(void) {
   xprof_linetab_inlined_line(t, 3, "other.h", 3, chain, 3);
   xprof_linetab_inlined_line(t, 4, src, 13, g, 1); /* the same context again */
   xprof_linetab_marker_line(t, 5, src, 15, g, 1);   /* debug statements only */
-  /* Columns: block 2's line 4 at 7 and 12 (7 again: dropped), block 3's
-   * inlined line 12 at 5; column 0 is none. */
+  /* Columns: line 4 (blocks 2 and 3) at 7 on both and at 12 on block 2
+   * (7 again: dropped); block 3's inlined line 12 at 5, its only block
+   * (left out: linetab_columns); column 0 is none. */
   xprof_linetab_column(t, 2, src, 4, 7, NULL, 0);
   xprof_linetab_column(t, 2, src, 4, 12, NULL, 0);
   xprof_linetab_column(t, 2, src, 4, 7, NULL, 0);
+  xprof_linetab_column(t, 3, src, 4, 7, NULL, 0);
   xprof_linetab_column(t, 3, src, 12, 5, g, 1);
   xprof_linetab_column(t, 3, src, 12, 0, g, 1);
   /* Sites' places: an indirect call (site 1) in main's code, a division
@@ -215,12 +217,13 @@ static void linetab_round_trip(void) {
   CHECK(xprof_cfgdump_read(table, owner, &d, &err) == 0);
   CHECK_U64(d.version, 7);
   CHECK_U64(d.n_procs, 1);
-  CHECK_U64(d.procs[0].n_columns, 3);
-  CHECK_U64(d.procs[0].columns[1].column, 12);
-  CHECK_U64(d.procs[0].columns[1].line, 4);
-  CHECK_U64(d.procs[0].columns[1].context, XPROF_NO_LINE);
-  CHECK_U64(d.procs[0].columns[2].node, 3);
-  CHECK_U64(d.procs[0].columns[2].context, 0);
+  CHECK_U64(d.procs[0].n_columns, 3); /* in order of line, column, block */
+  CHECK_U64(d.procs[0].columns[1].column, 7);
+  CHECK_U64(d.procs[0].columns[1].node, 3);
+  CHECK_U64(d.procs[0].columns[2].column, 12);
+  CHECK_U64(d.procs[0].columns[2].line, 4);
+  CHECK_U64(d.procs[0].columns[2].node, 2);
+  CHECK_U64(d.procs[0].columns[2].context, XPROF_NO_LINE);
   CHECK_U64(d.procs[0].n_lines, 8); /* columns are not lines */
   CHECK_U64(d.n_sources, 2);
   CHECK_STR(d.sources[0].path, src);
@@ -269,6 +272,61 @@ static void linetab_round_trip(void) {
   p = xprof_linetab_path("/b/c.o", NULL);
   CHECK_STR(p, "/b/c.o.xpcov");
   xprof_free(p);
+}
+
+/* Which columns the writer keeps: those of a line with a column on other
+ * blocks than the line's; each procedure's after its own records. */
+static void linetab_columns(void) {
+  char src[256], table[256];
+  snprintf(src, sizeof src, "%s/ltc.c", unit_tmpdir());
+  unit_write_file(src, "int y;\n", 7);
+  snprintf(table, sizeof table, "%s/ltc.o.xpcov", unit_tmpdir());
+  uint32_t counter_of_edge[N_EDGES];
+  int64_t nc = xprof_place_counters(N_NODES, diamond, N_EDGES, counter_of_edge);
+  xprof_inline_frame g[] = {{"g", src, 10, 5}};
+  xprof_linetab *t = xprof_linetab_begin(0);
+  xprof_linetab_proc(t, "p", 0x42, N_NODES, diamond, N_EDGES, counter_of_edge, (uint32_t)nc, 0,
+                     src, 3);
+  for (uint32_t node = 1; node <= 2; node++) {
+    xprof_linetab_line(t, node, src, 20); /* 3 and 9 on both blocks: left out */
+    xprof_linetab_column(t, node, src, 20, 3, NULL, 0);
+    xprof_linetab_column(t, node, src, 20, 9, NULL, 0);
+    xprof_linetab_line(t, node, src, 21); /* 3 on one, 9 on the other: kept */
+    xprof_linetab_column(t, node, src, 21, node == 1 ? 3 : 9, NULL, 0);
+  }
+  xprof_linetab_line(t, 3, src, 22); /* one block: left out */
+  xprof_linetab_column(t, 3, src, 22, 8, NULL, 0);
+  xprof_linetab_column(t, 3, src, 22, 4, NULL, 0);
+  xprof_linetab_inlined_line(t, 3, src, 12, g, 1); /* a column off the line's block: kept */
+  xprof_linetab_column(t, 4, src, 12, 5, g, 1);
+  xprof_linetab_proc(t, "q", 0x43, N_NODES, diamond, N_EDGES, counter_of_edge, (uint32_t)nc, 0,
+                     src, 30);
+  xprof_linetab_line(t, 1, src, 30);
+  xprof_linetab_line(t, 2, src, 30);
+  xprof_linetab_column(t, 2, src, 30, 6, NULL, 0);
+  xprof_linetab_column(t, 1, src, 30, 2, NULL, 0);
+  xprof_error err;
+  CHECK(xprof_linetab_end(t, table, &err) == 0);
+  xprof_profile *owner = xprof_profile_new();
+  xprof_cfgdump d;
+  CHECK(xprof_cfgdump_read(table, owner, &d, &err) == 0);
+  CHECK_U64(d.n_procs, 2);
+  const xprof_cfgdump_entry *p = &d.procs[0], *q = &d.procs[1];
+  CHECK_U64(p->n_lines, 6);
+  CHECK_U64(p->n_columns, 3);
+  CHECK_U64(p->columns[0].line, 12);
+  CHECK_U64(p->columns[0].node, 4);
+  CHECK_U64(p->columns[0].context, 0);
+  CHECK_U64(p->columns[1].line, 21);
+  CHECK_U64(p->columns[1].column, 3);
+  CHECK_U64(p->columns[1].node, 1);
+  CHECK_U64(p->columns[2].column, 9);
+  CHECK_U64(p->columns[2].node, 2);
+  CHECK_U64(q->n_columns, 2);
+  CHECK_U64(q->columns[0].column, 2);
+  CHECK_U64(q->columns[0].node, 1);
+  CHECK_U64(q->columns[1].column, 6);
+  xprof_profile_free(owner);
 }
 
 static const xprof_cov_line *cov_line(const xprof_proc_cov *cov, uint32_t line) {
@@ -382,6 +440,7 @@ UNIT_TABLE(cfgdump_tests) = {
     {"cfgdump/round_trip", round_trip},
     {"cfgdump/damaged", damaged},
     {"cfgdump/linetab_round_trip", linetab_round_trip},
+    {"cfgdump/linetab_columns", linetab_columns},
     {"cfgdump/coverage_diamond", coverage_diamond},
     {"cfgdump/coverage_loop_on_a_line", coverage_loop_on_a_line},
     {"cfgdump/coverage_pieces", coverage_pieces},
