@@ -255,6 +255,52 @@ struct FirstRunPass : PassInfoMixin<FirstRunPass> {
   static StringRef name() { return "xprof-first-run"; }
 };
 
+// -xprofile_order: the functions the link can place get sections of
+// their own, named as -ffunction-sections names them, decided after
+// inlining:
+// - a function LLVM calls hot (the predicate by which CodeGenPrepare gives
+//   the .text.hot prefix): .text.hot.NAME;
+// - a function that had hot code in training (use.c marked it) and that
+//   LLVM no longer calls hot or cold, because the use build inlined its
+//   hot paths into callers while other calls remain: .text.NAME.
+// Without the order, GNU ld then groups .text.hot.* as it does in a use
+// build compiled without -xprofile_order, and leaves .text.NAME in input
+// order among .text; with it, the order places both kinds along the
+// profile's call chains.  A function that is now cold (an extern function
+// inlined everywhere it ran, whose out-of-line copy no longer runs) is
+// left to LLVM's .text.unlikely.  The others share .text and its kin, as
+// in a use build without the order (gcc-plugin/use.cc, own_section_start,
+// says why).  A function with a section already keeps it; none is given
+// one when the driver passed -ffunction-sections (options().
+// function_sections: for -fsplit-machine-functions, which leaves alone
+// functions with sections of their own).
+struct OwnSectionPass : PassInfoMixin<OwnSectionPass> {
+  static StringRef name() { return "xprof-own-section"; }
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &AM) {
+    const xprof_options &o = options();
+    if (o.mode != XPROF_MODE_USE || !o.order || o.function_sections ||
+        !M.getProfileSummary(/*IsCS=*/false))
+      return PreservedAnalyses::all();
+    ProfileSummaryInfo &PSI = AM.getResult<ProfileSummaryAnalysis>(M);
+    auto &FAM = AM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+    for (Function &F : M) {
+      bool Marked = F.hasFnAttribute(XL_OWN_SECTION);
+      F.removeFnAttr(XL_OWN_SECTION);
+      if (F.isDeclaration() || F.hasSection() || F.hasComdat())
+        continue;
+      BlockFrequencyInfo &BFI = FAM.getResult<BlockFrequencyAnalysis>(F);
+      const char *Prefix = PSI.isFunctionHotInCallGraph(&F, BFI) ? ".text.hot."
+                           : Marked && !F.hasFnAttribute(Attribute::Cold) &&
+                                   !PSI.isFunctionColdInCallGraph(&F, BFI)
+                               ? ".text."
+                               : nullptr;
+      if (Prefix)
+        F.setSection((Prefix + F.getName()).str());
+    }
+    return PreservedAnalyses::all();
+  }
+};
+
 // Use builds: LLVM's hot/cold splitting (off by default in clang) moves
 // the regions that never ran in training out of large functions, so that
 // the register allocator and the block layout of the hot loops do not
@@ -444,6 +490,10 @@ static void registerPipelineNames(PassBuilder &PB) {
           MPM.addPass(SplitColdPass());
           return true;
         }
+        if (Name == OwnSectionPass::name()) {
+          MPM.addPass(OwnSectionPass());
+          return true;
+        }
         return false;
       });
   PB.registerPipelineParsingCallback(
@@ -504,6 +554,7 @@ static void registerCallbacks(PassBuilder &PB) {
     // loop optimizations, which then see the whole function.
     if (Level != OptimizationLevel::O0)
       MPM.addPass(SplitColdPass());
+    MPM.addPass(OwnSectionPass());
   });
   registerPipelineNames(PB);
 }

@@ -465,24 +465,20 @@ static void record_calls(use_ctx *u, const solved *s) {
   }
 }
 
-/* -xprofile_order: a function with hot code (a block LLVM counts hot,
- * what gives a function the .text.hot prefix) gets a section of its own,
- * .text.hot.NAME as -ffunction-sections names it, for the link to place;
- * the others share .text and its hot and unlikely kin, as in a use build
- * without the order (gcc-plugin/use.cc, own_section_start, says why).  A
- * function with a section already (the user's, or a comdat group's own)
- * keeps it, and none is given one when the driver passed
- * -ffunction-sections (for -fsplit-machine-functions, which leaves alone
- * functions with sections of their own). */
-static void own_section(use_ctx *u, const solved *s) {
+/* -xprofile_order: a function with hot code in training (a block LLVM
+ * counts hot) is marked for a section of its own, which OwnSectionPass
+ * (plugin.cpp) names after inlining.  A function with a section already
+ * (the user's, or a comdat group's own) keeps it, and none is marked when
+ * the driver passed -ffunction-sections (for -fsplit-machine-functions,
+ * which leaves alone functions with sections of their own). */
+static void mark_own_section(use_ctx *u, const solved *s) {
   const char *section = LLVMGetSection(s->fn);
   if (u->o->function_sections || xl_hot_count(u->hotness, busiest(s)) != 1 || (section && *section) ||
       LLVMGetComdat(s->fn))
     return;
-  char *name = xprof_format(".text.hot.%s", xl_function_name(s->fn));
-  if (name)
-    LLVMSetSection(s->fn, name);
-  xprof_free(name);
+  LLVMContextRef cx = LLVMGetModuleContext(LLVMGetGlobalParent(s->fn));
+  LLVMAddAttributeAtIndex(s->fn, LLVMAttributeFunctionIndex,
+                          LLVMCreateStringAttribute(cx, XL_OWN_SECTION, strlen(XL_OWN_SECTION), "", 0));
 }
 
 /* Phase 2: write what was solved. */
@@ -500,7 +496,7 @@ static void apply(use_ctx *u, solved *s) {
   mark_hot_or_cold(u, s);
   if (u->calls && entry) {
     record_calls(u, s);
-    own_section(u, s);
+    mark_own_section(u, s);
   }
   /* One pass over the edges: a block's out-edges are consecutive
    * (xl_cfg_build). */

@@ -41,6 +41,11 @@ void xl_diagnose(LLVMModuleRef m, int kind, const char *text);
  * (plugin.cpp). */
 #define XL_INLINE_BONUS "call-threshold-bonus"
 
+/* The function attribute of a function that had hot code in training,
+ * whose own section (-xprofile_order) OwnSectionPass names after
+ * inlining (use.c, plugin.cpp). */
+#define XL_OWN_SECTION "xprof-own-section"
+
 /* Split blocks after calls that may return twice (setjmp), so that their
  * continuation, entered again from nowhere, starts a block. */
 void xl_split_after_returns_twice(LLVMValueRef fn);
