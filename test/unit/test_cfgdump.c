@@ -165,19 +165,32 @@ static void damaged(void) {
   CHECK_STR(read_text(buf, &err), "read");
 }
 
+/* A source STEM.c holding `text` in the temporary directory and its
+ * object's table path, STEM.o.xpcov. */
+static void table_paths(const char *stem, const char *text, char src[256], char table[256]) {
+  snprintf(src, 256, "%s/%s.c", unit_tmpdir(), stem);
+  unit_write_file(src, text, strlen(text));
+  snprintf(table, 256, "%s/%s.o.xpcov", unit_tmpdir(), stem);
+}
+
+/* Procedure `name`, the diamond with its counters, declared at line
+ * `decl` of src. */
+static void diamond_proc(xprof_linetab *t, const char *name, uint64_t signature, int comdat,
+                         const char *src, uint32_t decl) {
+  uint32_t counter_of_edge[N_EDGES];
+  int64_t nc = xprof_place_counters(N_NODES, diamond, N_EDGES, counter_of_edge);
+  xprof_linetab_proc(t, name, signature, N_NODES, diamond, N_EDGES, counter_of_edge,
+                     (uint32_t)nc, comdat, src, decl);
+}
+
 /* A coverage table written by the plugins' writer and read back: sources
  * made absolute and described, a block's repeated lines dropped. */
 static void linetab_round_trip(void) {
   char src[256], table[256];
-  snprintf(src, sizeof src, "%s/lt.c", unit_tmpdir());
-  unit_write_file(src, "int x;\n", 7);
-  snprintf(table, sizeof table, "%s/lt.o.xpcov", unit_tmpdir());
-  uint32_t counter_of_edge[N_EDGES];
-  int64_t nc = xprof_place_counters(N_NODES, diamond, N_EDGES, counter_of_edge);
+  table_paths("lt", "int x;\n", src, table);
   xprof_linetab *t = xprof_linetab_begin(1);
   CHECK(!xprof_linetab_has_lines(t));
-  xprof_linetab_proc(t, "diamond", 0x42, N_NODES, diamond, N_EDGES, counter_of_edge,
-                     (uint32_t)nc, 1, src, 3);
+  diamond_proc(t, "diamond", 0x42, 1, src, 3);
   xprof_linetab_line(t, 2, src, 3);
   xprof_linetab_line(t, 2, src, 4);
   xprof_linetab_line(t, 2, src, 3); /* again: dropped */
@@ -278,15 +291,10 @@ static void linetab_round_trip(void) {
  * blocks than the line's; each procedure's after its own records. */
 static void linetab_columns(void) {
   char src[256], table[256];
-  snprintf(src, sizeof src, "%s/ltc.c", unit_tmpdir());
-  unit_write_file(src, "int y;\n", 7);
-  snprintf(table, sizeof table, "%s/ltc.o.xpcov", unit_tmpdir());
-  uint32_t counter_of_edge[N_EDGES];
-  int64_t nc = xprof_place_counters(N_NODES, diamond, N_EDGES, counter_of_edge);
+  table_paths("ltc", "int y;\n", src, table);
   xprof_inline_frame g[] = {{"g", src, 10, 5}};
   xprof_linetab *t = xprof_linetab_begin(0);
-  xprof_linetab_proc(t, "p", 0x42, N_NODES, diamond, N_EDGES, counter_of_edge, (uint32_t)nc, 0,
-                     src, 3);
+  diamond_proc(t, "p", 0x42, 0, src, 3);
   for (uint32_t node = 1; node <= 2; node++) {
     xprof_linetab_line(t, node, src, 20); /* 3 and 9 on both blocks: left out */
     xprof_linetab_column(t, node, src, 20, 3, NULL, 0);
@@ -299,8 +307,7 @@ static void linetab_columns(void) {
   xprof_linetab_column(t, 3, src, 22, 4, NULL, 0);
   xprof_linetab_inlined_line(t, 3, src, 12, g, 1); /* a column off the line's block: kept */
   xprof_linetab_column(t, 4, src, 12, 5, g, 1);
-  xprof_linetab_proc(t, "q", 0x43, N_NODES, diamond, N_EDGES, counter_of_edge, (uint32_t)nc, 0,
-                     src, 30);
+  diamond_proc(t, "q", 0x43, 0, src, 30);
   xprof_linetab_line(t, 1, src, 30);
   xprof_linetab_line(t, 2, src, 30);
   xprof_linetab_column(t, 2, src, 30, 6, NULL, 0);
