@@ -24,7 +24,10 @@
 #            but without the profile of indirect calls (see build)
 #   lld      (clang) native's objects linked by lld, which sorts the
 #            functions by the call-graph profile clang leaves in them
-#   xprof    xprof-CC's use build (-xprofile=collect, -xprofile=use)
+#   xprof    xprof-CC's use build (-xprofile=collect, -xprofile=use): its
+#            objects compiled with -xprofile_order, linked without it,
+#            which lays them out as a use build without the option would
+#            (the functions the compiler calls hot in .text.hot)
 #   order    the same objects linked with -xprofile_order
 # Prints each row's regression-suite result (the use builds' suite is run
 # once more on the use build), CPU time of the workload (median of
