@@ -286,7 +286,9 @@ struct OwnSectionPass : PassInfoMixin<OwnSectionPass> {
     for (Function &F : M) {
       bool Marked = F.hasFnAttribute(XL_OWN_SECTION);
       F.removeFnAttr(XL_OWN_SECTION);
-      if (F.isDeclaration() || F.hasSection() || F.hasComdat())
+      // Without an entry count neither predicate holds (no block has a
+      // count): no block frequencies to compute.
+      if (F.isDeclaration() || F.hasSection() || F.hasComdat() || !F.getEntryCount())
         continue;
       BlockFrequencyInfo &BFI = FAM.getResult<BlockFrequencyAnalysis>(F);
       const char *Prefix = PSI.isFunctionHotInCallGraph(&F, BFI) ? ".text.hot."
