@@ -20,18 +20,23 @@ int xprof_lineprof_note(xprof_lineprof *lp, char *msg) {
   return 0;
 }
 
-int xprof_lineprof_add(xprof_lp_func *f, uint32_t offset, uint32_t discr, uint64_t count) {
-  if (xprof_grow((void **)&f->lines, &f->cap_lines, f->n_lines, sizeof *f->lines) < 0)
+/* Add line l to f's lines (column: to its columns) as it is, its least
+ * count with it; 0 or -1. */
+static int add_line(xprof_lp_func *f, xprof_lp_line l, int column) {
+  xprof_lp_line **v = column ? &f->columns : &f->lines;
+  uint32_t *n = column ? &f->n_columns : &f->n_lines;
+  if (xprof_grow((void **)v, column ? &f->cap_columns : &f->cap_lines, *n, sizeof **v) < 0)
     return -1;
-  f->lines[f->n_lines++] = (xprof_lp_line){offset, discr, count};
+  (*v)[(*n)++] = l;
   return 0;
 }
 
+int xprof_lineprof_add(xprof_lp_func *f, uint32_t offset, uint32_t discr, uint64_t count) {
+  return add_line(f, (xprof_lp_line){offset, discr, count, 1, count}, 0);
+}
+
 int xprof_lineprof_column(xprof_lp_func *f, uint32_t offset, uint32_t column, uint64_t count) {
-  if (xprof_grow((void **)&f->columns, &f->cap_columns, f->n_columns, sizeof *f->columns) < 0)
-    return -1;
-  f->columns[f->n_columns++] = (xprof_lp_line){offset, column, count};
-  return 0;
+  return add_line(f, (xprof_lp_line){offset, column, count, 1, count}, 1);
 }
 
 /* Add target t (its name copied); 0 or -1. */
@@ -148,7 +153,7 @@ static int settle(xprof_lp_func *f, int add);
 
 /* Is there a line of f at offset.discr?  (f's lines sorted.) */
 static int has_line(const xprof_lp_func *f, uint32_t offset, uint32_t discr) {
-  xprof_lp_line key = {offset, discr, 0};
+  xprof_lp_line key = {offset, discr, 0, 0, 0};
   return f->n_lines && bsearch(&key, f->lines, f->n_lines, sizeof *f->lines, line_cmp) != NULL;
 }
 
@@ -174,19 +179,25 @@ static void settle_targets(xprof_lp_func *f) {
 }
 
 /* Sort the n lines (or columns) of v and merge repeats: a line given
- * twice keeps its larger count, or with `add` the sum (see settle); a
- * column goes when `of` (its function, lines settled) has no line there.
- * Returns how many are left. */
+ * twice (two blocks) keeps its larger count and the smaller least, or
+ * with `add` (two copies) the sums and the copy's blocks; a column goes
+ * when `of` (its function, lines settled) has no line there.  Returns
+ * how many are left. */
 static uint32_t settle_lines(xprof_lp_line *v, uint32_t n, int add, const xprof_lp_func *of) {
   if (n > 1)
     xprof_sort(v, n, sizeof *v, line_cmp);
   uint32_t k = 0;
   for (uint32_t i = 0; i < n; i++) {
     xprof_lp_line *l = k ? &v[k - 1] : NULL;
-    if (l && line_cmp(l, &v[i]) == 0)
-      l->count = add ? xprof_sat_add(l->count, v[i].count)
-                     : (l->count > v[i].count ? l->count : v[i].count);
-    else if (!of || has_line(of, v[i].offset, 0))
+    if (l && line_cmp(l, &v[i]) == 0 && add) {
+      l->count = xprof_sat_add(l->count, v[i].count);
+      l->least = xprof_sat_add(l->least, v[i].least);
+      l->blocks = l->blocks > v[i].blocks ? l->blocks : v[i].blocks;
+    } else if (l && line_cmp(l, &v[i]) == 0) {
+      l->count = l->count > v[i].count ? l->count : v[i].count;
+      l->least = l->least < v[i].least ? l->least : v[i].least;
+      l->blocks = l->blocks + v[i].blocks > l->blocks ? l->blocks + v[i].blocks : UINT32_MAX;
+    } else if (!of || has_line(of, v[i].offset, 0))
       v[k++] = v[i];
   }
   return k;
@@ -201,7 +212,8 @@ static int match_columns(xprof_lp_func *to, const xprof_lp_func *from) {
   uint32_t had = to->n_columns;
   for (uint32_t i = 0; i < from->n_columns; i++) {
     const xprof_lp_line *c = &from->columns[i];
-    uint64_t count = 0;
+    uint64_t count = 0, least = 0;
+    uint32_t blocks = 0;
     int line = 0, skip = 0;
     for (uint32_t k = 0; k < had && !skip; k++) /* to has that line by column */
       skip = to->columns[k].offset == c->offset;
@@ -210,9 +222,11 @@ static int match_columns(xprof_lp_func *to, const xprof_lp_func *from) {
     for (uint32_t k = 0; k < to->n_lines && !skip; k++)
       if (to->lines[k].offset == c->offset && !to->lines[k].discr) {
         count = xprof_sat_add(count, to->lines[k].count);
+        least = xprof_sat_add(least, to->lines[k].least);
+        blocks = blocks > to->lines[k].blocks ? blocks : to->lines[k].blocks;
         line = 1;
       }
-    if (!skip && line && xprof_lineprof_column(to, c->offset, c->discr, count) < 0)
+    if (!skip && line && add_line(to, (xprof_lp_line){c->offset, c->discr, count, blocks, least}, 1) < 0)
       return -1;
   }
   return 0;
@@ -223,11 +237,10 @@ static int fold(xprof_lp_func *into, xprof_lp_func *f) {
   if (match_columns(into, f) < 0 || match_columns(f, into) < 0)
     return -1;
   for (uint32_t i = 0; i < f->n_lines; i++)
-    if (xprof_lineprof_add(into, f->lines[i].offset, f->lines[i].discr, f->lines[i].count) < 0)
+    if (add_line(into, f->lines[i], 0) < 0)
       return -1;
   for (uint32_t i = 0; i < f->n_columns; i++)
-    if (xprof_lineprof_column(into, f->columns[i].offset, f->columns[i].discr,
-                              f->columns[i].count) < 0)
+    if (add_line(into, f->columns[i], 1) < 0)
       return -1;
   for (uint32_t i = 0; i < f->n_calls; i++) {
     if (xprof_grow((void **)&into->calls, &into->cap_calls, into->n_calls, sizeof *into->calls) <
@@ -400,10 +413,9 @@ static xprof_lp_func *copy_func(const xprof_lp_func *f) {
   c->total = f->total;
   int ok = 1;
   for (uint32_t i = 0; ok && i < f->n_lines; i++)
-    ok = xprof_lineprof_add(c, f->lines[i].offset, f->lines[i].discr, f->lines[i].count) == 0;
+    ok = add_line(c, f->lines[i], 0) == 0;
   for (uint32_t i = 0; ok && i < f->n_columns; i++)
-    ok = xprof_lineprof_column(c, f->columns[i].offset, f->columns[i].discr,
-                               f->columns[i].count) == 0;
+    ok = add_line(c, f->columns[i], 1) == 0;
   for (uint32_t i = 0; ok && i < f->n_targets; i++)
     ok = add_target(c, f->targets[i]) == 0;
   for (uint32_t i = 0; ok && i < f->n_calls; i++) {

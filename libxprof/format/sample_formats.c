@@ -22,6 +22,11 @@
  *
  *    #xprof-columns OFFSET COLUMN:COUNT ...
  *
+ * and, from exact counts, where the code of several blocks is on the line
+ * (or on a column written), the count of the least busy:
+ *
+ *    #xprof-least OFFSET COUNT [COLUMN:COUNT ...]
+ *
  * GCC (-fauto-profile) reads AutoFDO data in the gcov container, whose
  * layout GCC 12 fixes (auto-profile.cc, gcov-io.h): little-endian 32-bit
  * words, a 64-bit value as its low word then its high word, strings as a
@@ -118,24 +123,43 @@ static void llvm_values(FILE *out, const xprof_lp_line *l, const xprof_lp_target
 /* The columns of f at line l (from *k on, both sorted) as xprof's
  * comment line, `depth` spaces in, unless every one has the line's count
  * (a line without columns means that):
- *   #xprof-columns OFFSET COLUMN:COUNT ... */
-static void llvm_columns(FILE *out, const xprof_lp_func *f, const xprof_lp_line *l, uint32_t *k,
-                         int depth) {
+ *   #xprof-columns OFFSET COLUMN:COUNT ...
+ * Returns the number written, those from *k on entry. */
+static uint32_t llvm_columns(FILE *out, const xprof_lp_func *f, const xprof_lp_line *l,
+                             uint32_t *k, int depth) {
   while (*k < f->n_columns && f->columns[*k].offset < l->offset)
     (*k)++;
   if (l->discr || *k == f->n_columns || f->columns[*k].offset != l->offset)
-    return;
+    return 0;
   uint32_t end = *k;
   int informative = 0; /* a column whose count is not its line's */
   for (; end < f->n_columns && f->columns[end].offset == l->offset; end++)
     informative |= f->columns[end].count != l->count;
   if (!informative) { /* what a reader takes for a line without columns */
     *k = end;
-    return;
+    return 0;
   }
   fprintf(out, "%*s" XPROF_LP_COLUMNS " %u", depth, "", l->offset);
-  for (; *k < f->n_columns && f->columns[*k].offset == l->offset; (*k)++)
-    fprintf(out, " %u:%" PRIu64, f->columns[*k].discr, f->columns[*k].count);
+  for (uint32_t i = *k; i < end; i++)
+    fprintf(out, " %u:%" PRIu64, f->columns[i].discr, f->columns[i].count);
+  fputc('\n', out);
+  uint32_t n = end - *k;
+  *k = end;
+  return n;
+}
+
+/* The least counts of line l and of its n columns written, c[0..n), as
+ * xprof's comment line, `depth` spaces in, where the line is the code of
+ * several blocks (and those of the columns that are):
+ *   #xprof-least OFFSET COUNT [COLUMN:COUNT ...] */
+static void llvm_least(FILE *out, const xprof_lp_line *l, const xprof_lp_line *c, uint32_t n,
+                       int depth) {
+  if (l->discr || l->blocks < 2)
+    return;
+  fprintf(out, "%*s" XPROF_LP_LEAST " %u %" PRIu64, depth, "", l->offset, l->least);
+  for (uint32_t i = 0; i < n; i++)
+    if (c[i].blocks > 1)
+      fprintf(out, " %u:%" PRIu64, c[i].discr, c[i].least);
   fputc('\n', out);
 }
 
@@ -157,7 +181,8 @@ static void llvm_body(FILE *out, const xprof_lp_func *f, int depth) {
     fputc('\n', out);
     if (x)
       llvm_values(out, l, x + calls, t_end - t - calls, depth);
-    llvm_columns(out, f, l, &col, depth);
+    uint32_t n_columns = llvm_columns(out, f, l, &col, depth);
+    llvm_least(out, l, f->columns + col - n_columns, n_columns, depth);
   }
   for (uint32_t k = 0; k < f->n_calls; k++) {
     const xprof_lp_call *c = &f->calls[k];
@@ -321,6 +346,44 @@ static int column_list(xprof_lp_func *f, const char *p, const char *end) {
   return 0;
 }
 
+/* The entry of v[0..n) (lines or columns of one function as read so
+ * far) at offset.discr given last; NULL when there is none. */
+static xprof_lp_line *given(xprof_lp_line *v, uint32_t n, uint64_t offset, uint64_t discr) {
+  while (n-- > 0)
+    if (v[n].offset == offset && v[n].discr == discr)
+      return &v[n];
+  return NULL;
+}
+
+/* An xprof comment line "#xprof-least OFFSET COUNT [COLUMN:COUNT ...]"
+ * from p (past the tag) to end: f's line and columns given before it are
+ * the code of several blocks, the least busy run that often; 0, or -1
+ * when malformed (a line or column not given, a least above its
+ * count). */
+static int least_list(xprof_lp_func *f, const char *p, const char *end) {
+  uint64_t offset, column, least;
+  const char *q;
+  if (p >= end || *p++ != ' ' || decimal(p, end, &offset, &q) < 0 || q == end || *q != ' ' ||
+      decimal(q + 1, end, &least, &q) < 0)
+    return -1;
+  xprof_lp_line *l = given(f->lines, f->n_lines, offset, 0);
+  if (!l || least > l->count)
+    return -1;
+  l->least = least;
+  l->blocks = 2;
+  while (q < end) {
+    if (*q != ' ' || decimal(q + 1, end, &column, &q) < 0 || q >= end || *q != ':' ||
+        decimal(q + 1, end, &least, &q) < 0)
+      return -1;
+    l = given(f->columns, f->n_columns, offset, column);
+    if (!l || least > l->count)
+      return -1;
+    l->least = least;
+    l->blocks = 2;
+  }
+  return 0;
+}
+
 /* Does the line from q to end begin with xprof's comment tag `tag`? */
 static int tagged(const char *q, const char *end, const char *tag) {
   size_t n = strlen(tag);
@@ -409,6 +472,8 @@ int xprof_lineprof_read_llvm(const char *name, const char *text, size_t len,
           depth <= have ? column_list(stack[depth - 1], q + strlen(XPROF_LP_COLUMNS), end) : -1;
       oom = rc == -2;
       bad = rc == -1;
+    } else if (depth > 0 && tagged(q, end, XPROF_LP_LEAST)) {
+      bad = depth > have || least_list(stack[depth - 1], q + strlen(XPROF_LP_LEAST), end) < 0;
     } else if (q == end || *q == '#' || *q == '!') { /* blank, comment, metadata */
     } else if (depth == 0) {
       bad = head_line(lp, q, end, &stack[0], &oom) < 0;

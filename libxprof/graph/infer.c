@@ -244,15 +244,27 @@ static int build(net *g, uint32_t n_nodes, const xprof_edge *edges, uint32_t n_e
  * from it to EXIT (xprof_flow_connect).  Not part of xprof_infer_flow:
  * the joined flow is no longer the cheapest. */
 
+/* The edges by their source (into: by their destination), as
+ * xprof_out_edges says. */
+static void index_edges(uint32_t n_nodes, const xprof_edge *edges, uint32_t n_edges, int into,
+                        uint32_t *at, uint32_t *by) {
+  memset(at, 0, ((size_t)n_nodes + 2) * sizeof *at);
+  for (uint32_t e = 0; e < n_edges; e++)
+    at[(into ? edges[e].dst : edges[e].src) + 2]++;
+  for (uint32_t v = 0; v < n_nodes; v++)
+    at[v + 2] += at[v + 1];
+  for (uint32_t e = 0; e < n_edges; e++)
+    by[at[(into ? edges[e].dst : edges[e].src) + 1]++] = e;
+}
+
 void xprof_out_edges(uint32_t n_nodes, const xprof_edge *edges, uint32_t n_edges, uint32_t *out,
                      uint32_t *by) {
-  memset(out, 0, ((size_t)n_nodes + 2) * sizeof *out);
-  for (uint32_t e = 0; e < n_edges; e++)
-    out[edges[e].src + 2]++;
-  for (uint32_t v = 0; v < n_nodes; v++)
-    out[v + 2] += out[v + 1];
-  for (uint32_t e = 0; e < n_edges; e++)
-    by[out[edges[e].src + 1]++] = e;
+  index_edges(n_nodes, edges, n_edges, 0, out, by);
+}
+
+void xprof_in_edges(uint32_t n_nodes, const xprof_edge *edges, uint32_t n_edges, uint32_t *in,
+                    uint32_t *by) {
+  index_edges(n_nodes, edges, n_edges, 1, in, by);
 }
 
 /* BFS from `from` over real edges (fake ones too with fake) forward, or

@@ -122,6 +122,9 @@ int xprof_solve_flow(uint32_t n_nodes, const xprof_edge *edges,
  * (callers allocate; xprof_out_edges fills them). */
 void xprof_out_edges(uint32_t n_nodes, const xprof_edge *edges, uint32_t n_edges, uint32_t *out,
                      uint32_t *by);
+/* The same for the edges into each node. */
+void xprof_in_edges(uint32_t n_nodes, const xprof_edge *edges, uint32_t n_edges, uint32_t *in,
+                    uint32_t *by);
 /* Make a flow from xprof_infer_flow connected: a node with flow that the
  * flow from ENTRY does not reach (a cycle that feeds itself) gets one
  * more run along a path from ENTRY through it to EXIT, where there is
@@ -144,6 +147,22 @@ int xprof_solve_flow_sites(uint32_t n_nodes, const xprof_edge *edges,
                            const uint64_t *counters, uint32_t n_counters,
                            const uint64_t *site_total, uint32_t n_sites,
                            uint64_t *edge_count, uint64_t *node_count);
+
+/* ---- dominators (dom.c) ------------------------------------------------ */
+
+/* The dominator tree of a graph over its edges but ignored ones, from
+ * ENTRY: idom[v] is v's immediate dominator (ENTRY's is ENTRY; UINT32_MAX
+ * where ENTRY does not reach v), pre and post number the tree. */
+typedef struct xprof_dom {
+  uint32_t n_nodes;
+  uint32_t *idom, *pre, *post;
+} xprof_dom;
+/* Returns 0, or -1 when out of memory (d then empty). */
+int xprof_dom_build(xprof_dom *d, uint32_t n_nodes, const xprof_edge *edges, uint32_t n_edges);
+/* 1 when every path from ENTRY to b passes through a (a == b included);
+ * 0 when not, or when ENTRY does not reach one of them. */
+int xprof_dom_dominates(const xprof_dom *d, uint32_t a, uint32_t b);
+void xprof_dom_free(xprof_dom *d);
 
 /* ---- shapes and stale-profile salvage (shape.c, salvage.c) ------------ */
 

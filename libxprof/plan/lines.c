@@ -10,7 +10,9 @@
  * block the count of its busiest instruction; of the place's column where
  * the profile has the line by column (the collect build's coverage table
  * or the sampled file's line table gave columns), so that blocks of one
- * line (a condition and its arms) are told apart.  Code inlined here that
+ * line (a condition and its arms) are told apart.  Where blocks share a
+ * place, as the tokens of a macro expansion all do, only those that may
+ * be the busiest take its count (drop_dominated).  Code inlined here that
  * the training build called takes the callee's own lines, scaled by the
  * call's count against the callee's entries (its profile over all its
  * calls; the call site's own is not known).  A block none of whose
@@ -71,17 +73,17 @@ static const xprof_lp_line *line_of(const xprof_lp_func *f, uint32_t offset) {
   return most;
 }
 
-/* The count of column `column` of f's line at offset `offset` (line: that
- * line's own), where f has counts by column there; else the line's. */
-static uint64_t column_count(const xprof_lp_func *f, uint32_t offset, uint32_t column,
-                             const xprof_lp_line *line) {
+/* Column `column` of f's line at offset `offset` (line: that line's
+ * own), where f has counts by column there; else the line. */
+static const xprof_lp_line *column_of(const xprof_lp_func *f, uint32_t offset, uint32_t column,
+                                      const xprof_lp_line *line) {
   if (!column || !f->n_columns)
-    return line->count;
+    return line;
   uint32_t a = first_at(f->columns, f->n_columns, sizeof *f->columns, offset);
   for (uint32_t i = a; i < f->n_columns && f->columns[i].offset == offset; i++)
     if (f->columns[i].discr == column)
-      return f->columns[i].count;
-  return line->count;
+      return &f->columns[i];
+  return line;
 }
 
 static int ptr_cmp(const void *a, const void *b) {
@@ -265,26 +267,170 @@ uint64_t xprof_line_inlined(const xprof_lp_func *f, uint32_t decl_line, const xp
   return c ? c->total : 0;
 }
 
-int xprof_line_counts(const xprof_lineprof *lp, const xprof_lp_func *f, uint32_t decl_line,
-                      uint32_t n_nodes, const xprof_edge *edges, uint32_t n_edges,
-                      const xprof_line_loc *locs, uint32_t n_locs, uint64_t *edge_count,
-                      uint64_t *node_count, xprof_line_match *m) {
-  memset(m, 0, sizeof *m);
-  if (n_nodes <= XPROF_EXIT)
-    return 0;
-  uint64_t *weight = xprof_calloc(n_nodes, sizeof *weight);
-  unsigned char *known = xprof_calloc(n_nodes, 1);
-  const xprof_lp_line **used = xprof_calloc((size_t)n_locs + 1, sizeof *used);
-  const xprof_lp_func **reached = xprof_calloc((size_t)n_locs + 1, sizeof *reached);
-  uint32_t n_used = 0, n_reached = 0;
-  if (!weight || !known || !used || !reached) {
-    xprof_free(weight);
-    xprof_free(known);
-    xprof_free(used);
-    xprof_free(reached);
-    return -1;
+/* One block's estimate from one place: the count of line `offset`,
+ * column `column` of instance `in` (already scaled where it is a
+ * callee's own). */
+typedef struct estimate {
+  const xprof_lp_func *in;
+  uint32_t offset, column, node;
+  uint64_t count;
+  int even;    /* the place was several blocks in training, all as busy */
+  int scaled;  /* a callee's own line, scaled to its call here */
+  int dropped;
+} estimate;
+
+static int estimate_cmp(const void *pa, const void *pb) {
+  const estimate *a = pa, *b = pb;
+  uintptr_t x = (uintptr_t)a->in, y = (uintptr_t)b->in;
+  if (x != y)
+    return x < y ? -1 : 1;
+  if (a->offset != b->offset)
+    return a->offset < b->offset ? -1 : 1;
+  if (a->column != b->column)
+    return a->column < b->column ? -1 : 1;
+  if (a->scaled != b->scaled)
+    return a->scaled - b->scaled;
+  if (a->node != b->node)
+    return a->node < b->node ? -1 : 1;
+  return a->count < b->count ? -1 : a->count > b->count;
+}
+
+/* Whether a path leads from s back to s without passing through d (s is
+ * in a loop that d is not in).  seen[]: scratch stamped with `stamp`;
+ * stack: room for every node. */
+static int cycles_without(const xprof_edge *edges, const uint32_t *out, const uint32_t *by,
+                          uint32_t s, uint32_t d, uint32_t *seen, uint32_t stamp,
+                          uint32_t *stack) {
+  uint32_t depth = 0;
+  stack[depth++] = s;
+  while (depth) {
+    uint32_t v = stack[--depth];
+    for (uint32_t k = out[v]; k < out[v + 1]; k++) {
+      const xprof_edge *e = &edges[by[k]];
+      if (e->flags & XPROF_EDGE_IGNORE)
+        continue;
+      if (e->dst == s)
+        return 1;
+      if (e->dst != d && seen[e->dst] != stamp) {
+        seen[e->dst] = stamp;
+        stack[depth++] = e->dst;
+      }
+    }
   }
-  reached[n_reached++] = f;
+  return 0;
+}
+
+/* A group of blocks sharing one place the most blocks that
+ * drop_dominated examines: past it, the pairs cost more than they say. */
+#define SHARED_PLACE_MAX 32
+
+/* The scratch drop_dominated works with. */
+typedef struct shared_scratch {
+  xprof_dom dom;
+  uint32_t *out, *by, *seen, *stack;
+  uint32_t stamp;
+} shared_scratch;
+
+/* In the group g[0..n) of estimates from one place, each on its own block,
+ * a place whose blocks here may not all run as often (in training, one
+ * block, or blocks that ran unequally): drop the estimate of a
+ * block that another block of the group dominates when every cycle
+ * through it passes through that block too.  Such a block runs at most as
+ * often as its dominator, while the place's count is its busiest block's:
+ * the dominator's or another's.  That is what the tokens
+ * of a macro expansion look like (`x = *p; if (x >= 0x80) x = slow(p);`
+ * all at the expansion's line and column): without this, the call that
+ * never ran takes the count of the test before it, and the flow sends
+ * everything through it.  A block in a loop its dominator is not in (a
+ * loop condition the compiler copied ahead of its loop) keeps the place's
+ * count.  The group's topmost block in the dominator tree always keeps
+ * it; a dropped block may still have estimates from other places. */
+static void drop_dominated(const xprof_edge *edges, shared_scratch *sc, estimate *g, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++)
+    for (uint32_t j = 0; j < n && !g[i].dropped; j++) {
+      if (j == i || !xprof_dom_dominates(&sc->dom, g[j].node, g[i].node))
+        continue;
+      sc->stamp++;
+      if (!cycles_without(edges, sc->out, sc->by, g[i].node, g[j].node, sc->seen, sc->stamp,
+                          sc->stack))
+        g[i].dropped = 1;
+    }
+}
+
+/* Apply drop_dominated to every place that estimates several blocks of
+ * the graph (est sorted by estimate_cmp).  Out of memory: nothing dropped,
+ * the estimates stand as they are. */
+static void drop_shared(uint32_t n_nodes, const xprof_edge *edges, uint32_t n_edges,
+                        estimate *est, uint32_t n_est) {
+  shared_scratch sc;
+  memset(&sc, 0, sizeof sc);
+  for (uint32_t a = 0, b; a < n_est; a = b) {
+    for (b = a + 1; b < n_est && est[b].in == est[a].in && est[b].offset == est[a].offset &&
+                    est[b].column == est[a].column && est[b].scaled == est[a].scaled;)
+      b++;
+    /* A callee's own line stands for each call inlined here: the same
+     * place in other contexts, not one place.  A place that was several
+     * blocks in training, all as busy (`a && b` in a macro: both tests as
+     * often), says as much of each block here. */
+    if (b - a < 2 || b - a > SHARED_PLACE_MAX || est[a].scaled || est[a].even)
+      continue;
+    if (!sc.out) {
+      sc.out = xprof_calloc((size_t)n_nodes + 2, sizeof *sc.out);
+      sc.by = xprof_calloc((size_t)n_edges + 1, sizeof *sc.by);
+      sc.seen = xprof_calloc((size_t)n_nodes + 1, sizeof *sc.seen);
+      sc.stack = xprof_calloc((size_t)n_edges + 1, sizeof *sc.stack);
+      if (!sc.out || !sc.by || !sc.seen || !sc.stack ||
+          xprof_dom_build(&sc.dom, n_nodes, edges, n_edges) < 0)
+        break;
+      xprof_out_edges(n_nodes, edges, n_edges, sc.out, sc.by);
+    }
+    drop_dominated(edges, &sc, &est[a], b - a);
+  }
+  xprof_dom_free(&sc.dom);
+  xprof_free(sc.out);
+  xprof_free(sc.by);
+  xprof_free(sc.seen);
+  xprof_free(sc.stack);
+}
+
+/* The estimate of place l (at line `line` of instance `in`, at `offset`
+ * there; scale as place() sets it) into *e; counts what was matched in m.
+ * Returns 0 when the profile does not have the line. */
+static int estimate_of(const xprof_lp_func *in, uint32_t offset, double scale,
+                       const xprof_line_loc *l, estimate *e, xprof_line_match *m) {
+  const xprof_lp_line *line = in ? line_of(in, offset) : NULL;
+  if (!line)
+    return 0;
+  const xprof_lp_line *at = column_of(in, offset, l->column, line);
+  uint64_t count = at->count;
+  if (scale >= 0) { /* the callee's own: not f's counts placed */
+    double c = (double)count * scale + 0.5;
+    count = c < 18446744073709551615.0 ? (uint64_t)c : UINT64_MAX;
+    m->scaled += count > 0;
+  }
+  m->matched += count > 0;
+  e->in = in;
+  e->offset = offset;
+  e->column = l->column;
+  e->node = l->node;
+  e->count = count;
+  e->even = at->blocks > 1 && at->least == at->count;
+  e->scaled = scale >= 0;
+  e->dropped = 0;
+  return 1;
+}
+
+/* Each located block's estimate from f's line profile into est[] (room
+ * for n_locs); the lines placed into used[] and the instances reached
+ * into reached[] (f first), for the share placed.  Returns the number of
+ * estimates. */
+static uint32_t estimates(const xprof_lineprof *lp, const xprof_lp_func *f, uint32_t decl_line,
+                          uint32_t n_nodes, const xprof_line_loc *locs, uint32_t n_locs,
+                          estimate *est, const xprof_lp_line **used, uint32_t *n_used,
+                          const xprof_lp_func **reached, uint32_t *n_reached,
+                          xprof_line_match *m) {
+  uint32_t n = 0;
+  reached[(*n_reached)++] = f;
   for (uint32_t i = 0; i < n_locs; i++) {
     const xprof_line_loc *l = &locs[i];
     if (l->node >= n_nodes || l->node == XPROF_ENTRY || l->node == XPROF_EXIT)
@@ -294,22 +440,52 @@ int xprof_line_counts(const xprof_lineprof *lp, const xprof_lp_func *f, uint32_t
     double scale;
     const xprof_lp_func *in = place(lp, f, decl_line, l, &offset, &scale);
     if (in && scale < 0 && in != f)
-      reached[n_reached++] = in;
-    const xprof_lp_line *line = in ? line_of(in, offset) : NULL;
-    if (!line)
+      reached[(*n_reached)++] = in;
+    if (!estimate_of(in, offset, scale, l, &est[n], m))
       continue;
-    uint64_t count = column_count(in, offset, l->column, line);
-    if (scale >= 0) { /* the callee's own: not f's counts placed */
-      double c = (double)count * scale + 0.5;
-      count = c < 18446744073709551615.0 ? (uint64_t)c : UINT64_MAX;
-      m->scaled += count > 0;
-    } else {
-      used[n_used++] = line;
-    }
-    m->matched += count > 0;
-    known[l->node] = 1;
-    if (count > weight[l->node])
-      weight[l->node] = count;
+    if (scale < 0)
+      used[(*n_used)++] = line_of(in, offset);
+    n++;
+  }
+  return n;
+}
+
+int xprof_line_counts(const xprof_lineprof *lp, const xprof_lp_func *f, uint32_t decl_line,
+                      uint32_t n_nodes, const xprof_edge *edges, uint32_t n_edges,
+                      const xprof_line_loc *locs, uint32_t n_locs, uint64_t *edge_count,
+                      uint64_t *node_count, xprof_line_match *m) {
+  memset(m, 0, sizeof *m);
+  if (n_nodes <= XPROF_EXIT)
+    return 0;
+  uint64_t *weight = xprof_calloc(n_nodes, sizeof *weight);
+  unsigned char *known = xprof_calloc(n_nodes, 1);
+  estimate *est = xprof_calloc((size_t)n_locs + 1, sizeof *est);
+  const xprof_lp_line **used = xprof_calloc((size_t)n_locs + 1, sizeof *used);
+  const xprof_lp_func **reached = xprof_calloc((size_t)n_locs + 1, sizeof *reached);
+  uint32_t n_used = 0, n_reached = 0;
+  int rc = -1;
+  if (!weight || !known || !est || !used || !reached)
+    goto done;
+  uint32_t n_est = estimates(lp, f, decl_line, n_nodes, locs, n_locs, est, used, &n_used,
+                             reached, &n_reached, m);
+  /* Blocks of one place once each: the places of a block's code repeat. */
+  if (n_est > 1)
+    qsort(est, n_est, sizeof *est, estimate_cmp);
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < n_est; i++)
+    if (k == 0 || estimate_cmp(&est[i], &est[k - 1]) != 0)
+      est[k++] = est[i];
+  n_est = k;
+  /* Samples fall on places, not blocks: whether a place was one block or
+   * several, and how busy each, they cannot say. */
+  if (!lp || !lp->from_samples)
+    drop_shared(n_nodes, edges, n_edges, est, n_est);
+  for (uint32_t i = 0; i < n_est; i++) {
+    if (est[i].dropped)
+      continue;
+    known[est[i].node] = 1;
+    if (est[i].count > weight[est[i].node])
+      weight[est[i].node] = est[i].count;
   }
   if (f->head) {
     weight[XPROF_ENTRY] = f->head;
@@ -317,9 +493,7 @@ int xprof_line_counts(const xprof_lineprof *lp, const xprof_lp_func *f, uint32_t
   }
   m->placed = placed_mass(used, n_used);
   m->total = reachable_mass(reached, n_reached);
-  xprof_free(used);
-  xprof_free(reached);
-  int rc = 0;
+  rc = 0;
   if (m->matched)
     rc = xprof_infer_flow(n_nodes, edges, n_edges, weight, known, edge_count, node_count) < 0
              ? -1
@@ -328,7 +502,11 @@ int xprof_line_counts(const xprof_lineprof *lp, const xprof_lp_func *f, uint32_t
     xprof_flow_connect(n_nodes, edges, n_edges, edge_count, node_count);
     even_splits(n_nodes, edges, n_edges, known, edge_count, node_count);
   }
+done:
   xprof_free(weight);
   xprof_free(known);
+  xprof_free(est);
+  xprof_free(used);
+  xprof_free(reached);
   return rc;
 }

@@ -761,7 +761,9 @@ typedef struct xprof_line_match {
  * (the function declared at decl_line): each block's estimate the largest
  * count of its places in f (for code of a function inlined here that the
  * training called, its own entry in lp scaled to the call; lp NULL:
- * none), the entry's f's head, made a flow by xprof_infer_flow.  Returns
+ * none) -- but a place shared by several blocks estimates only those
+ * that may run more often than the others (not those another of them
+ * dominates) -- the entry's f's head, made a flow by xprof_infer_flow.  Returns
  * 1 with edge_count and node_count filled, 0 when the profile gave none
  * of its places a count (the compiler's own estimates stand), -1 when out
  * of memory or the graph is too large. */

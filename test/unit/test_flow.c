@@ -400,7 +400,72 @@ static void infer_random(void) {
   }
 }
 
+/* Whether b can be reached from ENTRY over edges but ignored ones
+ * without passing through `cut` (UINT32_MAX: none). */
+static int reaches(uint32_t n_nodes, const xprof_edge *e, uint32_t n_edges, uint32_t cut,
+                   uint32_t b) {
+  unsigned char seen[32] = {0};
+  uint32_t stack[32], depth = 0;
+  if (cut == XPROF_ENTRY)
+    return 0;
+  seen[XPROF_ENTRY] = 1;
+  stack[depth++] = XPROF_ENTRY;
+  while (depth) {
+    uint32_t v = stack[--depth];
+    for (uint32_t k = 0; k < n_edges; k++)
+      if (e[k].src == v && !(e[k].flags & XPROF_EDGE_IGNORE) && e[k].dst != cut &&
+          !seen[e[k].dst]) {
+        seen[e[k].dst] = 1;
+        stack[depth++] = e[k].dst;
+      }
+  }
+  (void)n_nodes;
+  return seen[b];
+}
+
+/* Dominators: a diamond after a loop, an unreachable block and an ignored
+ * edge by hand, then random graphs against the definition (a dominates b
+ * when b is reached, and not once a is taken away). */
+static void dominators(void) {
+  /* 0 -> 2 -> 3 <-> 4, 3 -> 5 | 6 -> 7 -> 1; 8 unreachable (8 -> 7); an
+   * ignored edge 0 -> 6. */
+  const xprof_edge d[] = {{0, 2, 0, 0, 0}, {2, 3, 0, 0, 0}, {3, 4, 0, 0, 0}, {4, 3, 0, 0, 0},
+                          {3, 5, 0, 0, 0}, {3, 6, 0, 0, 0}, {5, 7, 0, 0, 0}, {6, 7, 0, 0, 0},
+                          {7, 1, 0, 0, 0}, {8, 7, 0, 0, 0}, {0, 6, XPROF_EDGE_IGNORE, 0, 0}};
+  xprof_dom dom;
+  CHECK(xprof_dom_build(&dom, 9, d, 11) == 0);
+  const uint32_t idom[] = {0, 7, 0, 2, 3, 3, 3, 3, UINT32_MAX};
+  for (uint32_t v = 0; v < 9; v++)
+    CHECK_U64(dom.idom[v], idom[v]);
+  CHECK(xprof_dom_dominates(&dom, 3, 7));
+  CHECK(xprof_dom_dominates(&dom, 4, 4));
+  CHECK(!xprof_dom_dominates(&dom, 4, 3));
+  CHECK(!xprof_dom_dominates(&dom, 5, 7));
+  CHECK(!xprof_dom_dominates(&dom, 8, 8));
+  CHECK(!xprof_dom_dominates(&dom, 0, 8));
+  xprof_dom_free(&dom);
+  for (int round = 0; round < 300; round++) {
+    uint32_t n_nodes = 3 + (uint32_t)(rng() % 12), n_edges = 0;
+    xprof_edge e[64];
+    uint32_t want = 1 + (uint32_t)(rng() % 40);
+    while (n_edges < want) {
+      uint32_t s = rng() % 4 == 0 ? XPROF_ENTRY : 2 + (uint32_t)(rng() % (n_nodes - 2));
+      uint32_t t = 1 + (uint32_t)(rng() % (n_nodes - 1));
+      e[n_edges++] = (xprof_edge){s, t, rng() % 9 == 0 ? XPROF_EDGE_IGNORE : 0, 0, 0};
+    }
+    CHECK(xprof_dom_build(&dom, n_nodes, e, n_edges) == 0);
+    for (uint32_t a = 0; a < n_nodes; a++)
+      for (uint32_t b = 0; b < n_nodes; b++) {
+        int reached = reaches(n_nodes, e, n_edges, UINT32_MAX, b);
+        int by_definition = reached && (a == b || !reaches(n_nodes, e, n_edges, a, b));
+        CHECK(xprof_dom_dominates(&dom, a, b) == by_definition);
+      }
+    xprof_dom_free(&dom);
+  }
+}
+
 UNIT_TABLE(flow_tests) = {
+    {"flow/dominators", dominators},
     {"flow/infer_small", infer_small},
     {"flow/connect_isolated", connect_isolated},
     {"flow/infer_random", infer_random},

@@ -42,6 +42,16 @@ static char *llvm_text(const xprof_lineprof *lp) {
   return out;
 }
 
+/* Each of the n texts bad[] is refused, for its line 3. */
+static void rejected_at_line_3(const char *const *bad, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    xprof_lineprof *b = NULL;
+    xprof_error err;
+    CHECK(xprof_lineprof_read_llvm("bad.txt", bad[i], strlen(bad[i]), &b, &err) < 0);
+    CHECK_HAS(err.msg, "bad.txt:3:");
+  }
+}
+
 /* main calls work (inlined at offset 3) twice over: two copies of main
  * (a static function of one header in two objects) add up, a line of
  * two blocks keeps the busier, and a different function of the same
@@ -69,8 +79,9 @@ static void merging(void) {
   CHECK_U64(lp->n_notes, 1);
   CHECK_HAS(lp->notes[0], "1 function shares a name with another declared elsewhere");
   char *text = llvm_text(lp);
-  CHECK_STR(text, XPROF_LP_EXACT_MARK "\nmain:170:3\n 0: 1\n 2: 10\n 3: work:159\n  1: 150\n"
-                  "  2: 9\n");
+  /* Line 2's least busy blocks: 5 of the first copy's, 3 of the other's. */
+  CHECK_STR(text, XPROF_LP_EXACT_MARK "\nmain:170:3\n 0: 1\n 2: 10\n #xprof-least 2 8\n"
+                  " 3: work:159\n  1: 150\n  2: 9\n");
   free(text);
   xprof_lineprof_free(lp);
 }
@@ -281,6 +292,73 @@ static void counts_by_line(void) {
   xprof_lineprof_free(lp);
 }
 
+/* Blocks that share a place.  A macro's tokens all have the expansion's
+ * line and column: `x = *p; if (x >= 0x80) slow();` at main's line 11 is a
+ * test (2) and a call (3) that never ran (the line's blocks: 100 and 0).
+ * The call, which the test dominates, does not take the line's 100: the
+ * branch has no estimate and is split evenly (with the count it would go
+ * all through the call).  Where the place's blocks all ran as often
+ * (`a && b`, both tests 10 times, in both's line 31), the second test
+ * keeps the count: without it, the flow would leave it out.  A loop
+ * condition copied ahead of its loop (block 2, and 4 in the loop that 2
+ * is not in; 1 and 10 runs in training) keeps the count in the loop:
+ * without it the loop, whose body has no line, would not run at all. */
+static void shared_place(void) {
+  xprof_lineprof *lp = xprof_calloc(1, sizeof *lp);
+  xprof_lp_func *f = func(lp, "main", 10);
+  f->head = 100;
+  xprof_lineprof_add(f, 1, 0, 100);
+  xprof_lineprof_add(f, 1, 0, 0);
+  xprof_lineprof_add(f, 2, 0, 100);
+  f = func(lp, "guarded", 20);
+  f->head = 1;
+  xprof_lineprof_add(f, 1, 0, 10);
+  xprof_lineprof_add(f, 1, 0, 1);
+  xprof_lineprof_add(f, 3, 0, 1);
+  f = func(lp, "both", 30);
+  f->head = 10;
+  xprof_lineprof_add(f, 1, 0, 10);
+  xprof_lineprof_add(f, 1, 0, 10);
+  xprof_lineprof_add(f, 2, 0, 0);
+  xprof_lineprof_add(f, 3, 0, 10);
+  CHECK(xprof_lineprof_finish(lp) == 0);
+  const xprof_edge tri[] = {{0, 2, 0, 0, 0}, {2, 3, 0, 0, 0}, {2, 4, 0, 0, 0}, {3, 4, 0, 0, 0},
+                            {4, 1, 0, 0, 0}};
+  xprof_line_loc macro[] = {{2, 11, NULL, 0, 7}, {3, 11, NULL, 0, 7}, {4, 12, NULL, 0, 0}};
+  uint64_t ec[8], nc[8];
+  xprof_line_match mt;
+  CHECK(xprof_line_counts(NULL, xprof_lineprof_find(lp, "main"), 10, 5, tri, 5, macro, 3, ec, nc,
+                          &mt) == 1);
+  CHECK_U64(mt.matched, 3);
+  CHECK_U64(mt.placed, 200);
+  CHECK_U64(nc[2], 100);
+  CHECK_U64(nc[3], 50);
+  CHECK_U64(ec[2], 50);
+  CHECK_U64(nc[4], 100);
+  /* 2 (a) -> 3 (b) -> 4 (then) -> 6; 2 -> 5 (else), 3 -> 5; 5 -> 6. */
+  const xprof_edge and[] = {{0, 2, 0, 0, 0}, {2, 3, 0, 0, 0}, {2, 5, 0, 0, 0}, {3, 4, 0, 0, 0},
+                            {3, 5, 0, 0, 0}, {4, 6, 0, 0, 0}, {5, 6, 0, 0, 0}, {6, 1, 0, 0, 0}};
+  xprof_line_loc tests[] = {{2, 31, NULL, 0, 9}, {3, 31, NULL, 0, 9}, {4, 32, NULL, 0, 0},
+                            {5, 33, NULL, 0, 0}};
+  CHECK(xprof_line_counts(NULL, xprof_lineprof_find(lp, "both"), 30, 7, and, 8, tests, 4, ec, nc,
+                          &mt) == 1);
+  CHECK_U64(nc[3], 10);
+  CHECK_U64(ec[4], 10);
+  CHECK_U64(nc[4], 0);
+  /* 2 -> 3 (body) -> 4 (condition) -> 3 | 5; 2 -> 5 -> exit. */
+  const xprof_edge loop[] = {{0, 2, 0, 0, 0}, {2, 3, 0, 0, 0}, {2, 5, 0, 0, 0}, {3, 4, 0, 0, 0},
+                             {4, 3, 0, 0, 0}, {4, 5, 0, 0, 0}, {5, 1, 0, 0, 0}};
+  xprof_line_loc copied[] = {{2, 21, NULL, 0, 3}, {3, 29, NULL, 0, 0}, {4, 21, NULL, 0, 3},
+                             {5, 23, NULL, 0, 0}};
+  CHECK(xprof_line_counts(NULL, xprof_lineprof_find(lp, "guarded"), 20, 6, loop, 7, copied, 4,
+                          ec, nc, &mt) == 1);
+  CHECK_U64(nc[2], 1);
+  CHECK_U64(nc[3], 10);
+  CHECK_U64(nc[4], 10);
+  CHECK_U64(ec[5], 1);
+  xprof_lineprof_free(lp);
+}
+
 /* helper, called by main at line 12 in training (main's 10 runs), is
  * inlined there now: its code takes helper's own lines (40 entries; its
  * branch taken 8 times) scaled to the call, 10 of 40; those are not
@@ -435,12 +513,7 @@ static void values(void) {
       "main:1:1\n 2: 1\n #xprof-values x divisor 7:1\n",    /* no offset */
       "main:1:1\n 2: 1\n  #xprof-values 2 divisor 7:1\n",   /* deeper than its function */
   };
-  xprof_error err;
-  for (unsigned i = 0; i < sizeof bad / sizeof *bad; i++) {
-    xprof_lineprof *b = NULL;
-    CHECK(xprof_lineprof_read_llvm("bad.txt", bad[i], strlen(bad[i]), &b, &err) < 0);
-    CHECK_HAS(err.msg, "bad.txt:3:");
-  }
+  rejected_at_line_3(bad, sizeof bad / sizeof *bad);
 }
 
 /* A line that is several blocks has counts by column (samples): they go
@@ -512,19 +585,51 @@ static void columns(void) {
                        "f:1:1\n 1: 1\n #xprof-columns 1 0:4\n",
                        "f:1:1\n 1: 1\n #xprof-columns 1 5:\n",
                        "f:1:1\n 1: 1\n #xprof-columns x 5:4\n"};
-  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-    xprof_lineprof *b = NULL;
-    CHECK(xprof_lineprof_read_llvm("bad.txt", bad[i], strlen(bad[i]), &b, &err) < 0);
-    CHECK_HAS(err.msg, "bad.txt:3:");
-  }
+  rejected_at_line_3(bad, sizeof bad / sizeof *bad);
+}
+
+/* The least busy of several blocks on a line or column goes through
+ * clang's text as xprof's comment line and reads back: main's line 1 is
+ * blocks of 6 and 2 runs, its column 20 blocks of 4 and 1; column 5 is
+ * one block, which the line leaves out.  A least for a line or column not
+ * given before it, or above its count, is an error. */
+static void least_text(void) {
+  const char *text = "main:16:10\n"
+                     " 1: 6\n"
+                     " #xprof-columns 1 5:6 20:4 30:1\n"
+                     " #xprof-least 1 2 20:1\n"
+                     " 2: 10\n";
+  xprof_lineprof *lp;
+  xprof_error err;
+  CHECK(xprof_lineprof_read_llvm("l.prof", text, strlen(text), &lp, &err) == 0);
+  const xprof_lp_func *f = &lp->funcs[0];
+  CHECK(f->n_lines == 2 && f->n_columns == 3);
+  CHECK_U64(f->lines[0].least, 2);
+  CHECK_U64(f->lines[0].blocks, 2);
+  CHECK_U64(f->lines[1].least, 10);
+  CHECK_U64(f->lines[1].blocks, 1);
+  CHECK_U64(f->columns[0].least, 6);
+  CHECK_U64(f->columns[0].blocks, 1);
+  CHECK_U64(f->columns[1].least, 1);
+  CHECK_U64(f->columns[1].blocks, 2);
+  char *out = llvm_text(lp);
+  CHECK_STR(out, text);
+  free(out);
+  xprof_lineprof_free(lp);
+  const char *bad[] = {"f:1:1\n 1: 4\n #xprof-least 2 1\n", "f:1:1\n 1: 4\n #xprof-least 1 5\n",
+                       "f:1:1\n 1: 4\n #xprof-least 1 1 7:1\n", "f:1:1\n 1: 4\n #xprof-least 1\n",
+                       "f:1:1\n 1: 4\n #xprof-least 1 1 7\n"};
+  rejected_at_line_3(bad, sizeof bad / sizeof *bad);
 }
 
 UNIT_TABLE(lineprof_tests) = {
+    {"lineprof/least-text", least_text},
     {"lineprof/columns", columns},
     {"lineprof/targets", targets},
     {"lineprof/values", values},
     {"lineprof/counts-by-line", counts_by_line},
     {"lineprof/callee-scaled", callee_scaled},
+    {"lineprof/shared-place", shared_place},
     {"lineprof/read-llvm", read_llvm},
     {"lineprof/merging", merging}, {"lineprof/comdat", comdat}, {"lineprof/gcc-bytes", gcc_bytes},
     UNIT_END};
