@@ -23,9 +23,9 @@
  *    #xprof-columns OFFSET COLUMN:COUNT ...
  *
  * and, from exact counts, where the code of several blocks is on the line
- * (or on a column written), the count of the least busy:
+ * (or on a column written), how many and the count of the least busy:
  *
- *    #xprof-least OFFSET COUNT [COLUMN:COUNT ...]
+ *    #xprof-blocks OFFSET N:LEAST [COLUMN:N:LEAST ...]
  *
  * GCC (-fauto-profile) reads AutoFDO data in the gcov container, whose
  * layout GCC 12 fixes (auto-profile.cc, gcov-io.h): little-endian 32-bit
@@ -148,18 +148,19 @@ static uint32_t llvm_columns(FILE *out, const xprof_lp_func *f, const xprof_lp_l
   return n;
 }
 
-/* The least counts of line l and of its n columns written, c[0..n), as
+/* The blocks of line l and of its n columns written, c[0..n), as
  * xprof's comment line, `depth` spaces in, where the line is the code of
  * several blocks (and those of the columns that are):
- *   #xprof-least OFFSET COUNT [COLUMN:COUNT ...] */
-static void llvm_least(FILE *out, const xprof_lp_line *l, const xprof_lp_line *c, uint32_t n,
+ *   #xprof-blocks OFFSET N:LEAST [COLUMN:N:LEAST ...] */
+static void llvm_blocks(FILE *out, const xprof_lp_line *l, const xprof_lp_line *c, uint32_t n,
                        int depth) {
   if (l->discr || l->blocks < 2)
     return;
-  fprintf(out, "%*s" XPROF_LP_LEAST " %u %" PRIu64, depth, "", l->offset, l->least);
+  fprintf(out, "%*s" XPROF_LP_BLOCKS " %u %u:%" PRIu64, depth, "", l->offset, l->blocks,
+          l->least);
   for (uint32_t i = 0; i < n; i++)
     if (c[i].blocks > 1)
-      fprintf(out, " %u:%" PRIu64, c[i].discr, c[i].least);
+      fprintf(out, " %u:%u:%" PRIu64, c[i].discr, c[i].blocks, c[i].least);
   fputc('\n', out);
 }
 
@@ -182,7 +183,7 @@ static void llvm_body(FILE *out, const xprof_lp_func *f, int depth) {
     if (x)
       llvm_values(out, l, x + calls, t_end - t - calls, depth);
     uint32_t n_columns = llvm_columns(out, f, l, &col, depth);
-    llvm_least(out, l, f->columns + col - n_columns, n_columns, depth);
+    llvm_blocks(out, l, f->columns + col - n_columns, n_columns, depth);
   }
   for (uint32_t k = 0; k < f->n_calls; k++) {
     const xprof_lp_call *c = &f->calls[k];
@@ -355,32 +356,34 @@ static xprof_lp_line *given(xprof_lp_line *v, uint32_t n, uint64_t offset, uint6
   return NULL;
 }
 
-/* An xprof comment line "#xprof-least OFFSET COUNT [COLUMN:COUNT ...]"
- * from p (past the tag) to end: f's line and columns given before it are
- * the code of several blocks, the least busy run that often; 0, or -1
- * when malformed (a line or column not given, a least above its
- * count). */
-static int least_list(xprof_lp_func *f, const char *p, const char *end) {
-  uint64_t offset, column, least;
+/* "N:LEAST" from q to end (N at least 2, LEAST at most l's count) as
+ * l's blocks and least count, *next past it; 0, or -1 when malformed. */
+static int block_pair(const char *q, const char *end, xprof_lp_line *l, const char **next) {
+  uint64_t n, least;
+  if (!l || decimal(q, end, &n, &q) < 0 || n < 2 || n > 0xffffffffu || q >= end || *q != ':' ||
+      decimal(q + 1, end, &least, &q) < 0 || least > l->count)
+    return -1;
+  l->blocks = (uint32_t)n;
+  l->least = least;
+  *next = q;
+  return 0;
+}
+
+/* An xprof comment line "#xprof-blocks OFFSET N:LEAST
+ * [COLUMN:N:LEAST ...]" from p (past the tag) to end: f's line and
+ * columns given before it are the code of N blocks, the least busy run
+ * LEAST times; 0, or -1 when malformed (a line or column not given, a
+ * least above its count, fewer than 2 blocks). */
+static int block_list(xprof_lp_func *f, const char *p, const char *end) {
+  uint64_t offset, column;
   const char *q;
   if (p >= end || *p++ != ' ' || decimal(p, end, &offset, &q) < 0 || q == end || *q != ' ' ||
-      decimal(q + 1, end, &least, &q) < 0)
+      block_pair(q + 1, end, given(f->lines, f->n_lines, offset, 0), &q) < 0)
     return -1;
-  xprof_lp_line *l = given(f->lines, f->n_lines, offset, 0);
-  if (!l || least > l->count)
-    return -1;
-  l->least = least;
-  l->blocks = 2;
-  while (q < end) {
+  while (q < end)
     if (*q != ' ' || decimal(q + 1, end, &column, &q) < 0 || q >= end || *q != ':' ||
-        decimal(q + 1, end, &least, &q) < 0)
+        block_pair(q + 1, end, given(f->columns, f->n_columns, offset, column), &q) < 0)
       return -1;
-    l = given(f->columns, f->n_columns, offset, column);
-    if (!l || least > l->count)
-      return -1;
-    l->least = least;
-    l->blocks = 2;
-  }
   return 0;
 }
 
@@ -472,8 +475,8 @@ int xprof_lineprof_read_llvm(const char *name, const char *text, size_t len,
           depth <= have ? column_list(stack[depth - 1], q + strlen(XPROF_LP_COLUMNS), end) : -1;
       oom = rc == -2;
       bad = rc == -1;
-    } else if (depth > 0 && tagged(q, end, XPROF_LP_LEAST)) {
-      bad = depth > have || least_list(stack[depth - 1], q + strlen(XPROF_LP_LEAST), end) < 0;
+    } else if (depth > 0 && tagged(q, end, XPROF_LP_BLOCKS)) {
+      bad = depth > have || block_list(stack[depth - 1], q + strlen(XPROF_LP_BLOCKS), end) < 0;
     } else if (q == end || *q == '#' || *q == '!') { /* blank, comment, metadata */
     } else if (depth == 0) {
       bad = head_line(lp, q, end, &stack[0], &oom) < 0;

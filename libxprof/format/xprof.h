@@ -595,11 +595,11 @@ static inline const char *xprof_plural(uint64_t n) { return n == 1 ? "" : "s"; }
 typedef struct xprof_lp_line {
   uint32_t offset, discr;
   uint64_t count;
-  /* From exact counts, how many blocks' code is on the line (2: several,
-   * read from text) and the count of the least busy: below `count` where
-   * they ran unevenly (a macro's test and the call it guards share the
-   * expansion's place).  A use build needs to know it where several of
-   * its blocks share the place (lines.c).  Samples: 1 and `count`. */
+  /* From exact counts, how many blocks' code is on the line and the
+   * count of the least busy: below `count` where they ran unevenly (a
+   * macro's test and the call it guards share the expansion's place).  A
+   * use build needs to know it where several of its blocks share the
+   * place (lines.c).  Samples: 1 and `count`. */
   uint32_t blocks;
   uint64_t least;
 } xprof_lp_line;
@@ -736,9 +736,9 @@ int xprof_lineprof_mark(const char *text, size_t len, unsigned *made_by);
  * "#xprof-columns OFFSET COLUMN:COUNT ...". */
 #define XPROF_LP_COLUMNS "#xprof-columns"
 /* ... and, from exact counts, where the code of several blocks is on a
- * line (or on a column written), the count of the least busy:
- * "#xprof-least OFFSET COUNT [COLUMN:COUNT ...]". */
-#define XPROF_LP_LEAST "#xprof-least"
+ * line (or on a column written), how many and the least busy one's count:
+ * "#xprof-blocks OFFSET N:LEAST [COLUMN:N:LEAST ...]". */
+#define XPROF_LP_BLOCKS "#xprof-blocks"
 
 /* clang's sample-profile text (-fprofile-sample-use=FILE):
  * "NAME:TOTAL:HEAD" then " OFFSET[.DISCR]: COUNT" per line and

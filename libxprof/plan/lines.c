@@ -274,6 +274,8 @@ typedef struct estimate {
   const xprof_lp_func *in;
   uint32_t offset, column, node;
   uint64_t count;
+  uint32_t blocks; /* the place's blocks in training (exact counts) */
+  uint64_t least;  /* the least busy one's count */
   int even;    /* the place was several blocks in training, all as busy */
   int scaled;  /* a callee's own line, scaled to its call here */
   int dropped;
@@ -329,7 +331,19 @@ typedef struct shared_scratch {
   xprof_dom dom;
   uint32_t *out, *by, *seen, *stack;
   uint32_t stamp;
+  uint32_t *places; /* per node, the places that estimate it */
 } shared_scratch;
+
+/* Whether g's block runs at most as often as h's: h dominates it, and
+ * every cycle through it passes through h. */
+static int bounded_by(const xprof_edge *edges, shared_scratch *sc, const estimate *g,
+                      const estimate *h) {
+  if (g == h || !xprof_dom_dominates(&sc->dom, h->node, g->node))
+    return 0;
+  sc->stamp++;
+  return !cycles_without(edges, sc->out, sc->by, g->node, h->node, sc->seen, sc->stamp,
+                         sc->stack);
+}
 
 /* In the group g[0..n) of estimates from one place, each on its own block,
  * a place whose blocks here may not all run as often (in training, one
@@ -344,17 +358,23 @@ typedef struct shared_scratch {
  * everything through it.  A block in a loop its dominator is not in (a
  * loop condition the compiler copied ahead of its loop) keeps the place's
  * count.  The group's topmost block in the dominator tree always keeps
- * it; a dropped block may still have estimates from other places. */
+ * it; a dropped block may still have estimates from other places.  Where
+ * the place was several blocks in training and one dropped block has no
+ * other estimate (the others are what a compiler split off: a join that
+ * has the next line's code too), it is the likeliest to be the training's
+ * least busy (the macro's call): it takes that count instead. */
 static void drop_dominated(const xprof_edge *edges, shared_scratch *sc, estimate *g, uint32_t n) {
-  for (uint32_t i = 0; i < n; i++)
-    for (uint32_t j = 0; j < n && !g[i].dropped; j++) {
-      if (j == i || !xprof_dom_dominates(&sc->dom, g[j].node, g[i].node))
-        continue;
-      sc->stamp++;
-      if (!cycles_without(edges, sc->out, sc->by, g[i].node, g[j].node, sc->seen, sc->stamp,
-                          sc->stack))
-        g[i].dropped = 1;
-    }
+  uint32_t alone = 0, lone = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    for (uint32_t j = 0; j < n && !g[i].dropped; j++)
+      g[i].dropped = bounded_by(edges, sc, &g[i], &g[j]);
+    if (g[i].dropped && sc->places[g[i].node] == 1)
+      alone++, lone = i;
+  }
+  if (alone == 1 && g[lone].blocks >= 2) {
+    g[lone].count = g[lone].least;
+    g[lone].dropped = 0;
+  }
 }
 
 /* Apply drop_dominated to every place that estimates several blocks of
@@ -379,10 +399,13 @@ static void drop_shared(uint32_t n_nodes, const xprof_edge *edges, uint32_t n_ed
       sc.by = xprof_calloc((size_t)n_edges + 1, sizeof *sc.by);
       sc.seen = xprof_calloc((size_t)n_nodes + 1, sizeof *sc.seen);
       sc.stack = xprof_calloc((size_t)n_edges + 1, sizeof *sc.stack);
-      if (!sc.out || !sc.by || !sc.seen || !sc.stack ||
+      sc.places = xprof_calloc((size_t)n_nodes + 1, sizeof *sc.places);
+      if (!sc.out || !sc.by || !sc.seen || !sc.stack || !sc.places ||
           xprof_dom_build(&sc.dom, n_nodes, edges, n_edges) < 0)
         break;
       xprof_out_edges(n_nodes, edges, n_edges, sc.out, sc.by);
+      for (uint32_t i = 0; i < n_est; i++)
+        sc.places[est[i].node]++;
     }
     drop_dominated(edges, &sc, &est[a], b - a);
   }
@@ -391,6 +414,7 @@ static void drop_shared(uint32_t n_nodes, const xprof_edge *edges, uint32_t n_ed
   xprof_free(sc.by);
   xprof_free(sc.seen);
   xprof_free(sc.stack);
+  xprof_free(sc.places);
 }
 
 /* The estimate of place l (at line `line` of instance `in`, at `offset`
@@ -414,6 +438,8 @@ static int estimate_of(const xprof_lp_func *in, uint32_t offset, double scale,
   e->column = l->column;
   e->node = l->node;
   e->count = count;
+  e->blocks = at->blocks;
+  e->least = at->least;
   e->even = at->blocks > 1 && at->least == at->count;
   e->scaled = scale >= 0;
   e->dropped = 0;

@@ -79,8 +79,8 @@ static void merging(void) {
   CHECK_U64(lp->n_notes, 1);
   CHECK_HAS(lp->notes[0], "1 function shares a name with another declared elsewhere");
   char *text = llvm_text(lp);
-  /* Line 2's least busy blocks: 5 of the first copy's, 3 of the other's. */
-  CHECK_STR(text, XPROF_LP_EXACT_MARK "\nmain:170:3\n 0: 1\n 2: 10\n #xprof-least 2 8\n"
+  /* Line 2 is two blocks, the least busy 5 in one copy and 3 in the other. */
+  CHECK_STR(text, XPROF_LP_EXACT_MARK "\nmain:170:3\n 0: 1\n 2: 10\n #xprof-blocks 2 2:8\n"
                   " 3: work:159\n  1: 150\n  2: 9\n");
   free(text);
   xprof_lineprof_free(lp);
@@ -295,9 +295,13 @@ static void counts_by_line(void) {
 /* Blocks that share a place.  A macro's tokens all have the expansion's
  * line and column: `x = *p; if (x >= 0x80) slow();` at main's line 11 is a
  * test (2) and a call (3) that never ran (the line's blocks: 100 and 0).
- * The call, which the test dominates, does not take the line's 100: the
- * branch has no estimate and is split evenly (with the count it would go
- * all through the call).  Where the place's blocks all ran as often
+ * The call, which the test dominates, does not take the line's 100 (with
+ * it the flow would go all through the call): the training's place was
+ * several blocks too, and the call, which no other place estimates,
+ * takes the least busy one's 0.  Where the training had one block there
+ * (once: its compiler made the branch a select), nothing says how often
+ * the call ran: it has no estimate and the branch is split evenly.  Where
+ * the place's blocks all ran as often
  * (`a && b`, both tests 10 times, in both's line 31), the second test
  * keeps the count: without it, the flow would leave it out.  A loop
  * condition copied ahead of its loop (block 2, and 4 in the loop that 2
@@ -321,6 +325,10 @@ static void shared_place(void) {
   xprof_lineprof_add(f, 1, 0, 10);
   xprof_lineprof_add(f, 2, 0, 0);
   xprof_lineprof_add(f, 3, 0, 10);
+  f = func(lp, "once", 10);
+  f->head = 100;
+  xprof_lineprof_add(f, 1, 0, 100);
+  xprof_lineprof_add(f, 2, 0, 100);
   CHECK(xprof_lineprof_finish(lp) == 0);
   const xprof_edge tri[] = {{0, 2, 0, 0, 0}, {2, 3, 0, 0, 0}, {2, 4, 0, 0, 0}, {3, 4, 0, 0, 0},
                             {4, 1, 0, 0, 0}};
@@ -332,9 +340,13 @@ static void shared_place(void) {
   CHECK_U64(mt.matched, 3);
   CHECK_U64(mt.placed, 200);
   CHECK_U64(nc[2], 100);
+  CHECK_U64(nc[3], 0);
+  CHECK_U64(ec[2], 100);
+  CHECK_U64(nc[4], 100);
+  CHECK(xprof_line_counts(NULL, xprof_lineprof_find(lp, "once"), 10, 5, tri, 5, macro, 3, ec,
+                          nc, &mt) == 1);
   CHECK_U64(nc[3], 50);
   CHECK_U64(ec[2], 50);
-  CHECK_U64(nc[4], 100);
   /* 2 (a) -> 3 (b) -> 4 (then) -> 6; 2 -> 5 (else), 3 -> 5; 5 -> 6. */
   const xprof_edge and[] = {{0, 2, 0, 0, 0}, {2, 3, 0, 0, 0}, {2, 5, 0, 0, 0}, {3, 4, 0, 0, 0},
                             {3, 5, 0, 0, 0}, {4, 6, 0, 0, 0}, {5, 6, 0, 0, 0}, {6, 1, 0, 0, 0}};
@@ -588,16 +600,17 @@ static void columns(void) {
   rejected_at_line_3(bad, sizeof bad / sizeof *bad);
 }
 
-/* The least busy of several blocks on a line or column goes through
- * clang's text as xprof's comment line and reads back: main's line 1 is
- * blocks of 6 and 2 runs, its column 20 blocks of 4 and 1; column 5 is
- * one block, which the line leaves out.  A least for a line or column not
- * given before it, or above its count, is an error. */
-static void least_text(void) {
+/* How many blocks a line or column is, and the least busy one's count, go
+ * through clang's text as xprof's comment line and read back: main's line
+ * 1 is three blocks, the least busy run twice, its column 20 two blocks
+ * of 4 and 1; column 5 is one block, which the line leaves out.  A line or
+ * column not given before it, a least above its count, fewer than two
+ * blocks, a missing count are errors. */
+static void blocks_text(void) {
   const char *text = "main:16:10\n"
                      " 1: 6\n"
                      " #xprof-columns 1 5:6 20:4 30:1\n"
-                     " #xprof-least 1 2 20:1\n"
+                     " #xprof-blocks 1 3:2 20:2:1\n"
                      " 2: 10\n";
   xprof_lineprof *lp;
   xprof_error err;
@@ -605,7 +618,7 @@ static void least_text(void) {
   const xprof_lp_func *f = &lp->funcs[0];
   CHECK(f->n_lines == 2 && f->n_columns == 3);
   CHECK_U64(f->lines[0].least, 2);
-  CHECK_U64(f->lines[0].blocks, 2);
+  CHECK_U64(f->lines[0].blocks, 3);
   CHECK_U64(f->lines[1].least, 10);
   CHECK_U64(f->lines[1].blocks, 1);
   CHECK_U64(f->columns[0].least, 6);
@@ -616,14 +629,18 @@ static void least_text(void) {
   CHECK_STR(out, text);
   free(out);
   xprof_lineprof_free(lp);
-  const char *bad[] = {"f:1:1\n 1: 4\n #xprof-least 2 1\n", "f:1:1\n 1: 4\n #xprof-least 1 5\n",
-                       "f:1:1\n 1: 4\n #xprof-least 1 1 7:1\n", "f:1:1\n 1: 4\n #xprof-least 1\n",
-                       "f:1:1\n 1: 4\n #xprof-least 1 1 7\n"};
+  const char *bad[] = {"f:1:1\n 1: 4\n #xprof-blocks 2 2:1\n",
+                       "f:1:1\n 1: 4\n #xprof-blocks 1 2:5\n",
+                       "f:1:1\n 1: 4\n #xprof-blocks 1 1:1\n",
+                       "f:1:1\n 1: 4\n #xprof-blocks 1 2:1 7:2:1\n",
+                       "f:1:1\n 1: 4\n #xprof-blocks 1\n",
+                       "f:1:1\n 1: 4\n #xprof-blocks 1 2\n",
+                       "f:1:1\n 1: 4\n #xprof-blocks 1 2:1 7:1\n"};
   rejected_at_line_3(bad, sizeof bad / sizeof *bad);
 }
 
 UNIT_TABLE(lineprof_tests) = {
-    {"lineprof/least-text", least_text},
+    {"lineprof/blocks-text", blocks_text},
     {"lineprof/columns", columns},
     {"lineprof/targets", targets},
     {"lineprof/values", values},
