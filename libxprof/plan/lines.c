@@ -73,17 +73,38 @@ static const xprof_lp_line *line_of(const xprof_lp_func *f, uint32_t offset) {
   return most;
 }
 
-/* Column `column` of f's line at offset `offset` (line: that line's
- * own), where f has counts by column there; else the line. */
+/* Two compilers put an expression's column on different tokens of it
+ * (GCC a member access's `->`, clang the member's name): a column the
+ * profile does not have is taken as the nearest it has within this many. */
+#define COLUMN_SLACK 2
+
+/* Column `column` of f's line at offset `offset` (line: that line's own):
+ * the line where f has no counts by column there (every column has the
+ * line's count) or the place has no column; else f's column, or from exact
+ * counts the nearest within COLUMN_SLACK; NULL when there is none.  With
+ * exact counts every column that had code in training has its count (0
+ * too): code at another column is code the training's compiler put
+ * elsewhere, of which the line's count (its busiest block's) says
+ * nothing.  Samples leave out the columns that drew none: there the line
+ * stands. */
 static const xprof_lp_line *column_of(const xprof_lp_func *f, uint32_t offset, uint32_t column,
-                                      const xprof_lp_line *line) {
+                                      const xprof_lp_line *line, int exact) {
   if (!column || !f->n_columns)
     return line;
-  uint32_t a = first_at(f->columns, f->n_columns, sizeof *f->columns, offset);
-  for (uint32_t i = a; i < f->n_columns && f->columns[i].offset == offset; i++)
-    if (f->columns[i].discr == column)
-      return &f->columns[i];
-  return line;
+  uint32_t a = first_at(f->columns, f->n_columns, sizeof *f->columns, offset), i;
+  const xprof_lp_line *near = NULL;
+  uint32_t best = COLUMN_SLACK + 1;
+  for (i = a; i < f->n_columns && f->columns[i].offset == offset; i++) {
+    const xprof_lp_line *c = &f->columns[i];
+    uint32_t d = c->discr > column ? c->discr - column : column - c->discr;
+    if (d < best) { /* the earlier of two as near */
+      best = d;
+      near = c;
+    }
+  }
+  if (i == a || (near && best == 0))
+    return i == a ? line : near;
+  return exact ? near : line;
 }
 
 static int ptr_cmp(const void *a, const void *b) {
@@ -417,15 +438,16 @@ static void drop_shared(uint32_t n_nodes, const xprof_edge *edges, uint32_t n_ed
   xprof_free(sc.places);
 }
 
-/* The estimate of place l (at line `line` of instance `in`, at `offset`
- * there; scale as place() sets it) into *e; counts what was matched in m.
- * Returns 0 when the profile does not have the line. */
+/* The estimate of place l (at line `offset` of instance `in`; scale as
+ * place() sets it; exact: the profile is of exact counts) into *e; counts
+ * what was matched in m.  Returns 0 when the profile does not have the
+ * line, or (column_of) the column. */
 static int estimate_of(const xprof_lp_func *in, uint32_t offset, double scale,
-                       const xprof_line_loc *l, estimate *e, xprof_line_match *m) {
+                       const xprof_line_loc *l, int exact, estimate *e, xprof_line_match *m) {
   const xprof_lp_line *line = in ? line_of(in, offset) : NULL;
-  if (!line)
+  const xprof_lp_line *at = line ? column_of(in, offset, l->column, line, exact) : NULL;
+  if (!at)
     return 0;
-  const xprof_lp_line *at = column_of(in, offset, l->column, line);
   uint64_t count = at->count;
   if (scale >= 0) { /* the callee's own: not f's counts placed */
     double c = (double)count * scale + 0.5;
@@ -467,7 +489,7 @@ static uint32_t estimates(const xprof_lineprof *lp, const xprof_lp_func *f, uint
     const xprof_lp_func *in = place(lp, f, decl_line, l, &offset, &scale);
     if (in && scale < 0 && in != f)
       reached[(*n_reached)++] = in;
-    if (!estimate_of(in, offset, scale, l, &est[n], m))
+    if (!estimate_of(in, offset, scale, l, !lp || !lp->from_samples, &est[n], m))
       continue;
     if (scale < 0)
       used[(*n_used)++] = line_of(in, offset);
