@@ -183,7 +183,7 @@ static void llvm_body(FILE *out, const xprof_lp_func *f, int depth) {
     if (x)
       llvm_values(out, l, x + calls, t_end - t - calls, depth);
     uint32_t n_columns = llvm_columns(out, f, l, &col, depth);
-    llvm_blocks(out, l, f->columns + col - n_columns, n_columns, depth);
+    llvm_blocks(out, l, n_columns ? f->columns + col - n_columns : NULL, n_columns, depth);
   }
   for (uint32_t k = 0; k < f->n_calls; k++) {
     const xprof_lp_call *c = &f->calls[k];
