@@ -297,7 +297,6 @@ typedef struct estimate {
   uint64_t count;
   uint32_t blocks; /* the place's blocks in training (exact counts) */
   uint64_t least;  /* the least busy one's count */
-  int even;    /* the place was several blocks in training, all as busy */
   int scaled;  /* a callee's own line, scaled to its call here */
   int dropped;
 } estimate;
@@ -413,7 +412,8 @@ static void drop_shared(uint32_t n_nodes, const xprof_edge *edges, uint32_t n_ed
      * place in other contexts, not one place.  A place that was several
      * blocks in training, all as busy (`a && b` in a macro: both tests as
      * often), says as much of each block here. */
-    if (b - a < 2 || b - a > SHARED_PLACE_MAX || est[a].scaled || est[a].even)
+    if (b - a < 2 || b - a > SHARED_PLACE_MAX || est[a].scaled ||
+        (est[a].blocks > 1 && est[a].least == est[a].count))
       continue;
     if (!sc.out) {
       sc.out = xprof_calloc((size_t)n_nodes + 2, sizeof *sc.out);
@@ -462,21 +462,20 @@ static int estimate_of(const xprof_lp_func *in, uint32_t offset, double scale,
   e->count = count;
   e->blocks = at->blocks;
   e->least = at->least;
-  e->even = at->blocks > 1 && at->least == at->count;
   e->scaled = scale >= 0;
   e->dropped = 0;
   return 1;
 }
 
 /* Each located block's estimate from f's line profile into est[] (room
- * for n_locs); the lines placed into used[] and the instances reached
+ * for n_locs; exact: lp is of exact counts, see column_of); the lines placed into used[] and the instances reached
  * into reached[] (f first), for the share placed.  Returns the number of
  * estimates. */
-static uint32_t estimates(const xprof_lineprof *lp, const xprof_lp_func *f, uint32_t decl_line,
-                          uint32_t n_nodes, const xprof_line_loc *locs, uint32_t n_locs,
-                          estimate *est, const xprof_lp_line **used, uint32_t *n_used,
-                          const xprof_lp_func **reached, uint32_t *n_reached,
-                          xprof_line_match *m) {
+static uint32_t estimates(const xprof_lineprof *lp, int exact, const xprof_lp_func *f,
+                          uint32_t decl_line, uint32_t n_nodes, const xprof_line_loc *locs,
+                          uint32_t n_locs, estimate *est, const xprof_lp_line **used,
+                          uint32_t *n_used, const xprof_lp_func **reached,
+                          uint32_t *n_reached, xprof_line_match *m) {
   uint32_t n = 0;
   reached[(*n_reached)++] = f;
   for (uint32_t i = 0; i < n_locs; i++) {
@@ -489,7 +488,7 @@ static uint32_t estimates(const xprof_lineprof *lp, const xprof_lp_func *f, uint
     const xprof_lp_func *in = place(lp, f, decl_line, l, &offset, &scale);
     if (in && scale < 0 && in != f)
       reached[(*n_reached)++] = in;
-    if (!estimate_of(in, offset, scale, l, !lp || !lp->from_samples, &est[n], m))
+    if (!estimate_of(in, offset, scale, l, exact, &est[n], m))
       continue;
     if (scale < 0)
       used[(*n_used)++] = line_of(in, offset);
@@ -514,7 +513,10 @@ int xprof_line_counts(const xprof_lineprof *lp, const xprof_lp_func *f, uint32_t
   int rc = -1;
   if (!weight || !known || !est || !used || !reached)
     goto done;
-  uint32_t n_est = estimates(lp, f, decl_line, n_nodes, locs, n_locs, est, used, &n_used,
+  /* Samples fall on places, not blocks: whether a place was one block or
+   * several, how busy each, and which columns had code, they cannot say. */
+  int exact = !lp || !lp->from_samples;
+  uint32_t n_est = estimates(lp, exact, f, decl_line, n_nodes, locs, n_locs, est, used, &n_used,
                              reached, &n_reached, m);
   /* Blocks of one place once each: the places of a block's code repeat. */
   if (n_est > 1)
@@ -524,9 +526,7 @@ int xprof_line_counts(const xprof_lineprof *lp, const xprof_lp_func *f, uint32_t
     if (k == 0 || estimate_cmp(&est[i], &est[k - 1]) != 0)
       est[k++] = est[i];
   n_est = k;
-  /* Samples fall on places, not blocks: whether a place was one block or
-   * several, and how busy each, they cannot say. */
-  if (!lp || !lp->from_samples)
+  if (exact)
     drop_shared(n_nodes, edges, n_edges, est, n_est);
   for (uint32_t i = 0; i < n_est; i++) {
     if (est[i].dropped)
