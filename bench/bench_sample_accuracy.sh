@@ -8,7 +8,11 @@
 # not: a change to how samples become counts can be judged by it first.
 #   bench/bench_sample_accuracy.sh [--programs "bzip2 sqlite"]
 #                                  [--sample-seconds N] [--samples DIR]
+#                                  [--from samples|clang]
 # --samples: as bench_afdo.sh's (kept in DIR/PROG-gcc, taken when none).
+# --from clang: instead of samples, the exact training of an xprof-clang
+# collect build (-g) on the same input, which GCC's use build places by
+# source line where the graphs differ (bench_afdo.sh's xcross row).
 # Prints per program the mean |p_exact - p_samples| over the branches both
 # builds have, weighted by the exact counts (0: the same probabilities,
 # 1: every branch the other way round), the branches compared, how many
@@ -17,13 +21,14 @@
 # error.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-progs="bzip2 sqlite" sample_seconds=30 samples_dir=
+progs="bzip2 sqlite" sample_seconds=30 samples_dir= from=samples
 while (($#)); do
   case $1 in
     --programs) progs=$2; shift ;;
     --sample-seconds) sample_seconds=$2; shift ;;
     --samples) samples_dir=$(realpath -m "$2"); shift ;;
-    *) echo "usage: bench_sample_accuracy.sh [--programs LIST] [--sample-seconds N] [--samples DIR]" >&2; exit 2 ;;
+    --from) from=$2; shift ;;
+    *) echo "usage: bench_sample_accuracy.sh [--programs LIST] [--sample-seconds N] [--samples DIR] [--from samples|clang]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -45,14 +50,21 @@ for prog in $progs; do
   "build_$prog" "$exact" xprof-gcc "-g -xprofile=collect:$work/p-$prog"
   "run_$prog" "$exact" train > /dev/null
   branches_of "$prog" "$exact" "$work/p-$prog" "$work/$prog-exact.txt"
-  s=$(take_samples "$prog" gcc "$sample_seconds" "$samples_dir")
-  branches_of "$prog" "$work/$prog-samples" "$s/$bin" "$work/$prog-samples.txt"
-  echo "$prog, gcc: the branches of samples against an exact training (|p_exact - p_samples|, weighted by the exact counts):"
+  if [ "$from" = clang ]; then
+    # Built where it was trained: the use build finds the data by path.
+    "build_$prog" "$work/$prog-samples" xprof-clang "-g -xprofile=collect:$work/q-$prog"
+    "run_$prog" "$work/$prog-samples" train > /dev/null
+    branches_of "$prog" "$work/$prog-samples" "$work/q-$prog" "$work/$prog-samples.txt"
+  else
+    s=$(take_samples "$prog" gcc "$sample_seconds" "$samples_dir")
+    branches_of "$prog" "$work/$prog-samples" "$s/$bin" "$work/$prog-samples.txt"
+  fi
+  echo "$prog, gcc: the branches of $from against an exact training (|p_exact - p_$from|, weighted by the exact counts):"
   # Per branch of both (samples first, then the exact training's):
   # function, block, count, probability.
   # The blocks that ran in training but have no count from the samples
   # (GCC optimizes them for size) are counted apart.
-  awk '
+  awk -v from="$from" '
     FNR == NR { p[$3 " " $4] = $6; c[$3 " " $4] = $5; next }
     ($3 " " $4) in p && $5 > 0 {
       d = ($6 - p[$3 " " $4]) / 10000; if (d < 0) d = -d
@@ -62,7 +74,7 @@ for prog in $progs; do
     END {
       if (!w) { print "  no branch in common"; exit }
       printf "  %.4f over %d branches\n", sum / w, n
-      printf "  %d of them without a count from the samples, %.1f%% of the exact weight\n", zn, 100 * zw / w
+      printf "  %d of them without a count from the %s, %.1f%% of the exact weight\n", zn, from, 100 * zw / w
       for (f in fs)
         if (fs[f] > 0)
           printf "F %.4f %s %.3f\n", fs[f] / sum, f, fs[f] / fw[f]
