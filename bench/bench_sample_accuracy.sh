@@ -59,12 +59,13 @@ for prog in $progs; do
     s=$(take_samples "$prog" gcc "$sample_seconds" "$samples_dir")
     branches_of "$prog" "$work/$prog-samples" "$s/$bin" "$work/$prog-samples.txt"
   fi
-  echo "$prog, gcc: the branches of $from against an exact training (|p_exact - p_$from|, weighted by the exact counts):"
+  what=$([ "$from" = clang ] && echo "clang's training" || echo samples)
+  echo "$prog, gcc: the branches of $what against an exact training (|p_exact - p_$from|, weighted by the exact counts):"
   # Per branch of both (samples first, then the exact training's):
   # function, block, count, probability.
   # The blocks that ran in training but have no count from the samples
   # (GCC optimizes them for size) are counted apart.
-  awk -v from="$from" '
+  awk -v from="$what" '
     FNR == NR { p[$3 " " $4] = $6; c[$3 " " $4] = $5; next }
     ($3 " " $4) in p && $5 > 0 {
       d = ($6 - p[$3 " " $4]) / 10000; if (d < 0) d = -d
