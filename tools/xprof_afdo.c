@@ -38,6 +38,7 @@ static const char usage[] =
     "Given a file instead of a profile directory, xprof_afdo reads it as\n"
     "clang's sample-profile text (its own, AutoFDO's create_llvm_prof's,\n"
     "llvm-profdata's --text) and writes it in the format asked for.\n"
+    "-o - writes to the standard output.\n"
     "\n"
     "--lines makes the directory's own line profile, PROFILE.profile/lines,\n"
     "when it is older than the data (as --llvm, from the counts, else the\n"
@@ -46,14 +47,18 @@ static const char usage[] =
     "The drivers make it before a use build's first compilation, and\n"
     "xprof_collect after each run.\n";
 
+/* lp written to path ("-": the standard output) in the format asked
+ * for; 0, or 1 (said) when it cannot be, leaving no partial file. */
 static int write_out(const char *path, const xprof_lineprof *lp, int gcc) {
-  FILE *out = fopen(path, gcc ? "wb" : "w");
+  int to_stdout = strcmp(path, "-") == 0;
+  FILE *out = to_stdout ? stdout : fopen(path, gcc ? "wb" : "w");
   if (!out)
     return tool_error("cannot write %s: %s", path, strerror(errno));
   int rc = gcc ? xprof_lineprof_write_gcc(out, lp) : xprof_lineprof_write_llvm(out, lp);
-  if (fclose(out) != 0 || rc < 0) {
-    remove(path);
-    return tool_error("write error on %s", path);
+  if ((to_stdout ? fflush(out) : fclose(out)) != 0 || rc < 0) {
+    if (!to_stdout)
+      remove(path);
+    return tool_error("write error on %s", to_stdout ? "the standard output" : path);
   }
   return 0;
 }

@@ -232,18 +232,31 @@ static int decimal(const char *p, const char *end, uint64_t *v, const char **aft
   return 0;
 }
 
+/* The line offset at p (as "OFFSET" in every line of a body), *after
+ * past it: 0, -1 when it is not a number, -3 when it is beyond what
+ * clang's format carries (clang's reader refuses such a file too). */
+static int line_offset(const char *p, const char *end, uint32_t *offset, const char **after) {
+  uint64_t v;
+  if (decimal(p, end, &v, after) < 0)
+    return -1;
+  if (v > 0xffff)
+    return -3;
+  *offset = (uint32_t)v;
+  return 0;
+}
+
 /* The fields of a body line: "OFFSET[.DISCR]: COUNT [TARGET:COUNT...]"
  * (*targets set to the first target, NULL: none) or "OFFSET[.DISCR]:
  * CALLEE:TOTAL" (an inlined call site; *callee set, *callee_len its
- * length).  0, or -1 when it is neither. */
+ * length).  0, -1 when it is neither, -3 when its offset is too far. */
 static int body_line(const char *p, const char *end, uint32_t *offset, uint32_t *discr,
                      uint64_t *count, const char **callee, size_t *callee_len,
                      const char **targets) {
   const char *q;
   uint64_t v;
-  if (decimal(p, end, &v, &q) < 0 || v > 0xffffffffu)
-    return -1;
-  *offset = (uint32_t)v;
+  int rc = line_offset(p, end, offset, &q);
+  if (rc < 0)
+    return rc;
   *discr = 0;
   if (q < end && *q == '.') {
     if (decimal(q + 1, end, &v, &q) < 0 || v > 0xffffffffu)
@@ -299,12 +312,16 @@ static int target_list(xprof_lp_func *f, uint32_t offset, uint32_t discr, const 
 
 /* An xprof comment line "#xprof-values OFFSET[.DISCR] KIND VALUE:COUNT
  * ..." from p (past the tag) to end, as f's values; 0, -1 when
- * malformed, -2 when out of memory. */
+ * malformed, -2 when out of memory, -3 when the offset is too far. */
 static int value_list(xprof_lp_func *f, const char *p, const char *end) {
-  uint64_t offset, discr = 0, value, count;
+  uint64_t discr = 0, value, count;
+  uint32_t offset;
   const char *q;
-  if (p >= end || *p++ != ' ' || decimal(p, end, &offset, &q) < 0 || offset > 0xffffffffu)
+  if (p >= end || *p++ != ' ')
     return -1;
+  int rc = line_offset(p, end, &offset, &q);
+  if (rc < 0)
+    return rc;
   if (q < end && *q == '.' && (decimal(q + 1, end, &discr, &q) < 0 || discr > 0xffffffffu))
     return -1;
   if (q >= end || *q++ != ' ')
@@ -322,7 +339,7 @@ static int value_list(xprof_lp_func *f, const char *p, const char *end) {
     if (*q != ' ' || decimal(q + 1, end, &value, &q) < 0 || q >= end || *q != ':' ||
         decimal(q + 1, end, &count, &q) < 0)
       return -1;
-    if (xprof_lineprof_value(f, (uint32_t)offset, (uint32_t)discr, kind, value, count) < 0)
+    if (xprof_lineprof_value(f, offset, (uint32_t)discr, kind, value, count) < 0)
       return -2;
   }
   return 0;
@@ -330,18 +347,21 @@ static int value_list(xprof_lp_func *f, const char *p, const char *end) {
 
 /* An xprof comment line "#xprof-columns OFFSET COLUMN:COUNT ..." from p
  * (past the tag) to end, as f's columns; 0, -1 when malformed, -2 when
- * out of memory. */
+ * out of memory, -3 when the offset is too far. */
 static int column_list(xprof_lp_func *f, const char *p, const char *end) {
-  uint64_t offset, column, count;
+  uint64_t column, count;
+  uint32_t offset;
   const char *q;
-  if (p >= end || *p++ != ' ' || decimal(p, end, &offset, &q) < 0 || offset > 0xffffffffu ||
-      q == end)
+  if (p >= end || *p++ != ' ')
     return -1;
+  int rc = line_offset(p, end, &offset, &q);
+  if (rc < 0 || q == end)
+    return rc < 0 ? rc : -1;
   while (q < end) {
     if (*q != ' ' || decimal(q + 1, end, &column, &q) < 0 || !column || column > 0xffffffffu ||
         q >= end || *q != ':' || decimal(q + 1, end, &count, &q) < 0)
       return -1;
-    if (xprof_lineprof_column(f, (uint32_t)offset, (uint32_t)column, count) < 0)
+    if (xprof_lineprof_column(f, offset, (uint32_t)column, count) < 0)
       return -2;
   }
   return 0;
@@ -372,13 +392,19 @@ static int block_pair(const char *q, const char *end, xprof_lp_line *l, const ch
 /* An xprof comment line "#xprof-blocks OFFSET N:LEAST
  * [COLUMN:N:LEAST ...]" from p (past the tag) to end: f's line and
  * columns given before it are the code of N blocks, the least busy run
- * LEAST times; 0, or -1 when malformed (a line or column not given, a
- * least above its count, fewer than 2 blocks). */
+ * LEAST times; 0, -1 when malformed (a line or column not given, a
+ * least above its count, fewer than 2 blocks), -3 when the offset is too
+ * far. */
 static int block_list(xprof_lp_func *f, const char *p, const char *end) {
-  uint64_t offset, column;
+  uint64_t column;
+  uint32_t offset;
   const char *q;
-  if (p >= end || *p++ != ' ' || decimal(p, end, &offset, &q) < 0 || q == end || *q != ' ' ||
-      block_pair(q + 1, end, given(f->lines, f->n_lines, offset, 0), &q) < 0)
+  if (p >= end || *p++ != ' ')
+    return -1;
+  int rc = line_offset(p, end, &offset, &q);
+  if (rc < 0)
+    return rc;
+  if (q == end || *q != ' ' || block_pair(q + 1, end, given(f->lines, f->n_lines, offset, 0), &q) < 0)
     return -1;
   while (q < end)
     if (*q != ' ' || decimal(q + 1, end, &column, &q) < 0 || q >= end || *q != ':' ||
@@ -441,6 +467,52 @@ int xprof_lineprof_mark(const char *text, size_t len, unsigned *made_by) {
   return 1;
 }
 
+/* A body line from q to end, `depth` spaces in, as the function of the
+ * stack at that depth's (stack[depth] set to an inlined callee, *have
+ * the depths the stack then holds); 0, -1 when malformed, -2 when out of
+ * memory, -3 when its offset is too far. */
+static int body_entry(xprof_lp_func **stack, uint32_t depth, const char *q, const char *end,
+                      uint32_t *have) {
+  uint32_t off, discr;
+  uint64_t count;
+  const char *callee, *targets;
+  size_t n;
+  int rc = body_line(q, end, &off, &discr, &count, &callee, &n, &targets);
+  if (rc < 0)
+    return rc;
+  if (!callee) {
+    if (xprof_lineprof_add(stack[depth - 1], off, discr, count) < 0)
+      return -2;
+    *have = depth;
+    return targets ? target_list(stack[depth - 1], off, discr, targets, end) : 0;
+  }
+  char *cname = xprof_format("%.*s", (int)n, callee);
+  xprof_lp_func *c = cname ? xprof_lineprof_inlined(stack[depth - 1], off, cname, NULL, 0) : NULL;
+  xprof_free(cname);
+  if (!c)
+    return -2;
+  stack[depth] = c;
+  *have = depth + 1;
+  return 0;
+}
+
+/* The error of line `lineno` of file `name`, as rc says (-2: out of
+ * memory, -3: an offset too far, else malformed). */
+static int read_failure(xprof_error *err, const char *name, unsigned long lineno, int rc) {
+  if (rc == -2)
+    return xprof_fail_nomem(err, name);
+  if (rc == -3)
+    return xprof_fail(err, XPROF_ERR_FORMAT,
+                      "%s:%lu: a line offset beyond 65535, which clang's sample-profile "
+                      "format cannot carry (it keeps 16 bits of it)",
+                      name, lineno);
+  return xprof_fail(err, XPROF_ERR_FORMAT,
+                    "%s:%lu: not a line of clang's sample-profile text (NAME:TOTAL:HEAD, "
+                    "then OFFSET: COUNT [CALLEE:COUNT...] or OFFSET: CALLEE:TOTAL, one "
+                    "space further in per inlined call)",
+                    name, lineno);
+}
+
 int xprof_lineprof_read_llvm(const char *name, const char *text, size_t len,
                              xprof_lineprof **out, xprof_error *err) {
   enum { MAX_DEPTH = 64 };
@@ -453,8 +525,8 @@ int xprof_lineprof_read_llvm(const char *name, const char *text, size_t len,
   xprof_lp_func *stack[MAX_DEPTH];
   uint32_t have = 0; /* the depths the stack holds */
   unsigned long lineno = 0;
-  int oom = 0, bad = 0;
-  for (const char *p = text, *stop = text + len; p < stop && !oom && !bad;) {
+  int rc = 0; /* as body_entry's */
+  for (const char *p = text, *stop = text + len; p < stop && rc == 0;) {
     const char *nl = memchr(p, '\n', (size_t)(stop - p));
     const char *end = nl ? nl : stop;
     lineno++;
@@ -464,62 +536,32 @@ int xprof_lineprof_read_llvm(const char *name, const char *text, size_t len,
     const char *q = p + depth;
     while (q < end && (end[-1] == '\r' || end[-1] == ' ' || end[-1] == '\t'))
       end--;
+    xprof_lp_func *in = depth > 0 && depth <= have ? stack[depth - 1] : NULL;
     if (end > p && memchr(p, 0, (size_t)(end - p))) {
-      bad = 1; /* not text: a name would end at the NUL */
+      rc = -1; /* not text: a name would end at the NUL */
     } else if (depth > 0 && tagged(q, end, XPROF_LP_VALUES)) {
-      int rc = depth <= have ? value_list(stack[depth - 1], q + strlen(XPROF_LP_VALUES), end) : -1;
-      oom = rc == -2;
-      bad = rc == -1;
+      rc = in ? value_list(in, q + strlen(XPROF_LP_VALUES), end) : -1;
     } else if (depth > 0 && tagged(q, end, XPROF_LP_COLUMNS)) {
-      int rc =
-          depth <= have ? column_list(stack[depth - 1], q + strlen(XPROF_LP_COLUMNS), end) : -1;
-      oom = rc == -2;
-      bad = rc == -1;
+      rc = in ? column_list(in, q + strlen(XPROF_LP_COLUMNS), end) : -1;
     } else if (depth > 0 && tagged(q, end, XPROF_LP_BLOCKS)) {
-      bad = depth > have || block_list(stack[depth - 1], q + strlen(XPROF_LP_BLOCKS), end) < 0;
+      rc = in ? block_list(in, q + strlen(XPROF_LP_BLOCKS), end) : -1;
     } else if (q == end || *q == '#' || *q == '!') { /* blank, comment, metadata */
     } else if (depth == 0) {
-      bad = head_line(lp, q, end, &stack[0], &oom) < 0;
+      int oom = 0;
+      rc = head_line(lp, q, end, &stack[0], &oom) < 0 ? (oom ? -2 : -1) : 0;
       have = 1;
     } else if (depth > have || depth >= MAX_DEPTH) {
-      bad = 1;
+      rc = -1;
     } else {
-      uint32_t off, discr;
-      uint64_t count;
-      const char *callee, *targets;
-      size_t n;
-      if (body_line(q, end, &off, &discr, &count, &callee, &n, &targets) < 0) {
-        bad = 1;
-      } else if (!callee) {
-        oom = xprof_lineprof_add(stack[depth - 1], off, discr, count) < 0;
-        int rc = targets && !oom ? target_list(stack[depth - 1], off, discr, targets, end) : 0;
-        oom |= rc == -2;
-        bad = rc == -1;
-        have = depth;
-      } else {
-        char *cname = xprof_format("%.*s", (int)n, callee);
-        xprof_lp_func *c = cname ? xprof_lineprof_inlined(stack[depth - 1], off, cname, NULL, 0)
-                                 : NULL;
-        xprof_free(cname);
-        oom = !c;
-        if (c) {
-          stack[depth] = c;
-          have = depth + 1;
-        }
-      }
+      rc = body_entry(stack, depth, q, end, &have);
     }
     p = nl ? nl + 1 : stop;
   }
-  if (!oom && !bad && xprof_lineprof_finish(lp) < 0)
-    oom = 1;
-  if (oom || bad) {
+  if (rc == 0 && xprof_lineprof_finish(lp) < 0)
+    rc = -2;
+  if (rc < 0) {
     xprof_lineprof_free(lp);
-    return oom ? xprof_fail_nomem(err, name)
-               : xprof_fail(err, XPROF_ERR_FORMAT,
-                            "%s:%lu: not a line of clang's sample-profile text (NAME:TOTAL:HEAD, "
-                            "then OFFSET: COUNT [CALLEE:COUNT...] or OFFSET: CALLEE:TOTAL, one "
-                            "space further in per inlined call)",
-                            name, lineno);
+    return read_failure(err, name, lineno, rc);
   }
   *out = lp;
   return 0;
