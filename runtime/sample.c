@@ -41,7 +41,12 @@
 #include "internal.h"
 #include "rt_internal.h"
 
-#define DEFAULT_BIN_WIDTH 4u
+/* A bin per byte by default: each sample then keeps its exact program
+ * counter, which the line profile needs to give the time to the
+ * instruction before it (libxprof/views/lineprof_samples.c, sampled_at).
+ * The bins are four bytes per byte of text, but only reserved: the pages
+ * the handler never writes (code that did not run) cost nothing. */
+#define DEFAULT_BIN_WIDTH 1u
 #define MAX_BIN_WIDTH 65536u
 
 typedef struct region {
@@ -182,7 +187,7 @@ static region *new_region(const struct dl_phdr_info *info, const ElfW(Phdr) *ph,
   g->size = ph->p_memsz;
   g->n_bins = (g->size + S.bin_width - 1) / S.bin_width;
   g->bins = mmap(NULL, g->n_bins * sizeof *g->bins, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (g->bins == MAP_FAILED || !(g->path = xprof_format("%s", path))) {
     if (g->bins != MAP_FAILED)
       munmap(g->bins, g->n_bins * sizeof *g->bins);
@@ -412,8 +417,8 @@ static unsigned bin_width_setting(void) {
     return DEFAULT_BIN_WIDTH;
   char *end;
   unsigned long v = strtoul(w, &end, 10);
-  if (*end || v < 4 || v > MAX_BIN_WIDTH || (v & (v - 1))) {
-    rt_message("SUN_PROFDATA_SAMPLE_BIN=%s is not a power of two from 4 to %u; using %u", w,
+  if (*end || v < 1 || v > MAX_BIN_WIDTH || (v & (v - 1))) {
+    rt_message("SUN_PROFDATA_SAMPLE_BIN=%s is not a power of two from 1 to %u; using %u", w,
                MAX_BIN_WIDTH, DEFAULT_BIN_WIDTH);
     return DEFAULT_BIN_WIDTH;
   }

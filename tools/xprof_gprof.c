@@ -180,7 +180,12 @@ static int histogram(const xprof_profile *p, const xprof_elf *e, const char *exe
                            : "run the program with SUN_PROFDATA_SAMPLE=1");
     return empty_histogram(e, g);
   }
-  uint64_t n = img->text_size / img->bin_width + (img->text_size % img->bin_width != 0);
+  /* gprof reads a histogram in units of two bytes at least (its UNIT):
+   * narrower bins (the runtime's are a byte) are added up into bins of
+   * four bytes at least, as glibc's gmon makes them. */
+  uint32_t merged = img->bin_width >= 4 ? 1 : (4 + img->bin_width - 1) / img->bin_width;
+  uint64_t width = (uint64_t)img->bin_width * merged;
+  uint64_t n = img->text_size / width + (img->text_size % width != 0);
   if (n > UINT32_MAX)
     return tool_error("%s: a text of %" PRIu64 " bins is too large for gmon.out", exe, n);
   g->hist = calloc(n ? n : 1, sizeof *g->hist);
@@ -188,9 +193,10 @@ static int histogram(const xprof_profile *p, const xprof_elf *e, const char *exe
     return tool_error("out of memory");
   g->n_hist = (uint32_t)n;
   g->hist_low = img->text_off;
-  g->hist_high = img->text_off + n * img->bin_width;
+  g->hist_high = img->text_off + n * width;
   for (uint32_t i = 0; i < img->n_bins; i++)
-    g->hist[img->bins[i].index] = img->bins[i].count;
+    g->hist[img->bins[i].index / merged] =
+        xprof_sat_add(g->hist[img->bins[i].index / merged], img->bins[i].count);
   double ns = xprof_image_sample_ns(img);
   g->prof_rate = ns > 0 ? (uint32_t)llround(1e9 / ns) : 100;
   strcpy(g->dimen, "seconds");

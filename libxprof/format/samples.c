@@ -4,8 +4,9 @@
  * The runtime samples the program counter over every executable text
  * segment of the process (runtime/sample.c); a profile keeps, per segment
  * (an xprof_image), the bins that got samples.  Images are keyed by path
- * and segment offset; an image rebuilt since (another id, segment or bin
- * width) cannot add up with the old one, and the newer replaces it.
+ * and segment offset; an image rebuilt since (another id or segment)
+ * cannot add up with the old one, and the newer replaces it.  Runs of one
+ * build sampled with different bin widths add up at the wider width.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -63,30 +64,45 @@ int xprof_image_set_bins(xprof_profile *p, xprof_image *img, const xprof_sample_
   return 0;
 }
 
-static int same_build(const xprof_image *a, const xprof_image *b) {
-  return a->flags == b->flags && a->text_size == b->text_size &&
-         a->bin_width == b->bin_width && a->id_len == b->id_len &&
-         (a->id_len == 0 || memcmp(a->id, b->id, a->id_len) == 0);
+/* The width at which the samples of a and b can add up: the wider of
+ * their bin widths when it is a multiple of the other (powers of two, as
+ * the runtime takes them), so that each narrow bin lies in one wide bin
+ * (both count from the segment's start); 0 when none. */
+static uint32_t common_width(const xprof_image *a, const xprof_image *b) {
+  uint32_t wide = a->bin_width > b->bin_width ? a->bin_width : b->bin_width;
+  uint32_t narrow = a->bin_width ^ b->bin_width ^ wide;
+  return narrow && wide % narrow == 0 ? wide : 0;
 }
 
-/* d's bins plus w times s's, by index. */
+static int same_build(const xprof_image *a, const xprof_image *b) {
+  return a->flags == b->flags && a->text_size == b->text_size && common_width(a, b) &&
+         a->id_len == b->id_len && (a->id_len == 0 || memcmp(a->id, b->id, a->id_len) == 0);
+}
+
+/* d's bins plus w times s's, by index, at the bins' common width. */
 static int add_bins(xprof_profile *p, xprof_image *d, const xprof_image *s, uint64_t w) {
   uint64_t n = (uint64_t)d->n_bins + s->n_bins;
   xprof_sample_bin *out = xprof_malloc((size_t)(n ? n : 1) * sizeof *out);
   if (!out)
     return -1;
+  uint32_t width = common_width(d, s);
+  uint64_t fd = width / d->bin_width, fs = width / s->bin_width; /* narrow bins per bin */
   uint32_t i = 0, j = 0, k = 0;
   while (i < d->n_bins || j < s->n_bins) {
-    if (j == s->n_bins || (i < d->n_bins && d->bins[i].index < s->bins[j].index)) {
-      out[k++] = d->bins[i++];
+    xprof_sample_bin b;
+    if (j == s->n_bins || (i < d->n_bins && d->bins[i].index / fd <= s->bins[j].index / fs)) {
+      b.index = d->bins[i].index / fd;
+      b.count = d->bins[i++].count;
     } else {
-      uint64_t c = xprof_sat_mul(s->bins[j].count, w);
-      if (i < d->n_bins && d->bins[i].index == s->bins[j].index)
-        c = xprof_sat_add(c, d->bins[i++].count);
-      out[k].index = s->bins[j++].index;
-      out[k++].count = c;
+      b.index = s->bins[j].index / fs;
+      b.count = xprof_sat_mul(s->bins[j++].count, w);
     }
+    if (k && out[k - 1].index == b.index)
+      out[k - 1].count = xprof_sat_add(out[k - 1].count, b.count);
+    else
+      out[k++] = b;
   }
+  d->bin_width = width;
   int rc = xprof_image_set_bins(p, d, out, k);
   xprof_free(out);
   return rc;

@@ -307,8 +307,9 @@ int xprof_image_set_id(xprof_profile *p, xprof_image *img, const unsigned char *
 int xprof_image_set_bins(xprof_profile *p, xprof_image *img, const xprof_sample_bin *bins,
                          uint32_t n_bins);
 /* Add src's images into dst, multiplied by weight: the samples of an
- * image in both add up when it is the same build (id, segment and bin
- * width), else src's replace dst's (src is the newer run). */
+ * image in both add up when it is the same build (id and segment; at the
+ * wider bin width where the runs' differ), else src's replace dst's (src
+ * is the newer run). */
 int xprof_merge_images(xprof_profile *dst, const xprof_profile *src, uint64_t weight);
 /* Whether an image is consistent (bins in order, inside the segment, and
  * adding up); with a message naming `file` and the image otherwise. */

@@ -192,9 +192,11 @@ static void read_llvm(void) {
   const char *bad[] = {"main:1\n", "main:1:1\n  0: 1\n", "main:1:1\n x: 1\n",
                        "main:1:1\n 1: \n", "[main:1 @ f]:1:1\n", " 0: 1\n",
                        "main:1:1\n 1: 5 foo\n", "main:1:1\n 0: 1\n 1: 5 foo:x\n",
-                       "main:1:1\n 1: 5x\n", "main:1:1\n 1: 5 :3\n"};
+                       "main:1:1\n 1: 5x\n", "main:1:1\n 1: 5 :3\n",
+                       "main:1:1\n 65536: 1\n", "main:1:1\n 65536: f:1\n"};
   const char *where[] = {"t:1:", "t:2:", "t:2:", "t:2:", "t:1:", "t:1:", "t:2:", "t:3:",
-                         "t:2:", "t:2:"};
+                         "t:2:", "t:2:", "t:2: a line offset beyond 65535",
+                         "t:2: a line offset beyond 65535"};
   for (unsigned i = 0; i < sizeof bad / sizeof *bad; i++) {
     CHECK(xprof_lineprof_read_llvm("t", bad[i], strlen(bad[i]), &lp, &err) == -1);
     CHECK_HAS(err.msg, where[i]);

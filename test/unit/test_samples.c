@@ -59,6 +59,45 @@ static void merge_rebuilt(void) {
   xprof_profile_free(b);
 }
 
+/* Runs of one build with other bin widths add up at the wider width
+ * (a byte's bin in the bin of four that holds it, both ways round); widths
+ * of which neither is a multiple of the other cannot, and the newer run
+ * replaces the older. */
+static void merge_bin_widths(void) {
+  xprof_profile *a = xprof_profile_new(), *b = xprof_profile_new(), *c = xprof_profile_new();
+  xprof_sample_bin x[] = {{1, 5}, {7, 2}}, y[] = {{3, 1}, {4, 2}, {7, 3}, {30, 4}}, z[] = {{2, 1}};
+  image(a, "/bin/prog", "id-1", x, 2);
+  xprof_image *bytes = image(b, "/bin/prog", "id-1", y, 4);
+  bytes->bin_width = 1; /* bytes 3, 4, 7, 30: bins of four 0, 1, 1, 7 */
+  CHECK(xprof_merge(a, b, 1, XPROF_REPLACE_OBJFILE, NULL) == 0);
+  const xprof_image *m = &a->images[0];
+  CHECK_U64(m->bin_width, 4);
+  CHECK_U64(m->n_bins, 3);
+  CHECK(m->bins[0].index == 0 && m->bins[0].count == 1);
+  CHECK(m->bins[1].index == 1 && m->bins[1].count == 5 + 2 + 3);
+  CHECK(m->bins[2].index == 7 && m->bins[2].count == 2 + 4);
+  CHECK_U64(m->samples, 17);
+  xprof_error err;
+  CHECK(xprof_validate_image(m, "t", &err) == 0);
+  /* The narrow run first, the wide one added to it: the same. */
+  xprof_profile *d = xprof_profile_new(), *e = xprof_profile_new();
+  image(d, "/bin/prog", "id-1", y, 4)->bin_width = 1;
+  image(e, "/bin/prog", "id-1", x, 2);
+  CHECK(xprof_merge(d, e, 1, XPROF_REPLACE_OBJFILE, NULL) == 0);
+  const xprof_image *n = &d->images[0];
+  CHECK(n->bin_width == 4 && n->n_bins == 3 && n->samples == 17);
+  CHECK(n->bins[1].count == 10 && n->bins[2].count == 6);
+  xprof_profile_free(d);
+  xprof_profile_free(e);
+  xprof_image *odd = image(c, "/bin/prog", "id-1", z, 1);
+  odd->bin_width = 6;
+  CHECK(xprof_merge(a, c, 1, XPROF_REPLACE_OBJFILE, NULL) == 0);
+  CHECK(m->bin_width == 6 && m->n_bins == 1 && m->samples == 1);
+  xprof_profile_free(a);
+  xprof_profile_free(b);
+  xprof_profile_free(c);
+}
+
 /* Bins out of order, past the text, or not adding up are refused with
  * the image's name. */
 static void validation(void) {
@@ -158,6 +197,7 @@ UNIT_TABLE(samples_tests) = {
     {"samples/line_table_self", line_table_self},
     {"samples/merge_same_build", merge_same_build},
     {"samples/merge_rebuilt", merge_rebuilt},
+    {"samples/merge_bin_widths", merge_bin_widths},
     {"samples/validation", validation},
     {"samples/binary_round_trip", binary_round_trip},
     {"samples/elf_self", elf_self},

@@ -52,7 +52,7 @@
 // A bin width that is not a power of two is refused with the default.
 // RUN: rm -rf sample.profile && env SUN_PROFDATA_SAMPLE=1 SUN_PROFDATA_SAMPLE_BIN=6 %t/sample main 2> bin.err
 // RUN: FileCheck --check-prefix=BIN %s < bin.err
-// BIN: xprof: SUN_PROFDATA_SAMPLE_BIN=6 is not a power of two from 4 to 65536; using 4
+// BIN: xprof: SUN_PROFDATA_SAMPLE_BIN=6 is not a power of two from 1 to 65536; using 1
 #include <dlfcn.h>
 #include <signal.h>
 #include <stdio.h>

@@ -1,9 +1,13 @@
 """density_bins.py [--every K] [--samples N] PROGRAM LINE[:COLUMN][=M]... < TEXT:
 the profile TEXT (xprof_btoa's, of a run of PROGRAM) with its samples
-replaced: N (3), or M for a LINE=M, in every Kth (every) bin whose
-address the line table gives to one of the LINEs (with a COLUMN, to that
-column of it), none elsewhere.  (A few samples spread thin, as a short
-run leaves them over a large function: --every 4 --samples 1.)"""
+replaced: N (3), or M for a LINE=M, in the bins whose address the line
+table gives to one of the LINEs (with a COLUMN, to that column of it),
+one in every K bytes of them (every bin: K 1, the default), none
+elsewhere.  (A few samples spread thin, as a short run leaves them over
+a large function: --every 16 --samples 1.)  With bins
+of a byte, a reader gives a bin's samples to the byte before it (the
+instruction in flight when the timer fired): the samples of a line's
+bytes go in the bins one byte further on."""
 import os
 import subprocess
 import sys
@@ -51,8 +55,10 @@ for text in sys.stdin.read().splitlines():
         if f[2] != os.path.abspath(prog):
             continue  # another file's samples (the C library's) go
         off, size, width = int(f[5], 16), int(f[6], 16), int(f[7])
-        bins = [((a - off) // width, want[line_at(a)]) for a in range(off, off + size, width)
-                if line_at(a) in want][::every]
+        after = 1 if width == 1 else 0  # the bin a byte's samples land in
+        bins = [((a + after - off) // width, want[line_at(a)])
+                for a in range(off, off + size - after, width)
+                if line_at(a) in want][::max(1, every // width)]
         f[8], f[10] = str(sum(n for _, n in bins)), str(len(bins))
         out.append(" ".join(f))
         out.extend("#+ BIN %d %d" % b for b in bins)
