@@ -102,9 +102,9 @@ static const xprof_lp_line *column_of(const xprof_lp_func *f, uint32_t offset, u
       near = c;
     }
   }
-  if (i == a || (near && best == 0))
-    return i == a ? line : near;
-  return exact ? near : line;
+  if (i == a) /* no columns at this line */
+    return line;
+  return best == 0 || exact ? near : line;
 }
 
 static int ptr_cmp(const void *a, const void *b) {
@@ -468,9 +468,9 @@ static int estimate_of(const xprof_lp_func *in, uint32_t offset, double scale,
 }
 
 /* Each located block's estimate from f's line profile into est[] (room
- * for n_locs; exact: lp is of exact counts, see column_of); the lines placed into used[] and the instances reached
- * into reached[] (f first), for the share placed.  Returns the number of
- * estimates. */
+ * for n_locs; exact: lp is of exact counts, see column_of); the lines
+ * placed into used[] and the instances reached into reached[] (f first),
+ * for the share placed.  Returns the number of estimates. */
 static uint32_t estimates(const xprof_lineprof *lp, int exact, const xprof_lp_func *f,
                           uint32_t decl_line, uint32_t n_nodes, const xprof_line_loc *locs,
                           uint32_t n_locs, estimate *est, const xprof_lp_line **used,
