@@ -73,7 +73,7 @@ static int exported(const xprof_lp_func *f) { return f->total > 0; }
 
 /* clang keeps 16 bits of a line offset (GCC: the word's high half):
  * further ones would land on the wrong line. */
-static int fits(uint32_t offset) { return offset <= 0xffff; }
+static int fits(uint64_t offset) { return offset <= 0xffff; }
 
 /* The first of f's targets at line l (from *k on; both sorted; NULL:
  * none), and in *end the one after them: the callees first (kind
@@ -239,7 +239,7 @@ static int line_offset(const char *p, const char *end, uint32_t *offset, const c
   uint64_t v;
   if (decimal(p, end, &v, after) < 0)
     return -1;
-  if (v > 0xffff)
+  if (!fits(v))
     return -3;
   *offset = (uint32_t)v;
   return 0;
