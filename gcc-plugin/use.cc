@@ -291,13 +291,15 @@ static void free_solution(solution *s) {
  * changed, or the line profile's placed by source line).  Returns 0, or
  * -1 when there are none that fit (the fake edges are gone again then). */
 static int solve(xprof_use *u, const char *name, const xprof_proc *f, solution *s) {
+  const char *file = DECL_SOURCE_FILE(current_function_decl);
   if (execute_fixup_cfg() & TODO_cleanup_cfg)
     cleanup_tree_cfg();
   xp_value_sites(&s->sites);
   bool built = xp_cfg_build(&s->c, &s->sites);
   xp_places places = xp_places();
   places.sites = &s->sites;
-  int ok = xprof_use_match(u, name, f, built ? &s->c.g : NULL, xp_places_fill, &places, &s->r);
+  int ok =
+      xprof_use_match(u, name, file, f, built ? &s->c.g : NULL, xp_places_fill, &places, &s->r);
   xp_places_free(&places);
   if (ok)
     return 0;
@@ -696,7 +698,7 @@ void xp_use_execute(void) {
     const char *name = xp_function_name(node->decl);
     const xprof_proc *f;
     int placed = -1;
-    if (xprof_use_find(&u, name, &f)) {
+    if (xprof_use_find(&u, name, DECL_SOURCE_FILE(node->decl), &f)) {
       push_cfun(DECL_STRUCT_FUNCTION(node->decl));
       placed = annotate(&u, name, f);
       pop_cfun();

@@ -125,6 +125,16 @@ const char *xl_function_name(LLVMValueRef fn) {
   return name[0] == 1 ? name + 1 : name;
 }
 
+char *xl_function_file(LLVMValueRef fn) {
+  unsigned len = 0;
+  const char *file = LLVMGetDebugLocFilename(fn, &len);
+  if (!file || !len)
+    return NULL;
+  char *copy = xl_calloc(len + 1, 1);
+  memcpy(copy, file, len);
+  return copy;
+}
+
 int xl_is_indirect_call(LLVMValueRef i) {
   if (!LLVMIsACallInst(i) && !LLVMIsAInvokeInst(i))
     return 0;

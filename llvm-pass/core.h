@@ -138,6 +138,10 @@ void xl_compensate_inliner(LLVMValueRef fn, LLVMValueRef *before, size_t n);
 int xl_profiled_function(LLVMModuleRef m, LLVMValueRef fn, const xprof_options *o);
 /* Name in profiles (a leading \1 removed); static storage. */
 const char *xl_function_name(LLVMValueRef fn);
+/* fn's source file as its debug information names it (the path the
+ * compiler was given), for the line profile to tell static functions of
+ * one name apart; NULL without debug information.  The caller frees it. */
+char *xl_function_file(LLVMValueRef fn);
 /* The symbol a call or invoke instruction calls directly (not an
  * intrinsic), or NULL (lines.c). */
 const char *xl_direct_callee(LLVMValueRef inst);

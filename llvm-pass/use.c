@@ -285,14 +285,14 @@ typedef struct solved {
  * (decl: fn's line; p: scratch).  1 when one was inlined, with *b its
  * block, where the walk goes on (the call is gone; LLVM put the inlined
  * blocks right after it, and the calls before it stay refused), else 0. */
-static int replay_one(use_ctx *u, LLVMBasicBlockRef *b, const char *name, uint32_t decl,
-                      struct xl_places *p) {
+static int replay_one(use_ctx *u, LLVMBasicBlockRef *b, const char *name, const char *file,
+                      uint32_t decl, struct xl_places *p) {
   for (; *b; *b = LLVMGetNextBasicBlock(*b))
     for (LLVMValueRef i = LLVMGetFirstInstruction(*b); i; i = LLVMGetNextInstruction(i)) {
       const char *callee = xl_direct_callee(i);
       xprof_line_loc loc;
       if (callee && xl_place_of(p, i, &loc) &&
-          xprof_use_replay_count(&u->u, name, decl, &loc, callee) &&
+          xprof_use_replay_count(&u->u, name, file, decl, &loc, callee) &&
           xl_inline_call(i, u->o->llvm.replay_inline))
         return 1;
     }
@@ -308,13 +308,14 @@ static int replay_one(use_ctx *u, LLVMBasicBlockRef *b, const char *name, uint32
  * which the lines keep apart, where the callee's own would be its average over all
  * calls (as LLVM's sample loader inlines before it annotates).  Other
  * functions see nothing of it.  Returns how many calls were inlined. */
-static unsigned replay_inlining(use_ctx *u, LLVMValueRef fn, const char *name) {
+static unsigned replay_inlining(use_ctx *u, LLVMValueRef fn, const char *name,
+                                const char *file) {
   unsigned n_file, inlined = 0;
   uint32_t decl = LLVMGetDebugLocFilename(fn, &n_file) ? LLVMGetDebugLocLine(fn) : 0;
   struct xl_places p = {0};
   LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn);
   while (decl && u->o->llvm.replay_inline && inlined < REPLAY_MAX &&
-         replay_one(u, &b, name, decl, &p))
+         replay_one(u, &b, name, file, decl, &p))
     inlined++;
   xl_places_free(&p);
   if (inlined)
@@ -328,18 +329,18 @@ static unsigned replay_inlining(use_ctx *u, LLVMValueRef fn, const char *name) {
  * (a `cold` attribute changes its callers' static branch probabilities,
  * hence their counter placement).  Returns 1, or 0 when there are no
  * counts that fit. */
-static int solve(use_ctx *u, LLVMValueRef fn, const char *name, const xprof_proc *f,
-                 solved *s) {
+static int solve(use_ctx *u, LLVMValueRef fn, const char *name, const char *file,
+                 const xprof_proc *f, solved *s) {
   memset(s, 0, sizeof *s);
   s->fn = fn;
-  if (xprof_use_replays(&u->u, name, f))
-    replay_inlining(u, fn, name);
+  if (xprof_use_replays(&u->u, name, file, f))
+    replay_inlining(u, fn, name, file);
   s->calls = xl_vp_sites(fn, &s->n_calls);
   /* Calls were measured by their sites if the profile keeps values. */
   int built = xl_cfg_build(fn, s->calls, s->n_calls, u->u.obj && u->u.obj->n_values_per_vp > 0,
                            u->o->llvm.selects, &s->g);
   struct xl_places places = {.fn = fn, .cfg = &s->g, .calls = s->calls, .n_calls = s->n_calls};
-  int ok = xprof_use_match(&u->u, name, f, built ? &s->g.g : NULL, xl_places_fill, &places,
+  int ok = xprof_use_match(&u->u, name, file, f, built ? &s->g.g : NULL, xl_places_fill, &places,
                            &s->r);
   xl_places_free(&places);
   if (ok) {
@@ -618,9 +619,11 @@ static solved *solve_all(use_ctx *u, uint32_t *n) {
     if (!xl_profiled_function(u->m, fn, u->o))
       continue;
     const char *name = xl_function_name(fn);
+    char *file = xl_function_file(fn);
     const xprof_proc *f;
-    if (xprof_use_find(&u->u, name, &f))
-      *n += solve(u, fn, name, f, &all[*n]);
+    if (xprof_use_find(&u->u, name, file, &f))
+      *n += solve(u, fn, name, file, f, &all[*n]);
+    free(file);
   }
   return all;
 }

@@ -48,8 +48,15 @@ static const char usage[] =
     "xprof_collect after each run.\n";
 
 /* lp written to path ("-": the standard output) in the format asked
- * for; 0, or 1 (said) when it cannot be, leaving no partial file. */
-static int write_out(const char *path, const xprof_lineprof *lp, int gcc) {
+ * for; 0, or 1 (said) when it cannot be, leaving no partial file.  The
+ * formats name functions only: of static functions of one name, the
+ * busiest is written, and a note says so. */
+static int write_out(const char *path, xprof_lineprof *lp, int gcc) {
+  uint32_t notes = lp->n_notes;
+  if (xprof_lineprof_unique(lp) < 0)
+    return tool_error("out of memory");
+  for (uint32_t k = notes; k < lp->n_notes; k++)
+    tool_error("%s", lp->notes[k]);
   int to_stdout = strcmp(path, "-") == 0;
   FILE *out = to_stdout ? stdout : fopen(path, gcc ? "wb" : "w");
   if (!out)

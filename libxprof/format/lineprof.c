@@ -299,9 +299,82 @@ static int func_cmp(const void *a, const void *b) {
   return c ? c : (x->total > y->total ? -1 : x->total < y->total);
 }
 
+/* Path components back from the end of p[0..*end), one at a time:
+ * the component before *end into *at, its length returned (0: none left,
+ * or a "." or ".." that says nothing of the file's place). */
+static size_t prev_component(const char *p, size_t *end, const char **at) {
+  size_t e = *end;
+  while (e > 0 && p[e - 1] == '/')
+    e--;
+  size_t b = e;
+  while (b > 0 && p[b - 1] != '/')
+    b--;
+  *end = b;
+  *at = p + b;
+  size_t n = e - b;
+  return n == 0 || (n == 1 && p[b] == '.') || (n == 2 && p[b] == '.' && p[b + 1] == '.') ? 0 : n;
+}
+
+int xprof_same_source(const char *a, const char *b) {
+  if (!a || !b)
+    return 1;
+  size_t ea = strlen(a), eb = strlen(b);
+  int compared = 0;
+  for (;;) {
+    const char *ca, *cb;
+    size_t na = prev_component(a, &ea, &ca), nb = prev_component(b, &eb, &cb);
+    if (!na || !nb)
+      return compared;
+    if (na != nb || memcmp(ca, cb, na) != 0)
+      return 0;
+    compared = 1;
+  }
+}
+
+/* The same function's copies: one name, one declaration. */
 static int same_place(const xprof_lp_func *a, const xprof_lp_func *b) {
-  return a->decl_line == b->decl_line &&
-         (a->file && b->file ? strcmp(a->file, b->file) == 0 : a->file == b->file);
+  return a->decl_line == b->decl_line && xprof_same_source(a->file, b->file);
+}
+
+/* Are a and b different functions of one name, each known by its file
+ * (static functions of different sources)? */
+static int apart(const xprof_lp_func *a, const xprof_lp_func *b) {
+  return a->file && b->file && !xprof_same_source(a->file, b->file);
+}
+
+/* The note on n functions dropped for sharing a name (e.g. `name`) with
+ * a busier one declared elsewhere, `why` they could not stay; 0 or -1. */
+static int note_clashes(xprof_lineprof *lp, uint32_t n, const char *name, const char *why) {
+  if (!n)
+    return 0;
+  return xprof_lineprof_note(
+      lp, xprof_format("%u function%s a name with a busier one declared elsewhere (same-named "
+                       "static functions; e.g. %s): %s, the busiest of each name is kept",
+                       n, n == 1 ? " shares" : "s share", name, why));
+}
+
+/* Merge f into the functions of its name kept so far, funcs[from..*k):
+ * a copy of one of them is folded in, a function of another source
+ * stays apart, one that cannot be told from a busier one is dropped
+ * (*clashes counts it).  0 or -1. */
+static int keep_or_fold(xprof_lineprof *lp, uint32_t from, uint32_t *k, xprof_lp_func *f,
+                        uint32_t *clashes) {
+  for (uint32_t j = from; j < *k; j++) {
+    xprof_lp_func *g = &lp->funcs[j];
+    if (apart(g, f))
+      continue;
+    if (!same_place(g, f))
+      (*clashes)++;
+    else if (!(g->comdat && f->comdat)) {
+      if (fold(g, f) < 0)
+        return -1;
+      g->comdat |= f->comdat;
+    }
+    func_free(f);
+    return 0;
+  }
+  lp->funcs[(*k)++] = *f;
+  return 0;
 }
 
 int xprof_lineprof_finish(xprof_lineprof *lp) {
@@ -310,35 +383,40 @@ int xprof_lineprof_finish(xprof_lineprof *lp) {
       return -1;
   if (lp->n_funcs > 1)
     xprof_sort(lp->funcs, lp->n_funcs, sizeof *lp->funcs, func_cmp);
-  uint32_t k = 0, clashes = 0;
+  uint32_t k = 0, from = 0, clashes = 0;
   const char *clash = NULL;
   for (uint32_t i = 0; i < lp->n_funcs; i++) {
     xprof_lp_func *f = &lp->funcs[i];
-    xprof_lp_func *prev = k ? &lp->funcs[k - 1] : NULL;
-    if (!prev || strcmp(prev->name, f->name) != 0) {
-      lp->funcs[k++] = *f;
-      continue;
-    }
-    if (!same_place(prev, f)) {
-      clashes++;
-      clash = prev->name; /* the busier, first by func_cmp, stays */
-    } else if (!(prev->comdat && f->comdat)) {
-      if (fold(prev, f) < 0)
-        return -1;
-      prev->comdat |= f->comdat;
-    }
-    func_free(f);
+    if (!k || strcmp(lp->funcs[from].name, f->name) != 0)
+      from = k;
+    uint32_t before = clashes;
+    if (keep_or_fold(lp, from, &k, f, &clashes) < 0)
+      return -1;
+    if (clashes > before)
+      clash = lp->funcs[from].name;
   }
   lp->n_funcs = k;
-  if (clashes &&
-      xprof_lineprof_note(lp, xprof_format("%u function%s a name with another declared "
-                                           "elsewhere (same-named static functions; e.g. %s): a "
-                                           "sample profile names functions only, the busiest of "
-                                           "each name is kept",
-                                           clashes, clashes == 1 ? " shares" : "s share",
-                                           clash)) < 0)
-    return -1;
-  return 0;
+  /* Folding kept the order by name, but a fold can make a function
+   * busier than one of its name before it. */
+  if (lp->n_funcs > 1)
+    xprof_sort(lp->funcs, lp->n_funcs, sizeof *lp->funcs, func_cmp);
+  return note_clashes(lp, clashes, clash, "where their sources are unknown");
+}
+
+int xprof_lineprof_unique(xprof_lineprof *lp) {
+  uint32_t k = 0, dropped = 0;
+  const char *clash = NULL;
+  for (uint32_t i = 0; i < lp->n_funcs; i++) {
+    if (k && strcmp(lp->funcs[k - 1].name, lp->funcs[i].name) == 0) {
+      dropped++;
+      clash = lp->funcs[k - 1].name;
+      func_free(&lp->funcs[i]);
+    } else {
+      lp->funcs[k++] = lp->funcs[i];
+    }
+  }
+  lp->n_funcs = k;
+  return note_clashes(lp, dropped, clash, "the compilers' sample profiles name functions only");
 }
 
 void xprof_lineprof_keep(xprof_lineprof *lp, const unsigned char *keep) {
@@ -387,18 +465,19 @@ void xprof_lineprof_summary(const xprof_lineprof *lp, xprof_summary *s) {
   s->n_procs = lp->n_funcs;
 }
 
-const xprof_lp_func *xprof_lineprof_find(const xprof_lineprof *lp, const char *name) {
+const xprof_lp_func *xprof_lineprof_find(const xprof_lineprof *lp, const char *name,
+                                         const char *file) {
   uint32_t a = 0, b = lp->n_funcs;
-  while (a < b) {
+  while (a < b) { /* the first of that name */
     uint32_t mid = a + (b - a) / 2;
-    int c = strcmp(lp->funcs[mid].name, name);
-    if (c == 0)
-      return &lp->funcs[mid];
-    if (c < 0)
+    if (strcmp(lp->funcs[mid].name, name) < 0)
       a = mid + 1;
     else
       b = mid;
   }
+  for (; a < lp->n_funcs && strcmp(lp->funcs[a].name, name) == 0; a++)
+    if (xprof_same_source(lp->funcs[a].file, file))
+      return &lp->funcs[a];
   return NULL;
 }
 
@@ -442,7 +521,7 @@ static int collect_inlined(const xprof_lineprof *lp, const xprof_lp_func *f, int
                            xprof_lineprof *extra) {
   for (uint32_t i = 0; i < f->n_calls; i++) {
     const xprof_lp_func *in = f->calls[i].callee;
-    if (all || !xprof_lineprof_find(lp, in->name)) {
+    if (all || !xprof_lineprof_find(lp, in->name, in->file)) {
       xprof_lp_func *copy = copy_func(in);
       xprof_lp_func *top =
           copy ? xprof_lineprof_func(extra, in->name, in->file, in->decl_line) : NULL;

@@ -27,6 +27,12 @@
  *
  *    #xprof-blocks OFFSET N:LEAST [COLUMN:N:LEAST ...]
  *
+ * and, first after a top-level function's head, the line of its name and
+ * its source file, where they are known, so that static functions of one
+ * name in different files stay apart (the formats name functions only):
+ *
+ *    #xprof-source DECL_LINE [PATH]
+ *
  * GCC (-fauto-profile) reads AutoFDO data in the gcov container, whose
  * layout GCC 12 fixes (auto-profile.cc, gcov-io.h): little-endian 32-bit
  * words, a 64-bit value as its low word then its high word, strings as a
@@ -197,6 +203,17 @@ static void llvm_body(FILE *out, const xprof_lp_func *f, int depth) {
   }
 }
 
+/* f's declaration, where known: " #xprof-source DECL_LINE [PATH]" (a
+ * path that would break the line is left out). */
+static void llvm_source(FILE *out, const xprof_lp_func *f) {
+  if (!f->decl_line && !f->file)
+    return;
+  fprintf(out, " " XPROF_LP_SOURCE " %u", f->decl_line);
+  if (f->file && *f->file && !strpbrk(f->file, "\r\n"))
+    fprintf(out, " %s", f->file);
+  fputc('\n', out);
+}
+
 int xprof_lineprof_write_llvm(FILE *out, const xprof_lineprof *lp) {
   static const char *const by[] = {"", " from gcc", " from llvm", " from gcc and llvm"};
   if (!lp->from_samples)
@@ -206,6 +223,7 @@ int xprof_lineprof_write_llvm(FILE *out, const xprof_lineprof *lp) {
     if (!exported(f))
       continue;
     fprintf(out, "%s:%" PRIu64 ":%" PRIu64 "\n", f->name, f->total, f->head);
+    llvm_source(out, f);
     llvm_body(out, f, 1);
   }
   return ferror(out) ? -1 : 0;
@@ -445,6 +463,25 @@ static int head_line(xprof_lineprof *lp, const char *p, const char *end, xprof_l
   return 0;
 }
 
+/* " #xprof-source DECL_LINE [PATH]" from p to end (after the tag) for
+ * top-level function f; 0, -1 malformed, -2 out of memory. */
+static int source_line(xprof_lp_func *f, const char *p, const char *end) {
+  uint64_t line;
+  const char *q;
+  if (p == end || *p != ' ' || decimal(p + 1, end, &line, &q) < 0 || line > UINT32_MAX ||
+      (q < end && *q != ' '))
+    return -1;
+  f->decl_line = (uint32_t)line;
+  if (q < end && q + 1 < end) {
+    char *file = xprof_format("%.*s", (int)(end - q - 1), q + 1);
+    if (!file)
+      return -2;
+    xprof_free(f->file);
+    f->file = file;
+  }
+  return 0;
+}
+
 /* Does the first line, of n bytes, name compiler `word`? */
 static int mark_names(const char *line, size_t n, const char *word) {
   size_t w = strlen(word);
@@ -545,6 +582,8 @@ int xprof_lineprof_read_llvm(const char *name, const char *text, size_t len,
       rc = in ? column_list(in, q + strlen(XPROF_LP_COLUMNS), end) : -1;
     } else if (depth > 0 && tagged(q, end, XPROF_LP_BLOCKS)) {
       rc = in ? block_list(in, q + strlen(XPROF_LP_BLOCKS), end) : -1;
+    } else if (depth == 1 && tagged(q, end, XPROF_LP_SOURCE)) {
+      rc = in ? source_line(in, q + strlen(XPROF_LP_SOURCE), end) : -1;
     } else if (q == end || *q == '#' || *q == '!') { /* blank, comment, metadata */
     } else if (depth == 0) {
       int oom = 0;

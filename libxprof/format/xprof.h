@@ -658,7 +658,9 @@ struct xprof_lp_func {
 };
 
 typedef struct xprof_lineprof {
-  xprof_lp_func *funcs; /* by name, names unique (xprof_lineprof_finish) */
+  /* By name, the busiest first; a name more than once only for functions
+   * of different sources (same-named static functions). */
+  xprof_lp_func *funcs;
   uint32_t n_funcs, cap_funcs;
   char **notes; /* what could not be placed, and why */
   uint32_t n_notes, cap_notes;
@@ -694,9 +696,11 @@ int xprof_lineprof_value(xprof_lp_func *f, uint32_t offset, uint32_t discr, uint
 int xprof_lineprof_note(xprof_lineprof *lp, char *msg);
 /* Sort the functions by name and their lines and calls by offset, merging
  * repeats: a name seen twice adds up (copies of one static or inline
- * function), unless both are comdat copies (the same counts: one is kept) or they
- * are declared in different places (different functions of one name:
- * the busier is kept, with a note).  0, or -1 when out of memory. */
+ * function), unless both are comdat copies (the same counts: one is
+ * kept), or they are declared in different sources (static functions of
+ * one name in two files: both are kept), or in different places of a
+ * source or of sources unknown (the busier is kept, with a note).  0, or
+ * -1 when out of memory. */
 int xprof_lineprof_finish(xprof_lineprof *lp);
 void xprof_lineprof_free(xprof_lineprof *lp);
 /* Keep the functions i of lp whose keep[i] is set, in their order (the
@@ -714,8 +718,20 @@ void xprof_lineprof_summary(const xprof_lineprof *lp, xprof_summary *s);
  * entry (for a compilation that has inlined nothing yet).  lp must be
  * finished; it is again.  0, or -1 when out of memory. */
 int xprof_lineprof_fold_inlined(xprof_lineprof *lp, int all);
-/* The top-level function of that name in a finished profile, or NULL. */
-const xprof_lp_func *xprof_lineprof_find(const xprof_lineprof *lp, const char *name);
+/* For the formats that name functions only (the compilers' sample
+ * profiles): keep the busiest of each name, with a note on the others.
+ * lp must be finished; 0, or -1 when out of memory. */
+int xprof_lineprof_unique(xprof_lineprof *lp);
+/* The busiest top-level function of that name in a finished profile
+ * whose source is `file` (xprof_same_source; NULL: any), or NULL. */
+const xprof_lp_func *xprof_lineprof_find(const xprof_lineprof *lp, const char *name,
+                                         const char *file);
+/* Can paths a and b name the same source file, as two compilations
+ * spell it (one relative to its directory, one absolute, "../" before
+ * it)?  Their last components are compared as far as both have them,
+ * stopping at "." and ".."; at least the file names must agree.  A path
+ * not known (NULL) agrees with any. */
+int xprof_same_source(const char *a, const char *b);
 
 /* A profile of exact counts says so in its first line, a comment to
  * clang and llvm-profdata; without it a file's counts are taken for
@@ -740,6 +756,9 @@ int xprof_lineprof_mark(const char *text, size_t len, unsigned *made_by);
  * line (or on a column written), how many and the least busy one's count:
  * "#xprof-blocks OFFSET N:LEAST [COLUMN:N:LEAST ...]". */
 #define XPROF_LP_BLOCKS "#xprof-blocks"
+/* ... and, first after a top-level function's head, the line of its name
+ * and its source file: "#xprof-source DECL_LINE [PATH]". */
+#define XPROF_LP_SOURCE "#xprof-source"
 
 /* clang's sample-profile text (-fprofile-sample-use=FILE):
  * "NAME:TOTAL:HEAD" then " OFFSET[.DISCR]: COUNT" per line and

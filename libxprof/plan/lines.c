@@ -166,7 +166,7 @@ static const xprof_lp_func *place(const xprof_lineprof *lp, const xprof_lp_func 
     const xprof_lp_func *in = callee(f, fr->call_line - base, fr->fn);
     if (!in && lp) {
       const xprof_lp_line *call = line_of(f, fr->call_line - base);
-      in = call ? xprof_lineprof_find(lp, fr->fn) : NULL;
+      in = call ? xprof_lineprof_find(lp, fr->fn, NULL) : NULL;
       if (!in || !in->head)
         return NULL;
       *scale = (*scale < 0 ? 1 : *scale) * (double)call->count / (double)in->head;

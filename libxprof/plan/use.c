@@ -118,10 +118,10 @@ const xprof_summary *xprof_use_summary(const xprof_use *u) {
   return u->profile && u->profile->summary ? u->profile->summary : &u->summary;
 }
 
-int xprof_use_find(xprof_use *u, const char *name, const xprof_proc **f) {
+int xprof_use_find(xprof_use *u, const char *name, const char *file, const xprof_proc **f) {
   *f = u->obj ? xprof_find_proc(u->obj, name) : NULL;
   u->st.missing += u->obj && !*f;
-  return *f || (lines_of(u) && xprof_lineprof_find(u->lines, name));
+  return *f || (lines_of(u) && xprof_lineprof_find(u->lines, name, file));
 }
 
 /* ---- one function ---------------------------------------------------------- */
@@ -300,9 +300,9 @@ static int line_records(xprof_use *u, const xprof_lp_func *lf, const xprof_place
 
 /* Counts for the function `name` on g by source line.  Returns 1 with r
  * filled, 0 when the line profile has none of its places. */
-static int by_lines(xprof_use *u, const char *name, const xprof_graph *g,
+static int by_lines(xprof_use *u, const char *name, const char *file, const xprof_graph *g,
                     xprof_places_fn places, void *ctx, xprof_use_fn *r) {
-  const xprof_lp_func *lf = lines_of(u) ? xprof_lineprof_find(u->lines, name) : NULL;
+  const xprof_lp_func *lf = lines_of(u) ? xprof_lineprof_find(u->lines, name, file) : NULL;
   if (!lf || !places)
     return 0;
   xprof_places p = {0, NULL, 0, NULL, 0};
@@ -378,8 +378,8 @@ static int lines_first(xprof_use *u, const xprof_salvage_result *sr) {
          (xprof_salvage_fraction(sr) < 0.995 || sr->matched_blocks < sr->new_blocks);
 }
 
-int xprof_use_match(xprof_use *u, const char *name, const xprof_proc *f, const xprof_graph *g,
-                    xprof_places_fn places, void *ctx, xprof_use_fn *r) {
+int xprof_use_match(xprof_use *u, const char *name, const char *file, const xprof_proc *f,
+                    const xprof_graph *g, xprof_places_fn places, void *ctx, xprof_use_fn *r) {
   memset(r, 0, sizeof *r);
   r->f = f;
   u->pending[0] = 0;
@@ -399,7 +399,7 @@ int xprof_use_match(xprof_use *u, const char *name, const xprof_proc *f, const x
     defer(u, XPROF_MSG_MISMATCH, name);
   else
     ok = solve(u, f, g, r);
-  if (ok && r->salvaged && lines_first(u, &sr) && by_lines(u, name, g, places, ctx, r))
+  if (ok && r->salvaged && lines_first(u, &sr) && by_lines(u, name, file, g, places, ctx, r))
     r->salvaged = 0;
   else if (ok && r->salvaged)
     account_salvage(u, f, &sr);
@@ -407,7 +407,7 @@ int xprof_use_match(xprof_use *u, const char *name, const xprof_proc *f, const x
    * without profile data, as the user asked; the lines serve only those
    * the data do not know. */
   if (!ok && r->edge_count && r->node_count && (!f || u->o->salvage <= 100))
-    ok = by_lines(u, name, g, places, ctx, r);
+    ok = by_lines(u, name, file, g, places, ctx, r);
   if (!ok) {
     if (f && u->pending[0])
       xprof_warn(u->d, XPROF_W_COVERAGE_MISMATCH, "%s", u->pending);
@@ -420,18 +420,19 @@ int xprof_use_match(xprof_use *u, const char *name, const xprof_proc *f, const x
   return 1;
 }
 
-int xprof_use_replays(xprof_use *u, const char *name, const xprof_proc *f) {
+int xprof_use_replays(xprof_use *u, const char *name, const char *file, const xprof_proc *f) {
   const xprof_lineprof *lp = lines_of(u);
-  if (!lp || !xprof_lineprof_find(lp, name))
+  if (!lp || !xprof_lineprof_find(lp, name, file))
     return 0;
   if (!f || lp->from_samples)
     return 1;
   return u->o->salvage <= 100 && !(lp->made_by & own_graphs(u)) && (lp->made_by & ~own_graphs(u));
 }
 
-uint64_t xprof_use_replay_count(xprof_use *u, const char *name, uint32_t decl_line,
-                                const xprof_line_loc *call, const char *callee) {
-  const xprof_lp_func *lf = lines_of(u) ? xprof_lineprof_find(u->lines, name) : NULL;
+uint64_t xprof_use_replay_count(xprof_use *u, const char *name, const char *file,
+                                uint32_t decl_line, const xprof_line_loc *call,
+                                const char *callee) {
+  const xprof_lp_func *lf = lines_of(u) ? xprof_lineprof_find(u->lines, name, file) : NULL;
   uint64_t n = lf ? xprof_line_inlined(lf, decl_line, call, callee) : 0;
   return n && n >= xprof_cutoff_count(xprof_use_summary(u), XPROF_HOT_CUTOFF) ? n : 0;
 }

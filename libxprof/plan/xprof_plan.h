@@ -464,9 +464,13 @@ int xprof_use_open(xprof_use *u, const xprof_options *o, const xprof_diag *d,
  * counts (every object of a link must have the same: LLVM refuses to
  * link modules that differ), else the line profile's. */
 const xprof_summary *xprof_use_summary(const xprof_use *u);
-/* Is there anything for the function of that name: its procedure (*f;
- * NULL when there is none, counted as missing) or its lines?  1 or 0. */
-int xprof_use_find(xprof_use *u, const char *name, const xprof_proc **f);
+/* Is there anything for the function of that name, declared in source
+ * `file` (the path its compilation gives; NULL: unknown): its procedure
+ * (*f; NULL when there is none, counted as missing) or its lines?  The
+ * object file's data know a static function by its name; the line
+ * profile, of the whole program, by its name and source too
+ * (xprof_lineprof_find).  1 or 0. */
+int xprof_use_find(xprof_use *u, const char *name, const char *file, const xprof_proc **f);
 
 /* The places of a function's blocks, for a match by source line, filled
  * by the plugin's xprof_places_fn only when the match needs them (its
@@ -496,15 +500,16 @@ typedef struct xprof_use_fn {
   void **owned;        /* by_lines: the records' values and names */
   uint32_t n_owned, cap_owned;
 } xprof_use_fn;
-/* Match the function `name` to graph g (placed; NULL or n_counters -1:
- * the function cannot be counted as the collect build did): its
+/* Match the function `name` (of source `file`, as for xprof_use_find)
+ * to graph g (placed; NULL or n_counters -1: the function cannot be
+ * counted as the collect build did): its
  * procedure f's counts solved, or salvaged when g changed; failing that
  * (or without f), its counts in the line profile placed on g by the
  * places that places(ctx) gives.  1 with r holding the counts, 0 when
  * there are none (after warning when f's do not fit: the function is
  * compiled without profile data). */
-int xprof_use_match(xprof_use *u, const char *name, const xprof_proc *f, const xprof_graph *g,
-                    xprof_places_fn places, void *ctx, xprof_use_fn *r);
+int xprof_use_match(xprof_use *u, const char *name, const char *file, const xprof_proc *f,
+                    const xprof_graph *g, xprof_places_fn places, void *ctx, xprof_use_fn *r);
 /* The training build's inlining, replayed before a function is matched
  * by its lines, so that the code the training inlined gets the counts of
  * its own call site (the lines keep inlined code apart by call site)
@@ -515,9 +520,10 @@ int xprof_use_match(xprof_use *u, const char *name, const xprof_proc *f, const x
  * the copy of `callee` inlined at the call at place `call` of function
  * `name` (declared at decl_line) when that makes it hot (the summary's
  * hot count; LLVM's sample loader inlines such calls), else 0. */
-int xprof_use_replays(xprof_use *u, const char *name, const xprof_proc *f);
-uint64_t xprof_use_replay_count(xprof_use *u, const char *name, uint32_t decl_line,
-                                const xprof_line_loc *call, const char *callee);
+int xprof_use_replays(xprof_use *u, const char *name, const char *file, const xprof_proc *f);
+uint64_t xprof_use_replay_count(xprof_use *u, const char *name, const char *file,
+                                uint32_t decl_line, const xprof_line_loc *call,
+                                const char *callee);
 /* The counts of a match by lines are estimates: from samples, a block
  * without any may still have run.  1 when they are samples. */
 int xprof_use_fn_sampled(const xprof_use *u, const xprof_use_fn *r);

@@ -359,20 +359,6 @@ void xprof_line_table_free(xprof_line_table *t) {
   xprof_free(t);
 }
 
-/* Whether a line table's path names the source a coverage table names
- * (absolute): the same path, or one a tail of the other ("./cg.c",
- * "src/cg.c" relative to a directory the table did not record). */
-static int same_source(const char *dwarf, const char *source) {
-  if (strcmp(dwarf, source) == 0)
-    return 1;
-  while (dwarf[0] == '.' && dwarf[1] == '/')
-    dwarf += 2;
-  size_t a = strlen(dwarf), b = strlen(source);
-  const char *longer = a > b ? dwarf : source, *shorter = a > b ? source : dwarf;
-  size_t n = a > b ? b : a, m = a > b ? a : b;
-  return n && strcmp(longer + m - n, shorter) == 0 && longer[m - n - 1] == '/';
-}
-
 /* The index of the first row at addr or after (above: after). */
 static uint32_t first_row(const xprof_line_table *t, uint64_t addr, int above) {
   uint32_t a = 0, b = t->n_rows;
@@ -398,7 +384,7 @@ int xprof_line_address(const xprof_line_table *t, uint64_t lo, uint64_t hi, cons
    * BFD) takes the last for the address's line: only that one will do. */
   for (uint32_t i = a; i < t->n_rows && t->rows[i].addr < hi; i++)
     if (t->rows[i].line == line && (i + 1 == t->n_rows || t->rows[i + 1].addr != t->rows[i].addr) &&
-        same_source(t->files[t->rows[i].file], source)) {
+        xprof_same_source(t->files[t->rows[i].file], source)) {
       *addr = t->rows[i].addr;
       return 0;
     }

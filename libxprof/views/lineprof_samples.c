@@ -95,17 +95,36 @@ static void close_debug(image_debug *d) {
   xprof_line_table_free(d->lines);
 }
 
+/* The source file of subprogram `top`: that of the first row at its
+ * entry in the line table (its opening line, which both compilers put
+ * first at a function's first address, before any row of code inlined
+ * there), or NULL when that row is not of its code. */
+static const char *source_of(const image_debug *d, const xprof_dwarf_scope *top) {
+  if (!top->n_ranges)
+    return NULL;
+  uint64_t entry = d->info->ranges[top->first_range].lo;
+  const xprof_line_row *r = xprof_line_at(d->lines, entry);
+  if (!r || r->addr != entry)
+    return NULL;
+  while (r > d->lines->rows && r[-1].addr == entry)
+    r--;
+  if (r->line < top->decl_line || r->file >= d->lines->n_files)
+    return NULL;
+  return d->lines->files[r->file];
+}
+
 /* The function instance of an inline stack (stack[0] the subprogram,
  * whose row is *row, made on first use), or NULL when a call line lies
  * before its caller's declaration or a name is missing; *oom when out of
  * memory. */
-static xprof_lp_func *instance(xprof_lineprof *lp, const xprof_dwarf_info *info,
-                               const uint32_t *stack, uint32_t depth, uint32_t *row, int *oom) {
+static xprof_lp_func *instance(xprof_lineprof *lp, const image_debug *d, const uint32_t *stack,
+                               uint32_t depth, uint32_t *row, int *oom) {
+  const xprof_dwarf_info *info = d->info;
   const xprof_dwarf_scope *top = &info->scopes[stack[0]];
   if (!top->name || !top->decl_line)
     return NULL;
   if (*row == UINT32_MAX) {
-    if (!xprof_lineprof_func(lp, top->name, NULL, top->decl_line)) {
+    if (!xprof_lineprof_func(lp, top->name, source_of(d, top), top->decl_line)) {
       *oom = 1;
       return NULL;
     }
@@ -327,7 +346,7 @@ static int place_densities(xprof_lineprof *lp, const image_debug *d, uint32_t *r
     uint32_t stack[64];
     uint32_t depth = xprof_dwarf_inline_stack_in(d->info, first->top, first->addr, stack, 64);
     int oom = 0;
-    xprof_lp_func *f = depth ? instance(lp, d->info, stack, depth, &rows[stack[0]], &oom) : NULL;
+    xprof_lp_func *f = depth ? instance(lp, d, stack, depth, &rows[stack[0]], &oom) : NULL;
     if (oom)
       return -1;
     if (!f || first->line < f->decl_line)

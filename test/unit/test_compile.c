@@ -352,7 +352,7 @@ static void shipping_lines(void) {
     CHECK_U64(back->summary->total_max, s.total_max);
   CHECK(back_lines && back_lines->n_funcs == 3 && !back_lines->from_samples &&
         back_lines->made_by == XPROF_LP_BY_GCC);
-  const xprof_lp_func *w = back_lines ? xprof_lineprof_find(back_lines, "work") : NULL;
+  const xprof_lp_func *w = back_lines ? xprof_lineprof_find(back_lines, "work", NULL) : NULL;
   CHECK(w && w->total == 300 && w->head == 10 && w->n_lines == 2 && w->n_calls == 1 &&
         w->n_targets == 2);
   xprof_lineprof_free(back_lines);
@@ -374,8 +374,9 @@ static void shipping_lines(void) {
                     "unrelatedness; }\nnamespace ns { int step(int); }\n";
   CHECK(xprof_lines_for_source(lp, src, strlen(src)) == 0);
   CHECK_U64(lp->n_funcs, 3);
-  CHECK(xprof_lineprof_find(lp, "work") && xprof_lineprof_find(lp, "helper") &&
-        xprof_lineprof_find(lp, "_ZN2ns4stepEi") && !xprof_lineprof_find(lp, "unrelated"));
+  CHECK(xprof_lineprof_find(lp, "work", NULL) && xprof_lineprof_find(lp, "helper", NULL) &&
+        xprof_lineprof_find(lp, "_ZN2ns4stepEi", NULL) &&
+        !xprof_lineprof_find(lp, "unrelated", NULL));
   CHECK(xprof_lines_for_source(lp, "", 0) == 0);
   CHECK_U64(lp->n_funcs, 0);
   xprof_lineprof_free(lp);

@@ -77,13 +77,67 @@ static void merging(void) {
   CHECK_U64(lp->n_funcs, 1);
   CHECK_U64(lp->funcs[0].head, 3);
   CHECK_U64(lp->n_notes, 1);
-  CHECK_HAS(lp->notes[0], "1 function shares a name with another declared elsewhere");
+  CHECK_HAS(lp->notes[0], "1 function shares a name with a busier one declared elsewhere");
   char *text = llvm_text(lp);
   /* Line 2 is two blocks, the least busy 5 in one copy and 3 in the other. */
-  CHECK_STR(text, XPROF_LP_EXACT_MARK "\nmain:170:3\n 0: 1\n 2: 10\n #xprof-blocks 2 2:8\n"
+  CHECK_STR(text, XPROF_LP_EXACT_MARK "\nmain:170:3\n #xprof-source 10 a.c\n"
+                  " 0: 1\n 2: 10\n #xprof-blocks 2 2:8\n"
                   " 3: work:159\n  1: 150\n  2: 9\n");
   free(text);
   xprof_lineprof_free(lp);
+}
+
+/* Static functions of one name in two sources are two functions: both
+ * stay, each found by its source however a compilation spells the path,
+ * through clang's text and back; the compilers' formats keep the
+ * busiest, with a note. */
+static void statics(void) {
+  CHECK(xprof_same_source("/src/lib/a.c", "lib/a.c") && xprof_same_source("../../lib/a.c", "a.c") &&
+        xprof_same_source("./a.c", "/x/a.c") && xprof_same_source(NULL, "b.c"));
+  CHECK(!xprof_same_source("lib/a.c", "src/a.c") && !xprof_same_source("a.c", "b.c") &&
+        !xprof_same_source("..", "a.c") && !xprof_same_source("x/a.c", "xa.c"));
+  xprof_lineprof *lp = xprof_calloc(1, sizeof *lp);
+  xprof_lp_func *a = func(lp, "work", 3);
+  xprof_lineprof_add(a, 2, 0, 100);
+  xprof_lp_func *b = func(lp, "work", 12);
+  xprof_free(b->file);
+  b->file = xprof_format("/src/b.c");
+  xprof_lineprof_add(b, 4, 0, 7);
+  xprof_lp_func *a2 = func(lp, "work", 3); /* a.c's again, from another image */
+  xprof_lineprof_add(a2, 2, 0, 20);
+  CHECK(xprof_lineprof_finish(lp) == 0);
+  CHECK_U64(lp->n_funcs, 2);
+  CHECK_U64(lp->n_notes, 0);
+  const xprof_lp_func *fa = xprof_lineprof_find(lp, "work", "lib/a.c");
+  const xprof_lp_func *fb = xprof_lineprof_find(lp, "work", "b.c");
+  CHECK(fa && fa->total == 120 && fb && fb->total == 7);
+  CHECK(xprof_lineprof_find(lp, "work", NULL) == fa); /* the busiest */
+  CHECK(xprof_lineprof_find(lp, "work", "c.c") == NULL);
+  char *text = llvm_text(lp);
+  CHECK_STR(text, XPROF_LP_EXACT_MARK "\nwork:120:0\n #xprof-source 3 a.c\n 2: 120\n"
+                  "work:7:0\n #xprof-source 12 /src/b.c\n 4: 7\n");
+  xprof_lineprof *back = NULL;
+  xprof_error err;
+  CHECK(xprof_lineprof_read_llvm("lines", text, strlen(text), &back, &err) == 0);
+  CHECK(back && back->n_funcs == 2);
+  fb = back ? xprof_lineprof_find(back, "work", "src/b.c") : NULL;
+  CHECK(fb && fb->decl_line == 12 && fb->total == 7);
+  free(text);
+  CHECK(xprof_lineprof_unique(lp) == 0);
+  CHECK_U64(lp->n_funcs, 1);
+  CHECK_U64(lp->funcs[0].total, 120);
+  CHECK_U64(lp->n_notes, 1);
+  CHECK_HAS(lp->notes[0], "1 function shares a name with a busier one declared elsewhere");
+  CHECK_HAS(lp->notes[0], "the compilers' sample profiles name functions only");
+  xprof_lineprof_free(back);
+  xprof_lineprof_free(lp);
+  /* A source line without a path, and a malformed one. */
+  const char *one = "f:5:1\n #xprof-source 9\n 1: 5\n";
+  CHECK(xprof_lineprof_read_llvm("one", one, strlen(one), &back, &err) == 0);
+  CHECK(back->funcs[0].decl_line == 9 && back->funcs[0].file == NULL);
+  xprof_lineprof_free(back);
+  const char *bad[] = {"f:5:1\n 1: 5\n #xprof-source x.c\n", "f:5:1\n 1: 5\n #xprof-source 9x\n"};
+  rejected_at_line_3(bad, 2);
 }
 
 /* Copies of one comdat function share their counts: one is kept. */
@@ -97,7 +151,7 @@ static void comdat(void) {
   }
   CHECK(xprof_lineprof_finish(lp) == 0);
   char *text = llvm_text(lp);
-  CHECK_STR(text, XPROF_LP_EXACT_MARK "\n_Z3addii:4:4\n 1: 4\n");
+  CHECK_STR(text, XPROF_LP_EXACT_MARK "\n_Z3addii:4:4\n #xprof-source 5 a.c\n 1: 4\n");
   free(text);
   xprof_lineprof_free(lp);
 }
@@ -337,15 +391,15 @@ static void shared_place(void) {
   xprof_line_loc macro[] = {{2, 11, NULL, 0, 7}, {3, 11, NULL, 0, 7}, {4, 12, NULL, 0, 0}};
   uint64_t ec[8], nc[8];
   xprof_line_match mt;
-  CHECK(xprof_line_counts(NULL, xprof_lineprof_find(lp, "main"), 10, 5, tri, 5, macro, 3, ec, nc,
-                          &mt) == 1);
+  const xprof_lp_func *mf = xprof_lineprof_find(lp, "main", NULL);
+  CHECK(xprof_line_counts(NULL, mf, 10, 5, tri, 5, macro, 3, ec, nc, &mt) == 1);
   CHECK_U64(mt.matched, 3);
   CHECK_U64(mt.placed, 200);
   CHECK_U64(nc[2], 100);
   CHECK_U64(nc[3], 0);
   CHECK_U64(ec[2], 100);
   CHECK_U64(nc[4], 100);
-  CHECK(xprof_line_counts(NULL, xprof_lineprof_find(lp, "once"), 10, 5, tri, 5, macro, 3, ec,
+  CHECK(xprof_line_counts(NULL, xprof_lineprof_find(lp, "once", NULL), 10, 5, tri, 5, macro, 3, ec,
                           nc, &mt) == 1);
   CHECK_U64(nc[3], 50);
   CHECK_U64(ec[2], 50);
@@ -354,8 +408,8 @@ static void shared_place(void) {
                             {3, 5, 0, 0, 0}, {4, 6, 0, 0, 0}, {5, 6, 0, 0, 0}, {6, 1, 0, 0, 0}};
   xprof_line_loc tests[] = {{2, 31, NULL, 0, 9}, {3, 31, NULL, 0, 9}, {4, 32, NULL, 0, 0},
                             {5, 33, NULL, 0, 0}};
-  CHECK(xprof_line_counts(NULL, xprof_lineprof_find(lp, "both"), 30, 7, and, 8, tests, 4, ec, nc,
-                          &mt) == 1);
+  const xprof_lp_func *both = xprof_lineprof_find(lp, "both", NULL);
+  CHECK(xprof_line_counts(NULL, both, 30, 7, and, 8, tests, 4, ec, nc, &mt) == 1);
   CHECK_U64(nc[3], 10);
   CHECK_U64(ec[4], 10);
   CHECK_U64(nc[4], 0);
@@ -364,7 +418,7 @@ static void shared_place(void) {
                              {4, 3, 0, 0, 0}, {4, 5, 0, 0, 0}, {5, 1, 0, 0, 0}};
   xprof_line_loc copied[] = {{2, 21, NULL, 0, 3}, {3, 29, NULL, 0, 0}, {4, 21, NULL, 0, 3},
                              {5, 23, NULL, 0, 0}};
-  CHECK(xprof_line_counts(NULL, xprof_lineprof_find(lp, "guarded"), 20, 6, loop, 7, copied, 4,
+  CHECK(xprof_line_counts(NULL, xprof_lineprof_find(lp, "guarded", NULL), 20, 6, loop, 7, copied, 4,
                           ec, nc, &mt) == 1);
   CHECK_U64(nc[2], 1);
   CHECK_U64(nc[3], 10);
@@ -396,7 +450,7 @@ static void callee_scaled(void) {
   xprof_inline_frame at12[] = {{"helper", "a.c", 80, 12}};
   xprof_line_loc locs[] = {{2, 11, NULL, 0, 0}, {3, 81, at12, 1, 0}, {4, 82, at12, 1, 0},
                            {5, 83, at12, 1, 0}, {6, 14, NULL, 0, 0}};
-  const xprof_lp_func *mf = xprof_lineprof_find(lp, "main");
+  const xprof_lp_func *mf = xprof_lineprof_find(lp, "main", NULL);
   uint64_t ec[7], nc[7];
   xprof_line_match mt;
   CHECK(xprof_line_counts(lp, mf, 10, 7, d, 7, locs, 5, ec, nc, &mt) == 1);
@@ -454,10 +508,11 @@ static void targets(void) {
   xprof_lineprof_target(h2, 1, 0, "f", 10);
   xprof_lineprof_add(m, 5, 0, 10); /* main calls helper at line 15 */
   CHECK(xprof_lineprof_finish(lp) == 0);
-  const xprof_lp_func *mf = xprof_lineprof_find(lp, "main");
+  const xprof_lp_func *mf = xprof_lineprof_find(lp, "main", NULL);
   CHECK_U64(mf->n_targets, 2);
   char *out = llvm_text(lp);
-  CHECK_STR(out, XPROF_LP_EXACT_MARK "\nhelper:40:40\n 1: 40 f:30\nmain:26:10\n 2: 10 f:7 g:1\n 5: 10\n"
+  CHECK_STR(out, XPROF_LP_EXACT_MARK "\nhelper:40:40\n #xprof-source 40 a.c\n 1: 40 f:30\n"
+                 "main:26:10\n #xprof-source 10 a.c\n 2: 10 f:7 g:1\n 5: 10\n"
                  " 3: work:6\n  1: 6 g:6\n");
   reads_back(out); /* the same */
   uint32_t n;
@@ -505,10 +560,11 @@ static void values(void) {
   xprof_lineprof_add(w, 1, 0, 6);
   xprof_lineprof_value(w, 1, 0, XPROF_SITE_LENGTH, 8, 6);
   CHECK(xprof_lineprof_finish(lp) == 0);
-  const xprof_lp_func *mf = xprof_lineprof_find(lp, "main");
+  const xprof_lp_func *mf = xprof_lineprof_find(lp, "main", NULL);
   CHECK_U64(mf->n_targets, 4);
   char *out = llvm_text(lp);
-  CHECK_STR(out, XPROF_LP_EXACT_MARK "\nmain:16:10\n 2: 10 f:3\n #xprof-values 2 divisor 7:7 9:1\n"
+  CHECK_STR(out, XPROF_LP_EXACT_MARK "\nmain:16:10\n #xprof-source 10 a.c\n 2: 10 f:3\n"
+                 " #xprof-values 2 divisor 7:7 9:1\n"
                  " #xprof-values 2 length 16:4\n 3: work:6\n  1: 6\n  #xprof-values 1 length 8:6\n");
   reads_back(out);
   /* At a place, the callee and the values of each kind, callees first. */
@@ -586,13 +642,14 @@ static void columns(void) {
   xprof_lineprof_add(inline_at(m, 4, "sq", 50), 1, 0, 5);
   CHECK(xprof_lineprof_finish(lp) == 0);
   CHECK(xprof_lineprof_fold_inlined(lp, 0) == 0);
-  const xprof_lp_func *sq = xprof_lineprof_find(lp, "sq");
+  const xprof_lp_func *sq = xprof_lineprof_find(lp, "sq", NULL);
   CHECK(sq && sq->n_lines == 1 && sq->n_columns == 2);
   CHECK_U64(sq->lines[0].count, 15);
   CHECK_U64(sq->columns[0].count, 15);
   CHECK_U64(sq->columns[1].count, 12);
   out = llvm_text(lp); /* columns all at their line's count are not written */
-  CHECK(strstr(out, "sq:15:0\n 1: 15\n #xprof-columns 1 5:15 9:12\n") != NULL);
+  CHECK(strstr(out, "sq:15:0\n #xprof-source 50 a.c\n 1: 15\n #xprof-columns 1 5:15 9:12\n") !=
+        NULL);
   free(out);
   xprof_lineprof_free(lp);
   const char *bad[] = {"f:1:1\n 1: 1\n #xprof-columns 1\n",
@@ -681,5 +738,6 @@ UNIT_TABLE(lineprof_tests) = {
     {"lineprof/callee-scaled", callee_scaled},
     {"lineprof/shared-place", shared_place},
     {"lineprof/read-llvm", read_llvm},
-    {"lineprof/merging", merging}, {"lineprof/comdat", comdat}, {"lineprof/gcc-bytes", gcc_bytes},
+    {"lineprof/merging", merging}, {"lineprof/comdat", comdat},
+    {"lineprof/statics", statics}, {"lineprof/gcc-bytes", gcc_bytes},
     UNIT_END};

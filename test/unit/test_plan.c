@@ -240,17 +240,17 @@ static void use_match(void) {
   u.objpath = "/b/x.o";
   u.obj = obj;
   xprof_use_fn r;
-  CHECK(xprof_use_match(&u, "f", f, &g, NULL, NULL, &r) == 1);
+  CHECK(xprof_use_match(&u, "f", NULL, f, &g, NULL, NULL, &r) == 1);
   CHECK_U64(r.node_count[XPROF_ENTRY], 100);
   CHECK_U64(r.node_count[3], 60);
   CHECK_U64(xprof_use_side_count(&r, &g, 0), 7);
   xprof_use_fn_free(&r);
   /* Another signature and no shape to salvage by: a warning, no counts. */
   f->signature ^= 1;
-  CHECK(xprof_use_match(&u, "f", f, &g, NULL, NULL, &r) == 0);
+  CHECK(xprof_use_match(&u, "f", NULL, f, &g, NULL, NULL, &r) == 0);
   CHECK_U64(said, 1);
   /* A graph that could not be built as the collect build's. */
-  CHECK(xprof_use_match(&u, "f", f, NULL, NULL, NULL, &r) == 0);
+  CHECK(xprof_use_match(&u, "f", NULL, f, NULL, NULL, NULL, &r) == 0);
   CHECK_U64(u.st.matched, 1);
   CHECK_U64(u.st.mismatched, 2);
   xprof_profile_free(prof);
@@ -300,7 +300,7 @@ static void use_lines(void) {
   CHECK(xprof_lineprof_read_llvm("lines", text, strlen(text), &u.lines, &err) == 0);
   CHECK(xprof_lineprof_fold_inlined(u.lines, 0) == 0);
   CHECK_U64(u.lines->n_funcs, 2);
-  CHECK(xprof_lineprof_find(u.lines, "h") != NULL);
+  CHECK(xprof_lineprof_find(u.lines, "h", NULL) != NULL);
   /* A function that ran inlined and out of line: only `all` adds its
    * inlined runs to its own entry. */
   const char *both = "f:20:1\n 5: h:10\n  1: 10\nh:3:3\n 1: 3\n";
@@ -308,15 +308,15 @@ static void use_lines(void) {
     xprof_lineprof *lp;
     CHECK(xprof_lineprof_read_llvm("both", both, strlen(both), &lp, &err) == 0);
     CHECK(xprof_lineprof_fold_inlined(lp, all) == 0);
-    const xprof_lp_func *h = xprof_lineprof_find(lp, "h");
+    const xprof_lp_func *h = xprof_lineprof_find(lp, "h", NULL);
     CHECK(h && h->n_lines == 1);
     CHECK_U64(h ? h->lines[0].count : 0, all ? 13 : 3);
     xprof_lineprof_free(lp);
   }
   const xprof_proc *found;
-  CHECK(xprof_use_find(&u, "f", &found) == 1 && found == f);
+  CHECK(xprof_use_find(&u, "f", NULL, &found) == 1 && found == f);
   xprof_use_fn r;
-  CHECK(xprof_use_match(&u, "f", f, &g, diamond_places, &asked, &r) == 1);
+  CHECK(xprof_use_match(&u, "f", NULL, f, &g, diamond_places, &asked, &r) == 1);
   CHECK_U64(asked, 1);
   CHECK(r.by_lines && !r.salvaged);
   CHECK_U64(r.node_count[XPROF_ENTRY], 100);
@@ -338,8 +338,8 @@ static void use_lines(void) {
   s.obj = obj;
   CHECK(!xprof_use_sampled(&s));
   xprof_lineprof_free(s.lines);
-  CHECK(xprof_use_find(&u, "h", &found) == 1 && found == NULL);
-  CHECK(xprof_use_find(&u, "nobody", &found) == 0);
+  CHECK(xprof_use_find(&u, "h", NULL, &found) == 1 && found == NULL);
+  CHECK(xprof_use_find(&u, "nobody", NULL, &found) == 0);
   CHECK_U64(u.st.by_lines, 1);
   CHECK_U64(u.st.mismatched, 0);
   CHECK_U64(said, 0); /* no per-function warning: the object's, at close */
