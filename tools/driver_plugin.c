@@ -118,7 +118,7 @@ static void refresh_lines(const struct command *c) {
   for (unsigned i = 0; i < c->o.use_names.n; i++) {
     char *dir = xprof_use_profile_name(c->o.use_names.v[i]);
     xprof_error err;
-    if (dir && xprof_lines_refresh(dir, &err) < 0 && c->o.verbose)
+    if (dir && xprof_lines_refresh(dir, NULL, &err) < 0 && c->o.verbose)
       die("note: the profile's lines were not made again: %s", err.msg);
     xprof_free(dir);
   }

@@ -88,14 +88,16 @@ static int convert(const char *path, const char *out_path, int gcc) {
   return rc;
 }
 
+static void say(const char *msg) { tool_error("%s", msg); }
+
 /* --lines: the directory's line profile, made when it is older than the
- * data. */
+ * data (saying why, where most samples found no line). */
 static int refresh_lines(const char *dir) {
   struct stat st;
   if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
     return tool_error("%s: not a profile directory", dir);
   xprof_error err;
-  return xprof_lines_refresh(dir, &err) < 0 ? tool_fail(&err) : 0;
+  return xprof_lines_refresh(dir, say, &err) < 0 ? tool_fail(&err) : 0;
 }
 
 int main(int argc, char **argv) {

@@ -363,12 +363,18 @@ static int keep_or_fold(xprof_lineprof *lp, uint32_t from, uint32_t *k, xprof_lp
     xprof_lp_func *g = &lp->funcs[j];
     if (apart(g, f))
       continue;
-    if (!same_place(g, f))
+    if (!same_place(g, f)) {
       (*clashes)++;
-    else if (!(g->comdat && f->comdat)) {
-      if (fold(g, f) < 0)
+    } else {
+      if (!(g->comdat && f->comdat) && fold(g, f) < 0)
         return -1;
       g->comdat |= f->comdat;
+      /* A copy of unknown source takes on its source, once known, so
+       * that a function of another source stays apart from both. */
+      if (!g->file) {
+        g->file = f->file;
+        f->file = NULL;
+      }
     }
     func_free(f);
     return 0;

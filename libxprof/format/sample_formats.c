@@ -203,14 +203,18 @@ static void llvm_body(FILE *out, const xprof_lp_func *f, int depth) {
   }
 }
 
-/* f's declaration, where known: " #xprof-source DECL_LINE [PATH]" (a
- * path that would break the line is left out). */
+/* f's declaration, where known: " #xprof-source DECL_LINE [PATH]", the
+ * path to the end of the line as it is (a reader keeps its spaces), but
+ * for a line break in it, written '?'. */
 static void llvm_source(FILE *out, const xprof_lp_func *f) {
   if (!f->decl_line && !f->file)
     return;
   fprintf(out, " " XPROF_LP_SOURCE " %u", f->decl_line);
-  if (f->file && *f->file && !strpbrk(f->file, "\r\n"))
-    fprintf(out, " %s", f->file);
+  if (f->file && *f->file) {
+    fputc(' ', out);
+    for (const char *c = f->file; *c; c++)
+      fputc(*c == '\n' || *c == '\r' ? '?' : *c, out);
+  }
   fputc('\n', out);
 }
 
@@ -476,6 +480,9 @@ static int source_line(xprof_lp_func *f, const char *p, const char *end) {
     char *file = xprof_format("%.*s", (int)(end - q - 1), q + 1);
     if (!file)
       return -2;
+    for (char *c = file; *c; c++) /* as the writer puts it */
+      if (*c == '\r')
+        *c = '?';
     xprof_free(f->file);
     f->file = file;
   }
@@ -571,6 +578,7 @@ int xprof_lineprof_read_llvm(const char *name, const char *text, size_t len,
     while (p + depth < end && p[depth] == ' ')
       depth++;
     const char *q = p + depth;
+    const char *line_end = end > q && end[-1] == '\r' ? end - 1 : end; /* a path's */
     while (q < end && (end[-1] == '\r' || end[-1] == ' ' || end[-1] == '\t'))
       end--;
     xprof_lp_func *in = depth > 0 && depth <= have ? stack[depth - 1] : NULL;
@@ -583,7 +591,7 @@ int xprof_lineprof_read_llvm(const char *name, const char *text, size_t len,
     } else if (depth > 0 && tagged(q, end, XPROF_LP_BLOCKS)) {
       rc = in ? block_list(in, q + strlen(XPROF_LP_BLOCKS), end) : -1;
     } else if (depth == 1 && tagged(q, end, XPROF_LP_SOURCE)) {
-      rc = in ? source_line(in, q + strlen(XPROF_LP_SOURCE), end) : -1;
+      rc = in ? source_line(in, q + strlen(XPROF_LP_SOURCE), line_end) : -1;
     } else if (q == end || *q == '#' || *q == '!') { /* blank, comment, metadata */
     } else if (depth == 0) {
       int oom = 0;

@@ -26,7 +26,8 @@ enum {
   AT_NAME = 0x03, AT_LOW_PC = 0x11, AT_HIGH_PC = 0x12, AT_ABSTRACT_ORIGIN = 0x31,
   AT_DECL_LINE = 0x3b, AT_SPECIFICATION = 0x47, AT_RANGES = 0x55, AT_CALL_LINE = 0x59,
   AT_LINKAGE_NAME = 0x6e, AT_STR_OFFSETS_BASE = 0x72, AT_ADDR_BASE = 0x73,
-  AT_RNGLISTS_BASE = 0x74, AT_MIPS_LINKAGE_NAME = 0x2007,
+  AT_RNGLISTS_BASE = 0x74, AT_DWO_NAME = 0x76, AT_MIPS_LINKAGE_NAME = 0x2007,
+  AT_GNU_DWO_NAME = 0x2130,
   FORM_ADDR = 0x01, FORM_DATA2 = 0x05, FORM_DATA4 = 0x06, FORM_DATA8 = 0x07,
   FORM_STRING = 0x08, FORM_BLOCK = 0x09, FORM_BLOCK1 = 0x0a, FORM_DATA1 = 0x0b,
   FORM_FLAG = 0x0c, FORM_SDATA = 0x0d, FORM_STRP = 0x0e, FORM_UDATA = 0x0f,
@@ -215,6 +216,7 @@ typedef struct die {
   uint32_t decl_line, call_line;
   uint64_t low, high, ranges, ref;
   int has_low, has_high, high_is_addr, has_ranges, ranges_is_index;
+  int split; /* names a split DWARF file (-gsplit-dwarf's .dwo) */
 } die;
 
 static void take(reader *r, die *e, uint32_t at, uint64_t form, const value *v) {
@@ -230,6 +232,7 @@ static void take(reader *r, die *e, uint32_t at, uint64_t form, const value *v) 
   case AT_ADDR_BASE: r->addr_base = v->u; break;
   case AT_STR_OFFSETS_BASE: r->str_offsets_base = v->u; break;
   case AT_RNGLISTS_BASE: r->rnglists_base = v->u; break;
+  case AT_DWO_NAME: case AT_GNU_DWO_NAME: e->split = 1; break;
   default: break;
   }
 }
@@ -381,6 +384,7 @@ static int read_dies(reader *r, rd *t) {
     }
     if (first) { /* the base of the unit's ranges */
       r->base_addr = e.has_low ? e.low : 0;
+      r->d->n_split += e.split;
       first = 0;
     }
     uint32_t scope = UINT32_MAX;
@@ -420,6 +424,8 @@ static int read_unit(reader *r, rd *all) {
     unsigned type = (unsigned)u8(&t);
     r->addr_size = (unsigned)u8(&t);
     abbrev_off = un(&t, w);
+    if (type == 4) /* a skeleton: its functions are in a split DWARF file */
+      r->d->n_split++;
     if (type != 1 && type != 3) /* compile and partial units hold code */
       return 0;
   } else if (r->version >= 2) {
@@ -483,8 +489,7 @@ int xprof_dwarf_info_parse(const char *name, const unsigned char *buf, size_t le
   if (xprof_elf_section(buf, len, ".debug_info", &r.info.off, &r.info.size) < 0 ||
       xprof_elf_section(buf, len, ".debug_abbrev", &r.abbrev_s.off, &r.abbrev_s.size) < 0)
     return xprof_fail(err, XPROF_ERR_FORMAT,
-                      "%s: no usable debugging information (.debug_info: compile with -g; "
-                      "compressed debug sections are not read)",
+                      "%s: no usable debugging information (.debug_info: compile with -g)",
                       name);
   xprof_elf_section(buf, len, ".debug_str", &r.str.off, &r.str.size);
   xprof_elf_section(buf, len, ".debug_line_str", &r.line_str.off, &r.line_str.size);
@@ -530,7 +535,7 @@ int xprof_dwarf_info_read(const char *path, xprof_dwarf_info **out, xprof_error 
   unsigned char *buf;
   size_t len;
   *out = NULL;
-  if (xprof_slurp(path, &buf, &len, err) < 0)
+  if (xprof_elf_slurp(path, &buf, &len, err) < 0)
     return -1;
   if (xprof_dwarf_info_parse(path, buf, len, out, err) < 0) {
     xprof_free(buf);

@@ -306,8 +306,7 @@ int xprof_line_table_parse(const char *name, const unsigned char *buf, size_t le
   uint64_t off, size;
   if (xprof_elf_section(buf, len, ".debug_line", &off, &size) < 0)
     return xprof_fail(err, XPROF_ERR_FORMAT,
-                      "%s: no usable line table (.debug_line: compile with -g; compressed "
-                      "debug sections are not read)",
+                      "%s: no usable line table (.debug_line: compile with -g)",
                       name);
   xprof_line_table *t = xprof_calloc(1, sizeof *t);
   if (!t)
@@ -342,7 +341,7 @@ int xprof_line_table_read(const char *path, xprof_line_table **out, xprof_error 
   unsigned char *buf;
   size_t len;
   *out = NULL;
-  if (xprof_slurp(path, &buf, &len, err) < 0)
+  if (xprof_elf_slurp(path, &buf, &len, err) < 0)
     return -1;
   int rc = xprof_line_table_parse(path, buf, len, out, err);
   xprof_free(buf);

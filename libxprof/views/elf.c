@@ -11,6 +11,7 @@
 #include <elf.h>
 #include <inttypes.h>
 #include <stdlib.h>
+#include <zlib.h>
 
 #include "internal.h"
 #include "xprof_views.h"
@@ -319,7 +320,8 @@ struct wanted {
 };
 
 /* xprof_elf_each_section's step for xprof_elf_section: 1 at the section
- * wanted, -1 when its contents are not in the file. */
+ * wanted, -1 when its contents are not in the file (or still compressed:
+ * xprof_elf_inflate). */
 static int is_wanted(void *ctx, const char *name, const Elf64_Shdr *sh) {
   struct wanted *w = ctx;
   if (strcmp(name, w->name) != 0)
@@ -340,6 +342,128 @@ int xprof_elf_section(const unsigned char *buf, size_t len, const char *want, ui
     return -1;
   *off = w.off;
   *size = w.size;
+  return 0;
+}
+
+/* ---- compressed sections ---------------------------------------------- */
+
+/* The inflated bytes of the compressed sections are put after the file,
+ * each at a multiple of 8. */
+#define INFLATED_ALIGN 8u
+/* zlib makes at most about 1032 bytes of one (deflate's longest match
+ * in two bits): a section that says it inflates to more is damaged, and
+ * is not given the memory it asks for. */
+#define ZLIB_MAX_RATIO 1032u
+
+typedef struct inflating {
+  const struct xprof_elf_file *f;
+  uint64_t total; /* the bytes the inflated sections need */
+  unsigned n;     /* how many there are */
+  const char *bad; /* a section that cannot be inflated */
+  const char *why;
+} inflating;
+
+/* A compressed section's header (Elf64_Chdr) at sh's offset: 0, or -1
+ * with w->bad and w->why set. */
+static int chdr_of(inflating *w, const char *name, const Elf64_Shdr *sh, Elf64_Chdr *c) {
+  if (sh->sh_size < sizeof *c || !inside(w->f, sh->sh_offset, sh->sh_size)) {
+    w->bad = name, w->why = "its header lies outside the file";
+    return -1;
+  }
+  memcpy(c, w->f->buf + sh->sh_offset, sizeof *c);
+  if (c->ch_type != ELFCOMPRESS_ZLIB) {
+    w->bad = name;
+    w->why = c->ch_type == 2 /* ELFCOMPRESS_ZSTD */
+                 ? "compressed with zstd, which is not read (objcopy "
+                   "--decompress-debug-sections makes a copy that is)"
+                 : "compressed in a way other than zlib's, which is not read";
+    return -1;
+  }
+  if (c->ch_size > (sh->sh_size - sizeof *c) * ZLIB_MAX_RATIO + 64) {
+    w->bad = name, w->why = "it says it inflates to more than zlib makes of its bytes";
+    return -1;
+  }
+  return 0;
+}
+
+/* each_section's step: count a compressed section's inflated bytes. */
+static int measure(void *ctx, const char *name, const Elf64_Shdr *sh) {
+  inflating *w = ctx;
+  Elf64_Chdr c;
+  if (!(sh->sh_flags & SHF_COMPRESSED) || sh->sh_type == SHT_NOBITS)
+    return 0;
+  if (chdr_of(w, name, sh, &c) < 0)
+    return -1;
+  w->total += (c.ch_size + INFLATED_ALIGN - 1) / INFLATED_ALIGN * INFLATED_ALIGN;
+  w->n++;
+  return 0;
+}
+
+/* Inflate each compressed section of the file f (whose copy, with room
+ * after it, is out[0..*end)) to out + *end, and point the copy's header
+ * at it; 0, or -1 when one's bytes do not inflate as its header says
+ * (measure() checked the headers). */
+static int inflate_all(const struct xprof_elf_file *f, unsigned char *out, size_t *end) {
+  Elf64_Ehdr h;
+  memcpy(&h, f->buf, sizeof h);
+  for (uint16_t i = 0; i < h.e_shnum; i++) {
+    unsigned char *at = out + h.e_shoff + (uint64_t)i * sizeof(Elf64_Shdr);
+    Elf64_Shdr sh;
+    memcpy(&sh, at, sizeof sh);
+    if (!(sh.sh_flags & SHF_COMPRESSED) || sh.sh_type == SHT_NOBITS)
+      continue;
+    Elf64_Chdr c;
+    memcpy(&c, f->buf + sh.sh_offset, sizeof c); /* measured: inside, zlib */
+    uLongf n = (uLongf)c.ch_size;
+    if (uncompress(out + *end, &n, f->buf + sh.sh_offset + sizeof c,
+                   (uLong)(sh.sh_size - sizeof c)) != Z_OK ||
+        n != c.ch_size)
+      return -1;
+    sh.sh_offset = *end;
+    sh.sh_size = c.ch_size;
+    sh.sh_flags &= ~(uint64_t)SHF_COMPRESSED;
+    memcpy(at, &sh, sizeof sh);
+    *end += (c.ch_size + INFLATED_ALIGN - 1) / INFLATED_ALIGN * INFLATED_ALIGN;
+  }
+  return 0;
+}
+
+int xprof_elf_inflate(const char *path, unsigned char **buf, size_t *len, xprof_error *err) {
+  struct xprof_elf_file f = {*buf, *len, path, err};
+  inflating w = {&f, 0, 0, NULL, NULL};
+  int rc = each_section(*buf, *len, measure, &w);
+  if (rc == -1 && w.bad)
+    return xprof_fail(err, XPROF_ERR_FORMAT, "%s: section %s: %s", path, w.bad, w.why);
+  if (rc < 0 || !w.n)
+    return 0; /* not a file of ours to read, or nothing compressed */
+  size_t start = (*len + INFLATED_ALIGN - 1) / INFLATED_ALIGN * INFLATED_ALIGN;
+  unsigned char *out = (uint64_t)start + w.total <= SIZE_MAX ? xprof_calloc(start + w.total, 1)
+                                                             : NULL;
+  if (!out)
+    return xprof_fail_nomem(err, path);
+  memcpy(out, *buf, *len);
+  size_t end = start;
+  if (inflate_all(&f, out, &end) < 0) {
+    xprof_free(out);
+    return xprof_fail(err, XPROF_ERR_FORMAT,
+                      "%s: a compressed section does not inflate to the size its header "
+                      "gives (damaged?)",
+                      path);
+  }
+  xprof_free(*buf);
+  *buf = out;
+  *len = end;
+  return 0;
+}
+
+int xprof_elf_slurp(const char *path, unsigned char **buf, size_t *len, xprof_error *err) {
+  if (xprof_slurp(path, buf, len, err) < 0)
+    return -1;
+  if (xprof_elf_inflate(path, buf, len, err) < 0) {
+    xprof_free(*buf);
+    *buf = NULL;
+    return -1;
+  }
   return 0;
 }
 

@@ -366,7 +366,16 @@ static int place_densities(xprof_lineprof *lp, const image_debug *d, uint32_t *r
 static int add_image(xprof_lineprof *lp, const xprof_image *img, unlined *u) {
   image_debug d;
   xprof_error err;
-  if (open_debug(img, &d, &err) < 0) {
+  int rc = open_debug(img, &d, &err);
+  if (rc == 0 && !d.info->n_scopes && d.info->n_split) {
+    rc = xprof_fail(&err, XPROF_ERR_FORMAT,
+                    "%s: built with -gsplit-dwarf: its functions are described in split "
+                    "DWARF files (.dwo, .dwp), which xprof does not read (build it with -g "
+                    "alone)",
+                    img->path);
+    close_debug(&d);
+  }
+  if (rc < 0) {
     u->n++;
     u->samples += img->samples;
     if (img->samples > u->most) {
@@ -382,7 +391,7 @@ static int add_image(xprof_lineprof *lp, const xprof_image *img, unlined *u) {
   uint32_t *rows = xprof_malloc(((size_t)n_scopes + 1) * sizeof *rows);
   unsigned char *sampled = xprof_calloc((size_t)n_scopes + 1, 1);
   pieces ps = {NULL, 0, 0};
-  int rc = rows && sampled ? 0 : -1;
+  rc = rows && sampled ? 0 : -1;
   for (uint32_t i = 0; rc == 0 && i < n_scopes; i++)
     rows[i] = UINT32_MAX;
   for (uint32_t b = 0; rc == 0 && b < img->n_bins; b++) {

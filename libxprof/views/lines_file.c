@@ -78,8 +78,24 @@ static int write_whole(const char *path, const xprof_lineprof *lp, xprof_error *
   return rc;
 }
 
+/* Why most of lp's samples found no line, through note (lp made from
+ * the data of dir). */
+static void say_unplaced(const char *dir, const xprof_lineprof *lp,
+                         void (*note)(const char *msg)) {
+  if (!note || !lp->from_samples || lp->placed >= lp->samples - lp->samples / 2)
+    return;
+  char *msg = xprof_format("%s: %llu of %llu samples placed on lines", dir,
+                           (unsigned long long)lp->placed, (unsigned long long)lp->samples);
+  if (msg)
+    note(msg);
+  xprof_free(msg);
+  for (uint32_t i = 0; i < lp->n_notes; i++)
+    note(lp->notes[i]);
+}
+
 /* Under the lock: make the file if it is still older than the data. */
-static int refresh(const char *dir, const char *data, const char *path, xprof_error *err) {
+static int refresh(const char *dir, const char *data, const char *path,
+                   void (*note)(const char *msg), xprof_error *err) {
   if (!older(path, data))
     return 0;
   xprof_profile *p;
@@ -87,14 +103,16 @@ static int refresh(const char *dir, const char *data, const char *path, xprof_er
     return -1;
   xprof_lineprof *lp;
   int rc = make(dir, p, &lp, err);
-  if (rc == 0 && lp)
+  if (rc == 0 && lp) {
+    say_unplaced(dir, lp, note);
     rc = write_whole(path, lp, err) < 0 ? -1 : 1;
+  }
   xprof_lineprof_free(lp);
   xprof_profile_free(p);
   return rc;
 }
 
-int xprof_lines_refresh(const char *dir, xprof_error *err) {
+int xprof_lines_refresh(const char *dir, void (*note)(const char *msg), xprof_error *err) {
   struct stat st;
   if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
     return 0; /* no profile yet, or a data file of its own */
@@ -113,7 +131,7 @@ int xprof_lines_refresh(const char *dir, xprof_error *err) {
     } else {
       while (flock(fd, LOCK_EX) != 0 && errno == EINTR)
         ;
-      rc = refresh(dir, data, path, err);
+      rc = refresh(dir, data, path, note, err);
       close(fd); /* the lock goes with it */
     }
   }

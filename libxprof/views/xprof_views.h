@@ -70,6 +70,18 @@ typedef struct xprof_elf {
   struct xprof_arena *arena;
 } xprof_elf;
 
+/* Read the ELF file at path as xprof_slurp does, with its compressed
+ * sections (SHF_COMPRESSED with zlib: gcc -gz, objcopy
+ * --compress-debug-sections, as Debian's debug files are made)
+ * inflated: xprof_elf_inflate.  0, or -1 with err. */
+int xprof_elf_slurp(const char *path, unsigned char **buf, size_t *len, xprof_error *err);
+/* The ELF file buf[0..*len) (xprof_malloc'd) with its compressed
+ * sections inflated: when it has any, *buf and *len are replaced by a
+ * copy with the inflated bytes after the file's and those sections'
+ * headers pointing at them, so that readers of sections need not know.
+ * 0 (also when buf is not an ELF file or has none), or -1 with err
+ * naming the section that cannot be inflated and why. */
+int xprof_elf_inflate(const char *path, unsigned char **buf, size_t *len, xprof_error *err);
 /* The bytes of an ELF file's section of that name, buf + *off, *size
  * bytes: 0, or -1 when the file has none usable (missing, compressed,
  * outside the file). */
@@ -157,6 +169,10 @@ typedef struct xprof_dwarf_info {
   uint32_t n_scopes, cap_scopes;
   xprof_dwarf_range *ranges;
   uint32_t n_ranges, cap_ranges;
+  /* Units whose functions are described in a split DWARF file
+   * (-gsplit-dwarf's .dwo, or a .dwp), which is not read: their code has
+   * lines but no functions here. */
+  uint32_t n_split;
   const unsigned char *buf; /* the file's bytes, which the names point into */
   unsigned char *owned;     /* the same, when read by xprof_dwarf_info_read */
 } xprof_dwarf_info;
@@ -466,8 +482,10 @@ int xprof_profile_has_samples(const xprof_profile *p);
  * there was nothing to make it from (no counts or samples, or no lines:
  * a file with none says so, and is not made again until the data
  * change), -1 with err when the directory could not be read or
- * written. */
-int xprof_lines_refresh(const char *dir, xprof_error *err);
+ * written.  With `note`, a file made from samples of which fewer than
+ * half found a line says why through it (a program built without -g,
+ * or with -gsplit-dwarf), each message once. */
+int xprof_lines_refresh(const char *dir, void (*note)(const char *msg), xprof_error *err);
 #ifdef __cplusplus
 }
 #endif

@@ -88,9 +88,36 @@ static void dwarf_info(const uint8_t *data, size_t size) {
   xprof_dwarf_info_free(d);
 }
 
+/* Compressed sections: inflated, the file reads as if it had none (its
+ * sections in bounds), then as a file of the readers below. */
+static void inflated(const uint8_t *data, size_t size) {
+  unsigned char *buf = malloc(size ? size : 1);
+  size_t len = size;
+  xprof_error err;
+  if (!buf)
+    return;
+  memcpy(buf, data, size);
+  if (xprof_elf_inflate("fuzz", &buf, &len, &err) == 0 &&
+      (len != size || memcmp(buf, data, size) != 0)) {
+    unsigned char *again = buf;
+    size_t n = len;
+    buf = malloc(len);
+    memcpy(buf, again, len);
+    if (xprof_elf_inflate("again", &buf, &len, &err) < 0 || len != n || memcmp(buf, again, n))
+      abort(); /* nothing left to inflate */
+    uint64_t off, sz;
+    if (xprof_elf_section(buf, len, ".debug_info", &off, &sz) == 0 && off + sz > len)
+      abort();
+    free(again);
+    dwarf_info(buf, len);
+  }
+  free(buf);
+}
+
 static void elf(const uint8_t *data, size_t size) {
   xprof_elf *e;
   xprof_error err;
+  inflated(data, size);
   if (xprof_elf_parse("fuzz", data, size, &e, &err) < 0)
     return;
   for (uint32_t i = 0; i < e->n_funcs; i++) {
