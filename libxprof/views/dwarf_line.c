@@ -183,10 +183,13 @@ typedef struct header {
   const unsigned char *op_lengths;
 } header;
 
-/* The line program of a unit, rows where statements begin. */
+/* The line program of a unit, rows where statements begin.  The file
+ * register starts at 1 in every version (DWARF 5, table 6.4, kept it
+ * though its file numbers begin at 0: producers repeat the unit's own
+ * file as 0 and 1, and GCC's link-time units have "<artificial>" as 0). */
 static int run_program(xprof_line_table *t, rd *r, const header *h, char *const *files,
                        uint32_t n_files) {
-  uint64_t addr = 0, file = h->version >= 5 ? 0 : 1, line = 1, column = 0;
+  uint64_t addr = 0, file = 1, line = 1, column = 0;
   int stmt = h->default_stmt;
   while (r->pos < r->end && !r->failed) {
     unsigned op = (unsigned)u8(r);
@@ -203,7 +206,7 @@ static int run_program(xprof_line_table *t, rd *r, const header *h, char *const 
       unsigned sub = (unsigned)u8(r);
       if (sub == 1) { /* end_sequence */
         addr = 0;
-        file = h->version >= 5 ? 0 : 1;
+        file = 1;
         line = 1;
         column = 0;
         stmt = h->default_stmt;
