@@ -55,10 +55,19 @@ typedef struct image_debug {
   xprof_line_table *lines;
 } image_debug;
 
+/* Both from one read of the file at path (its compressed sections
+ * inflated once); the function instances keep the bytes. */
 static int read_debug(const char *path, image_debug *d, xprof_error *err) {
-  if (xprof_dwarf_info_read(path, &d->info, err) < 0)
+  unsigned char *buf;
+  size_t len;
+  if (xprof_elf_slurp(path, &buf, &len, err) < 0)
     return -1;
-  if (xprof_line_table_read(path, &d->lines, err) < 0) {
+  if (xprof_dwarf_info_parse(path, buf, len, &d->info, err) < 0) {
+    xprof_free(buf);
+    return -1;
+  }
+  d->info->owned = buf;
+  if (xprof_line_table_parse(path, buf, len, &d->lines, err) < 0) {
     xprof_dwarf_info_free(d->info);
     d->info = NULL;
     return -1;

@@ -174,7 +174,8 @@ typedef struct xprof_dwarf_info {
    * lines but no functions here. */
   uint32_t n_split;
   const unsigned char *buf; /* the file's bytes, which the names point into */
-  unsigned char *owned;     /* the same, when read by xprof_dwarf_info_read */
+  unsigned char *owned; /* the same, freed with it: read by xprof_dwarf_info_read, or
+                           handed over by the caller */
 } xprof_dwarf_info;
 
 /* Read the function instances of a file (the names point into buf, which
