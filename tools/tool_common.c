@@ -1,6 +1,7 @@
 /* tool_common.c - messages and standard options of the xprof tools, and
  * what the tools that read CFG dumps share. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,6 +26,29 @@ int tool_error(const char *fmt, ...) {
 }
 
 int tool_fail(const xprof_error *err) { return tool_error("%s", err->msg); }
+
+static int is_stdout(const char *path) { return !path || strcmp(path, "-") == 0; }
+
+FILE *tool_open_output(const char *path, const char *mode) {
+  if (is_stdout(path))
+    return stdout;
+  FILE *f = fopen(path, mode);
+  if (!f)
+    tool_error("cannot write %s: %s", path, strerror(errno));
+  return f;
+}
+
+int tool_close_output(FILE *f, const char *path, int failed) {
+  if (is_stdout(path)) {
+    if (fflush(f) == 0)
+      return 0;
+    return tool_error("write error on the standard output: %s", strerror(errno));
+  }
+  int rc = fclose(f) != 0 ? tool_error("write error on %s: %s", path, strerror(errno)) : 0;
+  if (rc || failed)
+    remove(path);
+  return rc;
+}
 
 int tool_standard_options(int argc, char **argv, const char *usage) {
   for (int i = 1; i < argc; i++) {

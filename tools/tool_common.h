@@ -2,6 +2,8 @@
 #ifndef XPROF_TOOL_COMMON_H
 #define XPROF_TOOL_COMMON_H
 
+#include <stdio.h>
+
 #include "xprof_plan.h"
 #include "xprof_views.h"
 
@@ -14,6 +16,14 @@ int tool_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int tool_fail(const xprof_error *err);
 /* Handle --help / --version; returns 1 when the tool should exit 0. */
 int tool_standard_options(int argc, char **argv, const char *usage);
+
+/* The output file at path ("-" or NULL: the standard output), opened
+ * with mode ("w", "wb"); NULL when it cannot be (said). */
+FILE *tool_open_output(const char *path, const char *mode);
+/* Close what tool_open_output opened.  A file is removed rather than
+ * left partial when `failed` is set or its last bytes cannot be
+ * written.  0, or 1 when they cannot (said). */
+int tool_close_output(FILE *f, const char *path, int failed);
 
 /* The object file whose CFG dump (OBJECT.xpcfg, see xprof_verify) is
  * `dump`, as the profile knows it, or NULL; `path` (8192 bytes) gets the

@@ -7,7 +7,6 @@
  *   xprof_afdo --llvm|--gcc -o FILE sample-profile.txt
  *   xprof_afdo --lines profile_directory
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,17 +56,13 @@ static int write_out(const char *path, xprof_lineprof *lp, int gcc) {
     return tool_error("out of memory");
   for (uint32_t k = notes; k < lp->n_notes; k++)
     tool_error("%s", lp->notes[k]);
-  int to_stdout = strcmp(path, "-") == 0;
-  FILE *out = to_stdout ? stdout : fopen(path, gcc ? "wb" : "w");
+  FILE *out = tool_open_output(path, gcc ? "wb" : "w");
   if (!out)
-    return tool_error("cannot write %s: %s", path, strerror(errno));
+    return 1;
   int rc = gcc ? xprof_lineprof_write_gcc(out, lp) : xprof_lineprof_write_llvm(out, lp);
-  if ((to_stdout ? fflush(out) : fclose(out)) != 0 || rc < 0) {
-    if (!to_stdout)
-      remove(path);
-    return tool_error("write error on %s", to_stdout ? "the standard output" : path);
-  }
-  return 0;
+  if (rc < 0)
+    tool_error("write error on %s", strcmp(path, "-") ? path : "the standard output");
+  return tool_close_output(out, path, rc < 0) || rc < 0;
 }
 
 /* A sample-profile text file as the format asked for. */

@@ -109,12 +109,11 @@ int main(int argc, char **argv) {
                         dir);
     opt.total_time = c.t->ns / 1000.0;
   }
-  FILE *out = out_path ? fopen(out_path, "w") : stdout;
+  FILE *out = tool_open_output(out_path, "w");
   if (!out)
-    return tool_error("cannot write %s", out_path);
+    return 1;
   int rc = xprof_aprof_write(out, p, g, &opt, &err) < 0 ? tool_fail(&err) : 0;
-  if ((out_path ? fclose(out) : fflush(out)) != 0)
-    rc = tool_error("write error on %s", out_path ? out_path : "standard output");
+  rc |= tool_close_output(out, out_path, rc);
   free(c.last);
   xprof_time_table_free(c.t);
   xprof_callgraph_free(g);

@@ -702,17 +702,15 @@ static int parse_options(int argc, char **argv, struct options *o, report *r) {
 }
 
 static FILE *open_output(const char *path) {
-  if (strcmp(path, "-") == 0)
-    return stdout;
-  FILE *f = fopen(path, "w");
+  FILE *f = tool_open_output(path, "w");
   if (!f)
-    exit(tool_error("cannot write %s: %s", path, strerror(errno)));
+    exit(1);
   return f;
 }
 
 static void close_output(FILE *f, const char *path) {
-  if (f == stdout ? fflush(f) != 0 : fclose(f) != 0)
-    exit(tool_error("cannot write %s: %s", path, strerror(errno)));
+  if (tool_close_output(f, path, 0))
+    exit(1);
 }
 
 /* The sources to report: those named, or all of them, by path. */
