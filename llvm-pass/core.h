@@ -55,7 +55,7 @@ struct xl_places {
   uint32_t n_locs, cap_locs, n_sites, cap_sites;
   xprof_inline_frame *frames;
   uint32_t n_frames, cap_frames;
-  char **names; /* the frames' function names */
+  char **names; /* the frames' function names and files */
   uint32_t n_names, cap_names;
 };
 void xl_places_fill(void *ctx, xprof_places *p);

@@ -13,6 +13,18 @@
 
 #include "collect.h"
 
+/* A source file's path: its directory joined to a relative name
+ * (malloc'd). */
+static char *join_path(const char *dir, size_t n_dir, const char *name, size_t n_name) {
+  char *path;
+  int rc = name[0] == '/' || !dir || !n_dir
+               ? asprintf(&path, "%.*s", (int)n_name, name)
+               : asprintf(&path, "%.*s/%.*s", (int)n_dir, dir, (int)n_name, name);
+  if (rc < 0)
+    xl_check(NULL);
+  return path;
+}
+
 /* The source file of v's debug location (an instruction's, or a
  * function's declaration), its directory and name joined; NULL when it
  * has none. */
@@ -25,11 +37,7 @@ static const char *debug_file(xl_collect *c, LLVMValueRef v) {
   if (name == c->file_name && dir == c->file_dir)
     return c->file;
   free(c->file);
-  int n = name[0] == '/' || !dir || !n_dir
-              ? asprintf(&c->file, "%.*s", (int)n_name, name)
-              : asprintf(&c->file, "%.*s/%.*s", (int)n_dir, dir, (int)n_name, name);
-  if (n < 0)
-    xl_check(NULL);
+  c->file = join_path(dir, n_dir, name, n_name);
   c->file_name = name;
   c->file_dir = dir;
   return c->file;
@@ -46,6 +54,11 @@ const char *xl_direct_callee(LLVMValueRef i) {
   return len ? name : NULL;
 }
 
+/* The file an inlined function is declared in (malloc'd). */
+static char *origin_file(const struct xl_origin *x) {
+  return join_path(x->dir, x->dir_len, x->file, x->file_len);
+}
+
 /* Line `line` of `file` in block k, and i's column there (kind <
  * XPROF_SITE_KINDS: of value-profile site k, of that kind), with
  * the functions inlined around instruction i (innermost first, as the
@@ -58,11 +71,8 @@ static void add_line(xl_collect *c, uint32_t k, LLVMValueRef i, const char *file
   unsigned n = xl_inline_chain(i, o, 16);
   for (unsigned d = 0; d < n; d++) {
     const struct xl_origin *x = &o[d];
-    int rc = x->file[0] == '/' || !x->dir_len
-                 ? asprintf(&files[d], "%.*s", (int)x->file_len, x->file)
-                 : asprintf(&files[d], "%.*s/%.*s", (int)x->dir_len, x->dir, (int)x->file_len,
-                            x->file);
-    if (rc < 0 || asprintf(&names[d], "%.*s", (int)x->name_len, x->name) < 0)
+    files[d] = origin_file(x);
+    if (asprintf(&names[d], "%.*s", (int)x->name_len, x->name) < 0)
       xl_check(NULL);
     frames[d] = (xprof_inline_frame){names[d], files[d], x->line, x->call_line};
   }
@@ -117,13 +127,17 @@ void xl_record_lines(xl_collect *c, LLVMValueRef fn, const xprof_plan_fn *f,
 
 /* ---- places, for a use build's match by source line ---------------------- */
 
-/* An inlined function's name, kept until xl_places_free. */
-static const char *place_name(struct xl_places *p, const char *name, size_t len) {
+/* s (an inlined function's name or file), kept until xl_places_free. */
+static const char *place_keep(struct xl_places *p, char *s) {
   p->names = xl_grow(p->names, &p->cap_names, p->n_names, sizeof *p->names);
+  return p->names[p->n_names++] = s;
+}
+
+static const char *place_name(struct xl_places *p, const char *name, size_t len) {
   char *s = xl_malloc(len + 1);
   memcpy(s, name, len);
   s[len] = 0;
-  return p->names[p->n_names++] = s;
+  return place_keep(p, s);
 }
 
 /* Block k's place at instruction i, line `line` and i's column (site:
@@ -144,7 +158,8 @@ static void add_place(struct xl_places *p, uint32_t k, LLVMValueRef i, unsigned 
   for (unsigned d = 0; d < n; d++) {
     p->frames = xl_grow(p->frames, &p->cap_frames, p->n_frames, sizeof *p->frames);
     p->frames[p->n_frames++] = (xprof_inline_frame){place_name(p, o[d].name, o[d].name_len),
-                                                    NULL, o[d].line, o[d].call_line};
+                                                    place_keep(p, origin_file(&o[d])),
+                                                    o[d].line, o[d].call_line};
   }
 }
 
@@ -152,6 +167,92 @@ static void add_place(struct xl_places *p, uint32_t k, LLVMValueRef i, unsigned 
 static void point_at_frames(struct xl_places *p, xprof_line_loc *locs, uint32_t n) {
   for (uint32_t j = 0; j < n; j++)
     locs[j].frames = locs[j].depth ? p->frames + (uintptr_t)locs[j].frames : NULL;
+}
+
+/* ---- the source's own lines, before the first simplifications ----------- */
+
+/* Each function's own lines (not inlined code's) as the front end gave
+ * them, noted by xl_note_source_lines before the clean-up ahead of the
+ * xprof pass: that clean-up makes a small if/else a select, and the
+ * arms' code takes the condition's line, so a line profile's counts of
+ * the arms find no place.  Such lines were optimized away, not edited
+ * away, and do not count against the match (xprof_places.had_line).
+ * For one module at a time, as the shipped data (cfg.c). */
+struct noted_fn {
+  char *name;
+  uint32_t *lines, n;
+};
+static struct {
+  LLVMModuleRef m;
+  struct noted_fn *fns;
+  uint32_t n, cap;
+} noted;
+
+static int u32_cmp(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+static int noted_cmp(const void *a, const void *b) {
+  return strcmp(((const struct noted_fn *)a)->name, ((const struct noted_fn *)b)->name);
+}
+
+static void forget_noted(void) {
+  for (uint32_t i = 0; i < noted.n; i++) {
+    free(noted.fns[i].name);
+    free(noted.fns[i].lines);
+  }
+  free(noted.fns);
+  memset(&noted, 0, sizeof noted);
+}
+
+/* fn's own lines, sorted and distinct, into *f. */
+static void note_function(LLVMValueRef fn, struct noted_fn *f) {
+  uint32_t cap = 0;
+  struct xl_origin o[1];
+  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i)) {
+      unsigned line = LLVMIsADbgInfoIntrinsic(i) ? 0 : LLVMGetDebugLocLine(i);
+      if (!line || xl_inline_chain(i, o, 1))
+        continue;
+      f->lines = xl_grow(f->lines, &cap, f->n, sizeof *f->lines);
+      f->lines[f->n++] = line;
+    }
+  qsort(f->lines, f->n, sizeof *f->lines, u32_cmp);
+  uint32_t k = 0;
+  for (uint32_t j = 0; j < f->n; j++)
+    if (k == 0 || f->lines[j] != f->lines[k - 1])
+      f->lines[k++] = f->lines[j];
+  f->n = k;
+}
+
+void xl_note_source_lines(LLVMModuleRef m) {
+  forget_noted();
+  noted.m = m;
+  for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
+    size_t len;
+    const char *name = LLVMGetValueName2(fn, &len);
+    if (LLVMIsDeclaration(fn) || !len)
+      continue;
+    noted.fns = xl_grow(noted.fns, &noted.cap, noted.n, sizeof *noted.fns);
+    struct noted_fn *f = &noted.fns[noted.n++];
+    memset(f, 0, sizeof *f);
+    f->name = xl_malloc(len + 1);
+    memcpy(f->name, name, len);
+    f->name[len] = 0;
+    note_function(fn, f);
+  }
+  qsort(noted.fns, noted.n, sizeof *noted.fns, noted_cmp);
+}
+
+/* An xprof_places had_line on what xl_note_source_lines noted. */
+static int noted_had_line(void *ctx, const char *fn, uint32_t line) {
+  (void)ctx;
+  struct noted_fn key = {(char *)fn, NULL, 0};
+  const struct noted_fn *f = bsearch(&key, noted.fns, noted.n, sizeof key, noted_cmp);
+  if (!f || !f->n)
+    return -1;
+  return bsearch(&line, f->lines, f->n, sizeof line, u32_cmp) != NULL;
 }
 
 void xl_places_fill(void *ctx, xprof_places *out) {
@@ -179,6 +280,8 @@ void xl_places_fill(void *ctx, xprof_places *out) {
   out->n_locs = p->n_locs;
   out->sites = p->sites;
   out->n_sites = p->n_sites;
+  if (noted.m && noted.m == LLVMGetGlobalParent(p->fn))
+    out->had_line = noted_had_line;
 }
 
 int xl_place_of(struct xl_places *p, LLVMValueRef i, xprof_line_loc *loc) {

@@ -460,6 +460,18 @@ static void addXprof(ModulePassManager &MPM, OptimizationLevel Level) {
     MPM.addPass(createModuleToFunctionPassAdaptor(PGOMemOPSizeOpt()));
 }
 
+// Use builds note each function's lines before the clean-up folds some
+// away (xl_note_source_lines).
+struct NoteSourceLinesPass : PassInfoMixin<NoteSourceLinesPass> {
+  static StringRef name() { return "xprof-note-source-lines"; }
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    if (OptionsError.empty() && options().mode == XPROF_MODE_USE)
+      xl_note_source_lines(wrap(&M));
+    return PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; }
+};
+
 // The module-wide clean-up that follows the early simplification
 // extension point, run there first when optimizing: interprocedural
 // constant propagation, global optimization, dead arguments.  Counters
@@ -496,6 +508,10 @@ static void registerPipelineNames(PassBuilder &PB) {
           MPM.addPass(OwnSectionPass());
           return true;
         }
+        if (Name == NoteSourceLinesPass::name()) {
+          MPM.addPass(NoteSourceLinesPass());
+          return true;
+        }
         return false;
       });
   PB.registerPipelineParsingCallback(
@@ -525,8 +541,10 @@ static void registerCallbacks(PassBuilder &PB) {
     return;
   // -O0: at the pipeline start.
   PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel Level) {
-    if (Level == OptimizationLevel::O0)
+    if (Level == OptimizationLevel::O0) {
+      MPM.addPass(NoteSourceLinesPass());
       addXprof(MPM, Level);
+    }
   });
   // Optimizing: where LLVM's own instrumentation runs (addPGOInstrPasses),
   // after the module-wide clean-up.
@@ -534,6 +552,7 @@ static void registerCallbacks(PassBuilder &PB) {
       [](ModulePassManager &MPM, OptimizationLevel Level) {
         if (Level == OptimizationLevel::O0)
           return;
+        MPM.addPass(NoteSourceLinesPass());
         addModuleCleanup(MPM);
         addXprof(MPM, Level);
       });

@@ -21,6 +21,10 @@ extern "C" {
 /* Run a mode over a module; returns nonzero when the module changed. */
 int xl_run_collect(LLVMModuleRef m, const xprof_options *o);
 int xl_run_use(LLVMModuleRef m, const xprof_options *o);
+/* Use builds, before the clean-up ahead of the xprof pass: each
+ * function's own lines as the front end gave them, for the match by
+ * source line (lines.c). */
+void xl_note_source_lines(LLVMModuleRef m);
 /* Once fn has been simplified (after inlining into it): make the inliner
  * bonus it carries what its instrumentation costs now, not the sum of
  * the bonuses its own and its inlined callees' counters had before

@@ -123,13 +123,32 @@ static uint32_t distinct(const void **v, uint32_t n) {
   return k;
 }
 
-/* The counts of the profile's lines that some block took, each once. */
-static uint64_t placed_mass(const xprof_lp_line **used, uint32_t n) {
-  n = distinct((const void **)used, n);
+/* The counts of the profile's lines that some block took, each once
+ * (used[] left distinct and sorted, *n_used their number). */
+static uint64_t placed_mass(const xprof_lp_line **used, uint32_t *n_used) {
+  uint32_t n = *n_used = distinct((const void **)used, *n_used);
   uint64_t mass = 0;
   for (uint32_t i = 0; i < n; i++)
     mass = xprof_sat_add(mass, used[i]->count);
   return mass;
+}
+
+/* An instance of the profile that some place here is in, and the line
+ * it is declared on here. */
+typedef struct reach {
+  const xprof_lp_func *in;
+  uint32_t base;
+} reach;
+
+static int reach_cmp(const void *a, const void *b) {
+  const reach *x = a, *y = b;
+  if (x->in != y->in)
+    return (uintptr_t)x->in < (uintptr_t)y->in ? -1 : 1;
+  return x->base < y->base ? -1 : x->base > y->base;
+}
+
+static int used_has(const xprof_lp_line **used, uint32_t n, const xprof_lp_line *l) {
+  return n && bsearch(&l, used, n, sizeof *used, ptr_cmp) != NULL;
 }
 
 /* The counts the code here could take: the own lines (not the inlined
@@ -138,25 +157,42 @@ static uint64_t placed_mass(const xprof_lp_line **used, uint32_t n) {
  * at a call that is a call here is not: its counts are the callee's,
  * whose own entry has them (xprof_lineprof_fold_inlined), and a function
  * whose training build inlined most of its time away would otherwise
- * seem to place little of its profile and be refused. */
-static uint64_t reachable_mass(const xprof_lp_func **reached, uint32_t n) {
-  n = distinct((const void **)reached, n);
+ * seem to place little of its profile and be refused.  Nor is a line
+ * that no place took but this source had (p->had_line): the compiler
+ * folded it away (their counts added to *folded).  used[0..n_used): the
+ * lines placed, distinct and sorted. */
+static uint64_t reachable_mass(reach *reached, uint32_t n, const xprof_lp_line **used,
+                               uint32_t n_used, const xprof_places *p, uint64_t *folded) {
+  if (n > 1)
+    qsort(reached, n, sizeof *reached, reach_cmp);
   uint64_t mass = 0;
-  for (uint32_t i = 0; i < n; i++)
-    for (uint32_t k = 0; k < reached[i]->n_lines; k++)
-      mass = xprof_sat_add(mass, reached[i]->lines[k].count);
+  for (uint32_t i = 0; i < n; i++) {
+    const xprof_lp_func *in = reached[i].in;
+    if (i && in == reached[i - 1].in)
+      continue;
+    for (uint32_t k = 0; k < in->n_lines; k++) {
+      const xprof_lp_line *l = &in->lines[k];
+      if (p->had_line && !used_has(used, n_used, l) &&
+          p->had_line(p->had_ctx, in->name, reached[i].base + l->offset) == 1) {
+        *folded = xprof_sat_add(*folded, l->count);
+        continue;
+      }
+      mass = xprof_sat_add(mass, l->count);
+    }
+  }
   return mass;
 }
 
-/* The instance of f that place l's code is in, and l's line offset there;
- * NULL when the profile does not have that inline context.  Where the
+/* The instance of f that place l's code is in, and l's line offset there
+ * (*base: the line the instance is declared on here); NULL when the
+ * profile does not have that inline context.  Where the
  * training build called a function that is inlined here, the callee's
  * own entry in lp (if lp) stands for the instance, its counts to be
  * multiplied by *scale, the call line's count over the callee's entries
  * (*scale < 0: f's own counts). */
 static const xprof_lp_func *place(const xprof_lineprof *lp, const xprof_lp_func *f,
                                   uint32_t decl_line, const xprof_line_loc *l,
-                                  uint32_t *offset, double *scale) {
+                                  uint32_t *offset, uint32_t *base_out, double *scale) {
   uint32_t base = decl_line;
   *scale = -1;
   for (uint32_t i = l->depth; f && i-- > 0;) { /* from the outermost in */
@@ -166,7 +202,7 @@ static const xprof_lp_func *place(const xprof_lineprof *lp, const xprof_lp_func 
     const xprof_lp_func *in = callee(f, fr->call_line - base, fr->fn);
     if (!in && lp) {
       const xprof_lp_line *call = line_of(f, fr->call_line - base);
-      in = call ? xprof_lineprof_find(lp, fr->fn, NULL) : NULL;
+      in = call ? xprof_lineprof_find(lp, fr->fn, fr->fn_file) : NULL;
       if (!in || !in->head)
         return NULL;
       *scale = (*scale < 0 ? 1 : *scale) * (double)call->count / (double)in->head;
@@ -177,6 +213,7 @@ static const xprof_lp_func *place(const xprof_lineprof *lp, const xprof_lp_func 
   if (!f || l->line < base)
     return NULL;
   *offset = l->line - base;
+  *base_out = base;
   return f;
 }
 
@@ -267,8 +304,8 @@ done:
 const xprof_lp_target *xprof_line_targets(const xprof_lineprof *lp, const xprof_lp_func *f,
                                           uint32_t decl_line, const xprof_line_loc *l,
                                           uint32_t *n, double *scale) {
-  uint32_t offset;
-  const xprof_lp_func *in = place(lp, f, decl_line, l, &offset, scale);
+  uint32_t offset, base;
+  const xprof_lp_func *in = place(lp, f, decl_line, l, &offset, &base, scale);
   *n = 0;
   if (!in)
     return NULL;
@@ -281,9 +318,9 @@ const xprof_lp_target *xprof_line_targets(const xprof_lineprof *lp, const xprof_
 
 uint64_t xprof_line_inlined(const xprof_lp_func *f, uint32_t decl_line, const xprof_line_loc *call,
                             const char *name) {
-  uint32_t offset;
+  uint32_t offset, base;
   double scale;
-  const xprof_lp_func *in = place(NULL, f, decl_line, call, &offset, &scale);
+  const xprof_lp_func *in = place(NULL, f, decl_line, call, &offset, &base, &scale);
   const xprof_lp_func *c = in ? callee(in, offset, name) : NULL;
   return c ? c->total : 0;
 }
@@ -472,22 +509,21 @@ static int estimate_of(const xprof_lp_func *in, uint32_t offset, double scale,
  * placed into used[] and the instances reached into reached[] (f first),
  * for the share placed.  Returns the number of estimates. */
 static uint32_t estimates(const xprof_lineprof *lp, int exact, const xprof_lp_func *f,
-                          uint32_t decl_line, uint32_t n_nodes, const xprof_line_loc *locs,
-                          uint32_t n_locs, estimate *est, const xprof_lp_line **used,
-                          uint32_t *n_used, const xprof_lp_func **reached,
+                          const xprof_places *p, uint32_t n_nodes, estimate *est,
+                          const xprof_lp_line **used, uint32_t *n_used, reach *reached,
                           uint32_t *n_reached, xprof_line_match *m) {
   uint32_t n = 0;
-  reached[(*n_reached)++] = f;
-  for (uint32_t i = 0; i < n_locs; i++) {
-    const xprof_line_loc *l = &locs[i];
+  reached[(*n_reached)++] = (reach){f, p->decl_line};
+  for (uint32_t i = 0; i < p->n_locs; i++) {
+    const xprof_line_loc *l = &p->locs[i];
     if (l->node >= n_nodes || l->node == XPROF_ENTRY || l->node == XPROF_EXIT)
       continue;
     m->located++;
-    uint32_t offset;
+    uint32_t offset, base;
     double scale;
-    const xprof_lp_func *in = place(lp, f, decl_line, l, &offset, &scale);
+    const xprof_lp_func *in = place(lp, f, p->decl_line, l, &offset, &base, &scale);
     if (in && scale < 0 && in != f)
-      reached[(*n_reached)++] = in;
+      reached[(*n_reached)++] = (reach){in, base};
     if (!estimate_of(in, offset, scale, l, exact, &est[n], m))
       continue;
     if (scale < 0)
@@ -497,18 +533,17 @@ static uint32_t estimates(const xprof_lineprof *lp, int exact, const xprof_lp_fu
   return n;
 }
 
-int xprof_line_counts(const xprof_lineprof *lp, const xprof_lp_func *f, uint32_t decl_line,
+int xprof_line_counts(const xprof_lineprof *lp, const xprof_lp_func *f, const xprof_places *p,
                       uint32_t n_nodes, const xprof_edge *edges, uint32_t n_edges,
-                      const xprof_line_loc *locs, uint32_t n_locs, uint64_t *edge_count,
-                      uint64_t *node_count, xprof_line_match *m) {
+                      uint64_t *edge_count, uint64_t *node_count, xprof_line_match *m) {
   memset(m, 0, sizeof *m);
   if (n_nodes <= XPROF_EXIT)
     return 0;
   uint64_t *weight = xprof_calloc(n_nodes, sizeof *weight);
   unsigned char *known = xprof_calloc(n_nodes, 1);
-  estimate *est = xprof_calloc((size_t)n_locs + 1, sizeof *est);
-  const xprof_lp_line **used = xprof_calloc((size_t)n_locs + 1, sizeof *used);
-  const xprof_lp_func **reached = xprof_calloc((size_t)n_locs + 1, sizeof *reached);
+  estimate *est = xprof_calloc((size_t)p->n_locs + 1, sizeof *est);
+  const xprof_lp_line **used = xprof_calloc((size_t)p->n_locs + 1, sizeof *used);
+  reach *reached = xprof_calloc((size_t)p->n_locs + 1, sizeof *reached);
   uint32_t n_used = 0, n_reached = 0;
   int rc = -1;
   if (!weight || !known || !est || !used || !reached)
@@ -516,8 +551,8 @@ int xprof_line_counts(const xprof_lineprof *lp, const xprof_lp_func *f, uint32_t
   /* Samples fall on places, not blocks: whether a place was one block or
    * several, how busy each, and which columns had code, they cannot say. */
   int exact = !lp || !lp->from_samples;
-  uint32_t n_est = estimates(lp, exact, f, decl_line, n_nodes, locs, n_locs, est, used, &n_used,
-                             reached, &n_reached, m);
+  uint32_t n_est =
+      estimates(lp, exact, f, p, n_nodes, est, used, &n_used, reached, &n_reached, m);
   /* Blocks of one place once each: the places of a block's code repeat. */
   if (n_est > 1)
     qsort(est, n_est, sizeof *est, estimate_cmp);
@@ -539,8 +574,8 @@ int xprof_line_counts(const xprof_lineprof *lp, const xprof_lp_func *f, uint32_t
     weight[XPROF_ENTRY] = f->head;
     known[XPROF_ENTRY] = 1;
   }
-  m->placed = placed_mass(used, n_used);
-  m->total = reachable_mass(reached, n_reached);
+  m->placed = placed_mass(used, &n_used);
+  m->total = reachable_mass(reached, n_reached, used, n_used, p, &m->folded);
   rc = 0;
   if (m->matched)
     rc = xprof_infer_flow(n_nodes, edges, n_edges, weight, known, edge_count, node_count) < 0

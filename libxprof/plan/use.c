@@ -298,6 +298,15 @@ static int line_records(xprof_use *u, const xprof_lp_func *lf, const xprof_place
   return 0;
 }
 
+/* Into buf: what a match by lines left aside, as the notes say it
+ * (nothing when it left nothing). */
+static void folded_text(char *buf, size_t size, uint64_t total, uint64_t folded) {
+  buf[0] = 0;
+  if (folded)
+    snprintf(buf, size, ", leaving aside the %.0f%% on lines this compiler folded into others",
+             100.0 * (double)folded / (double)xprof_sat_add(total, folded));
+}
+
 /* Counts for the function `name` on g by source line.  Returns 1 with r
  * filled, 0 when the line profile has none of its places. */
 static int by_lines(xprof_use *u, const char *name, const char *file, const xprof_graph *g,
@@ -305,14 +314,14 @@ static int by_lines(xprof_use *u, const char *name, const char *file, const xpro
   const xprof_lp_func *lf = lines_of(u) ? xprof_lineprof_find(u->lines, name, file) : NULL;
   if (!lf || !places)
     return 0;
-  xprof_places p = {0, NULL, 0, NULL, 0};
+  xprof_places p = {0, NULL, 0, NULL, 0, NULL, NULL};
   places(ctx, &p);
-  xprof_line_match m = {0, 0, 0, 0, 0};
+  xprof_line_match m = {0, 0, 0, 0, 0, 0};
   uint64_t *edges = xprof_calloc((size_t)g->n_edges + 1, sizeof *edges);
   uint64_t *nodes = xprof_calloc((size_t)g->n_nodes + 1, sizeof *nodes);
   int rc = !edges || !nodes ? -1
-                            : xprof_line_counts(u->lines, lf, p.decl_line, g->n_nodes, g->edges,
-                                                g->n_edges, p.locs, p.n_locs, edges, nodes, &m);
+                            : xprof_line_counts(u->lines, lf, &p, g->n_nodes, g->edges,
+                                                g->n_edges, edges, nodes, &m);
   /* As salvage keeps a changed function's counts only when enough of
    * them match (-xprofile_salvage), so do the lines. */
   unsigned need = u->o->salvage <= 100 ? u->o->salvage : XPROF_SALVAGE_DEFAULT_PERCENT;
@@ -335,12 +344,15 @@ static int by_lines(xprof_use *u, const char *name, const char *file, const xpro
   u->st.by_lines++;
   u->st.lines_total = xprof_sat_add(u->st.lines_total, m.total);
   u->st.lines_placed = xprof_sat_add(u->st.lines_placed, m.placed);
+  u->st.lines_folded = xprof_sat_add(u->st.lines_folded, m.folded);
   char by_callees[64] = "";
   if (m.scaled)
     snprintf(by_callees, sizeof by_callees, ", %u by their inlined callees' own lines", m.scaled);
+  char folded[96];
+  folded_text(folded, sizeof folded, m.total, m.folded);
   xprof_verbose(u->d, "%s: counts placed by source line (%u of %u places found%s, %.0f%% of its "
-                "line profile's counts)",
-                name, m.matched, m.located, by_callees, 100 * share);
+                "line profile's counts%s)",
+                name, m.matched, m.located, by_callees, 100 * share, folded);
   /* What a salvage left goes: the lines' records are of their own. */
   xprof_free(r->edge_count);
   xprof_free(r->node_count);
@@ -497,20 +509,22 @@ static void lines_note(const xprof_use *u) {
   const xprof_use_stats *st = &u->st;
   double pct = st->lines_total ? 100.0 * (double)st->lines_placed / (double)st->lines_total
                                : 100.0;
-  char text[512];
+  char folded[96], text[640];
+  folded_text(folded, sizeof folded, st->lines_total, st->lines_folded);
   snprintf(text, sizeof text,
            "%s: %u function%s did not match the profile's graphs (another compiler or version, "
            "other options, or changed code); their counts were placed by source line "
-           "(%.0f%% of their line profile's counts found a place)%s",
-           u->objpath, st->by_lines, xprof_plural(st->by_lines), pct,
+           "(%.0f%% of their line profile's counts found a place%s)%s",
+           u->objpath, st->by_lines, xprof_plural(st->by_lines), pct, folded,
            st->unplaced ? "; the rest are compiled without profile data" : "");
   if (u->obj)
     xprof_warn(u->d, XPROF_W_COVERAGE_MISMATCH, "%s", text);
   else
     xprof_verbose(u->d, "%s: %u function%s given counts by source line from the line "
-                  "profile (%s; %.0f%% of their counts found a place), %u without",
+                  "profile (%s; %.0f%% of their counts found a place%s), %u without",
                   u->objpath, st->by_lines, xprof_plural(st->by_lines),
-                  u->lines->from_samples ? "time samples" : "exact counts", pct, st->unplaced);
+                  u->lines->from_samples ? "time samples" : "exact counts", pct, folded,
+                  st->unplaced);
 }
 
 void xprof_use_close(xprof_use *u) {

@@ -430,9 +430,10 @@ typedef struct xprof_use_stats {
   uint64_t salvage_mass, salvage_matched;
   /* Functions given counts by source line (counted as matched too), the
    * counts of their entries in the line profile, all and placed; those
-   * the line profile knew but could not place. */
+   * the line profile knew but could not place; lines_folded: counts left
+   * out of lines_total, on lines folded away here (xprof_line_match). */
   unsigned by_lines, unplaced;
-  uint64_t lines_total, lines_placed;
+  uint64_t lines_total, lines_placed, lines_folded;
 } xprof_use_stats;
 
 typedef struct xprof_use {
@@ -483,6 +484,15 @@ typedef struct xprof_places {
    * callees the lines name at its indirect calls. */
   const xprof_line_loc *sites;
   uint32_t n_sites;
+  /* Whether the source compiled here had code of function `fn` (as the
+   * profile names it) on `line` before the compiler's first
+   * simplifications: 1, 0, or -1 when it cannot say (had_line NULL:
+   * never can).  A line of the profile that this source had but no place
+   * here took was optimized away (a small if/else made a select, its
+   * arms' code given the condition's line), not edited away: its counts
+   * are left out of the share placed rather than counted against it. */
+  int (*had_line)(void *had_ctx, const char *fn, uint32_t line);
+  void *had_ctx;
 } xprof_places;
 typedef void (*xprof_places_fn)(void *ctx, xprof_places *p);
 
@@ -761,10 +771,12 @@ typedef struct xprof_line_match {
   uint32_t located, matched;
   uint32_t scaled; /* of matched, by a callee's own lines (inlined here only) */
   uint64_t total, placed;
+  uint64_t folded; /* left out of total: on lines folded away here (had_line) */
 } xprof_line_match;
 
 /* A function's counts on its graph from its entry f of line profile lp
- * (the function declared at decl_line): each block's estimate the largest
+ * (the function declared at p->decl_line, its blocks' places p->locs):
+ * each block's estimate the largest
  * count of its places in f (for code of a function inlined here that the
  * training called, its own entry in lp scaled to the call; lp NULL:
  * none) -- but a place shared by several blocks estimates only those
@@ -773,10 +785,9 @@ typedef struct xprof_line_match {
  * 1 with edge_count and node_count filled, 0 when the profile gave none
  * of its places a count (the compiler's own estimates stand), -1 when out
  * of memory or the graph is too large. */
-int xprof_line_counts(const xprof_lineprof *lp, const xprof_lp_func *f, uint32_t decl_line,
+int xprof_line_counts(const xprof_lineprof *lp, const xprof_lp_func *f, const xprof_places *p,
                       uint32_t n_nodes, const xprof_edge *edges, uint32_t n_edges,
-                      const xprof_line_loc *locs, uint32_t n_locs, uint64_t *edge_count,
-                      uint64_t *node_count, xprof_line_match *m);
+                      uint64_t *edge_count, uint64_t *node_count, xprof_line_match *m);
 
 /* The callees that the indirect calls at place l of f's code reached in
  * training (f declared at decl_line; lp as for xprof_line_counts): *n of

@@ -110,7 +110,7 @@ static void use_summary(void) {
   u.d = &d;
   u.objpath = "/b/x.o";
   u.profile = xprof_profile_new();
-  u.st = (xprof_use_stats){3, 1, 0, 1, 2, 1, 0, 0, 0, 0, 0, 0, 0};
+  u.st = (xprof_use_stats){3, 1, 0, 1, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0};
   said.n = 0;
   xprof_use_close(&u);
   CHECK_U64(said.n, 1);

@@ -12,6 +12,16 @@
 #include "xprof_views.h"
 
 /* A function row of lp named `name`, declared at a.c:decl. */
+/* xprof_line_counts on the places locs[0..n) of a function declared at
+ * decl (the source's lines unknown). */
+static int line_counts(const xprof_lineprof *lp, const xprof_lp_func *f, uint32_t decl,
+                       uint32_t n_nodes, const xprof_edge *edges, uint32_t n_edges,
+                       const xprof_line_loc *locs, uint32_t n, uint64_t *ec, uint64_t *nc,
+                       xprof_line_match *m) {
+  xprof_places p = {decl, locs, n, NULL, 0, NULL, NULL};
+  return xprof_line_counts(lp, f, &p, n_nodes, edges, n_edges, ec, nc, m);
+}
+
 static xprof_lp_func *func(xprof_lineprof *lp, const char *name, uint32_t decl) {
   xprof_grow((void **)&lp->funcs, &lp->cap_funcs, lp->n_funcs, sizeof *lp->funcs);
   xprof_lp_func *f = &lp->funcs[lp->n_funcs++];
@@ -311,7 +321,7 @@ static void counts_by_line(void) {
   CHECK_U64(xprof_line_inlined(&lp->funcs[0], 10, &call, "other"), 0);
   call.line = 13;
   CHECK_U64(xprof_line_inlined(&lp->funcs[0], 10, &call, "sq"), 0);
-  CHECK(xprof_line_counts(NULL, &lp->funcs[0], 10, 6, d, 6, locs, 5, ec, nc, &mt) == 1);
+  CHECK(line_counts(NULL, &lp->funcs[0], 10, 6, d, 6, locs, 5, ec, nc, &mt) == 1);
   CHECK_U64(mt.located, 5);
   CHECK_U64(mt.matched, 3);
   CHECK_U64(mt.total, 27);
@@ -326,13 +336,13 @@ static void counts_by_line(void) {
   /* No line 13: node 4 has no estimate. */
   xprof_line_loc unlined[] = {{2, 11, NULL, 0, 0}, {3, 51, sq, 1, 0}, {4, 19, NULL, 0, 0},
                               {5, 14, NULL, 0, 0}};
-  CHECK(xprof_line_counts(NULL, &lp->funcs[0], 10, 6, d, 6, unlined, 4, ec, nc, &mt) == 1);
+  CHECK(line_counts(NULL, &lp->funcs[0], 10, 6, d, 6, unlined, 4, ec, nc, &mt) == 1);
   CHECK_U64(nc[3], 7);
   CHECK_U64(nc[4], 3);
   /* Neither branch's lines: an even split. */
   xprof_line_loc neither[] = {{2, 11, NULL, 0, 0}, {3, 18, NULL, 0, 0}, {4, 19, NULL, 0, 0},
                               {5, 14, NULL, 0, 0}};
-  CHECK(xprof_line_counts(NULL, &lp->funcs[0], 10, 6, d, 6, neither, 4, ec, nc, &mt) == 1);
+  CHECK(line_counts(NULL, &lp->funcs[0], 10, 6, d, 6, neither, 4, ec, nc, &mt) == 1);
   CHECK_U64(mt.total, 20);
   CHECK_U64(mt.placed, 20);
   CHECK_U64(nc[3], 5);
@@ -343,7 +353,7 @@ static void counts_by_line(void) {
   /* Declared elsewhere now: no place is found, the compiler's estimates
    * stand. */
   xprof_line_loc moved[] = {{2, 3, NULL, 0, 0}};
-  CHECK(xprof_line_counts(NULL, &lp->funcs[0], 40, 6, d, 6, moved, 1, ec, nc, &mt) == 0);
+  CHECK(line_counts(NULL, &lp->funcs[0], 40, 6, d, 6, moved, 1, ec, nc, &mt) == 0);
   CHECK_U64(mt.matched, 0);
   xprof_lineprof_free(lp);
 }
@@ -363,6 +373,70 @@ static void counts_by_line(void) {
  * condition copied ahead of its loop (block 2, and 4 in the loop that 2
  * is not in; 1 and 10 runs in training) keeps the count in the loop:
  * without it the loop, whose body has no line, would not run at all. */
+/* Lines the source had that no place took were folded away by the
+ * compiler (an if/else made a select): not counted against the share
+ * placed.  main (line 10): lines 11 and 14 placed, 12 (30) folded; sq
+ * inlined at 13 (declared at 50 here): 51 placed, 52 (5) folded.  Lines
+ * the source did not have (edited away), or that it cannot say, count. */
+static int had_main_12_sq_52(void *ctx, const char *fn, uint32_t line) {
+  int *calls = ctx;
+  ++*calls;
+  if (strcmp(fn, "main") == 0)
+    return line == 12 || line == 11 || line == 14 ? 1 : 0;
+  return strcmp(fn, "sq") == 0 ? line == 52 || line == 51 : -1;
+}
+
+static int had_nothing(void *ctx, const char *fn, uint32_t line) {
+  (void)ctx, (void)fn, (void)line;
+  return -1;
+}
+
+static void folded_lines(void) {
+  xprof_lineprof *lp = xprof_calloc(1, sizeof *lp);
+  xprof_lp_func *m = func(lp, "main", 10);
+  m->head = 10;
+  xprof_lineprof_add(m, 1, 0, 10);
+  xprof_lineprof_add(m, 2, 0, 30);
+  xprof_lineprof_add(m, 4, 0, 10);
+  xprof_lp_func *sq = inline_at(m, 3, "sq", 50);
+  xprof_lineprof_add(sq, 1, 0, 7);
+  xprof_lineprof_add(sq, 2, 0, 5);
+  CHECK(xprof_lineprof_finish(lp) == 0);
+  const xprof_edge d[] = {{0, 2, 0, 0, 0}, {2, 3, 0, 0, 0}, {3, 4, 0, 0, 0}, {4, 1, 0, 0, 0}};
+  xprof_inline_frame at13[] = {{"sq", "a.c", 50, 13}};
+  xprof_line_loc locs[] = {{2, 11, NULL, 0, 0}, {3, 51, at13, 1, 0}, {4, 14, NULL, 0, 0}};
+  uint64_t ec[4], nc[5];
+  xprof_line_match mt;
+  int calls = 0;
+  xprof_places p = {10, locs, 3, NULL, 0, had_main_12_sq_52, &calls};
+  CHECK(xprof_line_counts(lp, &lp->funcs[0], &p, 5, d, 4, ec, nc, &mt) == 1);
+  CHECK_U64(mt.placed, 27);
+  CHECK_U64(mt.total, 27);
+  CHECK_U64(mt.folded, 35);
+  CHECK_U64(nc[2], 10);
+  CHECK_U64(nc[3], 10);
+  /* Asked only of the lines no place took: main's 12, sq's 52. */
+  CHECK_U64(calls, 2);
+  p.had_line = had_nothing;
+  CHECK(xprof_line_counts(lp, &lp->funcs[0], &p, 5, d, 4, ec, nc, &mt) == 1);
+  CHECK_U64(mt.total, 62);
+  CHECK_U64(mt.folded, 0);
+  p.had_line = NULL;
+  CHECK(xprof_line_counts(lp, &lp->funcs[0], &p, 5, d, 4, ec, nc, &mt) == 1);
+  CHECK_U64(mt.placed, 27);
+  CHECK_U64(mt.total, 62);
+  /* Declared at 20 here, main's lines moved by 10: main had line 22, not
+   * 12 -- its 30 count again. */
+  xprof_inline_frame at23[] = {{"sq", "a.c", 50, 23}};
+  xprof_line_loc moved[] = {{2, 21, NULL, 0, 0}, {3, 51, at23, 1, 0}, {4, 24, NULL, 0, 0}};
+  p = (xprof_places){20, moved, 3, NULL, 0, had_main_12_sq_52, &calls};
+  CHECK(xprof_line_counts(lp, &lp->funcs[0], &p, 5, d, 4, ec, nc, &mt) == 1);
+  CHECK_U64(mt.placed, 27);
+  CHECK_U64(mt.total, 57);
+  CHECK_U64(mt.folded, 5);
+  xprof_lineprof_free(lp);
+}
+
 static void shared_place(void) {
   xprof_lineprof *lp = xprof_calloc(1, sizeof *lp);
   xprof_lp_func *f = func(lp, "main", 10);
@@ -392,14 +466,14 @@ static void shared_place(void) {
   uint64_t ec[8], nc[8];
   xprof_line_match mt;
   const xprof_lp_func *mf = xprof_lineprof_find(lp, "main", NULL);
-  CHECK(xprof_line_counts(NULL, mf, 10, 5, tri, 5, macro, 3, ec, nc, &mt) == 1);
+  CHECK(line_counts(NULL, mf, 10, 5, tri, 5, macro, 3, ec, nc, &mt) == 1);
   CHECK_U64(mt.matched, 3);
   CHECK_U64(mt.placed, 200);
   CHECK_U64(nc[2], 100);
   CHECK_U64(nc[3], 0);
   CHECK_U64(ec[2], 100);
   CHECK_U64(nc[4], 100);
-  CHECK(xprof_line_counts(NULL, xprof_lineprof_find(lp, "once", NULL), 10, 5, tri, 5, macro, 3, ec,
+  CHECK(line_counts(NULL, xprof_lineprof_find(lp, "once", NULL), 10, 5, tri, 5, macro, 3, ec,
                           nc, &mt) == 1);
   CHECK_U64(nc[3], 50);
   CHECK_U64(ec[2], 50);
@@ -409,7 +483,7 @@ static void shared_place(void) {
   xprof_line_loc tests[] = {{2, 31, NULL, 0, 9}, {3, 31, NULL, 0, 9}, {4, 32, NULL, 0, 0},
                             {5, 33, NULL, 0, 0}};
   const xprof_lp_func *both = xprof_lineprof_find(lp, "both", NULL);
-  CHECK(xprof_line_counts(NULL, both, 30, 7, and, 8, tests, 4, ec, nc, &mt) == 1);
+  CHECK(line_counts(NULL, both, 30, 7, and, 8, tests, 4, ec, nc, &mt) == 1);
   CHECK_U64(nc[3], 10);
   CHECK_U64(ec[4], 10);
   CHECK_U64(nc[4], 0);
@@ -418,7 +492,7 @@ static void shared_place(void) {
                              {4, 3, 0, 0, 0}, {4, 5, 0, 0, 0}, {5, 1, 0, 0, 0}};
   xprof_line_loc copied[] = {{2, 21, NULL, 0, 3}, {3, 29, NULL, 0, 0}, {4, 21, NULL, 0, 3},
                              {5, 23, NULL, 0, 0}};
-  CHECK(xprof_line_counts(NULL, xprof_lineprof_find(lp, "guarded", NULL), 20, 6, loop, 7, copied, 4,
+  CHECK(line_counts(NULL, xprof_lineprof_find(lp, "guarded", NULL), 20, 6, loop, 7, copied, 4,
                           ec, nc, &mt) == 1);
   CHECK_U64(nc[2], 1);
   CHECK_U64(nc[3], 10);
@@ -453,7 +527,7 @@ static void callee_scaled(void) {
   const xprof_lp_func *mf = xprof_lineprof_find(lp, "main", NULL);
   uint64_t ec[7], nc[7];
   xprof_line_match mt;
-  CHECK(xprof_line_counts(lp, mf, 10, 7, d, 7, locs, 5, ec, nc, &mt) == 1);
+  CHECK(line_counts(lp, mf, 10, 7, d, 7, locs, 5, ec, nc, &mt) == 1);
   CHECK_U64(mt.matched, 5);
   CHECK_U64(mt.scaled, 3);
   CHECK_U64(mt.placed, 20);
@@ -461,7 +535,7 @@ static void callee_scaled(void) {
   CHECK_U64(nc[4], 2);
   CHECK_U64(nc[5], 8);
   CHECK_U64(nc[6], 10);
-  CHECK(xprof_line_counts(NULL, mf, 10, 7, d, 7, locs, 5, ec, nc, &mt) == 1);
+  CHECK(line_counts(NULL, mf, 10, 7, d, 7, locs, 5, ec, nc, &mt) == 1);
   CHECK_U64(mt.scaled, 0);
   CHECK_U64(nc[4], 5);
   CHECK_U64(nc[5], 5);
@@ -614,7 +688,7 @@ static void columns(void) {
                            {5, 11, NULL, 0, 30}, {6, 12, NULL, 0, 2}};
   uint64_t ec[7], nc[7];
   xprof_line_match mt;
-  CHECK(xprof_line_counts(NULL, &lp->funcs[0], 10, 7, d, 7, locs, 5, ec, nc, &mt) == 1);
+  CHECK(line_counts(NULL, &lp->funcs[0], 10, 7, d, 7, locs, 5, ec, nc, &mt) == 1);
   CHECK_U64(nc[4], 8);
   CHECK_U64(nc[5], 2);
   CHECK_U64(nc[6], 10);
@@ -622,7 +696,7 @@ static void columns(void) {
    * of 10 goes through them as it may: neither takes 8. */
   for (uint32_t i = 0; i < 5; i++)
     locs[i].column = 0;
-  CHECK(xprof_line_counts(NULL, &lp->funcs[0], 10, 7, d, 7, locs, 5, ec, nc, &mt) == 1);
+  CHECK(line_counts(NULL, &lp->funcs[0], 10, 7, d, 7, locs, 5, ec, nc, &mt) == 1);
   CHECK_U64(nc[4] + nc[5], 10);
   CHECK(nc[4] <= 6 && nc[5] <= 6);
   xprof_lineprof_free(lp);
@@ -720,7 +794,7 @@ static void column_slack(void) {
                            {5, 12, NULL, 0, 0}};
   uint64_t ec[6], nc[6];
   xprof_line_match mt;
-  CHECK(xprof_line_counts(NULL, &lp->funcs[0], 10, 6, d, 6, locs, 4, ec, nc, &mt) == 1);
+  CHECK(line_counts(NULL, &lp->funcs[0], 10, 6, d, 6, locs, 4, ec, nc, &mt) == 1);
   CHECK_U64(mt.matched, 3);
   CHECK_U64(nc[3], 8);
   CHECK_U64(nc[4], 2);
@@ -735,6 +809,7 @@ UNIT_TABLE(lineprof_tests) = {
     {"lineprof/targets", targets},
     {"lineprof/values", values},
     {"lineprof/counts-by-line", counts_by_line},
+    {"lineprof/folded-lines", folded_lines},
     {"lineprof/callee-scaled", callee_scaled},
     {"lineprof/shared-place", shared_place},
     {"lineprof/read-llvm", read_llvm},
