@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 
 packages=(cmake make gcc g++ gcc-12-plugin-dev python3 clang-14 llvm-14
           llvm-14-dev llvm-14-tools lld-14 lld libclang-rt-14-dev valgrind ccache graphviz
-          ninja-build meson pkg-config distcc sccache lcov zlib1g-dev)
+          ninja-build meson pkg-config distcc sccache lcov zlib1g-dev libzstd-dev)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -12,6 +12,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <zlib.h>
+#include <zstd.h>
 
 #include "internal.h"
 #include "xprof_views.h"
@@ -351,9 +352,15 @@ int xprof_elf_section(const unsigned char *buf, size_t len, const char *want, ui
  * each at a multiple of 8. */
 #define INFLATED_ALIGN 8u
 /* zlib makes at most about 1032 bytes of one (deflate's longest match
- * in two bits): a section that says it inflates to more is damaged, and
- * is not given the memory it asks for. */
+ * in two bits), zstd at most 128 KiB of four (a block of one byte
+ * repeated): a section that says it inflates to more is damaged, and is
+ * not given the memory it asks for. */
 #define ZLIB_MAX_RATIO 1032u
+#define ZSTD_MAX_RATIO 32768u
+/* Not in every libc's elf.h yet (glibc has it since 2.37). */
+#ifndef ELFCOMPRESS_ZSTD
+#define ELFCOMPRESS_ZSTD 2
+#endif
 
 typedef struct inflating {
   const struct xprof_elf_file *f;
@@ -371,19 +378,32 @@ static int chdr_of(inflating *w, const char *name, const Elf64_Shdr *sh, Elf64_C
     return -1;
   }
   memcpy(c, w->f->buf + sh->sh_offset, sizeof *c);
-  if (c->ch_type != ELFCOMPRESS_ZLIB) {
+  if (c->ch_type != ELFCOMPRESS_ZLIB && c->ch_type != ELFCOMPRESS_ZSTD) {
     w->bad = name;
-    w->why = c->ch_type == 2 /* ELFCOMPRESS_ZSTD */
-                 ? "compressed with zstd, which is not read (objcopy "
-                   "--decompress-debug-sections makes a copy that is)"
-                 : "compressed in a way other than zlib's, which is not read";
+    w->why = "compressed in a way other than zlib's or zstd's, which is not read";
     return -1;
   }
-  if (c->ch_size > (sh->sh_size - sizeof *c) * ZLIB_MAX_RATIO + 64) {
-    w->bad = name, w->why = "it says it inflates to more than zlib makes of its bytes";
+  uint64_t ratio = c->ch_type == ELFCOMPRESS_ZLIB ? ZLIB_MAX_RATIO : ZSTD_MAX_RATIO;
+  if (c->ch_size > (sh->sh_size - sizeof *c) * ratio + 64) {
+    w->bad = name;
+    w->why = c->ch_type == ELFCOMPRESS_ZLIB
+                 ? "it says it inflates to more than zlib makes of its bytes"
+                 : "it says it inflates to more than zstd makes of its bytes";
     return -1;
   }
   return 0;
+}
+
+/* Inflate n bytes at in, compressed as `type` says, into exactly `size`
+ * bytes at out: 0, or -1 when they do not inflate to that. */
+static int inflate_one(uint32_t type, unsigned char *out, uint64_t size, const unsigned char *in,
+                       uint64_t n) {
+  if (type == ELFCOMPRESS_ZSTD) {
+    size_t got = ZSTD_decompress(out, (size_t)size, in, (size_t)n);
+    return ZSTD_isError(got) || got != size ? -1 : 0;
+  }
+  uLongf got = (uLongf)size;
+  return uncompress(out, &got, in, (uLong)n) != Z_OK || got != size ? -1 : 0;
 }
 
 /* each_section's step: count a compressed section's inflated bytes. */
@@ -413,11 +433,9 @@ static int inflate_all(const struct xprof_elf_file *f, unsigned char *out, size_
     if (!(sh.sh_flags & SHF_COMPRESSED) || sh.sh_type == SHT_NOBITS)
       continue;
     Elf64_Chdr c;
-    memcpy(&c, f->buf + sh.sh_offset, sizeof c); /* measured: inside, zlib */
-    uLongf n = (uLongf)c.ch_size;
-    if (uncompress(out + *end, &n, f->buf + sh.sh_offset + sizeof c,
-                   (uLong)(sh.sh_size - sizeof c)) != Z_OK ||
-        n != c.ch_size)
+    memcpy(&c, f->buf + sh.sh_offset, sizeof c); /* measured: inside, zlib or zstd */
+    if (inflate_one(c.ch_type, out + *end, c.ch_size, f->buf + sh.sh_offset + sizeof c,
+                    sh.sh_size - sizeof c) < 0)
       return -1;
     sh.sh_offset = *end;
     sh.sh_size = c.ch_size;

@@ -1,4 +1,4 @@
-"""density_bins.py [--every K] [--samples N] PROGRAM LINE[:COLUMN][=M]... < TEXT:
+"""density_bins.py [--every K] [--samples N] [--table FILE] PROGRAM LINE[:COLUMN][=M]... < TEXT:
 the profile TEXT (xprof_btoa's, of a run of PROGRAM) with its samples
 replaced: N (3), or M for a LINE=M, in the bins whose address the line
 table gives to one of the LINEs (with a COLUMN, to that column of it),
@@ -7,17 +7,21 @@ elsewhere.  (A few samples spread thin, as a short run leaves them over
 a large function: --every 16 --samples 1.)  With bins
 of a byte, a reader gives a bin's samples to the byte before it (the
 instruction in flight when the timer fired): the samples of a line's
-bytes go in the bins one byte further on."""
+bytes go in the bins one byte further on.  --table FILE: the line table
+read from FILE, a copy of PROGRAM whose debug sections llvm-dwarfdump
+can read (PROGRAM's compressed with zstd, say)."""
 import os
 import subprocess
 import sys
 
-args, every, per_bin = sys.argv[1:], 1, 3
+args, every, per_bin, table = sys.argv[1:], 1, 3, None
 while args and args[0].startswith("--"):
     if args[0] == "--every":
         every = int(args[1])
     elif args[0] == "--samples":
         per_bin = int(args[1])
+    elif args[0] == "--table":
+        table = args[1]
     else:
         sys.exit("density_bins.py: unknown option " + args[0])
     args = args[2:]
@@ -27,7 +31,7 @@ for arg in args[1:]:
     line, _, column = place.partition(":")
     want[(int(line), int(column)) if column else int(line)] = int(n) if n else per_bin
 rows = []  # (address, line, column) in the table's order
-dump = subprocess.run(["llvm-dwarfdump", "--debug-line", prog], capture_output=True,
+dump = subprocess.run(["llvm-dwarfdump", "--debug-line", table or prog], capture_output=True,
                       text=True, check=True).stdout
 for text in dump.splitlines():
     f = text.split()
