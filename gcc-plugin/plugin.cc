@@ -261,6 +261,30 @@ public:
   unsigned int execute(function *) override { return xp_first_run_execute(); }
 };
 
+/* Use mode: each function's lines before the early optimizations fold
+ * some away (lines.cc). */
+static const pass_data xp_note_lines_pass_data = {
+    GIMPLE_PASS,       /* type */
+    "xprof_note_lines", /* name */
+    OPTGROUP_NONE,     /* optinfo_flags */
+    TV_NONE,           /* tv_id */
+    PROP_cfg,          /* properties_required */
+    0,                 /* properties_provided */
+    0,                 /* properties_destroyed */
+    0,                 /* todo_flags_start */
+    0                  /* todo_flags_finish */
+};
+
+class xp_note_lines_pass : public gimple_opt_pass {
+public:
+  xp_note_lines_pass(gcc::context *ctx) : gimple_opt_pass(xp_note_lines_pass_data, ctx) {}
+  bool gate(function *) override { return !in_lto_p && !seen_error(); }
+  unsigned int execute(function *) override {
+    xp_note_lines();
+    return 0;
+  }
+};
+
 static void insert_pass_after(struct plugin_name_args *info, opt_pass *pass,
                               const char *reference) {
   struct register_pass_info where;
@@ -314,6 +338,8 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
     return 1;
   read_gcc_options();
   set_gcc_options();
+  if (xp_opts.mode == XPROF_MODE_USE)
+    insert_pass_after(info, new xp_note_lines_pass(g), "cfg");
   insert_pass_after(info, new xp_pass(g), "profile");
   if (xp_opts.mode == XPROF_MODE_USE && xp_opts.order)
     xp_order_sections(info->base_name);

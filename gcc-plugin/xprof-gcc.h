@@ -122,6 +122,9 @@ struct xp_places {
 };
 void xp_places_fill(void *ctx, xprof_places *p);
 void xp_places_free(xp_places *p);
+/* Use builds, right after the CFG is built: cfun's own lines as the
+ * front end gave them, for the places' had_line (lines.cc). */
+void xp_note_lines(void);
 
 void xp_collect_execute(void);
 /* Collect mode, after inlining: the time profile's test at the entry of

@@ -302,9 +302,12 @@ static int line_records(xprof_use *u, const xprof_lp_func *lf, const xprof_place
  * (nothing when it left nothing). */
 static void folded_text(char *buf, size_t size, uint64_t total, uint64_t folded) {
   buf[0] = 0;
-  if (folded)
+  double pct = 100.0 * (double)folded / (double)xprof_sat_add(total, folded);
+  if (folded && pct < 0.5)
+    snprintf(buf, size, ", leaving aside under 1%% on lines this compiler folded into others");
+  else if (folded)
     snprintf(buf, size, ", leaving aside the %.0f%% on lines this compiler folded into others",
-             100.0 * (double)folded / (double)xprof_sat_add(total, folded));
+             pct);
 }
 
 /* Counts for the function `name` on g by source line.  Returns 1 with r
