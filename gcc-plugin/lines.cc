@@ -253,6 +253,7 @@ static int noted_cmp(const void *a, const void *b) {
 void xp_note_lines(void) {
   const char *fn = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(current_function_decl));
   xprof_inline_frame frames[1];
+  unsigned from = noted_lines.length();
   basic_block bb;
   FOR_EACH_BB_FN(bb, cfun)
   for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
@@ -263,6 +264,14 @@ void xp_note_lines(void) {
     xp_noted_line n = {fn, (uint32_t)LOCATION_LINE(loc)};
     noted_lines.safe_push(n);
   }
+  /* Each line once: a line is usually several statements. */
+  unsigned n = noted_lines.length() - from, k = from;
+  if (n > 1)
+    qsort(noted_lines.address() + from, n, sizeof(xp_noted_line), noted_cmp);
+  for (unsigned i = from; i < noted_lines.length(); i++)
+    if (k == from || noted_cmp(&noted_lines[i], &noted_lines[k - 1]) != 0)
+      noted_lines[k++] = noted_lines[i];
+  noted_lines.truncate(k);
   noted_sorted = false;
 }
 
