@@ -237,66 +237,22 @@ static void point_at_frames(xp_places *p, vec<xprof_line_loc> *v) {
  * condition's line), and a line profile's counts of those lines find no
  * place.  Such lines were optimized away, not edited away, and do not
  * count against the match (xprof_places.had_line). */
-struct xp_noted_line {
-  const char *fn; /* the assembler name's identifier: never freed */
-  uint32_t line;
-};
-static vec<xp_noted_line> noted_lines;
-static bool noted_sorted;
-
-static int noted_cmp(const void *a, const void *b) {
-  const xp_noted_line *x = (const xp_noted_line *)a, *y = (const xp_noted_line *)b;
-  int c = strcmp(x->fn, y->fn);
-  return c ? c : x->line < y->line ? -1 : x->line > y->line;
-}
+static xprof_source_lines noted;
 
 void xp_note_lines(void) {
   const char *fn = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(current_function_decl));
   xprof_inline_frame frames[1];
-  unsigned from = noted_lines.length();
+  auto_vec<uint32_t> lines;
   basic_block bb;
   FOR_EACH_BB_FN(bb, cfun)
   for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
     location_t loc = gimple_location(gsi_stmt(gsi));
-    if (RESERVED_LOCATION_P(loc) || is_gimple_debug(gsi_stmt(gsi)) ||
-        inline_chain(loc, frames, 1))
-      continue;
-    xp_noted_line n = {fn, (uint32_t)LOCATION_LINE(loc)};
-    noted_lines.safe_push(n);
+    if (!RESERVED_LOCATION_P(loc) && !is_gimple_debug(gsi_stmt(gsi)) &&
+        !inline_chain(loc, frames, 1))
+      lines.safe_push((uint32_t)LOCATION_LINE(loc));
   }
-  /* Each line once: a line is usually several statements. */
-  unsigned n = noted_lines.length() - from, k = from;
-  if (n > 1)
-    qsort(noted_lines.address() + from, n, sizeof(xp_noted_line), noted_cmp);
-  for (unsigned i = from; i < noted_lines.length(); i++)
-    if (k == from || noted_cmp(&noted_lines[i], &noted_lines[k - 1]) != 0)
-      noted_lines[k++] = noted_lines[i];
-  noted_lines.truncate(k);
-  noted_sorted = false;
-}
-
-/* An xprof_places had_line on what xp_note_lines noted. */
-static int noted_had_line(void *ctx, const char *fn, uint32_t line) {
-  (void)ctx;
-  if (!noted_sorted) {
-    noted_lines.qsort(noted_cmp);
-    noted_sorted = true;
-  }
-  /* The first entry of fn at or after line, and whether fn has any. */
-  unsigned lo = 0, hi = noted_lines.length();
-  xp_noted_line key = {fn, line};
-  while (lo < hi) {
-    unsigned mid = lo + (hi - lo) / 2;
-    if (noted_cmp(&noted_lines[mid], &key) < 0)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  if (lo < noted_lines.length() && noted_cmp(&noted_lines[lo], &key) == 0)
-    return 1;
-  bool before = lo > 0 && strcmp(noted_lines[lo - 1].fn, fn) == 0;
-  bool after = lo < noted_lines.length() && strcmp(noted_lines[lo].fn, fn) == 0;
-  return before || after ? 0 : -1;
+  if (xprof_source_lines_add(&noted, fn, lines.address(), lines.length()) < 0)
+    fatal_error(UNKNOWN_LOCATION, "xprof: out of memory");
 }
 
 void xp_places_fill(void *ctx, xprof_places *out) {
@@ -324,8 +280,10 @@ void xp_places_fill(void *ctx, xprof_places *out) {
   out->n_locs = p->locs.length();
   out->sites = p->site_locs.address();
   out->n_sites = p->site_locs.length();
-  if (noted_lines.length())
-    out->had_line = noted_had_line;
+  if (noted.n) {
+    out->had_line = xprof_source_lines_had;
+    out->had_ctx = &noted;
+  }
 }
 
 void xp_places_free(xp_places *p) {

@@ -178,81 +178,42 @@ static void point_at_frames(struct xl_places *p, xprof_line_loc *locs, uint32_t 
  * the arms find no place.  Such lines were optimized away, not edited
  * away, and do not count against the match (xprof_places.had_line).
  * For one module at a time, as the shipped data (cfg.c). */
-struct noted_fn {
-  char *name;
-  uint32_t *lines, n;
-};
 static struct {
   LLVMModuleRef m;
-  struct noted_fn *fns;
-  uint32_t n, cap;
+  xprof_source_lines lines;
 } noted;
 
-static int u32_cmp(const void *a, const void *b) {
-  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-  return x < y ? -1 : x > y;
-}
-
-static int noted_cmp(const void *a, const void *b) {
-  return strcmp(((const struct noted_fn *)a)->name, ((const struct noted_fn *)b)->name);
-}
-
-static void forget_noted(void) {
-  for (uint32_t i = 0; i < noted.n; i++) {
-    free(noted.fns[i].name);
-    free(noted.fns[i].lines);
-  }
-  free(noted.fns);
-  memset(&noted, 0, sizeof noted);
-}
-
-/* fn's own lines, sorted and distinct, into *f. */
-static void note_function(LLVMValueRef fn, struct noted_fn *f) {
-  uint32_t cap = 0;
+/* fn's own lines, as the table takes them. */
+static void note_function(LLVMValueRef fn, const char *name) {
+  uint32_t *lines = NULL, n = 0, cap = 0;
   struct xl_origin o[1];
   for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b))
     for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i)) {
       unsigned line = LLVMIsADbgInfoIntrinsic(i) ? 0 : LLVMGetDebugLocLine(i);
       if (!line || xl_inline_chain(i, o, 1))
         continue;
-      f->lines = xl_grow(f->lines, &cap, f->n, sizeof *f->lines);
-      f->lines[f->n++] = line;
+      lines = xl_grow(lines, &cap, n, sizeof *lines);
+      lines[n++] = line;
     }
-  qsort(f->lines, f->n, sizeof *f->lines, u32_cmp);
-  uint32_t k = 0;
-  for (uint32_t j = 0; j < f->n; j++)
-    if (k == 0 || f->lines[j] != f->lines[k - 1])
-      f->lines[k++] = f->lines[j];
-  f->n = k;
+  if (xprof_source_lines_add(&noted.lines, name, lines, n) < 0)
+    xl_check(NULL);
+  free(lines);
 }
 
 void xl_note_source_lines(LLVMModuleRef m) {
-  forget_noted();
+  xprof_source_lines_free(&noted.lines);
   noted.m = m;
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
     size_t len;
     const char *name = LLVMGetValueName2(fn, &len);
     if (LLVMIsDeclaration(fn) || !len)
       continue;
-    noted.fns = xl_grow(noted.fns, &noted.cap, noted.n, sizeof *noted.fns);
-    struct noted_fn *f = &noted.fns[noted.n++];
-    memset(f, 0, sizeof *f);
-    f->name = xl_malloc(len + 1);
-    memcpy(f->name, name, len);
-    f->name[len] = 0;
-    note_function(fn, f);
+    char *copy = xl_malloc(len + 1);
+    memcpy(copy, name, len);
+    copy[len] = 0;
+    note_function(fn, copy);
+    free(copy);
   }
-  qsort(noted.fns, noted.n, sizeof *noted.fns, noted_cmp);
-}
-
-/* An xprof_places had_line on what xl_note_source_lines noted. */
-static int noted_had_line(void *ctx, const char *fn, uint32_t line) {
-  (void)ctx;
-  struct noted_fn key = {(char *)fn, NULL, 0};
-  const struct noted_fn *f = bsearch(&key, noted.fns, noted.n, sizeof key, noted_cmp);
-  if (!f || !f->n)
-    return -1;
-  return bsearch(&line, f->lines, f->n, sizeof line, u32_cmp) != NULL;
 }
 
 void xl_places_fill(void *ctx, xprof_places *out) {
@@ -280,8 +241,10 @@ void xl_places_fill(void *ctx, xprof_places *out) {
   out->n_locs = p->n_locs;
   out->sites = p->sites;
   out->n_sites = p->n_sites;
-  if (noted.m && noted.m == LLVMGetGlobalParent(p->fn))
-    out->had_line = noted_had_line;
+  if (noted.m && noted.m == LLVMGetGlobalParent(p->fn)) {
+    out->had_line = xprof_source_lines_had;
+    out->had_ctx = &noted.lines;
+  }
 }
 
 int xl_place_of(struct xl_places *p, LLVMValueRef i, xprof_line_loc *loc) {

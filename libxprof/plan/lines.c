@@ -31,6 +31,7 @@
  */
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "internal.h"
 #include "xprof_plan.h"
@@ -132,6 +133,71 @@ static uint64_t placed_mass(const xprof_lp_line **used, uint32_t *n_used) {
     mass = xprof_sat_add(mass, used[i]->count);
   return mass;
 }
+
+/* ---- the source's own lines ------------------------------------------------ */
+
+struct xprof_source_fn {
+  char *name;
+  uint32_t *lines, n;
+};
+
+static int u32_cmp(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+static int source_fn_cmp(const void *a, const void *b) {
+  return strcmp(((const xprof_source_fn *)a)->name, ((const xprof_source_fn *)b)->name);
+}
+
+int xprof_source_lines_add(xprof_source_lines *s, const char *fn, uint32_t *lines, uint32_t n) {
+  if (n > 1)
+    xprof_sort(lines, n, sizeof *lines, u32_cmp);
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < n; i++)
+    if (k == 0 || lines[i] != lines[k - 1])
+      lines[k++] = lines[i];
+  if (xprof_grow((void **)&s->fns, &s->cap, s->n, sizeof *s->fns) < 0)
+    return -1;
+  xprof_source_fn *f = &s->fns[s->n];
+  f->name = xprof_format("%s", fn);
+  f->lines = k ? xprof_malloc(k * sizeof *lines) : NULL;
+  if (!f->name || (k && !f->lines)) {
+    xprof_free(f->name);
+    xprof_free(f->lines);
+    return -1;
+  }
+  if (k)
+    memcpy(f->lines, lines, k * sizeof *lines);
+  f->n = k;
+  s->n++;
+  s->sorted = 0;
+  return 0;
+}
+
+int xprof_source_lines_had(void *ctx, const char *fn, uint32_t line) {
+  xprof_source_lines *s = ctx;
+  if (!s->sorted) { /* a compilation's function names are distinct */
+    xprof_sort(s->fns, s->n, sizeof *s->fns, source_fn_cmp);
+    s->sorted = 1;
+  }
+  xprof_source_fn key = {(char *)fn, NULL, 0};
+  const xprof_source_fn *f = bsearch(&key, s->fns, s->n, sizeof key, source_fn_cmp);
+  if (!f || !f->n)
+    return -1;
+  return bsearch(&line, f->lines, f->n, sizeof line, u32_cmp) != NULL;
+}
+
+void xprof_source_lines_free(xprof_source_lines *s) {
+  for (uint32_t i = 0; i < s->n; i++) {
+    xprof_free(s->fns[i].name);
+    xprof_free(s->fns[i].lines);
+  }
+  xprof_free(s->fns);
+  memset(s, 0, sizeof *s);
+}
+
+/* ---- the share placed ------------------------------------------------------ */
 
 /* An instance of the profile that some place here is in, and the line
  * it is declared on here. */

@@ -494,6 +494,24 @@ typedef struct xprof_places {
   int (*had_line)(void *had_ctx, const char *fn, uint32_t line);
   void *had_ctx;
 } xprof_places;
+
+/* A compilation's functions and the lines of their own code (not code
+ * inlined into them) as the front end gave them, which each plugin notes
+ * before its first simplifications; xprof_source_lines_had, an
+ * xprof_places had_line, answers from it (had_ctx: the table).  Zeroed
+ * to start; xprof_source_lines_free empties it. */
+typedef struct xprof_source_fn xprof_source_fn;
+typedef struct xprof_source_lines {
+  xprof_source_fn *fns;
+  uint32_t n, cap;
+  int sorted;
+} xprof_source_lines;
+/* Function `fn` (copied) and its lines lines[0..n) (sorted and made
+ * distinct in place); 0, or -1 when out of memory. */
+int xprof_source_lines_add(xprof_source_lines *s, const char *fn, uint32_t *lines, uint32_t n);
+/* 1 when fn had code on line, 0 when not, -1 when fn was not noted. */
+int xprof_source_lines_had(void *s, const char *fn, uint32_t line);
+void xprof_source_lines_free(xprof_source_lines *s);
 typedef void (*xprof_places_fn)(void *ctx, xprof_places *p);
 
 /* A function matched to its procedure: every edge's and block's count,

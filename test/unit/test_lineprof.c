@@ -437,6 +437,33 @@ static void folded_lines(void) {
   xprof_lineprof_free(lp);
 }
 
+/* The table of a compilation's own lines that the plugins note: each
+ * function's lines sorted and once, looked up by name; a function not
+ * noted cannot say (-1). */
+static void source_lines(void) {
+  xprof_source_lines t;
+  memset(&t, 0, sizeof t);
+  uint32_t work[] = {14, 9, 11, 9, 12, 14}, main_[] = {20, 21};
+  CHECK(xprof_source_lines_add(&t, "work", work, 6) == 0);
+  CHECK(xprof_source_lines_add(&t, "main", main_, 2) == 0);
+  CHECK(xprof_source_lines_add(&t, "empty", NULL, 0) == 0);
+  CHECK_U64(t.n, 3);
+  CHECK(xprof_source_lines_had(&t, "work", 9) == 1);
+  CHECK(xprof_source_lines_had(&t, "work", 14) == 1);
+  CHECK(xprof_source_lines_had(&t, "work", 10) == 0);
+  CHECK(xprof_source_lines_had(&t, "main", 21) == 1);
+  CHECK(xprof_source_lines_had(&t, "main", 9) == 0);
+  CHECK(xprof_source_lines_had(&t, "other", 9) == -1);
+  CHECK(xprof_source_lines_had(&t, "empty", 1) == -1);
+  /* Added after a lookup: sorted again. */
+  uint32_t late[] = {3};
+  CHECK(xprof_source_lines_add(&t, "abc", late, 1) == 0);
+  CHECK(xprof_source_lines_had(&t, "abc", 3) == 1);
+  CHECK(xprof_source_lines_had(&t, "work", 12) == 1);
+  xprof_source_lines_free(&t);
+  CHECK_U64(t.n, 0);
+}
+
 static void shared_place(void) {
   xprof_lineprof *lp = xprof_calloc(1, sizeof *lp);
   xprof_lp_func *f = func(lp, "main", 10);
@@ -810,6 +837,7 @@ UNIT_TABLE(lineprof_tests) = {
     {"lineprof/values", values},
     {"lineprof/counts-by-line", counts_by_line},
     {"lineprof/folded-lines", folded_lines},
+    {"lineprof/source-lines", source_lines},
     {"lineprof/callee-scaled", callee_scaled},
     {"lineprof/shared-place", shared_place},
     {"lineprof/read-llvm", read_llvm},
