@@ -531,20 +531,6 @@ int xprof_dwarf_info_parse(const char *name, const unsigned char *buf, size_t le
   return 0;
 }
 
-int xprof_dwarf_info_read(const char *path, xprof_dwarf_info **out, xprof_error *err) {
-  unsigned char *buf;
-  size_t len;
-  *out = NULL;
-  if (xprof_elf_slurp(path, &buf, &len, err) < 0)
-    return -1;
-  if (xprof_dwarf_info_parse(path, buf, len, out, err) < 0) {
-    xprof_free(buf);
-    return -1;
-  }
-  (*out)->owned = buf;
-  return 0;
-}
-
 void xprof_dwarf_info_free(xprof_dwarf_info *d) {
   if (!d)
     return;

@@ -174,16 +174,15 @@ typedef struct xprof_dwarf_info {
    * lines but no functions here. */
   uint32_t n_split;
   const unsigned char *buf; /* the file's bytes, which the names point into */
-  unsigned char *owned; /* the same, freed with it: read by xprof_dwarf_info_read, or
-                           handed over by the caller */
+  unsigned char *owned; /* the same, freed with it, when the caller hands it over */
 } xprof_dwarf_info;
 
 /* Read the function instances of a file (the names point into buf, which
- * must outlive the result), or of the file at path; 0, or -1 with err
- * naming the file and the problem. */
+ * must outlive the result, or be handed over in `owned`; a file's bytes
+ * as xprof_elf_slurp gives them, its compressed sections inflated); 0, or
+ * -1 with err naming the file and the problem. */
 int xprof_dwarf_info_parse(const char *name, const unsigned char *buf, size_t len,
                            xprof_dwarf_info **out, xprof_error *err);
-int xprof_dwarf_info_read(const char *path, xprof_dwarf_info **out, xprof_error *err);
 void xprof_dwarf_info_free(xprof_dwarf_info *d);
 /* The inline stack at addr: the subprogram whose code it is, then the
  * subroutines inlined into it that hold addr, outermost first, as scope
