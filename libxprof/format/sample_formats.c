@@ -27,9 +27,10 @@
  *
  *    #xprof-blocks OFFSET N:LEAST [COLUMN:N:LEAST ...]
  *
- * and, first after a top-level function's head, the line of its name and
- * its source file, where they are known, so that static functions of one
- * name in different files stay apart (the formats name functions only):
+ * and, first after a function's head (top-level or inlined), the line of
+ * its name and its source file, where they are known, so that static
+ * functions of one name in different files stay apart (the formats name
+ * functions only):
  *
  *    #xprof-source DECL_LINE [PATH]
  *
@@ -170,6 +171,21 @@ static void llvm_blocks(FILE *out, const xprof_lp_line *l, const xprof_lp_line *
   fputc('\n', out);
 }
 
+/* f's declaration, where known, `depth` spaces in: "#xprof-source
+ * DECL_LINE [PATH]", the path to the end of the line as it is (a reader
+ * keeps its spaces), but for a line break in it, written '?'. */
+static void llvm_source(FILE *out, const xprof_lp_func *f, int depth) {
+  if (!f->decl_line && !f->file)
+    return;
+  fprintf(out, "%*s" XPROF_LP_SOURCE " %u", depth, "", f->decl_line);
+  if (f->file && *f->file) {
+    fputc(' ', out);
+    for (const char *c = f->file; *c; c++)
+      fputc(*c == '\n' || *c == '\r' ? '?' : *c, out);
+  }
+  fputc('\n', out);
+}
+
 /* f's lines and calls, `depth` spaces in. */
 static void llvm_body(FILE *out, const xprof_lp_func *f, int depth) {
   uint32_t t = 0, t_end, col = 0;
@@ -199,23 +215,9 @@ static void llvm_body(FILE *out, const xprof_lp_func *f, int depth) {
     if (c->discr)
       fprintf(out, ".%u", c->discr);
     fprintf(out, ": %s:%" PRIu64 "\n", c->callee->name, c->callee->total);
+    llvm_source(out, c->callee, depth + 1);
     llvm_body(out, c->callee, depth + 1);
   }
-}
-
-/* f's declaration, where known: " #xprof-source DECL_LINE [PATH]", the
- * path to the end of the line as it is (a reader keeps its spaces), but
- * for a line break in it, written '?'. */
-static void llvm_source(FILE *out, const xprof_lp_func *f) {
-  if (!f->decl_line && !f->file)
-    return;
-  fprintf(out, " " XPROF_LP_SOURCE " %u", f->decl_line);
-  if (f->file && *f->file) {
-    fputc(' ', out);
-    for (const char *c = f->file; *c; c++)
-      fputc(*c == '\n' || *c == '\r' ? '?' : *c, out);
-  }
-  fputc('\n', out);
 }
 
 int xprof_lineprof_write_llvm(FILE *out, const xprof_lineprof *lp) {
@@ -227,7 +229,7 @@ int xprof_lineprof_write_llvm(FILE *out, const xprof_lineprof *lp) {
     if (!exported(f))
       continue;
     fprintf(out, "%s:%" PRIu64 ":%" PRIu64 "\n", f->name, f->total, f->head);
-    llvm_source(out, f);
+    llvm_source(out, f, 1);
     llvm_body(out, f, 1);
   }
   return ferror(out) ? -1 : 0;
@@ -468,7 +470,7 @@ static int head_line(xprof_lineprof *lp, const char *p, const char *end, xprof_l
 }
 
 /* " #xprof-source DECL_LINE [PATH]" from p to end (after the tag) for
- * top-level function f; 0, -1 malformed, -2 out of memory. */
+ * function f, top-level or inlined; 0, -1 malformed, -2 out of memory. */
 static int source_line(xprof_lp_func *f, const char *p, const char *end) {
   uint64_t line;
   const char *q;
@@ -590,7 +592,7 @@ int xprof_lineprof_read_llvm(const char *name, const char *text, size_t len,
       rc = in ? column_list(in, q + strlen(XPROF_LP_COLUMNS), end) : -1;
     } else if (depth > 0 && tagged(q, end, XPROF_LP_BLOCKS)) {
       rc = in ? block_list(in, q + strlen(XPROF_LP_BLOCKS), end) : -1;
-    } else if (depth == 1 && tagged(q, end, XPROF_LP_SOURCE)) {
+    } else if (depth > 0 && tagged(q, end, XPROF_LP_SOURCE)) {
       rc = in ? source_line(in, q + strlen(XPROF_LP_SOURCE), line_end) : -1;
     } else if (q == end || *q == '#' || *q == '!') { /* blank, comment, metadata */
     } else if (depth == 0) {

@@ -756,8 +756,9 @@ int xprof_lineprof_mark(const char *text, size_t len, unsigned *made_by);
  * line (or on a column written), how many and the least busy one's count:
  * "#xprof-blocks OFFSET N:LEAST [COLUMN:N:LEAST ...]". */
 #define XPROF_LP_BLOCKS "#xprof-blocks"
-/* ... and, first after a top-level function's head, the line of its name
- * and its source file: "#xprof-source DECL_LINE [PATH]". */
+/* ... and, first after a function's head (top-level or inlined), the
+ * line of its name and its source file: "#xprof-source DECL_LINE
+ * [PATH]". */
 #define XPROF_LP_SOURCE "#xprof-source"
 
 /* clang's sample-profile text (-fprofile-sample-use=FILE):

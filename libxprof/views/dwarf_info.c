@@ -8,9 +8,9 @@
  * the inline stack the compilers' sample profiles nest by.
  *
  * Only what that needs is read: tags subprogram and inlined_subroutine,
- * their names (linkage name first), declaration and call lines, code
- * ranges, and the abstract origins and specifications they take the
- * names from.  Every other attribute is skipped by its form.  Every read
+ * their names (linkage name first), declaration files and lines, call
+ * lines, code ranges, and the abstract origins and specifications they
+ * take the names from.  Every other attribute is skipped by its form.  Every read
  * is bounds-checked; a unit that does not parse ends the reading with an
  * error naming its offset.
  */
@@ -23,7 +23,7 @@
 
 enum {
   TAG_INLINED = 0x1d, TAG_SUBPROGRAM = 0x2e,
-  AT_NAME = 0x03, AT_LOW_PC = 0x11, AT_HIGH_PC = 0x12, AT_ABSTRACT_ORIGIN = 0x31,
+  AT_NAME = 0x03, AT_STMT_LIST = 0x10, AT_LOW_PC = 0x11, AT_DECL_FILE = 0x3a, AT_HIGH_PC = 0x12, AT_ABSTRACT_ORIGIN = 0x31,
   AT_DECL_LINE = 0x3b, AT_SPECIFICATION = 0x47, AT_RANGES = 0x55, AT_CALL_LINE = 0x59,
   AT_LINKAGE_NAME = 0x6e, AT_STR_OFFSETS_BASE = 0x72, AT_ADDR_BASE = 0x73,
   AT_RNGLISTS_BASE = 0x74, AT_DWO_NAME = 0x76, AT_MIPS_LINKAGE_NAME = 0x2007,
@@ -61,7 +61,8 @@ typedef struct abbrev {
 typedef struct named {
   uint64_t die;
   const char *name, *linkage;
-  uint32_t decl_line;
+  uint32_t decl_line, decl_file; /* decl_file: XPROF_DWARF_NO_FILE, none */
+  uint64_t decl_unit;            /* its unit's line table (DW_AT_stmt_list) */
   uint64_t ref; /* abstract origin or specification; 0: none */
 } named;
 
@@ -83,7 +84,7 @@ typedef struct reader {
   /* the unit being read */
   unsigned version, addr_size;
   int offset64;
-  uint64_t unit_off, addr_base, str_offsets_base, rnglists_base, base_addr;
+  uint64_t unit_off, addr_base, str_offsets_base, rnglists_base, base_addr, stmt_list;
   xprof_dwarf_info *d;
 } reader;
 
@@ -213,7 +214,7 @@ static const abbrev *find_abbrev(const reader *r, uint64_t code) {
 /* What a DIE says that matters here. */
 typedef struct die {
   const char *name, *linkage;
-  uint32_t decl_line, call_line;
+  uint32_t decl_line, decl_file, call_line;
   uint64_t low, high, ranges, ref;
   int has_low, has_high, high_is_addr, has_ranges, ranges_is_index;
   int split; /* names a split DWARF file (-gsplit-dwarf's .dwo) */
@@ -224,6 +225,8 @@ static void take(reader *r, die *e, uint32_t at, uint64_t form, const value *v) 
   case AT_NAME: e->name = v->s; break;
   case AT_LINKAGE_NAME: case AT_MIPS_LINKAGE_NAME: e->linkage = v->s; break;
   case AT_DECL_LINE: e->decl_line = (uint32_t)v->u; break;
+  case AT_DECL_FILE: e->decl_file = v->u < XPROF_DWARF_NO_FILE ? (uint32_t)v->u : e->decl_file; break;
+  case AT_STMT_LIST: r->stmt_list = v->u; break;
   case AT_CALL_LINE: e->call_line = (uint32_t)v->u; break;
   case AT_LOW_PC: e->low = v->u; e->has_low = 1; break;
   case AT_HIGH_PC: e->high = v->u; e->has_high = 1; e->high_is_addr = v->is_addr; break;
@@ -309,7 +312,8 @@ static int scope_ranges(reader *r, xprof_dwarf_scope *s, const die *e) {
 static int add_named(reader *r, uint64_t off, const die *e) {
   if (xprof_grow((void **)&r->named, &r->cap_named, r->n_named, sizeof *r->named) < 0)
     return -1;
-  r->named[r->n_named++] = (named){off, e->name, e->linkage, e->decl_line, e->ref};
+  r->named[r->n_named++] =
+      (named){off, e->name, e->linkage, e->decl_line, e->decl_file, r->stmt_list, e->ref};
   return 0;
 }
 
@@ -325,6 +329,8 @@ static int add_scope(reader *r, const die *e, int inlined, uint32_t parent, uint
   memset(s, 0, sizeof *s);
   s->name = e->linkage;
   s->decl_line = e->decl_line;
+  s->decl_file = e->decl_file;
+  s->decl_unit = r->stmt_list;
   s->parent = inlined ? parent : UINT32_MAX;
   s->call_line = inlined ? e->call_line : 0;
   if (scope_ranges(r, s, e) < 0 && d->n_ranges == s->first_range)
@@ -340,6 +346,7 @@ static int add_scope(reader *r, const die *e, int inlined, uint32_t parent, uint
 /* A DIE's attributes at t, by its abbreviation; 0 or -1. */
 static int read_attrs(reader *r, rd *t, const abbrev *a, die *e) {
   memset(e, 0, sizeof *e);
+  e->decl_file = XPROF_DWARF_NO_FILE;
   for (uint32_t i = 0; i < a->n && !t->failed; i++) {
     const abbrev_attr *at = &r->attrs[a->first + i];
     value v;
@@ -437,6 +444,7 @@ static int read_unit(reader *r, rd *all) {
   if (t.failed || r->version > 5 || (r->addr_size != 4 && r->addr_size != 8))
     return -1;
   r->addr_base = r->rnglists_base = 0;
+  r->stmt_list = UINT64_MAX; /* none, until the unit's DIE gives it */
   r->str_offsets_base = r->offset64 ? 16 : 8;
   if (read_abbrevs(r, abbrev_off) < 0)
     return -1;
@@ -449,20 +457,24 @@ static int named_cmp(const void *a, const void *b) {
 }
 
 static const named *find_named(const reader *r, uint64_t die) {
-  named key = {die, NULL, NULL, 0, 0};
+  named key = {die, NULL, NULL, 0, 0, 0, 0};
   return bsearch(&key, r->named, r->n_named, sizeof *r->named, named_cmp);
 }
 
-/* Give each scope the names and declaration line it lacks from the DIEs
- * it refers to: an inlined or out-of-line instance names its abstract
+/* Give each scope the names and declaration it lacks from the DIEs it
+ * refers to: an inlined or out-of-line instance names its abstract
  * origin, a C++ member's definition its declaration.  The linkage name
- * wins over the plain name wherever it is found. */
+ * wins over the plain name wherever it is found.  A declaration's file
+ * is a number in the line table of the unit of the DIE that gives it
+ * (the origin may be in another unit: link-time compilations). */
 static void resolve_names(reader *r) {
   for (uint32_t i = 0; i < r->d->n_scopes; i++) {
     xprof_dwarf_scope *s = &r->d->scopes[i];
     const char *plain = r->origin[i].plain;
     uint64_t ref = r->origin[i].ref;
-    for (int hop = 0; hop < 8 && ref && (!s->name || !s->decl_line); hop++) {
+    for (int hop = 0; hop < 8 && ref &&
+                      (!s->name || !s->decl_line || s->decl_file == XPROF_DWARF_NO_FILE);
+         hop++) {
       const named *n = find_named(r, ref);
       if (!n)
         break;
@@ -472,6 +484,10 @@ static void resolve_names(reader *r) {
         plain = n->name;
       if (!s->decl_line)
         s->decl_line = n->decl_line;
+      if (s->decl_file == XPROF_DWARF_NO_FILE && n->decl_file != XPROF_DWARF_NO_FILE) {
+        s->decl_file = n->decl_file;
+        s->decl_unit = n->decl_unit;
+      }
       ref = n->ref;
     }
     if (!s->name)

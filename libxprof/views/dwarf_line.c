@@ -21,7 +21,12 @@ typedef struct ctx {
   xprof_line_table *t;
   const unsigned char *buf;
   uint64_t str_off, str_size, line_str_off, line_str_size; /* .debug_str, .debug_line_str */
+  uint64_t section_off;                                    /* .debug_line's */
   int offset64;
+  /* t->files by path: an open-addressed set of indexes + 1 (0: empty),
+   * since every unit repeats the headers the units before it named. */
+  uint32_t *slots;
+  uint32_t n_slots;
 } ctx;
 
 static const char *str_at(const ctx *c, int line_str, uint64_t off) {
@@ -164,17 +169,65 @@ static int add_row(xprof_line_table *t, uint64_t addr, uint32_t file, uint64_t l
   return 0;
 }
 
-/* The table's index of a unit's file (its path added on first use). */
-static uint32_t global_file(xprof_line_table *t, char *const *files, uint32_t n, uint64_t k) {
-  if (k >= n)
+static uint32_t path_slot(const ctx *c, const char *path) {
+  uint32_t mask = c->n_slots - 1, i = (uint32_t)xprof_hash64(path, strlen(path)) & mask;
+  while (c->slots[i] && strcmp(c->t->files[c->slots[i] - 1], path) != 0)
+    i = (i + 1) & mask;
+  return i;
+}
+
+/* Room in the set for one more path (kept at most half full); 0 or -1. */
+static int reserve_slot(ctx *c) {
+  if (2 * (c->t->n_files + 1) <= c->n_slots)
+    return 0;
+  uint32_t n = c->n_slots ? 2 * c->n_slots : 64;
+  uint32_t *old = c->slots, n_old = c->n_slots;
+  c->slots = xprof_calloc(n, sizeof *c->slots);
+  if (!c->slots) {
+    c->slots = old;
+    return -1;
+  }
+  c->n_slots = n;
+  for (uint32_t i = 0; i < n_old; i++)
+    if (old[i])
+      c->slots[path_slot(c, c->t->files[old[i] - 1])] = old[i];
+  xprof_free(old);
+  return 0;
+}
+
+/* The table's index of a path (added on first sight), or UINT32_MAX when
+ * out of memory. */
+static uint32_t global_file(ctx *c, const char *path) {
+  xprof_line_table *t = c->t;
+  if (reserve_slot(c) < 0)
     return UINT32_MAX;
-  for (uint32_t i = t->n_files; i-- > 0;)
-    if (strcmp(t->files[i], files[k]) == 0)
-      return i;
-  if (xprof_grow((void **)&t->files, &t->cap_files, t->n_files, sizeof *t->files) < 0)
+  uint32_t slot = path_slot(c, path);
+  if (c->slots[slot])
+    return c->slots[slot] - 1;
+  if (xprof_grow((void **)&t->files, &t->cap_files, t->n_files, sizeof *t->files) < 0 ||
+      !(t->files[t->n_files] = xprof_format("%s", path)))
     return UINT32_MAX;
-  t->files[t->n_files] = xprof_format("%s", files[k]);
-  return t->files[t->n_files] ? t->n_files++ : UINT32_MAX;
+  c->slots[slot] = ++t->n_files;
+  return t->n_files - 1;
+}
+
+/* The unit at `off` of .debug_line, its files (by its own numbers, which
+ * its rows and DW_AT_decl_file use) as the table's; the first index of
+ * them in t->unit_files, or UINT32_MAX when out of memory. */
+static uint32_t add_unit(ctx *c, uint64_t off, char *const *files, uint32_t n) {
+  xprof_line_table *t = c->t;
+  if (xprof_grow((void **)&t->units, &t->cap_units, t->n_units, sizeof *t->units) < 0)
+    return UINT32_MAX;
+  uint32_t first = t->n_unit_files;
+  for (uint32_t k = 0; k < n; k++) {
+    uint32_t g = global_file(c, files[k]);
+    if (g == UINT32_MAX || xprof_grow((void **)&t->unit_files, &t->cap_unit_files,
+                                      t->n_unit_files, sizeof *t->unit_files) < 0)
+      return UINT32_MAX;
+    t->unit_files[t->n_unit_files++] = g;
+  }
+  t->units[t->n_units++] = (xprof_line_unit){off, first, n};
+  return first;
 }
 
 typedef struct header {
@@ -187,7 +240,7 @@ typedef struct header {
  * register starts at 1 in every version (DWARF 5, table 6.4, kept it
  * though its file numbers begin at 0: producers repeat the unit's own
  * file as 0 and 1, and GCC's link-time units have "<artificial>" as 0). */
-static int run_program(xprof_line_table *t, rd *r, const header *h, char *const *files,
+static int run_program(xprof_line_table *t, rd *r, const header *h, const uint32_t *files,
                        uint32_t n_files) {
   uint64_t addr = 0, file = 1, line = 1, column = 0;
   int stmt = h->default_stmt;
@@ -234,11 +287,9 @@ static int run_program(xprof_line_table *t, rd *r, const header *h, char *const 
       for (unsigned k = 0; k < h->op_lengths[op - 1]; k++)
         uleb(r);
     }
-    if (emit && line <= UINT32_MAX) {
-      uint32_t g = global_file(t, files, n_files, file);
-      if (g != UINT32_MAX && add_row(t, addr, g, line, column, stmt) < 0)
-        return -1;
-    }
+    if (emit && line <= UINT32_MAX && file < n_files &&
+        add_row(t, addr, files[file], line, column, stmt) < 0)
+      return -1;
   }
   return r->failed ? -1 : 0;
 }
@@ -246,6 +297,7 @@ static int run_program(xprof_line_table *t, rd *r, const header *h, char *const 
 /* One unit at r->pos; r->pos moves past it. */
 static int read_unit(ctx *c, rd *all) {
   rd r = *all;
+  uint64_t unit_off = all->pos - c->section_off;
   uint64_t len = un(&r, 4);
   c->offset64 = len == 0xffffffffu;
   if (c->offset64)
@@ -282,9 +334,12 @@ static int read_unit(ctx *c, rd *all) {
                                  ? -1
                                  : 0)
                           : v4_entries(&r, &files, &n_files);
-  if (rc == 0) {
+  uint32_t first = rc == 0 ? add_unit(c, unit_off, files, n_files) : UINT32_MAX;
+  if (first == UINT32_MAX) {
+    rc = -1;
+  } else {
     r.pos = program;
-    rc = run_program(c->t, &r, &h, files, n_files);
+    rc = run_program(c->t, &r, &h, c->t->unit_files + first, n_files);
   }
   for (uint32_t i = 0; i < n_dirs; i++)
     xprof_free(dirs[i]);
@@ -314,7 +369,7 @@ int xprof_line_table_parse(const char *name, const unsigned char *buf, size_t le
   xprof_line_table *t = xprof_calloc(1, sizeof *t);
   if (!t)
     return xprof_fail_nomem(err, name);
-  ctx c = {t, buf, 0, 0, 0, 0, 0};
+  ctx c = {t, buf, 0, 0, 0, 0, off, 0, NULL, 0};
   xprof_elf_section(buf, len, ".debug_str", &c.str_off, &c.str_size);
   xprof_elf_section(buf, len, ".debug_line_str", &c.line_str_off, &c.line_str_size);
   rd all = {buf, off, off + size, 0};
@@ -328,6 +383,7 @@ int xprof_line_table_parse(const char *name, const unsigned char *buf, size_t le
   }
   /* Units of a kind this reader does not know are left out, as long as
    * others give lines. */
+  xprof_free(c.slots);
   if (bad != UINT64_MAX && !t->n_rows) {
     xprof_line_table_free(t);
     return xprof_fail(err, XPROF_ERR_FORMAT,
@@ -358,7 +414,23 @@ void xprof_line_table_free(xprof_line_table *t) {
     xprof_free(t->files[i]);
   xprof_free(t->files);
   xprof_free(t->rows);
+  xprof_free(t->units);
+  xprof_free(t->unit_files);
   xprof_free(t);
+}
+
+const char *xprof_line_unit_file(const xprof_line_table *t, uint64_t unit, uint64_t k) {
+  uint32_t a = 0, b = t->n_units; /* the units are in the section's order */
+  while (a < b) {
+    uint32_t mid = a + (b - a) / 2;
+    if (t->units[mid].off < unit)
+      a = mid + 1;
+    else
+      b = mid;
+  }
+  if (a == t->n_units || t->units[a].off != unit || k >= t->units[a].n)
+    return NULL;
+  return t->files[t->unit_files[t->units[a].first + k]];
 }
 
 /* The index of the first row at addr or after (above: after). */

@@ -104,12 +104,18 @@ static void close_debug(image_debug *d) {
   xprof_line_table_free(d->lines);
 }
 
-/* The source file of subprogram `top`: that of the first row at its
- * entry in the line table (its opening line, which both compilers put
- * first at a function's first address, before any row of code inlined
- * there), or NULL when that row is not of its code. */
+/* The source file of function instance s: its declaration's, else, for
+ * a subprogram, that of the first row at its entry in the line table
+ * (its opening line, which both compilers put first at a function's
+ * first address, before any row of code inlined there); NULL when
+ * neither is known. */
 static const char *source_of(const image_debug *d, const xprof_dwarf_scope *top) {
-  if (!top->n_ranges)
+  if (top->decl_file != XPROF_DWARF_NO_FILE) {
+    const char *file = xprof_line_unit_file(d->lines, top->decl_unit, top->decl_file);
+    if (file)
+      return file;
+  }
+  if (!top->n_ranges || top->parent != UINT32_MAX)
     return NULL;
   uint64_t entry = d->info->ranges[top->first_range].lo;
   const xprof_line_row *r = xprof_line_at(d->lines, entry);
@@ -144,7 +150,8 @@ static xprof_lp_func *instance(xprof_lineprof *lp, const image_debug *d, const u
     const xprof_dwarf_scope *s = &info->scopes[stack[i]];
     if (!s->name || !s->decl_line || s->call_line < f->decl_line)
       return NULL;
-    f = xprof_lineprof_inlined(f, s->call_line - f->decl_line, s->name, NULL, s->decl_line);
+    f = xprof_lineprof_inlined(f, s->call_line - f->decl_line, s->name, source_of(d, s),
+                               s->decl_line);
     *oom |= !f;
   }
   return f;

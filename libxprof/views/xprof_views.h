@@ -125,11 +125,22 @@ typedef struct xprof_line_row {
   int is_stmt;  /* a statement begins here */
 } xprof_line_row;
 
+/* A unit of the table: its offset in .debug_line (what a unit of
+ * .debug_info names it by, DW_AT_stmt_list) and its files. */
+typedef struct xprof_line_unit {
+  uint64_t off;
+  uint32_t first, n; /* its file k is files[unit_files[first + k]] */
+} xprof_line_unit;
+
 typedef struct xprof_line_table {
   xprof_line_row *rows;
   uint32_t n_rows, cap_rows;
   char **files; /* paths as the compiler gave them, joined to their directory */
   uint32_t n_files, cap_files;
+  xprof_line_unit *units;
+  uint32_t n_units, cap_units;
+  uint32_t *unit_files;
+  uint32_t n_unit_files, cap_unit_files;
 } xprof_line_table;
 
 int xprof_line_table_read(const char *path, xprof_line_table **out, xprof_error *err);
@@ -141,6 +152,9 @@ void xprof_line_table_free(xprof_line_table *t);
  * relative tails of it): 0, or -1 when there is none. */
 int xprof_line_address(const xprof_line_table *t, uint64_t lo, uint64_t hi, const char *source,
                        uint32_t line, uint64_t *addr);
+/* File k of the unit at offset `unit` of .debug_line (DW_AT_decl_file's
+ * number in a unit whose DW_AT_stmt_list is `unit`), or NULL. */
+const char *xprof_line_unit_file(const xprof_line_table *t, uint64_t unit, uint64_t k);
 /* The row whose statement holds addr: the last at or before it (the
  * caller bounds it by the function), or NULL. */
 const xprof_line_row *xprof_line_at(const xprof_line_table *t, uint64_t addr);
@@ -155,9 +169,16 @@ typedef struct xprof_dwarf_range {
   uint64_t lo, hi;
 } xprof_dwarf_range;
 
+#define XPROF_DWARF_NO_FILE UINT32_MAX
+
 typedef struct xprof_dwarf_scope {
   const char *name;   /* NULL: none found */
   uint32_t decl_line; /* 0: unknown */
+  /* The declaration's file: number decl_file of the line table of the
+   * unit at decl_unit of .debug_line (xprof_line_unit_file);
+   * XPROF_DWARF_NO_FILE: not given. */
+  uint32_t decl_file;
+  uint64_t decl_unit;
   uint32_t call_line; /* inlined: in the function of `parent` */
   uint32_t parent;    /* the scope it is inlined into; UINT32_MAX: a subprogram */
   uint32_t end;       /* the index past the scopes inlined into it */

@@ -92,7 +92,7 @@ static void merging(void) {
   /* Line 2 is two blocks, the least busy 5 in one copy and 3 in the other. */
   CHECK_STR(text, XPROF_LP_EXACT_MARK "\nmain:170:3\n #xprof-source 10 a.c\n"
                   " 0: 1\n 2: 10\n #xprof-blocks 2 2:8\n"
-                  " 3: work:159\n  1: 150\n  2: 9\n");
+                  " 3: work:159\n  #xprof-source 20 a.c\n  1: 150\n  2: 9\n");
   free(text);
   xprof_lineprof_free(lp);
 }
@@ -148,6 +148,24 @@ static void statics(void) {
   xprof_lineprof_free(back);
   const char *bad[] = {"f:5:1\n 1: 5\n #xprof-source x.c\n", "f:5:1\n 1: 5\n #xprof-source 9x\n"};
   rejected_at_line_3(bad, 2);
+  /* An inlined instance keeps its source through the text too, and the
+   * function it stands for is that file's, not any of its name. */
+  const char *nested = "run_b:7:1\n #xprof-source 71 b.c\n 0: work:7\n  #xprof-source 60 /src/b.c\n"
+                       "  4: 7\n";
+  CHECK(xprof_lineprof_read_llvm("nested", nested, strlen(nested), &back, &err) == 0);
+  const xprof_lp_func *in = back && back->n_funcs == 1 && back->funcs[0].n_calls == 1
+                                ? back->funcs[0].calls[0].callee
+                                : NULL;
+  CHECK(in && in->decl_line == 60 && in->file && strcmp(in->file, "/src/b.c") == 0);
+  text = llvm_text(back);
+  CHECK_STR(text, nested);
+  free(text);
+  CHECK(xprof_lineprof_fold_inlined(back, 0) == 0);
+  CHECK_U64(back->n_funcs, 2);
+  CHECK(xprof_lineprof_find(back, "work", "a.c") == NULL);
+  fb = xprof_lineprof_find(back, "work", "b.c");
+  CHECK(fb && fb->decl_line == 60 && fb->total == 7);
+  xprof_lineprof_free(back);
 }
 
 /* Copies of one comdat function share their counts: one is kept. */
@@ -614,7 +632,7 @@ static void targets(void) {
   char *out = llvm_text(lp);
   CHECK_STR(out, XPROF_LP_EXACT_MARK "\nhelper:40:40\n #xprof-source 40 a.c\n 1: 40 f:30\n"
                  "main:26:10\n #xprof-source 10 a.c\n 2: 10 f:7 g:1\n 5: 10\n"
-                 " 3: work:6\n  1: 6 g:6\n");
+                 " 3: work:6\n  #xprof-source 20 a.c\n  1: 6 g:6\n");
   reads_back(out); /* the same */
   uint32_t n;
   double scale;
@@ -666,7 +684,7 @@ static void values(void) {
   char *out = llvm_text(lp);
   CHECK_STR(out, XPROF_LP_EXACT_MARK "\nmain:16:10\n #xprof-source 10 a.c\n 2: 10 f:3\n"
                  " #xprof-values 2 divisor 7:7 9:1\n"
-                 " #xprof-values 2 length 16:4\n 3: work:6\n  1: 6\n  #xprof-values 1 length 8:6\n");
+                 " #xprof-values 2 length 16:4\n 3: work:6\n  #xprof-source 20 a.c\n  1: 6\n  #xprof-values 1 length 8:6\n");
   reads_back(out);
   /* At a place, the callee and the values of each kind, callees first. */
   uint32_t n;

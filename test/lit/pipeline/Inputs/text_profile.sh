@@ -13,7 +13,7 @@ for drv in xprof-gcc xprof-clang; do
   "$drv" -O2 -xprofile=collect:"$w/p" -c p.c -o p.o
   "$drv" -xprofile=collect:"$w/p" p.o -o p
   ./p 300000 >/dev/null
-  SUN_PROFDATA_SAMPLE=1 ./p 2000000 >/dev/null
+  SUN_PROFDATA_SAMPLE=1 ./p 20000000 >/dev/null # long enough for ticks of the CPU clock
   xprof_btoa p.profile p.text
   echo "$drv text:" $(grep -c '^#+ RUNS 2 ' p.text) runs line, \
     $(grep -c '^#+ FIRST-RUN ' p.text) first-run ranks, $(grep -c '^#+ SHAPE ' p.text) shapes, \
