@@ -86,13 +86,24 @@ static int convert(const char *path, const char *out_path, int gcc) {
 static void say(const char *msg) { tool_error("%s", msg); }
 
 /* --lines: the directory's line profile, made when it is older than the
- * data (saying why, where most samples found no line). */
+ * data (saying why, where most samples found no line).  A profile with
+ * neither counts nor samples gets none, which a user who asked for one
+ * is told. */
 static int refresh_lines(const char *dir) {
   struct stat st;
   if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
     return tool_error("%s: not a profile directory", dir);
   xprof_error err;
-  return xprof_lines_refresh(dir, say, &err) < 0 ? tool_fail(&err) : 0;
+  if (xprof_lines_refresh(dir, say, &err) < 0)
+    return tool_fail(&err);
+  char *path = xprof_format("%s/" XPROF_LINES_FILE, dir);
+  int made = path && stat(path, &st) == 0;
+  xprof_free(path);
+  return made ? 0
+              : tool_error("%s: no counts and no samples: no line profile written (did a "
+                           "program built with -xprofile=collect, or run under xprof_collect, "
+                           "run?)",
+                           dir);
 }
 
 int main(int argc, char **argv) {
