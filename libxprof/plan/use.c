@@ -338,10 +338,15 @@ static int by_lines(xprof_use *u, const char *name, const char *file, const xpro
     xprof_free(edges);
     xprof_free(nodes);
     u->st.unplaced++;
-    xprof_verbose(u->d, "%s: its line profile placed %.0f%% of its counts (%u of %u places "
-                  "found)%s",
-                  name, 100 * share, m.matched, m.located,
-                  rc < 0 ? " (out of memory, or too large a graph)" : "");
+    if (rc == 0 && !m.total) /* nothing to place: not "100% placed" */
+      xprof_verbose(u->d, "%s: its line profile has no counts on this compilation's lines "
+                    "(%u of %u places found)",
+                    name, m.matched, m.located);
+    else
+      xprof_verbose(u->d, "%s: its line profile placed %.0f%% of its counts (%u of %u places "
+                    "found)%s",
+                    name, 100 * share, m.matched, m.located,
+                    rc < 0 ? " (out of memory, or too large a graph)" : "");
     return 0;
   }
   u->st.by_lines++;
