@@ -339,7 +339,7 @@ static int read_unit(ctx *c, rd *all) {
     rc = -1;
   } else {
     r.pos = program;
-    rc = run_program(c->t, &r, &h, c->t->unit_files + first, n_files);
+    rc = run_program(c->t, &r, &h, n_files ? c->t->unit_files + first : NULL, n_files);
   }
   for (uint32_t i = 0; i < n_dirs; i++)
     xprof_free(dirs[i]);

@@ -283,7 +283,8 @@ int xprof_elf_matches_image(const xprof_elf *e, const xprof_image *img) {
  * last, -1 when the file is not a 64-bit little-endian ELF file with a
  * section table. */
 static int each_section(const unsigned char *buf, size_t len,
-                        int (*each)(void *ctx, const char *name, const Elf64_Shdr *sh),
+                        int (*each)(void *ctx, uint16_t index, const char *name,
+                                    const Elf64_Shdr *sh),
                         void *ctx) {
   struct xprof_elf_file f = {buf, len, "", NULL};
   Elf64_Ehdr h;
@@ -307,7 +308,7 @@ static int each_section(const unsigned char *buf, size_t len,
     size_t room = names.sh_size - sh.sh_name;
     if (strnlen(name, room) == room)
       continue;
-    int r = each(ctx, name, &sh);
+    int r = each(ctx, i, name, &sh);
     if (r)
       return r;
   }
@@ -323,7 +324,8 @@ struct wanted {
 /* xprof_elf_each_section's step for xprof_elf_section: 1 at the section
  * wanted, -1 when its contents are not in the file (or still compressed:
  * xprof_elf_inflate). */
-static int is_wanted(void *ctx, const char *name, const Elf64_Shdr *sh) {
+static int is_wanted(void *ctx, uint16_t index, const char *name, const Elf64_Shdr *sh) {
+  (void)index;
   struct wanted *w = ctx;
   if (strcmp(name, w->name) != 0)
     return 0;
@@ -407,7 +409,8 @@ static int inflate_one(uint32_t type, unsigned char *out, uint64_t size, const u
 }
 
 /* each_section's step: count a compressed section's inflated bytes. */
-static int measure(void *ctx, const char *name, const Elf64_Shdr *sh) {
+static int measure(void *ctx, uint16_t index, const char *name, const Elf64_Shdr *sh) {
+  (void)index;
   inflating *w = ctx;
   Elf64_Chdr c;
   if (!(sh->sh_flags & SHF_COMPRESSED) || sh->sh_type == SHT_NOBITS)
@@ -419,30 +422,36 @@ static int measure(void *ctx, const char *name, const Elf64_Shdr *sh) {
   return 0;
 }
 
-/* Inflate each compressed section of the file f (whose copy, with room
- * after it, is out[0..*end)) to out + *end, and point the copy's header
- * at it; 0, or -1 when one's bytes do not inflate as its header says
- * (measure() checked the headers). */
-static int inflate_all(const struct xprof_elf_file *f, unsigned char *out, size_t *end) {
+/* Where the inflated sections go: a copy of the file with room after it,
+ * out[0..end) used so far. */
+typedef struct inflated {
+  const struct xprof_elf_file *f;
+  unsigned char *out;
+  size_t end;
+} inflated;
+
+/* each_section's step after measure(), over the same sections: inflate a
+ * compressed one to the end of the copy and point the copy's header at
+ * it; 0, or -1 when its bytes do not inflate as its header says
+ * (measure() checked the header). */
+static int inflate_section(void *ctx, uint16_t index, const char *name, const Elf64_Shdr *sh) {
+  (void)name;
+  inflated *w = ctx;
+  if (!(sh->sh_flags & SHF_COMPRESSED) || sh->sh_type == SHT_NOBITS)
+    return 0;
+  Elf64_Chdr c;
+  memcpy(&c, w->f->buf + sh->sh_offset, sizeof c);
+  if (inflate_one(c.ch_type, w->out + w->end, c.ch_size, w->f->buf + sh->sh_offset + sizeof c,
+                  sh->sh_size - sizeof c) < 0)
+    return -1;
   Elf64_Ehdr h;
-  memcpy(&h, f->buf, sizeof h);
-  for (uint16_t i = 0; i < h.e_shnum; i++) {
-    unsigned char *at = out + h.e_shoff + (uint64_t)i * sizeof(Elf64_Shdr);
-    Elf64_Shdr sh;
-    memcpy(&sh, at, sizeof sh);
-    if (!(sh.sh_flags & SHF_COMPRESSED) || sh.sh_type == SHT_NOBITS)
-      continue;
-    Elf64_Chdr c;
-    memcpy(&c, f->buf + sh.sh_offset, sizeof c); /* measured: inside, zlib or zstd */
-    if (inflate_one(c.ch_type, out + *end, c.ch_size, f->buf + sh.sh_offset + sizeof c,
-                    sh.sh_size - sizeof c) < 0)
-      return -1;
-    sh.sh_offset = *end;
-    sh.sh_size = c.ch_size;
-    sh.sh_flags &= ~(uint64_t)SHF_COMPRESSED;
-    memcpy(at, &sh, sizeof sh);
-    *end += (c.ch_size + INFLATED_ALIGN - 1) / INFLATED_ALIGN * INFLATED_ALIGN;
-  }
+  memcpy(&h, w->f->buf, sizeof h);
+  Elf64_Shdr now = *sh;
+  now.sh_offset = w->end;
+  now.sh_size = c.ch_size;
+  now.sh_flags &= ~(uint64_t)SHF_COMPRESSED;
+  memcpy(w->out + h.e_shoff + (uint64_t)index * sizeof now, &now, sizeof now);
+  w->end += (c.ch_size + INFLATED_ALIGN - 1) / INFLATED_ALIGN * INFLATED_ALIGN;
   return 0;
 }
 
@@ -460,8 +469,10 @@ int xprof_elf_inflate(const char *path, unsigned char **buf, size_t *len, xprof_
   if (!out)
     return xprof_fail_nomem(err, path);
   memcpy(out, *buf, *len);
-  size_t end = start;
-  if (inflate_all(&f, out, &end) < 0) {
+  /* The sections measured, walked again from the original: the copy's
+   * headers change as they are inflated. */
+  inflated into = {&f, out, start};
+  if (each_section(*buf, *len, inflate_section, &into) != 0) {
     xprof_free(out);
     return xprof_fail(err, XPROF_ERR_FORMAT,
                       "%s: a compressed section does not inflate to the size its header "
@@ -470,7 +481,7 @@ int xprof_elf_inflate(const char *path, unsigned char **buf, size_t *len, xprof_
   }
   xprof_free(*buf);
   *buf = out;
-  *len = end;
+  *len = into.end;
   return 0;
 }
 
@@ -490,7 +501,8 @@ struct named {
   void *ctx;
 };
 
-static int by_name_only(void *ctx, const char *name, const Elf64_Shdr *sh) {
+static int by_name_only(void *ctx, uint16_t index, const char *name, const Elf64_Shdr *sh) {
+  (void)index;
   (void)sh;
   const struct named *n = ctx;
   return n->each(n->ctx, name);

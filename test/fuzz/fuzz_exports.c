@@ -137,6 +137,17 @@ static void elf(const uint8_t *data, size_t size) {
           addr != t->rows[i].addr)
         abort();
     }
+    /* Each unit's files, in section order, are the table's. */
+    for (uint32_t u = 0; u < t->n_units; u++) {
+      const xprof_line_unit *un = &t->units[u];
+      if (un->first + un->n > t->n_unit_files || (u && un->off <= t->units[u - 1].off) ||
+          xprof_line_unit_file(t, un->off, un->n) != NULL)
+        abort();
+      for (uint32_t k = 0; k < un->n; k++)
+        if (t->unit_files[un->first + k] >= t->n_files ||
+            xprof_line_unit_file(t, un->off, k) != t->files[t->unit_files[un->first + k]])
+          abort();
+    }
     xprof_line_table_free(t);
   }
   dwarf_info(data, size);
