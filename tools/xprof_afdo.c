@@ -144,11 +144,16 @@ int main(int argc, char **argv) {
   xprof_profile *p;
   if (xprof_read_profile_dir(dir, &p, &err) < 0)
     return tool_fail(&err);
+  int asked = samples >= 0; /* --counts or --samples */
   if (samples < 0)
     samples = !xprof_profile_has_counts(p) && xprof_profile_has_samples(p);
   if (!samples && !xprof_profile_has_counts(p)) {
     xprof_profile_free(p);
-    return tool_error("%s: no counts (did a program built with -xprofile=collect run?)", dir);
+    return asked ? tool_error("%s: no counts (did a program built with -xprofile=collect run?)",
+                              dir)
+                 : tool_error("%s: no counts and no samples (did a program built with "
+                              "-xprofile=collect, or run under xprof_collect, run?)",
+                              dir);
   }
   if (samples && !xprof_profile_has_samples(p)) {
     xprof_profile_free(p);
