@@ -20,15 +20,19 @@ static void warn_lookup(void *ctx, const char *msg) {
  * have moved (naming the pathmap that finds the data) or the profile
  * seems to be another build's; a note (verbose) when it was in no
  * program that ran, which is common and, as a warning, would change
- * configure scripts' results (zlib's takes any output as failure), and
- * when the profile is a program's time samples, which have no object
- * files (sampled).  Returns the reason. */
+ * configure scripts' results (zlib's takes any output as failure).  A
+ * profile of a program's time samples (sampled) has no object files:
+ * the note says so, not that data are missing.  Returns the reason. */
 static xprof_missing explain_missing(const xprof_use *u, int sampled) {
   const xprof_options *o = u->o;
   char *map, text[1024];
   xprof_missing why = xprof_use_explain_missing(o->use_names.v, o->use_names.n, o->pathmap.v,
                                                 o->pathmap.n, u->objpath, &map);
-  if (xprof_use_missing_text(why, u->objpath, map, text, sizeof text) && !sampled)
+  if (sampled) /* no object file is ever in it: nothing is missing */
+    xprof_verbose(u->d, "%s: the profile is time samples, which know functions by their "
+                  "source lines, not object files",
+                  u->objpath);
+  else if (xprof_use_missing_text(why, u->objpath, map, text, sizeof text))
     xprof_warn(u->d, XPROF_W_MISSING_PROFILE, "%s", text);
   else
     xprof_verbose(u->d, "%s", text);
