@@ -7,6 +7,12 @@
  * into the next one out, and so on up to the function the symbol names:
  * the inline stack the compilers' sample profiles nest by.
  *
+ * A program built with -gsplit-dwarf (DWARF 5) keeps a skeleton of each
+ * unit and its functions in a split file (.dwo) that the skeleton names;
+ * that file is read as part of the program, its addresses from the
+ * program's .debug_addr.  Package files (.dwp) and DWARF 4's split units
+ * (GCC's -gdwarf-4 -gsplit-dwarf) are not read: they are counted.
+ *
  * Only what that needs is read: tags subprogram and inlined_subroutine,
  * their names (linkage name first), declaration files and lines, call
  * lines, code ranges, and the abstract origins and specifications they
@@ -23,7 +29,7 @@
 
 enum {
   TAG_INLINED = 0x1d, TAG_SUBPROGRAM = 0x2e,
-  AT_NAME = 0x03, AT_STMT_LIST = 0x10, AT_LOW_PC = 0x11, AT_DECL_FILE = 0x3a, AT_HIGH_PC = 0x12, AT_ABSTRACT_ORIGIN = 0x31,
+  AT_NAME = 0x03, AT_STMT_LIST = 0x10, AT_COMP_DIR = 0x1b, AT_LOW_PC = 0x11, AT_DECL_FILE = 0x3a, AT_HIGH_PC = 0x12, AT_ABSTRACT_ORIGIN = 0x31,
   AT_DECL_LINE = 0x3b, AT_SPECIFICATION = 0x47, AT_RANGES = 0x55, AT_CALL_LINE = 0x59,
   AT_LINKAGE_NAME = 0x6e, AT_STR_OFFSETS_BASE = 0x72, AT_ADDR_BASE = 0x73,
   AT_RNGLISTS_BASE = 0x74, AT_DWO_NAME = 0x76, AT_MIPS_LINKAGE_NAME = 0x2007,
@@ -70,6 +76,17 @@ typedef struct reader {
   const char *path;
   const unsigned char *buf;
   sect info, abbrev_s, str, line_str, str_offsets, addr, rnglists, ranges;
+  /* The bytes .debug_addr is in: buf, but the program's while its split
+   * files are read. */
+  const unsigned char *addr_buf;
+  /* Added to the DIE offsets of a split file, to keep them apart from
+   * the program's and other split files' (the DIEs are looked up by
+   * offset); 0 in the program. */
+  uint64_t die_bias;
+  uint32_t n_dwo;       /* split files read so far */
+  int in_split;         /* reading one: its base address is the skeleton's */
+  const char *dwo_name; /* the unit just read is a skeleton of that file */
+  const char *comp_dir;
   abbrev *abbrevs;
   uint32_t n_abbrevs, cap_abbrevs;
   abbrev_attr *attrs;
@@ -103,20 +120,22 @@ static const char *str_in(const reader *r, const sect *s, uint64_t off) {
   return memchr(p, 0, s->size - off) ? p : NULL;
 }
 
-static uint64_t word_at(const reader *r, const sect *s, uint64_t off, unsigned n) {
+/* The n-byte word at `off` of section s of the bytes `buf`; 0 outside it. */
+static uint64_t word_at(const unsigned char *buf, const sect *s, uint64_t off, unsigned n) {
   if (!s->size || off + n > s->size || off + n < off)
     return 0;
-  rd t = {r->buf, s->off + off, s->off + s->size, 0};
+  rd t = {buf, s->off + off, s->off + s->size, 0};
   return un(&t, n);
 }
 
 static const char *strx(const reader *r, uint64_t index) {
   unsigned w = r->offset64 ? 8 : 4;
-  return str_in(r, &r->str, word_at(r, &r->str_offsets, r->str_offsets_base + index * w, w));
+  return str_in(r, &r->str,
+                word_at(r->buf, &r->str_offsets, r->str_offsets_base + index * w, w));
 }
 
 static uint64_t addrx(const reader *r, uint64_t index) {
-  return word_at(r, &r->addr, r->addr_base + index * r->addr_size, r->addr_size);
+  return word_at(r->addr_buf, &r->addr, r->addr_base + index * r->addr_size, r->addr_size);
 }
 
 /* Read one attribute of form `form` at t; 0, or -1 for a form not known. */
@@ -145,7 +164,7 @@ static int read_form(reader *r, rd *t, uint64_t form, int64_t implicit, value *v
     v->s = strx(r, un(t, (unsigned)(form - FORM_STRX1 + 1)));
     return 0;
   case FORM_REF_ADDR:
-    v->u = un(t, r->version <= 2 ? r->addr_size : w);
+    v->u = un(t, r->version <= 2 ? r->addr_size : w) + r->die_bias;
     v->is_ref = 1;
     return 0;
   case FORM_SEC_OFFSET: case FORM_STRP_SUP: case FORM_GNU_REF_ALT: case FORM_GNU_STRP_ALT:
@@ -164,7 +183,7 @@ static int read_form(reader *r, rd *t, uint64_t form, int64_t implicit, value *v
     t->failed = 1;
   if (form == FORM_REF1 || form == FORM_REF2 || form == FORM_REF4 || form == FORM_REF8 ||
       form == FORM_REF_UDATA) {
-    v->u += r->unit_off; /* unit-relative */
+    v->u += r->unit_off + r->die_bias; /* unit-relative */
     v->is_ref = 1;
   }
   return 0;
@@ -213,7 +232,7 @@ static const abbrev *find_abbrev(const reader *r, uint64_t code) {
 
 /* What a DIE says that matters here. */
 typedef struct die {
-  const char *name, *linkage;
+  const char *name, *linkage, *dwo_name, *comp_dir;
   uint32_t decl_line, decl_file, call_line;
   uint64_t low, high, ranges, ref;
   int has_low, has_high, high_is_addr, has_ranges, ranges_is_index;
@@ -235,7 +254,8 @@ static void take(reader *r, die *e, uint32_t at, uint64_t form, const value *v) 
   case AT_ADDR_BASE: r->addr_base = v->u; break;
   case AT_STR_OFFSETS_BASE: r->str_offsets_base = v->u; break;
   case AT_RNGLISTS_BASE: r->rnglists_base = v->u; break;
-  case AT_DWO_NAME: case AT_GNU_DWO_NAME: e->split = 1; break;
+  case AT_DWO_NAME: case AT_GNU_DWO_NAME: e->split = 1; e->dwo_name = v->s; break;
+  case AT_COMP_DIR: e->comp_dir = v->s; break;
   default: break;
   }
 }
@@ -299,7 +319,7 @@ static int scope_ranges(reader *r, xprof_dwarf_scope *s, const die *e) {
   if (e->has_ranges) {
     uint64_t off = e->ranges;
     if (e->ranges_is_index)
-      off = r->rnglists_base + word_at(r, &r->rnglists, r->rnglists_base +
+      off = r->rnglists_base + word_at(r->buf, &r->rnglists, r->rnglists_base +
                                        e->ranges * (r->offset64 ? 8 : 4), r->offset64 ? 8 : 4);
     rc = r->version >= 5 ? rnglist(r, off) : ranges_v4(r, off);
   } else if (e->has_low && e->has_high) {
@@ -366,7 +386,7 @@ static int read_dies(reader *r, rd *t) {
   started[0] = UINT32_MAX;
   int first = 1;
   while (t->pos < t->end && !t->failed) {
-    uint64_t off = t->pos - r->info.off;
+    uint64_t off = t->pos - r->info.off + r->die_bias;
     uint64_t code = uleb(t);
     if (code == 0) { /* the end of a list of children */
       if (depth > 0) {
@@ -389,9 +409,13 @@ static int read_dies(reader *r, rd *t) {
       if (read_attrs(r, t, a, &e) < 0)
         return -1;
     }
-    if (first) { /* the base of the unit's ranges */
-      r->base_addr = e.has_low ? e.low : 0;
-      r->d->n_split += e.split;
+    if (first) { /* the base of the unit's ranges (a split unit's: its skeleton's) */
+      if (!r->in_split)
+        r->base_addr = e.has_low ? e.low : 0;
+      if (e.split) {
+        r->dwo_name = e.dwo_name ? e.dwo_name : "";
+        r->comp_dir = e.comp_dir;
+      }
       first = 0;
     }
     uint32_t scope = UINT32_MAX;
@@ -412,6 +436,8 @@ static int read_dies(reader *r, rd *t) {
   return t->failed ? -1 : 0;
 }
 
+static int read_split(reader *r);
+
 /* One unit at all's position; all moves past it. */
 static int read_unit(reader *r, rd *all) {
   rd t = *all;
@@ -427,13 +453,16 @@ static int read_unit(reader *r, rd *all) {
   r->version = (unsigned)un(&t, 2);
   uint64_t abbrev_off;
   unsigned w = r->offset64 ? 8 : 4;
+  unsigned type = 1; /* before DWARF 5, what this reader reads is a compile unit */
   if (r->version >= 5) {
-    unsigned type = (unsigned)u8(&t);
+    type = (unsigned)u8(&t);
     r->addr_size = (unsigned)u8(&t);
     abbrev_off = un(&t, w);
-    if (type == 4) /* a skeleton: its functions are in a split DWARF file */
-      r->d->n_split++;
-    if (type != 1 && type != 3) /* compile and partial units hold code */
+    if (type == 4 || type == 5) /* skeleton, split: their dwo_id */
+      un(&t, 8);
+    /* Compile and partial units hold code, and a skeleton names the
+     * split file that does (its split unit). */
+    if (type != 1 && type != 3 && type != 4 && type != 5)
       return 0;
   } else if (r->version >= 2) {
     abbrev_off = un(&t, w);
@@ -443,12 +472,108 @@ static int read_unit(reader *r, rd *all) {
   }
   if (t.failed || r->version > 5 || (r->addr_size != 4 && r->addr_size != 8))
     return -1;
-  r->addr_base = r->rnglists_base = 0;
-  r->stmt_list = UINT64_MAX; /* none, until the unit's DIE gives it */
+  /* A split unit's .debug_addr is the program's, from its skeleton's
+   * base; its range lists' offsets follow the header of its file's. */
+  if (!r->in_split)
+    r->addr_base = 0;
+  r->rnglists_base = r->in_split ? (r->offset64 ? 20 : 12) : 0;
+  /* A split unit's file numbers are those of its skeleton's line table
+   * (clang writes no other; GCC's .debug_line.dwo repeats its files). */
+  if (!r->in_split)
+    r->stmt_list = UINT64_MAX; /* none, until the unit's DIE gives it */
   r->str_offsets_base = r->offset64 ? 16 : 8;
-  if (read_abbrevs(r, abbrev_off) < 0)
+  r->dwo_name = NULL;
+  if (read_abbrevs(r, abbrev_off) < 0 || read_dies(r, &t) < 0)
     return -1;
-  return read_dies(r, &t);
+  if (!r->dwo_name || r->in_split || (type == 4 && read_split(r) == 0))
+    return 0;
+  r->d->n_split++; /* a split file not read, or DWARF 4's split unit */
+  if (type != 4 && !r->d->split_missing)
+    r->d->split_missing = xprof_format("%s: a DWARF 4 split unit, which is not read (build "
+                                       "with DWARF 5, the compilers' default)",
+                                       r->dwo_name);
+  return 0;
+}
+
+/* The file a skeleton names: its name under its compilation directory,
+ * else, for a build tree moved since, beside the program (the first
+ * that reads); *buf its bytes, or NULL with err saying why the first
+ * path tried cannot be read.  Returns the path read or tried, or NULL
+ * when out of memory. */
+static char *find_split(const reader *r, unsigned char **buf, size_t *len, xprof_error *err) {
+  const char *name = r->dwo_name;
+  char *path = name[0] == '/' || !r->comp_dir ? xprof_format("%s", name)
+                                              : xprof_format("%s/%s", r->comp_dir, name);
+  *buf = NULL;
+  if (!path || xprof_elf_slurp(path, buf, len, err) == 0)
+    return path;
+  const char *base = strrchr(name, '/'), *dir_end = strrchr(r->path, '/');
+  char *beside = xprof_format("%.*s%s", dir_end ? (int)(dir_end - r->path + 1) : 0, r->path,
+                              base ? base + 1 : name);
+  xprof_error second;
+  if (beside && xprof_elf_slurp(beside, buf, len, &second) == 0) {
+    xprof_free(path);
+    return beside;
+  }
+  xprof_free(beside);
+  return path;
+}
+
+/* Keep what a split file's reading added to r's tables when the
+ * program's reading resumes from `resumed`. */
+static void keep_tables(reader *resumed, const reader *r) {
+  resumed->abbrevs = r->abbrevs, resumed->n_abbrevs = r->n_abbrevs;
+  resumed->cap_abbrevs = r->cap_abbrevs;
+  resumed->attrs = r->attrs, resumed->n_attrs = r->n_attrs, resumed->cap_attrs = r->cap_attrs;
+  resumed->named = r->named, resumed->n_named = r->n_named, resumed->cap_named = r->cap_named;
+  resumed->origin = r->origin, resumed->cap_origin = r->cap_origin;
+  resumed->n_dwo = r->n_dwo;
+}
+
+/* The split file of the skeleton unit just read: its units read as the
+ * program's, their DIEs' offsets apart, their bytes kept with r->d.  0,
+ * or -1 when it cannot be read or parsed (the first such, and why, in
+ * r->d->split_missing). */
+static int read_split(reader *r) {
+  xprof_dwarf_info *d = r->d;
+  unsigned char *buf;
+  size_t len;
+  xprof_error err;
+  char *path = find_split(r, &buf, &len, &err);
+  int rc = buf && xprof_grow((void **)&d->split_bufs, &d->cap_split_bufs, d->n_split_bufs,
+                             sizeof *d->split_bufs) == 0
+               ? 0
+               : -1;
+  if (rc == 0) {
+    d->split_bufs[d->n_split_bufs++] = buf;
+    reader program = *r;
+    r->buf = buf;
+    const sect none = {0, 0};
+    r->info = r->abbrev_s = r->str = r->line_str = r->str_offsets = r->rnglists = r->ranges =
+        none; /* .debug_addr stays the program's, read through addr_buf */
+    xprof_elf_section(buf, len, ".debug_info.dwo", &r->info.off, &r->info.size);
+    xprof_elf_section(buf, len, ".debug_abbrev.dwo", &r->abbrev_s.off, &r->abbrev_s.size);
+    xprof_elf_section(buf, len, ".debug_str.dwo", &r->str.off, &r->str.size);
+    xprof_elf_section(buf, len, ".debug_str_offsets.dwo", &r->str_offsets.off,
+                      &r->str_offsets.size);
+    xprof_elf_section(buf, len, ".debug_rnglists.dwo", &r->rnglists.off, &r->rnglists.size);
+    r->die_bias = (uint64_t)++r->n_dwo << 40;
+    r->in_split = 1;
+    rd all = {buf, r->info.off, r->info.off + r->info.size, 0};
+    while (rc == 0 && all.pos < all.end)
+      rc = read_unit(r, &all);
+    if (!r->info.size || !r->abbrev_s.size)
+      rc = -1;
+    keep_tables(&program, r);
+    *r = program;
+    if (rc < 0)
+      xprof_fail(&err, XPROF_ERR_FORMAT, "%s: its .debug_info.dwo does not parse", path);
+  }
+  if (rc < 0 && !d->split_missing)
+    d->split_missing = path && buf ? xprof_format("%s", err.msg)
+                                   : xprof_format("%s", path ? err.msg : "out of memory");
+  xprof_free(path);
+  return rc;
 }
 
 static int named_cmp(const void *a, const void *b) {
@@ -502,6 +627,7 @@ int xprof_dwarf_info_parse(const char *name, const unsigned char *buf, size_t le
   memset(&r, 0, sizeof r);
   r.path = name;
   r.buf = buf;
+  r.addr_buf = buf;
   if (xprof_elf_section(buf, len, ".debug_info", &r.info.off, &r.info.size) < 0 ||
       xprof_elf_section(buf, len, ".debug_abbrev", &r.abbrev_s.off, &r.abbrev_s.size) < 0)
     return xprof_fail(err, XPROF_ERR_FORMAT,
@@ -532,6 +658,13 @@ int xprof_dwarf_info_parse(const char *name, const unsigned char *buf, size_t le
   if (rc < 0 && d->n_scopes)
     rc = 0;
   if (rc == 0) {
+    /* By offset, as they were read, but that a split file's DIEs (far
+     * above the program's) come where its skeleton was. */
+    for (uint32_t i = 1; i < r.n_named; i++)
+      if (r.named[i - 1].die > r.named[i].die) {
+        xprof_sort(r.named, r.n_named, sizeof *r.named, named_cmp);
+        break;
+      }
     resolve_names(&r);
     d->buf = buf;
   }
@@ -553,6 +686,10 @@ void xprof_dwarf_info_free(xprof_dwarf_info *d) {
   xprof_free(d->scopes);
   xprof_free(d->ranges);
   xprof_free(d->owned);
+  for (uint32_t i = 0; i < d->n_split_bufs; i++)
+    xprof_free(d->split_bufs[i]);
+  xprof_free(d->split_bufs);
+  xprof_free(d->split_missing);
   xprof_free(d);
 }
 

@@ -385,11 +385,20 @@ static int add_image(xprof_lineprof *lp, const xprof_image *img, unlined *u) {
   int rc = open_debug(img, &d, &err);
   if (rc == 0 && !d.info->n_scopes && d.info->n_split) {
     rc = xprof_fail(&err, XPROF_ERR_FORMAT,
-                    "%s: built with -gsplit-dwarf: its functions are described in split "
-                    "DWARF files (.dwo, .dwp), which xprof does not read (build it with -g "
-                    "alone)",
-                    img->path);
+                    "%s: built with -gsplit-dwarf, and its functions' split DWARF files "
+                    "were not read (%s); xprof reads the .dwo files of DWARF 5 where the "
+                    "build left them or beside the program, not .dwp packages",
+                    img->path, d.info->split_missing ? d.info->split_missing : "a .dwp?");
     close_debug(&d);
+  } else if (rc == 0 && d.info->n_split &&
+             xprof_lineprof_note(lp, xprof_format("%s: %u of its units' split DWARF files "
+                                                  "not read (%s): their samples are left out",
+                                                  img->path, d.info->n_split,
+                                                  d.info->split_missing
+                                                      ? d.info->split_missing
+                                                      : "a .dwp?")) < 0) {
+    close_debug(&d);
+    return -1;
   }
   if (rc < 0) {
     u->n++;

@@ -190,12 +190,16 @@ typedef struct xprof_dwarf_info {
   uint32_t n_scopes, cap_scopes;
   xprof_dwarf_range *ranges;
   uint32_t n_ranges, cap_ranges;
-  /* Units whose functions are described in a split DWARF file
-   * (-gsplit-dwarf's .dwo, or a .dwp), which is not read: their code has
-   * lines but no functions here. */
+  /* Units whose functions are described in a split DWARF file that was
+   * not read (a .dwo not found or damaged, a .dwp, DWARF 4's split
+   * units): their code has lines but no functions here.  split_missing:
+   * why the first was not read, or NULL. */
   uint32_t n_split;
+  char *split_missing;
   const unsigned char *buf; /* the file's bytes, which the names point into */
   unsigned char *owned; /* the same, freed with it, when the caller hands it over */
+  unsigned char **split_bufs; /* the split files' bytes, which names point into */
+  uint32_t n_split_bufs, cap_split_bufs;
 } xprof_dwarf_info;
 
 /* Read the function instances of a file (the names point into buf, which
