@@ -86,10 +86,11 @@ xprof_lp_func *xprof_lineprof_func(xprof_lineprof *lp, const char *name, const c
   return &lp->funcs[lp->n_funcs++];
 }
 
-xprof_lp_func *xprof_lineprof_inlined(xprof_lp_func *f, uint32_t offset, const char *name,
-                                      const char *file, uint32_t decl_line) {
+xprof_lp_func *xprof_lineprof_inlined(xprof_lp_func *f, uint32_t offset, uint32_t discr,
+                                      const char *name, const char *file, uint32_t decl_line) {
   for (uint32_t i = 0; i < f->n_calls; i++)
-    if (f->calls[i].offset == offset && strcmp(f->calls[i].callee->name, name) == 0)
+    if (f->calls[i].offset == offset && f->calls[i].discr == discr &&
+        strcmp(f->calls[i].callee->name, name) == 0)
       return f->calls[i].callee;
   xprof_lp_func *c = xprof_malloc(sizeof *c);
   if (!c || init_func(c, name, file, decl_line) < 0 ||
@@ -99,7 +100,7 @@ xprof_lp_func *xprof_lineprof_inlined(xprof_lp_func *f, uint32_t offset, const c
     xprof_free(c);
     return NULL;
   }
-  f->calls[f->n_calls++] = (xprof_lp_call){offset, 0, c};
+  f->calls[f->n_calls++] = (xprof_lp_call){offset, discr, c};
   return c;
 }
 

@@ -533,7 +533,8 @@ static int body_entry(xprof_lp_func **stack, uint32_t depth, const char *q, cons
     return targets ? target_list(stack[depth - 1], off, discr, targets, end) : 0;
   }
   char *cname = xprof_format("%.*s", (int)n, callee);
-  xprof_lp_func *c = cname ? xprof_lineprof_inlined(stack[depth - 1], off, cname, NULL, 0) : NULL;
+  xprof_lp_func *c =
+      cname ? xprof_lineprof_inlined(stack[depth - 1], off, discr, cname, NULL, 0) : NULL;
   xprof_free(cname);
   if (!c)
     return -2;

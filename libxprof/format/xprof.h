@@ -676,8 +676,10 @@ typedef struct xprof_lineprof {
  * memory. */
 xprof_lp_func *xprof_lineprof_func(xprof_lineprof *lp, const char *name, const char *file,
                                    uint32_t decl_line);
-xprof_lp_func *xprof_lineprof_inlined(xprof_lp_func *f, uint32_t offset, const char *name,
-                                      const char *file, uint32_t decl_line);
+/* The instance of `name` inlined at line offset.discr of f (made on
+ * first use), or NULL when out of memory. */
+xprof_lp_func *xprof_lineprof_inlined(xprof_lp_func *f, uint32_t offset, uint32_t discr,
+                                      const char *name, const char *file, uint32_t decl_line);
 int xprof_lineprof_add(xprof_lp_func *f, uint32_t offset, uint32_t discr, uint64_t count);
 /* The count of column `column` (above 0) of f's line at offset; a column
  * given twice is merged as lines are, one on a line f does not have is

@@ -37,12 +37,16 @@
 #include "xprof_plan.h"
 
 /* The instance of the function inlined at line offset `offset` of f
- * under the name `name`, or NULL. */
+ * under the name `name` (of several, told apart by discriminators that
+ * this compilation's places do not carry, the busiest, as for lines), or
+ * NULL. */
 static const xprof_lp_func *callee(const xprof_lp_func *f, uint32_t offset, const char *name) {
+  const xprof_lp_func *best = NULL;
   for (uint32_t i = 0; i < f->n_calls; i++)
-    if (f->calls[i].offset == offset && strcmp(f->calls[i].callee->name, name) == 0)
-      return f->calls[i].callee;
-  return NULL;
+    if (f->calls[i].offset == offset && strcmp(f->calls[i].callee->name, name) == 0 &&
+        (!best || f->calls[i].callee->total > best->total))
+      best = f->calls[i].callee;
+  return best;
 }
 
 /* The first of the n entries of v (lines or targets, each `size` bytes,

@@ -38,7 +38,7 @@ static xprof_lp_func *instance(const xprof_cfgdump *t, uint32_t k, xprof_lp_func
       c->parent == XPROF_NO_LINE ? top : instance(t, c->parent, top, inst, oom);
   if (!caller || c->call_line < caller->decl_line)
     return NULL;
-  inst[k] = xprof_lineprof_inlined(caller, c->call_line - caller->decl_line, c->name,
+  inst[k] = xprof_lineprof_inlined(caller, c->call_line - caller->decl_line, 0, c->name,
                       t->sources[c->file].path, c->decl_line);
   *oom |= !inst[k];
   return inst[k];

@@ -150,7 +150,7 @@ static xprof_lp_func *instance(xprof_lineprof *lp, const image_debug *d, const u
     const xprof_dwarf_scope *s = &info->scopes[stack[i]];
     if (!s->name || !s->decl_line || s->call_line < f->decl_line)
       return NULL;
-    f = xprof_lineprof_inlined(f, s->call_line - f->decl_line, s->name, source_of(d, s),
+    f = xprof_lineprof_inlined(f, s->call_line - f->decl_line, 0, s->name, source_of(d, s),
                                s->decl_line);
     *oom |= !f;
   }
