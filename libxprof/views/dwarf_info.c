@@ -16,9 +16,9 @@
  * Only what that needs is read: tags subprogram and inlined_subroutine,
  * their names (linkage name first), declaration files and lines, call
  * lines, code ranges, and the abstract origins and specifications they
- * take the names from.  Every other attribute is skipped by its form.  Every read
- * is bounds-checked; a unit that does not parse ends the reading with an
- * error naming its offset.
+ * take the names from.  Every other attribute is skipped by its form.
+ * Every read is bounds-checked; a unit that does not parse ends the
+ * reading with an error naming its offset.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -29,8 +29,9 @@
 
 enum {
   TAG_INLINED = 0x1d, TAG_SUBPROGRAM = 0x2e,
-  AT_NAME = 0x03, AT_STMT_LIST = 0x10, AT_COMP_DIR = 0x1b, AT_LOW_PC = 0x11, AT_DECL_FILE = 0x3a, AT_HIGH_PC = 0x12, AT_ABSTRACT_ORIGIN = 0x31,
-  AT_DECL_LINE = 0x3b, AT_SPECIFICATION = 0x47, AT_RANGES = 0x55, AT_CALL_LINE = 0x59,
+  AT_NAME = 0x03, AT_STMT_LIST = 0x10, AT_LOW_PC = 0x11, AT_HIGH_PC = 0x12, AT_COMP_DIR = 0x1b,
+  AT_ABSTRACT_ORIGIN = 0x31, AT_DECL_FILE = 0x3a, AT_DECL_LINE = 0x3b,
+  AT_SPECIFICATION = 0x47, AT_RANGES = 0x55, AT_CALL_LINE = 0x59,
   AT_LINKAGE_NAME = 0x6e, AT_STR_OFFSETS_BASE = 0x72, AT_ADDR_BASE = 0x73,
   AT_RNGLISTS_BASE = 0x74, AT_DWO_NAME = 0x76, AT_MIPS_LINKAGE_NAME = 0x2007,
   AT_GNU_DWO_NAME = 0x2130,
@@ -244,7 +245,7 @@ static void take(reader *r, die *e, uint32_t at, uint64_t form, const value *v) 
   case AT_NAME: e->name = v->s; break;
   case AT_LINKAGE_NAME: case AT_MIPS_LINKAGE_NAME: e->linkage = v->s; break;
   case AT_DECL_LINE: e->decl_line = (uint32_t)v->u; break;
-  case AT_DECL_FILE: e->decl_file = v->u < XPROF_DWARF_NO_FILE ? (uint32_t)v->u : e->decl_file; break;
+  case AT_DECL_FILE: if (v->u < XPROF_DWARF_NO_FILE) e->decl_file = (uint32_t)v->u; break;
   case AT_STMT_LIST: r->stmt_list = v->u; break;
   case AT_CALL_LINE: e->call_line = (uint32_t)v->u; break;
   case AT_LOW_PC: e->low = v->u; e->has_low = 1; break;
