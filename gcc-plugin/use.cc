@@ -423,6 +423,11 @@ static void dump_branches(const char *name) {
     fprintf(dump_file, "xprof: branch %s %d %" PRId64 " %d\n", name, bb->index,
             (int64_t)bb->count.to_gcov_type(), EDGE_SUCC(bb, 0)->probability.to_reg_br_prob_base());
   }
+  /* With -details (-fdump-ipa-all-details: a plugin's pass has no dump
+   * option of its own), the body too, its blocks with their counts and
+   * lines, to see which source a record is of. */
+  if (dump_flags & TDF_DETAILS)
+    dump_function_to_file(current_function_decl, dump_file, TDF_BLOCKS | TDF_LINENO | TDF_DETAILS);
 }
 
 /* Never run in training: as profile.cc does, keep the guessed shape but
