@@ -445,7 +445,10 @@ void rt_sample_start(void) {
 }
 
 void rt_sample_check_locked(void) {
-  if (!S.on)
+  /* A vfork child (the exec wrapper writes before its exec) runs in our
+   * memory without our timer: what it sees of the timer is not ours, and
+   * giving up there would give up for us. */
+  if (!S.on || S.armed_pid != getpid())
     return;
   if (timer_taken())
     give_up("the program installed its own SIGPROF handler or profiling timer");
@@ -503,6 +506,10 @@ static xprof_image *add_image(xprof_profile *p, const char *path, uint64_t off,
 /* Spread the CPU time since the last harvest over the images by their
  * samples (each sample stands for the same time). */
 static void share_time(xprof_profile *p, uint64_t first, uint64_t total) {
+  /* A vfork child's CPU clock is its own: the time of the samples it
+   * writes goes with our next write. */
+  if (S.armed_pid != getpid())
+    return;
   uint64_t now = cpu_now_ns(), spent = now > S.cpu_ns ? now - S.cpu_ns : 0;
   S.cpu_ns = now;
   for (uint32_t i = (uint32_t)first; i < p->n_images && total; i++)

@@ -41,6 +41,14 @@
 // RUN: FileCheck --check-prefix=EXEC %s < exec.txt
 // EXEC: survived
 //
+// A vfork child runs the exec wrapper in the parent's memory without its
+// timer: the parent samples on after the child's exec, without a word.
+// RUN: rm -rf sample.profile && env SUN_PROFDATA_SAMPLE=1 %t/sample vfork 2> vfork.err
+// RUN: xprof_show -n 50 sample.profile | FileCheck --check-prefix=VFORK %s
+// RUN: count 0 < vfork.err
+// VFORK-DAG: spin_main  (sample)
+// VFORK-DAG: spin_after_vfork  (sample)
+//
 // The program's own profiling timer and handler win; said once.
 // RUN: rm -rf sample.profile && env SUN_PROFDATA_SAMPLE=1 %t/sample own > own.txt 2> own.err
 // RUN: FileCheck --check-prefix=OWN %s < own.txt
@@ -81,6 +89,11 @@ __attribute__((noinline)) static void spin_child(long n) {
     sink += (double)i * 0.75;
 }
 
+__attribute__((noinline)) static void spin_after_vfork(long n) {
+  for (long i = 0; i < n; i++)
+    sink += (double)i * 0.5;
+}
+
 static volatile sig_atomic_t own_ticks;
 static void own_handler(int sig) {
   (void)sig;
@@ -113,6 +126,17 @@ int main(int argc, char **argv) {
     execl("/bin/sh", "sh", "-c",
           "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done; echo survived", (char *)NULL);
     return 3;
+  } else if (strcmp(mode, "vfork") == 0) {
+    spin_main(50000000);
+    pid_t pid = vfork();
+    if (pid == 0) {
+      execl("/bin/true", "true", (char *)NULL);
+      _exit(127);
+    }
+    int status;
+    waitpid(pid, &status, 0);
+    spin_after_vfork(100000000);
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
   } else if (strcmp(mode, "own") == 0) {
     signal(SIGPROF, own_handler);
     struct itimerval it = {{0, 1000}, {0, 1000}};
