@@ -85,6 +85,21 @@ static int convert(const char *path, const char *out_path, int gcc) {
 
 static void say(const char *msg) { tool_error("%s", msg); }
 
+/* The error for a profile with neither counts nor samples, `p` (NULL: not
+ * read) of the directory `dir`, `then` what is not done for it.  Runs
+ * without either are runs under xprof_collect too short for a sample:
+ * a collect build's runs always count. */
+static int no_data(const char *dir, const xprof_profile *p, const char *then) {
+  if (p && p->runs)
+    return tool_error("%s: %llu run%s, but no counts and no time samples: no run was long "
+                      "enough for a sample (one per tick of its CPU time, 4 ms with Debian's "
+                      "kernel)%s",
+                      dir, (unsigned long long)p->runs, xprof_plural(p->runs), then);
+  return tool_error("%s: no counts and no samples%s (did a program built with "
+                    "-xprofile=collect, or run under xprof_collect, run?)",
+                    dir, then);
+}
+
 /* --lines: the directory's line profile, made when it is older than the
  * data (saying why, where most samples found no line).  A profile with
  * neither counts nor samples gets none, which a user who asked for one
@@ -99,11 +114,14 @@ static int refresh_lines(const char *dir) {
   char *path = xprof_format("%s/" XPROF_LINES_FILE, dir);
   int made = path && stat(path, &st) == 0;
   xprof_free(path);
-  return made ? 0
-              : tool_error("%s: no counts and no samples: no line profile written (did a "
-                           "program built with -xprofile=collect, or run under xprof_collect, "
-                           "run?)",
-                           dir);
+  if (made)
+    return 0;
+  xprof_profile *p = NULL;
+  if (xprof_read_profile_dir(dir, &p, &err) < 0)
+    p = NULL;
+  int rc = no_data(dir, p, ": no line profile written");
+  xprof_profile_free(p);
+  return rc;
 }
 
 int main(int argc, char **argv) {
@@ -148,12 +166,11 @@ int main(int argc, char **argv) {
   if (samples < 0)
     samples = !xprof_profile_has_counts(p) && xprof_profile_has_samples(p);
   if (!samples && !xprof_profile_has_counts(p)) {
+    int rc = asked ? tool_error("%s: no counts (did a program built with -xprofile=collect run?)",
+                                dir)
+                   : no_data(dir, p, "");
     xprof_profile_free(p);
-    return asked ? tool_error("%s: no counts (did a program built with -xprofile=collect run?)",
-                              dir)
-                 : tool_error("%s: no counts and no samples (did a program built with "
-                              "-xprofile=collect, or run under xprof_collect, run?)",
-                              dir);
+    return rc;
   }
   if (samples && !xprof_profile_has_samples(p)) {
     xprof_profile_free(p);
