@@ -6,9 +6,18 @@
 # made in another directory (-xprofile_pathmap); then a third build with
 # the plugins' debug counters on every edge runs the tests once more and
 # xprof_verify checks that the spanning-tree counters give every edge
-# count exactly.
+# count exactly.  Two more kinds of use build take their counts by source
+# line (xprof-gcc(1), ANOTHER COMPILER, AND SAMPLES), and must pass the
+# package's tests as well:
+#   cross    the other compiler's driver builds from this compiler's
+#            training (the collect build above), in another directory;
+#   samples  a plain -O2 -g build by the compiler itself, its test suite
+#            run under xprof_collect (every process of it sampled into one
+#            profile), then xprof-COMPILER's use build of those samples,
+#            in another directory.
 #
 #   bench/build_packages.sh [--compilers "gcc clang"] [--packages LIST]
+#                           [--kinds "exact cross samples"]
 #
 # Packages: gzip xz pcre2 lz4 zlib libpng (C: autoconf, libtool, plain
 # make; libpng's errors leave by longjmp) and
@@ -25,13 +34,14 @@
 # directory, printed at the end).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-compilers="gcc clang"
+compilers="gcc clang" kinds="exact cross samples"
 packages="gzip xz pcre2 lz4 zlib libpng pugixml tinyxml2 double-conversion yaml-cpp"
 while (($#)); do
   case $1 in
     --compilers) compilers=$2; shift ;;
     --packages) packages=$2; shift ;;
-    *) echo "usage: build_packages.sh [--compilers LIST] [--packages LIST]" >&2; exit 2 ;;
+    --kinds) kinds=$2; shift ;;
+    *) echo "usage: build_packages.sh [--compilers LIST] [--packages LIST] [--kinds LIST]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -60,16 +70,26 @@ fi
 
 # build PACKAGE COMPILER MODE: unpack, build with xprof-COMPILER (and its
 # C++ twin) and run the package's tests in $work/PACKAGE-COMPILER-MODE;
-# "ok", "build failed" or "tests failed".  MODE verify is a collect build
-# with the debug counters on every edge and a profile of its own.
+# "ok", "build failed" or "tests failed".  MODE: collect (the training:
+# the tests), use (of its profile), verify (a collect build with the
+# debug counters on every edge and a profile of its own), cross (use of
+# the other compiler's collect build's profile), sampled (the plain
+# compiler with -g, the tests run under xprof_collect into the profile
+# samples-PACKAGE-COMPILER) and suse (use of those samples).
 build() {
   local p=$1 compiler=$2 mode=$3 d=$work/$1-$2-$3
-  local cc=xprof-$compiler cxx=xprof-g++ prof=$work/prof-$p-$compiler
+  local cc=xprof-$compiler cxx=xprof-g++ prof=$work/prof-$p-$compiler other=gcc tester=
   [ "$compiler" = clang ] && cxx=xprof-clang++
+  [ "$compiler" = gcc ] && other=clang
   local flags="-O2 -xprofile=$mode:$prof"
   case $mode in
     use) flags="$flags -xprofile_pathmap=$work/$p-$compiler-collect:$d" ;;
     verify) flags="-O2 -xprofile=collect:$work/prof-verify-$p-$compiler $(xprof_debug_flags $compiler)" ;;
+    cross) flags="-O2 -xprofile=use:$work/prof-$p-$other -xprofile_pathmap=$work/$p-$other-collect:$d" ;;
+    sampled)
+      cc=${cc#xprof-} cxx=${cxx#xprof-} flags="-O2 -g"
+      tester="env SUN_PROFDATA_DIR=$work SUN_PROFDATA=samples-$p-$compiler.profile xprof_collect" ;;
+    suse) flags="-O2 -xprofile=use:$work/samples-$p-$compiler -xprofile_pathmap=$work/$p-$compiler-sampled:$d" ;;
   esac
   rm -rf "$d" && mkdir -p "$d"
   tar -xf $(ls "$work"/dl/${tarball[$p]} | head -1) -C "$d" --strip-components=1
@@ -78,10 +98,10 @@ build() {
     case $p in
       lz4)
         make -j2 CC="$cc" CFLAGS="$flags" >build.log 2>&1 || exit 1
-        make -j2 CC="$cc" CFLAGS="$flags" check >check.log 2>&1 || exit 2 ;;
+        $tester make -j2 CC="$cc" CFLAGS="$flags" check >check.log 2>&1 || exit 2 ;;
       zlib)
         CC=$cc CFLAGS=$flags ./configure >build.log 2>&1 && make -j2 >>build.log 2>&1 || exit 1
-        make check >check.log 2>&1 || exit 2 ;;
+        $tester make check >check.log 2>&1 || exit 2 ;;
       pugixml | tinyxml2 | double-conversion | yaml-cpp)
         if [ $p = yaml-cpp ]; then # Debian's patches: the system's googletest
           tar -xf $(ls "$work"/dl/yaml-cpp_*.debian.tar.* | head -1)
@@ -94,10 +114,10 @@ build() {
           -DPUGIXML_BUILD_TESTS=ON -Dtinyxml2_BUILD_TESTING=ON \
           -DYAML_CPP_BUILD_TESTS=ON -DYAML_CPP_BUILD_TOOLS=OFF >build.log 2>&1 &&
           make -C build -j2 >>build.log 2>&1 || exit 1
-        (cd build && ctest --output-on-failure) >check.log 2>&1 || exit 2 ;;
+        (cd build && $tester ctest --output-on-failure) >check.log 2>&1 || exit 2 ;;
       *)
         ./configure -q CC="$cc" CFLAGS="$flags" >build.log 2>&1 && make -j2 >>build.log 2>&1 || exit 1
-        make -j2 check >check.log 2>&1 || exit 2 ;;
+        $tester make -j2 check >check.log 2>&1 || exit 2 ;;
     esac
   ) && echo ok || { [ $? = 1 ] && echo "build failed" || echo "tests failed"; }
 }
@@ -114,21 +134,55 @@ exact() {
   esac
 }
 
+has() { case " $kinds " in *" $1 "*) return 0 ;; esac; return 1; }
+other_of() { [ "$1" = gcc ] && echo clang || echo gcc; }
+# count PATTERN DIR: the lines of DIR's build and test logs that match.
+count() { cat "$2"/{build,check}.log 2>/dev/null | grep -acE "$1" || true; }
+
 status=0
-echo "| package | compiler | collect build, tests | use build, tests | objects without data | stale functions | edges exact |"
-echo "|---|---|---|---|---|---|---|"
-for compiler in $compilers; do
-  for p in $packages; do
-    rm -rf "$work/prof-$p-$compiler.profile" "$work/prof-verify-$p-$compiler.profile"
-    c=$(build "$p" "$compiler" collect)
-    u=$(build "$p" "$compiler" use)
-    logs=("$work/$p-$compiler-use"/{build,check}.log)
-    missing=$(cat "${logs[@]}" 2>/dev/null | grep -ac "xprof: no profile data for" || true)
-    stale=$(cat "${logs[@]}" 2>/dev/null | grep -acE "xprof: profile data for .* (does not match|cannot be solved)" || true)
-    v=$(build "$p" "$compiler" verify)
-    [ "$v" = ok ] && e=$(exact "$p" "$compiler") || e="verify build: $v"
-    echo "| $p | xprof-$compiler | $c | $u | $missing | $stale | $e |"
-    [ "$c" = ok ] && [ "$u" = ok ] && [ "$stale" = 0 ] && [ "${e#all }" != "$e" ] || status=1
+declare -A trained
+echo "| package | compiler | collect build, tests | use build, tests | objects without data | stale functions | edges exact | cross use, tests (objects placed by line) | sampled build, tests (samples of the tests) | use of samples, tests |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
+for p in $packages; do
+  # The collect builds (the training) that exact and cross take.
+  for compiler in gcc clang; do
+    if { has exact && [[ " $compilers " == *" $compiler "* ]]; } ||
+       { has cross && [[ " $compilers " == *" $(other_of $compiler) "* ]]; }; then
+      rm -rf "$work/prof-$p-$compiler.profile" "$work/prof-verify-$p-$compiler.profile"
+      trained[$p-$compiler]=$(build "$p" "$compiler" collect)
+    fi
+  done
+  for compiler in $compilers; do
+    c=- u=- missing=- stale=- e=- x=- sb=- su=-
+    if has exact; then
+      c=${trained[$p-$compiler]}
+      u=$(build "$p" "$compiler" use)
+      missing=$(count "xprof: no profile data for" "$work/$p-$compiler-use")
+      stale=$(count "xprof: profile data for .* (does not match|cannot be solved)" "$work/$p-$compiler-use")
+      v=$(build "$p" "$compiler" verify)
+      [ "$v" = ok ] && e=$(exact "$p" "$compiler") || e="verify build: $v"
+      [ "$c" = ok ] && [ "$u" = ok ] && [ "$stale" = 0 ] && [ "${e#all }" != "$e" ] || status=1
+    fi
+    if has cross; then
+      t=${trained[$p-$(other_of $compiler)]}
+      if [ "$t" = ok ]; then
+        x=$(build "$p" "$compiler" cross)
+        x="$x ($(count "did not match the profile's graphs" "$work/$p-$compiler-cross"))"
+      else
+        x="no training: $t"
+      fi
+      [ "${x#ok }" != "$x" ] || status=1
+    fi
+    if has samples; then
+      rm -rf "$work/samples-$p-$compiler.profile"
+      sb=$(build "$p" "$compiler" sampled)
+      if [ "$sb" = ok ]; then su=$(build "$p" "$compiler" suse); fi
+      [ "$sb" = ok ] && [ "$su" = ok ] || status=1
+      n=$(xprof_show "$work/samples-$p-$compiler.profile" 2>/dev/null |
+          sed -n 's/^time samples: \([0-9]*\),.*/\1/p')
+      sb="$sb (${n:-0} samples)"
+    fi
+    echo "| $p | xprof-$compiler | $c | $u | $missing | $stale | $e | $x | $sb | $su |"
   done
 done
 echo "logs in $work" >&2
