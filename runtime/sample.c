@@ -444,6 +444,30 @@ void rt_sample_start(void) {
   rescan(1);
 }
 
+/* Whether SIGPROF's action now is its default or to be ignored. */
+static int sigprof_default(void) {
+  struct sigaction sa;
+  return sigaction(SIGPROF, NULL, &sa) == 0 && !(sa.sa_flags & SA_SIGINFO) &&
+         (sa.sa_handler == SIG_DFL || sa.sa_handler == SIG_IGN);
+}
+
+/* The program took SIGPROF from us.  Where it set the signal's action
+ * back to the default (a process spawner's child does so for every signal
+ * before its exec: CMake's ctest, libuv) or to be ignored, our timer would
+ * end the program or its exec's new image: stop it, without a word, since
+ * the program asked for nothing and the exec's program samples itself.
+ * A handler of its own keeps the timer, which may be its own too. */
+static void let_go(void) {
+  if (S.timer_set && sigprof_default()) {
+    struct itimerval off;
+    memset(&off, 0, sizeof off);
+    setitimer(ITIMER_PROF, &off, NULL);
+    S.said_no = 1;
+  }
+  S.handler_set = S.timer_set = 0;
+  give_up("the program installed its own SIGPROF handler or profiling timer");
+}
+
 void rt_sample_check_locked(void) {
   /* A vfork child (the exec wrapper writes before its exec) runs in our
    * memory without our timer: what it sees of the timer is not ours, and
@@ -451,7 +475,7 @@ void rt_sample_check_locked(void) {
   if (!S.on || S.armed_pid != getpid())
     return;
   if (timer_taken())
-    give_up("the program installed its own SIGPROF handler or profiling timer");
+    let_go();
   else
     rescan(0);
 }

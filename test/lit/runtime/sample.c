@@ -49,6 +49,14 @@
 // VFORK-DAG: spin_main  (sample)
 // VFORK-DAG: spin_after_vfork  (sample)
 //
+// A process spawner's child sets every signal's action back to the
+// default before its exec (ctest does): the timer the child inherited
+// from the fork's re-arming is stopped, or it would end the new program
+// (which samples itself), and nothing is said.
+// RUN: rm -rf sample.profile && env SUN_PROFDATA_SAMPLE=1 %t/sample spawner > spawner.txt 2> spawner.err
+// RUN: FileCheck --check-prefix=EXEC %s < spawner.txt
+// RUN: count 0 < spawner.err
+//
 // The program's own profiling timer and handler win; said once.
 // RUN: rm -rf sample.profile && env SUN_PROFDATA_SAMPLE=1 %t/sample own > own.txt 2> own.err
 // RUN: FileCheck --check-prefix=OWN %s < own.txt
@@ -136,6 +144,21 @@ int main(int argc, char **argv) {
     int status;
     waitpid(pid, &status, 0);
     spin_after_vfork(100000000);
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
+  } else if (strcmp(mode, "spawner") == 0) {
+    spin_main(20000000);
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+      for (int sig = 1; sig < 32; sig++)
+        if (sig != SIGKILL && sig != SIGSTOP)
+          signal(sig, SIG_DFL);
+      execl("/bin/sh", "sh", "-c",
+            "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done; echo survived", (char *)NULL);
+      _exit(127);
+    }
+    int status;
+    waitpid(pid, &status, 0);
     return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
   } else if (strcmp(mode, "own") == 0) {
     signal(SIGPROF, own_handler);
