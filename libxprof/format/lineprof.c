@@ -488,6 +488,23 @@ const xprof_lp_func *xprof_lineprof_find(const xprof_lineprof *lp, const char *n
   return NULL;
 }
 
+/* xprof_lineprof_map_files for f and what is inlined into it. */
+static void map_func_files(xprof_lp_func *f, char *(*map)(void *, const char *), void *ctx) {
+  char *to = f->file ? map(ctx, f->file) : NULL;
+  if (to) {
+    xprof_free(f->file);
+    f->file = to;
+  }
+  for (uint32_t i = 0; i < f->n_calls; i++)
+    map_func_files(f->calls[i].callee, map, ctx);
+}
+
+void xprof_lineprof_map_files(xprof_lineprof *lp, char *(*map)(void *ctx, const char *file),
+                              void *ctx) {
+  for (uint32_t i = 0; i < lp->n_funcs; i++)
+    map_func_files(&lp->funcs[i], map, ctx);
+}
+
 /* A copy of f and everything inlined into it; NULL when out of memory. */
 static xprof_lp_func *copy_func(const xprof_lp_func *f) {
   xprof_lp_func *c = xprof_malloc(sizeof *c);

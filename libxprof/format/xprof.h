@@ -720,6 +720,12 @@ void xprof_lineprof_summary(const xprof_lineprof *lp, xprof_summary *s);
  * entry (for a compilation that has inlined nothing yet).  lp must be
  * finished; it is again.  0, or -1 when out of memory. */
 int xprof_lineprof_fold_inlined(xprof_lineprof *lp, int all);
+/* Each function's source file (inlined instances' too) replaced by what
+ * map(ctx, file) returns, malloc'd (NULL: it stays, as when map is out
+ * of memory); a build in another directory names the training's sources
+ * so (-xprofile_pathmap). */
+void xprof_lineprof_map_files(xprof_lineprof *lp, char *(*map)(void *ctx, const char *file),
+                             void *ctx);
 /* For the formats that name functions only (the compilers' sample
  * profiles): keep the busiest of each name, with a note on the others.
  * lp must be finished; 0, or -1 when out of memory. */

@@ -77,6 +77,16 @@ static char *collect_path(const char *const *pathmap, unsigned n_pathmap,
   return NULL;
 }
 
+char *xprof_pathmap_use_path(const char *const *pathmap, unsigned n_pathmap, const char *path) {
+  for (unsigned i = 0; i < n_pathmap; i++) {
+    const char *colon = strchr(pathmap[i], ':');
+    size_t ol = colon ? (size_t)(colon - pathmap[i]) : 0;
+    if (ol && strncmp(path, pathmap[i], ol) == 0)
+      return xprof_format("%s%s", colon + 1, path + ol);
+  }
+  return NULL;
+}
+
 /* xprof_use_lookup's search for the data of the object file `lookup`
  * (objpath as the messages name it). */
 static xprof_profile *lookup_in(const char *const *names, unsigned n_names,

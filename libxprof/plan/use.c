@@ -47,9 +47,18 @@ static xprof_missing explain_missing(const xprof_use *u, int sampled) {
  * before any inlining, measured no better on sqlite.)  The driver that
  * ships lines to another machine did the same: doing it again adds
  * nothing. */
+/* A source of the line profile as this build names it (-xprofile_pathmap:
+ * a build in another directory looks functions up by its own paths). */
+static char *use_path(void *ctx, const char *file) {
+  const xprof_options *o = ctx;
+  return xprof_pathmap_use_path(o->pathmap.v, o->pathmap.n, file);
+}
+
 static void take_lines(xprof_use *u, xprof_lineprof *lp) {
   u->lines_read = 1;
   u->lines = lp;
+  if (lp && u->o->pathmap.n)
+    xprof_lineprof_map_files(lp, use_path, (void *)u->o);
   if (lp && xprof_lineprof_fold_inlined(lp, 0) < 0) {
     xprof_lineprof_free(lp);
     u->lines = NULL;

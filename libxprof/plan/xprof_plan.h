@@ -642,6 +642,10 @@ xprof_profile *xprof_use_lookup(const char *const *names, unsigned n_names,
  * *depth (when not NULL) gets the number of components they share. */
 char *xprof_pathmap_between(const char *collect_path, const char *use_path,
                             unsigned *depth);
+/* `path` of the training build as this build names it: the first pathmap
+ * entry ("OLD:NEW") whose OLD starts it, with NEW in its place
+ * (malloc'd); NULL when none does. */
+char *xprof_pathmap_use_path(const char *const *pathmap, unsigned n_pathmap, const char *path);
 /* Why `objpath` has no data in the profiles of `names` (read whole: only
  * for the message of a compilation that found none), with `pathmap` as
  * for xprof_use_lookup:

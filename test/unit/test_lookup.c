@@ -33,6 +33,43 @@ static void pathmap_between_paths(void) {
   CHECK(xprof_pathmap_between("x.o", "/a/x.o", NULL) == NULL);
 }
 
+static char *to_use(void *ctx, const char *file) {
+  const char *const *map = ctx;
+  return xprof_pathmap_use_path(map, 2, file);
+}
+
+/* The training's paths as a build elsewhere names them: the first entry
+ * whose OLD starts the path; the line profile's sources mapped so, the
+ * inlined ones too, so that the use build finds them by its own paths. */
+static void pathmap_use_paths(void) {
+  const char *const map[2] = {"no-colon", "/old/tree:/new/tree"};
+  char *m = xprof_pathmap_use_path(map, 2, "/old/tree/src/a.c");
+  CHECK_STR(m, "/new/tree/src/a.c");
+  free(m);
+  CHECK(xprof_pathmap_use_path(map, 2, "/other/src/a.c") == NULL);
+  CHECK(xprof_pathmap_use_path(map, 1, "/old/tree/src/a.c") == NULL);
+  xprof_lineprof *lp = xprof_calloc(1, sizeof *lp);
+  xprof_lp_func *f = xprof_lineprof_func(lp, "work", "/old/tree/src/a.c", 3);
+  xprof_lp_func *in = f ? xprof_lineprof_inlined(f, 2, 0, "get", "/old/tree/src/a.h", 40) : NULL;
+  xprof_lp_func *g = xprof_lineprof_func(lp, "other", "/elsewhere/b.c", 9);
+  CHECK(f && in && g);
+  if (f && in && g) {
+    xprof_lineprof_add(f, 1, 0, 10);
+    xprof_lineprof_add(in, 0, 0, 10);
+    xprof_lineprof_add(g, 1, 0, 5);
+    CHECK(xprof_lineprof_finish(lp) == 0);
+    CHECK(xprof_lineprof_find(lp, "work", "/new/tree/src/a.c") == NULL);
+    xprof_lineprof_map_files(lp, to_use, (void *)map);
+    const xprof_lp_func *w = xprof_lineprof_find(lp, "work", "/new/tree/src/a.c");
+    CHECK(w && w->n_calls == 1);
+    if (w && w->n_calls == 1)
+      CHECK_STR(w->calls[0].callee->file, "/new/tree/src/a.h");
+    const xprof_lp_func *o = xprof_lineprof_find(lp, "other", "/elsewhere/b.c");
+    CHECK(o && o->total == 5); /* outside the map: as it was */
+  }
+  xprof_lineprof_free(lp);
+}
+
 /* A profile directory holding object files at `paths`. */
 static char *write_profile(const char *name, const char *const *paths, unsigned n) {
   xprof_profile *p = xprof_profile_new();
@@ -170,5 +207,6 @@ UNIT_TABLE(lookup_tests) = {
     {"lookup/other_output", other_output},
     {"lookup/missing_text", missing_text},
     {"lookup/pathmap_between", pathmap_between_paths},
+    {"lookup/pathmap_use_path", pathmap_use_paths},
     {"lookup/explain_missing", explain_missing},
     UNIT_END};
