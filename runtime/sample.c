@@ -73,6 +73,7 @@ static struct {
   uint64_t cpu_ns;    /* process CPU time at the last harvest */
   int handler_set;    /* our SIGPROF handler is installed */
   int timer_set;      /* and this process's timer runs */
+  long first_us;      /* the CPU time to the first sample (0: 1 ms) */
   struct sigaction saved; /* the action before ours */
 } S;
 
@@ -382,8 +383,8 @@ static void arm(void) {
   if (!S.timer_set) {
     /* Every millisecond of CPU time, or as often as the kernel's CPU-time
      * accounting can when that is less often (once a tick: 4 ms with
-     * Debian's kernel). */
-    struct itimerval it = {{0, 1000}, {0, 1000}};
+     * Debian's kernel); the first after S.first_us. */
+    struct itimerval it = {{0, 1000}, {0, S.first_us ? S.first_us : 1000}};
     if (setitimer(ITIMER_PROF, &it, NULL) < 0) {
       disarm();
       give_up("cannot start the profiling timer");
@@ -609,7 +610,15 @@ void rt_sample_fork_child_locked(void) {
   n_pending = 0;
   S.cpu_ns = cpu_now_ns();
   S.timer_set = 0; /* the handler is inherited, the timer is not */
+  /* Most children of a fork exec soon, and a process spawner's child
+   * sets every signal back to its default first (ctest, libuv): a tick
+   * between that and the exec wrapper, which stops the timer (let_go),
+   * would end it.  The first sample waits for 20 ms of the child's CPU
+   * time, which such a child does not spend; a child that goes on to work
+   * loses its first few samples. */
+  S.first_us = 20000;
   arm();
+  S.first_us = 0;
 }
 
 void rt_sample_stop_for_exec(void) {

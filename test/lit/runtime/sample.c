@@ -56,6 +56,12 @@
 // RUN: rm -rf sample.profile && env SUN_PROFDATA_SAMPLE=1 %t/sample spawner > spawner.txt 2> spawner.err
 // RUN: FileCheck --check-prefix=EXEC %s < spawner.txt
 // RUN: count 0 < spawner.err
+// The child's first sample waits for 20 ms of its CPU time, so that a
+// tick between the reset and the exec does not end it: here the child
+// spins 5 ms of CPU time there.
+// RUN: rm -rf sample.profile && env SUN_PROFDATA_SAMPLE=1 %t/sample spawner 5 > spawner5.txt 2> spawner5.err
+// RUN: FileCheck --check-prefix=EXEC %s < spawner5.txt
+// RUN: count 0 < spawner5.err
 //
 // The program's own profiling timer and handler win; said once.
 // RUN: rm -rf sample.profile && env SUN_PROFDATA_SAMPLE=1 %t/sample own > own.txt 2> own.err
@@ -72,8 +78,10 @@
 #include <dlfcn.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -100,6 +108,16 @@ __attribute__((noinline)) static void spin_child(long n) {
 __attribute__((noinline)) static void spin_after_vfork(long n) {
   for (long i = 0; i < n; i++)
     sink += (double)i * 0.5;
+}
+
+/* Spend ms milliseconds of the process's CPU time. */
+static void spin_cpu_ms(int ms) {
+  struct timespec t0, t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+  do {
+    sink += 1.0;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  } while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < ms * 1000000L);
 }
 
 static volatile sig_atomic_t own_ticks;
@@ -153,6 +171,7 @@ int main(int argc, char **argv) {
       for (int sig = 1; sig < 32; sig++)
         if (sig != SIGKILL && sig != SIGSTOP)
           signal(sig, SIG_DFL);
+      spin_cpu_ms(argc > 2 ? atoi(argv[2]) : 0);
       execl("/bin/sh", "sh", "-c",
             "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done; echo survived", (char *)NULL);
       _exit(127);
