@@ -73,7 +73,6 @@ static struct {
   uint64_t cpu_ns;    /* process CPU time at the last harvest */
   int handler_set;    /* our SIGPROF handler is installed */
   int timer_set;      /* and this process's timer runs */
-  long first_us;      /* the CPU time to the first sample (0: 1 ms) */
   struct sigaction saved; /* the action before ours */
 } S;
 
@@ -327,8 +326,9 @@ static int timer_taken(void) {
   return !running || !(sa.sa_flags & SA_SIGINFO) || sa.sa_sigaction != on_sigprof;
 }
 
+/* Stop sampling, saying why once (why NULL: without a word). */
 static void give_up(const char *why) {
-  if (!S.said_no)
+  if (!S.said_no && why)
     rt_message("SUN_PROFDATA_SAMPLE: %s; no more time samples are taken", why);
   S.said_no = 1;
   S.on = 0;
@@ -351,8 +351,9 @@ static void disarm(void) {
 }
 
 /* Publish a table of the present regions; start the handler and the
- * timer if they are not running. */
-static void arm(void) {
+ * timer if they are not running, the timer's first sample after first_us
+ * microseconds of CPU time. */
+static void arm_after(long first_us) {
   table *t = xprof_malloc(sizeof *t + (S.n + 1) * sizeof t->e[0]);
   if (!t) {
     disarm();
@@ -383,8 +384,8 @@ static void arm(void) {
   if (!S.timer_set) {
     /* Every millisecond of CPU time, or as often as the kernel's CPU-time
      * accounting can when that is less often (once a tick: 4 ms with
-     * Debian's kernel); the first after S.first_us. */
-    struct itimerval it = {{0, 1000}, {0, S.first_us ? S.first_us : 1000}};
+     * Debian's kernel). */
+    struct itimerval it = {{0, 1000}, {0, first_us}};
     if (setitimer(ITIMER_PROF, &it, NULL) < 0) {
       disarm();
       give_up("cannot start the profiling timer");
@@ -394,6 +395,8 @@ static void arm(void) {
     S.armed_pid = getpid();
   }
 }
+
+static void arm(void) { arm_after(1000); }
 
 
 /* Look for images loaded or unloaded since the last look; re-arm when
@@ -459,14 +462,14 @@ static int sigprof_default(void) {
  * the program asked for nothing and the exec's program samples itself.
  * A handler of its own keeps the timer, which may be its own too. */
 static void let_go(void) {
-  if (S.timer_set && sigprof_default()) {
+  int quiet = S.timer_set && sigprof_default();
+  if (quiet) {
     struct itimerval off;
     memset(&off, 0, sizeof off);
     setitimer(ITIMER_PROF, &off, NULL);
-    S.said_no = 1;
   }
   S.handler_set = S.timer_set = 0;
-  give_up("the program installed its own SIGPROF handler or profiling timer");
+  give_up(quiet ? NULL : "the program installed its own SIGPROF handler or profiling timer");
 }
 
 void rt_sample_check_locked(void) {
@@ -616,9 +619,7 @@ void rt_sample_fork_child_locked(void) {
    * would end it.  The first sample waits for 20 ms of the child's CPU
    * time, which such a child does not spend; a child that goes on to work
    * loses its first few samples. */
-  S.first_us = 20000;
-  arm();
-  S.first_us = 0;
+  arm_after(20000);
 }
 
 void rt_sample_stop_for_exec(void) {

@@ -60,31 +60,33 @@ static void say_not_found(xprof_warn_fn warn, void *ctx, const char *dir, const 
       dir, cwd, objpath);
 }
 
-/* The name the object had when the profile was collected: the first
- * pathmap entry whose USE_PREFIX starts objpath (malloc'd), else NULL. */
-static char *collect_path(const char *const *pathmap, unsigned n_pathmap,
-                          const char *objpath) {
+/* `path` through the first pathmap entry ("COLLECT_PREFIX:USE_PREFIX")
+ * that starts it: to_use, from the collect prefix to the use prefix, else
+ * the other way (malloc'd); NULL when no entry starts it. */
+static char *map_path(const char *const *pathmap, unsigned n_pathmap, const char *path,
+                      int to_use) {
   for (unsigned i = 0; i < n_pathmap; i++) {
     const char *colon = strchr(pathmap[i], ':');
     if (!colon)
       continue;
-    const char *use_prefix = colon + 1;
-    size_t ul = strlen(use_prefix);
-    if (ul && strncmp(objpath, use_prefix, ul) == 0)
-      return xprof_format("%.*s%s", (int)(colon - pathmap[i]), pathmap[i],
-                          objpath + ul);
+    const char *from = to_use ? pathmap[i] : colon + 1, *to = to_use ? colon + 1 : pathmap[i];
+    size_t from_len = to_use ? (size_t)(colon - pathmap[i]) : strlen(colon + 1);
+    size_t to_len = to_use ? strlen(colon + 1) : (size_t)(colon - pathmap[i]);
+    if (from_len && strncmp(path, from, from_len) == 0)
+      return xprof_format("%.*s%s", (int)to_len, to, path + from_len);
   }
   return NULL;
 }
 
+/* The name the object had when the profile was collected (malloc'd), or
+ * NULL. */
+static char *collect_path(const char *const *pathmap, unsigned n_pathmap,
+                          const char *objpath) {
+  return map_path(pathmap, n_pathmap, objpath, 0);
+}
+
 char *xprof_pathmap_use_path(const char *const *pathmap, unsigned n_pathmap, const char *path) {
-  for (unsigned i = 0; i < n_pathmap; i++) {
-    const char *colon = strchr(pathmap[i], ':');
-    size_t ol = colon ? (size_t)(colon - pathmap[i]) : 0;
-    if (ol && strncmp(path, pathmap[i], ol) == 0)
-      return xprof_format("%s%s", colon + 1, path + ol);
-  }
-  return NULL;
+  return map_path(pathmap, n_pathmap, path, 1);
 }
 
 /* xprof_use_lookup's search for the data of the object file `lookup`

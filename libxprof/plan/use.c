@@ -40,13 +40,6 @@ static xprof_missing explain_missing(const xprof_use *u, int sampled) {
   return why;
 }
 
-/* Take lp (NULL: none) as u's line profile.  A function the training
- * build inlined everywhere is out of line here before (LLVM) or after
- * (GCC) this compiler's early inlining: it gets an entry of its own.
- * (Adding every function's inlined runs to its own entry, for LLVM's pass
- * before any inlining, measured no better on sqlite.)  The driver that
- * ships lines to another machine did the same: doing it again adds
- * nothing. */
 /* A source of the line profile as this build names it (-xprofile_pathmap:
  * a build in another directory looks functions up by its own paths). */
 static char *use_path(void *ctx, const char *file) {
@@ -54,6 +47,14 @@ static char *use_path(void *ctx, const char *file) {
   return xprof_pathmap_use_path(o->pathmap.v, o->pathmap.n, file);
 }
 
+/* Take lp (NULL: none) as u's line profile.  A function the training
+ * build inlined everywhere is out of line here before (LLVM) or after
+ * (GCC) this compiler's early inlining: it gets an entry of its own.
+ * (Adding every function's inlined runs to its own entry, for LLVM's pass
+ * before any inlining, measured no better on sqlite.)  The driver that
+ * ships lines to another machine did the same: doing it again adds
+ * nothing.  Its sources are first named as this build names them
+ * (use_path). */
 static void take_lines(xprof_use *u, xprof_lineprof *lp) {
   u->lines_read = 1;
   u->lines = lp;
