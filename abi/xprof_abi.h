@@ -164,7 +164,8 @@
  * So that instrumented shared libraries (dlopen'ed ones too) register with
  * the program's runtime, and threads that libraries start go through its
  * pthread_create; with the dump calls of the compilers' own runtimes
- * (compat.c).  The drivers pass them with --export-dynamic-symbol; the
+ * (compat.c), and the C library's functions the runtime stands in front
+ * of for every caller (runtime/exec.c, runtime/sigprof.c).  The drivers pass them with --export-dynamic-symbol; the
  * build writes them as the runtime's dynamic list (xprof_rt.dynlist). */
 #define XPROF_ABI_EXPORTS(X) \
   X(XPROF_ABI_PREFIX "*")    \
@@ -173,7 +174,23 @@
   X("__gcov_reset")          \
   X("__gcov_flush")          \
   X("__llvm_profile_*")      \
-  X("pthread_create")
+  X("pthread_create")        \
+  X("execve")                \
+  X("execv")                 \
+  X("execvp")                \
+  X("execvpe")               \
+  X("execl")                 \
+  X("execlp")                \
+  X("execle")                \
+  X("fexecve")               \
+  X("execveat")              \
+  X("daemon")                \
+  X("sigaction")             \
+  X("signal")                \
+  X("bsd_signal")            \
+  X("ssignal")               \
+  X("sysv_signal")           \
+  X("setitimer")
 
 #ifndef __ASSEMBLER__
 #include <stdint.h>

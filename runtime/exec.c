@@ -4,18 +4,31 @@
  *
  * The runtime defines the exec family and daemon() itself; linked into the
  * program, its definitions take precedence over the C library's for every
- * caller in the process.  Each writes the data gathered so far (and zeroes
- * it, so that a failed exec does not count twice), then calls the C
- * library's function.
+ * caller in the process (the drivers export them, so that libraries
+ * loaded later call them too).  Each writes the data gathered so far (and
+ * zeroes it, so that a failed exec does not count twice), then calls the
+ * C library's function.  They are weak: a program that defines one of
+ * these names itself (an old daemon() of its own) links, and keeps it.
+ *
+ * The C library's function is the next definition after the runtime's
+ * (rt_next_function).  A static link has no dynamic symbols: there execve
+ * and execvpe are called under the names libc.a gives them (which the
+ * drivers make the linker take, --undefined=__execve), the other vector
+ * forms through those two, the descriptor forms through the system call,
+ * and daemon() is done here.
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "rt_internal.h"
+
+#define RT_WRAPPER RT_EXPORT __attribute__((weak))
 
 static void write_before(enum rt_occasion what) {
   int saved = errno;
@@ -42,56 +55,81 @@ static int exec_failed(int rc) {
   return rc;
 }
 
-static void *next_symbol(const char *name) {
-  void *f = dlsym(RTLD_NEXT, name);
+typedef int (*execve_fn)(const char *, char *const[], char *const[]);
+typedef int (*execv_fn)(const char *, char *const[]);
+typedef int (*execveat_fn)(int, const char *, char *const[], char *const[], int);
+
+/* libc.a's names, for a static link. */
+extern int __execve(const char *, char *const[], char *const[]) __attribute__((weak));
+extern int __execvpe(const char *, char *const[], char *const[]) __attribute__((weak));
+
+/* The C library's execve or execvpe (by_path): the dynamic one, else
+ * libc.a's; NULL, with errno ENOSYS, when neither is linked. */
+static execve_fn libc_execve(int by_path) {
+  execve_fn f = (execve_fn)rt_next_function(by_path ? "execvpe" : "execve",
+                                            by_path ? (void *)execvpe : (void *)execve);
   if (!f)
+    f = by_path ? __execvpe : __execve;
+  if (!f) {
+    rt_message("cannot find the C library's %s (a static link: link with "
+               "-Wl,--undefined=%s, as the xprof drivers do)",
+               by_path ? "execvpe" : "execve", by_path ? "__execvpe" : "__execve");
     errno = ENOSYS;
+  }
   return f;
 }
 
-typedef int (*execve_fn)(const char *, char *const[], char *const[]);
-typedef int (*execv_fn)(const char *, char *const[]);
-
-RT_EXPORT int execve(const char *path, char *const argv[], char *const envp[]) {
-  execve_fn real = (execve_fn)next_symbol("execve");
-  before_exec();
-  return exec_failed(real ? real(path, argv, envp) : -1);
+static int call_execve(int by_path, const char *path, char *const argv[], char *const envp[]) {
+  execve_fn real = libc_execve(by_path);
+  return real ? real(path, argv, envp) : -1;
 }
 
-RT_EXPORT int execv(const char *path, char *const argv[]) {
-  execv_fn real = (execv_fn)next_symbol("execv");
-  before_exec();
-  return exec_failed(real ? real(path, argv) : -1);
+/* Linux's exec relative to a directory descriptor, by the system call
+ * where the C library's function is not to be found. */
+static int call_execveat(int dirfd, const char *path, char *const argv[], char *const envp[],
+                         int flags) {
+  execveat_fn real = (execveat_fn)rt_next_function("execveat", (void *)execveat);
+  if (real)
+    return real(dirfd, path, argv, envp, flags);
+  return (int)syscall(SYS_execveat, dirfd, path, argv, envp, flags);
 }
 
-RT_EXPORT int execvp(const char *file, char *const argv[]) {
-  execv_fn real = (execv_fn)next_symbol("execvp");
+RT_WRAPPER int execve(const char *path, char *const argv[], char *const envp[]) {
   before_exec();
-  return exec_failed(real ? real(file, argv) : -1);
+  return exec_failed(call_execve(0, path, argv, envp));
 }
 
-RT_EXPORT int execvpe(const char *file, char *const argv[],
-                      char *const envp[]) {
-  execve_fn real = (execve_fn)next_symbol("execvpe");
+RT_WRAPPER int execv(const char *path, char *const argv[]) {
   before_exec();
-  return exec_failed(real ? real(file, argv, envp) : -1);
+  return exec_failed(call_execve(0, path, argv, environ));
 }
 
-RT_EXPORT int fexecve(int fd, char *const argv[], char *const envp[]) {
+RT_WRAPPER int execvp(const char *file, char *const argv[]) {
+  before_exec();
+  return exec_failed(call_execve(1, file, argv, environ));
+}
+
+RT_WRAPPER int execvpe(const char *file, char *const argv[], char *const envp[]) {
+  before_exec();
+  return exec_failed(call_execve(1, file, argv, envp));
+}
+
+/* fexecve is execveat's AT_EMPTY_PATH (glibc's own falls back to
+ * /proc/self/fd on kernels without execveat, before Linux 3.19). */
+RT_WRAPPER int fexecve(int fd, char *const argv[], char *const envp[]) {
   typedef int (*fexecve_fn)(int, char *const[], char *const[]);
-  fexecve_fn real = (fexecve_fn)next_symbol("fexecve");
+  fexecve_fn real = (fexecve_fn)rt_next_function("fexecve", (void *)fexecve);
   before_exec();
-  return exec_failed(real ? real(fd, argv, envp) : -1);
+  if (real)
+    return exec_failed(real(fd, argv, envp));
+  return exec_failed(call_execveat(fd, "", argv, envp, AT_EMPTY_PATH));
 }
 
-/* Linux's exec relative to a directory descriptor (glibc 2.34 and later;
- * with AT_EMPTY_PATH, fexecve's own way of running a descriptor). */
-RT_EXPORT int execveat(int dirfd, const char *path, char *const argv[], char *const envp[],
-                       int flags) {
-  typedef int (*execveat_fn)(int, const char *, char *const[], char *const[], int);
-  execveat_fn real = (execveat_fn)next_symbol("execveat");
+/* glibc 2.34 and later. */
+RT_WRAPPER int execveat(int dirfd, const char *path, char *const argv[], char *const envp[],
+                        int flags) {
   before_exec();
-  return exec_failed(real ? real(dirfd, path, argv, envp, flags) : -1);
+  return exec_failed(call_execveat(dirfd, path, argv, envp, flags));
 }
 
 /* The list forms gather their arguments on the stack (exec must work in
@@ -113,7 +151,7 @@ static void gather_args(char **argv, const char *first, size_t n, va_list *ap) {
     argv[i] = va_arg(*ap, char *);
 }
 
-RT_EXPORT int execl(const char *path, const char *arg, ...) {
+RT_WRAPPER int execl(const char *path, const char *arg, ...) {
   va_list ap;
   va_start(ap, arg);
   size_t n = count_args(&ap);
@@ -123,7 +161,7 @@ RT_EXPORT int execl(const char *path, const char *arg, ...) {
   return execv(path, argv);
 }
 
-RT_EXPORT int execlp(const char *file, const char *arg, ...) {
+RT_WRAPPER int execlp(const char *file, const char *arg, ...) {
   va_list ap;
   va_start(ap, arg);
   size_t n = count_args(&ap);
@@ -133,7 +171,7 @@ RT_EXPORT int execlp(const char *file, const char *arg, ...) {
   return execvp(file, argv);
 }
 
-RT_EXPORT int execle(const char *path, const char *arg, ...) {
+RT_WRAPPER int execle(const char *path, const char *arg, ...) {
   va_list ap;
   va_start(ap, arg);
   size_t n = count_args(&ap);
@@ -144,12 +182,48 @@ RT_EXPORT int execle(const char *path, const char *arg, ...) {
   return execve(path, argv, envp);
 }
 
+/* glibc's daemon(), for a static link: fork, the parent leaves as by
+ * _exit, the child starts a session and, unless asked not to, moves to
+ * "/" and points its standard streams at /dev/null. */
+static int own_daemon(int nochdir, int noclose) {
+  switch (fork()) {
+  case -1:
+    return -1;
+  case 0:
+    break;
+  default: /* _exit by its system call: see libc_symbol.c on names with "exit" */
+    syscall(SYS_exit_group, 0);
+  }
+  if (setsid() < 0)
+    return -1;
+  if (!nochdir && chdir("/") < 0) {
+    /* as glibc's: the daemon goes on where it was */
+  }
+  if (noclose)
+    return 0;
+  int fd = open("/dev/null", O_RDWR);
+  if (fd < 0)
+    return -1;
+  struct stat st;
+  if (fstat(fd, &st) < 0 || !S_ISCHR(st.st_mode)) {
+    close(fd);
+    errno = ENODEV;
+    return -1;
+  }
+  dup2(fd, STDIN_FILENO);
+  dup2(fd, STDOUT_FILENO);
+  dup2(fd, STDERR_FILENO);
+  if (fd > STDERR_FILENO)
+    close(fd);
+  return 0;
+}
+
 /* daemon() forks and ends the parent with _exit, which runs no exit
  * handlers: without a write first, a daemon's training run would lose
  * everything its start-up counted.  The child counts from zero (fork). */
-RT_EXPORT int daemon(int nochdir, int noclose) {
+RT_WRAPPER int daemon(int nochdir, int noclose) {
   typedef int (*daemon_fn)(int, int);
-  daemon_fn real = (daemon_fn)next_symbol("daemon");
+  daemon_fn real = (daemon_fn)rt_next_function("daemon", (void *)daemon);
   write_before(RT_BEFORE_DAEMON);
-  return real ? real(nochdir, noclose) : -1;
+  return real ? real(nochdir, noclose) : own_daemon(nochdir, noclose);
 }

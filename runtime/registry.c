@@ -346,6 +346,7 @@ static void register_quick_exit(void) {
 }
 
 static void first_registration(void) {
+  rt_sigprof_start();
   rt_read_settings();
   atexit(at_exit);
   /* One of the two handlers runs, never both. */

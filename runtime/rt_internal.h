@@ -41,6 +41,10 @@ extern struct xprof_abi_object *rt_objects;
  * under name, or NULL; found without dlsym, which may call the program's
  * allocator. */
 void *rt_loaded_function(const char *name);
+/* The same, past the module that holds self: the function that the
+ * runtime's own of that name stands in front of (dlsym(RTLD_NEXT)'s).
+ * NULL in a static link, which has no dynamic symbol tables. */
+void *rt_next_function(const char *name, const void *self);
 
 /* Print "xprof: ..." on stderr. */
 void rt_message(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -156,5 +160,18 @@ int rt_sample_take_locked(xprof_profile *p);
 void rt_sample_fork_child_locked(void);
 void rt_sample_stop_for_exec(void);
 void rt_sample_resume_after_exec(void);
+/* The program is about to set SIGPROF's action, to its default or to be
+ * ignored, or to a handler, or to set the profiling timer: the sampler
+ * stops first (any thread, also in a signal handler; no lock). */
+enum rt_sigprof_change { RT_SIGPROF_DEFAULT, RT_SIGPROF_HANDLER, RT_SIGPROF_TIMER };
+void rt_sample_yield(enum rt_sigprof_change how);
+
+/* sigprof.c: the runtime's sigaction, signal() and setitimer find the
+ * functions they stand in front of (at the first registration); the
+ * runtime's own calls, which must not go through them. */
+void rt_sigprof_start(void);
+int rt_sigaction(int sig, const struct sigaction *act, struct sigaction *old);
+struct itimerval;
+int rt_setitimer(int which, const struct itimerval *value, struct itimerval *old);
 
 #endif

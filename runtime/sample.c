@@ -317,7 +317,7 @@ static void settle_pending(const table *t) {
 static int timer_taken(void) {
   struct sigaction sa;
   struct itimerval it;
-  if (sigaction(SIGPROF, NULL, &sa) < 0 || getitimer(ITIMER_PROF, &it) < 0)
+  if (rt_sigaction(SIGPROF, NULL, &sa) < 0 || getitimer(ITIMER_PROF, &it) < 0)
     return 1;
   int running = it.it_interval.tv_sec || it.it_interval.tv_usec || it.it_value.tv_sec ||
                 it.it_value.tv_usec;
@@ -344,9 +344,9 @@ static void disarm(void) {
   struct itimerval off;
   memset(&off, 0, sizeof off);
   if (S.timer_set)
-    setitimer(ITIMER_PROF, &off, NULL);
+    rt_setitimer(ITIMER_PROF, &off, NULL);
   if (S.handler_set)
-    sigaction(SIGPROF, &S.saved, NULL);
+    rt_sigaction(SIGPROF, &S.saved, NULL);
   S.handler_set = S.timer_set = 0;
 }
 
@@ -369,13 +369,16 @@ static void arm_after(long first_us) {
   __atomic_store_n(&live_table, t, __ATOMIC_RELEASE);
   if (old)
     retire(old, 0);
+  /* The program may have taken SIGPROF since (rt_sample_yield). */
+  if (!__atomic_load_n(&S.on, __ATOMIC_ACQUIRE))
+    return;
   if (!S.handler_set) {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_sigprof;
     sa.sa_flags = SA_SIGINFO | SA_RESTART;
     sigfillset(&sa.sa_mask);
-    if (sigaction(SIGPROF, &sa, &S.saved) < 0) {
+    if (rt_sigaction(SIGPROF, &sa, &S.saved) < 0) {
       give_up("cannot install the SIGPROF handler");
       return;
     }
@@ -386,7 +389,7 @@ static void arm_after(long first_us) {
      * accounting can when that is less often (once a tick: 4 ms with
      * Debian's kernel). */
     struct itimerval it = {{0, 1000}, {0, first_us}};
-    if (setitimer(ITIMER_PROF, &it, NULL) < 0) {
+    if (rt_setitimer(ITIMER_PROF, &it, NULL) < 0) {
       disarm();
       give_up("cannot start the profiling timer");
       return;
@@ -451,7 +454,7 @@ void rt_sample_start(void) {
 /* Whether SIGPROF's action now is its default or to be ignored. */
 static int sigprof_default(void) {
   struct sigaction sa;
-  return sigaction(SIGPROF, NULL, &sa) == 0 && !(sa.sa_flags & SA_SIGINFO) &&
+  return rt_sigaction(SIGPROF, NULL, &sa) == 0 && !(sa.sa_flags & SA_SIGINFO) &&
          (sa.sa_handler == SIG_DFL || sa.sa_handler == SIG_IGN);
 }
 
@@ -466,10 +469,29 @@ static void let_go(void) {
   if (quiet) {
     struct itimerval off;
     memset(&off, 0, sizeof off);
-    setitimer(ITIMER_PROF, &off, NULL);
+    rt_setitimer(ITIMER_PROF, &off, NULL);
   }
   S.handler_set = S.timer_set = 0;
   give_up(quiet ? NULL : "the program installed its own SIGPROF handler or profiling timer");
+}
+
+void rt_sample_yield(enum rt_sigprof_change how) {
+  /* A vfork child's change is its own: our timer is its parent's. */
+  if (!__atomic_load_n(&S.on, __ATOMIC_ACQUIRE) || S.armed_pid != getpid() ||
+      !__atomic_exchange_n(&S.on, 0, __ATOMIC_ACQ_REL))
+    return;
+  struct itimerval off;
+  memset(&off, 0, sizeof off);
+  if (S.timer_set)
+    rt_setitimer(ITIMER_PROF, &off, NULL);
+  /* A timer of the program's own will tick: SIGPROF's action goes back
+   * to what it was before ours, as if we had never been. */
+  if (how == RT_SIGPROF_TIMER && S.handler_set)
+    rt_sigaction(SIGPROF, &S.saved, NULL);
+  S.handler_set = S.timer_set = 0;
+  give_up(how == RT_SIGPROF_HANDLER ? "the program installed its own SIGPROF handler"
+          : how == RT_SIGPROF_TIMER ? "the program set the profiling timer (ITIMER_PROF)"
+                                    : NULL);
 }
 
 void rt_sample_check_locked(void) {
@@ -605,12 +627,20 @@ int rt_sample_take_locked(xprof_profile *p) {
 /* ---- fork and exec ------------------------------------------------------ */
 
 void rt_sample_fork_child_locked(void) {
-  if (!S.on)
-    return;
-  for (size_t i = 0; i < S.n; i++)
-    memset(S.r[i].bins, 0, S.r[i].n_bins * sizeof *S.r[i].bins);
+  /* The parent's samples are the parent's to write, also those taken
+   * before it stopped sampling.  Given back rather than cleared: a
+   * private anonymous page given back reads as zeros again, and clearing
+   * would touch every page of every image's bins (megabytes) in each
+   * child. */
+  for (size_t i = 0; i < S.n; i++) {
+    size_t bytes = S.r[i].n_bins * sizeof *S.r[i].bins;
+    if (madvise(S.r[i].bins, bytes, MADV_DONTNEED) < 0)
+      memset(S.r[i].bins, 0, bytes);
+  }
   S.overflow = 0;
   n_pending = 0;
+  if (!S.on)
+    return;
   S.cpu_ns = cpu_now_ns();
   S.timer_set = 0; /* the handler is inherited, the timer is not */
   /* Most children of a fork exec soon, and a process spawner's child

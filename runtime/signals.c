@@ -39,7 +39,7 @@ static void raise_default(int sig) {
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = SIG_DFL;
-  sigaction(sig, &sa, NULL);
+  rt_sigaction(sig, &sa, NULL);
   sigset_t one;
   sigemptyset(&one);
   sigaddset(&one, sig);
@@ -141,14 +141,14 @@ static void install(const sigset_t *want) {
     if (sigismember(want, sig) != 1)
       continue;
     struct sigaction old, sa;
-    if (sigaction(sig, NULL, &old) < 0 || old.sa_handler != SIG_DFL ||
+    if (rt_sigaction(sig, NULL, &old) < 0 || old.sa_handler != SIG_DFL ||
         (old.sa_flags & SA_SIGINFO))
       continue;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sa.sa_flags = SA_RESTART;
     sigfillset(&sa.sa_mask);
-    if (sigaction(sig, &sa, NULL) == 0)
+    if (rt_sigaction(sig, &sa, NULL) == 0)
       sigaddset(&handled, sig);
   }
 }
@@ -220,7 +220,7 @@ void rt_signals_fork_child(void) {
     sa.sa_handler = SIG_DFL;
     for (int sig = 1; sig < NSIG; sig++)
       if (sigismember(&handled, sig) == 1)
-        sigaction(sig, &sa, NULL);
+        rt_sigaction(sig, &sa, NULL);
   }
 }
 
@@ -231,12 +231,12 @@ void rt_signals_stop(void) {
     return;
   for (int sig = 1; sig < NSIG; sig++) {
     struct sigaction cur, sa;
-    if (sigismember(&handled, sig) != 1 || sigaction(sig, NULL, &cur) < 0 ||
+    if (sigismember(&handled, sig) != 1 || rt_sigaction(sig, NULL, &cur) < 0 ||
         cur.sa_handler != on_signal)
       continue;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = SIG_DFL;
-    sigaction(sig, &sa, NULL);
+    rt_sigaction(sig, &sa, NULL);
   }
   unsigned char stop = 0;
   while (write(pipe_w, &stop, 1) < 0 && errno == EINTR)

@@ -319,14 +319,17 @@ int add_runtime(struct args *a, const struct command *c) {
   pushf(a, "--export-dynamic-symbol=%s", pattern);
   XPROF_ABI_EXPORTS(EXPORT)
 #undef EXPORT
-  /* A static link has no dlsym to find the C library's pthread_create,
-   * nor a dynamic symbol table to find its quick_exit registration in:
-   * they are linked under their own names. */
+  /* A static link has no dynamic symbol table to find the C library's
+   * functions in (pthread_create, exec, signal: the runtime's stand in
+   * front of them) or its quick_exit registration: they are linked under
+   * their own names. */
   if (c->static_link) {
-    push(a, "-Xlinker");
-    push(a, "--undefined=__pthread_create_2_1");
-    push(a, "-Xlinker");
-    push(a, "--undefined=__cxa_at_quick_exit");
+    static const char *const libc_names[] = {"__pthread_create_2_1", "__cxa_at_quick_exit",
+                                             "__execve", "__execvpe", "__bsd_signal"};
+    for (size_t k = 0; k < sizeof libc_names / sizeof *libc_names; k++) {
+      push(a, "-Xlinker");
+      pushf(a, "--undefined=%s", libc_names[k]);
+    }
     push(a, "-Xlinker");
     push(a, "--defsym=" XPROF_ABI_STR(XPROF_QUICK_REGISTER) "=__cxa_at_quick_exit");
   }

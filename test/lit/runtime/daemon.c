@@ -7,6 +7,13 @@
 // RUN: %t/daemon %t/pid
 // RUN: bash -c 'for i in $(seq 1 200); do test -s %t/pid && ! kill -0 $(cat %t/pid) 2>/dev/null && exit 0; sleep 0.05; done; exit 1'
 // RUN: xprof_btoa daemon.profile - | FileCheck %s
+// A static link has no C library's daemon() to find: the runtime's does
+// the same itself.
+// RUN: rm -rf daemon.profile pid
+// RUN: %cc_rt %s -static -o %t/daemon
+// RUN: %t/daemon %t/pid
+// RUN: bash -c 'for i in $(seq 1 200); do test -s %t/pid && ! kill -0 $(cat %t/pid) 2>/dev/null && exit 0; sleep 0.05; done; exit 1'
+// RUN: xprof_btoa daemon.profile - | FileCheck %s
 // CHECK:      PROC: main 0xd0 2 0 0 0
 // CHECK-NEXT: 0 1
 // CHECK-NEXT: 1 15

@@ -1,8 +1,9 @@
 // Time samples (SUN_PROFDATA_SAMPLE=1) over every text segment of the
 // process: the program's own functions, the C library's, a library
 // dlopen'ed without xprof after sampling started, a forked child's, and
-// the runs add up.  The program's own SIGPROF handler is left alone, and
-// an exec does not take the sampling timer into the new program.
+// the runs add up.  The program's own SIGPROF handler and timer are left
+// alone, its reset of SIGPROF does not end it, and an exec does not take
+// the sampling timer into the new program.
 // RUN: rm -rf %t && mkdir -p %t && cd %t
 // RUN: gcc -O1 -g -shared -fPIC %S/Inputs/spin_lib.c -o %t/libspin.so
 // RUN: %cc_rt %s -o %t/sample -DSPIN_LIB='"%t/libspin.so"'
@@ -63,13 +64,49 @@
 // RUN: FileCheck --check-prefix=EXEC %s < spawner5.txt
 // RUN: count 0 < spawner5.err
 //
+// The runtime stands in front of sigaction and signal(): a child that
+// spends longer than that between the reset and its exec (100 ms here)
+// survives too.
+// RUN: rm -rf sample.profile && env SUN_PROFDATA_SAMPLE=1 %t/sample spawner 100 > spawner100.txt 2> spawner100.err
+// RUN: FileCheck --check-prefix=EXEC %s < spawner100.txt
+// RUN: count 0 < spawner100.err
+// So does a program that sets SIGPROF back to its default itself and
+// goes on for 300 ms; the samples before are kept.
+// RUN: rm -rf sample.profile && env SUN_PROFDATA_SAMPLE=1 %t/sample reset > reset.txt 2> reset.err
+// RUN: FileCheck --check-prefix=EXEC %s < reset.txt
+// RUN: count 0 < reset.err
+// RUN: xprof_show -n 50 sample.profile | FileCheck --check-prefix=RESET %s
+// RESET: spin_main  (sample)
+//
 // The program's own profiling timer and handler win; said once.
 // RUN: rm -rf sample.profile && env SUN_PROFDATA_SAMPLE=1 %t/sample own > own.txt 2> own.err
 // RUN: FileCheck --check-prefix=OWN %s < own.txt
 // RUN: FileCheck --check-prefix=OWNERR %s < own.err
 // OWN: own handler ran
-// OWNERR:     xprof: SUN_PROFDATA_SAMPLE: the program installed its own SIGPROF handler or profiling timer; no more time samples are taken
+// OWNERR:     xprof: SUN_PROFDATA_SAMPLE: the program installed its own SIGPROF handler; no more time samples are taken
 // OWNERR-NOT: SUN_PROFDATA_SAMPLE
+// A handler of the program's own gets none of the sampler's ticks.
+// RUN: rm -rf sample.profile && env SUN_PROFDATA_SAMPLE=1 %t/sample handler-only > hand.txt 2> hand.err
+// RUN: FileCheck --check-prefix=NOTICKS %s < hand.txt
+// RUN: FileCheck --check-prefix=OWNERR %s < hand.err
+// NOTICKS: own handler never ran
+// A timer started before the handler: the action before ours is back
+// while the program's timer runs.
+// RUN: rm -rf sample.profile && env SUN_PROFDATA_SAMPLE=1 %t/sample timer-first > timer.txt 2> timer.err
+// RUN: FileCheck --check-prefix=OWN %s < timer.txt
+// RUN: FileCheck --check-prefix=TIMERERR %s < timer.err
+// TIMERERR:     xprof: SUN_PROFDATA_SAMPLE: the program set the profiling timer (ITIMER_PROF); no more time samples are taken
+// TIMERERR-NOT: SUN_PROFDATA_SAMPLE
+//
+// Samples taken before the parent stopped sampling are the parent's: a
+// child forked after does not write them (here the parent then leaves
+// with _exit and writes nothing, so the profile is the child's).
+// RUN: rm -rf sample.profile && env SUN_PROFDATA_SAMPLE=1 %t/sample stop-fork 2> stopfork.err
+// RUN: FileCheck --check-prefix=OWNERR %s < stopfork.err
+// RUN: xprof_show sample.profile > stopfork.txt
+// RUN: FileCheck --check-prefix=STOPFORK %s < stopfork.txt
+// RUN: not grep "time samples" stopfork.txt
+// STOPFORK: training runs: 1 
 //
 // A bin width that is not a power of two is refused with the default.
 // RUN: rm -rf sample.profile && env SUN_PROFDATA_SAMPLE=1 SUN_PROFDATA_SAMPLE_BIN=6 %t/sample main 2> bin.err
@@ -179,6 +216,33 @@ int main(int argc, char **argv) {
     int status;
     waitpid(pid, &status, 0);
     return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
+  } else if (strcmp(mode, "reset") == 0) {
+    spin_main(50000000);
+    signal(SIGPROF, SIG_DFL);
+    spin_cpu_ms(300);
+    printf("survived\n");
+  } else if (strcmp(mode, "handler-only") == 0) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = own_handler;
+    sigaction(SIGPROF, &sa, NULL);
+    spin_cpu_ms(200);
+    printf("%s\n", own_ticks > 0 ? "own handler ran" : "own handler never ran");
+  } else if (strcmp(mode, "timer-first") == 0) {
+    struct itimerval it = {{0, 1000}, {0, 1000}};
+    setitimer(ITIMER_PROF, &it, NULL);
+    signal(SIGPROF, own_handler);
+    spin_cpu_ms(200);
+    printf("%s\n", own_ticks > 0 ? "own handler ran" : "own handler never ran");
+  } else if (strcmp(mode, "stop-fork") == 0) {
+    spin_main(100000000);
+    signal(SIGPROF, own_handler);
+    pid_t pid = fork();
+    if (pid == 0)
+      return 0;
+    int status;
+    waitpid(pid, &status, 0);
+    _exit(WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1);
   } else if (strcmp(mode, "own") == 0) {
     signal(SIGPROF, own_handler);
     struct itimerval it = {{0, 1000}, {0, 1000}};

@@ -1,0 +1,142 @@
+/*
+ * sigprof.c - the program's own changes to SIGPROF and to the profiling
+ * timer, while the runtime samples with them (sample.c).
+ *
+ * A program that sets SIGPROF's action back to its default would be ended
+ * by the sampler's next tick ("Profiling timer expired"): a process
+ * spawner's child does so for every signal before its exec (CMake's
+ * ctest, libuv), and so do programs that start from a clean slate (a
+ * daemon resetting every signal).  One that installs a handler of its own
+ * would get the sampler's ticks, and one that starts the profiling timer
+ * replaces the sampler's.  So the runtime defines sigaction, the signal()
+ * family and setitimer, and a change of SIGPROF or of ITIMER_PROF first
+ * stops the sampling (rt_sample_yield), then the C library does what was
+ * asked.  Every other signal and timer passes straight through.
+ *
+ * Like exec.c's, these are weak (a sanitizer's interceptors of the same
+ * names, linked into the program, come first), exported for every caller
+ * (abi/xprof_abi.h), and call the next definition of the name: a
+ * sanitizer's interceptor where there is one, else the C library's.  It
+ * is found when the runtime starts, since these may be called from a
+ * signal handler, where looking it up (the loader's lock) is not safe.  A
+ * static link has no dynamic symbols: there it is libc.a's under the name
+ * libc.a gives it (the drivers make the linker take __bsd_signal).
+ *
+ * What is not seen: the C library's internal calls (posix_spawn's child,
+ * which has no timer: timers are not inherited), system calls made
+ * directly, sigset(), and timer_create() timers that send SIGPROF.  For
+ * those the sampler's own check at each write remains (sample.c).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "rt_internal.h"
+
+#define RT_WRAPPER RT_EXPORT __attribute__((weak))
+
+typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
+typedef sighandler_t (*signal_fn)(int, sighandler_t);
+typedef int (*setitimer_fn)(__itimer_which_t, const struct itimerval *, struct itimerval *);
+
+/* glibc's names for its own functions: exported by libc.so.6 and in
+ * libc.a (__bsd_signal in libc.a only). */
+extern int __sigaction(int, const struct sigaction *, struct sigaction *);
+extern sighandler_t __sysv_signal(int, sighandler_t);
+extern sighandler_t __bsd_signal(int, sighandler_t) __attribute__((weak));
+
+static struct {
+  sigaction_fn sigaction;
+  signal_fn signal, sysv_signal;
+  setitimer_fn setitimer;
+  int found;
+} next;
+
+/* Find what the wrappers call.  Idempotent. */
+void rt_sigprof_start(void) {
+  if (__atomic_load_n(&next.found, __ATOMIC_ACQUIRE))
+    return;
+  next.sigaction = (sigaction_fn)rt_next_function("sigaction", (void *)sigaction);
+  next.signal = (signal_fn)rt_next_function("signal", (void *)signal);
+  next.sysv_signal = (signal_fn)rt_next_function("sysv_signal", (void *)sysv_signal);
+  next.setitimer = (setitimer_fn)rt_next_function("setitimer", (void *)setitimer);
+  if (!next.sigaction)
+    next.sigaction = __sigaction;
+  if (!next.signal)
+    next.signal = __bsd_signal; /* may be NULL: bsd_signal_by_sigaction */
+  if (!next.sysv_signal)
+    next.sysv_signal = __sysv_signal;
+  __atomic_store_n(&next.found, 1, __ATOMIC_RELEASE);
+}
+
+/* The runtime's own: straight to the C library and the kernel. */
+int rt_sigaction(int sig, const struct sigaction *act, struct sigaction *old) {
+  return __sigaction(sig, act, old);
+}
+
+int rt_setitimer(int which, const struct itimerval *value, struct itimerval *old) {
+  return (int)syscall(SYS_setitimer, which, value, old);
+}
+
+/* What setting SIGPROF's action to handler means for the sampler. */
+static void yield_to_action(sighandler_t handler) {
+  rt_sample_yield(handler == SIG_DFL || handler == SIG_IGN ? RT_SIGPROF_DEFAULT
+                                                           : RT_SIGPROF_HANDLER);
+}
+
+RT_WRAPPER int sigaction(int sig, const struct sigaction *act, struct sigaction *old) {
+  rt_sigprof_start();
+  if (sig == SIGPROF && act)
+    yield_to_action((act->sa_flags & SA_SIGINFO) ? (sighandler_t)(void *)act->sa_sigaction
+                                                 : act->sa_handler);
+  return next.sigaction(sig, act, old);
+}
+
+/* glibc's signal() without __bsd_signal (a static link made without the
+ * drivers): BSD semantics, the handler stays and calls restart.  Only a
+ * siginterrupt() before is not honoured. */
+static sighandler_t bsd_signal_by_sigaction(int sig, sighandler_t handler) {
+  struct sigaction act, old;
+  if (handler == SIG_ERR || sig < 1 || sig >= NSIG) {
+    errno = EINVAL;
+    return SIG_ERR;
+  }
+  memset(&act, 0, sizeof act);
+  act.sa_handler = handler;
+  sigemptyset(&act.sa_mask);
+  sigaddset(&act.sa_mask, sig);
+  act.sa_flags = SA_RESTART;
+  if (next.sigaction(sig, &act, &old) < 0)
+    return SIG_ERR;
+  return old.sa_handler;
+}
+
+RT_WRAPPER sighandler_t signal(int sig, sighandler_t handler) {
+  rt_sigprof_start();
+  if (sig == SIGPROF && handler != SIG_ERR)
+    yield_to_action(handler);
+  return next.signal ? next.signal(sig, handler) : bsd_signal_by_sigaction(sig, handler);
+}
+
+RT_WRAPPER sighandler_t bsd_signal(int sig, sighandler_t handler) { return signal(sig, handler); }
+
+RT_WRAPPER sighandler_t ssignal(int sig, sighandler_t handler) { return signal(sig, handler); }
+
+RT_WRAPPER sighandler_t sysv_signal(int sig, sighandler_t handler) {
+  rt_sigprof_start();
+  if (sig == SIGPROF && handler != SIG_ERR)
+    yield_to_action(handler);
+  return next.sysv_signal(sig, handler);
+}
+
+RT_WRAPPER int setitimer(__itimer_which_t which, const struct itimerval *value,
+                         struct itimerval *old) {
+  rt_sigprof_start();
+  if (which == ITIMER_PROF && value)
+    rt_sample_yield(RT_SIGPROF_TIMER);
+  return next.setitimer ? next.setitimer(which, value, old) : rt_setitimer(which, value, old);
+}
