@@ -56,7 +56,6 @@ static int exec_failed(int rc) {
 }
 
 typedef int (*execve_fn)(const char *, char *const[], char *const[]);
-typedef int (*execv_fn)(const char *, char *const[]);
 typedef int (*execveat_fn)(int, const char *, char *const[], char *const[], int);
 
 /* libc.a's names, for a static link. */

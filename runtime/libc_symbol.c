@@ -56,15 +56,21 @@ static uint32_t gnu_hash_symbols(const uint32_t *h) {
 struct symbols {
   const ElfW(Sym) *syms;
   const char *strs;
+  const ElfW(Half) *versym; /* each symbol's version, or NULL */
   uint32_t n;
 };
 
-/* The function name among one module's defined ones, or NULL. */
+/* The function name among one module's defined ones, or NULL.  Only its
+ * default version, as the loader and dlsym take it: a name with older
+ * versions kept for old programs (name@GLIBC_2.2.5 beside name@@GLIBC_2.34)
+ * has other functions there. */
 static void *defined(const struct dl_phdr_info *info, const struct symbols *t,
                      const char *name) {
   /* ELF32_ST_TYPE and ELF64_ST_TYPE are the same (so the BINDs). */
   for (uint32_t i = 0; i < t->n; i++) {
     const ElfW(Sym) *s = &t->syms[i];
+    if (t->versym && (t->versym[i] & 0x8000)) /* hidden: not the default version */
+      continue;
     if (s->st_shndx != SHN_UNDEF && ELF64_ST_TYPE(s->st_info) == STT_FUNC &&
         ELF64_ST_BIND(s->st_info) != STB_LOCAL && strcmp(t->strs + s->st_name, name) == 0)
       return (void *)(info->dlpi_addr + s->st_value);
@@ -100,12 +106,14 @@ static int find_in_module(struct dl_phdr_info *info, size_t size, void *arg) {
       dyn = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
   if (!dyn)
     return 0;
-  struct symbols t = {NULL, NULL, 0};
+  struct symbols t = {NULL, NULL, NULL, 0};
   for (; dyn->d_tag != DT_NULL; dyn++) {
     if (dyn->d_tag == DT_SYMTAB)
       t.syms = dyn_ptr(info, dyn->d_un.d_ptr);
     else if (dyn->d_tag == DT_STRTAB)
       t.strs = dyn_ptr(info, dyn->d_un.d_ptr);
+    else if (dyn->d_tag == DT_VERSYM)
+      t.versym = dyn_ptr(info, dyn->d_un.d_ptr);
     else if (dyn->d_tag == DT_HASH)
       t.n = ((const uint32_t *)dyn_ptr(info, dyn->d_un.d_ptr))[1];
     else if (dyn->d_tag == DT_GNU_HASH && !t.n)

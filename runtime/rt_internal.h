@@ -163,7 +163,12 @@ void rt_sample_resume_after_exec(void);
 /* The program is about to set SIGPROF's action, to its default or to be
  * ignored, or to a handler, or to set the profiling timer: the sampler
  * stops first (any thread, also in a signal handler; no lock). */
-enum rt_sigprof_change { RT_SIGPROF_DEFAULT, RT_SIGPROF_HANDLER, RT_SIGPROF_TIMER };
+enum rt_sigprof_change {
+  RT_SIGPROF_DEFAULT,
+  RT_SIGPROF_HANDLER,
+  RT_SIGPROF_TIMER,
+  RT_SIGPROF_FOUND /* sample.c's own: a change found at a check */
+};
 void rt_sample_yield(enum rt_sigprof_change how);
 
 /* sigprof.c: the runtime's sigaction, signal() and setitimer find the

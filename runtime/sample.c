@@ -458,21 +458,27 @@ static int sigprof_default(void) {
          (sa.sa_handler == SIG_DFL || sa.sa_handler == SIG_IGN);
 }
 
-/* The program took SIGPROF from us.  Where it set the signal's action
- * back to the default (a process spawner's child does so for every signal
- * before its exec: CMake's ctest, libuv) or to be ignored, our timer would
- * end the program or its exec's new image: stop it, without a word, since
- * the program asked for nothing and the exec's program samples itself.
- * A handler of its own keeps the timer, which may be its own too. */
-static void let_go(void) {
-  int quiet = S.timer_set && sigprof_default();
-  if (quiet) {
+/* SIGPROF and the profiling timer go to the program; how: what it did.
+ * Our timer stops, unless it may be the program's own by now (a change
+ * found at a check, not seen as it was made), and says nothing where the
+ * program set SIGPROF's action back to the default (a process spawner's
+ * child does so for every signal before its exec: CMake's ctest, libuv)
+ * or to be ignored: it asked for nothing, and the exec's program samples
+ * itself.  A timer of the program's own will tick: SIGPROF's action goes
+ * back to what it was before ours, as if we had never been. */
+static void hand_over(enum rt_sigprof_change how) {
+  if (S.timer_set && how != RT_SIGPROF_FOUND) {
     struct itimerval off;
     memset(&off, 0, sizeof off);
     rt_setitimer(ITIMER_PROF, &off, NULL);
   }
+  if (how == RT_SIGPROF_TIMER && S.handler_set)
+    rt_sigaction(SIGPROF, &S.saved, NULL);
   S.handler_set = S.timer_set = 0;
-  give_up(quiet ? NULL : "the program installed its own SIGPROF handler or profiling timer");
+  give_up(how == RT_SIGPROF_HANDLER ? "the program installed its own SIGPROF handler"
+          : how == RT_SIGPROF_TIMER ? "the program set the profiling timer (ITIMER_PROF)"
+          : how == RT_SIGPROF_FOUND ? "the program installed its own SIGPROF handler or profiling timer"
+                                    : NULL);
 }
 
 void rt_sample_yield(enum rt_sigprof_change how) {
@@ -480,18 +486,7 @@ void rt_sample_yield(enum rt_sigprof_change how) {
   if (!__atomic_load_n(&S.on, __ATOMIC_ACQUIRE) || S.armed_pid != getpid() ||
       !__atomic_exchange_n(&S.on, 0, __ATOMIC_ACQ_REL))
     return;
-  struct itimerval off;
-  memset(&off, 0, sizeof off);
-  if (S.timer_set)
-    rt_setitimer(ITIMER_PROF, &off, NULL);
-  /* A timer of the program's own will tick: SIGPROF's action goes back
-   * to what it was before ours, as if we had never been. */
-  if (how == RT_SIGPROF_TIMER && S.handler_set)
-    rt_sigaction(SIGPROF, &S.saved, NULL);
-  S.handler_set = S.timer_set = 0;
-  give_up(how == RT_SIGPROF_HANDLER ? "the program installed its own SIGPROF handler"
-          : how == RT_SIGPROF_TIMER ? "the program set the profiling timer (ITIMER_PROF)"
-                                    : NULL);
+  hand_over(how);
 }
 
 void rt_sample_check_locked(void) {
@@ -501,7 +496,7 @@ void rt_sample_check_locked(void) {
   if (!S.on || S.armed_pid != getpid())
     return;
   if (timer_taken())
-    let_go();
+    hand_over(S.timer_set && sigprof_default() ? RT_SIGPROF_DEFAULT : RT_SIGPROF_FOUND);
   else
     rescan(0);
 }
@@ -644,11 +639,12 @@ void rt_sample_fork_child_locked(void) {
   S.cpu_ns = cpu_now_ns();
   S.timer_set = 0; /* the handler is inherited, the timer is not */
   /* Most children of a fork exec soon, and a process spawner's child
-   * sets every signal back to its default first (ctest, libuv): a tick
-   * between that and the exec wrapper, which stops the timer (let_go),
-   * would end it.  The first sample waits for 20 ms of the child's CPU
-   * time, which such a child does not spend; a child that goes on to work
-   * loses its first few samples. */
+   * sets every signal back to its default first (ctest, libuv).  Where
+   * the reset does not go through the runtime's sigaction or signal()
+   * (sigprof.c), only the exec wrapper stops the timer, and a tick
+   * between the two would end the child.  The first sample waits for
+   * 20 ms of the child's CPU time, which such a child does not spend; a
+   * child that goes on to work loses its first few samples. */
   arm_after(20000);
 }
 
