@@ -40,7 +40,6 @@
  * are read as they are.
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -757,15 +756,17 @@ static int create_with_room(create_fn real, pthread_t *thread,
   return rc;
 }
 
-/* The C library's function: from the dynamic linker, or in a static
- * link (no dlsym) under its own name, which the drivers make the linker
+/* The C library's function: the next definition after ours (as the
+ * exec and signal stand-ins find theirs), or in a static link (no
+ * dynamic symbols) under its own name, which the drivers make the linker
  * take from libc.a (--undefined=__pthread_create_2_1). */
+static int rt_pthread_create(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 extern int __pthread_create_2_1(pthread_t *, const pthread_attr_t *,
                                 void *(*)(void *), void *) __attribute__((weak));
 
 static create_fn libc_pthread_create(void) {
   static int said;
-  create_fn f = (create_fn)dlsym(RTLD_NEXT, "pthread_create");
+  create_fn f = (create_fn)rt_next_function("pthread_create", (void *)rt_pthread_create);
   if (!f)
     f = __pthread_create_2_1;
   if (!f && !__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
