@@ -163,9 +163,10 @@
  *
  * So that instrumented shared libraries (dlopen'ed ones too) register with
  * the program's runtime, and threads that libraries start go through its
- * pthread_create; with the dump calls of the compilers' own runtimes
+ * pthread_create and thrd_create; with the dump calls of the compilers' own runtimes
  * (compat.c), and the C library's functions the runtime stands in front
- * of for every caller (runtime/exec.c, runtime/sigprof.c).  The drivers pass them with --export-dynamic-symbol; the
+ * of for every caller (runtime/exec.c, runtime/sigprof.c,
+ * runtime/notify.c).  The drivers pass them with --export-dynamic-symbol; the
  * build writes them as the runtime's dynamic list (xprof_rt.dynlist). */
 #define XPROF_ABI_EXPORTS(X) \
   X(XPROF_ABI_PREFIX "*")    \
@@ -175,6 +176,7 @@
   X("__gcov_flush")          \
   X("__llvm_profile_*")      \
   X("pthread_create")        \
+  X("thrd_create")           \
   X("execve")                \
   X("execv")                 \
   X("execvp")                \
@@ -190,7 +192,11 @@
   X("bsd_signal")            \
   X("ssignal")               \
   X("sysv_signal")           \
-  X("setitimer")
+  X("sigset")                \
+  X("sigignore")             \
+  X("setitimer")             \
+  X("timer_create")          \
+  X("mq_notify")
 
 #ifndef __ASSEMBLER__
 #include <stdint.h>

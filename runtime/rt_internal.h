@@ -134,6 +134,8 @@ void rt_threads_reset_locked(void);
 void rt_threads_fork_child_locked(void);
 void rt_threads_exiting_locked(void);
 void rt_threads_unload(void);
+/* Make the calling thread known, one the C library started (notify.c). */
+void rt_threads_adopt(void);
 
 /* The runtime's memory (memory.c): held across fork by the fork handlers. */
 void rt_memory_fork_prepare(void);
@@ -161,19 +163,22 @@ void rt_sample_fork_child_locked(void);
 void rt_sample_stop_for_exec(void);
 void rt_sample_resume_after_exec(void);
 /* The program is about to set SIGPROF's action, to its default or to be
- * ignored, or to a handler, or to set the profiling timer: the sampler
- * stops first (any thread, also in a signal handler; no lock). */
+ * ignored, or to a handler, or to set the profiling timer, or to make a
+ * timer that sends SIGPROF: the sampler stops first (any thread, also in
+ * a signal handler; no lock). */
 enum rt_sigprof_change {
   RT_SIGPROF_DEFAULT,
   RT_SIGPROF_HANDLER,
   RT_SIGPROF_TIMER,
+  RT_SIGPROF_POSIX_TIMER,
   RT_SIGPROF_FOUND /* sample.c's own: a change found at a check */
 };
 void rt_sample_yield(enum rt_sigprof_change how);
 
-/* sigprof.c: the runtime's sigaction, signal() and setitimer find the
- * functions they stand in front of (at the first registration); the
- * runtime's own calls, which must not go through them. */
+/* sigprof.c: the runtime's sigaction, signal(), sigset, setitimer and
+ * timer_create find the functions they stand in front of (at the first
+ * registration); the runtime's own calls, which must not go through
+ * them. */
 void rt_sigprof_start(void);
 int rt_sigaction(int sig, const struct sigaction *act, struct sigaction *old);
 struct itimerval;

@@ -472,11 +472,12 @@ static void hand_over(enum rt_sigprof_change how) {
     memset(&off, 0, sizeof off);
     rt_setitimer(ITIMER_PROF, &off, NULL);
   }
-  if (how == RT_SIGPROF_TIMER && S.handler_set)
+  if ((how == RT_SIGPROF_TIMER || how == RT_SIGPROF_POSIX_TIMER) && S.handler_set)
     rt_sigaction(SIGPROF, &S.saved, NULL);
   S.handler_set = S.timer_set = 0;
   give_up(how == RT_SIGPROF_HANDLER ? "the program installed its own SIGPROF handler"
           : how == RT_SIGPROF_TIMER ? "the program set the profiling timer (ITIMER_PROF)"
+          : how == RT_SIGPROF_POSIX_TIMER ? "the program made a timer that sends SIGPROF (timer_create)"
           : how == RT_SIGPROF_FOUND ? "the program installed its own SIGPROF handler or profiling timer"
                                     : NULL);
 }

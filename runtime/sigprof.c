@@ -9,9 +9,11 @@
  * daemon resetting every signal).  One that installs a handler of its own
  * would get the sampler's ticks, and one that starts the profiling timer
  * replaces the sampler's.  So the runtime defines sigaction, the signal()
- * family and setitimer, and a change of SIGPROF or of ITIMER_PROF first
- * stops the sampling (rt_sample_yield), then the C library does what was
- * asked.  Every other signal and timer passes straight through.
+ * family, sigset, sigignore and setitimer, and a change of SIGPROF or of
+ * ITIMER_PROF first stops the sampling (rt_sample_yield), then the C
+ * library does what was asked; and timer_create, for timers that send
+ * SIGPROF (notify.c).  Every other signal and timer passes straight
+ * through.
  *
  * Like exec.c's, these are weak (a sanitizer's interceptors of the same
  * names, linked into the program, come first), exported for every caller
@@ -20,12 +22,14 @@
  * is found when the runtime starts, since these may be called from a
  * signal handler, where looking it up (the loader's lock) is not safe.  A
  * static link has no dynamic symbols: there it is libc.a's under the name
- * libc.a gives it (the drivers make the linker take __bsd_signal).
+ * libc.a gives it (the drivers make the linker take __bsd_signal), or
+ * for sigset and sigignore, which libc.a has under no other name, the
+ * runtime's own on the C library's sigaction.
  *
  * What is not seen: the C library's internal calls (posix_spawn's child,
- * which has no timer: timers are not inherited), system calls made
- * directly, sigset(), and timer_create() timers that send SIGPROF.  For
- * those the sampler's own check at each write remains (sample.c).
+ * which has no timer: timers are not inherited) and system calls made
+ * directly.  For those the sampler's own check at each write remains
+ * (sample.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -36,6 +40,9 @@
 #include <unistd.h>
 
 #include "rt_internal.h"
+
+/* sigset() is obsolete, not gone: programs still call it. */
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
 #define RT_WRAPPER RT_EXPORT __attribute__((weak))
 
@@ -51,7 +58,8 @@ extern sighandler_t __bsd_signal(int, sighandler_t) __attribute__((weak));
 
 static struct {
   sigaction_fn sigaction;
-  signal_fn signal, sysv_signal;
+  signal_fn signal, sysv_signal, sigset;
+  int (*sigignore)(int);
   setitimer_fn setitimer;
   int found;
 } next;
@@ -64,6 +72,8 @@ void rt_sigprof_start(void) {
   next.signal = (signal_fn)rt_next_function("signal", (void *)signal);
   next.sysv_signal = (signal_fn)rt_next_function("sysv_signal", (void *)sysv_signal);
   next.setitimer = (setitimer_fn)rt_next_function("setitimer", (void *)setitimer);
+  next.sigset = (signal_fn)rt_next_function("sigset", (void *)sigset);
+  next.sigignore = (int (*)(int))rt_next_function("sigignore", (void *)sigignore);
   if (!next.sigaction)
     next.sigaction = __sigaction;
   if (!next.signal)
@@ -139,4 +149,50 @@ RT_WRAPPER int setitimer(__itimer_which_t which, const struct itimerval *value,
   if (which == ITIMER_PROF && value)
     rt_sample_yield(RT_SIGPROF_TIMER);
   return next.setitimer ? next.setitimer(which, value, old) : rt_setitimer(which, value, old);
+}
+
+/* glibc's sigset() where the C library's cannot be called (a static link:
+ * libc.a has it under no other name): a disposition, or SIG_HOLD, which
+ * blocks the signal; either way the old one is returned, SIG_HOLD where
+ * the signal was blocked. */
+static sighandler_t sigset_by_sigaction(int sig, sighandler_t disp) {
+  sigset_t one, old_mask;
+  struct sigaction act, old;
+  if (disp == SIG_ERR || sig < 1 || sig >= NSIG) {
+    errno = EINVAL;
+    return SIG_ERR;
+  }
+  sigemptyset(&one);
+  sigaddset(&one, sig);
+  if (disp == SIG_HOLD) {
+    if (sigprocmask(SIG_BLOCK, &one, &old_mask) < 0 || next.sigaction(sig, NULL, &old) < 0)
+      return SIG_ERR;
+  } else {
+    memset(&act, 0, sizeof act);
+    act.sa_handler = disp;
+    sigemptyset(&act.sa_mask);
+    if (next.sigaction(sig, &act, &old) < 0 || sigprocmask(SIG_UNBLOCK, &one, &old_mask) < 0)
+      return SIG_ERR;
+  }
+  return sigismember(&old_mask, sig) ? SIG_HOLD : old.sa_handler;
+}
+
+RT_WRAPPER sighandler_t sigset(int sig, sighandler_t disp) {
+  rt_sigprof_start();
+  if (sig == SIGPROF && disp != SIG_ERR && disp != SIG_HOLD)
+    yield_to_action(disp);
+  return next.sigset ? next.sigset(sig, disp) : sigset_by_sigaction(sig, disp);
+}
+
+RT_WRAPPER int sigignore(int sig) {
+  rt_sigprof_start();
+  if (sig == SIGPROF)
+    yield_to_action(SIG_IGN);
+  if (next.sigignore)
+    return next.sigignore(sig);
+  struct sigaction act; /* a static link: what glibc's does */
+  memset(&act, 0, sizeof act);
+  act.sa_handler = SIG_IGN;
+  sigemptyset(&act.sa_mask);
+  return next.sigaction(sig, &act, NULL);
 }

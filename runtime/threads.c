@@ -42,8 +42,10 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <threads.h>
 
 #include "rt_internal.h"
 
@@ -697,15 +699,26 @@ void rt_threads_unload(void) {
 
 struct rt_start {
   void *(*routine)(void *);
+  int (*c11)(void *); /* a C11 thread's (thrd_create), instead */
   void *arg;
 };
 
-static void *thread_start(void *p) {
-  struct rt_start start = *(struct rt_start *)p;
-  xprof_free(p);
+/* The calling thread is known from here on: what it counted before in
+ * twins is read too, when it ends. */
+void rt_threads_adopt(void) {
   rt_enter();
   this_thread_locked();
   rt_leave();
+}
+
+/* A C11 thread's int is its result as the C library keeps it (thrd_join
+ * takes it back from the pointer). */
+static void *thread_start(void *p) {
+  struct rt_start start = *(struct rt_start *)p;
+  xprof_free(p);
+  rt_threads_adopt();
+  if (start.c11)
+    return (void *)(uintptr_t)start.c11(start.arg);
   return start.routine(start.arg);
 }
 
@@ -782,17 +795,22 @@ static create_fn libc_pthread_create(void) {
  * calls the C library's through dlsym) links.  The threads those start
  * stay unknown, and what they count in twins is lost: see
  * check_thread_hook. */
-static int rt_pthread_create(pthread_t *thread, const pthread_attr_t *attr,
-                             void *(*routine)(void *), void *arg) {
+/* A thread that runs `routine`, or with `c11` that C11 thread function,
+ * on arg; 0 or an error number. */
+static int start_thread(pthread_t *thread, const pthread_attr_t *attr,
+                        void *(*routine)(void *), int (*c11)(void *), void *arg) {
   static create_fn real;
   if (!real)
     real = libc_pthread_create();
   if (!real)
     return EAGAIN;
   struct rt_start *start = xprof_malloc(sizeof *start);
+  if (!start && c11)
+    return ENOMEM;
   if (!start)
     return create_with_room(real, thread, attr, routine, arg);
   start->routine = routine;
+  start->c11 = c11;
   start->arg = arg;
   int rc = create_with_room(real, thread, attr, thread_start, start);
   if (rc != 0)
@@ -800,9 +818,26 @@ static int rt_pthread_create(pthread_t *thread, const pthread_attr_t *attr,
   return rc;
 }
 
+static int rt_pthread_create(pthread_t *thread, const pthread_attr_t *attr,
+                             void *(*routine)(void *), void *arg) {
+  return start_thread(thread, attr, routine, NULL, arg);
+}
+
 RT_EXPORT int pthread_create(pthread_t *, const pthread_attr_t *,
                              void *(*)(void *), void *)
     __attribute__((weak, alias("rt_pthread_create")));
+
+/* C11's thrd_create: the C library's calls its own pthread_create, not
+ * the one a program calls, and so did not pass through the runtime's.
+ * The thread gets the default attributes, as the C library gives it; its
+ * function's int is its result (thread_start).  Weak and exported, as
+ * pthread_create. */
+RT_EXPORT __attribute__((weak)) int thrd_create(thrd_t *thr, thrd_start_t func, void *arg) {
+  _Static_assert(sizeof(thrd_t) == sizeof(pthread_t), "thrd_t is a pthread_t");
+  int rc = start_thread((pthread_t *)thr, NULL, NULL, func, arg);
+  return rc == 0 ? thrd_success : rc == ENOMEM ? thrd_nomem : rc == EBUSY ? thrd_busy
+                                                                          : thrd_error;
+}
 
 /* Say once when the pthread_create that the program calls is not the
  * runtime's while executable code counts in twins. */

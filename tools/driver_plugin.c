@@ -320,12 +320,13 @@ int add_runtime(struct args *a, const struct command *c) {
   XPROF_ABI_EXPORTS(EXPORT)
 #undef EXPORT
   /* A static link has no dynamic symbol table to find the C library's
-   * functions in (pthread_create, exec, signal: the runtime's stand in
-   * front of them) or its quick_exit registration: they are linked under
+   * functions in (pthread_create, exec, signal, timers: the runtime's
+   * stand in front of them) or its quick_exit registration: they are linked under
    * their own names. */
   if (c->static_link) {
     static const char *const libc_names[] = {"__pthread_create_2_1", "__cxa_at_quick_exit",
-                                             "__execve", "__execvpe", "__bsd_signal"};
+                                             "__execve", "__execvpe", "__bsd_signal",
+                                             "___timer_create", "__mq_notify"};
     for (size_t k = 0; k < sizeof libc_names / sizeof *libc_names; k++) {
       push(a, "-Xlinker");
       pushf(a, "--undefined=%s", libc_names[k]);

@@ -77,6 +77,12 @@
 // RUN: count 0 < reset.err
 // RUN: xprof_show -n 50 sample.profile | FileCheck --check-prefix=RESET %s
 // RESET: spin_main  (sample)
+// The same by sigset(), which the C library does not make through
+// sigaction().
+// RUN: rm -rf sample.profile && env SUN_PROFDATA_SAMPLE=1 %t/sample sigset-reset > sigset.txt 2> sigset.err
+// RUN: FileCheck --check-prefix=EXEC %s < sigset.txt
+// RUN: count 0 < sigset.err
+// RUN: xprof_show -n 50 sample.profile | FileCheck --check-prefix=RESET %s
 //
 // The program's own profiling timer and handler win; said once.
 // RUN: rm -rf sample.profile && env SUN_PROFDATA_SAMPLE=1 %t/sample own > own.txt 2> own.err
@@ -97,6 +103,20 @@
 // RUN: FileCheck --check-prefix=TIMERERR %s < timer.err
 // TIMERERR:     xprof: SUN_PROFDATA_SAMPLE: the program set the profiling timer (ITIMER_PROF); no more time samples are taken
 // TIMERERR-NOT: SUN_PROFDATA_SAMPLE
+// A POSIX timer that sends SIGPROF, made before the handler (a per-thread
+// CPU profiler's): the sampler stops at timer_create, and the handler
+// gets the program's ticks.
+// RUN: rm -rf sample.profile && env SUN_PROFDATA_SAMPLE=1 %t/sample posix-timer > posix.txt 2> posix.err
+// RUN: FileCheck --check-prefix=OWN %s < posix.txt
+// RUN: FileCheck --check-prefix=POSIXERR %s < posix.err
+// POSIXERR:     xprof: SUN_PROFDATA_SAMPLE: the program made a timer that sends SIGPROF (timer_create); no more time samples are taken
+// POSIXERR-NOT: SUN_PROFDATA_SAMPLE
+// A timer that sends another signal leaves the sampling alone.
+// RUN: rm -rf sample.profile && env SUN_PROFDATA_SAMPLE=1 %t/sample other-timer > other.txt 2> other.err
+// RUN: FileCheck --check-prefix=OTHER %s < other.txt
+// RUN: count 0 < other.err
+// RUN: xprof_show -n 50 sample.profile | FileCheck --check-prefix=RESET %s
+// OTHER: timer ticked
 //
 // Samples taken before the parent stopped sampling are the parent's: a
 // child forked after does not write them (here the parent then leaves
@@ -234,6 +254,30 @@ int main(int argc, char **argv) {
     signal(SIGPROF, own_handler);
     spin_cpu_ms(200);
     printf("%s\n", own_ticks > 0 ? "own handler ran" : "own handler never ran");
+  } else if (strcmp(mode, "sigset-reset") == 0) {
+    spin_main(50000000);
+    sigset(SIGPROF, SIG_DFL);
+    spin_cpu_ms(300);
+    printf("survived\n");
+  } else if (strcmp(mode, "posix-timer") == 0 || strcmp(mode, "other-timer") == 0) {
+    int sig = strcmp(mode, "posix-timer") == 0 ? SIGPROF : SIGUSR1;
+    struct sigevent ev;
+    timer_t id;
+    memset(&ev, 0, sizeof ev);
+    ev.sigev_notify = SIGEV_SIGNAL;
+    ev.sigev_signo = sig;
+    if (timer_create(CLOCK_PROCESS_CPUTIME_ID, &ev, &id) < 0)
+      return 4;
+    spin_main(50000000);
+    signal(sig, own_handler);
+    struct itimerspec its = {{0, 1000000}, {0, 1000000}};
+    timer_settime(id, 0, &its, NULL);
+    spin_cpu_ms(200);
+    timer_delete(id);
+    if (sig == SIGPROF)
+      printf("%s\n", own_ticks > 0 ? "own handler ran" : "own handler never ran");
+    else
+      printf("%s\n", own_ticks > 0 ? "timer ticked" : "timer never ticked");
   } else if (strcmp(mode, "stop-fork") == 0) {
     spin_main(100000000);
     signal(SIGPROF, own_handler);
