@@ -10,11 +10,13 @@
  * twins would be lost when they end.  So the runtime stands in front of
  * both and gives the C library a function of its own to run
  * (notify_start), which makes the thread known (rt_threads_adopt) and
- * then calls the program's with the program's value.  The record that
- * carries the two goes with a message queue's notification, which comes
- * once; a timer's is kept for as long as the process lives (a timer may
- * fire in a thread that starts after timer_delete), one record for each
- * function and value.
+ * then calls the program's with the program's value; where the program
+ * gives the threads' attributes, their stacks get room for the twins, as
+ * pthread_create's do (the C library copies the attributes in the call).
+ * The record that carries function and value goes with a message queue's
+ * notification, which comes once; a timer's is kept for as long as the
+ * process lives (a timer may fire in a thread that starts after
+ * timer_delete), one record for each function and value.
  *
  * A timer that sends SIGPROF (a CPU profiler's: gperftools' per-thread
  * timers, Go's runtime) would have its handler take the sampler's ticks
@@ -142,11 +144,15 @@ RT_WRAPPER int timer_create(clockid_t clock, struct sigevent *ev, timer_t *id) {
   }
   if (sends_sigprof(ev))
     rt_sample_yield(RT_SIGPROF_POSIX_TIMER);
+  if (!runs_thread(ev))
+    return next(clock, ev, id);
   struct sigevent copy;
-  if (runs_thread(ev))
-    ev = (struct sigevent *)through_notify_start(
-        ev, &copy, timer_record(ev->sigev_notify_function, ev->sigev_value));
-  return next(clock, ev, id);
+  const struct sigevent *to = through_notify_start(
+      ev, &copy, timer_record(ev->sigev_notify_function, ev->sigev_value));
+  size_t before = rt_threads_room_begin(ev->sigev_notify_attributes);
+  int rc = next(clock, (struct sigevent *)to, id);
+  rt_threads_room_end(ev->sigev_notify_attributes, before);
+  return rc;
 }
 
 /* mq_notify without the C library's: as if message queues could not
@@ -174,7 +180,9 @@ RT_WRAPPER int mq_notify(mqd_t q, const struct sigevent *ev) {
     n->once = 1;
   }
   struct sigevent copy;
+  size_t before = rt_threads_room_begin(ev->sigev_notify_attributes);
   int rc = next(q, through_notify_start(ev, &copy, n));
+  rt_threads_room_end(ev->sigev_notify_attributes, before);
   if (rc != 0)
     xprof_free(n);
   return rc;

@@ -136,6 +136,10 @@ void rt_threads_exiting_locked(void);
 void rt_threads_unload(void);
 /* Make the calling thread known, one the C library started (notify.c). */
 void rt_threads_adopt(void);
+/* Room for the twins on the stacks of threads that the C library starts
+ * with the program's attributes (threads.c). */
+size_t rt_threads_room_begin(pthread_attr_t *attr);
+void rt_threads_room_end(pthread_attr_t *attr, size_t before);
 
 /* The runtime's memory (memory.c): held across fork by the fork handlers. */
 void rt_memory_fork_prepare(void);

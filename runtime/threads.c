@@ -334,8 +334,12 @@ static void use_array(uint64_t *array, uint32_t words, uint64_t *twin) {
       slots[s].mark = pass;
       slots[s].refs++;
     }
-    if (words > slots[s].words)
-      slots[s].words = words; /* procedures listed in any order */
+    if (words > slots[s].words) { /* procedures listed in any order */
+      if (slots[s].tls_twin)
+        __atomic_store_n(&twin_bytes, twin_bytes + (size_t)(words - slots[s].words) * 8,
+                         __ATOMIC_RELAXED);
+      slots[s].words = words;
+    }
   }
   if (s && twin && !slots[s].tls_twin) {
     slots[s].tls_twin = (char *)twin - (char *)&self;
@@ -741,31 +745,48 @@ static int stack_is_callers(const pthread_attr_t *attr) {
 typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *),
                          void *);
 
+/* The program's attributes attr, for a call that starts threads with
+ * them: their stack size grown by the twins' until rt_threads_room_end,
+ * the callers serialized.  The size before, or 0 where nothing changed
+ * (no twins, no attributes, a stack of the caller's own). */
+size_t rt_threads_room_begin(pthread_attr_t *attr) {
+  size_t extra = __atomic_load_n(&twin_bytes, __ATOMIC_RELAXED), size;
+  if (!extra || !attr || stack_is_callers(attr))
+    return 0;
+  pthread_mutex_lock(&attr_lock);
+  if (pthread_attr_getstacksize(attr, &size) == 0 && size &&
+      pthread_attr_setstacksize(attr, size + extra) == 0)
+    return size;
+  pthread_mutex_unlock(&attr_lock);
+  return 0;
+}
+
+void rt_threads_room_end(pthread_attr_t *attr, size_t before) {
+  if (!before)
+    return;
+  pthread_attr_setstacksize(attr, before);
+  pthread_mutex_unlock(&attr_lock);
+}
+
 static int create_with_room(create_fn real, pthread_t *thread,
                             const pthread_attr_t *attr, void *(*routine)(void *),
                             void *arg) {
-  size_t extra = __atomic_load_n(&twin_bytes, __ATOMIC_RELAXED);
-  if (!extra || (attr && stack_is_callers(attr)))
-    return real(thread, attr, routine, arg);
+  size_t extra = __atomic_load_n(&twin_bytes, __ATOMIC_RELAXED), size;
+  if (attr) {
+    pthread_attr_t *a = (pthread_attr_t *)attr; /* restored below */
+    size_t before = rt_threads_room_begin(a);
+    int rc = real(thread, a, routine, arg);
+    rt_threads_room_end(a, before);
+    return rc;
+  }
   /* No attributes: the defaults, in attributes of our own. */
   pthread_attr_t own;
-  int owned = !attr && pthread_getattr_default_np(&own) == 0;
-  if (!attr && !owned)
+  if (!extra || pthread_getattr_default_np(&own) != 0)
     return real(thread, attr, routine, arg);
-  pthread_attr_t *a = owned ? &own : (pthread_attr_t *)attr; /* restored below */
-  if (!owned)
-    pthread_mutex_lock(&attr_lock);
-  size_t size;
-  int grown = pthread_attr_getstacksize(a, &size) == 0 &&
-              pthread_attr_setstacksize(a, size + extra) == 0;
-  int rc = real(thread, a, routine, arg);
-  if (owned) {
-    pthread_attr_destroy(&own);
-  } else {
-    if (grown)
-      pthread_attr_setstacksize(a, size);
-    pthread_mutex_unlock(&attr_lock);
-  }
+  if (pthread_attr_getstacksize(&own, &size) == 0)
+    pthread_attr_setstacksize(&own, size + extra);
+  int rc = real(thread, &own, routine, arg);
+  pthread_attr_destroy(&own);
   return rc;
 }
 

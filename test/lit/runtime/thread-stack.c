@@ -3,18 +3,29 @@
 // still gets its threads (the runtime adds the twins' size to the stack
 // size the program chose, and puts the attributes back as they were), and
 // the threads' counts add up.  A stack the program gives itself is left
-// alone.
+// alone.  The twin's size is that of its whole array, also where the
+// procedure registered first has only the array's first counter (the
+// runtime had taken the first one's size, a word, and the thread failed
+// with EINVAL).  A timer's notification thread, which the C library
+// starts with the program's attributes, gets the room too, and counts.
 // RUN: rm -rf %t && mkdir -p %t && cd %t
 // RUN: %cc_rt %s -o %t/ts
 // RUN: %t/ts | FileCheck --check-prefix=OUT %s
 // OUT: small stack 0, attributes kept 1
 // OUT: default stack 0
+// OUT: timer thread ran, attributes kept 1
 // RUN: xprof_btoa ts.profile - | FileCheck %s
-// CHECK:      PROC: big 0x1 65536 0 0 0
-// CHECK-NEXT: 0 2
+// CHECK:      PROC: first 0x2 1 0 0 {{[0-9]+}}
+// CHECK-NEXT: 0 3
+// CHECK:      PROC: big 0x1 65535 0 0 {{[0-9]+}}
+// CHECK-NEXT: 0 0
+// CHECK:      65534 2
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "handmade.h"
 
@@ -23,11 +34,12 @@ static uint64_t array[WORDS];
 static __thread uint64_t twin[WORDS] __attribute__((tls_model("local-exec")));
 static uint64_t *twin_cell;
 static const struct xprof_abi_proc procs[] = {
-    {"big", 0x1, 0, WORDS, &array[0], 0, 0, NULL, NULL, &twin_cell},
+    {"first", 0x2, 1, 1, &array[0], 0, 0, NULL, NULL, &twin_cell},
+    {"big", 0x1, 0, WORDS - 1, &array[1], 0, 1, NULL, NULL, &twin_cell},
 };
 static struct xprof_abi_object obj = {
     XPROF_ABI_VERSION, XPROF_ABI_THREAD_COUNTERS, "/handmade/ts.o",
-    1763777000, 0, 2, 0x1, NULL, 1, WORDS, procs, array, 0, {0}};
+    1763777000, 0, 2, 0x1, NULL, 2, WORDS, procs, array, 0, {0}};
 __attribute__((constructor)) static void obj_ctor(void) {
   twin_cell = twin;
   __xprof_register(&obj);
@@ -38,7 +50,15 @@ static void *run(void *arg) {
   volatile char use[16384]; /* the stack the program asked for is there */
   memset((char *)use, 1, sizeof use);
   twin[0]++;
+  twin[WORDS - 1]++;
   return arg;
+}
+
+static volatile int notified;
+static void on_timer(union sigval v) {
+  (void)v;
+  twin[0]++;
+  notified = 1;
 }
 
 int main(void) {
@@ -56,5 +76,20 @@ int main(void) {
   if (rc == 0)
     pthread_join(t, NULL);
   printf("default stack %d\n", rc);
+  struct sigevent ev;
+  memset(&ev, 0, sizeof ev);
+  ev.sigev_notify = SIGEV_THREAD;
+  ev.sigev_notify_function = on_timer;
+  ev.sigev_notify_attributes = &attr;
+  timer_t id;
+  if (timer_create(CLOCK_MONOTONIC, &ev, &id) != 0)
+    return 1;
+  struct itimerspec once = {{0, 0}, {0, 1000000}};
+  timer_settime(id, 0, &once, NULL);
+  for (int i = 0; i < 2000 && !notified; i++)
+    usleep(1000);
+  timer_delete(id);
+  pthread_attr_getstacksize(&attr, &size);
+  printf("timer thread %s, attributes kept %d\n", notified ? "ran" : "never ran", size == 65536);
   return 0;
 }
