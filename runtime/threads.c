@@ -768,6 +768,23 @@ void rt_threads_room_end(pthread_attr_t *attr, size_t before) {
   pthread_mutex_unlock(&attr_lock);
 }
 
+/* A thread on a stack of the program's own could not start (EINVAL):
+ * the runtime cannot give that stack more room, and the program would
+ * only see the error.  Said once. */
+static void say_no_room(const pthread_attr_t *attr, size_t extra) {
+  static int said;
+  void *addr;
+  size_t size;
+  if (__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED) ||
+      pthread_attr_getstack(attr, &addr, &size) != 0)
+    return;
+  rt_message("pthread_create: a thread on a stack of the program's own (%zu bytes) could not "
+             "start (EINVAL): the executable's thread-local counters take %zu bytes of every "
+             "thread's stack; build this program's collect objects with "
+             "-fplugin-arg-xprof-no-tls-counters or -mllvm -xprof-tls-counters=false",
+             size, extra);
+}
+
 static int create_with_room(create_fn real, pthread_t *thread,
                             const pthread_attr_t *attr, void *(*routine)(void *),
                             void *arg) {
@@ -777,6 +794,8 @@ static int create_with_room(create_fn real, pthread_t *thread,
     size_t before = rt_threads_room_begin(a);
     int rc = real(thread, a, routine, arg);
     rt_threads_room_end(a, before);
+    if (rc == EINVAL && extra && stack_is_callers(attr))
+      say_no_room(attr, extra);
     return rc;
   }
   /* No attributes: the defaults, in attributes of our own. */

@@ -10,10 +10,16 @@
 // starts with the program's attributes, gets the room too, and counts.
 // RUN: rm -rf %t && mkdir -p %t && cd %t
 // RUN: %cc_rt %s -o %t/ts
-// RUN: %t/ts | FileCheck --check-prefix=OUT %s
+// RUN: %t/ts 2> ts.err | FileCheck --check-prefix=OUT %s
 // OUT: small stack 0, attributes kept 1
 // OUT: default stack 0
 // OUT: timer thread ran, attributes kept 1
+// OUT: own stack 22
+// A stack of the program's own too small for the twins is not grown (the
+// runtime cannot), but the error is explained, once.
+// RUN: FileCheck --check-prefix=ERR %s < ts.err
+// ERR:     xprof: pthread_create: a thread on a stack of the program's own (65536 bytes) could not start (EINVAL): the executable's thread-local counters take 524288 bytes of every thread's stack; build this program's collect objects with -fplugin-arg-xprof-no-tls-counters or -mllvm -xprof-tls-counters=false
+// ERR-NOT: xprof:
 // RUN: xprof_btoa ts.profile - | FileCheck %s
 // CHECK:      PROC: first 0x2 1 0 0 {{[0-9]+}}
 // CHECK-NEXT: 0 3
@@ -91,5 +97,16 @@ int main(void) {
   timer_delete(id);
   pthread_attr_getstacksize(&attr, &size);
   printf("timer thread %s, attributes kept %d\n", notified ? "ran" : "never ran", size == 65536);
+  static char stack[2][65536] __attribute__((aligned(64)));
+  for (int k = 0; k < 2; k++) {
+    pthread_attr_t own;
+    pthread_attr_init(&own);
+    pthread_attr_setstack(&own, stack[k], sizeof stack[k]);
+    rc = pthread_create(&t, &own, run, NULL);
+    if (rc == 0)
+      pthread_join(t, NULL);
+    pthread_attr_destroy(&own);
+  }
+  printf("own stack %d\n", rc);
   return 0;
 }
