@@ -95,9 +95,9 @@ static struct notify *timer_record(notify_fn fn, union sigval value) {
   return n;
 }
 
-/* ev, or where it runs a function in a thread, *copy: the same with
- * notify_start to run instead and the record `n` for its value (NULL
- * when out of memory: ev then, whose thread stays unknown). */
+/* *copy: ev with notify_start to run instead and the record `n` for its
+ * value; ev itself where n is NULL (out of memory: the thread then stays
+ * unknown to the runtime). */
 static const struct sigevent *through_notify_start(const struct sigevent *ev,
                                                    struct sigevent *copy, struct notify *n) {
   if (!n)
@@ -108,9 +108,9 @@ static const struct sigevent *through_notify_start(const struct sigevent *ev,
   return copy;
 }
 
+/* Whether a notification so runs a function in a thread. */
 static int runs_thread(const struct sigevent *ev) {
-  return ev && ev->sigev_notify == SIGEV_THREAD && ev->sigev_notify_function &&
-         ev->sigev_notify_function != notify_start;
+  return ev && ev->sigev_notify == SIGEV_THREAD && ev->sigev_notify_function;
 }
 
 /* Whether a timer made so sends SIGPROF. */

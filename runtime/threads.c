@@ -829,12 +829,6 @@ static create_fn libc_pthread_create(void) {
   return f;
 }
 
-/* The runtime's pthread_create, exported under the C library's name as a
- * weak alias, so that a program or runtime that defines its own (a
- * sanitizer's, linked statically; a program that counts its threads and
- * calls the C library's through dlsym) links.  The threads those start
- * stay unknown, and what they count in twins is lost: see
- * check_thread_hook. */
 /* A thread that runs `routine`, or with `c11` that C11 thread function,
  * on arg; 0 or an error number. */
 static int start_thread(pthread_t *thread, const pthread_attr_t *attr,
@@ -858,6 +852,12 @@ static int start_thread(pthread_t *thread, const pthread_attr_t *attr,
   return rc;
 }
 
+/* The runtime's pthread_create, exported under the C library's name as a
+ * weak alias, so that a program or runtime that defines its own (a
+ * sanitizer's, linked statically; a program that counts its threads and
+ * calls the C library's through dlsym) links.  The threads those start
+ * stay unknown, and what they count in twins is lost: see
+ * check_thread_hook. */
 static int rt_pthread_create(pthread_t *thread, const pthread_attr_t *attr,
                              void *(*routine)(void *), void *arg) {
   return start_thread(thread, attr, routine, NULL, arg);
@@ -867,11 +867,11 @@ RT_EXPORT int pthread_create(pthread_t *, const pthread_attr_t *,
                              void *(*)(void *), void *)
     __attribute__((weak, alias("rt_pthread_create")));
 
-/* C11's thrd_create: the C library's calls its own pthread_create, not
- * the one a program calls, and so did not pass through the runtime's.
- * The thread gets the default attributes, as the C library gives it; its
- * function's int is its result (thread_start).  Weak and exported, as
- * pthread_create. */
+/* C11's thrd_create.  The C library's calls its own pthread_create, not
+ * the one a program calls, so its threads never passed through the
+ * runtime's.  The thread gets the default attributes, as the C library
+ * gives it; its function's int is its result (thread_start).  Weak and
+ * exported, as pthread_create. */
 RT_EXPORT __attribute__((weak)) int thrd_create(thrd_t *thr, thrd_start_t func, void *arg) {
   _Static_assert(sizeof(thrd_t) == sizeof(pthread_t), "thrd_t is a pthread_t");
   int rc = start_thread((pthread_t *)thr, NULL, NULL, func, arg);
