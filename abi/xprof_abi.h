@@ -195,6 +195,10 @@
   X("sigset")                \
   X("sigignore")             \
   X("setitimer")             \
+  X("sigwait")               \
+  X("sigwaitinfo")           \
+  X("sigtimedwait")          \
+  X("signalfd")              \
   X("timer_create")          \
   X("mq_notify")
 

@@ -175,9 +175,12 @@ enum rt_sigprof_change {
   RT_SIGPROF_HANDLER,
   RT_SIGPROF_TIMER,
   RT_SIGPROF_POSIX_TIMER,
+  RT_SIGPROF_WAIT, /* it waits for SIGPROF alone (sigwait, signalfd) */
   RT_SIGPROF_FOUND /* sample.c's own: a change found at a check */
 };
 void rt_sample_yield(enum rt_sigprof_change how);
+/* Whether this process's sampler is sending SIGPROF now. */
+int rt_sample_active(void);
 
 /* sigprof.c: the runtime's sigaction, signal(), sigset, setitimer and
  * timer_create find the functions they stand in front of (at the first

@@ -478,8 +478,13 @@ static void hand_over(enum rt_sigprof_change how) {
   give_up(how == RT_SIGPROF_HANDLER ? "the program installed its own SIGPROF handler"
           : how == RT_SIGPROF_TIMER ? "the program set the profiling timer (ITIMER_PROF)"
           : how == RT_SIGPROF_POSIX_TIMER ? "the program made a timer that sends SIGPROF (timer_create)"
+          : how == RT_SIGPROF_WAIT ? "the program waits for SIGPROF itself (sigwait, signalfd)"
           : how == RT_SIGPROF_FOUND ? "the program installed its own SIGPROF handler or profiling timer"
                                     : NULL);
+}
+
+int rt_sample_active(void) {
+  return __atomic_load_n(&S.on, __ATOMIC_ACQUIRE) && S.armed_pid == getpid();
 }
 
 void rt_sample_yield(enum rt_sigprof_change how) {

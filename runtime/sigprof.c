@@ -15,6 +15,14 @@
  * SIGPROF (notify.c).  Every other signal and timer passes straight
  * through.
  *
+ * A program that blocks every signal and takes them with sigwait or a
+ * signalfd on a full set (a server's signal thread: APR's, for one)
+ * would be handed the sampler's ticks as signals of its own.  While the
+ * sampler runs, SIGPROF is taken out of the set such a program waits on:
+ * blocked in every thread, it stays pending, and the samples stop.  A
+ * program that waits for SIGPROF alone is profiling itself: the sampler
+ * stops first.
+ *
  * Like exec.c's, these are weak (a sanitizer's interceptors of the same
  * names, linked into the program, come first), exported for every caller
  * (abi/xprof_abi.h), and call the next definition of the name: a
@@ -35,6 +43,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -49,18 +58,27 @@
 typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
 typedef sighandler_t (*signal_fn)(int, sighandler_t);
 typedef int (*setitimer_fn)(__itimer_which_t, const struct itimerval *, struct itimerval *);
+typedef int (*sigwait_fn)(const sigset_t *, int *);
+typedef int (*sigtimedwait_fn)(const sigset_t *, siginfo_t *, const struct timespec *);
+typedef int (*signalfd_fn)(int, const sigset_t *, int);
 
 /* glibc's names for its own functions: exported by libc.so.6 and in
  * libc.a (__bsd_signal in libc.a only). */
 extern int __sigaction(int, const struct sigaction *, struct sigaction *);
 extern sighandler_t __sysv_signal(int, sighandler_t);
 extern sighandler_t __bsd_signal(int, sighandler_t) __attribute__((weak));
+extern int __sigwait(const sigset_t *, int *) __attribute__((weak));
+extern int __sigtimedwait(const sigset_t *, siginfo_t *, const struct timespec *)
+    __attribute__((weak));
 
 static struct {
   sigaction_fn sigaction;
   signal_fn signal, sysv_signal, sigset;
   int (*sigignore)(int);
   setitimer_fn setitimer;
+  sigwait_fn sigwait;
+  sigtimedwait_fn sigtimedwait;
+  signalfd_fn signalfd;
   int found;
 } next;
 
@@ -74,12 +92,19 @@ void rt_sigprof_start(void) {
   next.setitimer = (setitimer_fn)rt_next_function("setitimer", (void *)setitimer);
   next.sigset = (signal_fn)rt_next_function("sigset", (void *)sigset);
   next.sigignore = (int (*)(int))rt_next_function("sigignore", (void *)sigignore);
+  next.sigwait = (sigwait_fn)rt_next_function("sigwait", (void *)sigwait);
+  next.sigtimedwait = (sigtimedwait_fn)rt_next_function("sigtimedwait", (void *)sigtimedwait);
+  next.signalfd = (signalfd_fn)rt_next_function("signalfd", (void *)signalfd);
   if (!next.sigaction)
     next.sigaction = __sigaction;
   if (!next.signal)
     next.signal = __bsd_signal; /* may be NULL: bsd_signal_by_sigaction */
   if (!next.sysv_signal)
     next.sysv_signal = __sysv_signal;
+  if (!next.sigwait)
+    next.sigwait = __sigwait; /* these may be NULL: the system calls below */
+  if (!next.sigtimedwait)
+    next.sigtimedwait = __sigtimedwait;
   __atomic_store_n(&next.found, 1, __ATOMIC_RELEASE);
 }
 
@@ -195,4 +220,72 @@ RT_WRAPPER int sigignore(int sig) {
   act.sa_handler = SIG_IGN;
   sigemptyset(&act.sa_mask);
   return next.sigaction(sig, &act, NULL);
+}
+
+/* ---- waiting for signals ------------------------------------------------ */
+
+/* The set a program waits on: `set`, or while the sampler sends SIGPROF,
+ * *copy, the same without it (a set of SIGPROF alone: the sampler stops,
+ * and it is `set`). */
+static const sigset_t *without_sigprof(const sigset_t *set, sigset_t *copy) {
+  if (!set || !sigismember(set, SIGPROF) || !rt_sample_active())
+    return set;
+  *copy = *set;
+  sigdelset(copy, SIGPROF);
+  if (!sigisemptyset(copy))
+    return copy;
+  rt_sample_yield(RT_SIGPROF_WAIT);
+  return set;
+}
+
+/* sigtimedwait without the C library's (a static link made without the
+ * drivers): the system call, with glibc's folding of the code a signal
+ * from tkill (raise) has. */
+static int sigtimedwait_by_syscall(const sigset_t *set, siginfo_t *info,
+                                   const struct timespec *timeout) {
+  int rc = (int)syscall(SYS_rt_sigtimedwait, set, info, timeout, (size_t)_NSIG / 8);
+  if (rc > 0 && info && info->si_code == SI_TKILL)
+    info->si_code = SI_USER;
+  return rc;
+}
+
+static int timed_wait(const sigset_t *set, siginfo_t *info, const struct timespec *timeout) {
+  return next.sigtimedwait ? next.sigtimedwait(set, info, timeout)
+                           : sigtimedwait_by_syscall(set, info, timeout);
+}
+
+RT_WRAPPER int sigtimedwait(const sigset_t *set, siginfo_t *info,
+                            const struct timespec *timeout) {
+  rt_sigprof_start();
+  sigset_t copy;
+  return timed_wait(without_sigprof(set, &copy), info, timeout);
+}
+
+RT_WRAPPER int sigwaitinfo(const sigset_t *set, siginfo_t *info) {
+  return sigtimedwait(set, info, NULL);
+}
+
+RT_WRAPPER int sigwait(const sigset_t *set, int *sig) {
+  rt_sigprof_start();
+  sigset_t copy;
+  const sigset_t *wait = without_sigprof(set, &copy);
+  if (next.sigwait)
+    return next.sigwait(wait, sig);
+  int rc; /* as glibc's: a signal, or an error number; never EINTR */
+  do
+    rc = timed_wait(wait, NULL, NULL);
+  while (rc < 0 && errno == EINTR);
+  if (rc < 0)
+    return errno;
+  *sig = rc;
+  return 0;
+}
+
+RT_WRAPPER int signalfd(int fd, const sigset_t *mask, int flags) {
+  rt_sigprof_start();
+  sigset_t copy;
+  const sigset_t *taken = without_sigprof(mask, &copy);
+  if (next.signalfd)
+    return next.signalfd(fd, taken, flags);
+  return (int)syscall(SYS_signalfd4, fd, taken, (size_t)_NSIG / 8, flags);
 }

@@ -326,7 +326,8 @@ int add_runtime(struct args *a, const struct command *c) {
   if (c->static_link) {
     static const char *const libc_names[] = {"__pthread_create_2_1", "__cxa_at_quick_exit",
                                              "__execve", "__execvpe", "__bsd_signal",
-                                             "___timer_create", "__mq_notify"};
+                                             "___timer_create", "__mq_notify",
+                                             "__sigwait", "__sigtimedwait"};
     for (size_t k = 0; k < sizeof libc_names / sizeof *libc_names; k++) {
       push(a, "-Xlinker");
       pushf(a, "--undefined=%s", libc_names[k]);

@@ -7,8 +7,8 @@
 // corpus: flags=-O2 -static -pthread
 // corpus: valgrind=skip
 // corpus: train=3
-// CHECK: gcc: training: 1 run as plain; profile: 1 program, 1 object file, 10 procedures (10 ran)
+// CHECK: gcc: training: 1 run as plain; profile: 1 program, 1 object file, 11 procedures (11 ran)
 // CHECK: gcc: use: as plain
-// CHECK: clang: training: 1 run as plain; profile: 1 program, 1 object file, 10 procedures (10 ran)
+// CHECK: clang: training: 1 run as plain; profile: 1 program, 1 object file, 11 procedures (11 ran)
 // CHECK: clang: use: as plain
 #include "timers-body.h"

@@ -117,6 +117,25 @@
 // RUN: count 0 < other.err
 // RUN: xprof_show -n 50 sample.profile | FileCheck --check-prefix=RESET %s
 // OTHER: timer ticked
+// A program that blocks every signal and takes them with sigwait,
+// sigtimedwait or a signalfd on a full set (a server's signal thread) is
+// not handed the sampler's SIGPROF (27), pending after 100 ms of CPU
+// time: it gets the SIGWINCH (28) it sent itself, nothing more, and no
+// word.
+// RUN: rm -rf sample.profile && env SUN_PROFDATA_SAMPLE=1 %t/sample sigwait-all > wait.txt 2> wait.err
+// RUN: FileCheck --check-prefix=WAIT %s < wait.txt
+// RUN: count 0 < wait.err
+// RUN: xprof_show -n 50 sample.profile | FileCheck --check-prefix=RESET %s
+// WAIT:      sigwait 28
+// WAIT-NEXT: signalfd 28
+// WAIT-NEXT: sigtimedwait -1
+// One that waits for SIGPROF alone is profiling itself: the sampler stops.
+// RUN: rm -rf sample.profile && env SUN_PROFDATA_SAMPLE=1 %t/sample sigwait-prof > waitprof.txt 2> waitprof.err
+// RUN: FileCheck --check-prefix=WAITPROF %s < waitprof.txt
+// RUN: FileCheck --check-prefix=WAITPROFERR %s < waitprof.err
+// WAITPROF: sigwait 27
+// WAITPROFERR:     xprof: SUN_PROFDATA_SAMPLE: the program waits for SIGPROF itself (sigwait, signalfd); no more time samples are taken
+// WAITPROFERR-NOT: SUN_PROFDATA_SAMPLE
 //
 // Samples taken before the parent stopped sampling are the parent's: a
 // child forked after does not write them (here the parent then leaves
@@ -137,6 +156,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/signalfd.h>
 #include <sys/time.h>
 #include <time.h>
 #include <sys/wait.h>
@@ -278,6 +298,33 @@ int main(int argc, char **argv) {
       printf("%s\n", own_ticks > 0 ? "own handler ran" : "own handler never ran");
     else
       printf("%s\n", own_ticks > 0 ? "timer ticked" : "timer never ticked");
+  } else if (strcmp(mode, "sigwait-all") == 0) {
+    spin_main(50000000);
+    sigset_t all;
+    sigfillset(&all);
+    sigprocmask(SIG_BLOCK, &all, NULL);
+    spin_cpu_ms(100);
+    int sig = 0;
+    kill(getpid(), SIGWINCH);
+    sigwait(&all, &sig);
+    printf("sigwait %d\n", sig);
+    int fd = signalfd(-1, &all, 0);
+    struct signalfd_siginfo si;
+    kill(getpid(), SIGWINCH);
+    if (fd < 0 || read(fd, &si, sizeof si) != (ssize_t)sizeof si)
+      return 5;
+    printf("signalfd %u\n", si.ssi_signo);
+    struct timespec now = {0, 0};
+    printf("sigtimedwait %d\n", sigtimedwait(&all, NULL, &now));
+  } else if (strcmp(mode, "sigwait-prof") == 0) {
+    sigset_t prof;
+    sigemptyset(&prof);
+    sigaddset(&prof, SIGPROF);
+    sigprocmask(SIG_BLOCK, &prof, NULL);
+    spin_cpu_ms(100);
+    int sig = 0;
+    sigwait(&prof, &sig);
+    printf("sigwait %d\n", sig);
   } else if (strcmp(mode, "stop-fork") == 0) {
     spin_main(100000000);
     signal(SIGPROF, own_handler);

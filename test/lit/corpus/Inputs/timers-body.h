@@ -1,6 +1,7 @@
 /* The body of corpus/timers.c and timers-static.c: sigset(), timers and
  * notifications that the runtime stands in front of.  sigset's
- * dispositions and what it returns, and sigignore's; a CPU-time timer that sends SIGPROF,
+ * dispositions and what it returns, and sigignore's; signals taken by
+ * sigwait, a signalfd and sigtimedwait; a CPU-time timer that sends SIGPROF,
  * as a profiler's; a timer and a message queue whose notifications run a
  * function in a thread that the C library starts, which counts as any
  * thread does.  What each call returns and which signals and
@@ -14,6 +15,7 @@
 #include <time.h>
 #include <fcntl.h>
 #include <mqueue.h>
+#include <sys/signalfd.h>
 #include <unistd.h>
 
 static volatile sig_atomic_t usr1, prof;
@@ -52,6 +54,25 @@ __attribute__((noinline)) static void dispositions(void) {
   printf("ignore: %d\n", sigignore(SIGUSR2));
   raise(SIGUSR2);
   printf("then: %s\n", name(sigset(SIGUSR2, SIG_DFL)));
+}
+
+/* Signals taken by waiting for them: sigwait, a signalfd, sigtimedwait. */
+__attribute__((noinline)) static void waits(void) {
+  sigset_t winch;
+  sigemptyset(&winch);
+  sigaddset(&winch, SIGWINCH);
+  sigprocmask(SIG_BLOCK, &winch, NULL);
+  int sig = 0;
+  kill(getpid(), SIGWINCH);
+  printf("sigwait: %d\n", sigwait(&winch, &sig) == 0 ? sig : -1);
+  int fd = signalfd(-1, &winch, 0);
+  struct signalfd_siginfo si;
+  kill(getpid(), SIGWINCH);
+  printf("signalfd: %d\n",
+         fd >= 0 && read(fd, &si, sizeof si) == (ssize_t)sizeof si ? (int)si.ssi_signo : -1);
+  struct timespec none = {0, 0};
+  printf("sigtimedwait: %d\n", sigtimedwait(&winch, NULL, &none));
+  close(fd);
 }
 
 /* A CPU-time timer that sends SIGPROF, as a profiler's: it ticks. */
@@ -122,6 +143,7 @@ __attribute__((noinline)) static void queue_notice(void) {
 int main(int argc, char **argv) {
   long n = argc > 1 ? atol(argv[1]) : 1;
   dispositions();
+  waits();
   if (cpu_timer(n * 1000000000L) || thread_timer())
     return 2;
   queue_notice();
