@@ -195,6 +195,7 @@
   X("sigset")                \
   X("sigignore")             \
   X("setitimer")             \
+  X("getitimer")             \
   X("sigwait")               \
   X("sigwaitinfo")           \
   X("sigtimedwait")          \

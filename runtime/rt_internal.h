@@ -183,12 +183,13 @@ void rt_sample_yield(enum rt_sigprof_change how);
 int rt_sample_active(void);
 
 /* sigprof.c: the runtime's sigaction, signal(), sigset, setitimer and
- * timer_create find the functions they stand in front of (at the first
+ * the others find the functions they stand in front of (at the first
  * registration); the runtime's own calls, which must not go through
  * them. */
 void rt_sigprof_start(void);
 int rt_sigaction(int sig, const struct sigaction *act, struct sigaction *old);
 struct itimerval;
 int rt_setitimer(int which, const struct itimerval *value, struct itimerval *old);
+int rt_getitimer(int which, struct itimerval *value);
 
 #endif

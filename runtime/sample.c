@@ -317,7 +317,7 @@ static void settle_pending(const table *t) {
 static int timer_taken(void) {
   struct sigaction sa;
   struct itimerval it;
-  if (rt_sigaction(SIGPROF, NULL, &sa) < 0 || getitimer(ITIMER_PROF, &it) < 0)
+  if (rt_sigaction(SIGPROF, NULL, &sa) < 0 || rt_getitimer(ITIMER_PROF, &it) < 0)
     return 1;
   int running = it.it_interval.tv_sec || it.it_interval.tv_usec || it.it_value.tv_sec ||
                 it.it_value.tv_usec;

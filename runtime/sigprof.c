@@ -11,7 +11,8 @@
  * replaces the sampler's.  So the runtime defines sigaction, the signal()
  * family, sigset, sigignore and setitimer, and a change of SIGPROF or of
  * ITIMER_PROF first stops the sampling (rt_sample_yield), then the C
- * library does what was asked; and timer_create, for timers that send
+ * library does what was asked (but for stopping a timer the program
+ * never started: getitimer and setitimer show it none); and timer_create, for timers that send
  * SIGPROF (notify.c).  Every other signal and timer passes straight
  * through.
  *
@@ -58,6 +59,7 @@
 typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
 typedef sighandler_t (*signal_fn)(int, sighandler_t);
 typedef int (*setitimer_fn)(__itimer_which_t, const struct itimerval *, struct itimerval *);
+typedef int (*getitimer_fn)(__itimer_which_t, struct itimerval *);
 typedef int (*sigwait_fn)(const sigset_t *, int *);
 typedef int (*sigtimedwait_fn)(const sigset_t *, siginfo_t *, const struct timespec *);
 typedef int (*signalfd_fn)(int, const sigset_t *, int);
@@ -76,6 +78,7 @@ static struct {
   signal_fn signal, sysv_signal, sigset;
   int (*sigignore)(int);
   setitimer_fn setitimer;
+  getitimer_fn getitimer;
   sigwait_fn sigwait;
   sigtimedwait_fn sigtimedwait;
   signalfd_fn signalfd;
@@ -90,6 +93,7 @@ void rt_sigprof_start(void) {
   next.signal = (signal_fn)rt_next_function("signal", (void *)signal);
   next.sysv_signal = (signal_fn)rt_next_function("sysv_signal", (void *)sysv_signal);
   next.setitimer = (setitimer_fn)rt_next_function("setitimer", (void *)setitimer);
+  next.getitimer = (getitimer_fn)rt_next_function("getitimer", (void *)getitimer);
   next.sigset = (signal_fn)rt_next_function("sigset", (void *)sigset);
   next.sigignore = (int (*)(int))rt_next_function("sigignore", (void *)sigignore);
   next.sigwait = (sigwait_fn)rt_next_function("sigwait", (void *)sigwait);
@@ -115,6 +119,10 @@ int rt_sigaction(int sig, const struct sigaction *act, struct sigaction *old) {
 
 int rt_setitimer(int which, const struct itimerval *value, struct itimerval *old) {
   return (int)syscall(SYS_setitimer, which, value, old);
+}
+
+int rt_getitimer(int which, struct itimerval *value) {
+  return (int)syscall(SYS_getitimer, which, value);
 }
 
 /* What setting SIGPROF's action to handler means for the sampler. */
@@ -168,12 +176,35 @@ RT_WRAPPER sighandler_t sysv_signal(int sig, sighandler_t handler) {
   return next.sysv_signal(sig, handler);
 }
 
+/* While the sampler runs, the profiling timer is its own, and the
+ * program has none: one that stops ITIMER_PROF (clearing every timer
+ * after a fork, a profiler's stop) asks for what it already has, and is
+ * told that its timer was not running, as it was not; so is one that
+ * reads it.  Sampling goes on, without a word. */
+static int program_has_no_timer(const struct itimerval *value, struct itimerval *old) {
+  if ((value && (value->it_value.tv_sec || value->it_value.tv_usec)) || !rt_sample_active())
+    return 0;
+  if (old)
+    memset(old, 0, sizeof *old);
+  return 1;
+}
+
 RT_WRAPPER int setitimer(__itimer_which_t which, const struct itimerval *value,
                          struct itimerval *old) {
   rt_sigprof_start();
-  if (which == ITIMER_PROF && value)
+  if (which == ITIMER_PROF && value) {
+    if (program_has_no_timer(value, old))
+      return 0;
     rt_sample_yield(RT_SIGPROF_TIMER);
+  }
   return next.setitimer ? next.setitimer(which, value, old) : rt_setitimer(which, value, old);
+}
+
+RT_WRAPPER int getitimer(__itimer_which_t which, struct itimerval *value) {
+  rt_sigprof_start();
+  if (which == ITIMER_PROF && value && program_has_no_timer(NULL, value))
+    return 0;
+  return next.getitimer ? next.getitimer(which, value) : rt_getitimer(which, value);
 }
 
 /* glibc's sigset() where the C library's cannot be called (a static link:

@@ -111,6 +111,14 @@
 // RUN: FileCheck --check-prefix=POSIXERR %s < posix.err
 // POSIXERR:     xprof: SUN_PROFDATA_SAMPLE: the program made a timer that sends SIGPROF (timer_create); no more time samples are taken
 // POSIXERR-NOT: SUN_PROFDATA_SAMPLE
+// A program that stops a profiling timer it never started (clearing
+// every timer, a profiler's stop) is told it had none, as it had not, and
+// sampling goes on without a word: samples after it are there.
+// RUN: rm -rf sample.profile && env SUN_PROFDATA_SAMPLE=1 %t/sample disarm > disarm.txt 2> disarm.err
+// RUN: FileCheck --check-prefix=DISARM %s < disarm.txt
+// RUN: count 0 < disarm.err
+// RUN: xprof_show -n 50 sample.profile | FileCheck --check-prefix=VFORK %s
+// DISARM: setitimer 0, before 0, after 0
 // A timer that sends another signal leaves the sampling alone.
 // RUN: rm -rf sample.profile && env SUN_PROFDATA_SAMPLE=1 %t/sample other-timer > other.txt 2> other.err
 // RUN: FileCheck --check-prefix=OTHER %s < other.txt
@@ -325,6 +333,16 @@ int main(int argc, char **argv) {
     int sig = 0;
     sigwait(&prof, &sig);
     printf("sigwait %d\n", sig);
+  } else if (strcmp(mode, "disarm") == 0) {
+    spin_main(50000000);
+    struct itimerval off, before, after;
+    memset(&off, 0, sizeof off);
+    int rc = setitimer(ITIMER_PROF, &off, &before);
+    getitimer(ITIMER_PROF, &after);
+    printf("setitimer %d, before %ld, after %ld\n", rc,
+           (long)(before.it_value.tv_sec + before.it_value.tv_usec),
+           (long)(after.it_value.tv_sec + after.it_value.tv_usec));
+    spin_after_vfork(100000000);
   } else if (strcmp(mode, "stop-fork") == 0) {
     spin_main(100000000);
     signal(SIGPROF, own_handler);
