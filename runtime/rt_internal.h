@@ -181,6 +181,9 @@ enum rt_sigprof_change {
 void rt_sample_yield(enum rt_sigprof_change how);
 /* Whether this process's sampler is sending SIGPROF now. */
 int rt_sample_active(void);
+/* Whether act is the sampler's own action for SIGPROF (a program that
+ * saved every signal's action and puts them back). */
+int rt_sample_own_action(const struct sigaction *act);
 
 /* sigprof.c: the runtime's sigaction, signal(), sigset, setitimer and
  * the others find the functions they stand in front of (at the first

@@ -483,6 +483,10 @@ static void hand_over(enum rt_sigprof_change how) {
                                     : NULL);
 }
 
+int rt_sample_own_action(const struct sigaction *act) {
+  return (act->sa_flags & SA_SIGINFO) && act->sa_sigaction == on_sigprof;
+}
+
 int rt_sample_active(void) {
   return __atomic_load_n(&S.on, __ATOMIC_ACQUIRE) && S.armed_pid == getpid();
 }

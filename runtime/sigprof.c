@@ -131,9 +131,11 @@ static void yield_to_action(sighandler_t handler) {
                                                            : RT_SIGPROF_HANDLER);
 }
 
+/* Setting SIGPROF's action to the sampler's own (a program that saved
+ * every signal's action and puts them back) changes nothing. */
 RT_WRAPPER int sigaction(int sig, const struct sigaction *act, struct sigaction *old) {
   rt_sigprof_start();
-  if (sig == SIGPROF && act)
+  if (sig == SIGPROF && act && !rt_sample_own_action(act))
     yield_to_action((act->sa_flags & SA_SIGINFO) ? (sighandler_t)(void *)act->sa_sigaction
                                                  : act->sa_handler);
   return next.sigaction(sig, act, old);

@@ -119,6 +119,11 @@
 // RUN: count 0 < disarm.err
 // RUN: xprof_show -n 50 sample.profile | FileCheck --check-prefix=VFORK %s
 // DISARM: setitimer 0, before 0, after 0
+// One that saves SIGPROF's action and puts it back (as programs that
+// save and restore every signal's do) changes nothing: sampling goes on.
+// RUN: rm -rf sample.profile && env SUN_PROFDATA_SAMPLE=1 %t/sample save-restore 2> restore.err
+// RUN: count 0 < restore.err
+// RUN: xprof_show -n 50 sample.profile | FileCheck --check-prefix=VFORK %s
 // A timer that sends another signal leaves the sampling alone.
 // RUN: rm -rf sample.profile && env SUN_PROFDATA_SAMPLE=1 %t/sample other-timer > other.txt 2> other.err
 // RUN: FileCheck --check-prefix=OTHER %s < other.txt
@@ -342,6 +347,12 @@ int main(int argc, char **argv) {
     printf("setitimer %d, before %ld, after %ld\n", rc,
            (long)(before.it_value.tv_sec + before.it_value.tv_usec),
            (long)(after.it_value.tv_sec + after.it_value.tv_usec));
+    spin_after_vfork(100000000);
+  } else if (strcmp(mode, "save-restore") == 0) {
+    spin_main(50000000);
+    struct sigaction saved;
+    sigaction(SIGPROF, NULL, &saved);
+    sigaction(SIGPROF, &saved, NULL);
     spin_after_vfork(100000000);
   } else if (strcmp(mode, "stop-fork") == 0) {
     spin_main(100000000);
