@@ -28,8 +28,6 @@
 
 #include "rt_internal.h"
 
-#define RT_WRAPPER RT_EXPORT __attribute__((weak))
-
 static void write_before(enum rt_occasion what) {
   int saved = errno;
   if (rt_enter_unless_inside(what == RT_BEFORE_EXEC ? "exec" : "daemon")) {
@@ -65,10 +63,9 @@ extern int __execvpe(const char *, char *const[], char *const[]) __attribute__((
 /* The C library's execve or execvpe (by_path): the dynamic one, else
  * libc.a's; NULL, with errno ENOSYS, when neither is linked. */
 static execve_fn libc_execve(int by_path) {
-  execve_fn f = (execve_fn)rt_next_function(by_path ? "execvpe" : "execve",
-                                            by_path ? (void *)execvpe : (void *)execve);
-  if (!f)
-    f = by_path ? __execvpe : __execve;
+  execve_fn f = (execve_fn)rt_next_function_or(
+      by_path ? "execvpe" : "execve", by_path ? (void *)execvpe : (void *)execve,
+      by_path ? (void *)__execvpe : (void *)__execve);
   if (!f) {
     rt_message("cannot find the C library's %s (a static link: link with "
                "-Wl,--undefined=%s, as the xprof drivers do)",

@@ -145,3 +145,8 @@ void *rt_next_function(const char *name, const void *self) {
   }
   return l.found;
 }
+
+void *rt_next_function_or(const char *name, const void *self, void *fallback) {
+  void *f = rt_next_function(name, self);
+  return f ? f : fallback;
+}

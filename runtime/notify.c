@@ -41,8 +41,6 @@
 
 #include "rt_internal.h"
 
-#define RT_WRAPPER RT_EXPORT __attribute__((weak))
-
 typedef void (*notify_fn)(union sigval);
 typedef int (*timer_create_fn)(clockid_t, struct sigevent *, timer_t *);
 typedef int (*mq_notify_fn)(mqd_t, const struct sigevent *);
@@ -80,8 +78,8 @@ static void notify_start(union sigval v) {
 /* The record of a timer's fn and value: the one made before, or a new
  * one; NULL when out of memory. */
 static struct notify *timer_record(notify_fn fn, union sigval value) {
-  uintptr_t h = ((uintptr_t)fn ^ (uintptr_t)value.sival_ptr * 31u) >> 4;
-  struct notify **b = &timer_records[h % TIMER_BUCKETS], *n;
+  size_t h = rt_hash_ptr((const void *)fn) ^ rt_hash_ptr(value.sival_ptr);
+  struct notify **b = &timer_records[(h >> 32 ^ h) % TIMER_BUCKETS], *n;
   pthread_mutex_lock(&timer_records_lock);
   for (n = *b; n && !(n->fn == fn && n->value.sival_ptr == value.sival_ptr); n = n->chain)
     ;
@@ -106,6 +104,18 @@ static const struct sigevent *through_notify_start(const struct sigevent *ev,
   copy->sigev_notify_function = notify_start;
   copy->sigev_value.sival_ptr = n;
   return copy;
+}
+
+/* *slot, found on first use: the next definition of name after self,
+ * else fallback (not called where a lookup is unsafe: these functions
+ * are not for signal handlers). */
+static void *next_once(void **slot, const char *name, void *self, void *fallback) {
+  void *f = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+  if (!f) {
+    f = rt_next_function_or(name, self, fallback);
+    __atomic_store_n(slot, f, __ATOMIC_RELEASE);
+  }
+  return f;
 }
 
 /* Whether a notification so runs a function in a thread. */
@@ -135,13 +145,10 @@ static int timer_create_by_syscall(clockid_t clock, struct sigevent *ev, timer_t
 }
 
 RT_WRAPPER int timer_create(clockid_t clock, struct sigevent *ev, timer_t *id) {
-  static timer_create_fn next;
-  if (!__atomic_load_n(&next, __ATOMIC_ACQUIRE)) {
-    timer_create_fn f =
-        (timer_create_fn)rt_next_function("timer_create", (void *)timer_create);
-    __atomic_store_n(&next, f ? f : ___timer_create ? ___timer_create : timer_create_by_syscall,
-                     __ATOMIC_RELEASE);
-  }
+  static void *found;
+  timer_create_fn next = (timer_create_fn)next_once(
+      &found, "timer_create", (void *)timer_create,
+      ___timer_create ? (void *)___timer_create : (void *)timer_create_by_syscall);
   if (sends_sigprof(ev))
     rt_sample_yield(RT_SIGPROF_POSIX_TIMER);
   if (!runs_thread(ev))
@@ -165,12 +172,10 @@ static int mq_notify_unavailable(mqd_t q, const struct sigevent *ev) {
 }
 
 RT_WRAPPER int mq_notify(mqd_t q, const struct sigevent *ev) {
-  static mq_notify_fn next;
-  if (!__atomic_load_n(&next, __ATOMIC_ACQUIRE)) {
-    mq_notify_fn f = (mq_notify_fn)rt_next_function("mq_notify", (void *)mq_notify);
-    __atomic_store_n(&next, f ? f : __mq_notify ? __mq_notify : mq_notify_unavailable,
-                     __ATOMIC_RELEASE);
-  }
+  static void *found;
+  mq_notify_fn next = (mq_notify_fn)next_once(
+      &found, "mq_notify", (void *)mq_notify,
+      __mq_notify ? (void *)__mq_notify : (void *)mq_notify_unavailable);
   if (!runs_thread(ev))
     return next(q, ev);
   struct notify *n = xprof_calloc(1, sizeof *n);

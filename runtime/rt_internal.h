@@ -9,12 +9,23 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "xprof.h"
 #include "xprof_abi.h"
 #include "xprof_rt.h"
 
 #define RT_EXPORT __attribute__((visibility("default")))
+/* A stand-in for a C library function (exec.c, sigprof.c, notify.c,
+ * threads.c): exported for every caller, weak so that a program or a
+ * sanitizer's runtime that defines the name keeps its own. */
+#define RT_WRAPPER RT_EXPORT __attribute__((weak))
+
+/* A pointer's hash, for the runtime's tables of addresses. */
+static inline size_t rt_hash_ptr(const void *p) {
+  return (size_t)(((uintptr_t)p >> 3) * 0x9e3779b97f4a7c15ull);
+}
 
 /* One lock for the object list, dumps and fork, taken by rt_enter and
  * released by rt_leave.  While a thread holds it or the memory lock,
@@ -45,6 +56,9 @@ void *rt_loaded_function(const char *name);
  * runtime's own of that name stands in front of (dlsym(RTLD_NEXT)'s).
  * NULL in a static link, which has no dynamic symbol tables. */
 void *rt_next_function(const char *name, const void *self);
+/* rt_next_function's, else `fallback` (libc.a's name for it, or the
+ * runtime's own way, in a static link). */
+void *rt_next_function_or(const char *name, const void *self, void *fallback);
 
 /* Print "xprof: ..." on stderr. */
 void rt_message(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

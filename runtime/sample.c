@@ -487,14 +487,15 @@ int rt_sample_own_action(const struct sigaction *act) {
   return (act->sa_flags & SA_SIGINFO) && act->sa_sigaction == on_sigprof;
 }
 
+/* In the process that armed the timer only: a vfork child shares our
+ * memory but not our timer. */
 int rt_sample_active(void) {
   return __atomic_load_n(&S.on, __ATOMIC_ACQUIRE) && S.armed_pid == getpid();
 }
 
 void rt_sample_yield(enum rt_sigprof_change how) {
   /* A vfork child's change is its own: our timer is its parent's. */
-  if (!__atomic_load_n(&S.on, __ATOMIC_ACQUIRE) || S.armed_pid != getpid() ||
-      !__atomic_exchange_n(&S.on, 0, __ATOMIC_ACQ_REL))
+  if (!rt_sample_active() || !__atomic_exchange_n(&S.on, 0, __ATOMIC_ACQ_REL))
     return;
   hand_over(how);
 }
@@ -503,7 +504,7 @@ void rt_sample_check_locked(void) {
   /* A vfork child (the exec wrapper writes before its exec) runs in our
    * memory without our timer: what it sees of the timer is not ours, and
    * giving up there would give up for us. */
-  if (!S.on || S.armed_pid != getpid())
+  if (!rt_sample_active())
     return;
   if (timer_taken())
     hand_over(S.timer_set && sigprof_default() ? RT_SIGPROF_DEFAULT : RT_SIGPROF_FOUND);

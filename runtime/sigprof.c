@@ -54,8 +54,6 @@
 /* sigset() is obsolete, not gone: programs still call it. */
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
-#define RT_WRAPPER RT_EXPORT __attribute__((weak))
-
 typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
 typedef sighandler_t (*signal_fn)(int, sighandler_t);
 typedef int (*setitimer_fn)(__itimer_which_t, const struct itimerval *, struct itimerval *);
@@ -89,26 +87,21 @@ static struct {
 void rt_sigprof_start(void) {
   if (__atomic_load_n(&next.found, __ATOMIC_ACQUIRE))
     return;
-  next.sigaction = (sigaction_fn)rt_next_function("sigaction", (void *)sigaction);
-  next.signal = (signal_fn)rt_next_function("signal", (void *)signal);
-  next.sysv_signal = (signal_fn)rt_next_function("sysv_signal", (void *)sysv_signal);
+  /* libc.a's names where the C library has them (a static link); the
+   * others may be NULL there: the runtime's own ways below. */
+  next.sigaction =
+      (sigaction_fn)rt_next_function_or("sigaction", (void *)sigaction, (void *)__sigaction);
+  next.signal = (signal_fn)rt_next_function_or("signal", (void *)signal, (void *)__bsd_signal);
+  next.sysv_signal =
+      (signal_fn)rt_next_function_or("sysv_signal", (void *)sysv_signal, (void *)__sysv_signal);
+  next.sigwait = (sigwait_fn)rt_next_function_or("sigwait", (void *)sigwait, (void *)__sigwait);
+  next.sigtimedwait = (sigtimedwait_fn)rt_next_function_or(
+      "sigtimedwait", (void *)sigtimedwait, (void *)__sigtimedwait);
   next.setitimer = (setitimer_fn)rt_next_function("setitimer", (void *)setitimer);
   next.getitimer = (getitimer_fn)rt_next_function("getitimer", (void *)getitimer);
   next.sigset = (signal_fn)rt_next_function("sigset", (void *)sigset);
   next.sigignore = (int (*)(int))rt_next_function("sigignore", (void *)sigignore);
-  next.sigwait = (sigwait_fn)rt_next_function("sigwait", (void *)sigwait);
-  next.sigtimedwait = (sigtimedwait_fn)rt_next_function("sigtimedwait", (void *)sigtimedwait);
   next.signalfd = (signalfd_fn)rt_next_function("signalfd", (void *)signalfd);
-  if (!next.sigaction)
-    next.sigaction = __sigaction;
-  if (!next.signal)
-    next.signal = __bsd_signal; /* may be NULL: bsd_signal_by_sigaction */
-  if (!next.sysv_signal)
-    next.sysv_signal = __sysv_signal;
-  if (!next.sigwait)
-    next.sigwait = __sigwait; /* these may be NULL: the system calls below */
-  if (!next.sigtimedwait)
-    next.sigtimedwait = __sigtimedwait;
   __atomic_store_n(&next.found, 1, __ATOMIC_RELEASE);
 }
 
@@ -141,21 +134,32 @@ RT_WRAPPER int sigaction(int sig, const struct sigaction *act, struct sigaction 
   return next.sigaction(sig, act, old);
 }
 
+/* An action of handler with flags, blocking `sig` too while it runs
+ * where block_sig (BSD's signal()) -- what the C library's signal(),
+ * sigset() and sigignore() set.  Through the next sigaction; *old the
+ * action before.  0, or -1 with errno. */
+static int set_plain_action(int sig, sighandler_t handler, int flags, int block_sig,
+                            struct sigaction *old) {
+  struct sigaction act;
+  memset(&act, 0, sizeof act);
+  act.sa_handler = handler;
+  sigemptyset(&act.sa_mask);
+  if (block_sig)
+    sigaddset(&act.sa_mask, sig);
+  act.sa_flags = flags;
+  return next.sigaction(sig, &act, old);
+}
+
 /* glibc's signal() without __bsd_signal (a static link made without the
  * drivers): BSD semantics, the handler stays and calls restart.  Only a
  * siginterrupt() before is not honoured. */
 static sighandler_t bsd_signal_by_sigaction(int sig, sighandler_t handler) {
-  struct sigaction act, old;
+  struct sigaction old;
   if (handler == SIG_ERR || sig < 1 || sig >= NSIG) {
     errno = EINVAL;
     return SIG_ERR;
   }
-  memset(&act, 0, sizeof act);
-  act.sa_handler = handler;
-  sigemptyset(&act.sa_mask);
-  sigaddset(&act.sa_mask, sig);
-  act.sa_flags = SA_RESTART;
-  if (next.sigaction(sig, &act, &old) < 0)
+  if (set_plain_action(sig, handler, SA_RESTART, 1, &old) < 0)
     return SIG_ERR;
   return old.sa_handler;
 }
@@ -215,7 +219,7 @@ RT_WRAPPER int getitimer(__itimer_which_t which, struct itimerval *value) {
  * the signal was blocked. */
 static sighandler_t sigset_by_sigaction(int sig, sighandler_t disp) {
   sigset_t one, old_mask;
-  struct sigaction act, old;
+  struct sigaction old;
   if (disp == SIG_ERR || sig < 1 || sig >= NSIG) {
     errno = EINVAL;
     return SIG_ERR;
@@ -226,10 +230,8 @@ static sighandler_t sigset_by_sigaction(int sig, sighandler_t disp) {
     if (sigprocmask(SIG_BLOCK, &one, &old_mask) < 0 || next.sigaction(sig, NULL, &old) < 0)
       return SIG_ERR;
   } else {
-    memset(&act, 0, sizeof act);
-    act.sa_handler = disp;
-    sigemptyset(&act.sa_mask);
-    if (next.sigaction(sig, &act, &old) < 0 || sigprocmask(SIG_UNBLOCK, &one, &old_mask) < 0)
+    if (set_plain_action(sig, disp, 0, 0, &old) < 0 ||
+        sigprocmask(SIG_UNBLOCK, &one, &old_mask) < 0)
       return SIG_ERR;
   }
   return sigismember(&old_mask, sig) ? SIG_HOLD : old.sa_handler;
@@ -246,13 +248,7 @@ RT_WRAPPER int sigignore(int sig) {
   rt_sigprof_start();
   if (sig == SIGPROF)
     yield_to_action(SIG_IGN);
-  if (next.sigignore)
-    return next.sigignore(sig);
-  struct sigaction act; /* a static link: what glibc's does */
-  memset(&act, 0, sizeof act);
-  act.sa_handler = SIG_IGN;
-  sigemptyset(&act.sa_mask);
-  return next.sigaction(sig, &act, NULL);
+  return next.sigignore ? next.sigignore(sig) : set_plain_action(sig, SIG_IGN, 0, 0, NULL);
 }
 
 /* ---- waiting for signals ------------------------------------------------ */

@@ -118,10 +118,6 @@ static intptr_t distance(const uint64_t *from, const uint64_t *to) {
   return ((intptr_t)(uintptr_t)to - (intptr_t)(uintptr_t)from) / 8;
 }
 
-static size_t hash_ptr(const void *p) {
-  return (size_t)(((uintptr_t)p >> 3) * 0x9e3779b97f4a7c15ull);
-}
-
 /* The counter array that holds a procedure's counters: its slot's key. */
 static uint64_t *proc_array(const struct xprof_abi_proc *rp) {
   return rp->counters - rp->array_offset;
@@ -243,7 +239,7 @@ static void flush_copy(const struct rt_copy *c, uint64_t *array, uint32_t words)
 /* ---- slots: caller holds rt_lock -------------------------------------- */
 
 static size_t map_index(const uint64_t *array) {
-  size_t i = hash_ptr(array) & map_mask;
+  size_t i = rt_hash_ptr(array) & map_mask;
   while (map[i].array && map[i].array != array)
     i = (i + 1) & map_mask;
   return i;
@@ -819,9 +815,8 @@ extern int __pthread_create_2_1(pthread_t *, const pthread_attr_t *,
 
 static create_fn libc_pthread_create(void) {
   static int said;
-  create_fn f = (create_fn)rt_next_function("pthread_create", (void *)rt_pthread_create);
-  if (!f)
-    f = __pthread_create_2_1;
+  create_fn f = (create_fn)rt_next_function_or("pthread_create", (void *)rt_pthread_create,
+                                               (void *)__pthread_create_2_1);
   if (!f && !__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
     rt_message("cannot find the C library's pthread_create (a static link: "
                "link with -Wl,--undefined=__pthread_create_2_1, as the xprof "
@@ -872,7 +867,7 @@ RT_EXPORT int pthread_create(pthread_t *, const pthread_attr_t *,
  * runtime's.  The thread gets the default attributes, as the C library
  * gives it; its function's int is its result (thread_start).  Weak and
  * exported, as pthread_create. */
-RT_EXPORT __attribute__((weak)) int thrd_create(thrd_t *thr, thrd_start_t func, void *arg) {
+RT_WRAPPER int thrd_create(thrd_t *thr, thrd_start_t func, void *arg) {
   _Static_assert(sizeof(thrd_t) == sizeof(pthread_t), "thrd_t is a pthread_t");
   int rc = start_thread((pthread_t *)thr, NULL, NULL, func, arg);
   return rc == 0 ? thrd_success : rc == ENOMEM ? thrd_nomem : rc == EBUSY ? thrd_busy
