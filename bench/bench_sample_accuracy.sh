@@ -8,11 +8,14 @@
 # not: a change to how samples become counts can be judged by it first.
 #   bench/bench_sample_accuracy.sh [--programs "bzip2 sqlite"]
 #                                  [--sample-seconds N] [--samples DIR]
-#                                  [--from samples|clang]
+#                                  [--from samples|clang|clang-samples]
 # --samples: as bench_afdo.sh's (kept in DIR/PROG-gcc, taken when none).
 # --from clang: instead of samples, the exact training of an xprof-clang
 # collect build (-g) on the same input, which GCC's use build places by
 # source line where the graphs differ (bench_afdo.sh's xcross row).
+# --from clang-samples: the samples of clang's plain -g build (kept in
+# DIR/PROG-clang), which GCC's use build places by source line: how
+# clang's line table (its line-0 code, its columns) serves samples.
 # Prints per program the mean |p_exact - p_samples| over the branches both
 # builds have, weighted by the exact counts (0: the same probabilities,
 # 1: every branch the other way round), the branches compared, how many
@@ -28,7 +31,7 @@ while (($#)); do
     --sample-seconds) sample_seconds=$2; shift ;;
     --samples) samples_dir=$(realpath -m "$2"); shift ;;
     --from) from=$2; shift ;;
-    *) echo "usage: bench_sample_accuracy.sh [--programs LIST] [--sample-seconds N] [--samples DIR] [--from samples|clang]" >&2; exit 2 ;;
+    *) echo "usage: bench_sample_accuracy.sh [--programs LIST] [--sample-seconds N] [--samples DIR] [--from samples|clang|clang-samples]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -56,10 +59,15 @@ for prog in $progs; do
     "run_$prog" "$work/$prog-samples" train > /dev/null
     branches_of "$prog" "$work/$prog-samples" "$work/q-$prog" "$work/$prog-samples.txt"
   else
-    s=$(take_samples "$prog" gcc "$sample_seconds" "$samples_dir")
+    s=$(take_samples "$prog" "$([ "$from" = clang-samples ] && echo clang || echo gcc)" \
+      "$sample_seconds" "$samples_dir")
     branches_of "$prog" "$work/$prog-samples" "$s/$bin" "$work/$prog-samples.txt"
   fi
-  what=$([ "$from" = clang ] && echo "clang's training" || echo samples)
+  case $from in
+    clang) what="clang's training" ;;
+    clang-samples) what="clang's build's samples" ;;
+    *) what=samples ;;
+  esac
   echo "$prog, gcc: the branches of $what against an exact training (|p_exact - p_$from|, weighted by the exact counts):"
   # Per branch of both (samples first, then the exact training's):
   # function, block, count, probability.

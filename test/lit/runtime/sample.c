@@ -216,159 +216,242 @@ static void own_handler(int sig) {
   own_ticks++;
 }
 
+/* The argument after the mode, or NULL. */
+static const char *mode_arg;
+
+static int mode_main(void) {
+  spin_main(100000000);
+  void *h = dlopen(SPIN_LIB, RTLD_NOW);
+  void (*lib_spin)(long) = h ? (void (*)(long))dlsym(h, "lib_spin") : NULL;
+  if (!lib_spin)
+    return 2;
+  lib_spin(100000000);
+  return 0;
+}
+
+static int mode_fork(void) {
+  pid_t pid = fork();
+  if (pid == 0) {
+    spin_child(100000000);
+    return 0;
+  }
+  spin_main(100000000);
+  int status;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
+}
+
+static int mode_exec(void) {
+  spin_main(20000000);
+  fflush(stdout);
+  execl("/bin/sh", "sh", "-c",
+        "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done; echo survived", (char *)NULL);
+  return 3;
+}
+
+static int mode_vfork(void) {
+  spin_main(50000000);
+  pid_t pid = vfork();
+  if (pid == 0) {
+    execl("/bin/true", "true", (char *)NULL);
+    _exit(127);
+  }
+  int status;
+  waitpid(pid, &status, 0);
+  spin_after_vfork(100000000);
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
+}
+
+static int mode_spawner(void) {
+  spin_main(20000000);
+  fflush(stdout);
+  pid_t pid = fork();
+  if (pid == 0) {
+    for (int sig = 1; sig < 32; sig++)
+      if (sig != SIGKILL && sig != SIGSTOP)
+        signal(sig, SIG_DFL);
+    spin_cpu_ms(mode_arg ? atoi(mode_arg) : 0);
+    execl("/bin/sh", "sh", "-c",
+          "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done; echo survived", (char *)NULL);
+    _exit(127);
+  }
+  int status;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
+}
+
+static int mode_reset(void) {
+  spin_main(50000000);
+  signal(SIGPROF, SIG_DFL);
+  spin_cpu_ms(300);
+  printf("survived\n");
+  return 0;
+}
+
+static int mode_handler_only(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = own_handler;
+  sigaction(SIGPROF, &sa, NULL);
+  spin_cpu_ms(200);
+  printf("%s\n", own_ticks > 0 ? "own handler ran" : "own handler never ran");
+  return 0;
+}
+
+static int mode_timer_first(void) {
+  struct itimerval it = {{0, 1000}, {0, 1000}};
+  setitimer(ITIMER_PROF, &it, NULL);
+  signal(SIGPROF, own_handler);
+  spin_cpu_ms(200);
+  printf("%s\n", own_ticks > 0 ? "own handler ran" : "own handler never ran");
+  return 0;
+}
+
+static int mode_sigset_reset(void) {
+  spin_main(50000000);
+  sigset(SIGPROF, SIG_DFL);
+  spin_cpu_ms(300);
+  printf("survived\n");
+  return 0;
+}
+
+/* A POSIX timer of the process's CPU time that sends sig, made before the
+ * program's handler of sig; says whether the handler ran. */
+static int timer_sending(int sig) {
+  struct sigevent ev;
+  timer_t id;
+  memset(&ev, 0, sizeof ev);
+  ev.sigev_notify = SIGEV_SIGNAL;
+  ev.sigev_signo = sig;
+  if (timer_create(CLOCK_PROCESS_CPUTIME_ID, &ev, &id) < 0)
+    return 4;
+  spin_main(50000000);
+  signal(sig, own_handler);
+  struct itimerspec its = {{0, 1000000}, {0, 1000000}};
+  timer_settime(id, 0, &its, NULL);
+  spin_cpu_ms(200);
+  timer_delete(id);
+  if (sig == SIGPROF)
+    printf("%s\n", own_ticks > 0 ? "own handler ran" : "own handler never ran");
+  else
+    printf("%s\n", own_ticks > 0 ? "timer ticked" : "timer never ticked");
+  return 0;
+}
+
+static int mode_posix_timer(void) {
+  return timer_sending(SIGPROF);
+}
+
+static int mode_other_timer(void) {
+  return timer_sending(SIGUSR1);
+}
+
+static int mode_sigwait_all(void) {
+  spin_main(50000000);
+  sigset_t all;
+  sigfillset(&all);
+  sigprocmask(SIG_BLOCK, &all, NULL);
+  spin_cpu_ms(100);
+  int sig = 0;
+  kill(getpid(), SIGWINCH);
+  sigwait(&all, &sig);
+  printf("sigwait %d\n", sig);
+  int fd = signalfd(-1, &all, 0);
+  struct signalfd_siginfo si;
+  kill(getpid(), SIGWINCH);
+  if (fd < 0 || read(fd, &si, sizeof si) != (ssize_t)sizeof si)
+    return 5;
+  printf("signalfd %u\n", si.ssi_signo);
+  struct timespec now = {0, 0};
+  printf("sigtimedwait %d\n", sigtimedwait(&all, NULL, &now));
+  return 0;
+}
+
+static int mode_sigwait_prof(void) {
+  sigset_t prof;
+  sigemptyset(&prof);
+  sigaddset(&prof, SIGPROF);
+  sigprocmask(SIG_BLOCK, &prof, NULL);
+  spin_cpu_ms(100);
+  int sig = 0;
+  sigwait(&prof, &sig);
+  printf("sigwait %d\n", sig);
+  return 0;
+}
+
+static int mode_disarm(void) {
+  spin_main(50000000);
+  struct itimerval off, before, after;
+  memset(&off, 0, sizeof off);
+  int rc = setitimer(ITIMER_PROF, &off, &before);
+  getitimer(ITIMER_PROF, &after);
+  printf("setitimer %d, before %ld, after %ld\n", rc,
+         (long)(before.it_value.tv_sec + before.it_value.tv_usec),
+         (long)(after.it_value.tv_sec + after.it_value.tv_usec));
+  spin_after_vfork(100000000);
+  return 0;
+}
+
+static int mode_save_restore(void) {
+  spin_main(50000000);
+  struct sigaction saved;
+  sigaction(SIGPROF, NULL, &saved);
+  sigaction(SIGPROF, &saved, NULL);
+  spin_after_vfork(100000000);
+  return 0;
+}
+
+static int mode_stop_fork(void) {
+  spin_main(100000000);
+  signal(SIGPROF, own_handler);
+  pid_t pid = fork();
+  if (pid == 0)
+    return 0;
+  int status;
+  waitpid(pid, &status, 0);
+  _exit(WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1);
+}
+
+static int mode_own(void) {
+  signal(SIGPROF, own_handler);
+  struct itimerval it = {{0, 1000}, {0, 1000}};
+  setitimer(ITIMER_PROF, &it, NULL);
+  spin_main(100000000);
+  printf("%s\n", own_ticks > 0 ? "own handler ran" : "own handler never ran");
+  return 0;
+}
+
+/* The modes, each named by its first argument (main when none). */
+static const struct {
+  const char *name;
+  int (*run)(void);
+} modes[] = {
+    {"main", mode_main},
+    {"fork", mode_fork},
+    {"exec", mode_exec},
+    {"vfork", mode_vfork},
+    {"spawner", mode_spawner},
+    {"reset", mode_reset},
+    {"handler-only", mode_handler_only},
+    {"timer-first", mode_timer_first},
+    {"sigset-reset", mode_sigset_reset},
+    {"posix-timer", mode_posix_timer},
+    {"other-timer", mode_other_timer},
+    {"sigwait-all", mode_sigwait_all},
+    {"sigwait-prof", mode_sigwait_prof},
+    {"disarm", mode_disarm},
+    {"save-restore", mode_save_restore},
+    {"stop-fork", mode_stop_fork},
+    {"own", mode_own},
+};
+
 int main(int argc, char **argv) {
   XP_INC(counters, 0);
   const char *mode = argc > 1 ? argv[1] : "main";
-  if (strcmp(mode, "main") == 0) {
-    spin_main(100000000);
-    void *h = dlopen(SPIN_LIB, RTLD_NOW);
-    void (*lib_spin)(long) = h ? (void (*)(long))dlsym(h, "lib_spin") : NULL;
-    if (!lib_spin)
-      return 2;
-    lib_spin(100000000);
-  } else if (strcmp(mode, "fork") == 0) {
-    pid_t pid = fork();
-    if (pid == 0) {
-      spin_child(100000000);
-      return 0;
-    }
-    spin_main(100000000);
-    int status;
-    waitpid(pid, &status, 0);
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
-  } else if (strcmp(mode, "exec") == 0) {
-    spin_main(20000000);
-    fflush(stdout);
-    execl("/bin/sh", "sh", "-c",
-          "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done; echo survived", (char *)NULL);
-    return 3;
-  } else if (strcmp(mode, "vfork") == 0) {
-    spin_main(50000000);
-    pid_t pid = vfork();
-    if (pid == 0) {
-      execl("/bin/true", "true", (char *)NULL);
-      _exit(127);
-    }
-    int status;
-    waitpid(pid, &status, 0);
-    spin_after_vfork(100000000);
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
-  } else if (strcmp(mode, "spawner") == 0) {
-    spin_main(20000000);
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid == 0) {
-      for (int sig = 1; sig < 32; sig++)
-        if (sig != SIGKILL && sig != SIGSTOP)
-          signal(sig, SIG_DFL);
-      spin_cpu_ms(argc > 2 ? atoi(argv[2]) : 0);
-      execl("/bin/sh", "sh", "-c",
-            "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done; echo survived", (char *)NULL);
-      _exit(127);
-    }
-    int status;
-    waitpid(pid, &status, 0);
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
-  } else if (strcmp(mode, "reset") == 0) {
-    spin_main(50000000);
-    signal(SIGPROF, SIG_DFL);
-    spin_cpu_ms(300);
-    printf("survived\n");
-  } else if (strcmp(mode, "handler-only") == 0) {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = own_handler;
-    sigaction(SIGPROF, &sa, NULL);
-    spin_cpu_ms(200);
-    printf("%s\n", own_ticks > 0 ? "own handler ran" : "own handler never ran");
-  } else if (strcmp(mode, "timer-first") == 0) {
-    struct itimerval it = {{0, 1000}, {0, 1000}};
-    setitimer(ITIMER_PROF, &it, NULL);
-    signal(SIGPROF, own_handler);
-    spin_cpu_ms(200);
-    printf("%s\n", own_ticks > 0 ? "own handler ran" : "own handler never ran");
-  } else if (strcmp(mode, "sigset-reset") == 0) {
-    spin_main(50000000);
-    sigset(SIGPROF, SIG_DFL);
-    spin_cpu_ms(300);
-    printf("survived\n");
-  } else if (strcmp(mode, "posix-timer") == 0 || strcmp(mode, "other-timer") == 0) {
-    int sig = strcmp(mode, "posix-timer") == 0 ? SIGPROF : SIGUSR1;
-    struct sigevent ev;
-    timer_t id;
-    memset(&ev, 0, sizeof ev);
-    ev.sigev_notify = SIGEV_SIGNAL;
-    ev.sigev_signo = sig;
-    if (timer_create(CLOCK_PROCESS_CPUTIME_ID, &ev, &id) < 0)
-      return 4;
-    spin_main(50000000);
-    signal(sig, own_handler);
-    struct itimerspec its = {{0, 1000000}, {0, 1000000}};
-    timer_settime(id, 0, &its, NULL);
-    spin_cpu_ms(200);
-    timer_delete(id);
-    if (sig == SIGPROF)
-      printf("%s\n", own_ticks > 0 ? "own handler ran" : "own handler never ran");
-    else
-      printf("%s\n", own_ticks > 0 ? "timer ticked" : "timer never ticked");
-  } else if (strcmp(mode, "sigwait-all") == 0) {
-    spin_main(50000000);
-    sigset_t all;
-    sigfillset(&all);
-    sigprocmask(SIG_BLOCK, &all, NULL);
-    spin_cpu_ms(100);
-    int sig = 0;
-    kill(getpid(), SIGWINCH);
-    sigwait(&all, &sig);
-    printf("sigwait %d\n", sig);
-    int fd = signalfd(-1, &all, 0);
-    struct signalfd_siginfo si;
-    kill(getpid(), SIGWINCH);
-    if (fd < 0 || read(fd, &si, sizeof si) != (ssize_t)sizeof si)
-      return 5;
-    printf("signalfd %u\n", si.ssi_signo);
-    struct timespec now = {0, 0};
-    printf("sigtimedwait %d\n", sigtimedwait(&all, NULL, &now));
-  } else if (strcmp(mode, "sigwait-prof") == 0) {
-    sigset_t prof;
-    sigemptyset(&prof);
-    sigaddset(&prof, SIGPROF);
-    sigprocmask(SIG_BLOCK, &prof, NULL);
-    spin_cpu_ms(100);
-    int sig = 0;
-    sigwait(&prof, &sig);
-    printf("sigwait %d\n", sig);
-  } else if (strcmp(mode, "disarm") == 0) {
-    spin_main(50000000);
-    struct itimerval off, before, after;
-    memset(&off, 0, sizeof off);
-    int rc = setitimer(ITIMER_PROF, &off, &before);
-    getitimer(ITIMER_PROF, &after);
-    printf("setitimer %d, before %ld, after %ld\n", rc,
-           (long)(before.it_value.tv_sec + before.it_value.tv_usec),
-           (long)(after.it_value.tv_sec + after.it_value.tv_usec));
-    spin_after_vfork(100000000);
-  } else if (strcmp(mode, "save-restore") == 0) {
-    spin_main(50000000);
-    struct sigaction saved;
-    sigaction(SIGPROF, NULL, &saved);
-    sigaction(SIGPROF, &saved, NULL);
-    spin_after_vfork(100000000);
-  } else if (strcmp(mode, "stop-fork") == 0) {
-    spin_main(100000000);
-    signal(SIGPROF, own_handler);
-    pid_t pid = fork();
-    if (pid == 0)
-      return 0;
-    int status;
-    waitpid(pid, &status, 0);
-    _exit(WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1);
-  } else if (strcmp(mode, "own") == 0) {
-    signal(SIGPROF, own_handler);
-    struct itimerval it = {{0, 1000}, {0, 1000}};
-    setitimer(ITIMER_PROF, &it, NULL);
-    spin_main(100000000);
-    printf("%s\n", own_ticks > 0 ? "own handler ran" : "own handler never ran");
-  }
-  return 0;
+  mode_arg = argc > 2 ? argv[2] : NULL;
+  for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
+    if (strcmp(mode, modes[i].name) == 0)
+      return modes[i].run();
+  fprintf(stderr, "sample: no mode %s\n", mode);
+  return 2;
 }
