@@ -5,15 +5,46 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tool_common.h"
 
 const char *tool_name = "xprof";
 
-void tool_init(const char *name) { tool_name = name; }
+/* Set once a write error on the standard output has been said (by the
+ * tool, or by tool_close_output): close_stdout then says nothing more. */
+static int stdout_error_said;
+
+/* At exit: what is still buffered for the standard output written out,
+ * and a write that failed on the way (a full disk, `> /dev/full`) said
+ * with exit status 1, so that a report or a text profile cut short never
+ * passes for a whole one.  A standard output that was closed before the
+ * program began (EBADF) with nothing written to it is no failure. */
+static void close_stdout(void) {
+  int pending = __fpending(stdout) != 0;
+  int failed_before = ferror(stdout) != 0;
+  errno = 0;
+  int close_failed = fclose(stdout) != 0;
+  int e = errno;
+  if (failed_before || (close_failed && (pending || e != EBADF))) {
+    if (stdout_error_said)
+      ;
+    else if (e && e != EBADF)
+      tool_error("write error on the standard output: %s", strerror(e));
+    else
+      tool_error("write error on the standard output");
+    _exit(1);
+  }
+}
+
+void tool_init(const char *name) {
+  tool_name = name;
+  atexit(close_stdout);
+}
 
 int tool_error(const char *fmt, ...) {
   va_list ap;
@@ -40,14 +71,23 @@ FILE *tool_open_output(const char *path, const char *mode) {
 
 int tool_close_output(FILE *f, const char *path, int failed) {
   if (is_stdout(path)) {
-    if (fflush(f) == 0)
-      return 0;
-    return tool_error("write error on the standard output: %s", strerror(errno));
+    if (failed)
+      stdout_error_said = 1; /* the caller said what went wrong */
+    else if (fflush(f) != 0 || ferror(f))
+      stdout_error_said = tool_error("write error on the standard output: %s", strerror(errno));
+    return failed || stdout_error_said;
   }
-  int rc = fclose(f) != 0 ? tool_error("write error on %s: %s", path, strerror(errno)) : 0;
-  if (rc || failed)
+  int earlier = ferror(f) && !failed; /* a write that failed before, not said */
+  errno = 0;
+  int rc = fclose(f) != 0 || earlier
+               ? tool_error("write error on %s: %s", path, errno ? strerror(errno) : "output lost")
+               : 0;
+  /* Only a regular file is removed: a device or a FIFO named as the
+   * output (-o /dev/full, a pipe) is not the tool's to delete. */
+  struct stat st;
+  if ((rc || failed) && lstat(path, &st) == 0 && S_ISREG(st.st_mode))
     remove(path);
-  return rc;
+  return rc || failed;
 }
 
 int tool_standard_options(int argc, char **argv, const char *usage) {

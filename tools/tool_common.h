@@ -10,6 +10,8 @@
 /* The tool's name for messages, set by tool_init. */
 extern const char *tool_name;
 
+/* Name the tool, and check at exit that its standard output was all
+ * written (else a message and exit status 1). */
 void tool_init(const char *name);
 /* Print "tool: message" on stderr; returns 1 (the exit status). */
 int tool_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -21,8 +23,10 @@ int tool_standard_options(int argc, char **argv, const char *usage);
  * with mode ("w", "wb"); NULL when it cannot be (said). */
 FILE *tool_open_output(const char *path, const char *mode);
 /* Close what tool_open_output opened.  A file is removed rather than
- * left partial when `failed` is set or its last bytes cannot be
- * written.  0, or 1 when they cannot (said). */
+ * left partial when `failed` is set (the caller has said why) or its
+ * last bytes cannot be written.  0, or 1 when failed or they cannot
+ * (said).  The standard output is flushed, not closed (tool_init closes
+ * it at exit). */
 int tool_close_output(FILE *f, const char *path, int failed);
 
 /* The object file whose CFG dump (OBJECT.xpcfg, see xprof_verify) is

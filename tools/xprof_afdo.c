@@ -60,9 +60,11 @@ static int write_out(const char *path, xprof_lineprof *lp, int gcc) {
   if (!out)
     return 1;
   int rc = gcc ? xprof_lineprof_write_gcc(out, lp) : xprof_lineprof_write_llvm(out, lp);
-  if (rc < 0)
-    tool_error("write error on %s", strcmp(path, "-") ? path : "the standard output");
-  return tool_close_output(out, path, rc < 0) || rc < 0;
+  /* A write that failed is said by tool_close_output (the stream's
+   * error); anything else here. */
+  if (rc < 0 && !ferror(out))
+    tool_error("cannot write %s", strcmp(path, "-") ? path : "the standard output");
+  return tool_close_output(out, path, rc < 0 && !ferror(out));
 }
 
 /* A sample-profile text file as the format asked for. */

@@ -49,7 +49,9 @@ int main(int argc, char **argv) {
   xprof_profile *p;
   if (xprof_read_profile_dir(dir, &p, &err) < 0)
     return tool_fail(&err);
-  int rc = xprof_text_write_file(p, out, &err);
+  int rc = xprof_text_write_file(p, out, &err) < 0 ? tool_fail(&err) : 0;
   xprof_profile_free(p);
-  return rc < 0 ? tool_fail(&err) : 0;
+  if (strcmp(out, "-") == 0)
+    rc = tool_close_output(stdout, out, rc);
+  return rc;
 }

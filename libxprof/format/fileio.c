@@ -1,12 +1,14 @@
 /*
  * fileio.c - whole-file reads, atomic replacement (temporary file, fsync,
  * rename) and directory creation.  A failed or interrupted write never
- * leaves a truncated data file behind.
+ * leaves a truncated data file behind; what is not a regular file (a
+ * device, a pipe) is written where it is, never replaced.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -180,8 +182,49 @@ static int create_temporary(const char *path, char **tmp_out, xprof_error *err) 
   }
 }
 
+/* Write `path` where it is, without a temporary file: a device, a FIFO
+ * or a socket (`-o /dev/stdout`, a pipe to another tool), which a rename
+ * would replace with a regular file -- /dev/null itself, for root -- and
+ * the target of a symbolic link that points nowhere yet (created).  0,
+ * or -1 with err set. */
+static int write_in_place(const char *path, xprof_write_fn fn, void *ctx, xprof_error *err) {
+  int fd = xprof_open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+  if (fd < 0)
+    return xprof_fail(err, XPROF_ERR_IO, "%s: cannot open for writing: %s", path,
+                      strerror(errno));
+  int rc = fn(ctx, fd, path, err);
+  if (close(fd) < 0 && rc == 0)
+    rc = xprof_fail(err, XPROF_ERR_IO, "%s: write error at close: %s", path, strerror(errno));
+  return rc;
+}
+
+static int replace_regular(const char *path, xprof_write_fn fn, void *ctx, int sync,
+                           xprof_error *err);
+
+/* Replace `path` as it is: a regular file (or none) by a temporary file
+ * renamed over it; through a symbolic link, the file it names (the link
+ * stays a link); anything else where it is (write_in_place).  0, or -1
+ * with err set. */
 static int replace_file(const char *path, xprof_write_fn fn, void *ctx, int sync,
                         xprof_error *err) {
+  struct stat st;
+  if (lstat(path, &st) < 0 || S_ISREG(st.st_mode))
+    return replace_regular(path, fn, ctx, sync, err);
+  if (S_ISDIR(st.st_mode))
+    return xprof_fail(err, XPROF_ERR_IO, "%s: is a directory", path);
+  if (!S_ISLNK(st.st_mode))
+    return write_in_place(path, fn, ctx, err);
+  char *target = xprof_malloc(PATH_MAX);
+  if (!target)
+    return xprof_fail_nomem(err, path);
+  int rc = realpath(path, target) ? replace_file(target, fn, ctx, sync, err)
+                                  : write_in_place(path, fn, ctx, err);
+  xprof_free(target);
+  return rc;
+}
+
+static int replace_regular(const char *path, xprof_write_fn fn, void *ctx, int sync,
+                           xprof_error *err) {
   char *tmp = NULL;
   int fd = create_temporary(path, &tmp, err);
   if (fd < 0)

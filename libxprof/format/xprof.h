@@ -488,7 +488,9 @@ char *xprof_profile_dir_name(const char *name);
 char *xprof_use_profile_name(const char *name);
 /* Atomic replacement of `path`: the writer gets a temporary file in the
  * same directory; on success it is fsync'd and renamed over `path`, on
- * failure it is removed and `path` is untouched. */
+ * failure it is removed and `path` is untouched.  A symbolic link's
+ * target is replaced (the link stays); a device, FIFO or socket is
+ * written where it is (a failed write there cannot be undone). */
 typedef int (*xprof_write_fn)(void *ctx, int fd, const char *tmpname,
                               xprof_error *err);
 int xprof_atomic_write(const char *path, xprof_write_fn fn, void *ctx,
