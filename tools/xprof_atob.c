@@ -14,7 +14,8 @@ static const char usage[] =
     "it as binary data into profile_directory/feedback (default\n"
     "atob.profile), creating the directory if needed.  An existing feedback\n"
     "file there is replaced atomically.  Binary input is accepted too, which\n"
-    "rewrites it (and rebuilds its index).\n"
+    "rewrites it (and rebuilds its index).  A file of - is the standard\n"
+    "input; a pipe (<(...)) is read to its end.\n"
     "\n"
     "  --help, --version\n";
 
@@ -41,7 +42,7 @@ int main(int argc, char **argv) {
   xprof_profile *p;
   /* A profile directory, or its feedback file named directly, comes
    * with its shapes. */
-  if (xprof_read_profile_dir(in, &p, &err) < 0)
+  if (xprof_read_input(in, &p, &err) < 0)
     return tool_fail(&err);
   int rc = xprof_write_profile_dir(p, dir, &err);
   xprof_profile_free(p);

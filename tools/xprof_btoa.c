@@ -47,7 +47,7 @@ int main(int argc, char **argv) {
 
   xprof_error err;
   xprof_profile *p;
-  if (xprof_read_profile_dir(dir, &p, &err) < 0)
+  if (xprof_read_input(dir, &p, &err) < 0)
     return tool_fail(&err);
   int rc = xprof_text_write_file(p, out, &err) < 0 ? tool_fail(&err) : 0;
   xprof_profile_free(p);

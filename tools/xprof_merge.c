@@ -132,7 +132,7 @@ int main(int argc, char **argv) {
   if (!read)
     return tool_error("out of memory");
   for (int i = 0; i < n; i++) {
-    if (xprof_read_profile_dir(inputs[i].dir, &read[i], &err) < 0)
+    if (xprof_read_input(inputs[i].dir, &read[i], &err) < 0)
       return tool_fail(&err);
     inputs[i].total = total_count(read[i]);
   }

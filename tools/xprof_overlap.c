@@ -131,8 +131,8 @@ int main(int argc, char **argv) {
   }
   xprof_error err;
   xprof_profile *a, *b;
-  if (xprof_read_profile_dir(argv[optind], &a, &err) < 0 ||
-      xprof_read_profile_dir(argv[optind + 1], &b, &err) < 0)
+  if (xprof_read_input(argv[optind], &a, &err) < 0 ||
+      xprof_read_input(argv[optind + 1], &b, &err) < 0)
     return tool_fail(&err);
   xprof_overlap_counts c;
   double whole;

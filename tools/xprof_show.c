@@ -119,7 +119,7 @@ static const xprof_cfgdump_entry *dumped_proc(const xprof_objfile *o, const xpro
 static int show_dot(const char *name, const char *dir, const char *dump) {
   xprof_error err;
   xprof_profile *p;
-  if (xprof_read_profile_dir(dir, &p, &err) < 0)
+  if (xprof_read_input(dir, &p, &err) < 0)
     return tool_fail(&err);
   xprof_cfgdump dumped;
   if (xprof_cfgdump_read(dump, p, &dumped, &err) < 0)
@@ -435,7 +435,7 @@ static void html_graphs(FILE *f, const graph *g, size_t n, int no_dot) {
 static int show_html(const char *out, const char *dir, long top, char **dumps, int n_dumps) {
   xprof_error err;
   xprof_profile *p;
-  if (xprof_read_profile_dir(dir, &p, &err) < 0)
+  if (xprof_read_input(dir, &p, &err) < 0)
     return tool_fail(&err);
   char *cfg_dir = xprof_format("%s/cfg", out);
   if ((mkdir(out, 0777) < 0 && errno != EEXIST) || !cfg_dir ||
@@ -502,7 +502,7 @@ int main(int argc, char **argv) {
   }
   xprof_error err;
   xprof_profile *p;
-  if (xprof_read_profile_dir(argv[i], &p, &err) < 0)
+  if (xprof_read_input(argv[i], &p, &err) < 0)
     return tool_fail(&err);
   summary(p, argv[i], top);
   xprof_profile_free(p);

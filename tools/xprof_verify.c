@@ -124,7 +124,7 @@ int main(int argc, char **argv) {
   }
   xprof_error err;
   xprof_profile *prof;
-  if (xprof_read_profile_dir(argv[first], &prof, &err) < 0)
+  if (xprof_read_input(argv[first], &prof, &err) < 0)
     return tool_fail(&err);
   uint32_t found = 0, skipped = 0;
   for (int a = first + 1; a < argc; a++) {

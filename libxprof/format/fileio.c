@@ -61,16 +61,20 @@ void xprof_unmap(const unsigned char *buf, size_t len) {
     munmap((void *)buf, len);
 }
 
-/* The file's size when it is a regular file, or -1 with err set. */
-static int regular_size(int fd, const char *path, size_t *size, xprof_error *err) {
+/* The file's size when it is a regular file, or (`streams`) 0 for a pipe
+ * or a socket, read to its end; -1 with err set for anything else (a
+ * device may never end: /dev/zero). */
+static int input_size(int fd, const char *path, int streams, size_t *size, xprof_error *err) {
   struct stat st;
   if (fstat(fd, &st) < 0)
     return xprof_fail(err, XPROF_ERR_IO, "%s: %s", path, strerror(errno));
-  if (!S_ISREG(st.st_mode))
-    return xprof_fail(err, XPROF_ERR_IO, "%s: %s", path,
-                      S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
-  *size = (size_t)st.st_size;
-  return 0;
+  *size = S_ISREG(st.st_mode) ? (size_t)st.st_size : 0;
+  if (S_ISREG(st.st_mode) || (streams && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))))
+    return 0;
+  return xprof_fail(err, XPROF_ERR_IO, "%s: %s", path,
+                    S_ISDIR(st.st_mode) ? "is a directory"
+                    : streams           ? "not a regular file nor a pipe"
+                                        : "not a regular file");
 }
 
 /* Make the buffer *buf (of *cap bytes) hold at least want + 1. */
@@ -85,20 +89,18 @@ static int reserve(unsigned char **buf, size_t *cap, size_t want) {
   return 0;
 }
 
-int xprof_slurp_into(const char *path, unsigned char **buf, size_t *cap, size_t *len,
-                     xprof_error *err) {
-  *len = 0;
-  int fd = xprof_open(path, O_RDONLY, 0);
-  if (fd < 0)
-    return xprof_fail(err, XPROF_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+/* Read all of the open descriptor fd (of `path`; a pipe with `streams`)
+ * into *buf as xprof_slurp_into does; fd is closed. */
+static int slurp_fd(int fd, const char *path, int streams, unsigned char **buf, size_t *cap,
+                    size_t *len, xprof_error *err) {
   size_t size = 0, n = 0;
-  if (regular_size(fd, path, &size, err) < 0) {
+  if (input_size(fd, path, streams, &size, err) < 0) {
     close(fd);
     return -1;
   }
   /* Room for one byte more than the file has: a read that fills it says
    * the file grew. */
-  if (reserve(buf, cap, size + 1) < 0) {
+  if (reserve(buf, cap, size ? size + 1 : 65536) < 0) {
     close(fd);
     return xprof_fail_nomem(err, path);
   }
@@ -125,10 +127,36 @@ int xprof_slurp_into(const char *path, unsigned char **buf, size_t *cap, size_t 
   return 0;
 }
 
+int xprof_slurp_into(const char *path, unsigned char **buf, size_t *cap, size_t *len,
+                     xprof_error *err) {
+  *len = 0;
+  int fd = xprof_open(path, O_RDONLY, 0);
+  if (fd < 0)
+    return xprof_fail(err, XPROF_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+  return slurp_fd(fd, path, 0, buf, cap, len, err);
+}
+
 int xprof_slurp(const char *path, unsigned char **buf, size_t *len, xprof_error *err) {
   size_t cap = 0;
   *buf = NULL;
   if (xprof_slurp_into(path, buf, &cap, len, err) < 0) {
+    xprof_free(*buf);
+    *buf = NULL;
+    return -1;
+  }
+  return 0;
+}
+
+int xprof_slurp_input(const char *path, unsigned char **buf, size_t *len, xprof_error *err) {
+  size_t cap = 0;
+  *buf = NULL;
+  *len = 0;
+  int in = strcmp(path, "-") == 0;
+  int fd = in ? fcntl(0, F_DUPFD_CLOEXEC, 3) : xprof_open(path, O_RDONLY, 0);
+  if (fd < 0)
+    return xprof_fail(err, XPROF_ERR_IO, "%s: cannot open: %s", in ? "<stdin>" : path,
+                      strerror(errno));
+  if (slurp_fd(fd, in ? "<stdin>" : path, 1, buf, &cap, len, err) < 0) {
     xprof_free(*buf);
     *buf = NULL;
     return -1;

@@ -54,17 +54,36 @@ char *xprof_use_profile_name(const char *name) {
   return xprof_profile_dir_name(name);
 }
 
-int xprof_read_file(const char *path, xprof_profile **out, xprof_error *err) {
-  unsigned char *buf;
-  size_t len;
-  if (xprof_slurp(path, &buf, &len, err) < 0)
-    return -1;
+/* Parse buf (len bytes of `path`, xprof_malloc'd; taken) in either
+ * format. */
+static int parse_either(const char *path, unsigned char *buf, size_t len, xprof_profile **out,
+                        xprof_error *err) {
   if (is_text(buf, len) || (len > 0 && buf[0] == '#')) {
     int rc = xprof_text_parse(path, (const char *)buf, len, out, err);
     xprof_free(buf);
     return rc;
   }
   return xprof_binary_parse(path, buf, len, out, err);
+}
+
+int xprof_read_file(const char *path, xprof_profile **out, xprof_error *err) {
+  unsigned char *buf;
+  size_t len;
+  if (xprof_slurp(path, &buf, &len, err) < 0)
+    return -1;
+  return parse_either(path, buf, len, out, err);
+}
+
+int xprof_read_input(const char *name, xprof_profile **out, xprof_error *err) {
+  struct stat st;
+  int stream = strcmp(name, "-") == 0 || (stat(name, &st) == 0 && S_ISFIFO(st.st_mode));
+  if (!stream)
+    return xprof_read_profile_dir(name, out, err);
+  unsigned char *buf;
+  size_t len;
+  if (xprof_slurp_input(name, &buf, &len, err) < 0)
+    return -1;
+  return parse_either(strcmp(name, "-") == 0 ? "<stdin>" : name, buf, len, out, err);
 }
 
 char *xprof_profile_data_file(const char *dir, xprof_error *err) {

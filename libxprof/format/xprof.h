@@ -459,6 +459,10 @@ int xprof_has_shapes(const xprof_profile *p);
 
 /* Read a feedback file in either format (detected from its first bytes). */
 int xprof_read_file(const char *path, xprof_profile **out, xprof_error *err);
+/* A tool's profile input: "-" (the standard input) or a pipe (`<(...)`)
+ * read to its end as one data file in either format, or else
+ * xprof_read_profile_dir(name). */
+int xprof_read_input(const char *name, xprof_profile **out, xprof_error *err);
 /* Read NAME.profile: `dir`/feedback, or `dir`/feedback.text when there is
  * no binary file.  `dir` may also name a data file directly. */
 /* The data file that readers of profile directory (or data file) `dir`
@@ -520,6 +524,12 @@ int xprof_slurp(const char *path, unsigned char **buf, size_t *len,
  * or -1 with err set naming the file. */
 int xprof_slurp_into(const char *path, unsigned char **buf, size_t *cap, size_t *len,
                      xprof_error *err);
+/* xprof_slurp for a tool's input, which may also be a pipe or a socket
+ * (`<(...)`, /dev/stdin in a pipeline) read to its end, or "-" for the
+ * standard input (named "<stdin>" in messages).  Not for what the
+ * runtime or a compiler reads: a FIFO put where a profile belongs would
+ * stop them until someone writes it. */
+int xprof_slurp_input(const char *path, unsigned char **buf, size_t *len, xprof_error *err);
 /* Map a whole regular file read-only (*buf NULL when it is empty): for
  * readers that touch a few sections of a large object and would pay for
  * copying (and faulting in) all of it.  0, or -1 with err set naming the
