@@ -39,6 +39,13 @@ int xprof_grow(void **array, uint32_t *cap, uint32_t n, size_t elem);
 
 /* ---- little-endian access (the binary format is little-endian) --------- */
 
+/* The length of the UTF-8 byte order mark that text edited on Windows
+ * may open with (0 when buf has none): skipped by the text readers. */
+static inline size_t xprof_bom_len(const void *buf, size_t len) {
+  const unsigned char *b = buf;
+  return len >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF ? 3 : 0;
+}
+
 static inline uint32_t xprof_get32(const unsigned char *p) {
   return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
          (uint32_t)p[3] << 24;

@@ -19,7 +19,7 @@
 
 static int is_text(const unsigned char *buf, size_t len) {
   static const char magic[] = "PROFILE-FEEDBACK-DATA:";
-  size_t i = 0;
+  size_t i = xprof_bom_len(buf, len);
   while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n' ||
                      buf[i] == '\r'))
     i++;
@@ -36,6 +36,9 @@ static int is_profile_data(const unsigned char *buf, size_t len) {
     return 1;
   if (is_text(buf, len))
     return 1;
+  size_t bom = xprof_bom_len(buf, len);
+  buf += bom;
+  len -= bom;
   return len > 2 && buf[0] == '#' && buf[1] != '!' &&
          memmem(buf, len, magic, sizeof magic - 1) != NULL;
 }
@@ -58,7 +61,8 @@ char *xprof_use_profile_name(const char *name) {
  * format. */
 static int parse_either(const char *path, unsigned char *buf, size_t len, xprof_profile **out,
                         xprof_error *err) {
-  if (is_text(buf, len) || (len > 0 && buf[0] == '#')) {
+  size_t bom = xprof_bom_len(buf, len);
+  if (is_text(buf, len) || (len > bom && buf[bom] == '#')) {
     int rc = xprof_text_parse(path, (const char *)buf, len, out, err);
     xprof_free(buf);
     return rc;
@@ -184,7 +188,7 @@ int xprof_lookup_objfile(const char *dir, const char *objpath,
   if (!f) {
     rc = xprof_fail(err, XPROF_ERR_IO, "%s: cannot open: %s", path,
                     strerror(errno));
-  } else if (is_text(head, n) || (n > 0 && head[0] == '#')) {
+  } else if (is_text(head, n) || (n > xprof_bom_len(head, n) && head[xprof_bom_len(head, n)] == '#')) {
     rc = xprof_text_read_file(path, out, err);
     if (rc == 0 && !xprof_find_objfile(*out, objpath)) {
       xprof_profile_free(*out);

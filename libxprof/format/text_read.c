@@ -481,7 +481,7 @@ int xprof_text_parse(const char *name, const char *buf, size_t len,
   xprof_clear_error(err);
   text_reader r = {0};
   r.name = name;
-  r.p = buf;
+  r.p = buf + xprof_bom_len(buf, len);
   r.end = buf + len;
   r.err = err;
   r.prof = xprof_profile_new();

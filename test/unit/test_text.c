@@ -426,6 +426,56 @@ static void extension_errors(void) {
   }
 }
 
+/* Text saved by a Windows editor: a UTF-8 byte order mark, CRLF line
+ * ends.  Parsed as the same profile, and a file of it is taken for text
+ * (before, the mark made it "not xprof binary data"). */
+static void windows_text(void) {
+  const char *in = "\xEF\xBB\xBFPROFILE-FEEDBACK-DATA: 3.1 1 0 0\r\n"
+                   "OBJFILE: a.o 1 0 0 1\r\n"
+                   "0xa\r\n"
+                   "PROC: f 0x1 2 0 0 0\r\n"
+                   "0 7\r\n"
+                   "1 5\r\n";
+  const char *want = "PROFILE-FEEDBACK-DATA: 3.1 1 0 0\n"
+                     "OBJFILE: a.o 1 0 0 1\n"
+                     "0xa\n"
+                     "PROC: f 0x1 2 0 0 0\n"
+                     "0 7\n"
+                     "1 5\n";
+  xprof_profile *p;
+  xprof_error err;
+  int rc = xprof_text_parse("t", in, strlen(in), &p, &err);
+  CHECK(rc == 0);
+  if (rc < 0)
+    return;
+  char *out = to_text(p);
+  CHECK_STR(out, want);
+  free(out);
+  xprof_profile_free(p);
+  char path[4096];
+  snprintf(path, sizeof path, "%s/windows.text", unit_tmpdir());
+  FILE *f = fopen(path, "wb");
+  CHECK(f && fputs(in, f) >= 0 && fclose(f) == 0);
+  rc = xprof_read_file(path, &p, &err);
+  CHECK(rc == 0);
+  if (rc < 0)
+    return;
+  CHECK(p->n_objfiles == 1);
+  CHECK_U64(xprof_proc_counter(&p->objfiles[0].procs[0], 1), 5);
+  xprof_profile_free(p);
+  /* With a comment first, the way hand-edited profiles often open. */
+  char *commented = xprof_format("\xEF\xBB\xBF# edited\r\n%s", in + 3);
+  f = fopen(path, "wb");
+  CHECK(f && fputs(commented, f) >= 0 && fclose(f) == 0);
+  xprof_free(commented);
+  rc = xprof_read_file(path, &p, &err);
+  CHECK(rc == 0);
+  if (rc == 0)
+    CHECK_U64(xprof_proc_counter(&p->objfiles[0].procs[0], 0), 7);
+  if (rc == 0)
+    xprof_profile_free(p);
+}
+
 UNIT_TABLE(text_tests) = {
     {"text/sample_round_trip", sample_round_trip},
     {"text/canonical_order", canonical_order},
@@ -437,4 +487,5 @@ UNIT_TABLE(text_tests) = {
     {"text/extension_lossless", extension_lossless},
     {"text/extension_is_a_comment", extension_is_a_comment},
     {"text/extension_errors", extension_errors},
+    {"text/windows_text", windows_text},
     UNIT_END};
