@@ -382,24 +382,14 @@ static int path_ord_cmp(const void *a, const void *b) {
   return strcmp(((const path_ord *)a)->path, ((const path_ord *)b)->path);
 }
 
-static int emit_all(sink *s, const xprof_profile *p) {
-  unsigned char hdr[XB_HEADER_SIZE] = {0};
-  int rc = -1;
-  if (sink_put(s, hdr, sizeof hdr) < 0) /* patched at the end */
-    return -1;
-
-  uint64_t *offs = xprof_malloc(((size_t)p->n_objfiles + 1) * sizeof *offs);
-  path_ord *po = xprof_malloc(((size_t)p->n_objfiles + 1) * sizeof *po);
-  const char **sorted = xprof_malloc(((size_t)p->n_objfiles + 1) * sizeof *sorted);
-  uint32_t *ords = xprof_malloc(((size_t)p->n_objfiles + 1) * sizeof *ords);
+/* Each object file's OBJF record, then its time and shape records;
+ * offs[i] gets object i's offset (for the index) and po[i] its path.
+ * The number of records, or -1 (err set). */
+static int64_t emit_objfiles(sink *s, const xprof_profile *p, uint64_t *offs, path_ord *po) {
   unsigned char *scratch = NULL;
   uint64_t scratch_cap = 0;
-  if (!offs || !po || !sorted || !ords) {
-    xprof_fail_nomem(s->err, s->name);
-    goto out;
-  }
-  uint32_t n_records = 0;
-  for (uint32_t i = 0; i < p->n_objfiles; i++) {
+  int64_t n_records = 0;
+  for (uint32_t i = 0; i < p->n_objfiles && n_records >= 0; i++) {
     const xprof_objfile *o = &p->objfiles[i];
     uint32_t n_strings;
     uint64_t len = objf_size(o, &n_strings);
@@ -408,55 +398,62 @@ static int emit_all(sink *s, const xprof_profile *p) {
       scratch = xprof_malloc(len);
       scratch_cap = scratch ? len : 0;
       if (!scratch) {
-        xprof_fail_nomem(s->err, s->name);
-        goto out;
+        n_records = xprof_fail_nomem(s->err, s->name);
+        break;
       }
     }
     fill_objf(o, n_strings, scratch);
     offs[i] = s->off;
-    if (emit_record(s, XB_TAG_OBJF, 0, scratch, len) < 0)
-      goto out;
-    n_records++;
-    int t = emit_time(s, o);
+    int t = emit_record(s, XB_TAG_OBJF, 0, scratch, len) < 0 ? -1 : emit_time(s, o);
     int h = t < 0 ? -1 : s->no_shapes ? 0 : emit_shapes(s, o);
-    if (t < 0 || h < 0)
-      goto out;
-    n_records += (uint32_t)t + (uint32_t)h;
+    n_records = t < 0 || h < 0 ? -1 : n_records + 1 + t + h;
     po[i].path = o->path;
     po[i].ord = i;
   }
-  if (p->n_objfiles > 1)
-    xprof_sort(po, p->n_objfiles, sizeof *po, path_ord_cmp);
-  for (uint32_t i = 0; i < p->n_objfiles; i++) {
+  xprof_free(scratch);
+  return n_records;
+}
+
+/* The records after the object files': programs (which name their
+ * objects by their ordinals in path order: po, sorted here), time
+ * samples, records of kinds this version does not know (kept), and the
+ * runs, directly before the index.  Their number, or -1 (err set). */
+static int64_t emit_rest(sink *s, const xprof_profile *p, path_ord *po) {
+  uint32_t n = p->n_objfiles;
+  const char **sorted = xprof_malloc(((size_t)n + 1) * sizeof *sorted);
+  uint32_t *ords = xprof_malloc(((size_t)n + 1) * sizeof *ords);
+  int64_t n_records = 0;
+  if (!sorted || !ords)
+    n_records = xprof_fail_nomem(s->err, s->name);
+  if (n_records == 0 && n > 1)
+    xprof_sort(po, n, sizeof *po, path_ord_cmp);
+  for (uint32_t i = 0; n_records == 0 && i < n; i++) {
     sorted[i] = po[i].path;
     ords[i] = po[i].ord;
   }
-  for (uint32_t i = 0; i < p->n_programs; i++, n_records++)
-    if (emit_program(s, p, &p->programs[i], sorted, ords) < 0)
-      goto out;
-  for (uint32_t i = 0; i < p->n_images; i++, n_records++)
-    if (emit_samples(s, &p->images[i]) < 0)
-      goto out;
-  for (uint32_t i = 0; i < p->n_foreign; i++, n_records++) {
+  for (uint32_t i = 0; n_records >= 0 && i < p->n_programs; i++)
+    n_records = emit_program(s, p, &p->programs[i], sorted, ords) < 0 ? -1 : n_records + 1;
+  for (uint32_t i = 0; n_records >= 0 && i < p->n_images; i++)
+    n_records = emit_samples(s, &p->images[i]) < 0 ? -1 : n_records + 1;
+  for (uint32_t i = 0; n_records >= 0 && i < p->n_foreign; i++) {
     const xprof_foreign *f = &p->foreign[i];
-    if (emit_record(s, f->tag, f->flags, f->data, f->size) < 0)
-      goto out;
+    n_records = emit_record(s, f->tag, f->flags, f->data, f->size) < 0 ? -1 : n_records + 1;
   }
-  if (p->runs || p->run_max_sum) { /* directly before the index */
+  if (n_records >= 0 && (p->runs || p->run_max_sum)) {
     unsigned char r[XB_RUNS_SIZE];
     xprof_put64(r, p->runs);
     xprof_put64(r + 8, p->run_max_sum);
-    if (emit_record(s, XB_TAG_RUNS, 0, r, sizeof r) < 0)
-      goto out;
-    n_records++;
+    n_records = emit_record(s, XB_TAG_RUNS, 0, r, sizeof r) < 0 ? -1 : n_records + 1;
   }
-  uint64_t index_off = s->off;
-  if (emit_index(s, p, offs) < 0)
-    goto out;
-  n_records++;
-  if (sink_flush(s) < 0)
-    goto out;
+  xprof_free(sorted);
+  xprof_free(ords);
+  return n_records;
+}
 
+/* The file header, written last: the sizes and offsets it holds are
+ * known only once everything else is out. */
+static int put_header(sink *s, uint64_t index_off, uint32_t n_records) {
+  unsigned char hdr[XB_HEADER_SIZE] = {0};
   memcpy(hdr, XB_TEXT_LINE, sizeof XB_TEXT_LINE - 1);
   xprof_put32(hdr + 24, XB_MAGIC);
   xprof_put32(hdr + 28, XB_BOM);
@@ -469,21 +466,33 @@ static int emit_all(sink *s, const xprof_profile *p) {
   xprof_put64(hdr + 48, index_off);
   xprof_put32(hdr + 56, n_records);
   xprof_put32(hdr + 60, xprof_crc32c(0, hdr, 60));
-  rc = 0;
-out:
+  if (s->fd < 0)
+    memcpy(s->mem, hdr, sizeof hdr);
+  else if (pwrite(s->fd, hdr, sizeof hdr, s->start) != (ssize_t)sizeof hdr)
+    return xprof_fail(s->err, XPROF_ERR_IO, "%s: write error: %s", s->name,
+                      strerror(errno ? errno : EIO));
+  return 0;
+}
+
+/* All of p: a header's room, the records, the index, then the header.
+ * 0, or -1 (err set). */
+static int emit_all(sink *s, const xprof_profile *p) {
+  unsigned char room[XB_HEADER_SIZE] = {0};
+  if (sink_put(s, room, sizeof room) < 0)
+    return -1;
+  uint64_t *offs = xprof_malloc(((size_t)p->n_objfiles + 1) * sizeof *offs);
+  path_ord *po = xprof_malloc(((size_t)p->n_objfiles + 1) * sizeof *po);
+  int64_t objs = -1, rest = -1;
+  if (!offs || !po)
+    xprof_fail_nomem(s->err, s->name);
+  else if ((objs = emit_objfiles(s, p, offs, po)) >= 0)
+    rest = emit_rest(s, p, po);
+  uint64_t index_off = s->off;
+  int rc = rest < 0 || emit_index(s, p, offs) < 0 || sink_flush(s) < 0
+               ? -1
+               : put_header(s, index_off, (uint32_t)(objs + rest + 1));
   xprof_free(offs);
   xprof_free(po);
-  xprof_free(sorted);
-  xprof_free(ords);
-  xprof_free(scratch);
-  if (rc == 0) {
-    if (s->fd < 0) {
-      memcpy(s->mem, hdr, sizeof hdr);
-    } else if (pwrite(s->fd, hdr, sizeof hdr, s->start) != (ssize_t)sizeof hdr) {
-      return xprof_fail(s->err, XPROF_ERR_IO, "%s: write error: %s", s->name,
-                        strerror(errno ? errno : EIO));
-    }
-  }
   return rc;
 }
 
