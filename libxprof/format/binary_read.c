@@ -767,6 +767,90 @@ static void runs_before_index(int fd, uint64_t index_off, xprof_profile *p) {
   p->run_max_sum = xprof_get64(body + 8);
 }
 
+/* xprof_binary_lookup for a file without an index (older writers): read
+ * it whole, and hand the caller all of it if objpath is in it. */
+static int lookup_whole(const char *path, const char *objpath, xprof_profile **out,
+                        xprof_error *err) {
+  xprof_profile *all;
+  if (xprof_binary_read_file(path, &all, err) < 0)
+    return -1;
+  if (!xprof_find_objfile(all, objpath)) {
+    xprof_profile_free(all);
+    return xprof_fail(err, XPROF_ERR_NOTFOUND, "%s: no data for object file %s", path, objpath);
+  }
+  *out = all; /* the caller finds its object file by name */
+  return 0;
+}
+
+/* The fixed part of the index record at index_off: its number of slots
+ * (*n_slots, a power of two) and the whole profile's summary (*sum).
+ * 0, or -1 (err set) when it is not a well-formed index. */
+static int read_index_head(int fd, const char *path, uint64_t index_off, uint64_t file_len,
+                           uint64_t *n_slots, xprof_summary *sum, xprof_error *err) {
+  unsigned char rh[XB_RECORD_HEADER + XB_INDX_FIXED];
+  uint32_t tag, flags, crc;
+  uint64_t len;
+  if (pread_all(fd, rh, sizeof rh, index_off, path, err) < 0 ||
+      check_record_header(path, rh, index_off, file_len, &tag, &flags, &len, &crc, err) < 0)
+    return -1;
+  const unsigned char *ix = rh + XB_RECORD_HEADER;
+  *n_slots = xprof_get64(ix);
+  memset(sum, 0, sizeof *sum);
+  sum->total_max = xprof_get64(ix + 8);
+  sum->total_sum = xprof_get64(ix + 16);
+  sum->n_counts = xprof_get64(ix + 24);
+  sum->n_procs = xprof_get64(ix + 32);
+  for (unsigned k = 0; k < XPROF_SUMMARY_CUTOFFS; k++) {
+    sum->entry[k].cutoff = xprof_get32(ix + XB_INDX_SUMMARY + 24 * k);
+    sum->entry[k].min_count = xprof_get64(ix + XB_INDX_SUMMARY + 24 * k + 8);
+    sum->entry[k].num_counts = xprof_get64(ix + XB_INDX_SUMMARY + 24 * k + 16);
+  }
+  uint64_t n = *n_slots;
+  if (tag != XB_TAG_INDX || len < XB_INDX_FIXED || n == 0 || (n & (n - 1)) ||
+      n > (len - XB_INDX_FIXED) / 16 || len != XB_INDX_FIXED + 16 * n)
+    return xprof_fail(err, XPROF_ERR_FORMAT, "%s: offset %" PRIu64 ": malformed index record",
+                      path, index_off);
+  return 0;
+}
+
+/* objpath's record found through the index at index_off (n_slots open-
+ * addressed slots of hash and offset), read with the runs and the
+ * summary sum.  0 with *out set, or -1 (err set; NOTFOUND when the
+ * index has no such object file). */
+static int probe_index(int fd, const char *path, const char *objpath, uint64_t index_off,
+                       uint64_t n_slots, uint64_t file_len, unsigned minor, xprof_summary sum,
+                       xprof_profile **out, xprof_error *err) {
+  uint64_t hash = xprof_hash64(objpath, strlen(objpath));
+  uint64_t slot = hash & (n_slots - 1);
+  for (uint64_t probes = 0; probes < n_slots; probes++, slot = (slot + 1) & (n_slots - 1)) {
+    unsigned char s[16];
+    if (pread_all(fd, s, sizeof s, index_off + XB_RECORD_HEADER + XB_INDX_FIXED + 16 * slot,
+                  path, err) < 0)
+      return -1;
+    uint64_t off = xprof_get64(s + 8);
+    if (off == 0)
+      break;
+    if (xprof_get64(s) != hash)
+      continue;
+    xprof_profile *p = NULL;
+    if (read_objf_at(fd, path, off, file_len, minor, &p, err) < 0)
+      return -1;
+    if (strcmp(p->objfiles[0].path, objpath) != 0) {
+      xprof_profile_free(p); /* a hash collision */
+      continue;
+    }
+    runs_before_index(fd, index_off, p);
+    sum.runs = p->runs;
+    sum.run_max_sum = p->run_max_sum;
+    p->summary = xprof_alloc(p, sizeof *p->summary);
+    if (p->summary)
+      *p->summary = sum;
+    *out = p;
+    return 0;
+  }
+  return xprof_fail(err, XPROF_ERR_NOTFOUND, "%s: no data for object file %s", path, objpath);
+}
+
 int xprof_binary_lookup(const char *path, const char *objpath,
                         xprof_profile **out, xprof_error *err) {
   int fd = xprof_open(path, O_RDONLY, 0);
@@ -776,9 +860,10 @@ int xprof_binary_lookup(const char *path, const char *objpath,
   int rc = -1;
   struct stat st;
   unsigned char h[XB_HEADER_SIZE];
-  uint64_t index_off;
+  uint64_t index_off, n_slots;
   uint32_t n_records;
   unsigned minor = 0;
+  xprof_summary sum;
   if (fstat(fd, &st) < 0) {
     xprof_fail(err, XPROF_ERR_IO, "%s: %s", path, strerror(errno));
     goto out;
@@ -793,81 +878,10 @@ int xprof_binary_lookup(const char *path, const char *objpath,
     goto out;
   if (index_off == 0) { /* no index: fall back to a full read */
     close(fd);
-    xprof_profile *all;
-    if (xprof_binary_read_file(path, &all, err) < 0)
-      return -1;
-    rc = xprof_find_objfile(all, objpath)
-             ? 0
-             : xprof_fail(err, XPROF_ERR_NOTFOUND,
-                          "%s: no data for object file %s", path, objpath);
-    if (rc == 0)
-      *out = all; /* the caller finds its object file by name */
-    else
-      xprof_profile_free(all);
-    return rc;
+    return lookup_whole(path, objpath, out, err);
   }
-  {
-    unsigned char rh[XB_RECORD_HEADER + XB_INDX_FIXED];
-    uint32_t tag, flags, crc;
-    uint64_t len;
-    if (pread_all(fd, rh, sizeof rh, index_off, path, err) < 0 ||
-        check_record_header(path, rh, index_off, file_len, &tag, &flags, &len,
-                            &crc, err) < 0)
-      goto out;
-    const unsigned char *ix = rh + XB_RECORD_HEADER;
-    uint64_t n_slots = xprof_get64(ix);
-    xprof_summary sum = {0};
-    sum.total_max = xprof_get64(ix + 8);
-    sum.total_sum = xprof_get64(ix + 16);
-    sum.n_counts = xprof_get64(ix + 24);
-    sum.n_procs = xprof_get64(ix + 32);
-    for (unsigned k = 0; k < XPROF_SUMMARY_CUTOFFS; k++) {
-      sum.entry[k].cutoff = xprof_get32(ix + XB_INDX_SUMMARY + 24 * k);
-      sum.entry[k].min_count = xprof_get64(ix + XB_INDX_SUMMARY + 24 * k + 8);
-      sum.entry[k].num_counts = xprof_get64(ix + XB_INDX_SUMMARY + 24 * k + 16);
-    }
-    if (tag != XB_TAG_INDX || len < XB_INDX_FIXED || n_slots == 0 ||
-        (n_slots & (n_slots - 1)) ||
-        n_slots > (len - XB_INDX_FIXED) / 16 ||
-        len != XB_INDX_FIXED + 16 * n_slots) {
-      xprof_fail(err, XPROF_ERR_FORMAT,
-                 "%s: offset %" PRIu64 ": malformed index record", path,
-                 index_off);
-      goto out;
-    }
-    uint64_t hash = xprof_hash64(objpath, strlen(objpath));
-    uint64_t slot = hash & (n_slots - 1);
-    for (uint64_t probes = 0; probes < n_slots; probes++) {
-      unsigned char s[16];
-      if (pread_all(fd, s, sizeof s,
-                    index_off + XB_RECORD_HEADER + XB_INDX_FIXED + 16 * slot,
-                    path, err) < 0)
-        goto out;
-      uint64_t off = xprof_get64(s + 8);
-      if (off == 0)
-        break;
-      if (xprof_get64(s) == hash) {
-        xprof_profile *p = NULL;
-        if (read_objf_at(fd, path, off, file_len, minor, &p, err) < 0)
-          goto out;
-        if (strcmp(p->objfiles[0].path, objpath) == 0) {
-          runs_before_index(fd, index_off, p);
-          sum.runs = p->runs;
-          sum.run_max_sum = p->run_max_sum;
-          p->summary = xprof_alloc(p, sizeof *p->summary);
-          if (p->summary)
-            *p->summary = sum;
-          *out = p;
-          rc = 0;
-          goto out;
-        }
-        xprof_profile_free(p); /* a hash collision */
-      }
-      slot = (slot + 1) & (n_slots - 1);
-    }
-    xprof_fail(err, XPROF_ERR_NOTFOUND, "%s: no data for object file %s", path,
-               objpath);
-  }
+  if (read_index_head(fd, path, index_off, file_len, &n_slots, &sum, err) == 0)
+    rc = probe_index(fd, path, objpath, index_off, n_slots, file_len, minor, sum, out, err);
 out:
   close(fd);
   return rc;

@@ -426,6 +426,82 @@ static void known_runs(const xprof_profile *p, uint64_t *runs, uint64_t *max_sum
   xprof_known_runs(p->runs, p->run_max_sum, max, runs, max_sum);
 }
 
+/* Step 1 of xprof_merge: the object files rebuilt since the other side's
+ * data (same path, another build), and what older data goes under mode:
+ * drop[k] marks d's object files to drop, ignore[i] s's to leave out.
+ * With XPROF_REPLACE_ALL the side holding the newest rebuilt object file
+ * wins outright: the other side's runs are zeroed (*d_runs.., *s_runs..)
+ * and, if it is d, its programs are emptied. */
+static void decide_rebuilt(xprof_profile *d, const xprof_profile *s, xprof_replace mode,
+                           const xprof_strmap *dmap, const xprof_strmap *smap,
+                           unsigned char *drop, unsigned char *ignore, uint64_t *d_runs,
+                           uint64_t *d_max_sum, uint64_t *s_runs, uint64_t *s_max_sum) {
+  const xprof_objfile *newest_src = NULL, *newest_dst = NULL;
+  for (uint32_t i = 0; i < s->n_objfiles; i++) {
+    const xprof_objfile *so = &s->objfiles[i];
+    uint32_t k = xprof_strmap_get(dmap, so->path);
+    if (k == UINT32_MAX || same_build(&d->objfiles[k], so))
+      continue;
+    const xprof_objfile *dobj = &d->objfiles[k];
+    int src_wins = newer(so, dobj);
+    if (mode == XPROF_REPLACE_ALL) {
+      const xprof_objfile **best = src_wins ? &newest_src : &newest_dst;
+      const xprof_objfile *cand = src_wins ? so : dobj;
+      if (!*best || newer(cand, *best))
+        *best = cand;
+    } else if (mode == XPROF_REPLACE_PROGRAM) {
+      if (src_wins)
+        mark_programs_of(d, dmap, so->path, drop);
+      else
+        mark_programs_of(s, smap, so->path, ignore);
+    } else if (!src_wins) {
+      ignore[i] = 1;
+    }
+  }
+  if (mode != XPROF_REPLACE_ALL || (!newest_src && !newest_dst))
+    return;
+  if (newest_src && (!newest_dst || newer(newest_src, newest_dst))) {
+    memset(drop, 1, d->n_objfiles);
+    for (uint32_t i = 0; i < d->n_programs; i++)
+      xprof_free(d->programs[i].objrefs);
+    d->n_programs = 0; /* the whole older profile is reset */
+    *d_runs = *d_max_sum = 0;
+  } else {
+    memset(ignore, 1, s->n_objfiles);
+    *s_runs = *s_max_sum = 0; /* the whole newer side is ignored */
+  }
+}
+
+/* Step 2: s's object files (but those ignore[] marks) into d, whose map
+ * is dmap: merged with or replacing those d has, then the others added
+ * (appending may move the array that the map points into).  0, or -1
+ * when out of memory. */
+static int merge_objfiles(xprof_profile *d, const xprof_profile *s, const xprof_strmap *dmap,
+                          unsigned char *ignore, uint64_t weight) {
+  for (uint32_t i = 0; i < s->n_objfiles; i++) {
+    const xprof_objfile *so = &s->objfiles[i];
+    if (ignore[i])
+      continue;
+    uint32_t k = xprof_strmap_get(dmap, so->path);
+    if (k == UINT32_MAX) {
+      ignore[i] = 2; /* to be added */
+      continue;
+    }
+    xprof_objfile *dobj = &d->objfiles[k];
+    if (same_build(dobj, so) ? merge_objfile(d, dobj, so, weight) < 0
+                             : copy_objfile_body(d, so, dobj, weight) < 0)
+      return -1; /* (src is newer: step 1 ignored it otherwise) */
+  }
+  for (uint32_t i = 0; i < s->n_objfiles; i++) {
+    if (ignore[i] != 2)
+      continue;
+    xprof_objfile *o = xprof_add_objfile(d, s->objfiles[i].path);
+    if (!o || copy_objfile_body(d, &s->objfiles[i], o, weight) < 0)
+      return -1;
+  }
+  return 0;
+}
+
 int xprof_merge(xprof_profile *d, const xprof_profile *s, uint64_t weight,
                 xprof_replace mode, xprof_error *err) {
   if (weight == 0)
@@ -445,73 +521,17 @@ int xprof_merge(xprof_profile *d, const xprof_profile *s, uint64_t weight,
     goto nomem;
 
   /* 1. Rebuilt object files: decide what older data goes. */
-  const xprof_objfile *newest_src = NULL, *newest_dst = NULL;
-  for (uint32_t i = 0; i < s->n_objfiles; i++) {
-    const xprof_objfile *so = &s->objfiles[i];
-    uint32_t k = xprof_strmap_get(&dmap, so->path);
-    if (k == UINT32_MAX || same_build(&d->objfiles[k], so))
-      continue;
-    const xprof_objfile *dobj = &d->objfiles[k];
-    int src_wins = newer(so, dobj);
-    if (mode == XPROF_REPLACE_ALL) {
-      const xprof_objfile **best = src_wins ? &newest_src : &newest_dst;
-      const xprof_objfile *cand = src_wins ? so : dobj;
-      if (!*best || newer(cand, *best))
-        *best = cand;
-    } else if (mode == XPROF_REPLACE_PROGRAM) {
-      if (src_wins)
-        mark_programs_of(d, &dmap, so->path, drop);
-      else
-        mark_programs_of(s, &smap, so->path, ignore);
-    } else if (!src_wins) {
-      ignore[i] = 1;
-    }
-  }
-  if (mode == XPROF_REPLACE_ALL && (newest_src || newest_dst)) {
-    /* The side holding the newest rebuilt object file wins outright. */
-    if (newest_src && (!newest_dst || newer(newest_src, newest_dst))) {
-      memset(drop, 1, d->n_objfiles);
-      for (uint32_t i = 0; i < d->n_programs; i++)
-        xprof_free(d->programs[i].objrefs);
-      d->n_programs = 0; /* the whole older profile is reset */
-      d_runs = d_max_sum = 0;
-    } else {
-      memset(ignore, 1, s->n_objfiles);
-      s_runs = s_max_sum = 0; /* the whole newer side is ignored */
-    }
-  }
+  decide_rebuilt(d, s, mode, &dmap, &smap, drop, ignore, &d_runs, &d_max_sum, &s_runs,
+                 &s_max_sum);
   xprof_strmap_free(&dmap);
   drop_objfiles(d, drop);
   if (xprof_strmap_init(&dmap, d->objfiles, sizeof *d->objfiles,
                         d->n_objfiles) < 0)
     goto nomem;
 
-  /* 2. Object files: merge or replace those present, then add the rest
-   * (appending may move the array that the map points into). */
-  for (uint32_t i = 0; i < s->n_objfiles; i++) {
-    const xprof_objfile *so = &s->objfiles[i];
-    if (ignore[i])
-      continue;
-    uint32_t k = xprof_strmap_get(&dmap, so->path);
-    if (k == UINT32_MAX) {
-      ignore[i] = 2; /* to be added */
-      continue;
-    }
-    xprof_objfile *dobj = &d->objfiles[k];
-    if (same_build(dobj, so)) {
-      if (merge_objfile(d, dobj, so, weight) < 0)
-        goto nomem;
-    } else if (copy_objfile_body(d, so, dobj, weight) < 0) {
-      goto nomem; /* src is newer: step 1 ignored it otherwise */
-    }
-  }
-  for (uint32_t i = 0; i < s->n_objfiles; i++) {
-    if (ignore[i] != 2)
-      continue;
-    xprof_objfile *o = xprof_add_objfile(d, s->objfiles[i].path);
-    if (!o || copy_objfile_body(d, &s->objfiles[i], o, weight) < 0)
-      goto nomem;
-  }
+  /* 2. Object files. */
+  if (merge_objfiles(d, s, &dmap, ignore, weight) < 0)
+    goto nomem;
 
   /* 3. Programs, then the statistics that either side carried. */
   if (merge_programs(d, s) < 0 || xprof_merge_images(d, s, weight) < 0)
