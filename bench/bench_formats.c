@@ -104,6 +104,110 @@ static double median(double *v, int n) {
   return v[n / 2];
 }
 
+/* The files of a run, under the --dir directory. */
+typedef struct paths {
+  char a[512], b[512], cpy[512], txt[512], out[512], one[512];
+} paths;
+
+/* Per-round times of each job, in seconds. */
+typedef struct timings {
+  double copy[ROUNDS], read[ROUNDS], write[ROUNDS], merge[ROUNDS], btoa[ROUNDS], atob[ROUNDS];
+} timings;
+
+/* One round of every job on the files of f (pa: the profile of f->a). */
+static void time_round(const paths *f, const xprof_profile *pa, int r, timings *tm) {
+  xprof_error err;
+  tm->copy[r] = copy_file(f->a, f->cpy);
+
+  double t = now();
+  xprof_profile *p;
+  if (xprof_binary_read_file(f->a, &p, &err) < 0)
+    die(&err);
+  tm->read[r] = now() - t;
+
+  t = now();
+  if (xprof_binary_write_file(p, f->out, &err) < 0)
+    die(&err);
+  tm->write[r] = now() - t;
+
+  /* merge: read both, merge, write: the whole job of xprof_merge */
+  t = now();
+  xprof_profile *q;
+  if (xprof_binary_read_file(f->b, &q, &err) < 0 ||
+      xprof_merge(p, q, 1, XPROF_REPLACE_OBJFILE, &err) < 0 ||
+      xprof_binary_write_file(p, f->out, &err) < 0)
+    die(&err);
+  tm->merge[r] = now() - t + tm->read[r];
+  xprof_profile_free(q);
+
+  t = now();
+  if (xprof_text_write_file(pa, f->txt, &err) < 0)
+    die(&err);
+  tm->btoa[r] = now() - t;
+  t = now();
+  xprof_profile *x;
+  if (xprof_text_read_file(f->txt, &x, &err) < 0 || xprof_binary_write_file(x, f->out, &err) < 0)
+    die(&err);
+  tm->atob[r] = now() - t;
+  xprof_profile_free(x);
+  xprof_profile_free(p);
+}
+
+/* Each job's median time (tm's rounds sorted) and throughput against a
+ * copy of the file. */
+static void report(timings *tm, double bytes) {
+  double copy = median(tm->copy, ROUNDS);
+  printf("copy of the binary file:   %7.3f s  %7.0f MB/s  (baseline)\n", copy,
+         bytes / copy / 1e6);
+  struct {
+    const char *what;
+    double *t;
+    double work; /* bytes processed, in copies of the file */
+  } rows[] = {{"binary read", tm->read, 1},   {"binary write", tm->write, 1},
+              {"merge (read 2, write 1)", tm->merge, 3}, {"btoa (write text)", tm->btoa, 1},
+              {"atob (read text, write)", tm->atob, 1}};
+  for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+    double m = median(rows[i].t, ROUNDS);
+    /* throughput relative to copy: copying moves the file once */
+    double ratio = (rows[i].work * bytes / m) / (bytes / copy);
+    printf("%-26s %7.3f s  %7.0f MB/s  %.2fx copy throughput\n", rows[i].what,
+           m, rows[i].work * bytes / m / 1e6, ratio);
+  }
+}
+
+/* The lookup of one object file: in the large profile f->a (n_obj object
+ * files) against a one-object profile f->one. */
+static void time_lookups(const paths *f, uint32_t n_obj) {
+  enum { LOOKUPS = 2000 };
+  xprof_error err;
+  char name[128];
+  double tl[ROUNDS], ts[ROUNDS];
+  for (int r = 0; r < ROUNDS; r++) {
+    double t = now();
+    for (int i = 0; i < LOOKUPS; i++) {
+      uint32_t k = (uint32_t)(rng() % n_obj);
+      snprintf(name, sizeof name, "/bench/src/module%03u/file%05u.o", k % 271, k);
+      xprof_profile *p;
+      if (xprof_binary_lookup(f->a, name, &p, &err) < 0)
+        die(&err);
+      xprof_profile_free(p);
+    }
+    tl[r] = (now() - t) / LOOKUPS;
+    t = now();
+    for (int i = 0; i < LOOKUPS; i++) {
+      xprof_profile *p;
+      if (xprof_binary_lookup(f->one, "/bench/src/module000/file00000.o", &p, &err) < 0)
+        die(&err);
+      xprof_profile_free(p);
+    }
+    ts[r] = (now() - t) / LOOKUPS;
+  }
+  double large = median(tl, ROUNDS), small = median(ts, ROUNDS);
+  printf("lookup of one object file: %.1f us in the large profile, %.1f us "
+         "in a one-object profile: %.2fx\n",
+         large * 1e6, small * 1e6, large / small);
+}
+
 int main(int argc, char **argv) {
   double scale = 1.0;
   const char *dir = "/tmp/xprof-bench-formats";
@@ -121,120 +225,37 @@ int main(int argc, char **argv) {
   if (n_obj < 2)
     n_obj = 2;
   xprof_error err;
-  char a[512], b[512], cpy[512], txt[512], out[512], one[512];
+  paths f;
   mkdir(dir, 0777);
-  snprintf(a, sizeof a, "%s/a.feedback", dir);
-  snprintf(b, sizeof b, "%s/b.feedback", dir);
-  snprintf(cpy, sizeof cpy, "%s/copy.feedback", dir);
-  snprintf(txt, sizeof txt, "%s/a.text", dir);
-  snprintf(out, sizeof out, "%s/out.feedback", dir);
-  snprintf(one, sizeof one, "%s/one.feedback", dir);
+  snprintf(f.a, sizeof f.a, "%s/a.feedback", dir);
+  snprintf(f.b, sizeof f.b, "%s/b.feedback", dir);
+  snprintf(f.cpy, sizeof f.cpy, "%s/copy.feedback", dir);
+  snprintf(f.txt, sizeof f.txt, "%s/a.text", dir);
+  snprintf(f.out, sizeof f.out, "%s/out.feedback", dir);
+  snprintf(f.one, sizeof f.one, "%s/one.feedback", dir);
 
   double t0 = now();
   xprof_profile *pa = generate(n_obj, 100, 40, 0);
   xprof_profile *pb = generate(n_obj, 100, 40, 1);
-  if (xprof_binary_write_file(pa, a, &err) < 0 ||
-      xprof_binary_write_file(pb, b, &err) < 0)
-    die(&err);
   xprof_profile *single = generate(1, 100, 40, 0);
-  if (xprof_binary_write_file(single, one, &err) < 0)
+  if (xprof_binary_write_file(pa, f.a, &err) < 0 || xprof_binary_write_file(pb, f.b, &err) < 0 ||
+      xprof_binary_write_file(single, f.one, &err) < 0)
     die(&err);
-  double bytes = file_size(a);
+  double bytes = file_size(f.a);
   printf("profile: %u object files, %u procedures, %u counters, %.1f MB "
          "binary (generated in %.1f s)\n",
          n_obj, n_obj * 100, n_obj * 4000, bytes / 1e6, now() - t0);
 
-  double tcopy[ROUNDS], tread[ROUNDS], twrite[ROUNDS], tmerge[ROUNDS];
-  double tbtoa[ROUNDS], tatob[ROUNDS];
-  for (int r = 0; r < ROUNDS; r++) {
-    tcopy[r] = copy_file(a, cpy);
-
-    double t = now();
-    xprof_profile *p;
-    if (xprof_binary_read_file(a, &p, &err) < 0)
-      die(&err);
-    tread[r] = now() - t;
-
-    t = now();
-    if (xprof_binary_write_file(p, out, &err) < 0)
-      die(&err);
-    twrite[r] = now() - t;
-
-    /* merge: read both, merge, write: the whole job of xprof_merge */
-    t = now();
-    xprof_profile *q;
-    if (xprof_binary_read_file(b, &q, &err) < 0 ||
-        xprof_merge(p, q, 1, XPROF_REPLACE_OBJFILE, &err) < 0 ||
-        xprof_binary_write_file(p, out, &err) < 0)
-      die(&err);
-    tmerge[r] = now() - t + tread[r];
-    xprof_profile_free(q);
-
-    t = now();
-    if (xprof_text_write_file(pa, txt, &err) < 0)
-      die(&err);
-    tbtoa[r] = now() - t;
-    t = now();
-    xprof_profile *x;
-    if (xprof_text_read_file(txt, &x, &err) < 0 ||
-        xprof_binary_write_file(x, out, &err) < 0)
-      die(&err);
-    tatob[r] = now() - t;
-    xprof_profile_free(x);
-    xprof_profile_free(p);
-  }
-  double copy = median(tcopy, ROUNDS);
-  printf("copy of the binary file:   %7.3f s  %7.0f MB/s  (baseline)\n", copy,
-         bytes / copy / 1e6);
-  struct {
-    const char *what;
-    double *t;
-    double work; /* bytes processed, in copies of the file */
-  } rows[] = {{"binary read", tread, 1},   {"binary write", twrite, 1},
-              {"merge (read 2, write 1)", tmerge, 3}, {"btoa (write text)", tbtoa, 1},
-              {"atob (read text, write)", tatob, 1}};
-  for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
-    double m = median(rows[i].t, ROUNDS);
-    /* throughput relative to copy: copying moves the file once */
-    double ratio = (rows[i].work * bytes / m) / (bytes / copy);
-    printf("%-26s %7.3f s  %7.0f MB/s  %.2fx copy throughput\n", rows[i].what,
-           m, rows[i].work * bytes / m / 1e6, ratio);
-  }
-  printf("text size: %.1f MB\n", file_size(txt) / 1e6);
-
-  /* Lookup of one object file: large profile vs one-object profile. */
-  enum { LOOKUPS = 2000 };
-  char name[128];
-  double tl[ROUNDS], ts[ROUNDS];
-  for (int r = 0; r < ROUNDS; r++) {
-    double t = now();
-    for (int i = 0; i < LOOKUPS; i++) {
-      uint32_t k = (uint32_t)(rng() % n_obj);
-      snprintf(name, sizeof name, "/bench/src/module%03u/file%05u.o", k % 271, k);
-      xprof_profile *p;
-      if (xprof_binary_lookup(a, name, &p, &err) < 0)
-        die(&err);
-      xprof_profile_free(p);
-    }
-    tl[r] = (now() - t) / LOOKUPS;
-    t = now();
-    for (int i = 0; i < LOOKUPS; i++) {
-      xprof_profile *p;
-      if (xprof_binary_lookup(one, "/bench/src/module000/file00000.o", &p,
-                              &err) < 0)
-        die(&err);
-      xprof_profile_free(p);
-    }
-    ts[r] = (now() - t) / LOOKUPS;
-  }
-  double large = median(tl, ROUNDS), small = median(ts, ROUNDS);
-  printf("lookup of one object file: %.1f us in the large profile, %.1f us "
-         "in a one-object profile: %.2fx\n",
-         large * 1e6, small * 1e6, large / small);
+  timings tm;
+  for (int r = 0; r < ROUNDS; r++)
+    time_round(&f, pa, r, &tm);
+  report(&tm, bytes);
+  printf("text size: %.1f MB\n", file_size(f.txt) / 1e6);
+  time_lookups(&f, n_obj);
   xprof_profile_free(pa);
   xprof_profile_free(pb);
   xprof_profile_free(single);
-  unlink(a), unlink(b), unlink(cpy), unlink(txt), unlink(out), unlink(one);
+  unlink(f.a), unlink(f.b), unlink(f.cpy), unlink(f.txt), unlink(f.out), unlink(f.one);
   rmdir(dir);
   return 0;
 }

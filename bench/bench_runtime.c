@@ -49,21 +49,9 @@ static double per_call(void (*rec)(uint64_t *, const void *), uint64_t *state,
 
 static void vp_proc(uint64_t *s, const void *v) { XPROF_RECORD_PROC(s, v); }
 
-int main(int argc, char **argv) {
-  uint32_t n_procs = 100000;
-  const char *dir = "/tmp/xprof-bench-runtime";
-  for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "--procs") == 0 && i + 1 < argc)
-      n_procs = (uint32_t)atoi(argv[++i]);
-    else if (strcmp(argv[i], "--dir") == 0 && i + 1 < argc)
-      dir = argv[++i];
-    else {
-      fprintf(stderr, "usage: bench_runtime [--procs N] [--dir DIR]\n");
-      return 2;
-    }
-  }
-
-  /* 1. The value-profile recorder. */
+/* 1. The value-profile recorder against an empty call, for 1 to 8
+ * distinct targets. */
+static void time_recorder(void) {
   uint64_t state[XPROF_ABI_VP_WORDS(4)] = {4};
   const long calls = 20000000;
   printf("value-profile recorder (4 values per site), %ld calls each:\n", calls);
@@ -79,15 +67,30 @@ int main(int argc, char **argv) {
            "+%.1f ns\n",
            distinct, distinct > 1 ? "s" : " ", cost, base, cost - base);
   }
+}
 
-  /* 2. Writing the profile of a program with n_procs procedures, spread
-   * over 1,000 object files of n_procs/1000 procedures and 8 counters. */
+/* The counters of a made-up program's procedures, the same each time. */
+static void fill_counters(struct xprof_abi_proc *procs, uint32_t n_procs) {
+  for (uint32_t i = 0; i < n_procs; i++)
+    for (int k = 0; k < 8; k++)
+      procs[i].counters[k] = (i % 3 == 0) ? 0 : (uint64_t)(i + k);
+}
+
+/* n_procs procedures of 8 counters (*procs_out) spread over object files
+ * of n_procs/1000 procedures, registered with the runtime to write the
+ * profile `dir`; *n_obj gets their number.  The objects (NULL when out
+ * of memory). */
+static struct xprof_abi_object *make_program(uint32_t n_procs, const char *dir, uint32_t *n_obj,
+                                             struct xprof_abi_proc **procs_out) {
   uint32_t per_obj = n_procs / 1000 ? n_procs / 1000 : 1;
-  uint32_t n_obj = (n_procs + per_obj - 1) / per_obj;
-  struct xprof_abi_object *objs = calloc(n_obj, sizeof *objs);
+  *n_obj = (n_procs + per_obj - 1) / per_obj;
+  struct xprof_abi_object *objs = calloc(*n_obj, sizeof *objs);
   struct xprof_abi_proc *procs = calloc(n_procs, sizeof *procs);
   uint64_t *counters = calloc((size_t)n_procs * 8, sizeof *counters);
-  char *names = malloc((size_t)n_procs * 48 + (size_t)n_obj * 64);
+  char *names = malloc((size_t)n_procs * 48 + (size_t)*n_obj * 64);
+  if (!objs || !procs || !counters || !names)
+    return NULL;
+  *procs_out = procs;
   char *np = names;
   for (uint32_t i = 0; i < n_procs; i++) {
     procs[i].name = np;
@@ -96,10 +99,9 @@ int main(int argc, char **argv) {
     procs[i].id = i;
     procs[i].n_counters = 8;
     procs[i].counters = counters + (size_t)i * 8;
-    for (int k = 0; k < 8; k++)
-      procs[i].counters[k] = (i % 3 == 0) ? 0 : (uint64_t)(i + k);
   }
-  for (uint32_t o = 0; o < n_obj; o++) {
+  fill_counters(procs, n_procs);
+  for (uint32_t o = 0; o < *n_obj; o++) {
     uint32_t first = o * per_obj;
     uint32_t n = first + per_obj <= n_procs ? per_obj : n_procs - first;
     objs[o].abi_version = XPROF_ABI_VERSION;
@@ -116,6 +118,50 @@ int main(int argc, char **argv) {
     objs[o].counters = counters + (size_t)first * 8;
     XPROF_REGISTER(&objs[o]);
   }
+  return objs;
+}
+
+/* The baseline of a write: path read and copied beside it, with fsync.
+ * Seconds, or a negative number when it cannot be. */
+static double time_copy(const char *path) {
+  char copy[620];
+  snprintf(copy, sizeof copy, "%s.copy", path);
+  double t = now();
+  int in = open(path, O_RDONLY), out = open(copy, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  static char buf[1 << 20];
+  ssize_t r;
+  int ok = in >= 0 && out >= 0;
+  while (ok && (r = read(in, buf, sizeof buf)) > 0)
+    ok = write(out, buf, (size_t)r) == r;
+  ok = ok && fsync(out) == 0;
+  close(in);
+  close(out);
+  double elapsed = now() - t;
+  unlink(copy);
+  return ok ? elapsed : -1;
+}
+
+int main(int argc, char **argv) {
+  uint32_t n_procs = 100000;
+  const char *dir = "/tmp/xprof-bench-runtime";
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--procs") == 0 && i + 1 < argc)
+      n_procs = (uint32_t)atoi(argv[++i]);
+    else if (strcmp(argv[i], "--dir") == 0 && i + 1 < argc)
+      dir = argv[++i];
+    else {
+      fprintf(stderr, "usage: bench_runtime [--procs N] [--dir DIR]\n");
+      return 2;
+    }
+  }
+  time_recorder();
+
+  /* 2. Writing the profile of a program with n_procs procedures. */
+  uint32_t n_obj;
+  struct xprof_abi_proc *procs;
+  struct xprof_abi_object *objs = make_program(n_procs, dir, &n_obj, &procs);
+  if (!objs)
+    return 1;
   char cmd[600];
   snprintf(cmd, sizeof cmd, "rm -rf %s.profile", dir);
   if (system(cmd) != 0)
@@ -123,9 +169,7 @@ int main(int argc, char **argv) {
   double t = now();
   xprof_dump(); /* first write: no file yet */
   double first = now() - t;
-  for (uint32_t i = 0; i < n_procs; i++) /* the same counts once more */
-    for (int k = 0; k < 8; k++)
-      procs[i].counters[k] = (i % 3 == 0) ? 0 : (uint64_t)(i + k);
+  fill_counters(procs, n_procs); /* the same counts once more */
   t = now();
   xprof_dump(); /* read, merge, write */
   double second = now() - t;
@@ -133,31 +177,17 @@ int main(int argc, char **argv) {
   char path[600];
   snprintf(path, sizeof path, "%s.profile/feedback", dir);
   struct stat st;
-  stat(path, &st);
-  /* baseline: read the file and write a copy of it */
-  char copy[620];
-  snprintf(copy, sizeof copy, "%s.copy", path);
-  t = now();
-  int in = open(path, O_RDONLY), out = open(copy, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  static char buf[1 << 20];
-  ssize_t r;
-  while ((r = read(in, buf, sizeof buf)) > 0)
-    if (write(out, buf, (size_t)r) != r)
-      return 1;
-  fsync(out);
-  close(in);
-  close(out);
-  double copy_time = now() - t;
+  double copy_time = time_copy(path);
+  if (stat(path, &st) != 0 || copy_time < 0)
+    return 1;
   printf("write of a profile of %u procedures in %u object files (%.1f MB):\n",
          n_procs, n_obj, (double)st.st_size / 1e6);
   printf("  first write  %6.1f ms\n", first * 1e3);
   printf("  second write %6.1f ms (read, merge, write)\n", second * 1e3);
   printf("  copy of the file with fsync %6.1f ms: second write = %.1fx copy\n",
          copy_time * 1e3, second / copy_time);
-  unlink(copy);
   xprof_reset(); /* nothing more to write: unregistering writes nothing */
   for (uint32_t o = 0; o < n_obj; o++)
     XPROF_UNREGISTER(&objs[o]);
-  snprintf(cmd, sizeof cmd, "rm -rf %s.profile", dir);
   return system(cmd) != 0;
 }
