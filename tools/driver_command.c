@@ -238,11 +238,33 @@ static unsigned thread_sanitizers(const char *list) {
 /* Note what a compiler argument says about the command: whether it links,
  * its inputs and sources, its output.  *x_lang: after -x LANG (not none)
  * every input is a source. */
+/* The option that makes the compiler build for an ABI other than
+ * x86-64's (-m32, -mx32, -m16; clang: --target= another machine), a NULL
+ * for one that makes it x86-64 again (-m64), else the ABI before (*abi).
+ * The runtime is built for x86-64 only. */
+static const char *abi_option(const char *a, const char *next, const char *abi) {
+  if (strcmp(a, "-m32") == 0 || strcmp(a, "-mx32") == 0 || strcmp(a, "-m16") == 0)
+    return a;
+  if (strcmp(a, "-m64") == 0)
+    return NULL;
+#ifdef XPROF_FOR_CLANG
+  const char *t = strncmp(a, "--target=", 9) == 0 ? a + 9
+                  : (strcmp(a, "-target") == 0 || strcmp(a, "--target") == 0) ? next
+                                                                               : NULL;
+  if (t)
+    return strncmp(t, "x86_64", 6) == 0 && !strstr(t, "gnux32") ? NULL : a;
+#else
+  (void)next;
+#endif
+  return abi;
+}
+
 static void compiler_argument(struct command *c, char **argv, int argc, int *i,
                               int *x_lang) {
   const char *a = argv[*i];
   if (!c->native && native_profiling(a))
     c->native = a;
+  c->other_abi = abi_option(a, *i + 1 < argc ? argv[*i + 1] : NULL, c->other_abi);
   if (strncmp(a, "-g", 2) == 0 && strncmp(a, "-gz", 3) != 0)
     c->debug_given = 1;
   /* The object paths a profile records and looks up are mapped as the
@@ -348,6 +370,18 @@ int parse_command(struct command *c, int argc, char **argv) {
             "not match the other build; use one or the other\n",
             me, c->native, c->o.mode == XPROF_MODE_COLLECT ? "collect" : "use",
             c->o.mode == XPROF_MODE_COLLECT ? "counts" : "optimizes");
+    return 1;
+  }
+  /* A use build takes a profile whatever the ABI (its functions are
+   * matched by name and shape, else by line); a collect build compiles
+   * for any (the plugins count in GIMPLE or IR there), but its link needs
+   * the runtime, which exists for x86-64 alone. */
+  if (c->other_abi && c->o.mode == XPROF_MODE_COLLECT && c->link) {
+    fprintf(stderr,
+            "%s: %s cannot be combined with -xprofile=%s: xprof's runtime is built for "
+            "x86-64 only, and the program could not be linked with it; train an x86-64 "
+            "build of the program (-m64), whose profile -xprofile=use takes for this one\n",
+            me, c->other_abi, c->o.tcov ? "tcov" : "collect");
     return 1;
   }
   /* Default profile of use mode: the program this command links, else
