@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -432,6 +433,52 @@ static void note_run(const char *dir, xprof_profile *snap) {
   snap->run_max_sum = xprof_max_counter(snap);
 }
 
+/* The list above is one copy's of the runtime.  A process may hold
+ * several copies that do not know each other: a library loaded with
+ * dlmopen into a namespace of its own, or instrumented libraries that a
+ * program built without xprof loads with RTLD_LOCAL (each binds its own
+ * copy).  Each would count the process as a run.  So the directory's
+ * lock file also keeps the tokens of the processes that wrote there last
+ * (a line each): a copy whose process's token is there already counts no
+ * run.  The token is the pid and the kernel's random bytes of this
+ * program image (AT_RANDOM): the same for every copy in the process,
+ * another for a forked child and after an exec. */
+#define RT_TOKENS_KEPT 8192 /* bytes of tokens kept: a few hundred writers */
+
+static void process_token(char *buf, size_t size) {
+  const unsigned char *r = (const unsigned char *)getauxval(AT_RANDOM);
+  uint64_t h = r ? xprof_hash64(r, 16) : 0;
+  snprintf(buf, size, "%ld %016llx\n", (long)getpid(), (unsigned long long)h);
+}
+
+/* Whether the lock file (fd, locked) holds this process's token. */
+static int run_told(int fd) {
+  char token[64], buf[RT_TOKENS_KEPT + 64];
+  process_token(token, sizeof token);
+  ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+  if (n <= 0)
+    return 0;
+  buf[n] = 0;
+  size_t len = strlen(token);
+  for (const char *p = buf; (p = strstr(p, token)); p += len)
+    if (p == buf || p[-1] == '\n')
+      return 1;
+  return 0;
+}
+
+/* Add this process's token to the lock file (fd, locked), starting the
+ * list afresh once it is long. */
+static void tell_run(int fd) {
+  char token[64];
+  process_token(token, sizeof token);
+  struct stat st;
+  if (fstat(fd, &st) == 0 && st.st_size > RT_TOKENS_KEPT && ftruncate(fd, 0) < 0)
+    return;
+  off_t end = lseek(fd, 0, SEEK_END);
+  if (end >= 0)
+    (void)!pwrite(fd, token, strlen(token), end);
+}
+
 /* ---- data kept from failed writes ------------------------------------- */
 
 typedef struct pending {
@@ -596,6 +643,10 @@ static int write_dir(const char *dir, xprof_profile *snap, enum rt_occasion when
   if (lock < 0)
     return -1;
   remove_stale_temporaries(dir);
+  /* Another copy of the runtime in this process counted its run here. */
+  int told = snap->runs && run_told(lock);
+  if (told)
+    snap->runs--;
 
   char *path = xprof_format("%s/" XPROF_FEEDBACK_FILE, dir);
   if (!path) {
@@ -666,6 +717,8 @@ static int write_dir(const char *dir, xprof_profile *snap, enum rt_occasion when
     rt_message("cannot write profile data: %s; %s", err.msg, lost);
   else
     write_shapes(dir, fresh);
+  if (rc == 0 && !told && snap->runs)
+    tell_run(lock);
 out:
   xprof_profile_free(fresh);
   xprof_profile_free(existing);
