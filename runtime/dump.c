@@ -453,17 +453,19 @@ static void process_token(char *buf, size_t size) {
 
 /* Whether the lock file (fd, locked) holds this process's token. */
 static int run_told(int fd) {
-  char token[64], buf[RT_TOKENS_KEPT + 64];
+  char token[64];
   process_token(token, sizeof token);
-  ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
-  if (n <= 0)
-    return 0;
-  buf[n] = 0;
-  size_t len = strlen(token);
-  for (const char *p = buf; (p = strstr(p, token)); p += len)
-    if (p == buf || p[-1] == '\n')
-      return 1;
-  return 0;
+  size_t size = RT_TOKENS_KEPT + 64, len = strlen(token);
+  char *buf = xprof_malloc(size); /* not the stack: exit may run on a thread's small one */
+  ssize_t n = buf ? pread(fd, buf, size - 1, 0) : -1;
+  int told = 0;
+  if (n > 0) {
+    buf[n] = 0;
+    for (const char *p = buf; !told && (p = strstr(p, token)); p += len)
+      told = p == buf || p[-1] == '\n';
+  }
+  xprof_free(buf);
+  return told;
 }
 
 /* Add this process's token to the lock file (fd, locked), starting the

@@ -235,12 +235,9 @@ static unsigned thread_sanitizers(const char *list) {
   return bits;
 }
 
-/* Note what a compiler argument says about the command: whether it links,
- * its inputs and sources, its output.  *x_lang: after -x LANG (not none)
- * every input is a source. */
 /* The option that makes the compiler build for an ABI other than
  * x86-64's (-m32, -mx32, -m16; clang: --target= another machine), a NULL
- * for one that makes it x86-64 again (-m64), else the ABI before (*abi).
+ * for one that makes it x86-64 again (-m64), else `abi`, the one before.
  * The runtime is built for x86-64 only. */
 static const char *abi_option(const char *a, const char *next, const char *abi) {
   if (strcmp(a, "-m32") == 0 || strcmp(a, "-mx32") == 0 || strcmp(a, "-m16") == 0)
@@ -259,6 +256,9 @@ static const char *abi_option(const char *a, const char *next, const char *abi) 
   return abi;
 }
 
+/* Note what a compiler argument says about the command: whether it links,
+ * its inputs and sources, its output.  *x_lang: after -x LANG (not none)
+ * every input is a source. */
 static void compiler_argument(struct command *c, char **argv, int argc, int *i,
                               int *x_lang) {
   const char *a = argv[*i];

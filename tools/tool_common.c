@@ -30,15 +30,12 @@ static void close_stdout(void) {
   errno = 0;
   int close_failed = fclose(stdout) != 0;
   int e = errno;
-  if (failed_before || (close_failed && (pending || e != EBADF))) {
-    if (stdout_error_said)
-      ;
-    else if (e && e != EBADF)
-      tool_error("write error on the standard output: %s", strerror(e));
-    else
-      tool_error("write error on the standard output");
-    _exit(1);
-  }
+  if (!failed_before && !(close_failed && (pending || e != EBADF)))
+    return;
+  if (!stdout_error_said)
+    tool_error("write error on the standard output%s%s", e && e != EBADF ? ": " : "",
+               e && e != EBADF ? strerror(e) : "");
+  _exit(1);
 }
 
 void tool_init(const char *name) {

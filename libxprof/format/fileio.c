@@ -226,8 +226,30 @@ static int write_in_place(const char *path, xprof_write_fn fn, void *ctx, xprof_
   return rc;
 }
 
+/* A regular file at path (or none) replaced: fn writes a temporary file
+ * beside it, which is synced (`sync`) and renamed over path, or removed
+ * on failure.  0, or -1 with err set. */
 static int replace_regular(const char *path, xprof_write_fn fn, void *ctx, int sync,
-                           xprof_error *err);
+                           xprof_error *err) {
+  char *tmp = NULL;
+  int fd = create_temporary(path, &tmp, err);
+  if (fd < 0)
+    return -1;
+  int rc = fn(ctx, fd, path, err);
+  if (rc == 0 && sync && fsync(fd) < 0 && errno != EINVAL && errno != EROFS)
+    rc = xprof_fail(err, XPROF_ERR_IO, "%s: cannot sync: %s", path,
+                    strerror(errno));
+  if (close(fd) < 0 && rc == 0)
+    rc = xprof_fail(err, XPROF_ERR_IO, "%s: write error at close: %s", path,
+                    strerror(errno));
+  if (rc == 0 && rename(tmp, path) < 0)
+    rc = xprof_fail(err, XPROF_ERR_IO, "%s: cannot rename %s into place: %s",
+                    path, tmp, strerror(errno));
+  if (rc != 0)
+    unlink(tmp);
+  xprof_free(tmp);
+  return rc;
+}
 
 /* Replace `path` as it is: a regular file (or none) by a temporary file
  * renamed over it; through a symbolic link, the file it names (the link
@@ -248,28 +270,6 @@ static int replace_file(const char *path, xprof_write_fn fn, void *ctx, int sync
   int rc = realpath(path, target) ? replace_file(target, fn, ctx, sync, err)
                                   : write_in_place(path, fn, ctx, err);
   xprof_free(target);
-  return rc;
-}
-
-static int replace_regular(const char *path, xprof_write_fn fn, void *ctx, int sync,
-                           xprof_error *err) {
-  char *tmp = NULL;
-  int fd = create_temporary(path, &tmp, err);
-  if (fd < 0)
-    return -1;
-  int rc = fn(ctx, fd, path, err);
-  if (rc == 0 && sync && fsync(fd) < 0 && errno != EINVAL && errno != EROFS)
-    rc = xprof_fail(err, XPROF_ERR_IO, "%s: cannot sync: %s", path,
-                    strerror(errno));
-  if (close(fd) < 0 && rc == 0)
-    rc = xprof_fail(err, XPROF_ERR_IO, "%s: write error at close: %s", path,
-                    strerror(errno));
-  if (rc == 0 && rename(tmp, path) < 0)
-    rc = xprof_fail(err, XPROF_ERR_IO, "%s: cannot rename %s into place: %s",
-                    path, tmp, strerror(errno));
-  if (rc != 0)
-    unlink(tmp);
-  xprof_free(tmp);
   return rc;
 }
 
