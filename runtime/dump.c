@@ -119,8 +119,7 @@ typedef struct snap_ctx {
 } snap_ctx;
 
 static taken *seen_slot(snap_ctx *c, const uint64_t *counters) {
-  size_t h = (size_t)(((uintptr_t)counters >> 3) * 0x9e3779b97f4a7c15ull);
-  for (size_t i = h & c->seen_mask;; i = (i + 1) & c->seen_mask)
+  for (size_t i = rt_hash_ptr(counters) & c->seen_mask;; i = (i + 1) & c->seen_mask)
     if (!c->seen[i].counters || c->seen[i].counters == counters)
       return &c->seen[i];
 }

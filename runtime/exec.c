@@ -63,9 +63,10 @@ extern int __execvpe(const char *, char *const[], char *const[]) __attribute__((
 /* The C library's execve or execvpe (by_path): the dynamic one, else
  * libc.a's; NULL, with errno ENOSYS, when neither is linked. */
 static execve_fn libc_execve(int by_path) {
-  execve_fn f = (execve_fn)rt_next_function_or(
-      by_path ? "execvpe" : "execve", by_path ? (void *)execvpe : (void *)execve,
-      by_path ? (void *)__execvpe : (void *)__execve);
+  static void *found[2];
+  execve_fn f = (execve_fn)rt_next_function_once(
+      &found[by_path], by_path ? "execvpe" : "execve",
+      by_path ? (void *)execvpe : (void *)execve, by_path ? (void *)__execvpe : (void *)__execve);
   if (!f) {
     rt_message("cannot find the C library's %s (a static link: link with "
                "-Wl,--undefined=%s, as the xprof drivers do)",
@@ -84,7 +85,9 @@ static int call_execve(int by_path, const char *path, char *const argv[], char *
  * where the C library's function is not to be found. */
 static int call_execveat(int dirfd, const char *path, char *const argv[], char *const envp[],
                          int flags) {
-  execveat_fn real = (execveat_fn)rt_next_function("execveat", (void *)execveat);
+  static void *found;
+  execveat_fn real =
+      (execveat_fn)rt_next_function_once(&found, "execveat", (void *)execveat, NULL);
   if (real)
     return real(dirfd, path, argv, envp, flags);
   return (int)syscall(SYS_execveat, dirfd, path, argv, envp, flags);
@@ -114,7 +117,8 @@ RT_WRAPPER int execvpe(const char *file, char *const argv[], char *const envp[])
  * /proc/self/fd on kernels without execveat, before Linux 3.19). */
 RT_WRAPPER int fexecve(int fd, char *const argv[], char *const envp[]) {
   typedef int (*fexecve_fn)(int, char *const[], char *const[]);
-  fexecve_fn real = (fexecve_fn)rt_next_function("fexecve", (void *)fexecve);
+  static void *found;
+  fexecve_fn real = (fexecve_fn)rt_next_function_once(&found, "fexecve", (void *)fexecve, NULL);
   before_exec();
   if (real)
     return exec_failed(real(fd, argv, envp));
@@ -219,7 +223,8 @@ static int own_daemon(int nochdir, int noclose) {
  * everything its start-up counted.  The child counts from zero (fork). */
 RT_WRAPPER int daemon(int nochdir, int noclose) {
   typedef int (*daemon_fn)(int, int);
-  daemon_fn real = (daemon_fn)rt_next_function("daemon", (void *)daemon);
+  static void *found;
+  daemon_fn real = (daemon_fn)rt_next_function_once(&found, "daemon", (void *)daemon, NULL);
   write_before(RT_BEFORE_DAEMON);
   return real ? real(nochdir, noclose) : own_daemon(nochdir, noclose);
 }

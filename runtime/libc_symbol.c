@@ -150,3 +150,12 @@ void *rt_next_function_or(const char *name, const void *self, void *fallback) {
   void *f = rt_next_function(name, self);
   return f ? f : fallback;
 }
+
+void *rt_next_function_once(void **slot, const char *name, const void *self, void *fallback) {
+  void *f = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+  if (!f) {
+    f = rt_next_function_or(name, self, fallback);
+    __atomic_store_n(slot, f, __ATOMIC_RELEASE);
+  }
+  return f;
+}

@@ -106,18 +106,6 @@ static const struct sigevent *through_notify_start(const struct sigevent *ev,
   return copy;
 }
 
-/* *slot, found on first use: the next definition of name after self,
- * else fallback (not called where a lookup is unsafe: these functions
- * are not for signal handlers). */
-static void *next_once(void **slot, const char *name, void *self, void *fallback) {
-  void *f = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
-  if (!f) {
-    f = rt_next_function_or(name, self, fallback);
-    __atomic_store_n(slot, f, __ATOMIC_RELEASE);
-  }
-  return f;
-}
-
 /* Whether a notification so runs a function in a thread. */
 static int runs_thread(const struct sigevent *ev) {
   return ev && ev->sigev_notify == SIGEV_THREAD && ev->sigev_notify_function;
@@ -146,7 +134,7 @@ static int timer_create_by_syscall(clockid_t clock, struct sigevent *ev, timer_t
 
 RT_WRAPPER int timer_create(clockid_t clock, struct sigevent *ev, timer_t *id) {
   static void *found;
-  timer_create_fn next = (timer_create_fn)next_once(
+  timer_create_fn next = (timer_create_fn)rt_next_function_once(
       &found, "timer_create", (void *)timer_create,
       ___timer_create ? (void *)___timer_create : (void *)timer_create_by_syscall);
   if (sends_sigprof(ev))
@@ -173,7 +161,7 @@ static int mq_notify_unavailable(mqd_t q, const struct sigevent *ev) {
 
 RT_WRAPPER int mq_notify(mqd_t q, const struct sigevent *ev) {
   static void *found;
-  mq_notify_fn next = (mq_notify_fn)next_once(
+  mq_notify_fn next = (mq_notify_fn)rt_next_function_once(
       &found, "mq_notify", (void *)mq_notify,
       __mq_notify ? (void *)__mq_notify : (void *)mq_notify_unavailable);
   if (!runs_thread(ev))

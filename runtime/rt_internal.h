@@ -59,6 +59,10 @@ void *rt_next_function(const char *name, const void *self);
 /* rt_next_function's, else `fallback` (libc.a's name for it, or the
  * runtime's own way, in a static link). */
 void *rt_next_function_or(const char *name, const void *self, void *fallback);
+/* rt_next_function_or's, kept in *slot from the first call that finds one
+ * (a NULL is looked for again).  Not for signal handlers: the lookup
+ * walks the loaded modules (sigprof.c finds its functions at start). */
+void *rt_next_function_once(void **slot, const char *name, const void *self, void *fallback);
 
 /* Print "xprof: ..." on stderr. */
 void rt_message(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -815,8 +815,10 @@ extern int __pthread_create_2_1(pthread_t *, const pthread_attr_t *,
 
 static create_fn libc_pthread_create(void) {
   static int said;
-  create_fn f = (create_fn)rt_next_function_or("pthread_create", (void *)rt_pthread_create,
-                                               (void *)__pthread_create_2_1);
+  static void *found;
+  create_fn f = (create_fn)rt_next_function_once(&found, "pthread_create",
+                                                 (void *)rt_pthread_create,
+                                                 (void *)__pthread_create_2_1);
   if (!f && !__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
     rt_message("cannot find the C library's pthread_create (a static link: "
                "link with -Wl,--undefined=__pthread_create_2_1, as the xprof "
@@ -828,9 +830,7 @@ static create_fn libc_pthread_create(void) {
  * on arg; 0 or an error number. */
 static int start_thread(pthread_t *thread, const pthread_attr_t *attr,
                         void *(*routine)(void *), int (*c11)(void *), void *arg) {
-  static create_fn real;
-  if (!real)
-    real = libc_pthread_create();
+  create_fn real = libc_pthread_create();
   if (!real)
     return EAGAIN;
   struct rt_start *start = xprof_malloc(sizeof *start);
