@@ -216,6 +216,12 @@ static void own_handler(int sig) {
   own_ticks++;
 }
 
+/* Wait for child pid: 0 when it exited with status 0, else 1. */
+static int child_failed(pid_t pid) {
+  int status;
+  return waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0;
+}
+
 /* The argument after the mode, or NULL. */
 static const char *mode_arg;
 
@@ -236,9 +242,7 @@ static int mode_fork(void) {
     return 0;
   }
   spin_main(100000000);
-  int status;
-  waitpid(pid, &status, 0);
-  return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
+  return child_failed(pid);
 }
 
 static int mode_exec(void) {
@@ -256,10 +260,9 @@ static int mode_vfork(void) {
     execl("/bin/true", "true", (char *)NULL);
     _exit(127);
   }
-  int status;
-  waitpid(pid, &status, 0);
+  int failed = child_failed(pid);
   spin_after_vfork(100000000);
-  return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
+  return failed;
 }
 
 static int mode_spawner(void) {
@@ -275,9 +278,7 @@ static int mode_spawner(void) {
           "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done; echo survived", (char *)NULL);
     _exit(127);
   }
-  int status;
-  waitpid(pid, &status, 0);
-  return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
+  return child_failed(pid);
 }
 
 static int mode_reset(void) {
@@ -407,9 +408,7 @@ static int mode_stop_fork(void) {
   pid_t pid = fork();
   if (pid == 0)
     return 0;
-  int status;
-  waitpid(pid, &status, 0);
-  _exit(WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1);
+  _exit(child_failed(pid));
 }
 
 static int mode_own(void) {
