@@ -441,6 +441,14 @@ static int add_image(xprof_lineprof *lp, const xprof_image *img, unlined *u) {
   return rc;
 }
 
+/* Whether img is the runtime that xprof_collect preloads: its time is
+ * the collection's, and its lines (it is built with -g) are xprof's
+ * sources, which no use build of the program compiles. */
+static int is_preloaded_runtime(const xprof_image *img) {
+  const char *slash = strrchr(img->path, '/');
+  return strcmp(slash ? slash + 1 : img->path, XPROF_COLLECT_LIBRARY) == 0;
+}
+
 int xprof_lineprof_from_samples(const xprof_profile *p, xprof_lineprof **out, xprof_error *err) {
   xprof_lineprof *lp = xprof_calloc(1, sizeof *lp);
   *out = NULL;
@@ -451,6 +459,8 @@ int xprof_lineprof_from_samples(const xprof_profile *p, xprof_lineprof **out, xp
   unlined u = {0, 0, 0, NULL, NULL};
   for (uint32_t i = 0; i < p->n_images && rc == 0; i++) {
     const xprof_image *img = &p->images[i];
+    if (is_preloaded_runtime(img))
+      continue;
     lp->samples += img->samples;
     if (!(img->flags & XPROF_IMAGE_OVERFLOW) && img->samples)
       rc = add_image(lp, img, &u);

@@ -487,11 +487,16 @@ void xprof_proc_coverage_free(xprof_proc_cov *cov);
  * has no table or no lines is in the notes. */
 int xprof_lineprof_from_counts(xprof_profile *p, xprof_table_finder find, void *ctx,
                                xprof_lineprof **out, xprof_error *err);
+/* The file name of the runtime that xprof_collect(1) preloads (the
+ * xprof_collect target of runtime/CMakeLists.txt). */
+#define XPROF_COLLECT_LIBRARY "libxprof_collect.so"
 /* The line profile of p's time samples (SUN_PROFDATA_SAMPLE=1, or a run
  * under xprof_collect): each sampled address's line from the line table
  * of the file sampled (or its separate debug file by build-id), under
  * the inline stack its debugging information gives.  A file that
- * changed since the run, or has no line table, is left out with a note.
+ * changed since the run, or has no line table, is left out with a note;
+ * the preloaded runtime's own samples (its write at exit, its signal
+ * handler) are no part of the program, and left out without one.
  * 0, or -1 when out of memory. */
 int xprof_lineprof_from_samples(const xprof_profile *p, xprof_lineprof **out, xprof_error *err);
 /* Whether p holds counts that ran / time samples. */

@@ -193,6 +193,28 @@ static void line_table_self(void) {
   CHECK(strstr(err.msg, "junk: no usable line table"));
 }
 
+/* The preloaded runtime's samples are the collection's, not the
+ * program's: a line profile leaves them out, with no note, and counts
+ * only the program's (here a file that is gone: a note). */
+static void runtime_left_out(void) {
+  xprof_profile *p = xprof_profile_new();
+  xprof_sample_bin x[] = {{1, 5}}, y[] = {{2, 3}};
+  image(p, "/usr/lib/x86_64-linux-gnu/xprof/" XPROF_COLLECT_LIBRARY, "id-rt", x, 1);
+  image(p, "/nonexistent/prog", "id-prog", y, 1);
+  xprof_lineprof *lp = NULL;
+  xprof_error err;
+  CHECK(xprof_lineprof_from_samples(p, &lp, &err) == 0);
+  if (lp) {
+    CHECK_U64(lp->samples, 3);
+    CHECK_U64(lp->placed, 0);
+    for (uint32_t k = 0; k < lp->n_notes; k++)
+      CHECK(!strstr(lp->notes[k], XPROF_COLLECT_LIBRARY));
+    CHECK_U64(lp->n_notes, 1);
+  }
+  xprof_lineprof_free(lp);
+  xprof_profile_free(p);
+}
+
 UNIT_TABLE(samples_tests) = {
     {"samples/line_table_self", line_table_self},
     {"samples/merge_same_build", merge_same_build},
@@ -201,4 +223,5 @@ UNIT_TABLE(samples_tests) = {
     {"samples/validation", validation},
     {"samples/binary_round_trip", binary_round_trip},
     {"samples/elf_self", elf_self},
+    {"samples/runtime_left_out", runtime_left_out},
     UNIT_END};
