@@ -7,6 +7,8 @@
 #ifndef XPROF_DRIVER_H
 #define XPROF_DRIVER_H
 
+#include <time.h>
+
 #include "profile_deps.h"
 #include "xprof_plan.h"
 
@@ -85,6 +87,12 @@ int add_runtime(struct args *a, const struct command *c);
  * the link (malloc'd), or NULL when the link is not ordered (after a
  * note saying why, when there is a reason to tell). */
 char *add_order(struct args *a, const struct command *c);
+/* After a link that added the runtime: a warning (-Wxprof-hidden-runtime)
+ * when the program's dynamic symbols lack the runtime's stand-ins
+ * (pthread_create and the others of XPROF_ABI_EXPORTS), which shared
+ * libraries must reach; an output older than `since` is not the link's.
+ * 0, or 1 when the warning was an error (the output removed). */
+int check_runtime_exports(const struct command *c, time_t since);
 /* Does this input of a link hold code compiled with -xprofile=collect? */
 int instrumented_input(const char *path);
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "driver.h"
 #include "xprof_views.h"
@@ -43,10 +44,83 @@ static const char *const fdo_flags[] = {
     "-fprofile-reorder-functions", "-fno-devirtualize-speculatively", NULL};
 #endif
 
+/* The runtime as the drivers link it: one relocatable object made of the
+ * archive's members (see add_runtime). */
 static char *runtime_path(void) {
-  static const char *const c[] = {"../runtime/libxprof_rt.a",
-                                  "../" XPROF_REL_LIBDIR "/libxprof_rt.a", NULL};
+  static const char *const c[] = {"../runtime/xprof_rt.o",
+                                  "../" XPROF_REL_LIBDIR "/xprof/xprof_rt.o", NULL};
   return locate("XPROF_RUNTIME", c);
+}
+
+/* The runtime's stand-ins that a version script can hide: the names of
+ * XPROF_ABI_EXPORTS but its patterns (the runtime's own entry points,
+ * which a library without them takes from its own copy). */
+static void add_hidden(const char *name, const unsigned char *buf, size_t len, char *list,
+                       size_t room, int *n) {
+  if (strchr(name, '*') || strncmp(name, "__", 2) == 0 ||
+      xprof_elf_program_exports(buf, len, name) != 0)
+    return;
+  size_t used = strlen(list);
+  if (++*n <= 3)
+    snprintf(list + used, room - used, "%s%s", *n > 1 ? ", " : "", name);
+}
+
+/* The driver's own warnings go out as the compiler's would: -w silences
+ * them, -Werror makes them errors, and their names govern them. */
+struct link_diag {
+  const struct command *c;
+  int errors;
+};
+
+static void link_emit(void *ctx, xprof_diag_kind kind, enum xprof_warning w, const char *text) {
+  struct link_diag *l = ctx;
+  for (int k = 0; k < l->c->n_user; k++)
+    if (strcmp(l->c->user[k], "-w") == 0 && kind != XPROF_DIAG_ERROR)
+      return;
+  if (kind == XPROF_DIAG_WARNING && l->c->werror)
+    kind = XPROF_DIAG_ERROR;
+  char suffix[64];
+  xprof_warning_suffix(kind, w, suffix, sizeof suffix);
+  const char *prefix = "xprof: ";
+  if (strncmp(text, prefix, strlen(prefix)) == 0)
+    text += strlen(prefix);
+  fprintf(stderr, "%s: %s: %s%s\n", me, kind == XPROF_DIAG_ERROR ? "error" : "warning", text,
+          suffix);
+  l->errors += kind == XPROF_DIAG_ERROR;
+}
+
+int check_runtime_exports(const struct command *c, time_t since) {
+  const char *out = c->output ? c->output : "a.out";
+  const unsigned char *buf;
+  size_t len;
+  xprof_error err;
+  struct stat st;
+  /* Not a file the link made (-###, -o /dev/null): nothing to say. */
+  if (c->shared || c->static_link || stat(out, &st) < 0 || !S_ISREG(st.st_mode) ||
+      st.st_mtime + 1 < since || xprof_map(out, &buf, &len, &err) < 0)
+    return 0;
+  char list[128] = "";
+  int n = 0;
+  if (xprof_elf_program_exports(buf, len, "pthread_create") >= 0) {
+#define HIDDEN(pattern) add_hidden(pattern, buf, len, list, sizeof list, &n);
+    XPROF_ABI_EXPORTS(HIDDEN)
+#undef HIDDEN
+  }
+  xprof_unmap(buf, len);
+  if (!n)
+    return 0;
+  struct link_diag l = {c, 0};
+  xprof_diag d = {&c->o, link_emit, &l};
+  xprof_warn(&d, XPROF_W_HIDDEN_RUNTIME,
+             "%s: the program does not export %d functions of the xprof runtime that "
+             "shared libraries must reach (%s%s), as when a version script says `local: *`: "
+             "the threads that libraries start (std::thread, OpenMP) are unknown to the "
+             "runtime, and with per-thread twins (the default) what they count is lost; "
+             "make the names global (xprof_rt.dynlist lists them)",
+             out, n, list, n > 3 ? ", ..." : "");
+  if (l.errors)
+    unlink(out);
+  return l.errors ? 1 : 0;
 }
 
 /* Does this input of a link hold code compiled with -xprofile=collect:
@@ -300,16 +374,23 @@ int add_plugin(struct args *a, struct command *c) {
 int add_runtime(struct args *a, const struct command *c) {
   char *rt = runtime_path();
   if (!rt)
-    return die("%s", "cannot find the xprof runtime (libxprof_rt.a) next "
+    return die("%s", "cannot find the xprof runtime (xprof_rt.o) next "
                      "to this driver; set XPROF_RUNTIME");
   /* As linker options, not as an input: an extra input would change the
-   * names cc1 derives the object file's path from (-dumpdir). */
-  static const char *const linker[] = {"--push-state", "--whole-archive", NULL,
-                                       "--pop-state"};
-  for (size_t k = 0; k < sizeof linker / sizeof *linker; k++) {
-    push(a, "-Xlinker");
-    push(a, linker[k] ? linker[k] : rt);
-  }
+   * names cc1 derives the object file's path from (-dumpdir).  An object,
+   * not an archive: -Wl,--exclude-libs,ALL (common in the links of shared
+   * libraries, and of programs that link static libraries) hides every
+   * symbol that comes from an archive, and with the runtime's stand-ins
+   * hidden, the threads that libraries start (std::thread, OpenMP) went
+   * uncounted.  XPROF_RUNTIME may still name the archive. */
+  size_t len = strlen(rt);
+  int archive = len > 2 && strcmp(rt + len - 2, ".a") == 0;
+  static const char *const whole[] = {"--push-state", "--whole-archive", NULL, "--pop-state"};
+  for (size_t k = 0; k < sizeof whole / sizeof *whole; k++)
+    if (archive || !whole[k]) {
+      push(a, "-Xlinker");
+      push(a, whole[k] ? whole[k] : rt);
+    }
   /* One runtime per process: a program exports its runtime's entry
    * points, so that instrumented libraries, dlopen'ed ones too, register
    * with it rather than with their own copies; and what else the ABI

@@ -395,5 +395,10 @@ int main(int argc, char **argv) {
     return 1;
   if (c.o.mode != XPROF_MODE_NONE && !c.link && c.sources == 1)
     return compile_one(&a, &c, &u);
-  return exec_compiler(&a);
+  if (!(collect && c.link && c.inputs))
+    return exec_compiler(&a);
+  /* A link with the runtime: waited for, to look at what it made. */
+  time_t since = time(NULL);
+  int rc = run_compiler(&a);
+  return rc == 0 ? check_runtime_exports(&c, since) : rc;
 }

@@ -504,7 +504,7 @@ int main(int argc, char **argv) {
   xprof_profile *p;
   if (xprof_read_input(argv[i], &p, &err) < 0)
     return tool_fail(&err);
-  summary(p, argv[i], top);
+  summary(p, strcmp(argv[i], "-") == 0 ? "<stdin>" : argv[i], top);
   xprof_profile_free(p);
   return 0;
 }

@@ -524,6 +524,7 @@ static const struct {
     {"coverage-mismatch", "profile-instr-out-of-date"},
     {"xprof-inexact", NULL},
     {"xprof-coverage-table", NULL},
+    {"xprof-hidden-runtime", NULL},
 };
 
 const char *xprof_warning_name(enum xprof_warning w) {

@@ -49,6 +49,7 @@ enum xprof_warning {
   XPROF_W_COVERAGE_MISMATCH, /* a function's data does not fit it */
   XPROF_W_INEXACT,           /* counts that may be off (clang: calls that did not return) */
   XPROF_W_COVERAGE_TABLE,    /* collect: a coverage table or CFG dump not written */
+  XPROF_W_HIDDEN_RUNTIME,    /* collect: a program that hides the runtime from libraries */
   XPROF_N_WARNINGS
 };
 /* What the user made of a warning: as the compiler's defaults have it

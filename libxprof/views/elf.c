@@ -348,6 +348,46 @@ int xprof_elf_section(const unsigned char *buf, size_t len, const char *want, ui
   return 0;
 }
 
+/* Whether the program headers of the file in f name an interpreter. */
+static int has_interpreter(const struct xprof_elf_file *f, const Elf64_Ehdr *h) {
+  if (h->e_phentsize != sizeof(Elf64_Phdr) ||
+      !inside(f, h->e_phoff, (uint64_t)h->e_phnum * sizeof(Elf64_Phdr)))
+    return 0;
+  for (uint16_t i = 0; i < h->e_phnum; i++) {
+    Elf64_Phdr ph;
+    memcpy(&ph, f->buf + h->e_phoff + (uint64_t)i * sizeof ph, sizeof ph);
+    if (ph.p_type == PT_INTERP)
+      return 1;
+  }
+  return 0;
+}
+
+int xprof_elf_program_exports(const unsigned char *buf, size_t len, const char *name) {
+  struct xprof_elf_file f = {buf, len, "", NULL};
+  Elf64_Ehdr h;
+  uint64_t sym_off, sym_size, str_off, str_size;
+  if (len < sizeof h || memcmp(buf, ELFMAG, SELFMAG) != 0)
+    return -1;
+  memcpy(&h, buf, sizeof h);
+  if (h.e_ident[EI_CLASS] != ELFCLASS64 || h.e_ident[EI_DATA] != ELFDATA2LSB ||
+      (h.e_type != ET_EXEC && h.e_type != ET_DYN) || !has_interpreter(&f, &h))
+    return -1;
+  if (xprof_elf_section(buf, len, ".dynsym", &sym_off, &sym_size) < 0 ||
+      xprof_elf_section(buf, len, ".dynstr", &str_off, &str_size) < 0)
+    return 0; /* a program that exports nothing */
+  for (uint64_t at = 0; at + sizeof(Elf64_Sym) <= sym_size; at += sizeof(Elf64_Sym)) {
+    Elf64_Sym sym;
+    memcpy(&sym, buf + sym_off + at, sizeof sym);
+    if (sym.st_shndx == SHN_UNDEF || sym.st_name >= str_size)
+      continue;
+    const char *s = (const char *)buf + str_off + sym.st_name;
+    size_t room = str_size - sym.st_name;
+    if (strnlen(s, room) < room && strcmp(s, name) == 0)
+      return 1;
+  }
+  return 0;
+}
+
 /* ---- compressed sections ---------------------------------------------- */
 
 /* The inflated bytes of the compressed sections are put after the file,

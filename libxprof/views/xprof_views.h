@@ -95,6 +95,12 @@ int xprof_elf_section(const unsigned char *buf, size_t len, const char *name, ui
 int xprof_elf_section_names(const unsigned char *buf, size_t len,
                             int (*each)(void *ctx, const char *name), void *ctx);
 
+/* Of the ELF file in buf, a program that the dynamic linker starts (one
+ * with an interpreter): whether its dynamic symbol table defines `name`,
+ * 1 or 0; -1 when buf is no such program (a shared library, a static
+ * program, an object file, damaged, not ELF). */
+int xprof_elf_program_exports(const unsigned char *buf, size_t len, const char *name);
+
 /* Read an ELF file (0, or -1 with err naming the file and the problem). */
 int xprof_elf_read(const char *path, xprof_elf **out, xprof_error *err);
 int xprof_elf_parse(const char *path, const unsigned char *buf, size_t len, xprof_elf **out,

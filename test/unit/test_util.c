@@ -143,6 +143,11 @@ static void map_sections(void) {
   CHECK(xprof_elf_section(buf, len, ".text", &off, &size) == 0 && size > 0 && off + size <= len);
   CHECK(xprof_elf_section(buf, len, ".no.such.section", &off, &size) == -1);
   CHECK(xprof_elf_section_names(buf, 16, see_section, &s) == -1); /* cut short */
+  /* A program: what it calls in libc is in its dynamic symbols, undefined,
+   * which is not an export; main is in the full table only. */
+  CHECK(xprof_elf_program_exports(buf, len, "malloc") == 0);
+  CHECK(xprof_elf_program_exports(buf, len, "main") == 0);
+  CHECK(xprof_elf_program_exports(buf, 64, "malloc") == -1);
   xprof_unmap(buf, len);
   CHECK(xprof_map("/", &buf, &len, &err) == -1);
   CHECK_STR(err.msg, "/: is a directory");
