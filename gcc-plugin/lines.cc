@@ -20,6 +20,19 @@ static HOST_WIDE_INT line_key(location_t loc) {
                          (HOST_WIDE_INT_M1U >> 1));
 }
 
+/* The name of fn, the function an inlined scope came from.  Under -flto
+ * the front end's data is freed before the IPA passes (free_lang_data),
+ * and a function that never got an assembler name -- the abstract
+ * constructor that C++'s complete and base constructors are clones of --
+ * cannot get one then: GCC crashes in the attempt.  Such a function goes
+ * by its source name, in collect and use builds alike.  NULL for none. */
+static const char *origin_name(tree fn) {
+  bool freed = in_lto_p || flag_generate_lto || flag_generate_offload;
+  if (DECL_ASSEMBLER_NAME_SET_P(fn) || !freed)
+    return xp_function_name(fn);
+  return DECL_NAME(fn) ? IDENTIFIER_POINTER(DECL_NAME(fn)) : NULL;
+}
+
 /* The functions inlined around a statement at loc, innermost first, as
  * GCC's auto-profile walks them (auto-profile.cc, get_inline_stack): each
  * inlined scope's function and the line of the call it replaced; at most
@@ -33,7 +46,8 @@ static uint32_t inline_chain(location_t loc, xprof_inline_frame *frames, uint32_
     tree fn = block_ultimate_origin(b);
     if (!fn || TREE_CODE(fn) != FUNCTION_DECL || RESERVED_LOCATION_P(DECL_SOURCE_LOCATION(fn)))
       break;
-    frames[n].fn = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fn));
+    if (!(frames[n].fn = origin_name(fn)))
+      break;
     frames[n].fn_file = DECL_SOURCE_FILE(fn);
     frames[n].fn_line = (uint32_t)DECL_SOURCE_LINE(fn);
     frames[n].call_line = (uint32_t)LOCATION_LINE(BLOCK_SOURCE_LOCATION(b));
