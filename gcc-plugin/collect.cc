@@ -631,13 +631,26 @@ static void count_edges(collect_ctx *c, const xprof_plan_fn *f, const xp_fn_tree
   }
 }
 
+/* Whether node's function resolves an ifunc: GCC marks the resolver, or
+ * the alias that names it (the attribute's declaration). */
+static bool is_ifunc_resolver(cgraph_node *node) {
+  if (node->ifunc_resolver)
+    return true;
+  ipa_ref *ref;
+  for (unsigned i = 0; node->iterate_direct_aliases(i, ref); i++)
+    if (ref->referring->ifunc_resolver)
+      return true;
+  return false;
+}
+
 /* The plan's record of cfun (node's), with its place in its arrays. */
 static const xprof_plan_fn *plan_function(collect_ctx *c, cgraph_node *node, const xp_cfg *cfg) {
   bool comdat = is_comdat(node->decl);
   unsigned flags = (comdat ? XPROF_FN_COMDAT : 0) |
                    (node->address_taken || (TREE_PUBLIC(node->decl) && !comdat)
                         ? XPROF_FN_ADDRESS
-                        : 0);
+                        : 0) |
+                   (is_ifunc_resolver(node) ? XPROF_FN_RESOLVER : 0);
   xprof_plan *p = &c->out.plan;
   const xprof_plan_fn *f = xprof_plan_add(p, xp_function_name(node->decl), &cfg->g, flags);
   if (!f)

@@ -40,6 +40,18 @@ static int is_presplit_coroutine(LLVMValueRef fn) {
   return kind && LLVMGetEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, kind);
 }
 
+/* Whether fn resolves one of the module's ifuncs. */
+static int is_ifunc_resolver(LLVMModuleRef m, LLVMValueRef fn) {
+  for (LLVMValueRef i = LLVMGetFirstGlobalIFunc(m); i; i = LLVMGetNextGlobalIFunc(i)) {
+    LLVMValueRef r = LLVMGetGlobalIFuncResolver(i);
+    while (r && LLVMIsAConstantExpr(r)) /* a cast of the function (typed pointers) */
+      r = LLVMGetOperand(r, 0);
+    if (r == fn)
+      return 1;
+  }
+  return 0;
+}
+
 static int is_comdat(LLVMValueRef fn) {
   LLVMLinkage l = LLVMGetLinkage(fn);
   return l == LLVMLinkOnceODRLinkage || l == LLVMLinkOnceAnyLinkage ||
@@ -413,7 +425,8 @@ static const xprof_plan_fn *plan_function(xl_collect *c, LLVMValueRef fn, const 
    * counters it counts atomically in the shared array instead. */
   int shared = c->o->update == XPROF_UPDATE_THREAD && is_presplit_coroutine(fn);
   unsigned flags = (comdat ? XPROF_FN_COMDAT : 0) | (address ? XPROF_FN_ADDRESS : 0) |
-                   (shared ? XPROF_FN_SHARED_ATOMIC : 0);
+                   (shared ? XPROF_FN_SHARED_ATOMIC : 0) |
+                   (is_ifunc_resolver(LLVMGetGlobalParent(fn), fn) ? XPROF_FN_RESOLVER : 0);
   const xprof_plan_fn *f = xl_check(xprof_plan_add(&c->plan, xl_function_name(fn), &g->g, flags));
   c->fns = xl_realloc(c->fns, c->plan.n_fns * sizeof *c->fns);
   struct xl_fn_ir *ir = &c->fns[c->plan.n_fns - 1];

@@ -340,6 +340,11 @@ void xprof_plan_free(xprof_plan *p);
 #define XPROF_FN_SHARED_ATOMIC 4u /* counts atomically in the shared array
                                    * (a coroutine, which may resume in
                                    * another thread) */
+#define XPROF_FN_RESOLVER 8u      /* an ifunc resolver: run while the program
+                                   * is relocated, which in a static program
+                                   * is before thread-local storage exists;
+                                   * per-thread counting makes it count as
+                                   * XPROF_FN_SHARED_ATOMIC does */
 xprof_plan_fn *xprof_plan_add(xprof_plan *p, const char *name, const xprof_graph *g,
                               unsigned flags);
 /* How f counts: in a thread-local twin of its array; in a copy its entry

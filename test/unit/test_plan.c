@@ -203,6 +203,18 @@ static void collect_plan(void) {
   xprof_plan_init(&q, &o, 0);
   CHECK(xprof_plan_add(&q, "f", &g, 0) != NULL);
   CHECK(!xprof_plan_in_twin(&q, &q.fns[0]) && xprof_plan_finds_copy(&q, &q.fns[0]));
+  /* An ifunc resolver, which may run before thread-local storage exists:
+   * with per-thread counting, atomic adds to the shared array, in a
+   * program or a library; with racy counters as the others. */
+  CHECK(xprof_plan_add(&q, "r", &g, XPROF_FN_RESOLVER) != NULL);
+  CHECK(!xprof_plan_finds_copy(&q, &q.fns[1]) && xprof_plan_atomic(&q, &q.fns[1]));
+  CHECK(xprof_plan_add(&p, "r", &g, XPROF_FN_RESOLVER) != NULL);
+  CHECK(!xprof_plan_in_twin(&p, &p.fns[2]) && xprof_plan_atomic(&p, &p.fns[2]));
+  xprof_plan_free(&q);
+  o.update = XPROF_UPDATE_SINGLE;
+  xprof_plan_init(&q, &o, 1);
+  CHECK(xprof_plan_add(&q, "r", &g, XPROF_FN_RESOLVER) != NULL);
+  CHECK(!xprof_plan_in_twin(&q, &q.fns[0]) && !xprof_plan_atomic(&q, &q.fns[0]));
   xprof_plan_free(&q);
   xprof_plan_free(&p);
   xprof_graph_free(&g);
