@@ -408,6 +408,11 @@ bool xp_skip_function(cgraph_node *node) {
     return true;
   if (lookup_attribute("no_profile_instrument_function", DECL_ATTRIBUTES(decl)))
     return true;
+  /* A naked function is its asm alone: no frame, so any code before the
+   * asm may clobber what it reads (GCC's own profiler counts it, and its
+   * indirect-call profiler's call clobbers the arguments). */
+  if (lookup_attribute("naked", DECL_ATTRIBUTES(decl)))
+    return true;
   xprof_skip_list skip = xprof_options_skip(&xp_opts);
   return xprof_skip_function(&skip, xp_function_name(decl),
                              lang_hooks.decl_printable_name(decl, 0), DECL_SOURCE_FILE(decl));
