@@ -40,7 +40,10 @@
 #
 # Environment: XPROF_SUITES (default /tmp/xprof-suites), where the
 # sources are kept between runs; XPROF_SUITE_JOBS (default: the number of
-# processors) programs at a time.  Ends with "N passed, N failed".
+# processors) programs at a time; XPROF_SUITE_FLAGS, options added to
+# every build of the tree-prof and torture programs (-flto: C++ under
+# -flto once crashed GCC in xprof's collect pass); XPROF_SUITE_ONLY, an
+# extended regular expression the tests' paths must match.  Ends with "N passed, N failed".
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 . "$root/bench/lib.sh"
@@ -120,6 +123,7 @@ check() {
   for x in $(directive "$src" additional-sources); do extra="$extra $(dirname "$src")/$x"; done
   [ $torture = 1 ] && extra="$extra -lm"
   [ "$cc" = clang ] && opts=$(clang_options $opts)
+  opts="$opts ${XPROF_SUITE_FLAGS:-}"
   case $name in
     *.C) driver=xprof-${cc/gcc/g}++; plain_cc=${cc/gcc/g}++ ;;
     *) driver=xprof-$cc; plain_cc=$cc ;;
@@ -244,7 +248,8 @@ kinds="check check_options"
 [ $torture = 1 ] && kinds=torture
 for cc in $compilers; do
   for kind in $kinds; do
-    tests_of $kind $cc | sed "s|^|$([ $kind = torture ] && echo check || echo $kind) $cc |"
+    tests_of $kind $cc | grep -E -- "${XPROF_SUITE_ONLY:-.}" |
+      sed "s|^|$([ $kind = torture ] && echo check || echo $kind) $cc |"
   done
 done | XPROF_SUITE_TORTURE=$torture xargs -P"$jobs" -L1 bash "$0" --one "$work" > "$work/results"
 # what each kind of test is, in the summary
