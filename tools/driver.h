@@ -46,6 +46,7 @@ struct command {
   int n_objects;
   int link, inputs, sources, static_link;
   int shared;    /* -shared */
+  int relocatable; /* -r (or the linker's -r, --relocatable, -i): a partial link */
   int pic_given; /* any of -f[no-]pic, -f[no-]PIC, -f[no-]pie, -f[no-]PIE */
   int lto;       /* -flto[=...], less a later -fno-lto */
   unsigned sanitizers; /* of thread_sanitizers: -fsanitize= less -fno-sanitize= */

@@ -87,6 +87,28 @@ static int code_model_option(const char *a) {
   return strcasecmp(a, "pic") == 0 || strcasecmp(a, "pie") == 0;
 }
 
+/* Does option a (followed by next, or NULL) ask for a partial link: -r,
+ * or the linker's -r, --relocatable or -i through -Wl, or -Xlinker? */
+static int relocatable_option(const char *a, const char *next) {
+  static const char *const linker[] = {"-r", "--relocatable", "-i", NULL};
+  if (strcmp(a, "-r") == 0)
+    return 1;
+  if (strcmp(a, "-Xlinker") == 0 && next)
+    a = next;
+  else if (strncmp(a, "-Wl,", 4) == 0)
+    a += 3; /* at the comma before the first */
+  else
+    return 0;
+  for (const char *p = a; p; p = strchr(p + 1, ',')) {
+    const char *item = *p == ',' ? p + 1 : p;
+    size_t n = strcspn(item, ",");
+    for (int k = 0; linker[k]; k++)
+      if (n == strlen(linker[k]) && strncmp(item, linker[k], n) == 0)
+        return 1;
+  }
+  return 0;
+}
+
 /* One of the -xprofile family: -xprofile=MODE[:NAME] and the options
  * named -xprofile_NAME=VALUE, as libxprof's options of those names;
  * 0, or 1 after saying why the option is wrong. */
@@ -300,6 +322,8 @@ static void compiler_argument(struct command *c, char **argv, int argc, int *i,
     c->output = argv[*i + 1];
   if (strcmp(a, "-shared") == 0)
     c->shared = 1;
+  if (relocatable_option(a, *i + 1 < argc ? argv[*i + 1] : NULL))
+    c->relocatable = 1;
   if (code_model_option(a))
     c->pic_given = 1;
   if (strcmp(a, "-flto") == 0 || strncmp(a, "-flto=", 6) == 0)

@@ -379,7 +379,9 @@ int main(int argc, char **argv) {
   int collect = c.o.mode == XPROF_MODE_COLLECT;
   for (int k = 0; c.o.mode == XPROF_MODE_NONE && c.link && k < c.n_objects && !collect; k++)
     collect = instrumented_input(c.objects[k]);
-  if (collect && c.link && c.inputs && add_runtime(&a, &c))
+  /* A partial link (-r) makes an object for a later link, which adds the
+   * runtime: with it here too, that link would have two. */
+  if (collect && c.link && c.inputs && !c.relocatable && add_runtime(&a, &c))
     return 1;
 #ifdef XPROF_FOR_CLANG
   unsigned read = XPROF_DIGEST_MAX | XPROF_DIGEST_SUMMARY; /* the module's summary */
@@ -395,7 +397,7 @@ int main(int argc, char **argv) {
     return 1;
   if (c.o.mode != XPROF_MODE_NONE && !c.link && c.sources == 1)
     return compile_one(&a, &c, &u);
-  if (!(collect && c.link && c.inputs))
+  if (!(collect && c.link && c.inputs && !c.relocatable))
     return exec_compiler(&a);
   /* A link with the runtime: waited for, to look at what it made. */
   time_t since = time(NULL);
