@@ -39,6 +39,7 @@ struct command {
   const char **prefix_maps; /* -ffile-prefix-map=OLD=NEW, -fprofile-prefix-map= */
   int n_prefix_maps;
   const char *native; /* the first of the compiler's own profiling options */
+  const char *legacy_pm; /* clang: -flegacy-pass-manager, not turned off again */
   const char *other_abi; /* the last option that leaves x86-64's ABI (-m32), or NULL */
   const char **user;  /* the arguments that go to the compiler */
   int n_user;

@@ -278,6 +278,23 @@ static const char *abi_option(const char *a, const char *next, const char *abi) 
   return abi;
 }
 
+#ifdef XPROF_FOR_CLANG
+/* clang 14's -flegacy-pass-manager (also through -Xclang, a then being
+ * -Xclang and next its value) runs no pass plugins, and xprof's pass is
+ * one: the option, or NULL after one that turns it off again; `before`
+ * otherwise. */
+static const char *legacy_pass_manager(const char *a, const char *next, const char *before) {
+  if (strcmp(a, "-Xclang") == 0 && next)
+    a = next;
+  if (strcmp(a, "-flegacy-pass-manager") == 0)
+    return a;
+  if (strcmp(a, "-fno-legacy-pass-manager") == 0 ||
+      strcmp(a, "-fexperimental-new-pass-manager") == 0)
+    return NULL;
+  return before;
+}
+#endif
+
 /* Note what a compiler argument says about the command: whether it links,
  * its inputs and sources, its output.  *x_lang: after -x LANG (not none)
  * every input is a source. */
@@ -287,6 +304,9 @@ static void compiler_argument(struct command *c, char **argv, int argc, int *i,
   if (!c->native && native_profiling(a))
     c->native = a;
   c->other_abi = abi_option(a, *i + 1 < argc ? argv[*i + 1] : NULL, c->other_abi);
+#ifdef XPROF_FOR_CLANG
+  c->legacy_pm = legacy_pass_manager(a, *i + 1 < argc ? argv[*i + 1] : NULL, c->legacy_pm);
+#endif
   if (strncmp(a, "-g", 2) == 0 && strncmp(a, "-gz", 3) != 0)
     c->debug_given = 1;
   /* The object paths a profile records and looks up are mapped as the
@@ -394,6 +414,17 @@ int parse_command(struct command *c, int argc, char **argv) {
             "not match the other build; use one or the other\n",
             me, c->native, c->o.mode == XPROF_MODE_COLLECT ? "collect" : "use",
             c->o.mode == XPROF_MODE_COLLECT ? "counts" : "optimizes");
+    return 1;
+  }
+  /* Without xprof's pass a collect build would count nothing and a use
+   * build use nothing, without a word. */
+  if (c->o.mode != XPROF_MODE_NONE && c->legacy_pm) {
+    fprintf(stderr,
+            "%s: %s cannot be combined with -xprofile=%s: LLVM's legacy pass manager runs "
+            "no pass plugins, and xprof's pass is one (the program %s); drop "
+            "the option\n",
+            me, c->legacy_pm, c->o.mode == XPROF_MODE_COLLECT ? "collect" : "use",
+            c->o.mode == XPROF_MODE_COLLECT ? "would count nothing" : "would be built without the profile");
     return 1;
   }
   /* A use build takes a profile whatever the ABI (its functions are
