@@ -44,12 +44,26 @@ static const char *program_name(void) {
   return name = xprof_format("%s", base ? base + 1 : buf);
 }
 
+/* An environment variable that says where the profile goes.  In a
+ * set-user-ID or set-group-ID program it would let whoever starts the
+ * program choose where it writes (and makes directories) with the
+ * program's rights: ignored there (secure_getenv), and said once. */
+static const char *path_variable(const char *var) {
+  const char *v = secure_getenv(var);
+  static int said;
+  if (!v && getenv(var) && !__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+    rt_message("%s is ignored: the program runs set-user-ID or set-group-ID, and would "
+               "write where the caller chose with other rights than the caller's",
+               var);
+  return v;
+}
+
 char *rt_profile_dir(const struct xprof_abi_object *obj) {
   /* -xprofile=collect:NAME wins over the environment, as in Sun Studio. */
   if (obj->profile_name && obj->profile_name[0])
     return xprof_profile_dir_name(obj->profile_name);
-  const char *dir = getenv("SUN_PROFDATA_DIR");
-  const char *name = getenv("SUN_PROFDATA");
+  const char *dir = path_variable("SUN_PROFDATA_DIR");
+  const char *name = path_variable("SUN_PROFDATA");
   char *own = NULL;
   if (!name || !*name) {
     const char *prog = program_name();

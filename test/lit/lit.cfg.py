@@ -89,6 +89,11 @@ try:
 except OSError:
     pass
 
+import shutil
+# Root may make a set-user-ID program and run it as another user.
+if os.geteuid() == 0 and shutil.which("setpriv"):
+    config.available_features.add("root")
+
 import platform
 if platform.machine() == "x86_64":
     config.available_features.add("x86_64")
