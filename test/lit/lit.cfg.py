@@ -90,8 +90,10 @@ except OSError:
     pass
 
 import shutil
-# Root may make a set-user-ID program and run it as another user.
-if os.geteuid() == 0 and shutil.which("setpriv"):
+# Root may make a set-user-ID program and run it as another user (where
+# the build's file system honours the bit).
+if (os.geteuid() == 0 and shutil.which("setpriv") and
+        not os.statvfs(build).f_flag & os.ST_NOSUID):
     config.available_features.add("root")
 
 import platform
