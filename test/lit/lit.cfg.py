@@ -91,9 +91,16 @@ except OSError:
 
 import shutil
 # Root may make a set-user-ID program and run it as another user (where
-# the build's file system honours the bit).
+# the build's file system honours the bit, and other users may reach it).
+def others_reach(path):
+    import stat
+    while path not in ("", "/"):
+        if not os.stat(path).st_mode & stat.S_IXOTH:
+            return False
+        path = os.path.dirname(path)
+    return True
 if (os.geteuid() == 0 and shutil.which("setpriv") and
-        not os.statvfs(build).f_flag & os.ST_NOSUID):
+        not os.statvfs(build).f_flag & os.ST_NOSUID and others_reach(build)):
     config.available_features.add("root")
 
 import platform
