@@ -381,6 +381,46 @@ static void compiler_argument(struct command *c, char **argv, int argc, int *i,
     c->objects[c->n_objects++] = a;
 }
 
+/* Say that `option` cannot go with the command's -xprofile mode, and why;
+ * returns 1. */
+static int refuse(const struct command *c, const char *option, const char *why) {
+  const char *mode = c->o.mode == XPROF_MODE_USE ? "use" : c->o.tcov ? "tcov" : "collect";
+  fprintf(stderr, "%s: %s cannot be combined with -xprofile=%s: %s\n", me, option, mode, why);
+  return 1;
+}
+
+/* The options that cannot go with the command's -xprofile mode: 1 after
+ * saying which and why, else 0. */
+static int refused_combination(const struct command *c) {
+  int use = c->o.mode == XPROF_MODE_USE;
+  if (c->o.mode == XPROF_MODE_NONE)
+    return 0;
+  if (c->native)
+    return refuse(c, c->native,
+                  use ? "the compiler's own profiling changes the code that xprof optimizes, "
+                        "and the profile would not match the other build; use one or the other"
+                      : "the compiler's own profiling changes the code that xprof counts, and "
+                        "the profile would not match the other build; use one or the other");
+  /* Without xprof's pass a collect build would count nothing and a use
+   * build use nothing, without a word. */
+  if (c->legacy_pm)
+    return refuse(c, c->legacy_pm,
+                  use ? "LLVM's legacy pass manager runs no pass plugins, and xprof's pass is "
+                        "one (the program would be built without the profile); drop the option"
+                      : "LLVM's legacy pass manager runs no pass plugins, and xprof's pass is "
+                        "one (the program would count nothing); drop the option");
+  /* A use build takes a profile whatever the ABI (its functions are
+   * matched by name and shape, else by line); a collect build compiles
+   * for any (the plugins count in GIMPLE or IR there), but its link needs
+   * the runtime, which exists for x86-64 alone. */
+  if (c->other_abi && !use && c->link)
+    return refuse(c, c->other_abi,
+                  "xprof's runtime is built for x86-64 only, and the program could not be "
+                  "linked with it; train an x86-64 build of the program (-m64), whose "
+                  "profile -xprofile=use takes for this one");
+  return 0;
+}
+
 /* Read the command line into c; returns 0, or 1 after saying why not. */
 int parse_command(struct command *c, int argc, char **argv) {
   memset(c, 0, sizeof *c);
@@ -407,38 +447,8 @@ int parse_command(struct command *c, int argc, char **argv) {
     xprof_error err;
     xprof_options_set(&c->o, "update", c->native_update, XPROF_OPT_BOTH, &err);
   }
-  if (c->o.mode != XPROF_MODE_NONE && c->native) {
-    fprintf(stderr,
-            "%s: %s cannot be combined with -xprofile=%s: the compiler's own "
-            "profiling changes the code that xprof %s, and the profile would "
-            "not match the other build; use one or the other\n",
-            me, c->native, c->o.mode == XPROF_MODE_COLLECT ? "collect" : "use",
-            c->o.mode == XPROF_MODE_COLLECT ? "counts" : "optimizes");
+  if (refused_combination(c))
     return 1;
-  }
-  /* Without xprof's pass a collect build would count nothing and a use
-   * build use nothing, without a word. */
-  if (c->o.mode != XPROF_MODE_NONE && c->legacy_pm) {
-    fprintf(stderr,
-            "%s: %s cannot be combined with -xprofile=%s: LLVM's legacy pass manager runs "
-            "no pass plugins, and xprof's pass is one (the program %s); drop "
-            "the option\n",
-            me, c->legacy_pm, c->o.mode == XPROF_MODE_COLLECT ? "collect" : "use",
-            c->o.mode == XPROF_MODE_COLLECT ? "would count nothing" : "would be built without the profile");
-    return 1;
-  }
-  /* A use build takes a profile whatever the ABI (its functions are
-   * matched by name and shape, else by line); a collect build compiles
-   * for any (the plugins count in GIMPLE or IR there), but its link needs
-   * the runtime, which exists for x86-64 alone. */
-  if (c->other_abi && c->o.mode == XPROF_MODE_COLLECT && c->link) {
-    fprintf(stderr,
-            "%s: %s cannot be combined with -xprofile=%s: xprof's runtime is built for "
-            "x86-64 only, and the program could not be linked with it; train an x86-64 "
-            "build of the program (-m64), whose profile -xprofile=use takes for this one\n",
-            me, c->other_abi, c->o.tcov ? "tcov" : "collect");
-    return 1;
-  }
   /* Default profile of use mode: the program this command links, else
    * a.out (libxprof's default). */
   xprof_error err;
