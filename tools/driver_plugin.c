@@ -123,6 +123,50 @@ int check_runtime_exports(const struct command *c, time_t since) {
   return l.errors ? 1 : 0;
 }
 
+/* A thin archive (GNU ar's T, Meson's static libraries) holds its
+ * members' paths, relative to its own directory, and not their contents:
+ * whether one of the members holds instrumented code.  buf: the archive,
+ * len bytes. */
+static int thin_archive_instrumented(const char *path, const char *buf, size_t len) {
+  const char *names = NULL; /* the long names' member, "//" */
+  size_t names_len = 0, pos = 8, dir_len = strrchr(path, '/') ? strrchr(path, '/') - path + 1 : 0;
+  while (pos + 60 <= len) {
+    const char *h = buf + pos, *name = h;
+    size_t size = strtoul(h + 48, NULL, 10), n;
+    pos += 60;
+    if (h[0] == '/' && (h[1] == ' ' || h[1] == '/' || h[1] == 'S')) {
+      /* the symbol index ("/", "/SYM64/") or the long names ("//"):
+       * the only members with contents here, padded to an even size */
+      if (h[1] == '/')
+        names = buf + pos, names_len = size <= len - pos ? size : len - pos;
+      pos += size + (size & 1);
+      continue;
+    }
+    if (h[0] == '/') { /* "/OFFSET": a name in the long names, ended by "/\n" */
+      size_t off = strtoul(h + 1, NULL, 10);
+      if (!names || off >= names_len)
+        continue;
+      name = names + off;
+      n = strcspn(name, "\n");
+      n = n > names_len - off ? names_len - off : n;
+    } else {
+      n = strcspn(name, "/");
+      n = n > 16 ? 16 : n;
+    }
+    while (n && (name[n - 1] == '/' || name[n - 1] == ' '))
+      n--;
+    char *member = NULL;
+    int absolute = name[0] == '/';
+    if (asprintf(&member, "%.*s%.*s", absolute ? 0 : (int)dir_len, path, (int)n, name) < 0)
+      return 0;
+    int found = instrumented_input(member);
+    free(member);
+    if (found)
+      return 1;
+  }
+  return 0;
+}
+
 /* Does this input of a link hold code compiled with -xprofile=collect:
  * an object file or archive (ELF, or LLVM bitcode for -flto) that names
  * the runtime's registration function?  libtool drops options it does
@@ -130,8 +174,9 @@ int check_runtime_exports(const struct command *c, time_t since) {
  * arrives here without -xprofile=collect and would leave the library's
  * calls into the runtime undefined: loadable only by an instrumented
  * program.  A byte search, not an ELF reader: the name is in the symbol
- * string table of an object file, the symbol index of an archive, and
- * the string table of a bitcode file. */
+ * string table of an object file (an archive's members' among them), and
+ * the string table of a bitcode file; a thin archive's members are read
+ * where they are. */
 int instrumented_input(const char *path) {
   static const char needle[] = XPROF_ABI_STR(XPROF_REGISTER);
   enum { CHUNK = 1 << 20, KEEP = sizeof needle - 2 };
@@ -143,6 +188,18 @@ int instrumented_input(const char *path) {
   int kind_ok = have >= 18 &&
                 ((memcmp(buf, "\177ELF", 4) == 0 && buf[16] == 1 && buf[17] == 0) ||
                  memcmp(buf, "!<arch>\n", 8) == 0 || memcmp(buf, "BC\300\336", 4) == 0);
+  if (have >= 8 && memcmp(buf, "!<thin>\n", 8) == 0) {
+    free(buf);
+    fclose(f);
+    unsigned char *all;
+    size_t len;
+    xprof_error err;
+    if (xprof_slurp(path, &all, &len, &err) < 0)
+      return 0;
+    int found = thin_archive_instrumented(path, (const char *)all, len);
+    xprof_free(all);
+    return found;
+  }
   int found = 0;
   while (kind_ok && have > 0 && !found) {
     found = memmem(buf, have, needle, sizeof needle - 1) != NULL;
