@@ -45,6 +45,10 @@ struct command {
   int n_user;
   const char **objects; /* inputs that are not sources (for the link) */
   int n_objects;
+  const char **lib_dirs; /* -L DIR, in order */
+  int n_lib_dirs;
+  const char **libs; /* -l NAME (NAME, or :FILE) */
+  int n_libs;
   int link, inputs, sources, static_link;
   int shared;    /* -shared */
   int relocatable; /* -r (or the linker's -r, --relocatable, -i): a partial link */
@@ -97,6 +101,8 @@ char *add_order(struct args *a, const struct command *c);
 int check_runtime_exports(const struct command *c, time_t since);
 /* Does this input of a link hold code compiled with -xprofile=collect? */
 int instrumented_input(const char *path);
+/* Does the archive that -l NAME takes from the command's -L directories? */
+int instrumented_library(const struct command *c, const char *name);
 
 /* The file among self_dir/candidates (or named by the environment
  * variable env) that exists, resolved (malloc'd); NULL if none. */

@@ -358,11 +358,19 @@ static void compiler_argument(struct command *c, char **argv, int argc, int *i,
   else if (strncmp(a, "-x", 2) == 0 && a[2])
     *x_lang = compiled_language(a + 2);
   if (takes_value(a) && *i + 1 < argc) {
-    if (strcmp(a, "-l") == 0) /* a library is an input of the link */
+    if (strcmp(a, "-l") == 0) { /* a library is an input of the link */
       c->inputs++;
+      c->libs[c->n_libs++] = argv[*i + 1];
+    } else if (strcmp(a, "-L") == 0) {
+      c->lib_dirs[c->n_lib_dirs++] = argv[*i + 1];
+    }
     c->user[c->n_user++] = argv[++*i];
     return;
   }
+  if (strncmp(a, "-l", 2) == 0)
+    c->libs[c->n_libs++] = a + 2;
+  else if (strncmp(a, "-L", 2) == 0)
+    c->lib_dirs[c->n_lib_dirs++] = a + 2;
   int input = a[0] != '-' || strcmp(a, "-") == 0;
   if (input || strncmp(a, "-l", 2) == 0)
     c->inputs++;
@@ -429,7 +437,9 @@ int parse_command(struct command *c, int argc, char **argv) {
   c->prefix_maps = calloc((size_t)argc, sizeof *c->prefix_maps);
   c->user = calloc((size_t)argc, sizeof *c->user);
   c->objects = calloc((size_t)argc, sizeof *c->objects);
-  if (!c->prefix_maps || !c->user || !c->objects)
+  c->lib_dirs = calloc((size_t)argc, sizeof *c->lib_dirs);
+  c->libs = calloc((size_t)argc, sizeof *c->libs);
+  if (!c->prefix_maps || !c->user || !c->objects || !c->lib_dirs || !c->libs)
     return die("%s", "out of memory");
   int x_lang = 0;
 #ifdef XPROF_FOR_CLANG

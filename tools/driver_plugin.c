@@ -216,6 +216,47 @@ int instrumented_input(const char *path) {
   return found;
 }
 
+/* The archive that -l NAME takes from the -L directories, looked for as
+ * the linker looks (in each directory libNAME.so before libNAME.a, but in
+ * a static link; -l:FILE by its name): its path, malloc'd, or NULL for a
+ * shared library (which carries a runtime of its own) or nothing found
+ * there (a system library). */
+static char *library_archive(const struct command *c, const char *name) {
+  for (int d = 0; d < c->n_lib_dirs; d++) {
+    char *path = NULL;
+    struct stat st;
+    if (name[0] == ':') {
+      if (asprintf(&path, "%s/%s", c->lib_dirs[d], name + 1) < 0)
+        return NULL;
+      if (stat(path, &st) == 0)
+        return path;
+      free(path);
+      continue;
+    }
+    if (!c->static_link) {
+      if (asprintf(&path, "%s/lib%s.so", c->lib_dirs[d], name) < 0)
+        return NULL;
+      int shared = stat(path, &st) == 0;
+      free(path);
+      if (shared)
+        return NULL;
+    }
+    if (asprintf(&path, "%s/lib%s.a", c->lib_dirs[d], name) < 0)
+      return NULL;
+    if (stat(path, &st) == 0)
+      return path;
+    free(path);
+  }
+  return NULL;
+}
+
+int instrumented_library(const struct command *c, const char *name) {
+  char *path = library_archive(c, name);
+  int found = path && instrumented_input(path);
+  free(path);
+  return found;
+}
+
 /* Does the command write its object somewhere that is no file (-o
  * /dev/null, as build systems probe flags)?  Then no coverage table: GCC
  * would name it after the source, in the working directory. */

@@ -379,6 +379,8 @@ int main(int argc, char **argv) {
   int collect = c.o.mode == XPROF_MODE_COLLECT;
   for (int k = 0; c.o.mode == XPROF_MODE_NONE && c.link && k < c.n_objects && !collect; k++)
     collect = instrumented_input(c.objects[k]);
+  for (int k = 0; c.o.mode == XPROF_MODE_NONE && c.link && k < c.n_libs && !collect; k++)
+    collect = instrumented_library(&c, c.libs[k]);
   /* A partial link (-r) makes an object for a later link, which adds the
    * runtime: with it here too, that link would have two. */
   if (collect && c.link && c.inputs && !c.relocatable && add_runtime(&a, &c))
