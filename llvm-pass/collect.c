@@ -419,13 +419,11 @@ static const xprof_plan_fn *plan_function(xl_collect *c, LLVMValueRef fn, const 
   /* Only possible indirect-call targets need their address recorded. */
   int address = (l != LLVMInternalLinkage && l != LLVMPrivateLinkage && !comdat) ||
                 xl_address_taken(fn);
-  /* A coroutine may be resumed in another thread than the one that made
-   * its frame, and what its code computed at entry (the address of a
-   * thread's copy or twin) is kept in the frame: with per-thread
-   * counters it counts atomically in the shared array instead. */
-  int shared = c->o->update == XPROF_UPDATE_THREAD && is_presplit_coroutine(fn);
+  /* A coroutine keeps what its entry computed (the address of a thread's
+   * copy or twin) in its frame, and may be resumed in another thread: the
+   * plan has it count in the shared array (XPROF_FN_COROUTINE). */
   unsigned flags = (comdat ? XPROF_FN_COMDAT : 0) | (address ? XPROF_FN_ADDRESS : 0) |
-                   (shared ? XPROF_FN_SHARED_ATOMIC : 0) |
+                   (is_presplit_coroutine(fn) ? XPROF_FN_COROUTINE : 0) |
                    (is_ifunc_resolver(LLVMGetGlobalParent(fn), fn) ? XPROF_FN_RESOLVER : 0);
   const xprof_plan_fn *f = xl_check(xprof_plan_add(&c->plan, xl_function_name(fn), &g->g, flags));
   c->fns = xl_realloc(c->fns, c->plan.n_fns * sizeof *c->fns);

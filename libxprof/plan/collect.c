@@ -101,8 +101,8 @@ xprof_plan_fn *xprof_plan_add(xprof_plan *p, const char *name, const xprof_graph
   f->signature = g->signature;
   f->comdat = (flags & XPROF_FN_COMDAT) != 0;
   f->take_address = (flags & XPROF_FN_ADDRESS) != 0;
-  f->shared_atomic = (flags & XPROF_FN_SHARED_ATOMIC) != 0 ||
-                     ((flags & XPROF_FN_RESOLVER) && p->o->update == XPROF_UPDATE_THREAD);
+  f->shared_atomic = (flags & (XPROF_FN_COROUTINE | XPROF_FN_RESOLVER)) &&
+                     p->o->update == XPROF_UPDATE_THREAD;
   f->n_sites = g->n_sites;
   f->first_site = p->n_sites;
   f->n_edge_counters = (uint32_t)g->n_counters;

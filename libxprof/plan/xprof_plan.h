@@ -337,14 +337,14 @@ void xprof_plan_free(xprof_plan *p);
  * of memory.  Flags: */
 #define XPROF_FN_COMDAT 1u        /* one copy per program: arrays of its own */
 #define XPROF_FN_ADDRESS 2u       /* a possible indirect-call target */
-#define XPROF_FN_SHARED_ATOMIC 4u /* counts atomically in the shared array
-                                   * (a coroutine, which may resume in
-                                   * another thread) */
+#define XPROF_FN_COROUTINE 4u     /* a coroutine, which may resume in another
+                                   * thread than the one that made its frame */
 #define XPROF_FN_RESOLVER 8u      /* an ifunc resolver: run while the program
                                    * is relocated, which in a static program
-                                   * is before thread-local storage exists;
-                                   * per-thread counting makes it count as
-                                   * XPROF_FN_SHARED_ATOMIC does */
+                                   * is before thread-local storage exists */
+/* With per-thread counting, a coroutine or a resolver counts with atomic
+ * adds to the shared array: what its entry would find of its thread
+ * (a copy, a twin) may not be its thread's, or may not exist yet. */
 xprof_plan_fn *xprof_plan_add(xprof_plan *p, const char *name, const xprof_graph *g,
                               unsigned flags);
 /* How f counts: in a thread-local twin of its array; in a copy its entry

@@ -210,6 +210,9 @@ static void collect_plan(void) {
   CHECK(!xprof_plan_finds_copy(&q, &q.fns[1]) && xprof_plan_atomic(&q, &q.fns[1]));
   CHECK(xprof_plan_add(&p, "r", &g, XPROF_FN_RESOLVER) != NULL);
   CHECK(!xprof_plan_in_twin(&p, &p.fns[2]) && xprof_plan_atomic(&p, &p.fns[2]));
+  /* So does a coroutine, which may resume in another thread. */
+  CHECK(xprof_plan_add(&p, "co", &g, XPROF_FN_COROUTINE) != NULL);
+  CHECK(!xprof_plan_in_twin(&p, &p.fns[3]) && xprof_plan_atomic(&p, &p.fns[3]));
   xprof_plan_free(&q);
   o.update = XPROF_UPDATE_SINGLE;
   xprof_plan_init(&q, &o, 1);
