@@ -406,12 +406,12 @@ bool xp_skip_function(cgraph_node *node) {
   if (!gimple_has_body_p(decl) || node->thunk || node->alias ||
       DECL_SOURCE_LOCATION(decl) == BUILTINS_LOCATION || DECL_EXTERNAL(decl))
     return true;
-  if (lookup_attribute("no_profile_instrument_function", DECL_ATTRIBUTES(decl)))
-    return true;
-  /* A naked function is its asm alone: no frame, so any code before the
-   * asm may clobber what it reads (GCC's own profiler counts it, and its
-   * indirect-call profiler's call clobbers the arguments). */
-  if (lookup_attribute("naked", DECL_ATTRIBUTES(decl)))
+  unsigned attrs =
+      (lookup_attribute("no_profile_instrument_function", DECL_ATTRIBUTES(decl))
+           ? XPROF_ATTR_NO_PROFILE
+           : 0) |
+      (lookup_attribute("naked", DECL_ATTRIBUTES(decl)) ? XPROF_ATTR_NAKED : 0);
+  if (xprof_skip_attributes(attrs))
     return true;
   xprof_skip_list skip = xprof_options_skip(&xp_opts);
   return xprof_skip_function(&skip, xp_function_name(decl),

@@ -106,10 +106,9 @@ int xl_profiled_function(LLVMModuleRef m, LLVMValueRef fn, const xprof_options *
   const char *name = LLVMGetValueName2(fn, &len);
   if (len == 0 || strncmp(name, XPROF_ABI_PREFIX, strlen(XPROF_ABI_PREFIX)) == 0)
     return 0;
-  /* __attribute__((no_profile_instrument_function)); and naked functions,
-   * which are their asm alone: no frame, so any code before the asm may
-   * clobber what it reads (clang's own profiler counts them). */
-  if (xl_has_fn_attr(fn, "noprofile") || xl_has_fn_attr(fn, "naked"))
+  unsigned attrs = (xl_has_fn_attr(fn, "noprofile") ? XPROF_ATTR_NO_PROFILE : 0) |
+                   (xl_has_fn_attr(fn, "naked") ? XPROF_ATTR_NAKED : 0);
+  if (xprof_skip_attributes(attrs))
     return 0;
   xprof_skip_list skip = xprof_options_skip(o);
   if (!skip.n_functions && !skip.n_files)

@@ -88,6 +88,14 @@ static int any_match(const char *s, const char *const *patterns, unsigned n) {
   return 0;
 }
 
+/* The user's no_profile_instrument_function asks for it; a naked function
+ * is its asm alone, without a frame, so any code put before the asm may
+ * clobber what the asm reads (GCC's and clang's own profilers count it,
+ * and GCC's indirect-call profiler's call there clobbers the arguments). */
+int xprof_skip_attributes(unsigned attrs) {
+  return (attrs & (XPROF_ATTR_NO_PROFILE | XPROF_ATTR_NAKED)) != 0;
+}
+
 int xprof_skip_function(const xprof_skip_list *skip, const char *symbol, const char *plain,
                         const char *file) {
   return any_match(symbol, skip->functions, skip->n_functions) ||

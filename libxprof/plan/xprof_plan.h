@@ -280,6 +280,12 @@ int xprof_ends_without_profile(const char *callee);
 int xprof_skip_function(const xprof_skip_list *skip, const char *symbol, const char *plain,
                         const char *file);
 
+/* A function's attributes that keep it out of the profile, in collect and
+ * use alike, as each plugin reads them from its compiler. */
+#define XPROF_ATTR_NO_PROFILE 1u /* no_profile_instrument_function */
+#define XPROF_ATTR_NAKED 2u      /* naked */
+int xprof_skip_attributes(unsigned attrs);
+
 /* ---- a collect build (collect.c) ----------------------------------------- */
 
 /* A value-profile site's state: its kind and record type, where it starts

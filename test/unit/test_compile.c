@@ -82,6 +82,8 @@ static void ends_and_skips(void) {
   CHECK(xprof_skip_function(&skip, "f", NULL, "/b/gen/t.c"));
   CHECK(!xprof_skip_function(&skip, "f", NULL, "/b/src/t.c"));
   CHECK(!xprof_skip_function(&skip, "f", NULL, NULL));
+  CHECK(xprof_skip_attributes(XPROF_ATTR_NO_PROFILE) && xprof_skip_attributes(XPROF_ATTR_NAKED));
+  CHECK(!xprof_skip_attributes(0));
 }
 
 /* Messages a plan says, kept for checks: kind and text of the last two. */
