@@ -47,11 +47,11 @@ static const char *program_name(void) {
 /* An environment variable that says where the profile goes.  In a
  * set-user-ID or set-group-ID program it would let whoever starts the
  * program choose where it writes (and makes directories) with the
- * program's rights: ignored there (secure_getenv), and said once. */
+ * program's rights: ignored there (rt_secure_getenv), and said once. */
 static const char *path_variable(const char *var) {
-  const char *v = secure_getenv(var);
+  const char *v = rt_secure_getenv(var);
   static int said;
-  if (!v && getenv(var) && !__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+  if (!v && rt_getenv(var) && !__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
     rt_message("%s is ignored: the program runs set-user-ID or set-group-ID, and would "
                "write where the caller chose with other rights than the caller's",
                var);
@@ -721,7 +721,7 @@ static int write_dir(const char *dir, xprof_profile *snap, enum rt_occasion when
       goto out;
     }
   }
-  const char *pause = getenv("XPROF_TEST_PAUSE_BEFORE_RENAME_MS");
+  const char *pause = rt_getenv("XPROF_TEST_PAUSE_BEFORE_RENAME_MS");
   struct write_ctx w = {existing ? existing : snap,
                         pause ? (unsigned)strtoul(pause, NULL, 10) : 0};
   sigset_t mask;

@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <sys/auxv.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,14 +119,26 @@ void rt_release_write_signals(const sigset_t *old, int pending_before) {
   pthread_sigmask(SIG_SETMASK, old, NULL);
 }
 
+const char *rt_getenv(const char *name) {
+  size_t n = strlen(name);
+  for (char **e = environ; e && *e; e++)
+    if (strncmp(*e, name, n) == 0 && (*e)[n] == '=')
+      return *e + n + 1;
+  return NULL;
+}
+
+const char *rt_secure_getenv(const char *name) {
+  return getauxval(AT_SECURE) ? NULL : rt_getenv(name);
+}
+
 void rt_read_settings(void) {
-  const char *r = getenv("SUN_PROFDATA_REPLACE");
+  const char *r = rt_getenv("SUN_PROFDATA_REPLACE");
   rt_settings.replace = XPROF_REPLACE_OBJFILE;
   if (r && *r && xprof_replace_parse(r, &rt_settings.replace) < 0)
     rt_message("SUN_PROFDATA_REPLACE=%s is not objfile, program or all; "
                "using objfile",
                r);
-  const char *a = getenv("SUN_PROFDATA_ASYNC_INTERVAL");
+  const char *a = rt_getenv("SUN_PROFDATA_ASYNC_INTERVAL");
   if (a && *a) {
     char *end;
     unsigned long v = strtoul(a, &end, 10);
@@ -136,7 +149,7 @@ void rt_read_settings(void) {
     else
       rt_settings.async_interval = (unsigned)v;
   }
-  const char *v = getenv("SUN_PROFDATA_ASYNC_VERBOSE");
+  const char *v = rt_getenv("SUN_PROFDATA_ASYNC_VERBOSE");
   rt_settings.async_verbose = v && *v && strcmp(v, "0") != 0;
   rt_settings.initialized = 1;
 }

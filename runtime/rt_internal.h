@@ -89,6 +89,13 @@ struct rt_settings {
 };
 extern struct rt_settings rt_settings;
 void rt_read_settings(void);
+/* The value of an environment variable, read from environ: never through
+ * getenv, which a program may define itself (a shell answers it from its
+ * own variables) with instrumented code that the runtime's own reads
+ * would count.  NULL when unset.  rt_secure_getenv: NULL as well in a
+ * program that runs set-user-ID or set-group-ID (AT_SECURE). */
+const char *rt_getenv(const char *name);
+const char *rt_secure_getenv(const char *name);
 
 /* Module (executable or shared library) that holds an object. */
 const char *rt_object_module(const struct xprof_abi_object *obj);

@@ -419,7 +419,7 @@ static void rescan(int force) {
 }
 
 static unsigned bin_width_setting(void) {
-  const char *w = getenv("SUN_PROFDATA_SAMPLE_BIN");
+  const char *w = rt_getenv("SUN_PROFDATA_SAMPLE_BIN");
   if (!w || !*w)
     return DEFAULT_BIN_WIDTH;
   char *end;
@@ -433,7 +433,7 @@ static unsigned bin_width_setting(void) {
 }
 
 void rt_sample_start(void) {
-  const char *e = getenv("SUN_PROFDATA_SAMPLE");
+  const char *e = rt_getenv("SUN_PROFDATA_SAMPLE");
   if (!e || !*e || strcmp(e, "0") == 0)
     return;
   if (timer_taken()) {

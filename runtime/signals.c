@@ -196,7 +196,7 @@ static int start_thread(void) {
 }
 
 void rt_signals_start(void) {
-  const char *list = getenv("SUN_PROFDATA_SIGNALS");
+  const char *list = rt_getenv("SUN_PROFDATA_SIGNALS");
   if (!list || !*list)
     return;
   sigset_t want;
