@@ -18,6 +18,7 @@ static const char usage[] =
     "usage: xprof_afdo --llvm|--gcc [--counts|--samples] -o FILE profile_directory\n"
     "       xprof_afdo --llvm|--gcc -o FILE sample-profile.txt\n"
     "       xprof_afdo --lines profile_directory\n"
+    "       xprof_afdo --program-kind PROGRAM\n"
     "\n"
     "Write the profile by source line, as the compilers' sample-based PGO\n"
     "reads it: --llvm as clang's sample-profile text (clang\n"
@@ -44,7 +45,12 @@ static const char usage[] =
     "samples): what use builds fall back on where the profile's graphs do\n"
     "not match the code (another compiler or version, a sampled program).\n"
     "The drivers make it before a use build's first compilation, and\n"
-    "xprof_collect after each run.\n";
+    "xprof_collect after each run.\n"
+    "\n"
+    "--program-kind prints whether PROGRAM is an ELF program that the\n"
+    "dynamic linker starts (dynamic), one that it does not (static: -static,\n"
+    "-static-pie), or something else (other: a script): xprof_collect asks,\n"
+    "since only the dynamic linker preloads its sampler.\n";
 
 /* lp written to path ("-": the standard output) in the format asked
  * for; 0, or 1 (said) when it cannot be, leaving no partial file.  The
@@ -126,10 +132,25 @@ static int refresh_lines(const char *dir) {
   return rc;
 }
 
+/* --program-kind: "dynamic", "static" or "other" (xprof_elf_program_dynamic). */
+static int program_kind(const char *path) {
+  const unsigned char *buf;
+  size_t len;
+  xprof_error err;
+  if (xprof_map(path, &buf, &len, &err) < 0)
+    return tool_fail(&err);
+  int kind = xprof_elf_program_dynamic(buf, len);
+  xprof_unmap(buf, len);
+  puts(kind == 1 ? "dynamic" : kind == 0 ? "static" : "other");
+  return 0;
+}
+
 int main(int argc, char **argv) {
   tool_init("xprof_afdo");
   if (tool_standard_options(argc, argv, usage))
     return 0;
+  if (argc == 3 && strcmp(argv[1], "--program-kind") == 0)
+    return program_kind(argv[2]);
   const char *out_path = NULL, *dir = NULL;
   int format = -1, samples = -1, lines = 0; /* format: 1 gcc, 0 llvm */
   for (int i = 1; i < argc; i++) {

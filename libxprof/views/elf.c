@@ -362,15 +362,21 @@ static int has_interpreter(const struct xprof_elf_file *f, const Elf64_Ehdr *h) 
   return 0;
 }
 
-int xprof_elf_program_exports(const unsigned char *buf, size_t len, const char *name) {
+int xprof_elf_program_dynamic(const unsigned char *buf, size_t len) {
   struct xprof_elf_file f = {buf, len, "", NULL};
   Elf64_Ehdr h;
-  uint64_t sym_off, sym_size, str_off, str_size;
   if (len < sizeof h || memcmp(buf, ELFMAG, SELFMAG) != 0)
     return -1;
   memcpy(&h, buf, sizeof h);
   if (h.e_ident[EI_CLASS] != ELFCLASS64 || h.e_ident[EI_DATA] != ELFDATA2LSB ||
-      (h.e_type != ET_EXEC && h.e_type != ET_DYN) || !has_interpreter(&f, &h))
+      (h.e_type != ET_EXEC && h.e_type != ET_DYN))
+    return -1;
+  return has_interpreter(&f, &h);
+}
+
+int xprof_elf_program_exports(const unsigned char *buf, size_t len, const char *name) {
+  uint64_t sym_off, sym_size, str_off, str_size;
+  if (xprof_elf_program_dynamic(buf, len) != 1)
     return -1;
   if (xprof_elf_section(buf, len, ".dynsym", &sym_off, &sym_size) < 0 ||
       xprof_elf_section(buf, len, ".dynstr", &str_off, &str_size) < 0)

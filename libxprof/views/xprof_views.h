@@ -95,6 +95,12 @@ int xprof_elf_section(const unsigned char *buf, size_t len, const char *name, ui
 int xprof_elf_section_names(const unsigned char *buf, size_t len,
                             int (*each)(void *ctx, const char *name), void *ctx);
 
+/* Whether the ELF file in buf (64-bit, little-endian, an executable or a
+ * PIE) is started by the dynamic linker: 1 when its program headers name
+ * an interpreter, 0 when not (-static, -static-pie, and a shared library,
+ * which no interpreter starts either); -1 when it is no such file. */
+int xprof_elf_program_dynamic(const unsigned char *buf, size_t len);
+
 /* Of the ELF file in buf, a program that the dynamic linker starts (one
  * with an interpreter): whether its dynamic symbol table defines `name`,
  * 1 or 0; -1 when buf is no such program (a shared library, a static

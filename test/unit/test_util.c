@@ -148,6 +148,8 @@ static void map_sections(void) {
   CHECK(xprof_elf_program_exports(buf, len, "malloc") == 0);
   CHECK(xprof_elf_program_exports(buf, len, "main") == 0);
   CHECK(xprof_elf_program_exports(buf, 64, "malloc") == -1);
+  CHECK(xprof_elf_program_dynamic(buf, len) == 1);
+  CHECK(xprof_elf_program_dynamic(buf, 16) == -1);
   xprof_unmap(buf, len);
   CHECK(xprof_map("/", &buf, &len, &err) == -1);
   CHECK_STR(err.msg, "/: is a directory");
