@@ -85,33 +85,54 @@ typedef struct target {
   const char *objpath;
 } target;
 
-static int target_cmp(const void *a, const void *b) {
-  uintptr_t x = (uintptr_t)((const target *)a)->addr,
-            y = (uintptr_t)((const target *)b)->addr;
-  return x < y ? -1 : x > y;
-}
+/* Every registered procedure by address, to name indirect-call targets:
+ * a hash table, built at the first site with a callee to name, since
+ * most writes (a child's exit after a few calls) have none, and sorting
+ * every procedure of the program was a good part of their cost. */
+typedef struct targets {
+  target *t; /* NULL: not built yet, or out of memory */
+  size_t mask;
+  int built;
+} targets;
 
-/* Every registered procedure by address, to name indirect-call targets. */
-static target *build_targets(size_t *n_out) {
-  size_t n = 0;
+static int build_targets(targets *ts) {
+  size_t n = 0, size = 16;
   for (struct xprof_abi_object *o = rt_objects; o; o = o->next)
     n += o->n_procs;
-  target *t = xprof_malloc((n + 1) * sizeof *t);
-  if (!t)
-    return NULL;
-  n = 0;
+  while (size < 2 * n)
+    size *= 2;
+  ts->t = xprof_calloc(size, sizeof *ts->t);
+  if (!ts->t)
+    return -1;
+  ts->mask = size - 1;
+  /* An address twice (a comdat function kept once, listed by each object
+   * that has it) keeps the first object's name. */
   for (struct xprof_abi_object *o = rt_objects; o; o = o->next)
-    for (uint32_t j = 0; j < o->n_procs; j++)
-      if (o->procs[j].address)
-        t[n++] = (target){o->procs[j].address, o->procs[j].name, o->path};
-  xprof_sort(t, n, sizeof *t, target_cmp);
-  *n_out = n;
-  return t;
+    for (uint32_t j = 0; j < o->n_procs; j++) {
+      const void *addr = o->procs[j].address;
+      size_t i = rt_hash_ptr(addr) & ts->mask;
+      while (addr && ts->t[i].addr && ts->t[i].addr != addr)
+        i = (i + 1) & ts->mask;
+      if (addr && !ts->t[i].addr)
+        ts->t[i] = (target){addr, o->procs[j].name, o->path};
+    }
+  return 0;
 }
 
-static const target *find_target(const target *t, size_t n, uint64_t addr) {
-  target key = {(const void *)(uintptr_t)addr, NULL, NULL};
-  return bsearch(&key, t, n, sizeof *t, target_cmp);
+/* The procedure at addr, or NULL (not one of ours, or out of memory:
+ * the callee then goes unnamed). */
+static const target *find_target(targets *ts, uint64_t addr) {
+  if (!ts->built) {
+    ts->built = 1;
+    build_targets(ts);
+  }
+  const void *key = (const void *)(uintptr_t)addr;
+  if (!ts->t || !key)
+    return NULL;
+  size_t i = rt_hash_ptr(key) & ts->mask;
+  while (ts->t[i].addr && ts->t[i].addr != key)
+    i = (i + 1) & ts->mask;
+  return ts->t[i].addr ? &ts->t[i] : NULL;
 }
 
 /* Counter arrays already taken in this snapshot: a comdat function's
@@ -124,13 +145,27 @@ typedef struct taken {
 
 typedef struct snap_ctx {
   xprof_profile *p;
-  const target *targets;
-  size_t n_targets;
+  targets *targets;
   uint64_t *scratch; /* counters or value-profile state */
   size_t scratch_len;
   taken *seen;       /* open addressing by counters address */
   size_t seen_mask;
+  const char **paths; /* the object files taken, open addressing by path */
+  size_t paths_mask;
 } snap_ctx;
+
+/* Whether an object file of this path is in the snapshot already (the
+ * same object linked into two modules); enters it if not.  A hash, not
+ * a search of the snapshot: a program has hundreds of object files,
+ * whose paths share long prefixes, and every process writes at exit. */
+static int path_taken(snap_ctx *c, const char *path) {
+  size_t i = (size_t)xprof_hash64(path, strlen(path)) & c->paths_mask;
+  for (; c->paths[i]; i = (i + 1) & c->paths_mask)
+    if (strcmp(c->paths[i], path) == 0)
+      return 1;
+  c->paths[i] = path;
+  return 0;
+}
 
 static taken *seen_slot(snap_ctx *c, const uint64_t *counters) {
   for (size_t i = rt_hash_ptr(counters) & c->seen_mask;; i = (i + 1) & c->seen_mask)
@@ -215,7 +250,7 @@ static uint32_t site_candidates(const snap_ctx *c, int is_proc, const uint64_t *
       continue;
     if (!is_proc) {
       cand[k++] = (xprof_vp_value){cnt, value, NULL};
-    } else if (find_target(c->targets, c->n_targets, value)) {
+    } else if (find_target(c->targets, value)) {
       cand[k++] = (xprof_vp_value){cnt, value, named};
     } else if (unnamed == UINT32_MAX) {
       unnamed = k;
@@ -261,7 +296,7 @@ static int take_site(snap_ctx *c, const struct xprof_abi_vp_site *site,
     xprof_vp_value *v = &rec->values[i];
     if (!v->proc)
       continue;
-    const target *t = find_target(c->targets, c->n_targets, v->bits);
+    const target *t = find_target(c->targets, v->bits);
     char *name = xprof_format("%s:%s", t->name, t->objpath);
     v->proc = name ? xprof_strdup(c->p, name) : NULL;
     v->bits = 0;
@@ -287,6 +322,11 @@ static int take_object(snap_ctx *c, const struct xprof_abi_object *obj) {
   o->tv_usec = obj->tv_usec;
   o->n_values_per_vp = obj->n_values_per_vp;
   o->signature = obj->signature;
+  /* Room for every procedure at once, not by doubling (each time a copy
+   * into fresh memory). */
+  if (obj->n_procs && !(o->procs = xprof_malloc((size_t)obj->n_procs * sizeof *o->procs)))
+    return -1;
+  o->cap_procs = obj->n_procs;
   uint32_t obj_index = c->p->n_objfiles - 1;
   for (uint32_t j = 0; j < obj->n_procs; j++) {
     const struct xprof_abi_proc *rp = &obj->procs[j];
@@ -339,47 +379,57 @@ static int take_object(snap_ctx *c, const struct xprof_abi_object *obj) {
   return 0;
 }
 
-static int add_program(xprof_profile *p, const struct xprof_abi_object *obj) {
+/* The object in its module's program record: once, though it may be
+ * registered twice (dup: its path was taken before), as each object
+ * file's records are. */
+static int add_program(xprof_profile *p, const struct xprof_abi_object *obj, int dup) {
   const char *module = rt_object_module(obj);
   xprof_program *g = xprof_find_program(p, module);
   if (!g && !(g = xprof_add_program(p, module)))
     return -1;
-  for (uint32_t i = 0; i < g->n_objrefs; i++)
+  for (uint32_t i = 0; dup && i < g->n_objrefs; i++)
     if (strcmp(g->objrefs[i], obj->path) == 0)
       return 0;
   return xprof_program_add_objref(p, g, obj->path);
 }
 
 /* Snapshot the objects going to `dir` (all of them, or just `only`);
- * obj_dirs[i] is the directory of the i-th registered object. */
+ * obj_dirs[i] is the directory of the i-th registered object, the same
+ * pointer as dir when it goes there (struct dir_list). */
 static xprof_profile *snapshot(const char *dir, char *const *obj_dirs,
                                const struct xprof_abi_object *only,
-                               const target *targets, size_t n_targets) {
-  snap_ctx c = {xprof_profile_new(), targets, n_targets, NULL, 0, NULL, 0};
+                               targets *targets) {
+  snap_ctx c = {xprof_profile_new(), targets, NULL, 0, NULL, 0, NULL, 0};
   if (!c.p)
     return NULL;
-  size_t n_procs = 0;
-  for (struct xprof_abi_object *o = rt_objects; o; o = o->next)
+  size_t n_procs = 0, n_objs = 0;
+  for (struct xprof_abi_object *o = rt_objects; o; o = o->next, n_objs++)
     n_procs += o->n_procs;
-  size_t slots = 16;
+  size_t slots = 16, path_slots = 16;
   while (slots < 2 * n_procs)
     slots *= 2;
+  while (path_slots < 2 * n_objs)
+    path_slots *= 2;
   c.seen = xprof_calloc(slots, sizeof *c.seen);
+  c.paths = xprof_calloc(path_slots, sizeof *c.paths);
   c.seen_mask = slots - 1;
-  if (!c.seen) {
+  c.paths_mask = path_slots - 1;
+  if (!c.seen || !c.paths) {
+    xprof_free(c.seen);
+    xprof_free(c.paths);
     xprof_profile_free(c.p);
     return NULL;
   }
   size_t idx = 0;
   for (struct xprof_abi_object *o = rt_objects; o; o = o->next, idx++) {
-    if ((only && o != only) || !obj_dirs[idx] || strcmp(obj_dirs[idx], dir) != 0 ||
+    if ((only && o != only) || obj_dirs[idx] != dir ||
         (o->flags & XPROF_ABI_SAMPLER_ONLY))
       continue;
-    int rc;
-    if (xprof_find_objfile(c.p, o->path)) {
+    int rc, dup = path_taken(&c, o->path);
+    if (dup) {
       /* The same object file linked into two modules: merge the second. */
       xprof_profile *one = xprof_profile_new();
-      snap_ctx c2 = {one, targets, n_targets, c.scratch, c.scratch_len, NULL, 0};
+      snap_ctx c2 = {one, targets, c.scratch, c.scratch_len, NULL, 0, NULL, 0};
       rc = one ? take_object(&c2, o) : -1;
       c.scratch = c2.scratch;
       c.scratch_len = c2.scratch_len;
@@ -389,15 +439,17 @@ static xprof_profile *snapshot(const char *dir, char *const *obj_dirs,
     } else {
       rc = take_object(&c, o);
     }
-    if (rc < 0 || add_program(c.p, o) < 0) {
+    if (rc < 0 || add_program(c.p, o, dup) < 0) {
       xprof_free(c.scratch);
       xprof_free(c.seen);
+      xprof_free(c.paths);
       xprof_profile_free(c.p);
       return NULL;
     }
   }
   xprof_free(c.scratch);
   xprof_free(c.seen);
+  xprof_free(c.paths);
   return c.p;
 }
 
@@ -716,6 +768,7 @@ static int write_dir(const char *dir, xprof_profile *snap, enum rt_occasion when
     goto out;
   }
   if (existing) {
+    existing->no_shapes = 1; /* the shapes went to `fresh` */
     if (xprof_merge(existing, snap, 1, rt_settings.replace, &err) < 0) {
       rt_message("cannot merge into %s: %s; %s", path, err.msg, lost);
       goto out;
@@ -744,15 +797,27 @@ out:
 
 /* ---- the dump ------------------------------------------------------------ */
 
-/* The profile directories of a write: each registered object's (all, or
- * only `only`'s), worked out once, by object (NULL for the others), and
- * each distinct one once (dirs[] points into obj_dirs[]). */
+/* The profile directories of a write: each distinct one once, in dirs[]
+ * (which owns them), and each registered object's (all, or only
+ * `only`'s), pointing into dirs[] (NULL for the others), so that an
+ * object goes to dirs[i] when obj_dirs[k] == dirs[i]. */
 struct dir_list {
   char **obj_dirs, **dirs;
   size_t n_objs, n_dirs;
 };
 
-/* Returns 0, or -1 when out of memory. */
+/* Whether two objects name the same profile (-xprofile=collect:NAME,
+ * or none: the environment's and the program's). */
+static int same_profile_name(const char *a, const char *b) {
+  a = a && *a ? a : NULL;
+  b = b && *b ? b : NULL;
+  return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* Returns 0, or -1 when out of memory.  An object that names the
+ * profile its predecessor named goes where that one goes: most programs
+ * send every object to one directory, which is worked out once, not
+ * once per object file at every write. */
 static int profile_dirs(const struct xprof_abi_object *only, struct dir_list *l) {
   l->n_objs = l->n_dirs = 0;
   for (struct xprof_abi_object *o = rt_objects; o; o = o->next)
@@ -764,25 +829,35 @@ static int profile_dirs(const struct xprof_abi_object *only, struct dir_list *l)
     xprof_free(l->dirs);
     return -1;
   }
+  const struct xprof_abi_object *prev = NULL;
   size_t idx = 0;
   for (struct xprof_abi_object *o = rt_objects; o; o = o->next, idx++) {
     if (only && o != only)
       continue;
-    char *d = l->obj_dirs[idx] = rt_profile_dir(o);
+    if (prev && same_profile_name(prev->profile_name, o->profile_name)) {
+      l->obj_dirs[idx] = l->obj_dirs[idx - 1];
+      prev = o;
+      continue;
+    }
+    prev = o;
+    char *d = rt_profile_dir(o);
     if (!d)
       continue;
-    int seen = 0;
-    for (size_t i = 0; i < l->n_dirs && !seen; i++)
-      seen = strcmp(l->dirs[i], d) == 0;
-    if (!seen)
+    size_t i = 0;
+    while (i < l->n_dirs && strcmp(l->dirs[i], d) != 0)
+      i++;
+    if (i < l->n_dirs)
+      xprof_free(d);
+    else
       l->dirs[l->n_dirs++] = d;
+    l->obj_dirs[idx] = l->dirs[i];
   }
   return 0;
 }
 
 static void free_dirs(struct dir_list *l) {
-  for (size_t i = 0; i < l->n_objs; i++)
-    xprof_free(l->obj_dirs[i]);
+  for (size_t i = 0; i < l->n_dirs; i++)
+    xprof_free(l->dirs[i]);
   xprof_free(l->obj_dirs);
   xprof_free(l->dirs);
 }
@@ -852,16 +927,14 @@ int rt_dump_locked(const struct xprof_abi_object *only, enum rt_occasion when) {
    * from a look at its counts, without building the snapshot. */
   if (only && !pending_list && !object_counted(only))
     return 0;
-  size_t n_targets = 0;
-  target *targets = build_targets(&n_targets);
+  targets targets = {NULL, 0, 0};
   struct dir_list l;
-  if (!targets || profile_dirs(only, &l) < 0) {
-    xprof_free(targets);
+  if (profile_dirs(only, &l) < 0) {
     return -1;
   }
   int status = 0;
   for (size_t i = 0; i < l.n_dirs; i++) {
-    xprof_profile *snap = snapshot(l.dirs[i], l.obj_dirs, only, targets, n_targets);
+    xprof_profile *snap = snapshot(l.dirs[i], l.obj_dirs, only, &targets);
     if (!snap) {
       rt_message("out of memory while collecting profile data for %s", l.dirs[i]);
       status = -1;
@@ -887,7 +960,7 @@ int rt_dump_locked(const struct xprof_abi_object *only, enum rt_occasion when) {
     }
   }
   free_dirs(&l);
-  xprof_free(targets);
+  xprof_free(targets.t);
   return status;
 }
 
@@ -899,8 +972,11 @@ void rt_zero_locked(const struct xprof_abi_object *only) {
      * own array. */
     for (uint32_t j = 0; j < o->n_procs; j++) {
       const struct xprof_abi_proc *rp = &o->procs[j];
+      /* Only what is not zero: in a fork's child each write copies a
+       * page of the parent's. */
       for (uint32_t k = 0; k < rp->n_counters; k++)
-        __atomic_store_n(&rp->counters[k], 0, __ATOMIC_RELAXED);
+        if (__atomic_load_n(&rp->counters[k], __ATOMIC_RELAXED))
+          __atomic_store_n(&rp->counters[k], 0, __ATOMIC_RELAXED);
       for (uint32_t s = 0; s < rp->n_vp_sites; s++)
         rt_vp_clear(rp->vp_sites[s].state);
     }

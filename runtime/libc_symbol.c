@@ -34,48 +34,92 @@ static const void *dyn_ptr(const struct dl_phdr_info *info, ElfW(Addr) p) {
   return (const void *)(p < info->dlpi_addr ? p + info->dlpi_addr : p);
 }
 
-/* The number of symbols of a table that has only a GNU hash: one past the
- * last symbol any chain reaches, or the unhashed ones alone (symoffset)
- * when every bucket is empty. */
-static uint32_t gnu_hash_symbols(const uint32_t *h) {
-  uint32_t nbuckets = h[0], symoffset = h[1], bloom = h[2];
-  const uint32_t *buckets = h + 4 + bloom * (sizeof(ElfW(Addr)) / 4);
-  const uint32_t *chain = buckets + nbuckets;
-  uint32_t last = 0;
-  for (uint32_t b = 0; b < nbuckets; b++)
-    if (buckets[b] > last)
-      last = buckets[b];
-  if (last == 0 || last < symoffset)
-    return symoffset;
-  while (!(chain[last - symoffset] & 1))
-    last++;
-  return last + 1;
-}
-
-/* A module's dynamic symbols. */
+/* A module's dynamic symbols and their hash table: the GNU one where
+ * the module has it (every module linked on a current distribution),
+ * else the System V one.  A lookup follows the name's hash chain, as the
+ * loader does: a scan of the whole table (libc's has thousands of
+ * symbols) for each of the dozen functions looked up at start-up cost
+ * every process of a collect build half a millisecond. */
 struct symbols {
   const ElfW(Sym) *syms;
   const char *strs;
   const ElfW(Half) *versym; /* each symbol's version, or NULL */
-  uint32_t n;
+  const uint32_t *gnu_hash, *sysv_hash;
 };
 
-/* The function name among one module's defined ones, or NULL.  Only its
- * default version, as the loader and dlsym take it: a name with older
- * versions kept for old programs (name@GLIBC_2.2.5 beside name@@GLIBC_2.34)
- * has other functions there. */
+/* Whether symbol i is the function `name` as the loader binds it: a
+ * global or weak function defined here, in its default version (a name
+ * with older versions kept for old programs, name@GLIBC_2.2.5 beside
+ * name@@GLIBC_2.34, has other functions there). */
+static int is_function(const struct symbols *t, uint32_t i, const char *name) {
+  const ElfW(Sym) *s = &t->syms[i];
+  if (t->versym && (t->versym[i] & 0x8000)) /* hidden: not the default version */
+    return 0;
+  /* ELF32_ST_TYPE and ELF64_ST_TYPE are the same (so the BINDs). */
+  return s->st_shndx != SHN_UNDEF && ELF64_ST_TYPE(s->st_info) == STT_FUNC &&
+         ELF64_ST_BIND(s->st_info) != STB_LOCAL && strcmp(t->strs + s->st_name, name) == 0;
+}
+
+/* The GNU hash table's lookup: a Bloom filter, then the name's bucket,
+ * whose chain ends at an entry with its low bit set.  Returns the
+ * symbol's index, or 0 (the undefined symbol). */
+static uint32_t gnu_lookup(const struct symbols *t, const char *name) {
+  uint32_t h = 5381;
+  for (const unsigned char *c = (const unsigned char *)name; *c; c++)
+    h = h * 33 + *c;
+  const uint32_t *g = t->gnu_hash;
+  uint32_t nbuckets = g[0], symoffset = g[1], bloom_size = g[2], shift = g[3];
+  const ElfW(Addr) *bloom = (const ElfW(Addr) *)(const void *)(g + 4);
+  const uint32_t *buckets = (const uint32_t *)(const void *)(bloom + bloom_size);
+  const uint32_t *chain = buckets + nbuckets;
+  const unsigned bits = sizeof(ElfW(Addr)) * 8;
+  if (!nbuckets || !bloom_size)
+    return 0;
+  ElfW(Addr) word = bloom[(h / bits) & (bloom_size - 1)];
+  ElfW(Addr) mask = (ElfW(Addr))1 << (h % bits) | (ElfW(Addr))1 << ((h >> shift) % bits);
+  if ((word & mask) != mask)
+    return 0;
+  uint32_t i = buckets[h % nbuckets];
+  if (i < symoffset)
+    return 0;
+  for (;; i++) {
+    uint32_t ch = chain[i - symoffset];
+    if ((ch | 1) == (h | 1) && is_function(t, i, name))
+      return i;
+    if (ch & 1)
+      return 0;
+  }
+}
+
+/* The System V hash table's lookup (DT_HASH): the same answer. */
+static uint32_t sysv_lookup(const struct symbols *t, const char *name) {
+  uint32_t h = 0;
+  for (const unsigned char *c = (const unsigned char *)name; *c; c++) {
+    h = (h << 4) + *c;
+    uint32_t g = h & 0xf0000000u;
+    h ^= g >> 24;
+    h &= ~g;
+  }
+  const uint32_t *ht = t->sysv_hash;
+  uint32_t nbucket = ht[0], nchain = ht[1];
+  const uint32_t *bucket = ht + 2, *chain = bucket + nbucket;
+  if (!nbucket)
+    return 0;
+  /* At most nchain steps: a damaged chain must not loop. */
+  uint32_t steps = 0;
+  for (uint32_t i = bucket[h % nbucket]; i && i < nchain && steps++ < nchain; i = chain[i])
+    if (is_function(t, i, name))
+      return i;
+  return 0;
+}
+
+/* The function name among one module's defined ones, or NULL. */
 static void *defined(const struct dl_phdr_info *info, const struct symbols *t,
                      const char *name) {
-  /* ELF32_ST_TYPE and ELF64_ST_TYPE are the same (so the BINDs). */
-  for (uint32_t i = 0; i < t->n; i++) {
-    const ElfW(Sym) *s = &t->syms[i];
-    if (t->versym && (t->versym[i] & 0x8000)) /* hidden: not the default version */
-      continue;
-    if (s->st_shndx != SHN_UNDEF && ELF64_ST_TYPE(s->st_info) == STT_FUNC &&
-        ELF64_ST_BIND(s->st_info) != STB_LOCAL && strcmp(t->strs + s->st_name, name) == 0)
-      return (void *)(info->dlpi_addr + s->st_value);
-  }
-  return NULL;
+  uint32_t i = t->gnu_hash    ? gnu_lookup(t, name)
+               : t->sysv_hash ? sysv_lookup(t, name)
+                              : 0;
+  return i ? (void *)(info->dlpi_addr + t->syms[i].st_value) : NULL;
 }
 
 /* Whether address p lies in one of the module's segments. */
@@ -106,7 +150,7 @@ static int find_in_module(struct dl_phdr_info *info, size_t size, void *arg) {
       dyn = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
   if (!dyn)
     return 0;
-  struct symbols t = {NULL, NULL, NULL, 0};
+  struct symbols t = {NULL, NULL, NULL, NULL, NULL};
   for (; dyn->d_tag != DT_NULL; dyn++) {
     if (dyn->d_tag == DT_SYMTAB)
       t.syms = dyn_ptr(info, dyn->d_un.d_ptr);
@@ -115,9 +159,9 @@ static int find_in_module(struct dl_phdr_info *info, size_t size, void *arg) {
     else if (dyn->d_tag == DT_VERSYM)
       t.versym = dyn_ptr(info, dyn->d_un.d_ptr);
     else if (dyn->d_tag == DT_HASH)
-      t.n = ((const uint32_t *)dyn_ptr(info, dyn->d_un.d_ptr))[1];
-    else if (dyn->d_tag == DT_GNU_HASH && !t.n)
-      t.n = gnu_hash_symbols(dyn_ptr(info, dyn->d_un.d_ptr));
+      t.sysv_hash = dyn_ptr(info, dyn->d_un.d_ptr);
+    else if (dyn->d_tag == DT_GNU_HASH)
+      t.gnu_hash = dyn_ptr(info, dyn->d_un.d_ptr);
   }
   if (!t.syms || !t.strs || (l->skip && defined(info, &t, l->skip)))
     return 0;

@@ -22,9 +22,13 @@
  * sanitizer's runtime that defines the name keeps its own. */
 #define RT_WRAPPER RT_EXPORT __attribute__((weak))
 
-/* A pointer's hash, for the runtime's tables of addresses. */
+/* A pointer's hash, for the runtime's tables of addresses, which take
+ * its low bits: the product's high half folded in, since the low bits of
+ * a product depend only on the low bits of the address (always zero in
+ * a function's, aligned to 16). */
 static inline size_t rt_hash_ptr(const void *p) {
-  return (size_t)(((uintptr_t)p >> 3) * 0x9e3779b97f4a7c15ull);
+  uint64_t h = (uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ull;
+  return (size_t)(h ^ (h >> 29));
 }
 
 /* One lock for the object list, dumps and fork, taken by rt_enter and

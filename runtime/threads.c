@@ -193,8 +193,22 @@ static void free_copy(struct rt_copy *c) {
 }
 
 /* Counts and baseline to zero; only the owning thread may do this. */
+/* Zero n words, writing only the stretches (of a page) that are not zero
+ * already: in a fork's child every page written is a copy of the
+ * parent's, and most of a program's counters never ran. */
+static void zero_words(uint64_t *p, size_t n) {
+  const size_t stretch = 4096 / sizeof *p;
+  for (size_t i = 0; i < n; i += stretch) {
+    size_t m = n - i < stretch ? n - i : stretch, k = 0;
+    while (k < m && !p[i + k])
+      k++;
+    if (k < m)
+      memset(p + i + k, 0, (m - k) * sizeof *p);
+  }
+}
+
 static void zero_copy(struct rt_copy *c, uint32_t words) {
-  memset(c->now, 0, (c->heap ? 2 : 1) * (size_t)words * 8);
+  zero_words(c->now, (c->heap ? 2 : 1) * (size_t)words);
   if (!c->heap) {
     xprof_free(c->base);
     c->base = NULL;

@@ -192,6 +192,10 @@ int rt_vp_counted(const uint64_t *state) {
 }
 
 void rt_vp_clear(uint64_t *state) {
+  /* Nothing counted: nothing to write (a write would copy the page in a
+   * fork's child).  An event counted meanwhile came after the clear. */
+  if (!rt_vp_counted(state))
+    return;
   site_lock(state);
   memset(state + 1, 0, (size_t)(rt_vp_words(state) - 1) * sizeof *state);
   site_unlock(state);

@@ -64,7 +64,7 @@ static int copy_proc(xprof_profile *p, const xprof_objfile *o,
   const char *name = to->name;
   *to = *from;
   to->name = name;
-  if (xprof_proc_set_shape(p, to, from->shape, from->shape_size) < 0 ||
+  if (xprof_proc_set_shape(p, to, p->no_shapes ? NULL : from->shape, from->shape_size) < 0 ||
       xprof_proc_alloc_counters(p, to, from->n_counters) < 0)
     return -1;
   if (from->counter_ids) {
@@ -286,7 +286,7 @@ static int merge_objfile(xprof_profile *p, xprof_objfile *d,
     if (df->signature != sf->signature)
       continue;
     if (merge_counters(p, df, sf, weight) < 0 || merge_vp(p, d, df, sf, weight) < 0 ||
-        (!df->shape && xprof_proc_set_shape(p, df, sf->shape, sf->shape_size) < 0))
+        (!df->shape && !p->no_shapes && xprof_proc_set_shape(p, df, sf->shape, sf->shape_size) < 0))
       rc = -1;
     /* The earliest first run of the runs merged, as GCC merges its time
      * profiles. */

@@ -68,17 +68,37 @@ static xprof_profile *stubs(const xprof_objfile **objs, uint32_t n) {
   return q;
 }
 
+/* Object files of p by path, for lookups of each object file of another
+ * profile (every training run's exit write makes them: a search per
+ * object file was quadratic in a program's object files).  Returns 0, or
+ * -1 when out of memory (then find_in searches). */
+static int objfile_map(xprof_strmap *m, const xprof_profile *p) {
+  return xprof_strmap_init(m, p->objfiles, sizeof *p->objfiles, p->n_objfiles);
+}
+
+static const xprof_objfile *find_in(const xprof_profile *p, const xprof_strmap *m, int mapped,
+                                    const char *path) {
+  if (!mapped)
+    return xprof_find_objfile(p, path);
+  uint32_t i = xprof_strmap_get(m, path);
+  return i == UINT32_MAX ? NULL : &p->objfiles[i];
+}
+
 xprof_profile *xprof_shapes_of(const xprof_profile *p, const xprof_profile *known) {
   const xprof_objfile **objs = xprof_malloc(((size_t)p->n_objfiles + 1) * sizeof *objs);
   if (!objs)
     return NULL;
+  xprof_strmap m;
+  int mapped = known && objfile_map(&m, known) == 0;
   uint32_t n = 0;
   for (uint32_t i = 0; i < p->n_objfiles; i++) {
     const xprof_objfile *o = &p->objfiles[i];
-    const xprof_objfile *k = known ? xprof_find_objfile(known, o->path) : NULL;
+    const xprof_objfile *k = known ? find_in(known, &m, mapped, o->path) : NULL;
     if (has_shapes(o) && !(k && k->signature == o->signature))
       objs[n++] = o;
   }
+  if (mapped)
+    xprof_strmap_free(&m);
   xprof_profile *q = stubs(objs, n);
   xprof_free(objs);
   return q;
@@ -90,10 +110,14 @@ int xprof_shapes_update(xprof_profile **shapes, const xprof_profile *update) {
   const xprof_objfile **objs = xprof_malloc(((size_t)cap + 1) * sizeof *objs);
   if (!objs)
     return -1;
+  xprof_strmap m;
+  int mapped = objfile_map(&m, update) == 0;
   uint32_t n = 0;
   for (uint32_t i = 0; old && i < old->n_objfiles; i++)
-    if (!xprof_find_objfile(update, old->objfiles[i].path))
+    if (!find_in(update, &m, mapped, old->objfiles[i].path))
       objs[n++] = &old->objfiles[i];
+  if (mapped)
+    xprof_strmap_free(&m);
   for (uint32_t i = 0; i < update->n_objfiles; i++)
     objs[n++] = &update->objfiles[i];
   xprof_profile *q = stubs(objs, n);
@@ -105,19 +129,37 @@ int xprof_shapes_update(xprof_profile **shapes, const xprof_profile *update) {
   return 0;
 }
 
-int xprof_attach_shapes(xprof_profile *p, const xprof_profile *shapes) {
-  for (uint32_t i = 0; i < p->n_objfiles; i++) {
-    xprof_objfile *o = &p->objfiles[i];
-    const xprof_objfile *s = xprof_find_objfile(shapes, o->path);
-    if (!s || s->signature != o->signature)
+/* The shapes of s's procedures to o's of the same name and signature;
+ * returns -1 when out of memory. */
+static int attach_objfile(xprof_profile *p, xprof_objfile *o, const xprof_objfile *s) {
+  xprof_strmap procs;
+  int mapped = xprof_strmap_init(&procs, s->procs, sizeof *s->procs, s->n_procs) == 0;
+  int rc = 0;
+  for (uint32_t j = 0; j < o->n_procs && rc == 0; j++) {
+    xprof_proc *f = &o->procs[j];
+    if (f->shape)
       continue;
-    for (uint32_t j = 0; j < o->n_procs; j++) {
-      xprof_proc *f = &o->procs[j];
-      const xprof_proc *g = f->shape ? NULL : xprof_find_proc(s, f->name);
-      if (g && g->signature == f->signature &&
-          xprof_proc_set_shape(p, f, g->shape, g->shape_size) < 0)
-        return -1;
-    }
+    uint32_t k = mapped ? xprof_strmap_get(&procs, f->name) : UINT32_MAX;
+    const xprof_proc *g = mapped ? (k == UINT32_MAX ? NULL : &s->procs[k])
+                                 : xprof_find_proc(s, f->name);
+    if (g && g->signature == f->signature)
+      rc = xprof_proc_set_shape(p, f, g->shape, g->shape_size);
   }
-  return 0;
+  if (mapped)
+    xprof_strmap_free(&procs);
+  return rc;
+}
+
+int xprof_attach_shapes(xprof_profile *p, const xprof_profile *shapes) {
+  xprof_strmap m;
+  int mapped = objfile_map(&m, shapes) == 0, rc = 0;
+  for (uint32_t i = 0; i < p->n_objfiles && rc == 0; i++) {
+    xprof_objfile *o = &p->objfiles[i];
+    const xprof_objfile *s = find_in(shapes, &m, mapped, o->path);
+    if (s && s->signature == o->signature)
+      rc = attach_objfile(p, o, s);
+  }
+  if (mapped)
+    xprof_strmap_free(&m);
+  return rc;
 }

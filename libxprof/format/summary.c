@@ -27,6 +27,7 @@ struct xprof_summary_acc {
    * buckets. */
   unsigned at[XPROF_SUMMARY_CUTOFFS];
   uint64_t above_sum[XPROF_SUMMARY_CUTOFFS], above_n[XPROF_SUMMARY_CUTOFFS];
+  unsigned char need[NB]; /* cutoff_bucket(b), worked out once */
   uint64_t *kept;
   uint32_t n_kept, cap;
   int failed;
@@ -42,7 +43,7 @@ static void summary_begin(xprof_summary_acc *a, xprof_summary *s) {
   a->s = s;
 }
 
-static void summary_add(xprof_summary_acc *a, uint64_t v) {
+static inline void summary_add(xprof_summary_acc *a, uint64_t v) {
   if (!v)
     return;
   xprof_summary *s = a->s;
@@ -106,8 +107,15 @@ static int cutoff_bucket(const xprof_summary_acc *a, unsigned b) {
   return 0;
 }
 
-static void summary_keep(xprof_summary_acc *a, uint64_t v) {
-  if (!v || a->failed || !cutoff_bucket(a, bucket(v)))
+/* The buckets whose counts the second walk keeps: looked up once per
+ * count, so worked out once per bucket. */
+static void summary_need(xprof_summary_acc *a) {
+  for (unsigned b = 0; b < NB; b++)
+    a->need[b] = (unsigned char)cutoff_bucket(a, b);
+}
+
+static inline void summary_keep(xprof_summary_acc *a, uint64_t v) {
+  if (!v || a->failed || !a->need[bucket(v)])
     return;
   if (xprof_grow((void **)&a->kept, &a->cap, a->n_kept, sizeof *a->kept) < 0) {
     a->failed = 1;
@@ -150,29 +158,44 @@ static void summary_exact(xprof_summary_acc *a) {
   a->n_kept = a->cap = 0;
 }
 
+static void add_one(xprof_summary_acc *a, uint64_t v) { summary_add(a, v); }
+static void keep_one(xprof_summary_acc *a, uint64_t v) { summary_keep(a, v); }
+
 void xprof_summary_of(xprof_count_walk *walk, const void *src, xprof_summary *s) {
   xprof_summary_acc acc;
   summary_begin(&acc, s);
-  walk(src, &acc, summary_add);
+  walk(src, &acc, add_one);
   summary_end(&acc);
-  walk(src, &acc, summary_keep);
+  summary_need(&acc);
+  walk(src, &acc, keep_one);
   summary_exact(&acc);
 }
 
-/* Every counter of the profile `src`. */
-static void profile_counts(const void *src, xprof_summary_acc *a,
-                           void (*take)(xprof_summary_acc *, uint64_t)) {
-  const xprof_profile *p = src;
+/* Every counter of the profile, to summary_add (keep 0) or summary_keep
+ * (keep 1).  Not through xprof_summary_of's callback: every training
+ * run's exit write sums every counter of the profile twice, and a call
+ * per counter was most of that. */
+static void profile_walk(const xprof_profile *p, xprof_summary_acc *a, int keep) {
   for (uint32_t i = 0; i < p->n_objfiles; i++)
     for (uint32_t j = 0; j < p->objfiles[i].n_procs; j++) {
       const xprof_proc *f = &p->objfiles[i].procs[j];
-      for (uint32_t k = 0; k < f->n_counters; k++)
-        take(a, f->counters[k]);
+      if (keep)
+        for (uint32_t k = 0; k < f->n_counters; k++)
+          summary_keep(a, f->counters[k]);
+      else
+        for (uint32_t k = 0; k < f->n_counters; k++)
+          summary_add(a, f->counters[k]);
     }
 }
 
 void xprof_compute_summary(const xprof_profile *p, xprof_summary *s) {
-  xprof_summary_of(profile_counts, p, s);
+  xprof_summary_acc acc;
+  summary_begin(&acc, s);
+  profile_walk(p, &acc, 0);
+  summary_end(&acc);
+  summary_need(&acc);
+  profile_walk(p, &acc, 1);
+  summary_exact(&acc);
   for (uint32_t i = 0; i < p->n_objfiles; i++)
     s->n_procs += p->objfiles[i].n_procs;
   s->runs = p->runs;

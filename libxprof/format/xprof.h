@@ -227,6 +227,11 @@ typedef struct xprof_profile {
    * could not be read (its procedures then have no shapes), for the
    * message of a salvage that finds none; NULL: no problem. */
   const char *shapes_problem;
+  /* Merges into this profile leave the shapes of src's procedures out:
+   * set on a profile directory's counts (DIR/feedback), whose shapes are
+   * kept in DIR/shapes, so that a training run's exit write does not
+   * copy every procedure's shape only to leave it unwritten. */
+  int no_shapes;
 } xprof_profile;
 
 /* A percentile summary of all counters of a profile, as compilers want it

@@ -303,6 +303,32 @@ static void programs_united(void) {
   xprof_profile_free(s);
 }
 
+/* A merge into a profile directory's counts (no_shapes) leaves src's
+ * shapes out, of procedures it knows and of object files new to it; an
+ * ordinary merge copies them. */
+static void no_shapes(void) {
+  static const unsigned char shape[] = {2, 3, 2, 9};
+  xprof_error err;
+  for (int counts_only = 0; counts_only <= 1; counts_only++) {
+    xprof_profile *d = make(0xa, 100, 1, 2, 3), *s = make(0xa, 100, 10, 20, 30);
+    xprof_objfile *o = xprof_add_objfile(s, "c.o");
+    o->signature = 0xc;
+    xprof_proc *g = xprof_add_proc(s, o, "fc");
+    g->signature = 0xc;
+    xprof_proc_set_shape(s, g, shape, sizeof shape);
+    xprof_proc_set_shape(s, &s->objfiles[0].procs[0], shape, sizeof shape);
+    xprof_program_add_objref(s, &s->programs[0], "c.o");
+    d->no_shapes = counts_only;
+    CHECK(xprof_merge(d, s, 1, XPROF_REPLACE_OBJFILE, &err) == 0);
+    CHECK_U64(proc(d, "a.o")->counters[0], 11);
+    CHECK_U64(proc(d, "a.o")->shape_size, counts_only ? 0 : sizeof shape);
+    CHECK_U64(proc(d, "c.o")->shape_size, counts_only ? 0 : sizeof shape);
+    CHECK(counts_only == (proc(d, "c.o")->shape == NULL));
+    xprof_profile_free(d);
+    xprof_profile_free(s);
+  }
+}
+
 UNIT_TABLE(merge_tests) = {
     {"merge/sums_and_weights", sums_and_weights},
     {"merge/saturation", saturation},
@@ -313,4 +339,5 @@ UNIT_TABLE(merge_tests) = {
     {"merge/vp_order", vp_order},
     {"merge/rebuilt_objfile", rebuilt_objfile},
     {"merge/programs_united", programs_united},
+    {"merge/no_shapes", no_shapes},
     UNIT_END};

@@ -125,10 +125,63 @@ static void replace_names(void) {
   CHECK(xprof_replace_parse("everything", &r) == -1);
 }
 
+/* The summary's cutoffs against the definition (LLVM's
+ * ProfileSummaryBuilder): every nonzero count, largest first, until the
+ * cutoff's share of the sum; the threshold is the count reached there,
+ * and every count of its value is counted.  Over counts of many
+ * magnitudes, repeated values and zeros, from a fixed generator. */
+static int count_desc(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? 1 : x > y ? -1 : 0;
+}
+
+static void summary_cutoffs(void) {
+  xprof_profile *p = xprof_profile_new();
+  uint64_t all[3000], seed = 12345, sum = 0;
+  uint32_t n = 0;
+  for (int i = 0; i < 3; i++) {
+    char name[8] = {(char)('a' + i), '.', 'o', 0};
+    xprof_objfile *o = xprof_add_objfile(p, name);
+    for (int j = 0; j < 10; j++) {
+      char fn[8] = {'f', (char)('0' + j), 0};
+      xprof_proc *f = xprof_add_proc(p, o, fn);
+      xprof_proc_alloc_counters(p, f, 100);
+      for (int k = 0; k < 100; k++) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        unsigned r = (unsigned)(seed >> 33);
+        uint64_t v = r % 5 == 0 ? 0 : r % 7 == 0 ? 1000 : ((uint64_t)1 << (r % 30)) + r % 97;
+        f->counters[k] = v;
+        if (v)
+          all[n++] = v, sum += v;
+      }
+    }
+  }
+  xprof_summary s;
+  xprof_compute_summary(p, &s);
+  CHECK_U64(s.n_counts, n);
+  CHECK_U64(s.total_sum, sum);
+  CHECK_U64(s.n_procs, 30);
+  qsort(all, n, sizeof *all, count_desc);
+  CHECK_U64(s.total_max, all[0]);
+  for (unsigned c = 0; c < XPROF_SUMMARY_CUTOFFS; c++) {
+    uint64_t want = (uint64_t)((unsigned __int128)sum * s.entry[c].cutoff / 1000000u), acc = 0;
+    uint32_t i = 0;
+    while (i < n && acc < want)
+      acc += all[i++];
+    uint64_t min = i ? all[i - 1] : all[0];
+    while (i < n && all[i] == min)
+      i++;
+    CHECK_U64(s.entry[c].min_count, min);
+    CHECK_U64(s.entry[c].num_counts, i);
+  }
+  xprof_profile_free(p);
+}
+
 UNIT_TABLE(model_tests) = {
     {"model/validation", validation},
     {"model/validation_names", validation_names},
     {"model/stats", stats},
     {"model/checksums", checksums},
     {"model/replace_names", replace_names},
+    {"model/summary_cutoffs", summary_cutoffs},
     UNIT_END};

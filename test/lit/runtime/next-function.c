@@ -12,6 +12,19 @@
 // ORDER: vfun@@V2
 // RUN: %cc_rt %s -L%t -lversioned -Wl,-rpath,%t -o %t/next
 // RUN: %t/next | FileCheck %s
+// The lookup follows each module's hash table: the GNU one (what the
+// linkers here make by default), or the System V one where a module has
+// only that (an older or another toolchain's library).
+// RUN: readelf -S %t/libversioned.so | FileCheck --check-prefix=GNU %s
+// GNU: .gnu.hash
+// RUN: mkdir -p %t/sysv
+// RUN: gcc -shared -fPIC %S/Inputs/versioned.c -Wl,--version-script=%S/Inputs/versioned.map -Wl,--hash-style=sysv -o %t/sysv/libversioned.so
+// RUN: readelf -S %t/sysv/libversioned.so | FileCheck --check-prefix=SYSV %s
+// SYSV-NOT: .gnu.hash
+// SYSV: .hash
+// SYSV-NOT: .gnu.hash
+// RUN: %cc_rt %s -L%t/sysv -lversioned -Wl,-rpath,%t/sysv -o %t/next-sysv
+// RUN: %t/next-sysv | FileCheck %s
 // CHECK:      execve: same
 // CHECK-NEXT: sigaction: same
 // CHECK-NEXT: realpath: same
