@@ -88,12 +88,20 @@ typedef struct target {
 /* Every registered procedure by address, to name indirect-call targets:
  * a hash table, built at the first site with a callee to name, since
  * most writes (a child's exit after a few calls) have none, and sorting
- * every procedure of the program was a good part of their cost. */
+ * every procedure of the program was a good part of their cost.  The
+ * table holds indexes (the fewer pages a fork's child touches, the
+ * less it copies). */
 typedef struct targets {
-  target *t; /* NULL: not built yet, or out of memory */
+  target *t;      /* in registration order; NULL: not built, or no memory */
+  uint32_t *slot; /* index + 1 into t, 0: empty */
   size_t mask;
   int built;
 } targets;
+
+static void free_targets(targets *ts) {
+  xprof_free(ts->t);
+  xprof_free(ts->slot);
+}
 
 static int build_targets(targets *ts) {
   size_t n = 0, size = 16;
@@ -101,20 +109,27 @@ static int build_targets(targets *ts) {
     n += o->n_procs;
   while (size < 2 * n)
     size *= 2;
-  ts->t = xprof_calloc(size, sizeof *ts->t);
-  if (!ts->t)
+  ts->t = xprof_malloc((n + 1) * sizeof *ts->t);
+  ts->slot = xprof_calloc(size, sizeof *ts->slot);
+  if (!ts->t || !ts->slot || n >= UINT32_MAX) {
+    free_targets(ts);
+    ts->t = NULL;
     return -1;
+  }
   ts->mask = size - 1;
   /* An address twice (a comdat function kept once, listed by each object
    * that has it) keeps the first object's name. */
+  uint32_t k = 0;
   for (struct xprof_abi_object *o = rt_objects; o; o = o->next)
     for (uint32_t j = 0; j < o->n_procs; j++) {
       const void *addr = o->procs[j].address;
       size_t i = rt_hash_ptr(addr) & ts->mask;
-      while (addr && ts->t[i].addr && ts->t[i].addr != addr)
+      while (addr && ts->slot[i] && ts->t[ts->slot[i] - 1].addr != addr)
         i = (i + 1) & ts->mask;
-      if (addr && !ts->t[i].addr)
-        ts->t[i] = (target){addr, o->procs[j].name, o->path};
+      if (addr && !ts->slot[i]) {
+        ts->t[k] = (target){addr, o->procs[j].name, o->path};
+        ts->slot[i] = ++k;
+      }
     }
   return 0;
 }
@@ -130,9 +145,9 @@ static const target *find_target(targets *ts, uint64_t addr) {
   if (!ts->t || !key)
     return NULL;
   size_t i = rt_hash_ptr(key) & ts->mask;
-  while (ts->t[i].addr && ts->t[i].addr != key)
+  while (ts->slot[i] && ts->t[ts->slot[i] - 1].addr != key)
     i = (i + 1) & ts->mask;
-  return ts->t[i].addr ? &ts->t[i] : NULL;
+  return ts->slot[i] ? &ts->t[ts->slot[i] - 1] : NULL;
 }
 
 /* Counter arrays already taken in this snapshot: a comdat function's
@@ -206,13 +221,12 @@ static int need_scratch(snap_ctx *c, size_t n) {
   return 0;
 }
 
-/* Move a procedure's counts into f; returns -1 when out of memory. */
+/* Move a procedure's counts into c->scratch.  Returns 1 when one is not
+ * zero, 0 when all are, -1 when out of memory. */
 static int take_counters(snap_ctx *c, const struct xprof_abi_object *obj,
-                         const struct xprof_abi_proc *rp,
-                         xprof_proc *f) {
+                         const struct xprof_abi_proc *rp) {
   if (need_scratch(c, rp->n_counters + 1) < 0)
     return -1;
-  int any = 0;
   for (uint32_t k = 0; k < rp->n_counters; k++) {
     uint64_t v = 0;
     if (__atomic_load_n(&rp->counters[k], __ATOMIC_RELAXED))
@@ -220,13 +234,9 @@ static int take_counters(snap_ctx *c, const struct xprof_abi_object *obj,
     c->scratch[k] = v;
   }
   rt_threads_take(obj, rp, c->scratch);
-  for (uint32_t k = 0; k < rp->n_counters && !any; k++)
-    any = c->scratch[k] != 0;
-  if (!any) /* loaded but not run: no counter records */
-    return 0;
-  if (xprof_proc_alloc_counters(c->p, f, rp->n_counters) < 0)
-    return -1;
-  memcpy(f->counters, c->scratch, (size_t)rp->n_counters * 8);
+  for (uint32_t k = 0; k < rp->n_counters; k++)
+    if (c->scratch[k])
+      return 1;
   return 0;
 }
 
@@ -313,7 +323,52 @@ static int vp_record_cmp(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-/* Add one object's counts to the snapshot profile. */
+/* A procedure's record but its counts and values, from the object's. */
+static void proc_header(xprof_proc *f, const struct xprof_abi_proc *rp) {
+  f->signature = rp->signature;
+  f->id = rp->id;
+  f->n_vp_sites = rp->n_vp_sites;
+  f->first_run = rp->first_run ? __atomic_load_n(rp->first_run, __ATOMIC_RELAXED) : 0;
+  /* Borrowed from the object, whose data outlives the write; a snapshot
+   * kept after a failed write gets copies (own_shapes). */
+  f->shape = rp->shape_size ? rp->shape : NULL;
+  f->shape_size = f->shape ? rp->shape_size : 0;
+}
+
+/* Move the values of rp's sites into records of c->p: *recs, *n of them
+ * (0 and NULL when no site has one).  Returns -1 when out of memory. */
+static int take_sites(snap_ctx *c, const struct xprof_abi_object *obj,
+                      const struct xprof_abi_proc *rp, xprof_vp_record **recs, uint32_t *n) {
+  uint32_t nv = obj->n_values_per_vp, s = 0;
+  *recs = NULL;
+  *n = 0;
+  while (s < rp->n_vp_sites && nv && !rt_vp_counted(rp->vp_sites[s].state))
+    s++;
+  if (s == rp->n_vp_sites || !nv)
+    return 0;
+  xprof_vp_record *r = xprof_alloc(c->p, (size_t)rp->n_vp_sites * sizeof *r);
+  if (!r)
+    return -1;
+  for (; s < rp->n_vp_sites; s++) {
+    int has;
+    r[*n].values = xprof_alloc(c->p, (size_t)nv * sizeof(xprof_vp_value));
+    if (!r[*n].values || take_site(c, &rp->vp_sites[s], nv, &r[*n], &has) < 0)
+      return -1;
+    *n += has != 0;
+  }
+  if (*n > 1)
+    xprof_sort(r, *n, sizeof *r, vp_record_cmp);
+  *recs = r;
+  return 0;
+}
+
+/* Add one object's counts to the snapshot profile: the procedures that
+ * counted something, or first ran in this process, in the object's
+ * order.  The others add nothing to a profile that knows this build of
+ * the object, which every write after a program's first finds; for one
+ * that does not, write_dir completes the snapshot (complete_snapshot).
+ * A forked child, which writes at its exit after running a little of
+ * its program, so builds and merges records of that little. */
 static int take_object(snap_ctx *c, const struct xprof_abi_object *obj) {
   xprof_objfile *o = xprof_add_objfile(c->p, obj->path);
   if (!o)
@@ -330,51 +385,125 @@ static int take_object(snap_ctx *c, const struct xprof_abi_object *obj) {
   uint32_t obj_index = c->p->n_objfiles - 1;
   for (uint32_t j = 0; j < obj->n_procs; j++) {
     const struct xprof_abi_proc *rp = &obj->procs[j];
+    taken *t = rp->n_counters && c->seen ? seen_slot(c, rp->counters) : NULL;
+    const xprof_proc *same = NULL; /* the record of another holder of rp's counters */
+    xprof_vp_record *recs = NULL;
+    uint32_t n_recs = 0;
+    uint64_t *counts = NULL; /* taken, when not all zero */
+    int counted = 0;
+    if (t && t->counters) {
+      /* A comdat function's counters, taken for an object before. */
+      if (t->proc != UINT32_MAX)
+        same = &c->p->objfiles[t->obj].procs[t->proc];
+    } else {
+      if (t) {
+        t->counters = rp->counters;
+        t->obj = obj_index;
+        t->proc = UINT32_MAX; /* no record (yet) */
+      }
+      /* The counts out of the scratch before the sites use it. */
+      if ((counted = take_counters(c, obj, rp)) < 0)
+        return -1;
+      if (counted && !(counts = xprof_alloc(c->p, (size_t)rp->n_counters * sizeof *counts)))
+        return -1;
+      if (counted)
+        memcpy(counts, c->scratch, (size_t)rp->n_counters * sizeof *counts);
+      if (take_sites(c, obj, rp, &recs, &n_recs) < 0)
+        return -1;
+    }
+    uint64_t first = rp->first_run ? __atomic_load_n(rp->first_run, __ATOMIC_RELAXED) : 0;
+    if (!same && !counted && !n_recs && first <= rt_first_run_floor)
+      continue;
     xprof_proc *f = xprof_add_proc(c->p, o, rp->name);
     if (!f)
       return -1;
-    f->signature = rp->signature;
-    f->id = rp->id;
-    f->n_vp_sites = rp->n_vp_sites;
-    f->first_run = rp->first_run ? __atomic_load_n(rp->first_run, __ATOMIC_RELAXED) : 0;
-    /* Borrowed from the object, whose data outlives the write; a
-     * snapshot kept after a failed write gets copies (own_shapes). */
-    f->shape = rp->shape_size ? rp->shape : NULL;
-    f->shape_size = f->shape ? rp->shape_size : 0;
-    taken *t = rp->n_counters && c->seen ? seen_slot(c, rp->counters) : NULL;
-    if (t && t->counters) {
-      const xprof_objfile *from = &c->p->objfiles[t->obj];
-      if (copy_taken(c, from, &from->procs[t->proc], o, f) < 0)
+    proc_header(f, rp);
+    if (same) {
+      if (copy_taken(c, &c->p->objfiles[t->obj], same, o, f) < 0)
         return -1;
       continue;
     }
-    if (t) {
-      t->counters = rp->counters;
-      t->obj = obj_index;
-      t->proc = j;
-    }
-    if (take_counters(c, obj, rp, f) < 0)
-      return -1;
-    if (!rp->n_vp_sites || !obj->n_values_per_vp)
-      continue;
-    xprof_vp_record *recs =
-        xprof_alloc(c->p, (size_t)rp->n_vp_sites * sizeof *recs);
-    if (!recs)
-      return -1;
-    uint32_t n = 0;
-    for (uint32_t s = 0; s < rp->n_vp_sites; s++) {
-      int has;
-      recs[n].values =
-          xprof_alloc(c->p, (size_t)obj->n_values_per_vp * sizeof(xprof_vp_value));
-      if (!recs[n].values ||
-          take_site(c, &rp->vp_sites[s], obj->n_values_per_vp, &recs[n], &has) < 0)
-        return -1;
-      n += has != 0;
-    }
-    if (n > 1)
-      xprof_sort(recs, n, sizeof *recs, vp_record_cmp);
+    if (t)
+      t->proc = o->n_procs - 1;
+    f->counters = counts;
+    f->n_counters = counts ? rp->n_counters : 0;
     f->vp = recs;
-    f->n_vp_records = n;
+    f->n_vp_records = n_recs;
+  }
+  return 0;
+}
+
+/* The registered object whose data snapshot object file o holds, or
+ * NULL.  By signature first: a scan of integers, and a path compared
+ * once. */
+static const struct xprof_abi_object *object_of(const xprof_objfile *o) {
+  for (const struct xprof_abi_object *obj = rt_objects; obj; obj = obj->next)
+    if (obj->signature == o->signature && obj->n_values_per_vp == o->n_values_per_vp &&
+        strcmp(obj->path, o->path) == 0)
+      return obj;
+  return NULL;
+}
+
+/* The record of `name` among o's, looked for at *hint first (the
+ * snapshot lists an object's procedures in its order), then everywhere
+ * when `all`; NULL if none. */
+static xprof_proc *record_named(xprof_objfile *o, uint32_t *hint, const char *name, int all) {
+  for (uint32_t i = 0; i < o->n_procs && (i == 0 || all); i++) {
+    uint32_t k = (*hint + i) % o->n_procs;
+    if (strcmp(o->procs[k].name, name) == 0) {
+      *hint = k + 1;
+      return &o->procs[k];
+    }
+  }
+  return NULL;
+}
+
+/* Every procedure of obj in o, in obj's order: the records o has, and
+ * one without counts for each other.  Where o's records are not in that
+ * order (an object file linked into two modules, merged), a second pass
+ * looks for each.  Returns -1 when out of memory. */
+static int complete_objfile(xprof_profile *p, xprof_objfile *o,
+                            const struct xprof_abi_object *obj) {
+  if (o->n_procs == obj->n_procs)
+    return 0;
+  xprof_proc *procs = xprof_calloc((size_t)obj->n_procs + 1, sizeof *procs);
+  if (!procs)
+    return -1;
+  for (int all = 0; all < 2; all++) {
+    uint32_t hint = 0, found = 0;
+    for (uint32_t j = 0; j < obj->n_procs; j++) {
+      const struct xprof_abi_proc *rp = &obj->procs[j];
+      xprof_proc *had = o->n_procs ? record_named(o, &hint, rp->name, all) : NULL;
+      found += had != NULL;
+      if (had) {
+        procs[j] = *had;
+        continue;
+      }
+      memset(&procs[j], 0, sizeof procs[j]);
+      if (!(procs[j].name = xprof_strdup(p, rp->name))) {
+        xprof_free(procs);
+        return -1;
+      }
+      proc_header(&procs[j], rp);
+    }
+    if (found == o->n_procs)
+      break; /* (else the second pass: a record not found in order) */
+  }
+  xprof_free(o->procs);
+  o->procs = procs;
+  o->n_procs = o->cap_procs = obj->n_procs;
+  return 0;
+}
+
+/* Every procedure of every object file of the snapshot, for a profile
+ * that does not know the objects' builds (take_object says why they
+ * may be missing).  An object no longer registered keeps what it has.
+ * Returns -1 when out of memory. */
+static int complete_snapshot(xprof_profile *snap) {
+  for (uint32_t i = 0; i < snap->n_objfiles; i++) {
+    const struct xprof_abi_object *obj = object_of(&snap->objfiles[i]);
+    if (obj && complete_objfile(snap, &snap->objfiles[i], obj) < 0)
+      return -1;
   }
   return 0;
 }
@@ -589,7 +718,10 @@ static int own_shapes(xprof_profile *p) {
 /* Keep `snap` for the next attempt; takes ownership. */
 static void keep_pending(const char *dir, xprof_profile *snap) {
   pending *q = xprof_malloc(sizeof *q);
-  if (!q || own_shapes(snap) < 0 || !(q->dir = xprof_format("%s", dir))) {
+  /* Complete while its objects are registered: the next attempt may
+   * find a profile that does not know them, after they are gone. */
+  if (!q || complete_snapshot(snap) < 0 || own_shapes(snap) < 0 ||
+      !(q->dir = xprof_format("%s", dir))) {
     xprof_free(q);
     xprof_profile_free(snap);
     return;
@@ -749,6 +881,12 @@ static int write_dir(const char *dir, xprof_profile *snap, enum rt_occasion when
   } else if (errno != ENOENT) {
     rt_message("cannot write profile data to %s: %s; %s", path,
                strerror(errno), lost);
+    goto out;
+  }
+  /* A profile that does not know every object's build gets every
+   * procedure of them, run or not (take_object). */
+  if ((!existing || xprof_knows_builds(existing, snap) != 1) && complete_snapshot(snap) < 0) {
+    rt_message("cannot write profile data to %s: out of memory; %s", path, lost);
     goto out;
   }
   /* Shapes the counts do not know yet: the object files new to them, and
@@ -927,7 +1065,7 @@ int rt_dump_locked(const struct xprof_abi_object *only, enum rt_occasion when) {
    * from a look at its counts, without building the snapshot. */
   if (only && !pending_list && !object_counted(only))
     return 0;
-  targets targets = {NULL, 0, 0};
+  targets targets = {NULL, NULL, 0, 0};
   struct dir_list l;
   if (profile_dirs(only, &l) < 0) {
     return -1;
@@ -960,7 +1098,7 @@ int rt_dump_locked(const struct xprof_abi_object *only, enum rt_occasion when) {
     }
   }
   free_dirs(&l);
-  xprof_free(targets.t);
+  free_targets(&targets);
   return status;
 }
 

@@ -14,3 +14,13 @@
 #include "rt_internal.h"
 
 RT_EXPORT uint64_t XPROF_FIRST_RUNS;
+
+/* The ranks up to here were given before this process was forked: its
+ * parent's, which the parent writes (as it writes its counts).  A write
+ * of the child leaves out a procedure that counted nothing there and
+ * holds only such a rank (dump.c, take_object). */
+uint64_t rt_first_run_floor;
+
+void rt_first_run_fork_child(void) {
+  rt_first_run_floor = __atomic_load_n(&XPROF_FIRST_RUNS, __ATOMIC_RELAXED);
+}

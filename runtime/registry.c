@@ -313,6 +313,7 @@ static void fork_child(void) {
   rt_zero_locked(NULL);
   rt_drop_pending_locked();
   rt_forget_runs_locked();
+  rt_first_run_fork_child();
   rt_sample_fork_child_locked();
   rt_dumped = 0; /* as GCC's __gcov_fork resets the child */
   rt_leave();

@@ -135,6 +135,10 @@ void rt_zero_locked(const struct xprof_abi_object *only);
 void rt_drop_pending_locked(void);
 /* Forget which profile directories this process counted its run in. */
 void rt_forget_runs_locked(void);
+/* first_run.c: the last rank given before the fork that made this
+ * process (0: not forked); set in a fork's child. */
+extern uint64_t rt_first_run_floor;
+void rt_first_run_fork_child(void);
 
 /* Value profiles: the words of a site's state, and of a copy that
  * rt_vp_pairs can turn into (value, count) pairs; copy a site's state out

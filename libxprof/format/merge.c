@@ -551,6 +551,19 @@ out:
   return rc;
 }
 
+int xprof_knows_builds(const xprof_profile *d, const xprof_profile *s) {
+  xprof_strmap dmap;
+  if (xprof_strmap_init(&dmap, d->objfiles, sizeof *d->objfiles, d->n_objfiles) < 0)
+    return -1;
+  int all = 1;
+  for (uint32_t i = 0; i < s->n_objfiles && all; i++) {
+    uint32_t k = xprof_strmap_get(&dmap, s->objfiles[i].path);
+    all = k != UINT32_MAX && same_build(&d->objfiles[k], &s->objfiles[i]);
+  }
+  xprof_strmap_free(&dmap);
+  return all;
+}
+
 int xprof_replace_parse(const char *s, xprof_replace *out) {
   if (strcmp(s, "objfile") == 0)
     *out = XPROF_REPLACE_OBJFILE;

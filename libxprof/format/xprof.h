@@ -569,6 +569,13 @@ int xprof_replace_parse(const char *s, xprof_replace *out);
 int xprof_merge(xprof_profile *dst, const xprof_profile *src,
                 uint64_t weight, xprof_replace mode, xprof_error *err);
 
+/* Whether dst holds every object file of src, each of the same build
+ * (as xprof_merge decides it): then merging src adds its procedures'
+ * counts and nothing else, and a procedure src leaves out changes
+ * nothing (the runtime's snapshots list only what counted).  1 or 0;
+ * -1 when out of memory. */
+int xprof_knows_builds(const xprof_profile *dst, const xprof_profile *src);
+
 /* ---- utilities shared with the runtime and plugins ------------------- */
 
 uint32_t xprof_crc32c(uint32_t crc, const void *data, size_t len);

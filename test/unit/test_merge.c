@@ -329,6 +329,24 @@ static void no_shapes(void) {
   }
 }
 
+/* Whether a profile knows every object file of another in its build:
+ * a missing object, another signature, another number of values. */
+static void knows_builds(void) {
+  xprof_profile *d = make(0xa, 100, 1, 2, 3), *s = make(0xa, 200, 4, 5, 6);
+  CHECK(xprof_knows_builds(d, s) == 1); /* a later run of the same build */
+  xprof_profile *other = make(0xaa, 200, 4, 5, 6);
+  CHECK(xprof_knows_builds(d, other) == 0);
+  s->objfiles[1].n_values_per_vp = 4;
+  CHECK(xprof_knows_builds(d, s) == 0);
+  s->objfiles[1].n_values_per_vp = 2;
+  xprof_add_objfile(s, "c.o")->signature = 0xc;
+  CHECK(xprof_knows_builds(d, s) == 0);
+  CHECK(xprof_knows_builds(s, d) == 1); /* s has all of d's */
+  xprof_profile_free(d);
+  xprof_profile_free(s);
+  xprof_profile_free(other);
+}
+
 UNIT_TABLE(merge_tests) = {
     {"merge/sums_and_weights", sums_and_weights},
     {"merge/saturation", saturation},
@@ -340,4 +358,5 @@ UNIT_TABLE(merge_tests) = {
     {"merge/rebuilt_objfile", rebuilt_objfile},
     {"merge/programs_united", programs_united},
     {"merge/no_shapes", no_shapes},
+    {"merge/knows_builds", knows_builds},
     UNIT_END};
