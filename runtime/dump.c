@@ -829,6 +829,39 @@ static void write_shapes(const char *dir, const xprof_profile *fresh) {
   xprof_free(path);
 }
 
+/* The profile data at path into *existing (NULL when there is none, or
+ * when it was damaged or foreign: then moved aside, and said).  Returns
+ * 0, or -1 (said) when it cannot be read or moved aside. */
+static int read_existing(const char *path, xprof_profile **existing, const char *lost) {
+  xprof_error err;
+  struct stat st;
+  *existing = NULL;
+  if (stat(path, &st) < 0) {
+    if (errno == ENOENT)
+      return 0;
+    rt_message("cannot write profile data to %s: %s; %s", path, strerror(errno), lost);
+    return -1;
+  }
+  if (xprof_read_file(path, existing, &err) == 0)
+    return 0;
+  *existing = NULL;
+  if (err.code == XPROF_ERR_IO || err.code == XPROF_ERR_NOMEM) {
+    rt_message("cannot read the existing profile data: %s; %s", err.msg, lost);
+    return -1;
+  }
+  /* Damaged or foreign data: keep it aside, start afresh. */
+  char *aside = xprof_format("%s.corrupt.%ld.%d", path, (long)time(NULL), (int)getpid());
+  if (!aside)
+    return -1;
+  int rc = rename(path, aside);
+  if (rc < 0)
+    rt_message("%s; cannot move it aside (%s); %s", err.msg, strerror(errno), lost);
+  else
+    rt_message("%s; kept it as %s and started a new profile", err.msg, aside);
+  xprof_free(aside);
+  return rc < 0 ? -1 : 0;
+}
+
 static int write_dir(const char *dir, xprof_profile *snap, enum rt_occasion when) {
   /* At the end of the process (or of this image) there is no next write. */
   const char *lost = when >= RT_AT_EXIT ? "the counts of this run are lost"
@@ -854,35 +887,8 @@ static int write_dir(const char *dir, xprof_profile *snap, enum rt_occasion when
   }
   int rc = -1;
   xprof_profile *existing = NULL, *fresh = NULL;
-  struct stat st;
-  if (stat(path, &st) == 0) {
-    if (xprof_read_file(path, &existing, &err) < 0) {
-      if (err.code == XPROF_ERR_IO || err.code == XPROF_ERR_NOMEM) {
-        rt_message("cannot read the existing profile data: %s; %s", err.msg,
-                   lost);
-        goto out;
-      }
-      /* Damaged or foreign data: keep it aside, start afresh. */
-      char *aside = xprof_format("%s.corrupt.%ld.%d", path, (long)time(NULL),
-                                 (int)getpid());
-      if (!aside)
-        goto out;
-      if (rename(path, aside) < 0) {
-        rt_message("%s; cannot move it aside (%s); %s", err.msg,
-                   strerror(errno), lost);
-        xprof_free(aside);
-        goto out;
-      }
-      rt_message("%s; kept it as %s and started a new profile", err.msg,
-                 aside);
-      xprof_free(aside);
-      existing = NULL;
-    }
-  } else if (errno != ENOENT) {
-    rt_message("cannot write profile data to %s: %s; %s", path,
-               strerror(errno), lost);
+  if (read_existing(path, &existing, lost) < 0)
     goto out;
-  }
   /* A profile that does not know every object's build gets every
    * procedure of them, run or not (take_object). */
   if ((!existing || xprof_knows_builds(existing, snap) != 1) && complete_snapshot(snap) < 0) {
