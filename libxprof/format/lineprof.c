@@ -32,11 +32,16 @@ static int add_line(xprof_lp_func *f, xprof_lp_line l, int column) {
 }
 
 int xprof_lineprof_add(xprof_lp_func *f, uint32_t offset, uint32_t discr, uint64_t count) {
-  return add_line(f, (xprof_lp_line){offset, discr, count, 1, count}, 0);
+  return add_line(f, (xprof_lp_line){offset, discr, count, 1, count, 0}, 0);
 }
 
 int xprof_lineprof_column(xprof_lp_func *f, uint32_t offset, uint32_t column, uint64_t count) {
-  return add_line(f, (xprof_lp_line){offset, column, count, 1, count}, 1);
+  return add_line(f, (xprof_lp_line){offset, column, count, 1, count, 0}, 1);
+}
+
+int xprof_lineprof_block(xprof_lp_func *f, uint32_t offset, uint32_t column, uint64_t count,
+                         uint32_t block) {
+  return add_line(f, (xprof_lp_line){offset, column, count, 1, count, block}, column != 0);
 }
 
 /* Add target t (its name copied); 0 or -1. */
@@ -154,7 +159,7 @@ static int settle(xprof_lp_func *f, int add);
 
 /* Is there a line of f at offset.discr?  (f's lines sorted.) */
 static int has_line(const xprof_lp_func *f, uint32_t offset, uint32_t discr) {
-  xprof_lp_line key = {offset, discr, 0, 0, 0};
+  xprof_lp_line key = {offset, discr, 0, 0, 0, 0};
   return f->n_lines && bsearch(&key, f->lines, f->n_lines, sizeof *f->lines, line_cmp) != NULL;
 }
 
@@ -179,9 +184,21 @@ static void settle_targets(xprof_lp_func *f) {
   f->n_targets = k;
 }
 
+/* Of two entries for one line (two blocks), the block of the busier;
+ * of two as busy, the one numbered first, so that a line's block does not
+ * depend on the order they came in. */
+static uint32_t busier_block(const xprof_lp_line *a, const xprof_lp_line *b) {
+  if (a->count != b->count)
+    return a->count > b->count ? a->block : b->block;
+  if (!a->block || !b->block)
+    return a->block ? a->block : b->block;
+  return a->block < b->block ? a->block : b->block;
+}
+
 /* Sort the n lines (or columns) of v and merge repeats: a line given
- * twice (two blocks) keeps its larger count and the smaller least, or
- * with `add` (two copies) the sums and the copy's blocks; a column goes
+ * twice (two blocks) keeps its larger count, its block and the smaller
+ * least, or with `add` (two copies) the sums and the copy's blocks (the
+ * busiest block where both copies say the same one); a column goes
  * when `of` (its function, lines settled) has no line there.  Returns
  * how many are left. */
 static uint32_t settle_lines(xprof_lp_line *v, uint32_t n, int add, const xprof_lp_func *of) {
@@ -194,7 +211,9 @@ static uint32_t settle_lines(xprof_lp_line *v, uint32_t n, int add, const xprof_
       l->count = xprof_sat_add(l->count, v[i].count);
       l->least = xprof_sat_add(l->least, v[i].least);
       l->blocks = l->blocks > v[i].blocks ? l->blocks : v[i].blocks;
+      l->block = l->block == v[i].block ? l->block : 0;
     } else if (l && line_cmp(l, &v[i]) == 0) {
+      l->block = busier_block(l, &v[i]);
       l->count = l->count > v[i].count ? l->count : v[i].count;
       l->least = l->least < v[i].least ? l->least : v[i].least;
       l->blocks = l->blocks + v[i].blocks > l->blocks ? l->blocks + v[i].blocks : UINT32_MAX;
@@ -214,7 +233,7 @@ static int match_columns(xprof_lp_func *to, const xprof_lp_func *from) {
   for (uint32_t i = 0; i < from->n_columns; i++) {
     const xprof_lp_line *c = &from->columns[i];
     uint64_t count = 0, least = 0;
-    uint32_t blocks = 0;
+    uint32_t blocks = 0, block = 0;
     int line = 0, skip = 0;
     for (uint32_t k = 0; k < had && !skip; k++) /* to has that line by column */
       skip = to->columns[k].offset == c->offset;
@@ -225,9 +244,11 @@ static int match_columns(xprof_lp_func *to, const xprof_lp_func *from) {
         count = xprof_sat_add(count, to->lines[k].count);
         least = xprof_sat_add(least, to->lines[k].least);
         blocks = blocks > to->lines[k].blocks ? blocks : to->lines[k].blocks;
+        block = line ? 0 : to->lines[k].block;
         line = 1;
       }
-    if (!skip && line && add_line(to, (xprof_lp_line){c->offset, c->discr, count, blocks, least}, 1) < 0)
+    if (!skip && line &&
+        add_line(to, (xprof_lp_line){c->offset, c->discr, count, blocks, least, block}, 1) < 0)
       return -1;
   }
   return 0;

@@ -27,6 +27,12 @@
  *
  *    #xprof-blocks OFFSET N:LEAST [COLUMN:N:LEAST ...]
  *
+ * and, from exact counts, which block of the training's each line's count
+ * is (numbered from 1 in each function), and its columns' where another,
+ * where another place ran in that block too:
+ *
+ *    #xprof-busiest OFFSET BLOCK [COLUMN:BLOCK ...]
+ *
  * and, first after a function's head (top-level or inlined), the line of
  * its name and its source file, where they are known, so that static
  * functions of one name in different files stay apart (the formats name
@@ -171,6 +177,143 @@ static void llvm_blocks(FILE *out, const xprof_lp_line *l, const xprof_lp_line *
   fputc('\n', out);
 }
 
+/* The training blocks that more than one source place ran in, sorted,
+ * each once: only their places' blocks are written.  A place alone in its
+ * block shares it with none, as a reader takes a place without one.  The
+ * places are those a reader sees (so that a profile read and written
+ * again is the same text): each column of a line whose columns are
+ * written, else the line, where its block is known.  NULL (n 0) when out
+ * of memory: every block is written. */
+typedef struct block_set {
+  uint32_t *v;
+  uint32_t n;
+} block_set;
+
+static int u32_cmp(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The columns of line l of f: from *col on (advanced past them) to *end,
+ * *first the first; *informative: written, as llvm_columns decides. */
+static void line_columns(const xprof_lp_func *f, const xprof_lp_line *l, uint32_t *col,
+                         uint32_t *first, int *informative) {
+  while (*col < f->n_columns && f->columns[*col].offset < l->offset)
+    (*col)++;
+  *first = *col;
+  *informative = 0;
+  for (; *col < f->n_columns && f->columns[*col].offset == l->offset; (*col)++)
+    *informative |= f->columns[*col].count != l->count;
+}
+
+/* Append to v (room enough) the block of each place of f and of its
+ * inlined instances, as block_set counts them. */
+static void place_blocks(const xprof_lp_func *f, uint32_t *v, size_t *n) {
+  uint32_t col = 0, first;
+  int informative;
+  for (uint32_t k = 0; k < f->n_lines; k++) {
+    const xprof_lp_line *l = &f->lines[k];
+    line_columns(f, l, &col, &first, &informative);
+    if (l->discr || !fits(l->offset))
+      continue;
+    int differs = 0;
+    for (uint32_t i = first; i < col; i++)
+      differs |= f->columns[i].block != l->block;
+    if (l->block && !informative && !differs)
+      v[(*n)++] = l->block;
+    for (uint32_t i = first; informative && i < col; i++)
+      if (f->columns[i].block)
+        v[(*n)++] = f->columns[i].block;
+  }
+  for (uint32_t k = 0; k < f->n_calls; k++)
+    if (fits(f->calls[k].offset) && exported(f->calls[k].callee))
+      place_blocks(f->calls[k].callee, v, n);
+}
+
+static size_t n_places(const xprof_lp_func *f) {
+  size_t n = (size_t)f->n_lines + f->n_columns;
+  for (uint32_t k = 0; k < f->n_calls; k++)
+    n += n_places(f->calls[k].callee);
+  return n;
+}
+
+static block_set shared_blocks(const xprof_lineprof *lp) {
+  block_set s = {NULL, 0};
+  size_t cap = 1, n = 0;
+  for (uint32_t i = 0; i < lp->n_funcs; i++)
+    cap += n_places(&lp->funcs[i]);
+  uint32_t *v = xprof_malloc(cap * sizeof *v);
+  if (!v)
+    return s;
+  for (uint32_t i = 0; i < lp->n_funcs; i++)
+    if (exported(&lp->funcs[i]))
+      place_blocks(&lp->funcs[i], v, &n);
+  if (n > 1)
+    qsort(v, n, sizeof *v, u32_cmp);
+  for (size_t i = 0; i + 1 < n; i++)
+    if (v[i] == v[i + 1] && (s.n == 0 || v[s.n - 1] != v[i]))
+      v[s.n++] = v[i];
+  s.v = v;
+  return s;
+}
+
+static int shared(const block_set *s, uint32_t block) {
+  return block && (!s->v || bsearch(&block, s->v, s->n, sizeof block, u32_cmp) != NULL);
+}
+
+/* Is line l's training block written, with its n columns c[0..n)
+ * (`written`: as llvm_columns wrote them)?  Where some place shares it or
+ * a column's (s).  Where no columns were written (all had the line's
+ * count), a reader gives each column the line's block: unless they all
+ * have it, none is written (not known). */
+static int busiest_written(const xprof_lp_line *l, const xprof_lp_line *c, uint32_t n,
+                           int written, const block_set *s) {
+  int differs = 0, any = shared(s, l->block);
+  for (uint32_t i = 0; i < n; i++) {
+    differs |= c[i].block != l->block;
+    any |= shared(s, c[i].block);
+  }
+  return !l->discr && l->block && any && (written || !differs);
+}
+
+/* The least block written in f and its inlined instances, below *least
+ * (UINT32_MAX: none yet): a function's blocks are written from it on,
+ * numbered from 1, short numbers that a reader places after those of the
+ * functions before. */
+static void least_written(const xprof_lp_func *f, const block_set *s, uint32_t *least) {
+  uint32_t col = 0, first;
+  int informative;
+  for (uint32_t k = 0; k < f->n_lines; k++) {
+    const xprof_lp_line *l = &f->lines[k];
+    line_columns(f, l, &col, &first, &informative);
+    if (!fits(l->offset) || !busiest_written(l, f->columns + first, col - first, informative, s))
+      continue;
+    *least = l->block < *least ? l->block : *least;
+    for (uint32_t i = first; i < col; i++)
+      if (f->columns[i].block && f->columns[i].block < *least)
+        *least = f->columns[i].block;
+  }
+  for (uint32_t k = 0; k < f->n_calls; k++)
+    if (fits(f->calls[k].offset) && exported(f->calls[k].callee))
+      least_written(f->calls[k].callee, s, least);
+}
+
+/* The training blocks of line l and of its n columns c[0..n) as xprof's
+ * comment line, `depth` spaces in, where busiest_written says, numbered
+ * from `least`:
+ *   #xprof-busiest OFFSET BLOCK [COLUMN:BLOCK ...]
+ * with the columns written whose block is not the line's. */
+static void llvm_busiest(FILE *out, const xprof_lp_line *l, const xprof_lp_line *c, uint32_t n,
+                         int written, int depth, const block_set *s, uint32_t least) {
+  if (!busiest_written(l, c, n, written, s))
+    return;
+  fprintf(out, "%*s" XPROF_LP_BUSIEST " %u %u", depth, "", l->offset, l->block - least + 1);
+  for (uint32_t i = 0; i < n; i++)
+    if (c[i].block != l->block && c[i].block)
+      fprintf(out, " %u:%u", c[i].discr, c[i].block - least + 1);
+  fputc('\n', out);
+}
+
 /* f's declaration, where known, `depth` spaces in: "#xprof-source
  * DECL_LINE [PATH]", the path to the end of the line as it is (a reader
  * keeps its spaces), but for a line break in it, written '?'. */
@@ -187,7 +330,8 @@ static void llvm_source(FILE *out, const xprof_lp_func *f, int depth) {
 }
 
 /* f's lines and calls, `depth` spaces in. */
-static void llvm_body(FILE *out, const xprof_lp_func *f, int depth) {
+static void llvm_body(FILE *out, const xprof_lp_func *f, int depth, const block_set *s,
+                      uint32_t least) {
   uint32_t t = 0, t_end, col = 0;
   for (uint32_t k = 0; k < f->n_lines; k++) {
     const xprof_lp_line *l = &f->lines[k];
@@ -204,8 +348,13 @@ static void llvm_body(FILE *out, const xprof_lp_func *f, int depth) {
     fputc('\n', out);
     if (x)
       llvm_values(out, l, x + calls, t_end - t - calls, depth);
+    uint32_t first = col;
+    while (first < f->n_columns && f->columns[first].offset < l->offset)
+      first++;
     uint32_t n_columns = llvm_columns(out, f, l, &col, depth);
     llvm_blocks(out, l, n_columns ? f->columns + col - n_columns : NULL, n_columns, depth);
+    llvm_busiest(out, l, f->columns + first, col > first ? col - first : 0, n_columns != 0,
+                 depth, s, least);
   }
   for (uint32_t k = 0; k < f->n_calls; k++) {
     const xprof_lp_call *c = &f->calls[k];
@@ -216,7 +365,7 @@ static void llvm_body(FILE *out, const xprof_lp_func *f, int depth) {
       fprintf(out, ".%u", c->discr);
     fprintf(out, ": %s:%" PRIu64 "\n", c->callee->name, c->callee->total);
     llvm_source(out, c->callee, depth + 1);
-    llvm_body(out, c->callee, depth + 1);
+    llvm_body(out, c->callee, depth + 1, s, least);
   }
 }
 
@@ -224,14 +373,18 @@ int xprof_lineprof_write_llvm(FILE *out, const xprof_lineprof *lp) {
   static const char *const by[] = {"", " from gcc", " from llvm", " from gcc and llvm"};
   if (!lp->from_samples)
     fprintf(out, XPROF_LP_EXACT_MARK "%s\n", by[lp->made_by & 3]);
+  block_set s = shared_blocks(lp);
   for (uint32_t i = 0; i < lp->n_funcs; i++) {
     const xprof_lp_func *f = &lp->funcs[i];
     if (!exported(f))
       continue;
     fprintf(out, "%s:%" PRIu64 ":%" PRIu64 "\n", f->name, f->total, f->head);
     llvm_source(out, f, 1);
-    llvm_body(out, f, 1);
+    uint32_t least = UINT32_MAX;
+    least_written(f, &s, &least);
+    llvm_body(out, f, 1, &s, least);
   }
+  xprof_free(s.v);
   return ferror(out) ? -1 : 0;
 }
 
@@ -267,6 +420,14 @@ static int line_offset(const char *p, const char *end, uint32_t *offset, const c
     return -3;
   *offset = (uint32_t)v;
   return 0;
+}
+
+/* The offset that opens an xprof comment line's fields, at p (past the
+ * tag, a space first): as line_offset. */
+static int tag_offset(const char *p, const char *end, uint32_t *offset, const char **after) {
+  if (p >= end || *p != ' ')
+    return -1;
+  return line_offset(p + 1, end, offset, after);
 }
 
 /* The fields of a body line: "OFFSET[.DISCR]: COUNT [TARGET:COUNT...]"
@@ -341,9 +502,7 @@ static int value_list(xprof_lp_func *f, const char *p, const char *end) {
   uint64_t discr = 0, value, count;
   uint32_t offset;
   const char *q;
-  if (p >= end || *p++ != ' ')
-    return -1;
-  int rc = line_offset(p, end, &offset, &q);
+  int rc = tag_offset(p, end, &offset, &q);
   if (rc < 0)
     return rc;
   if (q < end && *q == '.' && (decimal(q + 1, end, &discr, &q) < 0 || discr > 0xffffffffu))
@@ -376,9 +535,7 @@ static int column_list(xprof_lp_func *f, const char *p, const char *end) {
   uint64_t column, count;
   uint32_t offset;
   const char *q;
-  if (p >= end || *p++ != ' ')
-    return -1;
-  int rc = line_offset(p, end, &offset, &q);
+  int rc = tag_offset(p, end, &offset, &q);
   if (rc < 0 || q == end)
     return rc < 0 ? rc : -1;
   while (q < end) {
@@ -423,9 +580,7 @@ static int block_list(xprof_lp_func *f, const char *p, const char *end) {
   uint64_t column;
   uint32_t offset;
   const char *q;
-  if (p >= end || *p++ != ' ')
-    return -1;
-  int rc = line_offset(p, end, &offset, &q);
+  int rc = tag_offset(p, end, &offset, &q);
   if (rc < 0)
     return rc;
   if (q == end || *q != ' ' || block_pair(q + 1, end, given(f->lines, f->n_lines, offset, 0), &q) < 0)
@@ -434,6 +589,52 @@ static int block_list(xprof_lp_func *f, const char *p, const char *end) {
     if (*q != ' ' || decimal(q + 1, end, &column, &q) < 0 || q >= end || *q != ':' ||
         block_pair(q + 1, end, given(f->columns, f->n_columns, offset, column), &q) < 0)
       return -1;
+  return 0;
+}
+
+/* A block number of "#xprof-busiest" at q: numbered from 1 within its
+ * top-level function, placed after `base`, the blocks of the functions
+ * before (so that two copies of a function do not share numbers); *top:
+ * the highest so far.  0, -1 when there is none, it is 0 or too far. */
+static int block_number(const char *q, const char *end, uint32_t base, uint32_t *top,
+                        uint32_t *block, const char **after) {
+  uint64_t b;
+  if (decimal(q, end, &b, after) < 0 || !b || b > 0xffffffffu - (uint64_t)base)
+    return -1;
+  *block = base + (uint32_t)b;
+  *top = *block > *top ? *block : *top;
+  return 0;
+}
+
+/* An xprof comment line "#xprof-busiest OFFSET BLOCK [COLUMN:BLOCK ...]"
+ * from p (past the tag) to end: the training block of f's line given
+ * before it, and of its columns given before it (block_number); a column
+ * not listed has the line's.  0, -1 when malformed (no such line or
+ * column, a block 0), -3 when the offset is too far. */
+static int busiest_list(xprof_lp_func *f, const char *p, const char *end, uint32_t base,
+                        uint32_t *top) {
+  uint64_t column;
+  uint32_t offset, block;
+  const char *q;
+  int rc = tag_offset(p, end, &offset, &q);
+  if (rc < 0)
+    return rc;
+  xprof_lp_line *l = given(f->lines, f->n_lines, offset, 0);
+  if (!l || q == end || *q != ' ' || block_number(q + 1, end, base, top, &block, &q) < 0)
+    return -1;
+  l->block = block;
+  while (q < end) {
+    if (*q != ' ' || decimal(q + 1, end, &column, &q) < 0 || !column || column > 0xffffffffu ||
+        q >= end || *q != ':' || block_number(q + 1, end, base, top, &block, &q) < 0)
+      return -1;
+    xprof_lp_line *c = given(f->columns, f->n_columns, offset, column);
+    if (!c)
+      return -1;
+    c->block = block;
+  }
+  for (uint32_t i = 0; i < f->n_columns; i++)
+    if (f->columns[i].offset == offset && !f->columns[i].block)
+      f->columns[i].block = l->block;
   return 0;
 }
 
@@ -572,6 +773,7 @@ int xprof_lineprof_read_llvm(const char *name, const char *text, size_t len,
   xprof_lp_func *stack[MAX_DEPTH];
   uint32_t have = 0; /* the depths the stack holds */
   unsigned long lineno = 0;
+  uint32_t block_base = 0; /* the blocks of the functions before */
   int rc = 0; /* as body_entry's */
   for (const char *p = text, *stop = text + len; p < stop && rc == 0;) {
     const char *nl = memchr(p, '\n', (size_t)(stop - p));
@@ -593,12 +795,17 @@ int xprof_lineprof_read_llvm(const char *name, const char *text, size_t len,
       rc = in ? column_list(in, q + strlen(XPROF_LP_COLUMNS), end) : -1;
     } else if (depth > 0 && tagged(q, end, XPROF_LP_BLOCKS)) {
       rc = in ? block_list(in, q + strlen(XPROF_LP_BLOCKS), end) : -1;
+    } else if (depth > 0 && tagged(q, end, XPROF_LP_BUSIEST)) {
+      rc = in ? busiest_list(in, q + strlen(XPROF_LP_BUSIEST), end, block_base,
+                             &lp->blocks_numbered)
+              : -1;
     } else if (depth > 0 && tagged(q, end, XPROF_LP_SOURCE)) {
       rc = in ? source_line(in, q + strlen(XPROF_LP_SOURCE), line_end) : -1;
     } else if (q == end || *q == '#' || *q == '!') { /* blank, comment, metadata */
     } else if (depth == 0) {
       int oom = 0;
       rc = head_line(lp, q, end, &stack[0], &oom) < 0 ? (oom ? -2 : -1) : 0;
+      block_base = lp->blocks_numbered;
       have = 1;
     } else if (depth > have || depth >= MAX_DEPTH) {
       rc = -1;

@@ -627,6 +627,14 @@ typedef struct xprof_lp_line {
    * place (lines.c).  Samples: 1 and `count`. */
   uint32_t blocks;
   uint64_t least;
+  /* From exact counts, the training's block that ran `count` times (its
+   * busiest there), numbered from 1 across the profile (the text numbers
+   * each function's from 1: XPROF_LP_BUSIEST); 0: not known
+   * (samples, or copies of different blocks added up).  Two places of
+   * one block ran together: where a use build has one conditional on the
+   * other, the training's compiler ran the first's code unconditionally
+   * (an if-converted arm), and its count says nothing of the branch. */
+  uint32_t block;
 } xprof_lp_line;
 
 /* What a value-profile site measures: both plugins find the same kinds
@@ -691,6 +699,7 @@ typedef struct xprof_lineprof {
   int from_samples; /* counts are time samples: a line's add up */
   unsigned made_by; /* exact counts: the compilers of the graphs, XPROF_LP_BY_* */
   uint64_t samples, placed; /* from_samples: all of them, and those on a line */
+  uint32_t blocks_numbered; /* exact counts: training blocks numbered so far */
 } xprof_lineprof;
 
 /* Building one: a new top-level function (names copied; the pointer
@@ -709,6 +718,11 @@ int xprof_lineprof_add(xprof_lp_func *f, uint32_t offset, uint32_t discr, uint64
  * given twice is merged as lines are, one on a line f does not have is
  * dropped (xprof_lineprof_finish).  0 or -1. */
 int xprof_lineprof_column(xprof_lp_func *f, uint32_t offset, uint32_t column, uint64_t count);
+/* The same from exact counts: the count of training block `block` (see
+ * xprof_lp_line) at f's line at offset (column 0), or at one of its
+ * columns.  0 or -1. */
+int xprof_lineprof_block(xprof_lp_func *f, uint32_t offset, uint32_t column, uint64_t count,
+                         uint32_t block);
 /* A callee (name copied) that indirect calls at a line of f reached
  * `count` times; a target given twice adds up, one on a line that f does
  * not have is dropped (xprof_lineprof_finish).  0 or -1. */
@@ -788,6 +802,10 @@ int xprof_lineprof_mark(const char *text, size_t len, unsigned *made_by);
  * line (or on a column written), how many and the least busy one's count:
  * "#xprof-blocks OFFSET N:LEAST [COLUMN:N:LEAST ...]". */
 #define XPROF_LP_BLOCKS "#xprof-blocks"
+/* ... and, from exact counts, the training block whose count each line's
+ * is (its busiest), and its columns' where theirs is another:
+ * "#xprof-busiest OFFSET BLOCK [COLUMN:BLOCK ...]". */
+#define XPROF_LP_BUSIEST "#xprof-busiest"
 /* ... and, first after a function's head (top-level or inlined), the
  * line of its name and its source file: "#xprof-source DECL_LINE
  * [PATH]". */

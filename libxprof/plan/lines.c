@@ -404,6 +404,7 @@ typedef struct estimate {
   uint64_t count;
   uint32_t blocks; /* the place's blocks in training (exact counts) */
   uint64_t least;  /* the least busy one's count */
+  uint32_t block;  /* the busiest one (xprof_lp_line), 0: not known */
   int scaled;  /* a callee's own line, scaled to its call here */
   int dropped;
 } estimate;
@@ -500,6 +501,7 @@ static void drop_dominated(const xprof_edge *edges, shared_scratch *sc, estimate
   }
   if (alone == 1 && g[lone].blocks >= 2) {
     g[lone].count = g[lone].least;
+    g[lone].block = 0; /* not the busiest block's count now */
     g[lone].dropped = 0;
   }
 }
@@ -545,6 +547,90 @@ static void drop_shared(uint32_t n_nodes, const xprof_edge *edges, uint32_t n_ed
   xprof_free(sc.places);
 }
 
+/* A block's training block, as the search in drop_ran_with_test keys it,
+ * and the estimate it is of. */
+typedef struct node_block {
+  uint32_t node, block;
+  const estimate *of;
+} node_block;
+
+/* Are estimates a and b of one source place? */
+static int same_place(const estimate *a, const estimate *b) {
+  return a->in == b->in && a->offset == b->offset && a->column == b->column;
+}
+
+/* Is there an estimate of node `node` from training block `block` of a
+ * place other than e's?  keys[0..n) sorted. */
+static int ran_with(const node_block *keys, uint32_t n, uint32_t node, uint32_t block,
+                    const estimate *e) {
+  uint32_t a = 0, b = n;
+  while (a < b) { /* the first key at (node, block) or after */
+    uint32_t mid = a + (b - a) / 2;
+    if (keys[mid].node < node || (keys[mid].node == node && keys[mid].block < block))
+      a = mid + 1;
+    else
+      b = mid;
+  }
+  for (; a < n && keys[a].node == node && keys[a].block == block; a++)
+    if (!same_place(keys[a].of, e))
+      return 1;
+  return 0;
+}
+
+static int node_block_cmp(const void *pa, const void *pb) {
+  const node_block *a = pa, *b = pb;
+  if (a->node != b->node)
+    return a->node < b->node ? -1 : 1;
+  return a->block < b->block ? -1 : a->block > b->block;
+}
+
+/* Drop the estimate of a block that only one branch of a test reaches
+ * (its one real in-edge from a block with several real out-edges) where
+ * the training ran its place's code in the same block as code of the
+ * test's, at another place (one place's blocks are drop_shared's): the
+ * training's compiler made the arm a select, or hoisted it above the test
+ * (`if (k < 0) k += n;`, clang's select of the sum), so the arm's code
+ * ran every time the test did and its count says nothing of how often
+ * the branch went its way.  Without this the flow sends
+ * everything through the arm.  The block keeps its other places'
+ * estimates; with none it has no estimate, as an if and else made a
+ * select have none (even_splits).  Out of memory: nothing dropped. */
+static void drop_ran_with_test(uint32_t n_nodes, const xprof_edge *edges, uint32_t n_edges,
+                               estimate *est, uint32_t n_est) {
+  uint32_t *in = xprof_calloc(n_nodes, sizeof *in), *out = xprof_calloc(n_nodes, sizeof *out);
+  uint32_t *pred = xprof_calloc(n_nodes, sizeof *pred);
+  node_block *keys = xprof_calloc((size_t)n_est + 1, sizeof *keys);
+  uint32_t n_keys = 0;
+  if (!in || !out || !pred || !keys)
+    goto done;
+  for (uint32_t e = 0; e < n_edges; e++) {
+    const xprof_edge *x = &edges[e];
+    if ((x->flags & (XPROF_EDGE_IGNORE | XPROF_EDGE_FAKE)) || x->src >= n_nodes ||
+        x->dst >= n_nodes)
+      continue;
+    out[x->src]++;
+    in[x->dst]++;
+    pred[x->dst] = x->src;
+  }
+  for (uint32_t i = 0; i < n_est; i++)
+    if (est[i].block && !est[i].dropped)
+      keys[n_keys++] = (node_block){est[i].node, est[i].block, &est[i]};
+  if (n_keys > 1)
+    qsort(keys, n_keys, sizeof *keys, node_block_cmp);
+  for (uint32_t i = 0; i < n_est; i++) {
+    estimate *e = &est[i];
+    uint32_t u = e->node;
+    if (!e->block || e->dropped || in[u] != 1 || pred[u] == u || out[pred[u]] < 2)
+      continue;
+    e->dropped = ran_with(keys, n_keys, pred[u], e->block, e);
+  }
+done:
+  xprof_free(in);
+  xprof_free(out);
+  xprof_free(pred);
+  xprof_free(keys);
+}
+
 /* The estimate of place l (at line `offset` of instance `in`; scale as
  * place() sets it; exact: the profile is of exact counts) into *e; counts
  * what was matched in m.  Returns 0 when the profile does not have the
@@ -569,6 +655,7 @@ static int estimate_of(const xprof_lp_func *in, uint32_t offset, double scale,
   e->count = count;
   e->blocks = at->blocks;
   e->least = at->least;
+  e->block = scale >= 0 ? 0 : at->block;
   e->scaled = scale >= 0;
   e->dropped = 0;
   return 1;
@@ -631,8 +718,10 @@ int xprof_line_counts(const xprof_lineprof *lp, const xprof_lp_func *f, const xp
     if (k == 0 || estimate_cmp(&est[i], &est[k - 1]) != 0)
       est[k++] = est[i];
   n_est = k;
-  if (exact)
+  if (exact) {
     drop_shared(n_nodes, edges, n_edges, est, n_est);
+    drop_ran_with_test(n_nodes, edges, n_edges, est, n_est);
+  }
   for (uint32_t i = 0; i < n_est; i++) {
     if (est[i].dropped)
       continue;

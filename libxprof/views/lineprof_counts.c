@@ -96,7 +96,7 @@ static int site_targets(const xprof_objfile *o, const xprof_proc *f, xprof_lp_fu
 }
 
 /* Procedure c's lines (and their columns) with the counts of their
- * busiest blocks, the lines
+ * busiest blocks (and which blocks those are), the lines
  * of code inlined into it under their call sites, and the callees of its
  * indirect calls (f's records) at the lines of their sites; 0, 1 when it
  * has no usable lines (no debug information, or no declaration line), -1
@@ -114,6 +114,10 @@ static int proc_lines(xprof_lineprof *lp, const xprof_cfgdump *t, const xprof_cf
   }
   lf->comdat = c->comdat;
   lf->head = c->n_nodes ? nodes[0] : 0;
+  /* The procedure's blocks numbered after those of the ones before, from
+   * 1, so that places of one block are known as such (xprof_lp_line). */
+  uint32_t first = lp->blocks_numbered + 1;
+  lp->blocks_numbered = c->n_nodes < UINT32_MAX - first ? first + c->n_nodes : 0;
   int oom = 0;
   uint32_t offset;
   for (uint32_t i = 0; i < c->n_lines && !oom; i++) {
@@ -122,13 +126,13 @@ static int proc_lines(xprof_lineprof *lp, const xprof_cfgdump *t, const xprof_cf
       continue; /* no code there: another compiler has no line there */
     xprof_lp_func *to = where(t, c, l, lf, inst, &oom, &offset);
     if (to && l->node < c->n_nodes)
-      oom = xprof_lineprof_add(to, offset, 0, nodes[l->node]) < 0;
+      oom = xprof_lineprof_block(to, offset, 0, nodes[l->node], first + l->node) < 0;
   }
   for (uint32_t i = 0; i < c->n_columns && !oom; i++) {
     const xprof_cfg_line *l = &c->columns[i];
     xprof_lp_func *to = where(t, c, l, lf, inst, &oom, &offset);
-    if (to && l->node < c->n_nodes)
-      oom = xprof_lineprof_column(to, offset, l->column, nodes[l->node]) < 0;
+    if (to && l->node < c->n_nodes && l->column)
+      oom = xprof_lineprof_block(to, offset, l->column, nodes[l->node], first + l->node) < 0;
   }
   for (uint32_t i = 0; i < c->n_sites && !oom; i++) {
     xprof_lp_func *to = where(t, c, &c->sites[i], lf, inst, &oom, &offset);

@@ -864,8 +864,110 @@ static void column_slack(void) {
   xprof_lineprof_free(lp);
 }
 
+/* #xprof-busiest: the training block of main's line 1 is 3, of its
+ * column 20 block 4 (column 5, listed without one, is the line's); line
+ * 2's block is 4 too.  Blocks are numbered within each function, so g's
+ * block 1 follows main's last (7) in memory.  Written back relative to
+ * the least written block, but for the lines whose block no other place
+ * ran in (main's line 3, g's line 2), in the order of the names.  A line or column not given before
+ * it, a block 0, a missing block are errors. */
+static void busiest_text(void) {
+  const char *text = "main:18:10\n"
+                     " 1: 6\n"
+                     " #xprof-columns 1 5:6 20:4\n"
+                     " #xprof-busiest 1 3 20:4\n"
+                     " 2: 10\n"
+                     " #xprof-busiest 2 4\n"
+                     " 3: 2\n"
+                     " #xprof-busiest 3 7\n"
+                     "g:9:3\n"
+                     " 1: 3\n"
+                     " #xprof-busiest 1 1\n"
+                     " 2: 3\n"
+                     " #xprof-busiest 2 2\n"
+                     " 3: 3\n"
+                     " #xprof-busiest 3 1\n";
+  const char *written = "g:9:3\n"
+                        " 1: 3\n"
+                        " #xprof-busiest 1 1\n"
+                        " 2: 3\n"
+                        " 3: 3\n"
+                        " #xprof-busiest 3 1\n"
+                        "main:18:10\n"
+                        " 1: 6\n"
+                        " #xprof-columns 1 5:6 20:4\n"
+                        " #xprof-busiest 1 1 20:2\n"
+                        " 2: 10\n"
+                        " #xprof-busiest 2 2\n"
+                        " 3: 2\n";
+  xprof_lineprof *lp;
+  xprof_error err;
+  CHECK(xprof_lineprof_read_llvm("l.prof", text, strlen(text), &lp, &err) == 0);
+  CHECK(lp->n_funcs == 2);
+  const xprof_lp_func *f = xprof_lineprof_find(lp, "main", NULL);
+  CHECK(f && f->n_lines == 3 && f->n_columns == 2);
+  CHECK_U64(f->lines[0].block, 3);
+  CHECK_U64(f->lines[1].block, 4);
+  CHECK_U64(f->lines[2].block, 7);
+  CHECK_U64(f->columns[0].block, 3);
+  CHECK_U64(f->columns[1].block, 4);
+  const xprof_lp_func *g = xprof_lineprof_find(lp, "g", NULL);
+  CHECK(g && g->n_lines == 3);
+  CHECK_U64(g->lines[0].block, 8);
+  CHECK_U64(g->lines[1].block, 9);
+  CHECK_U64(g->lines[2].block, 8);
+  CHECK_U64(lp->blocks_numbered, 9);
+  char *out = llvm_text(lp);
+  CHECK_STR(out, written);
+  free(out);
+  xprof_lineprof_free(lp);
+  const char *bad[] = {"f:1:1\n 1: 4\n #xprof-busiest 2 1\n",
+                       "f:1:1\n 1: 4\n #xprof-busiest 1 0\n",
+                       "f:1:1\n 1: 4\n #xprof-busiest 1 2 5:3\n",
+                       "f:1:1\n 1: 4\n #xprof-busiest 1 2 5:0\n",
+                       "f:1:1\n 1: 4\n #xprof-busiest 1 2 5\n",
+                       "f:1:1\n 1: 4\n #xprof-busiest 1\n"};
+  rejected_at_line_3(bad, sizeof bad / sizeof *bad);
+}
+
+/* main's line 11 is `k = p[j] - 1; if (k < 0) k += n;`: a test at column
+ * 5 and an arm at column 20, both run 10 times in training, then line 12.
+ * Here the arm is a block of its own (3), which only the test's branch
+ * reaches.  Where the training ran the arm's code in the test's block (a
+ * select), its count says nothing of the branch: the arm gets half, as an
+ * arm without an estimate does; where it was a block of its own that ran
+ * 10 times, or the block is not known, the branch went that way 10
+ * times. */
+static void ran_with_test(void) {
+  const xprof_edge tri[] = {{0, 2, 0, 0, 0}, {2, 3, 0, 0, 0}, {2, 4, 0, 0, 0}, {3, 4, 0, 0, 0},
+                            {4, 1, 0, 0, 0}};
+  xprof_line_loc locs[] = {{2, 11, NULL, 0, 5}, {3, 11, NULL, 0, 20}, {4, 12, NULL, 0, 0}};
+  const uint32_t arm_block[] = {7, 9, 0};
+  const uint64_t arm_count[] = {5, 10, 10};
+  for (int i = 0; i < 3; i++) {
+    xprof_lineprof *lp = xprof_calloc(1, sizeof *lp);
+    xprof_lp_func *f = func(lp, "main", 10);
+    f->head = 10;
+    xprof_lineprof_block(f, 1, 0, 10, 7);
+    xprof_lineprof_block(f, 1, 5, 10, 7);
+    xprof_lineprof_block(f, 1, 20, 10, arm_block[i]);
+    xprof_lineprof_block(f, 2, 0, 10, 8);
+    CHECK(xprof_lineprof_finish(lp) == 0);
+    uint64_t ec[5], nc[5];
+    xprof_line_match mt;
+    CHECK(line_counts(NULL, &lp->funcs[0], 10, 5, tri, 5, locs, 3, ec, nc, &mt) == 1);
+    CHECK_U64(nc[2], 10);
+    CHECK_U64(nc[3], arm_count[i]);
+    CHECK_U64(ec[2], 10 - arm_count[i]);
+    CHECK_U64(nc[4], 10);
+    xprof_lineprof_free(lp);
+  }
+}
+
 UNIT_TABLE(lineprof_tests) = {
     {"lineprof/column-slack", column_slack},
+    {"lineprof/busiest-text", busiest_text},
+    {"lineprof/ran-with-test", ran_with_test},
     {"lineprof/blocks-text", blocks_text},
     {"lineprof/columns", columns},
     {"lineprof/targets", targets},
