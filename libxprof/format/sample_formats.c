@@ -638,6 +638,29 @@ static int busiest_list(xprof_lp_func *f, const char *p, const char *end, uint32
   return 0;
 }
 
+/* After a top-level function's text, in an exact profile: a line that
+ * ran as one block (no #xprof-blocks) without a #xprof-busiest ran in a
+ * block that no other place ran in, as the writer lists every block two
+ * places share.  It and its columns (one block: the line's) get a number
+ * of their own, so that a compiler that puts them in several blocks is
+ * seen to have split one training block.  A line with a discriminator is
+ * never listed: its block stays unknown.  The same for f's inlined
+ * instances. */
+static void number_unlisted(xprof_lineprof *lp, xprof_lp_func *f) {
+  for (uint32_t i = 0; i < f->n_lines; i++) {
+    xprof_lp_line *l = &f->lines[i];
+    if (!l->block && !l->discr && l->blocks <= 1 && lp->blocks_numbered < UINT32_MAX)
+      l->block = ++lp->blocks_numbered;
+  }
+  for (uint32_t i = 0; i < f->n_columns; i++) {
+    xprof_lp_line *c = &f->columns[i], *l = given(f->lines, f->n_lines, c->offset, 0);
+    if (!c->block && l && l->blocks <= 1)
+      c->block = l->block;
+  }
+  for (uint32_t k = 0; k < f->n_calls; k++)
+    number_unlisted(lp, f->calls[k].callee);
+}
+
 /* Does the line from q to end begin with xprof's comment tag `tag`? */
 static int tagged(const char *q, const char *end, const char *tag) {
   size_t n = strlen(tag);
@@ -804,6 +827,8 @@ int xprof_lineprof_read_llvm(const char *name, const char *text, size_t len,
     } else if (q == end || *q == '#' || *q == '!') { /* blank, comment, metadata */
     } else if (depth == 0) {
       int oom = 0;
+      if (have && !lp->from_samples)
+        number_unlisted(lp, stack[0]);
       rc = head_line(lp, q, end, &stack[0], &oom) < 0 ? (oom ? -2 : -1) : 0;
       block_base = lp->blocks_numbered;
       have = 1;
@@ -814,6 +839,8 @@ int xprof_lineprof_read_llvm(const char *name, const char *text, size_t len,
     }
     p = nl ? nl + 1 : stop;
   }
+  if (rc == 0 && have && !lp->from_samples)
+    number_unlisted(lp, stack[0]);
   if (rc == 0 && xprof_lineprof_finish(lp) < 0)
     rc = -2;
   if (rc < 0) {

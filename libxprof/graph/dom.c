@@ -9,7 +9,10 @@
  * postorder ("A Simple, Fast Dominance Algorithm", 2001), which on graphs
  * of a procedure's size is as fast as Lengauer-Tarjan and a tenth of the
  * code; a preorder and postorder numbering of the tree then answers "does
- * a dominate b" in constant time.
+ * a dominate b" in constant time.  Post-dominators are the same tree of
+ * the reversed graph: a place's code that the training ran in a
+ * function's exit block (a return merged into it) is told from the
+ * return that may not run by which post-dominates which.
  */
 #include <stdlib.h>
 
@@ -147,6 +150,33 @@ int xprof_dom_dominates(const xprof_dom *d, uint32_t a, uint32_t b) {
   if (a >= d->n_nodes || b >= d->n_nodes || d->pre[a] == UINT32_MAX || d->pre[b] == UINT32_MAX)
     return 0;
   return d->pre[a] <= d->pre[b] && d->post[b] <= d->post[a];
+}
+
+/* ENTRY and EXIT trade places in the reversed graph. */
+static uint32_t reversed(uint32_t v) {
+  return v == XPROF_ENTRY ? XPROF_EXIT : v == XPROF_EXIT ? XPROF_ENTRY : v;
+}
+
+int xprof_postdom_build(xprof_dom *d, uint32_t n_nodes, const xprof_edge *edges,
+                        uint32_t n_edges) {
+  memset(d, 0, sizeof *d);
+  if (n_nodes <= XPROF_EXIT)
+    return 0;
+  xprof_edge *rev = xprof_calloc((size_t)n_edges + 1, sizeof *rev);
+  if (!rev)
+    return -1;
+  for (uint32_t i = 0; i < n_edges; i++) {
+    rev[i] = edges[i];
+    rev[i].src = reversed(edges[i].dst);
+    rev[i].dst = reversed(edges[i].src);
+  }
+  int rc = xprof_dom_build(d, n_nodes, rev, n_edges);
+  xprof_free(rev);
+  return rc;
+}
+
+int xprof_postdominates(const xprof_dom *d, uint32_t a, uint32_t b) {
+  return xprof_dom_dominates(d, reversed(a), reversed(b));
 }
 
 void xprof_dom_free(xprof_dom *d) {

@@ -162,6 +162,14 @@ int xprof_dom_build(xprof_dom *d, uint32_t n_nodes, const xprof_edge *edges, uin
 /* 1 when every path from ENTRY to b passes through a (a == b included);
  * 0 when not, or when ENTRY does not reach one of them. */
 int xprof_dom_dominates(const xprof_dom *d, uint32_t a, uint32_t b);
+/* The post-dominator tree: the dominator tree of the reversed graph from
+ * EXIT, in which ENTRY and EXIT trade numbers (ask it through
+ * xprof_postdominates, free it with xprof_dom_free).  0 or -1. */
+int xprof_postdom_build(xprof_dom *d, uint32_t n_nodes, const xprof_edge *edges,
+                        uint32_t n_edges);
+/* 1 when every path from b to EXIT passes through a (a == b included); 0
+ * when not, or when one of them does not reach EXIT. */
+int xprof_postdominates(const xprof_dom *d, uint32_t a, uint32_t b);
 void xprof_dom_free(xprof_dom *d);
 
 /* ---- shapes and stale-profile salvage (shape.c, salvage.c) ------------ */

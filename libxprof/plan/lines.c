@@ -547,87 +547,123 @@ static void drop_shared(uint32_t n_nodes, const xprof_edge *edges, uint32_t n_ed
   xprof_free(sc.places);
 }
 
-/* A block's training block, as the search in drop_ran_with_test keys it,
- * and the estimate it is of. */
+/* An estimate's training block, as drop_ran_with_other groups them. */
 typedef struct node_block {
-  uint32_t node, block;
-  const estimate *of;
+  uint32_t block, node;
+  estimate *of;
 } node_block;
+
+static int node_block_cmp(const void *pa, const void *pb) {
+  const node_block *a = pa, *b = pb;
+  if (a->block != b->block)
+    return a->block < b->block ? -1 : 1;
+  return a->node < b->node ? -1 : a->node > b->node;
+}
 
 /* Are estimates a and b of one source place? */
 static int same_place(const estimate *a, const estimate *b) {
   return a->in == b->in && a->offset == b->offset && a->column == b->column;
 }
 
-/* Is there an estimate of node `node` from training block `block` of a
- * place other than e's?  keys[0..n) sorted. */
-static int ran_with(const node_block *keys, uint32_t n, uint32_t node, uint32_t block,
-                    const estimate *e) {
-  uint32_t a = 0, b = n;
-  while (a < b) { /* the first key at (node, block) or after */
-    uint32_t mid = a + (b - a) / 2;
-    if (keys[mid].node < node || (keys[mid].node == node && keys[mid].block < block))
-      a = mid + 1;
-    else
-      b = mid;
-  }
-  for (; a < n && keys[a].node == node && keys[a].block == block; a++)
-    if (!same_place(keys[a].of, e))
-      return 1;
-  return 0;
+/* What drop_ran_with_other works with: the graph's edges but the ignored
+ * and fake ones (a call that may not return does not make the code after
+ * it conditional), its dominator and post-dominator trees, and
+ * cycles_without's scratch. */
+typedef struct joint_scratch {
+  xprof_edge *real;
+  uint32_t n_real;
+  xprof_dom dom, pdom;
+  uint32_t *out, *by, *seen, *stack;
+  uint32_t stamp;
+} joint_scratch;
+
+static int joint_init(joint_scratch *j, uint32_t n_nodes, const xprof_edge *edges,
+                      uint32_t n_edges) {
+  j->real = xprof_calloc((size_t)n_edges + 1, sizeof *j->real);
+  j->out = xprof_calloc((size_t)n_nodes + 2, sizeof *j->out);
+  j->by = xprof_calloc((size_t)n_edges + 1, sizeof *j->by);
+  j->seen = xprof_calloc((size_t)n_nodes + 1, sizeof *j->seen);
+  j->stack = xprof_calloc((size_t)n_edges + 1, sizeof *j->stack);
+  if (!j->real || !j->out || !j->by || !j->seen || !j->stack)
+    return -1;
+  for (uint32_t e = 0; e < n_edges; e++)
+    if (!(edges[e].flags & (XPROF_EDGE_IGNORE | XPROF_EDGE_FAKE)))
+      j->real[j->n_real++] = edges[e];
+  xprof_out_edges(n_nodes, j->real, j->n_real, j->out, j->by);
+  return xprof_dom_build(&j->dom, n_nodes, j->real, j->n_real) < 0 ||
+                 xprof_postdom_build(&j->pdom, n_nodes, j->real, j->n_real) < 0
+             ? -1
+             : 0;
 }
 
-static int node_block_cmp(const void *pa, const void *pb) {
-  const node_block *a = pa, *b = pb;
-  if (a->node != b->node)
-    return a->node < b->node ? -1 : 1;
-  return a->block < b->block ? -1 : a->block > b->block;
+static void joint_free(joint_scratch *j) {
+  xprof_dom_free(&j->dom);
+  xprof_dom_free(&j->pdom);
+  xprof_free(j->real);
+  xprof_free(j->out);
+  xprof_free(j->by);
+  xprof_free(j->seen);
+  xprof_free(j->stack);
 }
 
-/* Drop the estimate of a block that only one branch of a test reaches
- * (its one real in-edge from a block with several real out-edges) where
- * the training ran its place's code in the same block as code of the
- * test's, at another place (one place's blocks are drop_shared's): the
- * training's compiler made the arm a select, or hoisted it above the test
- * (`if (k < 0) k += n;`, clang's select of the sum), so the arm's code
- * ran every time the test did and its count says nothing of how often
- * the branch went its way.  Without this the flow sends
- * everything through the arm.  The block keeps its other places'
+/* Whether block u runs at most as often as block v: v dominates or
+ * post-dominates it, and every cycle through u passes through v. */
+static int runs_within(joint_scratch *j, uint32_t u, uint32_t v) {
+  if (u == v ||
+      (!xprof_dom_dominates(&j->dom, v, u) && !xprof_postdominates(&j->pdom, v, u)))
+    return 0;
+  j->stamp++;
+  return !cycles_without(j->real, j->out, j->by, u, v, j->seen, j->stamp, j->stack);
+}
+
+/* In the group k[0..n) of estimates of one training block, drop those of
+ * a block here that runs within another's of the group, of another
+ * place, which does not run within it. */
+static void drop_within(joint_scratch *j, const node_block *k, uint32_t n) {
+  for (uint32_t a = 0; a < n; a++)
+    for (uint32_t b = 0; b < n && !k[a].of->dropped; b++)
+      if (k[b].node != k[a].node && !same_place(k[a].of, k[b].of) &&
+          runs_within(j, k[a].node, k[b].node) && !runs_within(j, k[b].node, k[a].node))
+        k[a].of->dropped = 1;
+}
+
+/* Drop the estimate of a block whose place ran in training in one block
+ * with another place, which here estimates a block that the first runs
+ * within (a dominator or a post-dominator with no loop of its own
+ * between) and not as often.  The training's compiler ran the place's
+ * code unconditionally where this compiler has it behind a branch: it
+ * made the arm a select or hoisted it above the test (`if (k < 0) k +=
+ * n;`, clang's select of the sum), or merged a return's code into the
+ * function's exit, which every return runs.  Its count then is the
+ * test's or the exit's and says nothing of how often the branch went its
+ * way: without this the flow sends everything through the arm, or every
+ * call out through an early return.  The block keeps its other places'
  * estimates; with none it has no estimate, as an if and else made a
- * select have none (even_splits).  Out of memory: nothing dropped. */
-static void drop_ran_with_test(uint32_t n_nodes, const xprof_edge *edges, uint32_t n_edges,
-                               estimate *est, uint32_t n_est) {
-  uint32_t *in = xprof_calloc(n_nodes, sizeof *in), *out = xprof_calloc(n_nodes, sizeof *out);
-  uint32_t *pred = xprof_calloc(n_nodes, sizeof *pred);
+ * select have none (even_splits).  A place's several blocks here are
+ * drop_shared's.  Out of memory: nothing dropped. */
+static void drop_ran_with_other(uint32_t n_nodes, const xprof_edge *edges, uint32_t n_edges,
+                                estimate *est, uint32_t n_est) {
   node_block *keys = xprof_calloc((size_t)n_est + 1, sizeof *keys);
+  joint_scratch j;
+  memset(&j, 0, sizeof j);
   uint32_t n_keys = 0;
-  if (!in || !out || !pred || !keys)
-    goto done;
-  for (uint32_t e = 0; e < n_edges; e++) {
-    const xprof_edge *x = &edges[e];
-    if ((x->flags & (XPROF_EDGE_IGNORE | XPROF_EDGE_FAKE)) || x->src >= n_nodes ||
-        x->dst >= n_nodes)
-      continue;
-    out[x->src]++;
-    in[x->dst]++;
-    pred[x->dst] = x->src;
-  }
+  if (!keys)
+    return;
   for (uint32_t i = 0; i < n_est; i++)
-    if (est[i].block && !est[i].dropped)
-      keys[n_keys++] = (node_block){est[i].node, est[i].block, &est[i]};
-  if (n_keys > 1)
-    qsort(keys, n_keys, sizeof *keys, node_block_cmp);
-  for (uint32_t i = 0; i < n_est; i++) {
-    estimate *e = &est[i];
-    uint32_t u = e->node;
-    if (!e->block || e->dropped || in[u] != 1 || pred[u] == u || out[pred[u]] < 2)
+    if (est[i].block && !est[i].dropped && est[i].node < n_nodes)
+      keys[n_keys++] = (node_block){est[i].block, est[i].node, &est[i]};
+  qsort(keys, n_keys, sizeof *keys, node_block_cmp);
+  for (uint32_t a = 0, b; a < n_keys; a = b) {
+    int nodes = 1;
+    for (b = a + 1; b < n_keys && keys[b].block == keys[a].block; b++)
+      nodes += keys[b].node != keys[b - 1].node;
+    if (nodes < 2 || b - a > SHARED_PLACE_MAX)
       continue;
-    e->dropped = ran_with(keys, n_keys, pred[u], e->block, e);
+    if (!j.real && joint_init(&j, n_nodes, edges, n_edges) < 0)
+      break;
+    drop_within(&j, &keys[a], b - a);
   }
-done:
-  xprof_free(in);
-  xprof_free(out);
-  xprof_free(pred);
+  joint_free(&j);
   xprof_free(keys);
 }
 
@@ -720,7 +756,7 @@ int xprof_line_counts(const xprof_lineprof *lp, const xprof_lp_func *f, const xp
   n_est = k;
   if (exact) {
     drop_shared(n_nodes, edges, n_edges, est, n_est);
-    drop_ran_with_test(n_nodes, edges, n_edges, est, n_est);
+    drop_ran_with_other(n_nodes, edges, n_edges, est, n_est);
   }
   for (uint32_t i = 0; i < n_est; i++) {
     if (est[i].dropped)

@@ -400,16 +400,16 @@ static void infer_random(void) {
   }
 }
 
-/* Whether b can be reached from ENTRY over edges but ignored ones
+/* Whether `to` can be reached from `from` over edges but ignored ones
  * without passing through `cut` (UINT32_MAX: none). */
-static int reaches(uint32_t n_nodes, const xprof_edge *e, uint32_t n_edges, uint32_t cut,
-                   uint32_t b) {
+static int path_avoiding(const xprof_edge *e, uint32_t n_edges, uint32_t from, uint32_t cut,
+                         uint32_t to) {
   unsigned char seen[32] = {0};
   uint32_t stack[32], depth = 0;
-  if (cut == XPROF_ENTRY)
+  if (cut == from)
     return 0;
-  seen[XPROF_ENTRY] = 1;
-  stack[depth++] = XPROF_ENTRY;
+  seen[from] = 1;
+  stack[depth++] = from;
   while (depth) {
     uint32_t v = stack[--depth];
     for (uint32_t k = 0; k < n_edges; k++)
@@ -419,13 +419,13 @@ static int reaches(uint32_t n_nodes, const xprof_edge *e, uint32_t n_edges, uint
         stack[depth++] = e[k].dst;
       }
   }
-  (void)n_nodes;
-  return seen[b];
+  return seen[to];
 }
 
-/* Dominators: a diamond after a loop, an unreachable block and an ignored
- * edge by hand, then random graphs against the definition (a dominates b
- * when b is reached, and not once a is taken away). */
+/* Dominators and post-dominators: a diamond after a loop, an unreachable
+ * block and an ignored edge by hand, then random graphs against the
+ * definition (a dominates b when b is reached, and not once a is taken
+ * away). */
 static void dominators(void) {
   /* 0 -> 2 -> 3 <-> 4, 3 -> 5 | 6 -> 7 -> 1; 8 unreachable (8 -> 7); an
    * ignored edge 0 -> 6. */
@@ -444,6 +444,18 @@ static void dominators(void) {
   CHECK(!xprof_dom_dominates(&dom, 8, 8));
   CHECK(!xprof_dom_dominates(&dom, 0, 8));
   xprof_dom_free(&dom);
+  /* ... and post-dominators: 7 post-dominates everything that leads out
+   * (8 too), 3 the loop's 4, 5 and 6 neither 3 nor each other. */
+  CHECK(xprof_postdom_build(&dom, 9, d, 11) == 0);
+  CHECK(xprof_postdominates(&dom, 7, 8));
+  CHECK(xprof_postdominates(&dom, 7, 0));
+  CHECK(xprof_postdominates(&dom, 1, 2));
+  CHECK(xprof_postdominates(&dom, 3, 4));
+  CHECK(xprof_postdominates(&dom, 6, 6));
+  CHECK(!xprof_postdominates(&dom, 5, 3));
+  CHECK(!xprof_postdominates(&dom, 6, 5));
+  CHECK(!xprof_postdominates(&dom, 2, 7));
+  xprof_dom_free(&dom);
   for (int round = 0; round < 300; round++) {
     uint32_t n_nodes = 3 + (uint32_t)(rng() % 12), n_edges = 0;
     xprof_edge e[64];
@@ -456,9 +468,19 @@ static void dominators(void) {
     CHECK(xprof_dom_build(&dom, n_nodes, e, n_edges) == 0);
     for (uint32_t a = 0; a < n_nodes; a++)
       for (uint32_t b = 0; b < n_nodes; b++) {
-        int reached = reaches(n_nodes, e, n_edges, UINT32_MAX, b);
-        int by_definition = reached && (a == b || !reaches(n_nodes, e, n_edges, a, b));
+        int reached = path_avoiding(e, n_edges, XPROF_ENTRY, UINT32_MAX, b);
+        int by_definition = reached && (a == b || !path_avoiding(e, n_edges, XPROF_ENTRY, a, b));
         CHECK(xprof_dom_dominates(&dom, a, b) == by_definition);
+      }
+    xprof_dom_free(&dom);
+    /* Post-dominators: a post-dominates b when b leads out, and not once
+     * a is taken away. */
+    CHECK(xprof_postdom_build(&dom, n_nodes, e, n_edges) == 0);
+    for (uint32_t a = 0; a < n_nodes; a++)
+      for (uint32_t b = 0; b < n_nodes; b++) {
+        int out = path_avoiding(e, n_edges, b, UINT32_MAX, XPROF_EXIT);
+        int by_definition = out && (a == b || !path_avoiding(e, n_edges, b, a, XPROF_EXIT));
+        CHECK(xprof_postdominates(&dom, a, b) == by_definition);
       }
     xprof_dom_free(&dom);
   }

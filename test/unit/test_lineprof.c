@@ -866,13 +866,17 @@ static void column_slack(void) {
 
 /* #xprof-busiest: the training block of main's line 1 is 3, of its
  * column 20 block 4 (column 5, listed without one, is the line's); line
- * 2's block is 4 too.  Blocks are numbered within each function, so g's
- * block 1 follows main's last (7) in memory.  Written back relative to
+ * 2's block is 4 too.  Line 4, not listed, ran in a block of its own (8,
+ * after the function's listed ones); line 5, of two blocks, in one not
+ * known (0).  Blocks are numbered within each function, so g's block 1
+ * follows main's last (8) in memory.  In samples no block is known but
+ * those listed.  Written back relative to
  * the least written block, but for the lines whose block no other place
  * ran in (main's line 3, g's line 2), in the order of the names.  A line or column not given before
  * it, a block 0, a missing block are errors. */
 static void busiest_text(void) {
-  const char *text = "main:18:10\n"
+  const char *text = XPROF_LP_EXACT_MARK " from llvm\n"
+                     "main:26:10\n"
                      " 1: 6\n"
                      " #xprof-columns 1 5:6 20:4\n"
                      " #xprof-busiest 1 3 20:4\n"
@@ -880,6 +884,9 @@ static void busiest_text(void) {
                      " #xprof-busiest 2 4\n"
                      " 3: 2\n"
                      " #xprof-busiest 3 7\n"
+                     " 4: 2\n"
+                     " 5: 6\n"
+                     " #xprof-blocks 5 2:1\n"
                      "g:9:3\n"
                      " 1: 3\n"
                      " #xprof-busiest 1 1\n"
@@ -887,39 +894,52 @@ static void busiest_text(void) {
                      " #xprof-busiest 2 2\n"
                      " 3: 3\n"
                      " #xprof-busiest 3 1\n";
-  const char *written = "g:9:3\n"
+  const char *written = XPROF_LP_EXACT_MARK " from llvm\n"
+                        "g:9:3\n"
                         " 1: 3\n"
                         " #xprof-busiest 1 1\n"
                         " 2: 3\n"
                         " 3: 3\n"
                         " #xprof-busiest 3 1\n"
-                        "main:18:10\n"
+                        "main:26:10\n"
                         " 1: 6\n"
                         " #xprof-columns 1 5:6 20:4\n"
                         " #xprof-busiest 1 1 20:2\n"
                         " 2: 10\n"
                         " #xprof-busiest 2 2\n"
-                        " 3: 2\n";
+                        " 3: 2\n"
+                        " 4: 2\n"
+                        " 5: 6\n"
+                        " #xprof-blocks 5 2:1\n";
   xprof_lineprof *lp;
   xprof_error err;
   CHECK(xprof_lineprof_read_llvm("l.prof", text, strlen(text), &lp, &err) == 0);
   CHECK(lp->n_funcs == 2);
   const xprof_lp_func *f = xprof_lineprof_find(lp, "main", NULL);
-  CHECK(f && f->n_lines == 3 && f->n_columns == 2);
+  CHECK(f && f->n_lines == 5 && f->n_columns == 2);
   CHECK_U64(f->lines[0].block, 3);
   CHECK_U64(f->lines[1].block, 4);
   CHECK_U64(f->lines[2].block, 7);
+  CHECK_U64(f->lines[3].block, 8);
+  CHECK_U64(f->lines[4].block, 0);
   CHECK_U64(f->columns[0].block, 3);
   CHECK_U64(f->columns[1].block, 4);
   const xprof_lp_func *g = xprof_lineprof_find(lp, "g", NULL);
   CHECK(g && g->n_lines == 3);
-  CHECK_U64(g->lines[0].block, 8);
-  CHECK_U64(g->lines[1].block, 9);
-  CHECK_U64(g->lines[2].block, 8);
-  CHECK_U64(lp->blocks_numbered, 9);
+  CHECK_U64(g->lines[0].block, 9);
+  CHECK_U64(g->lines[1].block, 10);
+  CHECK_U64(g->lines[2].block, 9);
+  CHECK_U64(lp->blocks_numbered, 10);
   char *out = llvm_text(lp);
   CHECK_STR(out, written);
   free(out);
+  xprof_lineprof_free(lp);
+  /* Samples say nothing of blocks: line 4's is not known there. */
+  const char *samples = strchr(text, '\n') + 1;
+  CHECK(xprof_lineprof_read_llvm("l.prof", samples, strlen(samples), &lp, &err) == 0);
+  f = xprof_lineprof_find(lp, "main", NULL);
+  CHECK(f && f->n_lines == 5);
+  CHECK_U64(f->lines[3].block, 0);
   xprof_lineprof_free(lp);
   const char *bad[] = {"f:1:1\n 1: 4\n #xprof-busiest 2 1\n",
                        "f:1:1\n 1: 4\n #xprof-busiest 1 0\n",
@@ -964,10 +984,48 @@ static void ran_with_test(void) {
   }
 }
 
+/* main's line 11 is `if (*budget < 0) return;` in a loop, run once: the
+ * test (column 9) ran 10 times, line 12 (the loop going on) after it,
+ * and main returns at line 14.  The training's compiler merged the
+ * return's code (column 27) into the function's exit block (8), which
+ * line 14 ran in too: the return's count (1) is the exit's and says
+ * nothing of the branch; the exit post-dominates the return, which gets
+ * no estimate from it, and the flow, with line 12 as often as the test,
+ * leaves it 0.  Where the return was a block of its own (9) that ran
+ * once, and line 12 nine times, the last test returned there. */
+static void ran_with_exit(void) {
+  /* 0 -> 2 (test) -> 3 (return) -> 5 (exit) -> 1; 2 -> 4 (line 12) -> 2
+   * and 4 -> 5 */
+  const xprof_edge g[] = {{0, 2, 0, 0, 0}, {2, 3, 0, 0, 0}, {2, 4, 0, 0, 0}, {4, 2, 0, 0, 0},
+                          {4, 5, 0, 0, 0}, {3, 5, 0, 0, 0}, {5, 1, 0, 0, 0}};
+  xprof_line_loc locs[] = {{2, 11, NULL, 0, 9}, {3, 11, NULL, 0, 27}, {4, 12, NULL, 0, 0},
+                           {5, 14, NULL, 0, 0}};
+  const uint32_t return_block[] = {8, 9};
+  const uint64_t return_count[] = {0, 1};
+  for (int i = 0; i < 2; i++) {
+    xprof_lineprof *lp = xprof_calloc(1, sizeof *lp);
+    xprof_lp_func *f = func(lp, "main", 10);
+    f->head = 1;
+    xprof_lineprof_block(f, 1, 0, 10, 7);
+    xprof_lineprof_block(f, 1, 9, 10, 7);
+    xprof_lineprof_block(f, 1, 27, 1, return_block[i]);
+    xprof_lineprof_block(f, 2, 0, i ? 9 : 10, 10);
+    xprof_lineprof_block(f, 4, 0, 1, 8);
+    CHECK(xprof_lineprof_finish(lp) == 0);
+    uint64_t ec[7], nc[6];
+    xprof_line_match mt;
+    CHECK(line_counts(NULL, &lp->funcs[0], 10, 6, g, 7, locs, 4, ec, nc, &mt) == 1);
+    CHECK_U64(nc[3], return_count[i]);
+    CHECK_U64(nc[5], 1);
+    xprof_lineprof_free(lp);
+  }
+}
+
 UNIT_TABLE(lineprof_tests) = {
     {"lineprof/column-slack", column_slack},
     {"lineprof/busiest-text", busiest_text},
     {"lineprof/ran-with-test", ran_with_test},
+    {"lineprof/ran-with-exit", ran_with_exit},
     {"lineprof/blocks-text", blocks_text},
     {"lineprof/columns", columns},
     {"lineprof/targets", targets},
