@@ -194,6 +194,12 @@ static int u32_cmp(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
+/* f's columns from the i-th on (NULL when f has none: no pointer
+ * arithmetic on a null pointer). */
+static const xprof_lp_line *columns_from(const xprof_lp_func *f, uint32_t i) {
+  return f->columns ? f->columns + i : NULL;
+}
+
 /* The columns of line l of f: from *col on (advanced past them) to *end,
  * *first the first; *informative: written, as llvm_columns decides. */
 static void line_columns(const xprof_lp_func *f, const xprof_lp_line *l, uint32_t *col,
@@ -286,7 +292,7 @@ static void least_written(const xprof_lp_func *f, const block_set *s, uint32_t *
   for (uint32_t k = 0; k < f->n_lines; k++) {
     const xprof_lp_line *l = &f->lines[k];
     line_columns(f, l, &col, &first, &informative);
-    if (!fits(l->offset) || !busiest_written(l, f->columns + first, col - first, informative, s))
+    if (!fits(l->offset) || !busiest_written(l, columns_from(f, first), col - first, informative, s))
       continue;
     *least = l->block < *least ? l->block : *least;
     for (uint32_t i = first; i < col; i++)
@@ -353,7 +359,7 @@ static void llvm_body(FILE *out, const xprof_lp_func *f, int depth, const block_
       first++;
     uint32_t n_columns = llvm_columns(out, f, l, &col, depth);
     llvm_blocks(out, l, n_columns ? f->columns + col - n_columns : NULL, n_columns, depth);
-    llvm_busiest(out, l, f->columns + first, col > first ? col - first : 0, n_columns != 0,
+    llvm_busiest(out, l, columns_from(f, first), col > first ? col - first : 0, n_columns != 0,
                  depth, s, least);
   }
   for (uint32_t k = 0; k < f->n_calls; k++) {
@@ -638,24 +644,29 @@ static int busiest_list(xprof_lp_func *f, const char *p, const char *end, uint32
   return 0;
 }
 
-/* After a top-level function's text, in an exact profile: a line that
- * ran as one block (no #xprof-blocks) without a #xprof-busiest ran in a
- * block that no other place ran in, as the writer lists every block two
- * places share.  It and its columns (one block: the line's) get a number
- * of their own, so that a compiler that puts them in several blocks is
- * seen to have split one training block.  A line with a discriminator is
- * never listed: its block stays unknown.  The same for f's inlined
- * instances. */
+/* In an exact profile, once read (f's lines and columns sorted): a line
+ * that ran as one block (no #xprof-blocks) without a #xprof-busiest ran
+ * in a block that no other place ran in, as the writer lists every
+ * block that two places share.  It and its columns get a number of their
+ * own, so that a compiler that puts them in several blocks is seen to
+ * have split one training block.  Not a line with a discriminator (never
+ * listed), nor one whose columns ran other counts than it (not one
+ * block, whatever the text says: numbered, writing it back would list
+ * what the text did not).  The same for f's inlined instances. */
 static void number_unlisted(xprof_lineprof *lp, xprof_lp_func *f) {
-  for (uint32_t i = 0; i < f->n_lines; i++) {
+  for (uint32_t i = 0, c = 0; i < f->n_lines; i++) {
     xprof_lp_line *l = &f->lines[i];
-    if (!l->block && !l->discr && l->blocks <= 1 && lp->blocks_numbered < UINT32_MAX)
-      l->block = ++lp->blocks_numbered;
-  }
-  for (uint32_t i = 0; i < f->n_columns; i++) {
-    xprof_lp_line *c = &f->columns[i], *l = given(f->lines, f->n_lines, c->offset, 0);
-    if (!c->block && l && l->blocks <= 1)
-      c->block = l->block;
+    while (c < f->n_columns && f->columns[c].offset < l->offset)
+      c++;
+    uint32_t end = c;
+    int one_block = !l->block && !l->discr && l->blocks <= 1;
+    for (; end < f->n_columns && f->columns[end].offset == l->offset; end++)
+      one_block &= f->columns[end].count == l->count && !f->columns[end].block;
+    if (!one_block || lp->blocks_numbered == UINT32_MAX)
+      continue;
+    l->block = ++lp->blocks_numbered;
+    for (; c < end; c++)
+      f->columns[c].block = l->block;
   }
   for (uint32_t k = 0; k < f->n_calls; k++)
     number_unlisted(lp, f->calls[k].callee);
@@ -827,8 +838,6 @@ int xprof_lineprof_read_llvm(const char *name, const char *text, size_t len,
     } else if (q == end || *q == '#' || *q == '!') { /* blank, comment, metadata */
     } else if (depth == 0) {
       int oom = 0;
-      if (have && !lp->from_samples)
-        number_unlisted(lp, stack[0]);
       rc = head_line(lp, q, end, &stack[0], &oom) < 0 ? (oom ? -2 : -1) : 0;
       block_base = lp->blocks_numbered;
       have = 1;
@@ -839,10 +848,10 @@ int xprof_lineprof_read_llvm(const char *name, const char *text, size_t len,
     }
     p = nl ? nl + 1 : stop;
   }
-  if (rc == 0 && have && !lp->from_samples)
-    number_unlisted(lp, stack[0]);
   if (rc == 0 && xprof_lineprof_finish(lp) < 0)
     rc = -2;
+  for (uint32_t i = 0; rc == 0 && !lp->from_samples && i < lp->n_funcs; i++)
+    number_unlisted(lp, &lp->funcs[i]);
   if (rc < 0) {
     xprof_lineprof_free(lp);
     return read_failure(err, name, lineno, rc);

@@ -866,17 +866,19 @@ static void column_slack(void) {
 
 /* #xprof-busiest: the training block of main's line 1 is 3, of its
  * column 20 block 4 (column 5, listed without one, is the line's); line
- * 2's block is 4 too.  Line 4, not listed, ran in a block of its own (8,
- * after the function's listed ones); line 5, of two blocks, in one not
- * known (0).  Blocks are numbered within each function, so g's block 1
- * follows main's last (8) in memory.  In samples no block is known but
+ * 2's block is 4 too.  Blocks are numbered within each function, so g's
+ * block 1 follows main's last (7) in memory.  Line 4, not listed, ran in
+ * a block of its own (10, after every listed one); line 5, of two
+ * blocks, in one not known (0), and line 6 too, whose columns ran other
+ * counts than it though the text gives it one block (the fuzzer's:
+ * numbered, it would be written back with a block listed).  In samples no block is known but
  * those listed.  Written back relative to
  * the least written block, but for the lines whose block no other place
  * ran in (main's line 3, g's line 2), in the order of the names.  A line or column not given before
  * it, a block 0, a missing block are errors. */
 static void busiest_text(void) {
   const char *text = XPROF_LP_EXACT_MARK " from llvm\n"
-                     "main:26:10\n"
+                     "main:30:10\n"
                      " 1: 6\n"
                      " #xprof-columns 1 5:6 20:4\n"
                      " #xprof-busiest 1 3 20:4\n"
@@ -887,6 +889,8 @@ static void busiest_text(void) {
                      " 4: 2\n"
                      " 5: 6\n"
                      " #xprof-blocks 5 2:1\n"
+                     " 6: 4\n"
+                     " #xprof-columns 6 3:4 9:1\n"
                      "g:9:3\n"
                      " 1: 3\n"
                      " #xprof-busiest 1 1\n"
@@ -901,7 +905,7 @@ static void busiest_text(void) {
                         " 2: 3\n"
                         " 3: 3\n"
                         " #xprof-busiest 3 1\n"
-                        "main:26:10\n"
+                        "main:30:10\n"
                         " 1: 6\n"
                         " #xprof-columns 1 5:6 20:4\n"
                         " #xprof-busiest 1 1 20:2\n"
@@ -910,25 +914,29 @@ static void busiest_text(void) {
                         " 3: 2\n"
                         " 4: 2\n"
                         " 5: 6\n"
-                        " #xprof-blocks 5 2:1\n";
+                        " #xprof-blocks 5 2:1\n"
+                        " 6: 4\n"
+                        " #xprof-columns 6 3:4 9:1\n";
   xprof_lineprof *lp;
   xprof_error err;
   CHECK(xprof_lineprof_read_llvm("l.prof", text, strlen(text), &lp, &err) == 0);
   CHECK(lp->n_funcs == 2);
   const xprof_lp_func *f = xprof_lineprof_find(lp, "main", NULL);
-  CHECK(f && f->n_lines == 5 && f->n_columns == 2);
+  CHECK(f && f->n_lines == 6 && f->n_columns == 4);
   CHECK_U64(f->lines[0].block, 3);
   CHECK_U64(f->lines[1].block, 4);
   CHECK_U64(f->lines[2].block, 7);
-  CHECK_U64(f->lines[3].block, 8);
+  CHECK_U64(f->lines[3].block, 10);
   CHECK_U64(f->lines[4].block, 0);
+  CHECK_U64(f->lines[5].block, 0);
+  CHECK_U64(f->columns[2].block, 0);
   CHECK_U64(f->columns[0].block, 3);
   CHECK_U64(f->columns[1].block, 4);
   const xprof_lp_func *g = xprof_lineprof_find(lp, "g", NULL);
   CHECK(g && g->n_lines == 3);
-  CHECK_U64(g->lines[0].block, 9);
-  CHECK_U64(g->lines[1].block, 10);
-  CHECK_U64(g->lines[2].block, 9);
+  CHECK_U64(g->lines[0].block, 8);
+  CHECK_U64(g->lines[1].block, 9);
+  CHECK_U64(g->lines[2].block, 8);
   CHECK_U64(lp->blocks_numbered, 10);
   char *out = llvm_text(lp);
   CHECK_STR(out, written);
@@ -938,7 +946,7 @@ static void busiest_text(void) {
   const char *samples = strchr(text, '\n') + 1;
   CHECK(xprof_lineprof_read_llvm("l.prof", samples, strlen(samples), &lp, &err) == 0);
   f = xprof_lineprof_find(lp, "main", NULL);
-  CHECK(f && f->n_lines == 5);
+  CHECK(f && f->n_lines == 6);
   CHECK_U64(f->lines[3].block, 0);
   xprof_lineprof_free(lp);
   const char *bad[] = {"f:1:1\n 1: 4\n #xprof-busiest 2 1\n",
