@@ -42,7 +42,12 @@ differ=0
 # compare PROG CC MODE DIR: NEW's build in DIR against OLD's kept copy.
 compare() {
   local bin=$4/$(binary "$1")
-  if cmp -s <(text "$bin.old") <(text "$bin"); then
+  # Through files: cmp stops at the first difference, and where SIGPIPE
+  # is ignored (a job runner's shell) the objcopy it leaves writing to a
+  # closed pipe never ends.
+  text "$bin.old" > "$work/text.old"
+  text "$bin" > "$work/text.new"
+  if cmp -s "$work/text.old" "$work/text.new"; then
     echo "$1 $2 $3: same ($(size -A "$bin" | awk '$1 == ".text" {print $2}') bytes of .text)"
   else
     echo "$1 $2 $3: differs ($(size -A "$bin.old" | awk '$1 == ".text" {print $2}') and $(size -A "$bin" | awk '$1 == ".text" {print $2}') bytes of .text)"
@@ -62,7 +67,7 @@ for cc in $compilers; do
       flags="-xprofile=$mode:$work/$prog-$cc"
       XPROF_RUNTIME=$new/runtime/libxprof_rt.a "build_$prog" "$d" "$old/tools/$driver" "$flags"
       mv "$bin" "$bin.old"
-      "build_$prog" "$d" "$new/tools/$driver" "$flags"
+      XPROF_RUNTIME=$new/runtime/libxprof_rt.a "build_$prog" "$d" "$new/tools/$driver" "$flags"
       compare "$prog" "$cc" "$mode" "$d"
       [ $mode = use ] || "run_$prog" "$d" train > /dev/null
     done
