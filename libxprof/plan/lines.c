@@ -454,24 +454,61 @@ static int cycles_without(const xprof_edge *edges, const uint32_t *out, const ui
  * drop_dominated examines: past it, the pairs cost more than they say. */
 #define SHARED_PLACE_MAX 32
 
-/* The scratch drop_dominated works with. */
-typedef struct shared_scratch {
-  xprof_dom dom;
+/* What the two passes below ask of the graph: which block runs within
+ * which.  The edges walked (the graph's, or drop_ran_with_other's copy
+ * without the ignored and fake ones), its dominator tree, its
+ * post-dominator tree where built (empty: nothing post-dominates), and
+ * cycles_without's scratch. */
+typedef struct graph_scratch {
+  const xprof_edge *edges;
+  xprof_edge *own; /* the copy, when the edges are one */
+  xprof_dom dom, pdom;
   uint32_t *out, *by, *seen, *stack;
   uint32_t stamp;
+} graph_scratch;
+
+/* Set up g over the n_edges edges (post-dominators too with `post`);
+ * 0, or -1 when out of memory (g then freed by graph_free alone). */
+static int graph_init(graph_scratch *g, uint32_t n_nodes, const xprof_edge *edges,
+                      uint32_t n_edges, int post) {
+  g->edges = edges;
+  g->out = xprof_calloc((size_t)n_nodes + 2, sizeof *g->out);
+  g->by = xprof_calloc((size_t)n_edges + 1, sizeof *g->by);
+  g->seen = xprof_calloc((size_t)n_nodes + 1, sizeof *g->seen);
+  g->stack = xprof_calloc((size_t)n_edges + 1, sizeof *g->stack);
+  if (!g->out || !g->by || !g->seen || !g->stack ||
+      xprof_dom_build(&g->dom, n_nodes, edges, n_edges) < 0 ||
+      (post && xprof_postdom_build(&g->pdom, n_nodes, edges, n_edges) < 0))
+    return -1;
+  xprof_out_edges(n_nodes, edges, n_edges, g->out, g->by);
+  return 0;
+}
+
+static void graph_free(graph_scratch *g) {
+  xprof_dom_free(&g->dom);
+  xprof_dom_free(&g->pdom);
+  xprof_free(g->own);
+  xprof_free(g->out);
+  xprof_free(g->by);
+  xprof_free(g->seen);
+  xprof_free(g->stack);
+}
+
+/* Whether block u runs at most as often as block v: v dominates or
+ * post-dominates it, and every cycle through u passes through v. */
+static int runs_within(graph_scratch *g, uint32_t u, uint32_t v) {
+  if (u == v ||
+      (!xprof_dom_dominates(&g->dom, v, u) && !xprof_postdominates(&g->pdom, v, u)))
+    return 0;
+  g->stamp++;
+  return !cycles_without(g->edges, g->out, g->by, u, v, g->seen, g->stamp, g->stack);
+}
+
+/* The scratch drop_dominated works with. */
+typedef struct shared_scratch {
+  graph_scratch g; /* over every edge, dominators only */
   uint32_t *places; /* per node, the places that estimate it */
 } shared_scratch;
-
-/* Whether g's block runs at most as often as h's: h dominates it, and
- * every cycle through it passes through h. */
-static int bounded_by(const xprof_edge *edges, shared_scratch *sc, const estimate *g,
-                      const estimate *h) {
-  if (g == h || !xprof_dom_dominates(&sc->dom, h->node, g->node))
-    return 0;
-  sc->stamp++;
-  return !cycles_without(edges, sc->out, sc->by, g->node, h->node, sc->seen, sc->stamp,
-                         sc->stack);
-}
 
 /* In the group g[0..n) of estimates from one place, each on its own block,
  * a place whose blocks here may not all run as often (in training, one
@@ -491,11 +528,11 @@ static int bounded_by(const xprof_edge *edges, shared_scratch *sc, const estimat
  * other estimate (the others are what a compiler split off: a join that
  * has the next line's code too), it is the likeliest to be the training's
  * least busy (the macro's call): it takes that count instead. */
-static void drop_dominated(const xprof_edge *edges, shared_scratch *sc, estimate *g, uint32_t n) {
+static void drop_dominated(shared_scratch *sc, estimate *g, uint32_t n) {
   uint32_t alone = 0, lone = 0;
   for (uint32_t i = 0; i < n; i++) {
     for (uint32_t j = 0; j < n && !g[i].dropped; j++)
-      g[i].dropped = bounded_by(edges, sc, &g[i], &g[j]);
+      g[i].dropped = runs_within(&sc->g, g[i].node, g[j].node);
     if (g[i].dropped && sc->places[g[i].node] == 1)
       alone++, lone = i;
   }
@@ -524,26 +561,16 @@ static void drop_shared(uint32_t n_nodes, const xprof_edge *edges, uint32_t n_ed
     if (b - a < 2 || b - a > SHARED_PLACE_MAX || est[a].scaled ||
         (est[a].blocks > 1 && est[a].least == est[a].count))
       continue;
-    if (!sc.out) {
-      sc.out = xprof_calloc((size_t)n_nodes + 2, sizeof *sc.out);
-      sc.by = xprof_calloc((size_t)n_edges + 1, sizeof *sc.by);
-      sc.seen = xprof_calloc((size_t)n_nodes + 1, sizeof *sc.seen);
-      sc.stack = xprof_calloc((size_t)n_edges + 1, sizeof *sc.stack);
+    if (!sc.places) {
       sc.places = xprof_calloc((size_t)n_nodes + 1, sizeof *sc.places);
-      if (!sc.out || !sc.by || !sc.seen || !sc.stack || !sc.places ||
-          xprof_dom_build(&sc.dom, n_nodes, edges, n_edges) < 0)
+      if (!sc.places || graph_init(&sc.g, n_nodes, edges, n_edges, 0) < 0)
         break;
-      xprof_out_edges(n_nodes, edges, n_edges, sc.out, sc.by);
       for (uint32_t i = 0; i < n_est; i++)
         sc.places[est[i].node]++;
     }
-    drop_dominated(edges, &sc, &est[a], b - a);
+    drop_dominated(&sc, &est[a], b - a);
   }
-  xprof_dom_free(&sc.dom);
-  xprof_free(sc.out);
-  xprof_free(sc.by);
-  xprof_free(sc.seen);
-  xprof_free(sc.stack);
+  graph_free(&sc.g);
   xprof_free(sc.places);
 }
 
@@ -565,65 +592,29 @@ static int same_place(const estimate *a, const estimate *b) {
   return a->in == b->in && a->offset == b->offset && a->column == b->column;
 }
 
-/* What drop_ran_with_other works with: the graph's edges but the ignored
- * and fake ones (a call that may not return does not make the code after
- * it conditional), its dominator and post-dominator trees, and
- * cycles_without's scratch. */
-typedef struct joint_scratch {
-  xprof_edge *real;
-  uint32_t n_real;
-  xprof_dom dom, pdom;
-  uint32_t *out, *by, *seen, *stack;
-  uint32_t stamp;
-} joint_scratch;
-
-static int joint_init(joint_scratch *j, uint32_t n_nodes, const xprof_edge *edges,
+/* g over the graph's edges but the ignored and fake ones (a call that
+ * may not return does not make the code after it conditional), with
+ * post-dominators; as graph_init. */
+static int real_graph(graph_scratch *g, uint32_t n_nodes, const xprof_edge *edges,
                       uint32_t n_edges) {
-  j->real = xprof_calloc((size_t)n_edges + 1, sizeof *j->real);
-  j->out = xprof_calloc((size_t)n_nodes + 2, sizeof *j->out);
-  j->by = xprof_calloc((size_t)n_edges + 1, sizeof *j->by);
-  j->seen = xprof_calloc((size_t)n_nodes + 1, sizeof *j->seen);
-  j->stack = xprof_calloc((size_t)n_edges + 1, sizeof *j->stack);
-  if (!j->real || !j->out || !j->by || !j->seen || !j->stack)
+  uint32_t n = 0;
+  g->own = xprof_calloc((size_t)n_edges + 1, sizeof *g->own);
+  if (!g->own)
     return -1;
   for (uint32_t e = 0; e < n_edges; e++)
     if (!(edges[e].flags & (XPROF_EDGE_IGNORE | XPROF_EDGE_FAKE)))
-      j->real[j->n_real++] = edges[e];
-  xprof_out_edges(n_nodes, j->real, j->n_real, j->out, j->by);
-  return xprof_dom_build(&j->dom, n_nodes, j->real, j->n_real) < 0 ||
-                 xprof_postdom_build(&j->pdom, n_nodes, j->real, j->n_real) < 0
-             ? -1
-             : 0;
-}
-
-static void joint_free(joint_scratch *j) {
-  xprof_dom_free(&j->dom);
-  xprof_dom_free(&j->pdom);
-  xprof_free(j->real);
-  xprof_free(j->out);
-  xprof_free(j->by);
-  xprof_free(j->seen);
-  xprof_free(j->stack);
-}
-
-/* Whether block u runs at most as often as block v: v dominates or
- * post-dominates it, and every cycle through u passes through v. */
-static int runs_within(joint_scratch *j, uint32_t u, uint32_t v) {
-  if (u == v ||
-      (!xprof_dom_dominates(&j->dom, v, u) && !xprof_postdominates(&j->pdom, v, u)))
-    return 0;
-  j->stamp++;
-  return !cycles_without(j->real, j->out, j->by, u, v, j->seen, j->stamp, j->stack);
+      g->own[n++] = edges[e];
+  return graph_init(g, n_nodes, g->own, n, 1);
 }
 
 /* In the group k[0..n) of estimates of one training block, drop those of
  * a block here that runs within another's of the group, of another
  * place, which does not run within it. */
-static void drop_within(joint_scratch *j, const node_block *k, uint32_t n) {
+static void drop_within(graph_scratch *g, const node_block *k, uint32_t n) {
   for (uint32_t a = 0; a < n; a++)
     for (uint32_t b = 0; b < n && !k[a].of->dropped; b++)
       if (k[b].node != k[a].node && !same_place(k[a].of, k[b].of) &&
-          runs_within(j, k[a].node, k[b].node) && !runs_within(j, k[b].node, k[a].node))
+          runs_within(g, k[a].node, k[b].node) && !runs_within(g, k[b].node, k[a].node))
         k[a].of->dropped = 1;
 }
 
@@ -644,8 +635,8 @@ static void drop_within(joint_scratch *j, const node_block *k, uint32_t n) {
 static void drop_ran_with_other(uint32_t n_nodes, const xprof_edge *edges, uint32_t n_edges,
                                 estimate *est, uint32_t n_est) {
   node_block *keys = xprof_calloc((size_t)n_est + 1, sizeof *keys);
-  joint_scratch j;
-  memset(&j, 0, sizeof j);
+  graph_scratch g;
+  memset(&g, 0, sizeof g);
   uint32_t n_keys = 0;
   if (!keys)
     return;
@@ -659,11 +650,11 @@ static void drop_ran_with_other(uint32_t n_nodes, const xprof_edge *edges, uint3
       nodes += keys[b].node != keys[b - 1].node;
     if (nodes < 2 || b - a > SHARED_PLACE_MAX)
       continue;
-    if (!j.real && joint_init(&j, n_nodes, edges, n_edges) < 0)
+    if (!g.out && real_graph(&g, n_nodes, edges, n_edges) < 0)
       break;
-    drop_within(&j, &keys[a], b - a);
+    drop_within(&g, &keys[a], b - a);
   }
-  joint_free(&j);
+  graph_free(&g);
   xprof_free(keys);
 }
 

@@ -115,9 +115,13 @@ static int proc_lines(xprof_lineprof *lp, const xprof_cfgdump *t, const xprof_cf
   lf->comdat = c->comdat;
   lf->head = c->n_nodes ? nodes[0] : 0;
   /* The procedure's blocks numbered after those of the ones before, from
-   * 1, so that places of one block are known as such (xprof_lp_line). */
-  uint32_t first = lp->blocks_numbered + 1;
-  lp->blocks_numbered = c->n_nodes < UINT32_MAX - first ? first + c->n_nodes : 0;
+   * 1, so that places of one block are known as such (xprof_lp_line);
+   * past 2^32 blocks, not known (0). */
+  uint32_t first = 0;
+  if (c->n_nodes < UINT32_MAX - lp->blocks_numbered) {
+    first = lp->blocks_numbered + 1;
+    lp->blocks_numbered += c->n_nodes;
+  }
   int oom = 0;
   uint32_t offset;
   for (uint32_t i = 0; i < c->n_lines && !oom; i++) {
@@ -126,13 +130,14 @@ static int proc_lines(xprof_lineprof *lp, const xprof_cfgdump *t, const xprof_cf
       continue; /* no code there: another compiler has no line there */
     xprof_lp_func *to = where(t, c, l, lf, inst, &oom, &offset);
     if (to && l->node < c->n_nodes)
-      oom = xprof_lineprof_block(to, offset, 0, nodes[l->node], first + l->node) < 0;
+      oom = xprof_lineprof_block(to, offset, 0, nodes[l->node], first ? first + l->node : 0) < 0;
   }
   for (uint32_t i = 0; i < c->n_columns && !oom; i++) {
     const xprof_cfg_line *l = &c->columns[i];
     xprof_lp_func *to = where(t, c, l, lf, inst, &oom, &offset);
     if (to && l->node < c->n_nodes && l->column)
-      oom = xprof_lineprof_block(to, offset, l->column, nodes[l->node], first + l->node) < 0;
+      oom = xprof_lineprof_block(to, offset, l->column, nodes[l->node],
+                                 first ? first + l->node : 0) < 0;
   }
   for (uint32_t i = 0; i < c->n_sites && !oom; i++) {
     xprof_lp_func *to = where(t, c, &c->sites[i], lf, inst, &oom, &offset);
