@@ -282,10 +282,10 @@ static void insert_length_count(const xp_site *site, tree state_var, uint32_t wo
 }
 
 /* Before each site's statement, record its value (sites found before
- * any block was split). */
+ * any block was split); nothing where values are not recorded. */
 static void insert_vp_calls(collect_ctx *c, const vec<xp_site> &sites,
                             const xprof_plan_fn *f, tree var) {
-  for (unsigned k = 0; k < sites.length(); k++) {
+  for (unsigned k = 0; xprof_plan_records_values(&c->out.plan) && k < sites.length(); k++) {
     uint32_t word = f->vp_base + f->sites[k].offset;
     if (sites[k].kind == XPROF_SITE_LENGTH)
       insert_length_count(&sites[k], var, word);

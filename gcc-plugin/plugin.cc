@@ -165,15 +165,40 @@ static bool parse_args(struct plugin_name_args *info) {
   return true;
 }
 
+/* GCC's -fprofile-filter-files and -fprofile-exclude-files, which choose
+ * the source files GCC's own profiling instruments and reads, as the
+ * plugin's filter-files and exclude-files.  False after an error. */
+static bool read_file_filters(void) {
+  static const struct {
+    const char *gcc, *xprof;
+    const char *value;
+  } filters[] = {{"-fprofile-filter-files", "filter-files", flag_profile_filter_files},
+                 {"-fprofile-exclude-files", "exclude-files", flag_profile_exclude_files}};
+  for (size_t k = 0; k < sizeof filters / sizeof *filters; k++) {
+    xprof_error err;
+    if (filters[k].value &&
+        xprof_options_set(&xp_opts, filters[k].xprof, filters[k].value, XPROF_OPT_GCC, &err) < 0) {
+      error("xprof: %<%s=%s%>: %s", filters[k].gcc, filters[k].value, err.msg);
+      return false;
+    }
+  }
+  return true;
+}
+
 /* What GCC's own options say of what xprof does: the time profile
- * (-f[no-]profile-reorder-functions), partial training, value
- * transformations, the user's inlining parameters. */
+ * (-f[no-]profile-reorder-functions), partial training, value profiles
+ * (-fno-profile-values), the user's inlining parameters. */
 static void read_gcc_options(void) {
   xp_opts.reorder_functions = !(global_options_set.x_flag_profile_reorder_functions &&
                                 !flag_profile_reorder_functions);
   xp_opts.partial_training = global_options_set.x_flag_profile_partial_training
                                  ? flag_profile_partial_training
                                  : XPROF_PARTIAL_TRAINING_DEFAULT;
+  /* -fno-profile-values: GCC's own instrumentation then records no values
+   * (at use the option changes nothing, for GCC's own profile either). */
+  if (xp_opts.mode == XPROF_MODE_COLLECT && global_options_set.x_flag_profile_values &&
+      !flag_profile_values)
+    xp_opts.values_per_site = 0;
   /* A --param max-inline-insns-auto or max-inline-insns-size of the
    * user's applies everywhere (hot_inline.cc); the drivers add neither. */
   if (global_options_set.x_param_max_inline_insns_auto)
@@ -334,7 +359,7 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
   static struct plugin_info plugin_info = {XPROF_VERSION, NULL};
   plugin_info.help = help_text();
   register_callback(info->base_name, PLUGIN_INFO, NULL, &plugin_info);
-  if (!parse_args(info) || native_profiling_refused())
+  if (!parse_args(info) || native_profiling_refused() || !read_file_filters())
     return 1;
   read_gcc_options();
   set_gcc_options();

@@ -489,7 +489,7 @@ static void record_values(xl_collect *c, const xprof_plan_fn *f, const LLVMValue
                               ? c->o->values_per_site
                               : XPROF_ABI_VP_INLINE_PAIRS;
   int atomic = c->o->update != XPROF_UPDATE_SINGLE;
-  for (uint32_t s = 0; s < f->n_sites; s++) {
+  for (uint32_t s = 0; xprof_plan_records_values(&c->plan) && s < f->n_sites; s++) {
     LLVMPositionBuilderBefore(c->b, calls[s]);
     LLVMValueRef len = xl_memop_length(calls[s]);
     LLVMValueRef state = xl_elem(c, vp_arr, f->vp_base + f->sites[s].offset);
@@ -523,7 +523,8 @@ static int instrument(xl_collect *c, LLVMValueRef fn) {
   uint32_t n_sites;
   LLVMValueRef *calls = xl_vp_sites(fn, &n_sites);
   struct xl_cfg g;
-  if (!xl_cfg_build(fn, calls, n_sites, c->o->values_per_site > 0, c->o->llvm.selects, &g)) {
+  if (!xl_cfg_build(fn, calls, n_sites, xprof_plan_records_values(&c->plan), c->o->llvm.selects,
+                    &g)) {
     xl_cfg_free(&g);
     free(calls);
     free(before);

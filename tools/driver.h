@@ -61,6 +61,7 @@ struct command {
   const char *source; /* the first source */
   const char *output;
   const char *partition; /* clang: -f[no-]reorder-blocks-and-partition */
+  const char *profile_values; /* clang: GCC's -f[no-]profile-values */
   int exceptions;        /* clang: the last -f[no-]exceptions (1/0), or -1 */
   int cxx;               /* clang: a C++ or Objective-C++ source, or clang++ */
   int one_dash;          /* an option spelled -xprofile... (not --xprofile...) */

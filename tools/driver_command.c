@@ -162,13 +162,33 @@ static int plugin_option(struct command *c, const char *a) {
 
 /* clang's own options that the driver takes: GCC's hot/cold partitioning,
  * which clang does not know (and refuses) -- in use mode clang's own from
- * profile data, -fsplit-machine-functions (add_plugin); and GCC's
- * spellings of what the plugin does, as its options.  1 when a was one. */
+ * profile data, -fsplit-machine-functions (add_plugin); GCC's
+ * -f[no-]profile-values, which clang ignores (add_plugin); and GCC's
+ * spellings of what the plugin does, as its options.  1 when a was one,
+ * -1 after saying why it is wrong. */
 static int clang_switch(struct command *c, const char *a) {
   if (strcmp(a, "-freorder-blocks-and-partition") == 0 ||
       strcmp(a, "-fno-reorder-blocks-and-partition") == 0) {
     c->partition = a;
     return 1;
+  }
+  if (strcmp(a, "-fprofile-values") == 0 || strcmp(a, "-fno-profile-values") == 0) {
+    c->profile_values = a;
+    return 1;
+  }
+  static const struct {
+    const char *gcc, *xprof;
+  } filters[] = {{"-fprofile-filter-files=", "filter-files"},
+                 {"-fprofile-exclude-files=", "exclude-files"}};
+  for (size_t k = 0; k < sizeof filters / sizeof *filters; k++) {
+    size_t n = strlen(filters[k].gcc);
+    xprof_error err;
+    if (strncmp(a, filters[k].gcc, n) != 0)
+      continue;
+    if (xprof_options_set(&c->o, filters[k].xprof, a + n, XPROF_OPT_LLVM, &err) == 0)
+      return 1;
+    fprintf(stderr, "%s: %s: %s\n", me, a, err.msg);
+    return -1;
   }
   static const struct {
     const char *gcc;

@@ -385,6 +385,8 @@ int add_plugin(struct args *a, struct command *c) {
   }
   if (c->o.mode == XPROF_MODE_NONE && c->partition)
     push(a, c->partition); /* as the user gave it: no xprof, no change */
+  if (c->o.mode == XPROF_MODE_NONE && c->profile_values)
+    push(a, c->profile_values);
   if (c->o.mode == XPROF_MODE_NONE || !c->sources)
     return 0;
   char *plugin = plugin_path();
@@ -414,6 +416,10 @@ int add_plugin(struct args *a, struct command *c) {
         break;
       }
   }
+  /* GCC's -f[no-]profile-values (clang ignores it): whether a collect
+   * build records values; at use it changes nothing, as in GCC. */
+  if (c->profile_values && c->o.mode == XPROF_MODE_COLLECT)
+    c->o.values_per_site = c->profile_values[2] == 'n' ? 0 : XPROF_VALUES_PER_SITE_DEFAULT;
   driver_settings(c);
   xprof_options_each(&c->o, XPROF_OPT_LLVM, plugin_option, a);
   return 0;

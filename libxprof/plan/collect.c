@@ -140,6 +140,8 @@ int xprof_plan_atomic(const xprof_plan *p, const xprof_plan_fn *f) {
   return p->o->update == XPROF_UPDATE_ATOMIC || f->shared_atomic;
 }
 
+int xprof_plan_records_values(const xprof_plan *p) { return p->o->values_per_site > 0; }
+
 uint32_t xprof_plan_fn_words(const xprof_plan *p, const xprof_plan_fn *f) {
   return f->n_counters + f->vp_words + (p->o->reorder_functions != 0);
 }
@@ -278,11 +280,11 @@ void xprof_plan_note(const xprof_plan *p, const char *objpath, const xprof_diag 
   uint32_t divs = n[XPROF_SITE_DIVISOR] + n[XPROF_SITE_QUOTIENT];
   xprof_verbose(d,
                 "%s: %u procedure%s, %u counter%s, %u indirect-call site%s, %u "
-                "memory-operation site%s, %u division site%s (%s updates)",
+                "memory-operation site%s, %u division site%s%s (%s updates)",
                 objpath ? objpath : "?", p->n_fns, xprof_plural(p->n_fns), p->n_counters,
                 xprof_plural(p->n_counters), n[XPROF_SITE_CALL], xprof_plural(n[XPROF_SITE_CALL]),
                 n[XPROF_SITE_LENGTH], xprof_plural(n[XPROF_SITE_LENGTH]), divs,
-                xprof_plural(divs),
+                xprof_plural(divs), xprof_plan_records_values(p) ? "" : ", values not recorded",
                 p->o->update == XPROF_UPDATE_THREAD   ? "per-thread"
                 : p->o->update == XPROF_UPDATE_ATOMIC ? "atomic"
                                                       : "single-threaded");

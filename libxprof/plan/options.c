@@ -19,6 +19,7 @@ enum {
   K_FLAG,    /* int, 0 or 1 */
   K_NUMBER,  /* unsigned, lo to hi */
   K_STRING,  /* const char *, a copy */
+  K_REGEXES, /* K_STRING of extended regular expressions separated by ';' */
   K_LIST,    /* xprof_strings, a copy of each */
   K_MAP,     /* K_LIST of OLD<sep>NEW, sep the character in lo */
   K_PATTERNS, /* xprof_strings, comma-separated values split */
@@ -65,6 +66,12 @@ const xprof_option_info xprof_option_table[] = {
      "leave alone the functions whose name matches", K_PATTERNS, OFF(skip_functions), 0, 0},
     {"skip-files", B | R, "PATTERN[,PATTERN...]",
      "leave alone the functions whose source file matches", K_PATTERNS, OFF(skip_files), 0, 0},
+    {"filter-files", B, "REGEX[;REGEX...]",
+     "leave alone the functions whose source file matches none of these extended regular "
+     "expressions (GCC's -fprofile-filter-files)", K_REGEXES, OFF(filter_files), 0, 0},
+    {"exclude-files", B, "REGEX[;REGEX...]",
+     "leave alone the functions whose source file matches one of these (GCC's "
+     "-fprofile-exclude-files)", K_REGEXES, OFF(exclude_files), 0, 0},
     {"warning", B | R, "NAME:off|on|error|no-error",
      "a warning as -Wno-NAME, -WNAME, -Werror=NAME, -Wno-error=NAME make it (the drivers pass "
      "them)", K_WARNING, OFF(warning), 0, 0},
@@ -156,7 +163,7 @@ void xprof_options_init(xprof_options *o) {
   memset(o, 0, sizeof *o);
   o->update = XPROF_UPDATE_THREAD;
   o->tls_counters = 1;
-  o->values_per_site = 4;
+  o->values_per_site = XPROF_VALUES_PER_SITE_DEFAULT;
   o->salvage = XPROF_SALVAGE_DEFAULT_PERCENT;
   o->coverage = XPROF_COVERAGE_QUIET;
   o->reorder_functions = 1;
@@ -191,6 +198,8 @@ void xprof_options_free(xprof_options *o) {
   free_strings(&o->prefix_map);
   free_strings(&o->skip_functions);
   free_strings(&o->skip_files);
+  xprof_free((void *)o->filter_files);
+  xprof_free((void *)o->exclude_files);
   xprof_options_init(o);
 }
 
@@ -325,6 +334,10 @@ static int set_value(xprof_options *o, const xprof_option_info *i, const char *v
       return xprof_fail(err, XPROF_ERR_INVALID, "expected a number from %u to %u", i->lo,
                         i->hi);
     return 0;
+  case K_REGEXES:
+    if (xprof_regex_list_check(v, err) < 0)
+      return -1;
+    /* fall through */
   case K_STRING:
     return set_string((const char **)field, v, err);
   case K_MAP:
@@ -460,6 +473,7 @@ static void each_value(const xprof_options *o, const xprof_options *dflt,
     each_string((const xprof_strings *)field, i->name, fn, ctx);
     return;
   case K_STRING:
+  case K_REGEXES:
     if (*(const char *const *)field)
       fn(ctx, i->name, *(const char *const *)field);
     return;
@@ -511,7 +525,7 @@ void xprof_options_each(const xprof_options *o, unsigned compiler, xprof_option_
 
 xprof_skip_list xprof_options_skip(const xprof_options *o) {
   xprof_skip_list s = {o->skip_functions.v, o->skip_functions.n, o->skip_files.v,
-                       o->skip_files.n};
+                       o->skip_files.n, o->filter_files, o->exclude_files};
   return s;
 }
 

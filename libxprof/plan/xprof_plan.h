@@ -60,12 +60,15 @@ enum xprof_warning_state {
 };
 
 /* The functions the user asked to leave alone (skip-functions and
- * skip-files: fnmatch(3) patterns). */
+ * skip-files: fnmatch(3) patterns; filter-files and exclude-files: GCC's
+ * -fprofile-filter-files and -fprofile-exclude-files, lists of extended
+ * regular expressions separated by ';', or NULL). */
 typedef struct xprof_skip_list {
   const char *const *functions;
   unsigned n_functions;
   const char *const *files;
   unsigned n_files;
+  const char *filter_files, *exclude_files;
 } xprof_skip_list;
 
 /* A list of strings the options own. */
@@ -90,6 +93,7 @@ typedef struct xprof_options {
   unsigned salvage;               /* percent of a changed function's counts that
                                    * must match to salvage them; above 100: never */
   xprof_strings skip_functions, skip_files;
+  const char *filter_files, *exclude_files; /* REGEX[;REGEX...] (xprof_skip_list) */
   int verbose;
   int all_edges;                  /* debug: a counter on every edge as well */
   int cfg_dump;                   /* debug: OBJECT.xpcfg */
@@ -188,6 +192,8 @@ int xprof_options_warning_flag(xprof_options *o, const char *arg, enum xprof_war
  * training run may simply not have reached code that matters
  * (GCC's -fprofile-partial-training).  Off by default, as in GCC. */
 #define XPROF_PARTIAL_TRAINING_DEFAULT 0
+/* Values kept per value-profile record (values-per-site). */
+#define XPROF_VALUES_PER_SITE_DEFAULT 4
 
 /* The share of the count mass that must match, by default: less, and the
  * function was rewritten rather than edited. */
@@ -276,9 +282,13 @@ int xprof_ends_without_profile(const char *callee);
 
 /* Is a function on the list: its symbol or its name in the source (plain,
  * NULL when the same) matches a function pattern, or its source file
- * (NULL when not known) a file pattern? */
+ * (NULL when not known) a file pattern, or an exclude-files expression,
+ * or none of the filter-files expressions? */
 int xprof_skip_function(const xprof_skip_list *skip, const char *symbol, const char *plain,
                         const char *file);
+/* 0 when every expression of a REGEX[;REGEX...] list compiles; -1 and err
+ * set (naming the one that does not) else. */
+int xprof_regex_list_check(const char *list, xprof_error *err);
 
 /* A function's attributes that keep it out of the profile, in collect and
  * use alike, as each plugin reads them from its compiler. */
@@ -358,6 +368,12 @@ xprof_plan_fn *xprof_plan_add(xprof_plan *p, const char *name, const xprof_graph
 int xprof_plan_in_twin(const xprof_plan *p, const xprof_plan_fn *f);
 int xprof_plan_finds_copy(const xprof_plan *p, const xprof_plan_fn *f);
 int xprof_plan_atomic(const xprof_plan *p, const xprof_plan_fn *f);
+/* Whether the sites' values are recorded: not with values-per-site=0,
+ * which GCC's -fno-profile-values sets, as GCC's own instrumentation then
+ * records none.  The sites stay in the graph either way, so that a
+ * function's signature does not depend on it; their records stay empty,
+ * and indirect calls get edge counters. */
+int xprof_plan_records_values(const xprof_plan *p);
 /* The words of a comdat function's own array. */
 uint32_t xprof_plan_fn_words(const xprof_plan *p, const xprof_plan_fn *f);
 /* The name of an array (f NULL or not comdat: the object file's; else

@@ -169,8 +169,8 @@ without_profiling() {
     case $o in
       -fprofile-generate* | -fprofile-use* | -fprofile-arcs | -fbranch-probabilities | \
         -ftest-coverage | --coverage | -fprofile-dir=* | -fprofile-update=* | \
-        -fprofile-info-section* | -fprofile-filter-files=* | -fprofile-exclude-files=* | \
-        -fprofile-prefix-path=* | -fprofile-correction | -fauto-profile*) ;;
+        -fprofile-info-section* | -fprofile-prefix-path=* | -fprofile-correction | \
+        -fauto-profile*) ;;
       *) kept="$kept $o" ;;
     esac
   done
