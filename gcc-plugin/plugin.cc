@@ -169,7 +169,7 @@ static bool parse_args(struct plugin_name_args *info) {
  * the source files GCC's own profiling instruments and reads, as the
  * plugin's filter-files and exclude-files.  False after an error. */
 static bool read_file_filters(void) {
-  static const struct {
+  const struct {
     const char *gcc, *xprof;
     const char *value;
   } filters[] = {{"-fprofile-filter-files", "filter-files", flag_profile_filter_files},
