@@ -245,6 +245,15 @@ static int driver_option(struct command *c, char **argv, int argc, int *i) {
     return xprofile_option(c, a) ? -1 : 1;
   if (warning_option(c, a))
     return 1;
+  /* clang's list of what to profile, for both compilers (add_plugin hands
+   * it back to the compiler when there is no xprof mode). */
+  if (strncmp(a, "-fprofile-list=", 15) == 0) {
+    xprof_error err;
+    if (xprof_options_set(&c->o, "profile-list", a + 15, XPROF_OPT_BOTH, &err) == 0)
+      return 1;
+    fprintf(stderr, "%s: %s: %s\n", me, a, err.msg);
+    return -1;
+  }
 #ifdef XPROF_FOR_CLANG
   if (strcmp(a, "-mllvm") == 0 && *i + 1 < argc && strncmp(argv[*i + 1], "-xprof", 6) == 0)
     return plugin_option(c, argv[++*i]) ? -1 : 1;

@@ -14,6 +14,13 @@
 #include "driver.h"
 #include "xprof_views.h"
 
+/* Without an xprof mode, the -fprofile-list options the driver took go to
+ * the compiler as the user gave them. */
+static void give_back_profile_lists(struct args *a, const struct command *c) {
+  for (unsigned k = 0; k < c->o.profile_lists.n; k++)
+    pushf(a, "-fprofile-list=%s", c->o.profile_lists.v[k]);
+}
+
 #ifdef XPROF_FOR_CLANG
 #define PLUGIN_FILE "xprof-llvm" XPROF_LLVM_MAJOR ".so"
 static char *plugin_path(void) {
@@ -387,6 +394,8 @@ int add_plugin(struct args *a, struct command *c) {
     push(a, c->partition); /* as the user gave it: no xprof, no change */
   if (c->o.mode == XPROF_MODE_NONE && c->profile_values)
     push(a, c->profile_values);
+  if (c->o.mode == XPROF_MODE_NONE)
+    give_back_profile_lists(a, c);
   if (c->o.mode == XPROF_MODE_NONE || !c->sources)
     return 0;
   char *plugin = plugin_path();
@@ -454,8 +463,10 @@ static void plugin_arg(void *ctx, const char *name, const char *value) {
 /* The GCC plugin and its arguments; in use mode what -fprofile-use turns
  * on, before the user's options so that theirs win. */
 int add_plugin(struct args *a, struct command *c) {
-  if (c->o.mode == XPROF_MODE_NONE)
+  if (c->o.mode == XPROF_MODE_NONE) {
+    give_back_profile_lists(a, c);
     return 0;
+  }
   char *plugin = plugin_path();
   if (!plugin)
     return die("%s", "cannot find the xprof GCC plugin (xprof.so) next to "

@@ -118,6 +118,8 @@ static void usage(FILE *f) {
           "  -fprofile-exclude-files=REGEX[;REGEX...]\n"
           "                            only functions of the source files that match\n"
           "                            (that do not match) are counted and given counts\n"
+          "  -fprofile-list=FILE       clang's list of the functions and files to\n"
+          "                            profile (section [llvm]), for either compiler\n"
           "  -fno-profile-values       collect: no value profiles (indirect calls,\n"
           "                            divisions, string operations' lengths)\n"
           "Under ccache, spell them --xprofile... (two dashes).  "

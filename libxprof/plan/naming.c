@@ -146,7 +146,8 @@ int xprof_skip_function(const xprof_skip_list *skip, const char *symbol, const c
                         const char *file) {
   return any_match(symbol, skip->functions, skip->n_functions) ||
          any_match(plain, skip->functions, skip->n_functions) ||
-         any_match(file, skip->files, skip->n_files) || file_left_out(skip, file);
+         any_match(file, skip->files, skip->n_files) || file_left_out(skip, file) ||
+         xprof_profile_list_excludes(skip->profile_list, symbol, file);
 }
 
 char *xprof_compile_object_name(const char *output, const char *source) {

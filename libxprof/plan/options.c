@@ -20,6 +20,7 @@ enum {
   K_NUMBER,  /* unsigned, lo to hi */
   K_STRING,  /* const char *, a copy */
   K_REGEXES, /* K_STRING of extended regular expressions separated by ';' */
+  K_PROFILE_LIST, /* K_LIST of files, each read into profile_list */
   K_LIST,    /* xprof_strings, a copy of each */
   K_MAP,     /* K_LIST of OLD<sep>NEW, sep the character in lo */
   K_PATTERNS, /* xprof_strings, comma-separated values split */
@@ -72,6 +73,9 @@ const xprof_option_info xprof_option_table[] = {
     {"exclude-files", B, "REGEX[;REGEX...]",
      "leave alone the functions whose source file matches one of these (GCC's "
      "-fprofile-exclude-files)", K_REGEXES, OFF(exclude_files), 0, 0},
+    {"profile-list", B | R, "FILE",
+     "leave alone the functions that clang's -fprofile-list FILE leaves out of its IR-level "
+     "profiling", K_PROFILE_LIST, OFF(profile_lists), 0, 0},
     {"warning", B | R, "NAME:off|on|error|no-error",
      "a warning as -Wno-NAME, -WNAME, -Werror=NAME, -Wno-error=NAME make it (the drivers pass "
      "them)", K_WARNING, OFF(warning), 0, 0},
@@ -200,6 +204,8 @@ void xprof_options_free(xprof_options *o) {
   free_strings(&o->skip_files);
   xprof_free((void *)o->filter_files);
   xprof_free((void *)o->exclude_files);
+  free_strings(&o->profile_lists);
+  xprof_profile_list_free(o->profile_list);
   xprof_options_init(o);
 }
 
@@ -346,6 +352,12 @@ static int set_value(xprof_options *o, const xprof_option_info *i, const char *v
     /* fall through */
   case K_LIST:
     return push((xprof_strings *)field, v, strlen(v), err);
+  case K_PROFILE_LIST:
+    if (!o->profile_list && !(o->profile_list = xprof_profile_list_new()))
+      return xprof_fail_nomem(err, "options");
+    if (xprof_profile_list_read(o->profile_list, v, err) < 0)
+      return -1;
+    return push((xprof_strings *)field, v, strlen(v), err);
   case K_PATTERNS:
     return set_patterns((xprof_strings *)field, v, err);
   case K_MODE:
@@ -470,6 +482,7 @@ static void each_value(const xprof_options *o, const xprof_options *dflt,
   case K_LIST:
   case K_MAP:
   case K_PATTERNS:
+  case K_PROFILE_LIST:
     each_string((const xprof_strings *)field, i->name, fn, ctx);
     return;
   case K_STRING:
@@ -525,7 +538,7 @@ void xprof_options_each(const xprof_options *o, unsigned compiler, xprof_option_
 
 xprof_skip_list xprof_options_skip(const xprof_options *o) {
   xprof_skip_list s = {o->skip_functions.v, o->skip_functions.n, o->skip_files.v,
-                       o->skip_files.n, o->filter_files, o->exclude_files};
+                       o->skip_files.n, o->filter_files, o->exclude_files, o->profile_list};
   return s;
 }
 

@@ -59,16 +59,31 @@ enum xprof_warning_state {
   XPROF_WARN_DEFAULT, XPROF_WARN_OFF, XPROF_WARN_ON, XPROF_WARN_ERROR, XPROF_WARN_NO_ERROR
 };
 
+/* clang's -fprofile-list files, read as clang reads them for its IR-level
+ * profiling (profile_list.c). */
+typedef struct xprof_profile_list xprof_profile_list;
+xprof_profile_list *xprof_profile_list_new(void);
+/* Add a file's entries: 0, or -1 with err set naming the file (and the
+ * line of an entry that is wrong). */
+int xprof_profile_list_read(xprof_profile_list *l, const char *path, xprof_error *err);
+/* Is a function, by its symbol and its source file (either NULL when not
+ * known), out of the profile?  0 for an empty list or none. */
+int xprof_profile_list_excludes(const xprof_profile_list *l, const char *symbol,
+                                const char *file);
+void xprof_profile_list_free(xprof_profile_list *l);
+
 /* The functions the user asked to leave alone (skip-functions and
  * skip-files: fnmatch(3) patterns; filter-files and exclude-files: GCC's
  * -fprofile-filter-files and -fprofile-exclude-files, lists of extended
- * regular expressions separated by ';', or NULL). */
+ * regular expressions separated by ';', or NULL; profile_list: clang's
+ * -fprofile-list files, or NULL). */
 typedef struct xprof_skip_list {
   const char *const *functions;
   unsigned n_functions;
   const char *const *files;
   unsigned n_files;
   const char *filter_files, *exclude_files;
+  const xprof_profile_list *profile_list;
 } xprof_skip_list;
 
 /* A list of strings the options own. */
@@ -94,6 +109,8 @@ typedef struct xprof_options {
                                    * must match to salvage them; above 100: never */
   xprof_strings skip_functions, skip_files;
   const char *filter_files, *exclude_files; /* REGEX[;REGEX...] (xprof_skip_list) */
+  xprof_strings profile_lists;    /* clang's -fprofile-list files ... */
+  xprof_profile_list *profile_list; /* ... as read, or NULL */
   int verbose;
   int all_edges;                  /* debug: a counter on every edge as well */
   int cfg_dump;                   /* debug: OBJECT.xpcfg */
@@ -283,7 +300,8 @@ int xprof_ends_without_profile(const char *callee);
 /* Is a function on the list: its symbol or its name in the source (plain,
  * NULL when the same) matches a function pattern, or its source file
  * (NULL when not known) a file pattern, or an exclude-files expression,
- * or none of the filter-files expressions? */
+ * or none of the filter-files expressions, or the profile list leaves it
+ * out? */
 int xprof_skip_function(const xprof_skip_list *skip, const char *symbol, const char *plain,
                         const char *file);
 /* 0 when every expression of a REGEX[;REGEX...] list compiles; -1 and err

@@ -1,5 +1,7 @@
-/* test_compile.c - what both plugins take from libxprof/plan/naming.c. */
+/* test_compile.c - what both plugins take from libxprof/plan/naming.c
+ * and profile_list.c. */
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "unit.h"
 #include "xprof_plan.h"
@@ -76,7 +78,7 @@ static void ends_and_skips(void) {
   CHECK(!xprof_ends_without_profile("abort2"));
   const char *fns[] = {"*_slow", "main"};
   const char *files[] = {"*/gen/*.c"};
-  xprof_skip_list skip = {fns, 2, files, 1, NULL, NULL};
+  xprof_skip_list skip = {fns, 2, files, 1, NULL, NULL, NULL};
   CHECK(xprof_skip_function(&skip, "parse_slow", NULL, "src/a.c"));
   CHECK(xprof_skip_function(&skip, "_ZN1A4mainEv", "main", NULL));
   CHECK(xprof_skip_function(&skip, "f", NULL, "/b/gen/t.c"));
@@ -90,7 +92,7 @@ static void ends_and_skips(void) {
  * regular expressions separated by ';', found anywhere in the path;
  * exclusion first, then only the files that match a filter. */
 static void file_filters(void) {
-  xprof_skip_list skip = {NULL, 0, NULL, 0, "main\\.c;lib/.*\\.c$", NULL};
+  xprof_skip_list skip = {NULL, 0, NULL, 0, "main\\.c;lib/.*\\.c$", NULL, NULL};
   CHECK(!xprof_skip_function(&skip, "f", NULL, "src/main.c"));
   CHECK(!xprof_skip_function(&skip, "f", NULL, "/p/lib/x.c"));
   CHECK(xprof_skip_function(&skip, "f", NULL, "/p/lib/x.h"));
@@ -118,6 +120,95 @@ static void file_filters(void) {
   CHECK(xprof_skip_function(&from, "f", NULL, "x/test_a.c") &&
         !xprof_skip_function(&from, "f", NULL, "x/a.c"));
   xprof_options_free(&o);
+}
+
+/* Writes text to a fresh file under /tmp; its malloc'd path. */
+static char *list_file(const char *text) {
+  char *path = strdup("/tmp/xprof-unit-list-XXXXXX");
+  int fd = path ? mkstemp(path) : -1;
+  CHECK(fd >= 0);
+  if (fd >= 0) {
+    CHECK(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+    close(fd);
+  }
+  return path;
+}
+
+/* clang's -fprofile-list, as clang reads it for IR-level profiling:
+ * exclusions before inclusions, functions before files, and what no
+ * entry names left out once the list names anything to profile. */
+static void profile_lists(void) {
+  char *a = list_file("# hot paths\n"
+                      "fun:parse_*\n"
+                      "  !fun:parse_slow  \r\n"
+                      "\n"
+                      "[clang]\n"
+                      "fun:front_end_only\n"
+                      "[llvm|csllvm]\n"
+                      "src:lib/io*.c\n"
+                      "src:lib/io_gen.c=skip\n"
+                      "type:ignored\n"
+                      "fun:odd=init\n");
+  xprof_profile_list *l = xprof_profile_list_new();
+  xprof_error err;
+  CHECK(xprof_profile_list_read(l, a, &err) == 0);
+  CHECK(!xprof_profile_list_excludes(l, "parse_expr", "x.c"));
+  CHECK(xprof_profile_list_excludes(l, "parse_slow", "lib/io.c")); /* the function first */
+  CHECK(!xprof_profile_list_excludes(l, "main", "lib/io.c"));
+  CHECK(xprof_profile_list_excludes(l, "main", "lib/io_gen.c"));
+  CHECK(xprof_profile_list_excludes(l, "front_end_only", "x.c")); /* another section */
+  CHECK(xprof_profile_list_excludes(l, "odd", "x.c"));            /* another tool's */
+  CHECK(xprof_profile_list_excludes(l, "main", NULL));
+  CHECK(xprof_profile_list_excludes(l, "xparse_a", "x.c"));       /* anchored */
+  xprof_profile_list_free(l);
+  CHECK(!xprof_profile_list_excludes(NULL, "f", "x.c"));
+
+  /* Exclusions alone leave the rest in; default: decides what no entry
+   * matches. */
+  char *b = list_file("!src:gen/*\ndefault:allow\n");
+  l = xprof_profile_list_new();
+  CHECK(xprof_profile_list_read(l, b, &err) == 0);
+  CHECK(xprof_profile_list_excludes(l, "f", "gen/t.c") && !xprof_profile_list_excludes(l, "f", "t.c"));
+  xprof_profile_list_free(l);
+  char *c = list_file("default:skip\nfun:main\n");
+  l = xprof_profile_list_new();
+  CHECK(xprof_profile_list_read(l, c, &err) == 0);
+  CHECK(!xprof_profile_list_excludes(l, "main", "t.c") && xprof_profile_list_excludes(l, "f", "t.c"));
+  xprof_profile_list_free(l);
+
+  /* Errors name the file and the line; a missing file is an error. */
+  char *bad = list_file("fun:ok\nnot an entry\n");
+  l = xprof_profile_list_new();
+  CHECK(xprof_profile_list_read(l, bad, &err) < 0 && strstr(err.msg, ":2: expected PREFIX:PATTERN"));
+  CHECK(strstr(err.msg, bad) != NULL);
+  xprof_profile_list_free(l);
+  char *paren = list_file("[llvm\n");
+  l = xprof_profile_list_new();
+  CHECK(xprof_profile_list_read(l, paren, &err) < 0 && strstr(err.msg, ":1: a section must end"));
+  xprof_profile_list_free(l);
+  char *rx = list_file("src:a(b\n");
+  l = xprof_profile_list_new();
+  CHECK(xprof_profile_list_read(l, rx, &err) < 0 && strstr(err.msg, ":1: not a pattern"));
+  xprof_profile_list_free(l);
+  l = xprof_profile_list_new();
+  CHECK(xprof_profile_list_read(l, "/nonexistent/xprof.list", &err) < 0 &&
+        strstr(err.msg, "/nonexistent/xprof.list"));
+  xprof_profile_list_free(l);
+
+  /* Through the options: the list is read when the option is set, and
+   * the skip list asks it. */
+  xprof_options o;
+  xprof_options_init(&o);
+  CHECK(xprof_options_set(&o, "profile-list", a, XPROF_OPT_LLVM, &err) == 0);
+  xprof_skip_list s = xprof_options_skip(&o);
+  CHECK(xprof_skip_function(&s, "main", NULL, "x.c") && !xprof_skip_function(&s, "parse_a", NULL, "x.c"));
+  CHECK(xprof_options_set(&o, "profile-list", bad, XPROF_OPT_GCC, &err) < 0);
+  xprof_options_free(&o);
+  char *files[] = {a, b, c, bad, paren, rx};
+  for (size_t k = 0; k < sizeof files / sizeof *files; k++) {
+    unlink(files[k]);
+    free(files[k]);
+  }
 }
 
 /* Messages a plan says, kept for checks: kind and text of the last two. */
@@ -505,6 +596,7 @@ UNIT_TABLE(compile_tests) = {
     {"compile/object_paths", object_paths},
     {"compile/ends_and_skips", ends_and_skips},
     {"compile/file_filters", file_filters},
+    {"compile/profile_lists", profile_lists},
     {"compile/use_summary", use_summary},
     {"compile/use_digest", use_digest},
     {"compile/summary_runs", summary_runs},
