@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "driver.h"
 
@@ -230,6 +231,30 @@ static int warning_option(struct command *c, const char *a) {
 #endif
 }
 
+/* -fprofile-prefix-path=DIR (option a) as object-prefix-map DIR/=./, DIR
+ * made absolute as the object paths are, so that the paths under it read
+ * the same from any copy of the tree (GCC compares it with the directory
+ * as given, which need not exist).  0, or -1 after saying why not. */
+static int prefix_path_option(struct command *c, const char *a) {
+  const char *dir = a + strlen("-fprofile-prefix-path=");
+  if (!*dir)
+    return 0;
+  char *abs = realpath(dir, NULL), *cwd = NULL, *map = NULL;
+  if (!abs && *dir != '/' && (cwd = getcwd(NULL, 0)) && asprintf(&abs, "%s/%s", cwd, dir) < 0)
+    abs = NULL;
+  size_t n = strlen(abs ? abs : dir);
+  if (asprintf(&map, "%s%s=./", abs ? abs : dir, (abs ? abs : dir)[n - 1] == '/' ? "" : "/") < 0)
+    exit(die("%s", "out of memory"));
+  xprof_error err;
+  int rc = xprof_options_set(&c->o, "object-prefix-map", map, XPROF_OPT_BOTH, &err);
+  if (rc < 0)
+    fprintf(stderr, "%s: %s: %s\n", me, a, err.msg);
+  free(map);
+  free(abs);
+  free(cwd);
+  return rc < 0 ? -1 : 0;
+}
+
 /* The driver's own options: returns 1 when argv[*i] was one (with *i
  * moved past its value), 0 when it goes to the compiler, -1 after saying
  * why it is wrong. */
@@ -245,6 +270,19 @@ static int driver_option(struct command *c, char **argv, int argc, int *i) {
     return xprofile_option(c, a) ? -1 : 1;
   if (warning_option(c, a))
     return 1;
+  /* GCC's -fprofile-prefix-path=DIR, the top of the build tree, which GCC
+   * strips from its profiles' object paths: as -xprofile_prefix_map=DIR/=./
+   * for both compilers (GCC gets it too, and without -fprofile-generate=
+   * or -fprofile-use= it changes nothing there; clang does not know it). */
+  if (strncmp(a, "-fprofile-prefix-path=", 22) == 0) {
+    if (prefix_path_option(c, a) < 0)
+      return -1;
+#ifdef XPROF_FOR_CLANG
+    return 1;
+#else
+    return 0;
+#endif
+  }
   /* clang's list of what to profile, for both compilers (add_plugin hands
    * it back to the compiler when there is no xprof mode). */
   if (strncmp(a, "-fprofile-list=", 15) == 0) {

@@ -99,6 +99,7 @@ static void usage(FILE *f) {
           "  -xprofile_prefix_map=OLD=NEW  both modes: the profile knows object\n"
           "                            files under OLD as under NEW (a build\n"
           "                            directory as \".\", so that another finds them)\n"
+          "  -fprofile-prefix-path=DIR as -xprofile_prefix_map=DIR/=./\n"
           "  -xprofile_update=MODE     collect: counters updated per thread "
           "(thread,\n"
           "                            the default), atomically (atomic) or "
