@@ -20,7 +20,7 @@ fi
 mkdir -p "$out/crashes"
 passed=0
 failed=0
-for target in text binary shape exports; do
+for target in text binary shape exports lists; do
   [ "$secs" = 0 ] && break
   work=$(mktemp -d)
   cp "$root/test/fuzz/corpus/$target/"* "$work/"

@@ -14,6 +14,7 @@
 #include <sys/time.h>
 
 #include "internal.h"
+#include "plan_internal.h"
 #include "xprof_plan.h"
 
 uint64_t xprof_object_signature_add(uint64_t acc, uint64_t proc_signature) {
@@ -97,6 +98,71 @@ int xprof_skip_attributes(unsigned attrs) {
   return (attrs & (XPROF_ATTR_NO_PROFILE | XPROF_ATTR_NAKED)) != 0;
 }
 
+/* How large the C library's regcomp makes an extended expression, near
+ * enough: it copies a repeated atom once per repetition (a{3} as aaa, a+
+ * as aa*), so that nested repetitions multiply and a short expression
+ * (a{999}{999}, ((a+)+)+... ) can take gigabytes and minutes.  Bracket
+ * expressions and escapes count as one atom.  A repetition right after
+ * another (a++, a*{2}), which POSIX leaves undefined, counts as too large.
+ * Capped at 1e9. */
+static double expanded_size(const char *p) {
+  double outer[32], total = 0, last = 0;
+  int depth = 0, repeated = 0;
+  for (; *p; p++) {
+    double times = 1;
+    int repetition = *p == '*' || *p == '+' || *p == '?' || *p == '{';
+    if (repetition && repeated)
+      return 1e9;
+    repeated = repetition;
+    if (*p == '\\' && p[1]) {
+      p++, total += 1, last = 1;
+    } else if (*p == '[') {
+      const char *q = p + 1 + (p[1] == '^');
+      q += *q == ']';
+      while (*q && *q != ']')
+        q += *q == '[' && (q[1] == ':' || q[1] == '=' || q[1] == '.') && strchr(q + 2, ']')
+                 ? strchr(q + 2, ']') - q + 1
+                 : 1;
+      p = *q ? q : q - 1;
+      total += 1, last = 1;
+    } else if (*p == '(') {
+      if (depth == 32)
+        return 1e9;
+      outer[depth++] = total, total = 0;
+    } else if (*p == ')' && depth) {
+      last = total, total += outer[--depth];
+    } else if (*p == '*' || *p == '+' || *p == '?') {
+      times = 2;
+    } else if (*p == '{') {
+      char *end;
+      double lo = strtod(p + 1, &end), hi = *end == ',' ? strtod(end + 1, &end) : lo;
+      times = (hi > lo ? hi : lo + 1) + 1;
+      p = *end == '}' ? end : p;
+    } else if (*p != '|' && *p != '^' && *p != '$') {
+      total += 1, last = 1;
+    }
+    if (times > 1)
+      total += last * (times - 1), last *= times;
+    if (total > 1e9 || last > 1e9)
+      return 1e9;
+  }
+  return total;
+}
+
+/* regcomp of an extended expression for matching only, refused when it
+ * would expand past ten thousand atoms (expanded_size).  0, or -1
+ * with why (room bytes) saying what is wrong. */
+int xprof_regcomp(regex_t *re, const char *ere, char *why, size_t room) {
+  if (expanded_size(ere) > 1e4) {
+    snprintf(why, room, "its repetitions expand it too far");
+    return -1;
+  }
+  int rc = regcomp(re, ere, REG_EXTENDED | REG_NOSUB);
+  if (rc != 0)
+    regerror(rc, re, why, room);
+  return rc != 0 ? -1 : 0;
+}
+
 /* Does s match one of list's extended regular expressions, separated by
  * ';' (empty ones left out) and found anywhere in s, as GCC matches
  * source files to -fprofile-filter-files?  1 or 0; -1 when one does not
@@ -111,10 +177,8 @@ static int regex_list_match(const char *list, const char *s, xprof_error *err) {
       return xprof_fail_nomem(err, "regular expressions");
     p += n;
     regex_t re;
-    int rc = regcomp(&re, one, REG_EXTENDED | REG_NOSUB);
-    if (rc != 0) {
-      char why[128];
-      regerror(rc, &re, why, sizeof why);
+    char why[128];
+    if (xprof_regcomp(&re, one, why, sizeof why) < 0) {
       xprof_fail(err, XPROF_ERR_INVALID, "'%s' is not an extended regular expression: %s", one,
                  why);
       xprof_free(one);

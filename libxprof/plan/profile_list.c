@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "plan_internal.h"
 #include "xprof_plan.h"
 
 enum { ON_FUNCTION, ON_FILE };
@@ -65,12 +66,13 @@ void xprof_profile_list_free(xprof_profile_list *l) {
 }
 
 /* pattern (n bytes) as an anchored extended regular expression with '*'
- * any string, compiled into re.  0, or a regcomp error code (-1: out of
- * memory). */
-static int compile_glob(regex_t *re, const char *pattern, size_t n) {
+ * any string, compiled into re.  0, or -1 with err set naming the file
+ * and line. */
+static int compile_glob(regex_t *re, const char *pattern, size_t n, const char *path,
+                        unsigned line, xprof_error *err) {
   char *rx = xprof_malloc(2 * n + 5), *o = rx;
   if (!rx)
-    return -1;
+    return xprof_fail_nomem(err, path);
   o += sprintf(o, "^(");
   for (size_t i = 0; i < n; i++) {
     if (pattern[i] == '*')
@@ -78,18 +80,12 @@ static int compile_glob(regex_t *re, const char *pattern, size_t n) {
     *o++ = pattern[i];
   }
   strcpy(o, ")$");
-  int rc = regcomp(re, rx, REG_EXTENDED | REG_NOSUB);
-  xprof_free(rx);
-  return rc;
-}
-
-static int compile_error(xprof_error *err, const char *path, unsigned line, int rc,
-                         regex_t *re) {
-  if (rc < 0)
-    return xprof_fail_nomem(err, path);
   char why[128];
-  regerror(rc, re, why, sizeof why);
-  return xprof_fail(err, XPROF_ERR_INVALID, "%s:%u: not a pattern: %s", path, line, why);
+  int rc = xprof_regcomp(re, rx, why, sizeof why);
+  xprof_free(rx);
+  if (rc < 0)
+    return xprof_fail(err, XPROF_ERR_INVALID, "%s:%u: not a pattern: %s", path, line, why);
+  return 0;
 }
 
 /* "[SECTION]": whether the entries after it apply to xprof's profiling.
@@ -99,9 +95,8 @@ static int section(const char *s, size_t n, const char *path, unsigned line, int
   if (n < 2 || s[n - 1] != ']')
     return xprof_fail(err, XPROF_ERR_INVALID, "%s:%u: a section must end with ']'", path, line);
   regex_t re;
-  int rc = compile_glob(&re, s + 1, n - 2);
-  if (rc != 0)
-    return compile_error(err, path, line, rc, &re);
+  if (compile_glob(&re, s + 1, n - 2, path, line, err) < 0)
+    return -1;
   *active = regexec(&re, SECTION, 0, NULL, 0) == 0;
   regfree(&re);
   return 0;
@@ -149,9 +144,8 @@ static int entry(xprof_profile_list *l, const char *s, size_t n, const char *pat
   if (xprof_grow((void **)&l->e, &l->cap, l->n, sizeof *l->e) < 0)
     return xprof_fail_nomem(err, path);
   list_entry *e = &l->e[l->n];
-  int rc = compile_glob(&e->re, pat, patlen);
-  if (rc != 0)
-    return compile_error(err, path, line, rc, &e->re);
+  if (compile_glob(&e->re, pat, patlen, path, line, err) < 0)
+    return -1;
   e->on = (unsigned char)on;
   e->exclude = (unsigned char)(negated ^ cat);
   l->any_include |= !e->exclude;
@@ -159,30 +153,38 @@ static int entry(xprof_profile_list *l, const char *s, size_t n, const char *pat
   return 0;
 }
 
-int xprof_profile_list_read(xprof_profile_list *l, const char *path, xprof_error *err) {
-  unsigned char *buf;
-  size_t len;
-  if (xprof_slurp(path, &buf, &len, err) < 0)
-    return -1;
+int xprof_profile_list_parse(xprof_profile_list *l, const char *text, size_t len,
+                             const char *name, xprof_error *err) {
   int active = 1, rc = 0;
   unsigned line = 0;
-  for (char *s = (char *)buf, *end; rc == 0 && s < (char *)buf + len; s = end + 1) {
-    end = strchr(s, '\n');
+  for (const char *s = text, *end; rc == 0 && s < text + len; s = end + 1) {
+    end = memchr(s, '\n', (size_t)(text + len - s));
     if (!end)
-      end = (char *)buf + len;
+      end = text + len;
     line++;
-    char *b = s, *e = end;
+    const char *b = s, *e = end;
     while (b < e && (*b == ' ' || *b == '\t'))
       b++;
     while (e > b && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
       e--;
     if (b == e || *b == '#')
       continue;
-    if (*b == '[')
-      rc = section(b, (size_t)(e - b), path, line, &active, err);
+    if (memchr(b, 0, (size_t)(e - b)))
+      rc = xprof_fail(err, XPROF_ERR_INVALID, "%s:%u: a NUL byte in the line", name, line);
+    else if (*b == '[')
+      rc = section(b, (size_t)(e - b), name, line, &active, err);
     else if (active)
-      rc = entry(l, b, (size_t)(e - b), path, line, err);
+      rc = entry(l, b, (size_t)(e - b), name, line, err);
   }
+  return rc;
+}
+
+int xprof_profile_list_read(xprof_profile_list *l, const char *path, xprof_error *err) {
+  unsigned char *buf;
+  size_t len;
+  if (xprof_slurp(path, &buf, &len, err) < 0)
+    return -1;
+  int rc = xprof_profile_list_parse(l, (const char *)buf, len, path, err);
   xprof_free(buf);
   return rc;
 }

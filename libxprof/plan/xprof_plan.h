@@ -64,8 +64,11 @@ enum xprof_warning_state {
 typedef struct xprof_profile_list xprof_profile_list;
 xprof_profile_list *xprof_profile_list_new(void);
 /* Add a file's entries: 0, or -1 with err set naming the file (and the
- * line of an entry that is wrong). */
+ * line of an entry that is wrong).  _parse: the same for a text of len
+ * bytes, called `name` in messages. */
 int xprof_profile_list_read(xprof_profile_list *l, const char *path, xprof_error *err);
+int xprof_profile_list_parse(xprof_profile_list *l, const char *text, size_t len,
+                             const char *name, xprof_error *err);
 /* Is a function, by its symbol and its source file (either NULL when not
  * known), out of the profile?  0 for an empty list or none. */
 int xprof_profile_list_excludes(const xprof_profile_list *l, const char *symbol,

@@ -114,6 +114,15 @@ static void file_filters(void) {
   CHECK(xprof_options_set(&o, "filter-files", "ok\\.c;a(b", XPROF_OPT_GCC, &err) < 0);
   CHECK(strstr(err.msg, "'a(b' is not an extended regular expression") != NULL);
   CHECK(o.filter_files == NULL);
+  /* The C library copies a repeated atom once per repetition: those that
+   * would expand past reason are refused before regcomp sees them (the
+   * first took gigabytes in the fuzzer). */
+  CHECK(xprof_regex_list_check("a++++++++++++++++++++++++++++", &err) < 0 &&
+        strstr(err.msg, "its repetitions expand it too far"));
+  CHECK(xprof_regex_list_check("ok;x{999}{999}", &err) < 0 && strstr(err.msg, "'x{999}{999}'"));
+  CHECK(xprof_regex_list_check("((((((((((((((((((((a+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+",
+                               &err) < 0);
+  CHECK(xprof_regex_list_check("lib/.*\\.c$;[[:alpha:]]+_x{2,3};(a|b)*c;[]*+]{4}", &err) == 0);
   CHECK(xprof_options_set(&o, "exclude-files", "gen/;test_", XPROF_OPT_LLVM, &err) == 0);
   CHECK(o.exclude_files && strcmp(o.exclude_files, "gen/;test_") == 0);
   xprof_skip_list from = xprof_options_skip(&o);
