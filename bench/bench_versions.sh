@@ -44,7 +44,7 @@ other_build() {
   local dir=$1 log=$2
   shift 2
   cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=Release "$@" > "$log" 2>&1
-  make -C "$dir" -j2 "xprof-$compiler" xprof_rt "$( [ "$compiler" = gcc ] && echo xprof_gcc_plugin || echo xprof_llvm_plugin)" >> "$log" 2>&1 ||
+  make -C "$dir" -j2 "xprof-$compiler" xprof_rt xprof_rt_object "$( [ "$compiler" = gcc ] && echo xprof_gcc_plugin || echo xprof_llvm_plugin)" >> "$log" 2>&1 ||
     { tail -20 "$log" >&2; exit 1; }
 }
 
