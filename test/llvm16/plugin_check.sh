@@ -20,7 +20,7 @@ check() { # NAME COMMAND...: one check
 build() {
   cmake -S "$root" -B "$work/build" -DCMAKE_BUILD_TYPE=Release -DXPROF_LLVM_CONFIG="$config" \
     > "$work/cmake.log" 2>&1 &&
-    make -C "$work/build" -j2 xprof_llvm_plugin xprof-clang xprof_rt > "$work/make.log" 2>&1 ||
+    make -C "$work/build" -j2 xprof_llvm_plugin xprof-clang xprof_rt xprof_rt_object > "$work/make.log" 2>&1 ||
     { tail -20 "$work/make.log" >&2; false; }
 }
 rm -f "$work/build/tools/xprof-clang" "$work/build/llvm-pass/"*.so # a failed build leaves none
