@@ -167,7 +167,8 @@ static bool parse_args(struct plugin_name_args *info) {
 
 /* GCC's -fprofile-filter-files and -fprofile-exclude-files, which choose
  * the source files GCC's own profiling instruments and reads, as the
- * plugin's filter-files and exclude-files.  False after an error. */
+ * plugin's filter-files and exclude-files; -fprofile-prefix-path.  False
+ * after an error. */
 static bool read_file_filters(void) {
   const struct {
     const char *gcc, *xprof;
@@ -182,6 +183,11 @@ static bool read_file_filters(void) {
       return false;
     }
   }
+  xprof_error err;
+  if (profile_prefix_path && xprof_options_prefix_path(&xp_opts, profile_prefix_path, &err) < 0) {
+    error("xprof: %<-fprofile-prefix-path=%s%>: %s", profile_prefix_path, err.msg);
+    return false;
+  }
   return true;
 }
 
@@ -194,11 +200,8 @@ static void read_gcc_options(void) {
   xp_opts.partial_training = global_options_set.x_flag_profile_partial_training
                                  ? flag_profile_partial_training
                                  : XPROF_PARTIAL_TRAINING_DEFAULT;
-  /* -fno-profile-values: GCC's own instrumentation then records no values
-   * (at use the option changes nothing, for GCC's own profile either). */
-  if (xp_opts.mode == XPROF_MODE_COLLECT && global_options_set.x_flag_profile_values &&
-      !flag_profile_values)
-    xp_opts.values_per_site = 0;
+  if (global_options_set.x_flag_profile_values)
+    xprof_options_profile_values(&xp_opts, flag_profile_values);
   /* A --param max-inline-insns-auto or max-inline-insns-size of the
    * user's applies everywhere (hot_inline.cc); the drivers add neither. */
   if (global_options_set.x_param_max_inline_insns_auto)

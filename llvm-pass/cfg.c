@@ -111,8 +111,7 @@ int xl_profiled_function(LLVMModuleRef m, LLVMValueRef fn, const xprof_options *
   if (xprof_skip_attributes(attrs))
     return 0;
   xprof_skip_list skip = xprof_options_skip(o);
-  if (!skip.n_functions && !skip.n_files && !skip.filter_files && !skip.exclude_files &&
-      !skip.profile_list)
+  if (!skip.n_functions && !skip.n_files && !skip.file_filter && !skip.profile_list)
     return 1;
   char *plain = xl_plain_name(fn), *file = source_file(m, fn);
   int skip_it = xprof_skip_function(&skip, xl_function_name(fn), plain, file);

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
 #include "driver.h"
 
@@ -164,7 +163,8 @@ static int plugin_option(struct command *c, const char *a) {
 /* clang's own options that the driver takes: GCC's hot/cold partitioning,
  * which clang does not know (and refuses) -- in use mode clang's own from
  * profile data, -fsplit-machine-functions (add_plugin); GCC's
- * -f[no-]profile-values, which clang ignores (add_plugin); and GCC's
+ * -f[no-]profile-values, which clang ignores (add_plugin), and its
+ * options of which files are profiled and how they are named; and GCC's
  * spellings of what the plugin does, as its options.  1 when a was one,
  * -1 after saying why it is wrong. */
 static int clang_switch(struct command *c, const char *a) {
@@ -176,6 +176,14 @@ static int clang_switch(struct command *c, const char *a) {
   if (strcmp(a, "-fprofile-values") == 0 || strcmp(a, "-fno-profile-values") == 0) {
     c->profile_values = a;
     return 1;
+  }
+  /* GCC's -fprofile-prefix-path=DIR, which the GCC plugin reads itself. */
+  if (strncmp(a, "-fprofile-prefix-path=", 22) == 0) {
+    xprof_error err;
+    if (xprof_options_prefix_path(&c->o, a + 22, &err) == 0)
+      return 1;
+    fprintf(stderr, "%s: %s: %s\n", me, a, err.msg);
+    return -1;
   }
   static const struct {
     const char *gcc, *xprof;
@@ -231,30 +239,6 @@ static int warning_option(struct command *c, const char *a) {
 #endif
 }
 
-/* -fprofile-prefix-path=DIR (option a) as object-prefix-map DIR/=./, DIR
- * made absolute as the object paths are, so that the paths under it read
- * the same from any copy of the tree (GCC compares it with the directory
- * as given, which need not exist).  0, or -1 after saying why not. */
-static int prefix_path_option(struct command *c, const char *a) {
-  const char *dir = a + strlen("-fprofile-prefix-path=");
-  if (!*dir)
-    return 0;
-  char *abs = realpath(dir, NULL), *cwd = NULL, *map = NULL;
-  if (!abs && *dir != '/' && (cwd = getcwd(NULL, 0)) && asprintf(&abs, "%s/%s", cwd, dir) < 0)
-    abs = NULL;
-  size_t n = strlen(abs ? abs : dir);
-  if (asprintf(&map, "%s%s=./", abs ? abs : dir, (abs ? abs : dir)[n - 1] == '/' ? "" : "/") < 0)
-    exit(die("%s", "out of memory"));
-  xprof_error err;
-  int rc = xprof_options_set(&c->o, "object-prefix-map", map, XPROF_OPT_BOTH, &err);
-  if (rc < 0)
-    fprintf(stderr, "%s: %s: %s\n", me, a, err.msg);
-  free(map);
-  free(abs);
-  free(cwd);
-  return rc < 0 ? -1 : 0;
-}
-
 /* The driver's own options: returns 1 when argv[*i] was one (with *i
  * moved past its value), 0 when it goes to the compiler, -1 after saying
  * why it is wrong. */
@@ -270,19 +254,6 @@ static int driver_option(struct command *c, char **argv, int argc, int *i) {
     return xprofile_option(c, a) ? -1 : 1;
   if (warning_option(c, a))
     return 1;
-  /* GCC's -fprofile-prefix-path=DIR, the top of the build tree, which GCC
-   * strips from its profiles' object paths: as -xprofile_prefix_map=DIR/=./
-   * for both compilers (GCC gets it too, and without -fprofile-generate=
-   * or -fprofile-use= it changes nothing there; clang does not know it). */
-  if (strncmp(a, "-fprofile-prefix-path=", 22) == 0) {
-    if (prefix_path_option(c, a) < 0)
-      return -1;
-#ifdef XPROF_FOR_CLANG
-    return 1;
-#else
-    return 0;
-#endif
-  }
   /* clang's list of what to profile, for both compilers (add_plugin hands
    * it back to the compiler when there is no xprof mode). */
   if (strncmp(a, "-fprofile-list=", 15) == 0) {

@@ -425,10 +425,9 @@ int add_plugin(struct args *a, struct command *c) {
         break;
       }
   }
-  /* GCC's -f[no-]profile-values (clang ignores it): whether a collect
-   * build records values; at use it changes nothing, as in GCC. */
-  if (c->profile_values && c->o.mode == XPROF_MODE_COLLECT)
-    c->o.values_per_site = c->profile_values[2] == 'n' ? 0 : XPROF_VALUES_PER_SITE_DEFAULT;
+  /* GCC's -f[no-]profile-values, which clang ignores. */
+  if (c->profile_values)
+    xprof_options_profile_values(&c->o, c->profile_values[2] != 'n');
   driver_settings(c);
   xprof_options_each(&c->o, XPROF_OPT_LLVM, plugin_option, a);
   return 0;

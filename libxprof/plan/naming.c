@@ -163,54 +163,12 @@ int xprof_regcomp(regex_t *re, const char *ere, char *why, size_t room) {
   return rc != 0 ? -1 : 0;
 }
 
-/* Does s match one of list's extended regular expressions, separated by
- * ';' (empty ones left out) and found anywhere in s, as GCC matches
- * source files to -fprofile-filter-files?  1 or 0; -1 when one does not
- * compile, with err set if given. */
-static int regex_list_match(const char *list, const char *s, xprof_error *err) {
-  for (const char *p = list; *p; p += *p == ';') {
-    size_t n = strcspn(p, ";");
-    if (!n)
-      continue;
-    char *one = xprof_format("%.*s", (int)n, p);
-    if (!one)
-      return xprof_fail_nomem(err, "regular expressions");
-    p += n;
-    regex_t re;
-    char why[128];
-    if (xprof_regcomp(&re, one, why, sizeof why) < 0) {
-      xprof_fail(err, XPROF_ERR_INVALID, "'%s' is not an extended regular expression: %s", one,
-                 why);
-      xprof_free(one);
-      return -1;
-    }
-    int hit = s && regexec(&re, s, 0, NULL, 0) == 0;
-    regfree(&re);
-    xprof_free(one);
-    if (hit)
-      return 1;
-  }
-  return 0;
-}
-
-int xprof_regex_list_check(const char *list, xprof_error *err) {
-  return regex_list_match(list, NULL, err) < 0 ? -1 : 0;
-}
-
-/* Is a function of this source file out of the profile by GCC's
- * -fprofile-exclude-files (it matches one) or -fprofile-filter-files (it
- * matches none)?  The lists were checked when the options were read. */
-static int file_left_out(const xprof_skip_list *skip, const char *file) {
-  if (skip->exclude_files && regex_list_match(skip->exclude_files, file, NULL) == 1)
-    return 1;
-  return skip->filter_files && regex_list_match(skip->filter_files, file, NULL) != 1;
-}
-
 int xprof_skip_function(const xprof_skip_list *skip, const char *symbol, const char *plain,
                         const char *file) {
   return any_match(symbol, skip->functions, skip->n_functions) ||
          any_match(plain, skip->functions, skip->n_functions) ||
-         any_match(file, skip->files, skip->n_files) || file_left_out(skip, file) ||
+         any_match(file, skip->files, skip->n_files) ||
+         xprof_profile_list_excludes(skip->file_filter, NULL, file) ||
          xprof_profile_list_excludes(skip->profile_list, symbol, file);
 }
 

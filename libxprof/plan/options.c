@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "internal.h"
 #include "xprof_plan.h"
@@ -204,6 +205,7 @@ void xprof_options_free(xprof_options *o) {
   free_strings(&o->skip_files);
   xprof_free((void *)o->filter_files);
   xprof_free((void *)o->exclude_files);
+  xprof_profile_list_free(o->file_filter);
   free_strings(&o->profile_lists);
   xprof_profile_list_free(o->profile_list);
   xprof_options_init(o);
@@ -239,6 +241,27 @@ static int yes_or_no(const char *v) {
     if (strcasecmp(v, no[i]) == 0)
       return 0;
   return -1;
+}
+
+/* filter-files or exclude-files (*field, one of o's) set to v, and o's
+ * file filter compiled again from both: 0, or -1 with err set and
+ * nothing changed when an expression does not compile. */
+static int set_file_filter(xprof_options *o, const char **field, const char *v,
+                           xprof_error *err) {
+  const char *filter = field == &o->filter_files ? v : o->filter_files;
+  const char *exclude = field == &o->exclude_files ? v : o->exclude_files;
+  xprof_profile_list *l = xprof_profile_list_new();
+  if (!l)
+    return xprof_fail_nomem(err, "options");
+  if ((filter && xprof_profile_list_add_regexes(l, filter, 0, err) < 0) ||
+      (exclude && xprof_profile_list_add_regexes(l, exclude, 1, err) < 0) ||
+      set_string(field, v, err) < 0) {
+    xprof_profile_list_free(l);
+    return -1;
+  }
+  xprof_profile_list_free(o->file_filter);
+  o->file_filter = l;
+  return 0;
 }
 
 /* A decimal number from lo to hi: 0, or -1 when v is none. */
@@ -341,9 +364,7 @@ static int set_value(xprof_options *o, const xprof_option_info *i, const char *v
                         i->hi);
     return 0;
   case K_REGEXES:
-    if (xprof_regex_list_check(v, err) < 0)
-      return -1;
-    /* fall through */
+    return set_file_filter(o, (const char **)field, v, err);
   case K_STRING:
     return set_string((const char **)field, v, err);
   case K_MAP:
@@ -536,9 +557,34 @@ void xprof_options_each(const xprof_options *o, unsigned compiler, xprof_option_
   }
 }
 
+/* ---- GCC's own options of what is profiled ------------------------------ */
+
+void xprof_options_profile_values(xprof_options *o, int on) {
+  if (o->mode == XPROF_MODE_COLLECT && !on)
+    o->values_per_site = 0;
+}
+
+int xprof_options_prefix_path(xprof_options *o, const char *dir, xprof_error *err) {
+  if (!*dir)
+    return 0;
+  char *real = realpath(dir, NULL), *joined = NULL, *cwd = NULL;
+  if (!real && *dir != '/' && (cwd = getcwd(NULL, 0)))
+    joined = xprof_format("%s/%s", cwd, dir);
+  free(cwd);
+  const char *top = real ? real : joined ? joined : dir;
+  size_t n = strlen(top);
+  char *map = xprof_format("%s%s=./", top, top[n - 1] == '/' ? "" : "/");
+  int rc = map ? xprof_options_set(o, "object-prefix-map", map, XPROF_OPT_BOTH, err)
+               : xprof_fail_nomem(err, "options");
+  xprof_free(map);
+  xprof_free(joined);
+  free(real);
+  return rc;
+}
+
 xprof_skip_list xprof_options_skip(const xprof_options *o) {
   xprof_skip_list s = {o->skip_functions.v, o->skip_functions.n, o->skip_files.v,
-                       o->skip_files.n, o->filter_files, o->exclude_files, o->profile_list};
+                       o->skip_files.n, o->file_filter, o->profile_list};
   return s;
 }
 

@@ -20,6 +20,12 @@
  * when the list has any inclusion (the list names what to profile), as
  * clang decides.  Entries of other prefixes (the sanitizers' type:,
  * global: ...) and categories are no concern of profiles and are skipped.
+ *
+ * GCC's -fprofile-filter-files and -fprofile-exclude-files are lists of
+ * the same kind (xprof_profile_list_add_regexes): source-file inclusions
+ * and exclusions whose expressions are found anywhere in the path, which
+ * clang's order of decision (exclusions first, then inclusions, then what
+ * is not named left out when anything is included) decides as GCC does.
  */
 #define _GNU_SOURCE
 #include <regex.h>
@@ -150,6 +156,34 @@ static int entry(xprof_profile_list *l, const char *s, size_t n, const char *pat
   e->exclude = (unsigned char)(negated ^ cat);
   l->any_include |= !e->exclude;
   l->n++;
+  return 0;
+}
+
+int xprof_profile_list_add_regexes(xprof_profile_list *l, const char *list, int exclude,
+                                   xprof_error *err) {
+  for (const char *p = list; *p; p += *p == ';') {
+    size_t n = strcspn(p, ";");
+    if (!n)
+      continue;
+    char *one = xprof_format("%.*s", (int)n, p);
+    if (!one || xprof_grow((void **)&l->e, &l->cap, l->n, sizeof *l->e) < 0) {
+      xprof_free(one);
+      return xprof_fail_nomem(err, "regular expressions");
+    }
+    p += n;
+    char why[128];
+    int rc = xprof_regcomp(&l->e[l->n].re, one, why, sizeof why);
+    if (rc < 0)
+      xprof_fail(err, XPROF_ERR_INVALID, "'%s' is not an extended regular expression: %s", one,
+                 why);
+    xprof_free(one);
+    if (rc < 0)
+      return -1;
+    l->e[l->n].on = ON_FILE;
+    l->e[l->n].exclude = (unsigned char)(exclude != 0);
+    l->any_include |= !exclude;
+    l->n++;
+  }
   return 0;
 }
 

@@ -69,6 +69,12 @@ xprof_profile_list *xprof_profile_list_new(void);
 int xprof_profile_list_read(xprof_profile_list *l, const char *path, xprof_error *err);
 int xprof_profile_list_parse(xprof_profile_list *l, const char *text, size_t len,
                              const char *name, xprof_error *err);
+/* Add GCC's REGEX[;REGEX...] list of source files (empty entries left
+ * out; each found anywhere in a path): inclusions (-fprofile-filter-files)
+ * or, with exclude, exclusions (-fprofile-exclude-files).  0, or -1 with
+ * err naming an expression that does not compile. */
+int xprof_profile_list_add_regexes(xprof_profile_list *l, const char *list, int exclude,
+                                   xprof_error *err);
 /* Is a function, by its symbol and its source file (either NULL when not
  * known), out of the profile?  0 for an empty list or none. */
 int xprof_profile_list_excludes(const xprof_profile_list *l, const char *symbol,
@@ -76,17 +82,15 @@ int xprof_profile_list_excludes(const xprof_profile_list *l, const char *symbol,
 void xprof_profile_list_free(xprof_profile_list *l);
 
 /* The functions the user asked to leave alone (skip-functions and
- * skip-files: fnmatch(3) patterns; filter-files and exclude-files: GCC's
- * -fprofile-filter-files and -fprofile-exclude-files, lists of extended
- * regular expressions separated by ';', or NULL; profile_list: clang's
- * -fprofile-list files, or NULL). */
+ * skip-files: fnmatch(3) patterns; file_filter: GCC's
+ * -fprofile-filter-files and -fprofile-exclude-files; profile_list:
+ * clang's -fprofile-list files; either NULL when not given). */
 typedef struct xprof_skip_list {
   const char *const *functions;
   unsigned n_functions;
   const char *const *files;
   unsigned n_files;
-  const char *filter_files, *exclude_files;
-  const xprof_profile_list *profile_list;
+  const xprof_profile_list *file_filter, *profile_list;
 } xprof_skip_list;
 
 /* A list of strings the options own. */
@@ -111,7 +115,8 @@ typedef struct xprof_options {
   unsigned salvage;               /* percent of a changed function's counts that
                                    * must match to salvage them; above 100: never */
   xprof_strings skip_functions, skip_files;
-  const char *filter_files, *exclude_files; /* REGEX[;REGEX...] (xprof_skip_list) */
+  const char *filter_files, *exclude_files; /* REGEX[;REGEX...] as given ... */
+  xprof_profile_list *file_filter; /* ... and compiled, or NULL */
   xprof_strings profile_lists;    /* clang's -fprofile-list files ... */
   xprof_profile_list *profile_list; /* ... as read, or NULL */
   int verbose;
@@ -193,6 +198,16 @@ void xprof_options_each(const xprof_options *o, unsigned compiler, xprof_option_
                         void *ctx);
 /* The skip lists as xprof_skip_function takes them. */
 xprof_skip_list xprof_options_skip(const xprof_options *o);
+/* GCC's own options of what its profiling does, as each plugin or driver
+ * finds them: -f[no-]profile-values (on: the last one's), where off
+ * means a collect build records no values, as GCC's instrumentation
+ * then measures none (at use it changes nothing, as in GCC); and
+ * -fprofile-prefix-path=DIR, the top of the build tree that GCC strips
+ * from its profiles' object paths, as object-prefix-map DIR/=./ with DIR
+ * made absolute as object paths are (it need not exist).  0, or -1 with
+ * err set. */
+void xprof_options_profile_values(xprof_options *o, int on);
+int xprof_options_prefix_path(xprof_options *o, const char *dir, xprof_error *err);
 /* The name of a warning's option ("missing-profile"), and the warning of
  * a name (this compiler's spelling too: clang's profile-instr-unprofiled
  * and profile-instr-out-of-date); XPROF_N_WARNINGS when none. */
@@ -302,14 +317,10 @@ int xprof_ends_without_profile(const char *callee);
 
 /* Is a function on the list: its symbol or its name in the source (plain,
  * NULL when the same) matches a function pattern, or its source file
- * (NULL when not known) a file pattern, or an exclude-files expression,
- * or none of the filter-files expressions, or the profile list leaves it
- * out? */
+ * (NULL when not known) a file pattern, or the file filter or the
+ * profile list leaves it out? */
 int xprof_skip_function(const xprof_skip_list *skip, const char *symbol, const char *plain,
                         const char *file);
-/* 0 when every expression of a REGEX[;REGEX...] list compiles; -1 and err
- * set (naming the one that does not) else. */
-int xprof_regex_list_check(const char *list, xprof_error *err);
 
 /* A function's attributes that keep it out of the profile, in collect and
  * use alike, as each plugin reads them from its compiler. */

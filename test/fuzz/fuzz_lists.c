@@ -47,18 +47,21 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
 
   xprof_profile_list *l = xprof_profile_list_new();
   if (l && xprof_profile_list_parse(l, text, size, "fuzz.list", &err) == 0) {
-    xprof_skip_list skip = {NULL, 0, NULL, 0, NULL, NULL, l};
+    xprof_skip_list skip = {NULL, 0, NULL, 0, NULL, l};
     ask(&skip, text);
   } else if (l && (!err.msg[0] || strncmp(err.msg, "fuzz.list:", 10) != 0)) {
     abort(); /* a refusal names the list and the line */
   }
   xprof_profile_list_free(l);
 
-  if (!memchr(data, 0, size) && xprof_regex_list_check(text, &err) == 0) {
-    xprof_skip_list filter = {NULL, 0, NULL, 0, text, NULL, NULL};
-    ask(&filter, text);
-    xprof_skip_list exclude = {NULL, 0, NULL, 0, NULL, text, NULL};
-    ask(&exclude, text);
+  /* The same text as GCC's filter, then as its exclusion. */
+  for (int exclude = 0; exclude < 2 && !memchr(data, 0, size); exclude++) {
+    xprof_profile_list *f = xprof_profile_list_new();
+    if (f && xprof_profile_list_add_regexes(f, text, exclude, &err) == 0) {
+      xprof_skip_list skip = {NULL, 0, NULL, 0, f, NULL};
+      ask(&skip, text);
+    }
+    xprof_profile_list_free(f);
   }
   free(text);
   return 0;

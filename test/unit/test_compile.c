@@ -78,7 +78,7 @@ static void ends_and_skips(void) {
   CHECK(!xprof_ends_without_profile("abort2"));
   const char *fns[] = {"*_slow", "main"};
   const char *files[] = {"*/gen/*.c"};
-  xprof_skip_list skip = {fns, 2, files, 1, NULL, NULL, NULL};
+  xprof_skip_list skip = {fns, 2, files, 1, NULL, NULL};
   CHECK(xprof_skip_function(&skip, "parse_slow", NULL, "src/a.c"));
   CHECK(xprof_skip_function(&skip, "_ZN1A4mainEv", "main", NULL));
   CHECK(xprof_skip_function(&skip, "f", NULL, "/b/gen/t.c"));
@@ -91,38 +91,50 @@ static void ends_and_skips(void) {
 /* GCC's -fprofile-filter-files and -fprofile-exclude-files: extended
  * regular expressions separated by ';', found anywhere in the path;
  * exclusion first, then only the files that match a filter. */
+static int regexes_compile(const char *list, xprof_error *err) {
+  xprof_profile_list *l = xprof_profile_list_new();
+  int rc = xprof_profile_list_add_regexes(l, list, 0, err);
+  xprof_profile_list_free(l);
+  return rc;
+}
+
 static void file_filters(void) {
-  xprof_skip_list skip = {NULL, 0, NULL, 0, "main\\.c;lib/.*\\.c$", NULL, NULL};
+  xprof_options o;
+  xprof_options_init(&o);
+  xprof_error err;
+  CHECK(xprof_options_set(&o, "filter-files", "main\\.c;lib/.*\\.c$", XPROF_OPT_GCC, &err) == 0);
+  xprof_skip_list skip = xprof_options_skip(&o);
   CHECK(!xprof_skip_function(&skip, "f", NULL, "src/main.c"));
   CHECK(!xprof_skip_function(&skip, "f", NULL, "/p/lib/x.c"));
   CHECK(xprof_skip_function(&skip, "f", NULL, "/p/lib/x.h"));
   CHECK(xprof_skip_function(&skip, "f", NULL, "src/mainxc"));
   CHECK(xprof_skip_function(&skip, "f", NULL, NULL));
-  skip.exclude_files = ";;lib/x;";
+  CHECK(xprof_options_set(&o, "exclude-files", ";;lib/x;", XPROF_OPT_GCC, &err) == 0);
+  skip = xprof_options_skip(&o);
   CHECK(xprof_skip_function(&skip, "f", NULL, "/p/lib/x.c"));
   CHECK(!xprof_skip_function(&skip, "f", NULL, "/p/lib/y.c"));
-  skip.filter_files = NULL;
+  xprof_options_free(&o);
+  CHECK(xprof_options_set(&o, "exclude-files", ";;lib/x;", XPROF_OPT_GCC, &err) == 0);
+  skip = xprof_options_skip(&o);
   CHECK(!xprof_skip_function(&skip, "f", NULL, "a.h"));
   CHECK(xprof_skip_function(&skip, "f", NULL, "/lib/x.h"));
   CHECK(!xprof_skip_function(&skip, "f", NULL, NULL));
+  xprof_options_free(&o);
 
   /* The options refuse a list with an expression that does not compile,
-   * naming it; the drivers and plugins say so. */
-  xprof_options o;
-  xprof_options_init(&o);
-  xprof_error err;
+   * naming it, and keep what they had; the drivers and plugins say so. */
   CHECK(xprof_options_set(&o, "filter-files", "ok\\.c;a(b", XPROF_OPT_GCC, &err) < 0);
   CHECK(strstr(err.msg, "'a(b' is not an extended regular expression") != NULL);
-  CHECK(o.filter_files == NULL);
+  CHECK(o.filter_files == NULL && o.file_filter == NULL);
   /* The C library copies a repeated atom once per repetition: those that
    * would expand past reason are refused before regcomp sees them (the
    * first took gigabytes in the fuzzer). */
-  CHECK(xprof_regex_list_check("a++++++++++++++++++++++++++++", &err) < 0 &&
+  CHECK(regexes_compile("a++++++++++++++++++++++++++++", &err) < 0 &&
         strstr(err.msg, "its repetitions expand it too far"));
-  CHECK(xprof_regex_list_check("ok;x{999}{999}", &err) < 0 && strstr(err.msg, "'x{999}{999}'"));
-  CHECK(xprof_regex_list_check("((((((((((((((((((((a+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+",
-                               &err) < 0);
-  CHECK(xprof_regex_list_check("lib/.*\\.c$;[[:alpha:]]+_x{2,3};(a|b)*c;[]*+]{4}", &err) == 0);
+  CHECK(regexes_compile("ok;x{999}{999}", &err) < 0 && strstr(err.msg, "'x{999}{999}'"));
+  CHECK(regexes_compile("((((((((((((((((((((a+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+", &err) <
+        0);
+  CHECK(regexes_compile("lib/.*\\.c$;[[:alpha:]]+_x{2,3};(a|b)*c;[]*+]{4}", &err) == 0);
   CHECK(xprof_options_set(&o, "exclude-files", "gen/;test_", XPROF_OPT_LLVM, &err) == 0);
   CHECK(o.exclude_files && strcmp(o.exclude_files, "gen/;test_") == 0);
   xprof_skip_list from = xprof_options_skip(&o);

@@ -958,6 +958,26 @@ static void busiest_text(void) {
   rejected_at_line_3(bad, sizeof bad / sizeof *bad);
 }
 
+/* Where a place of main (declared at line 10) ran in an exact training:
+ * its line offset and column, its count, and its training block. */
+typedef struct ran_at {
+  uint32_t offset, column;
+  uint64_t count;
+  uint32_t block;
+} ran_at;
+
+/* A line profile of main alone, entered `head` times, whose places ran as
+ * r[0..n) say. */
+static xprof_lineprof *main_ran(uint64_t head, const ran_at *r, size_t n) {
+  xprof_lineprof *lp = xprof_calloc(1, sizeof *lp);
+  xprof_lp_func *f = func(lp, "main", 10);
+  f->head = head;
+  for (size_t k = 0; k < n; k++)
+    xprof_lineprof_block(f, r[k].offset, r[k].column, r[k].count, r[k].block);
+  CHECK(xprof_lineprof_finish(lp) == 0);
+  return lp;
+}
+
 /* main's line 11 is `k = p[j] - 1; if (k < 0) k += n;`: a test at column
  * 5 and an arm at column 20, both run 10 times in training, then line 12.
  * Here the arm is a block of its own (3), which only the test's branch
@@ -973,14 +993,8 @@ static void ran_with_test(void) {
   const uint32_t arm_block[] = {7, 9, 0};
   const uint64_t arm_count[] = {5, 10, 10};
   for (int i = 0; i < 3; i++) {
-    xprof_lineprof *lp = xprof_calloc(1, sizeof *lp);
-    xprof_lp_func *f = func(lp, "main", 10);
-    f->head = 10;
-    xprof_lineprof_block(f, 1, 0, 10, 7);
-    xprof_lineprof_block(f, 1, 5, 10, 7);
-    xprof_lineprof_block(f, 1, 20, 10, arm_block[i]);
-    xprof_lineprof_block(f, 2, 0, 10, 8);
-    CHECK(xprof_lineprof_finish(lp) == 0);
+    const ran_at r[] = {{1, 0, 10, 7}, {1, 5, 10, 7}, {1, 20, 10, arm_block[i]}, {2, 0, 10, 8}};
+    xprof_lineprof *lp = main_ran(10, r, 4);
     uint64_t ec[5], nc[5];
     xprof_line_match mt;
     CHECK(line_counts(NULL, &lp->funcs[0], 10, 5, tri, 5, locs, 3, ec, nc, &mt) == 1);
@@ -1011,15 +1025,9 @@ static void ran_with_exit(void) {
   const uint32_t return_block[] = {8, 9};
   const uint64_t return_count[] = {0, 1};
   for (int i = 0; i < 2; i++) {
-    xprof_lineprof *lp = xprof_calloc(1, sizeof *lp);
-    xprof_lp_func *f = func(lp, "main", 10);
-    f->head = 1;
-    xprof_lineprof_block(f, 1, 0, 10, 7);
-    xprof_lineprof_block(f, 1, 9, 10, 7);
-    xprof_lineprof_block(f, 1, 27, 1, return_block[i]);
-    xprof_lineprof_block(f, 2, 0, i ? 9 : 10, 10);
-    xprof_lineprof_block(f, 4, 0, 1, 8);
-    CHECK(xprof_lineprof_finish(lp) == 0);
+    const ran_at r[] = {{1, 0, 10, 7}, {1, 9, 10, 7}, {1, 27, 1, return_block[i]},
+                        {2, 0, i ? 9 : 10, 10}, {4, 0, 1, 8}};
+    xprof_lineprof *lp = main_ran(1, r, 5);
     uint64_t ec[7], nc[6];
     xprof_line_match mt;
     CHECK(line_counts(NULL, &lp->funcs[0], 10, 6, g, 7, locs, 4, ec, nc, &mt) == 1);
