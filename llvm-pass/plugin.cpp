@@ -186,6 +186,7 @@ struct XprofPass : PassInfoMixin<XprofPass> {
       o.use_names.v = AOut;
       o.use_names.n = 1;
     }
+    xl_drop_arm_marks(wrap(&M)); // before the graphs are read, in every mode
     int changed = 0;
     xl_find_returning(M, o.llvm.calls_return, o.llvm.pointer_calls_return);
     if (o.mode == XPROF_MODE_COLLECT)
@@ -460,6 +461,20 @@ static void addXprof(ModulePassManager &MPM, OptimizationLevel Level) {
     MPM.addPass(createModuleToFunctionPassAdaptor(PGOMemOPSizeOpt()));
 }
 
+// Before the clean-up speculates them: the small if-arms marked, so that
+// both modes count them as branches (arms.c); the xprof pass drops the
+// marks.
+struct MarkArmsPass : PassInfoMixin<MarkArmsPass> {
+  static StringRef name() { return "xprof-mark-arms"; }
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    int Mode = options().mode;
+    if (!OptionsError.empty() || (Mode != XPROF_MODE_COLLECT && Mode != XPROF_MODE_USE))
+      return PreservedAnalyses::all();
+    xl_mark_arms(wrap(&M));
+    return PreservedAnalyses::none();
+  }
+};
+
 // Use builds note each function's lines before the clean-up folds some
 // away (xl_note_source_lines).
 struct NoteSourceLinesPass : PassInfoMixin<NoteSourceLinesPass> {
@@ -512,6 +527,10 @@ static void registerPipelineNames(PassBuilder &PB) {
           MPM.addPass(NoteSourceLinesPass());
           return true;
         }
+        if (Name == MarkArmsPass::name()) {
+          MPM.addPass(MarkArmsPass());
+          return true;
+        }
         return false;
       });
   PB.registerPipelineParsingCallback(
@@ -544,6 +563,8 @@ static void registerCallbacks(PassBuilder &PB) {
     if (Level == OptimizationLevel::O0) {
       MPM.addPass(NoteSourceLinesPass());
       addXprof(MPM, Level);
+    } else {
+      MPM.addPass(MarkArmsPass());
     }
   });
   // Optimizing: where LLVM's own instrumentation runs (addPGOInstrPasses),

@@ -25,6 +25,11 @@ int xl_run_use(LLVMModuleRef m, const xprof_options *o);
  * function's own lines as the front end gave them, for the match by
  * source line (lines.c). */
 void xl_note_source_lines(LLVMModuleRef m);
+/* Before the clean-up ahead of the xprof pass: mark the small if-arms it
+ * could speculate, so that both modes count them as branches; the xprof
+ * pass drops the marks before it reads the graphs (arms.c). */
+void xl_mark_arms(LLVMModuleRef m);
+void xl_drop_arm_marks(LLVMModuleRef m);
 /* Once fn has been simplified (after inlining into it): make the inliner
  * bonus it carries what its instrumentation costs now, not the sum of
  * the bonuses its own and its inlined callees' counters had before

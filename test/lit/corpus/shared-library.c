@@ -9,7 +9,7 @@
 // CHECK: gcc: samples: runs as plain; use: as plain
 // CHECK: clang: training: 1 run as plain; profile: 2 programs, 2 object files, 4 procedures (4 ran)
 // CHECK: clang: use: as plain
-// CHECK: clang: use of gcc's training: as plain; 2 functions placed by source line
+// CHECK: clang: use of gcc's training: as plain; 3 functions placed by source line
 #include <stdio.h>
 #include <stdlib.h>
 

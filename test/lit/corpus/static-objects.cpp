@@ -5,7 +5,7 @@
 // corpus: link=-pthread
 // CHECK: gcc: training: 1 run as plain; profile: 1 program, 2 object files, 22 procedures (21 ran)
 // CHECK: gcc: use: as plain
-// CHECK: clang: training: 1 run as plain; profile: 1 program, 2 object files, 14 procedures (12 ran)
+// CHECK: clang: training: 1 run as plain; profile: 1 program, 2 object files, 15 procedures (13 ran)
 // CHECK: clang: use: as plain
 #include <cstdio>
 #include <thread>

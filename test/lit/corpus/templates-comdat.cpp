@@ -6,10 +6,10 @@
 // corpus: train=5000
 // CHECK: gcc: training: 1 run as plain; profile: 1 program, 2 object files, 18 procedures (18 ran)
 // CHECK: gcc: use: as plain
-// CHECK: clang: training: 1 run as plain; profile: 1 program, 2 object files, 10 procedures (10 ran)
+// CHECK: clang: training: 1 run as plain; profile: 1 program, 2 object files, 12 procedures (12 ran)
 // CHECK: clang: use: as plain
 // CHECK: clang: samples: runs as plain; use: as plain
-// CHECK: gcc: use of clang's training: as plain; 8 functions placed by source line
+// CHECK: gcc: use of clang's training: as plain; 10 functions placed by source line
 #include <cstdio>
 #include <cstdlib>
 

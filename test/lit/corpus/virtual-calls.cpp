@@ -5,7 +5,7 @@
 // corpus: run=300000
 // CHECK: gcc: training: 1 run as plain; profile: 1 program, 1 object file, 22 procedures (17 ran)
 // CHECK: gcc: use: as plain
-// CHECK: clang: training: 1 run as plain; profile: 1 program, 1 object file, 13 procedures (10 ran)
+// CHECK: clang: training: 1 run as plain; profile: 1 program, 1 object file, 14 procedures (11 ran)
 // CHECK: clang: use: as plain
 #include <cstdio>
 #include <cstdlib>

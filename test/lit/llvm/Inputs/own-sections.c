@@ -42,6 +42,6 @@ __attribute__((noinline)) unsigned warm(int n) {
 
 int main(int argc, char **argv) {
   int n = argc > 1 ? atoi(argv[1]) : 1000;
-  printf("%u %u\n", hot(n), warm(n / 2));
+  printf("%u %u\n", hot(n), warm(n / 16));
   return 0;
 }

@@ -1,14 +1,16 @@
-/* Selects for selects.test.  window() and fill() have loops: their
- * selects outside the loops are counted (fill's runs once: not hot).
- * clamp() has no loop and is not inlined, and the select in sum()'s loop
- * runs every iteration: neither is counted.  None is a minimum or a
- * maximum, which LLVM 15 and later turn into intrinsics before xprof's
- * pass runs (no select left to count). */
+/* Selects for selects.test: conditionals between constants, which
+ * clang's front end makes selects (an arm with code of its own is a
+ * block until xprof's pass counts it: arms.c).  window() and fill() have
+ * loops: their selects outside the loops are counted (fill's runs once:
+ * not hot).  clamp() has no loop and is not inlined, and the select in
+ * sum()'s loop runs every iteration: neither is counted.  None is a
+ * minimum or a maximum, which LLVM 15 and later turn into intrinsics
+ * before xprof's pass runs (no select left to count). */
 #include <stdio.h>
 #include <stdlib.h>
 
 __attribute__((noinline)) unsigned window(const unsigned *v, unsigned n, unsigned shift) {
-  unsigned cap = shift < 4 ? shift : 2;
+  unsigned cap = shift < 4 ? 5 : 2;
   unsigned s = 0;
   for (unsigned i = 0; i < n; i++)
     s += v[i] << cap;
@@ -16,19 +18,19 @@ __attribute__((noinline)) unsigned window(const unsigned *v, unsigned n, unsigne
 }
 
 __attribute__((noinline)) void fill(unsigned *v, unsigned n, unsigned step) {
-  unsigned k = step > 7 ? 3 : step;
+  unsigned k = step > 7 ? 3 : 9;
   for (unsigned i = 0; i < n; i++)
-    v[i] = i * k;
+    v[i] = i * k + step;
 }
 
 __attribute__((noinline)) unsigned clamp(unsigned x, unsigned hi) {
-  return x < hi ? x : hi / 2;
+  return x < hi ? 5 : 11;
 }
 
 __attribute__((noinline)) unsigned sum(const unsigned *v, unsigned n) {
   unsigned s = 0;
   for (unsigned i = 0; i < n; i++)
-    s += v[i] & 1 ? v[i] : 3;
+    s += v[i] & 1 ? 9 : 3;
   return s;
 }
 
