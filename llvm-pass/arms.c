@@ -20,7 +20,6 @@
  * predictable branch stays a branch, as with GCC's profile).
  */
 #include <stdio.h>
-#include <string.h>
 
 #include "core.h"
 
@@ -62,23 +61,9 @@ static LLVMBasicBlockRef small_arm_join(LLVMBasicBlockRef b, LLVMBasicBlockRef s
 /* Put mark number `serial` in arm s (distinct marks: the clean-up must
  * not take the two arms' marks for one instruction). */
 static void mark(LLVMBasicBlockRef s, unsigned serial) {
-  LLVMContextRef cx = LLVMGetTypeContext(LLVMTypeOf(LLVMBasicBlockAsValue(s)));
-  LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(cx), NULL, 0, 0);
-  LLVMValueRef a = LLVMGetInlineAsm(fty, "", 0, "", 0, 1, 0, LLVMInlineAsmDialectATT, 0);
-  LLVMBuilderRef b = LLVMCreateBuilderInContext(cx);
-  LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(s));
-  LLVMValueRef call = LLVMBuildCall2(b, fty, a, NULL, 0, "");
-  LLVMDisposeBuilder(b);
   char text[16];
   snprintf(text, sizeof text, "%u", serial);
-  LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex,
-                           LLVMCreateStringAttribute(cx, ARM_MARK, strlen(ARM_MARK), text,
-                                                     (unsigned)strlen(text)));
-  LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex,
-                           LLVMCreateStringAttribute(cx, "call-inline-cost", 16, "0", 1));
-  xl_set_inaccessible_mem_only(call);
-  xl_add_call_attr(call, "nounwind");
-  xl_add_call_attr(call, "willreturn");
+  xl_add_mark(LLVMGetBasicBlockTerminator(s), ARM_MARK, text);
 }
 
 /* Mark the arms of b's conditional branch that the clean-up could
@@ -109,18 +94,12 @@ void xl_mark_arms(LLVMModuleRef m) {
   }
 }
 
-static int is_arm_mark(LLVMValueRef i) {
-  return LLVMGetInstructionOpcode(i) == LLVMCall && LLVMIsAInlineAsm(LLVMGetCalledValue(i)) &&
-         LLVMGetCallSiteStringAttribute(i, LLVMAttributeFunctionIndex, ARM_MARK,
-                                        strlen(ARM_MARK));
-}
-
 void xl_drop_arm_marks(LLVMModuleRef m) {
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
     for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b))
       for (LLVMValueRef i = LLVMGetFirstInstruction(b), next; i; i = next) {
         next = LLVMGetNextInstruction(i);
-        if (is_arm_mark(i))
+        if (xl_mark_attribute(i, ARM_MARK))
           LLVMInstructionEraseFromParent(i);
       }
 }

@@ -1,5 +1,7 @@
 /*
- * bonus.c - what a function's counters cost the inliner, given back.
+ * bonus.c - what a function's counters cost the inliner, given back;
+ * and the marks it carries that in (empty asm statements with an
+ * attribute, which arms.c uses too).
  *
  * Counters make a function look bigger to the inliner than it is to the
  * program, so collection builds would inline less than the plain build,
@@ -65,23 +67,9 @@ static long inliner_cost(LLVMValueRef i) {
  * made what its instrumentation costs then (xl_rebase_inline_bonus), and
  * it is removed once inlining is over (plugin.cpp). */
 static void add_bonus_mark(LLVMValueRef fn, long bonus) {
-  LLVMContextRef cx = LLVMGetTypeContext(LLVMTypeOf(fn));
-  LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(cx), NULL, 0, 0);
-  LLVMValueRef a = LLVMGetInlineAsm(fty, "", 0, "", 0, 1, 0, LLVMInlineAsmDialectATT, 0);
-  LLVMBuilderRef b = LLVMCreateBuilderInContext(cx);
-  LLVMPositionBuilderBefore(b, xl_first_insertion_point(LLVMGetEntryBasicBlock(fn)));
-  LLVMValueRef call = LLVMBuildCall2(b, fty, a, NULL, 0, "");
-  LLVMDisposeBuilder(b);
   char text[24];
   snprintf(text, sizeof text, "%ld", bonus);
-  LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex,
-                           LLVMCreateStringAttribute(cx, XL_INLINE_BONUS, strlen(XL_INLINE_BONUS),
-                                                     text, (unsigned)strlen(text)));
-  LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex,
-                           LLVMCreateStringAttribute(cx, "call-inline-cost", 16, "0", 1));
-  xl_set_inaccessible_mem_only(call);
-  xl_add_call_attr(call, "nounwind");
-  xl_add_call_attr(call, "willreturn");
+  xl_add_mark(xl_first_insertion_point(LLVMGetEntryBasicBlock(fn)), XL_INLINE_BONUS, text);
 }
 
 /* Never inlined (-O0 makes every function both): nothing to tell. */
@@ -102,10 +90,7 @@ static void compensate_inliner(LLVMValueRef fn, long added) {
 
 /* The bonus mark's value, or -1 when i is not a mark. */
 static long bonus_of(LLVMValueRef i) {
-  if (LLVMGetInstructionOpcode(i) != LLVMCall || !LLVMIsAInlineAsm(LLVMGetCalledValue(i)))
-    return -1;
-  LLVMAttributeRef a = LLVMGetCallSiteStringAttribute(i, LLVMAttributeFunctionIndex,
-                                                      XL_INLINE_BONUS, strlen(XL_INLINE_BONUS));
+  LLVMAttributeRef a = xl_mark_attribute(i, XL_INLINE_BONUS);
   if (!a)
     return -1;
   unsigned len;
@@ -204,4 +189,32 @@ int xl_rebase_inline_bonus(LLVMValueRef fn) {
 
 void xl_compensate_inliner(LLVMValueRef fn, LLVMValueRef *before, size_t n) {
   compensate_inliner(fn, mark_instrumentation(fn, before, n));
+}
+
+/* ---- marks: empty asm statements that carry an attribute ---------------- */
+
+LLVMValueRef xl_add_mark(LLVMValueRef before, const char *attr, const char *value) {
+  LLVMContextRef cx = LLVMGetTypeContext(LLVMTypeOf(before));
+  LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(cx), NULL, 0, 0);
+  LLVMValueRef a = LLVMGetInlineAsm(fty, "", 0, "", 0, 1, 0, LLVMInlineAsmDialectATT, 0);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(cx);
+  LLVMPositionBuilderBefore(b, before);
+  LLVMValueRef call = LLVMBuildCall2(b, fty, a, NULL, 0, "");
+  LLVMDisposeBuilder(b);
+  LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex,
+                           LLVMCreateStringAttribute(cx, attr, (unsigned)strlen(attr), value,
+                                                     (unsigned)strlen(value)));
+  LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex,
+                           LLVMCreateStringAttribute(cx, "call-inline-cost", 16, "0", 1));
+  xl_set_inaccessible_mem_only(call);
+  xl_add_call_attr(call, "nounwind");
+  xl_add_call_attr(call, "willreturn");
+  return call;
+}
+
+LLVMAttributeRef xl_mark_attribute(LLVMValueRef i, const char *attr) {
+  if (LLVMGetInstructionOpcode(i) != LLVMCall || !LLVMIsAInlineAsm(LLVMGetCalledValue(i)))
+    return NULL;
+  return LLVMGetCallSiteStringAttribute(i, LLVMAttributeFunctionIndex, attr,
+                                        (unsigned)strlen(attr));
 }

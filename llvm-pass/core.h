@@ -75,6 +75,13 @@ int xl_cfg_build(LLVMValueRef fn, const LLVMValueRef *sites, uint32_t n_vp_sites
                  int measure_calls, int count_selects, struct xl_cfg *c);
 void xl_cfg_free(struct xl_cfg *c);
 
+/* A mark (bonus.c): an empty asm statement before instruction `before`
+ * that carries the string attribute attr=value, costs the inliner
+ * nothing and is not speculated; xl_mark_attribute: i's attribute attr
+ * if i is a mark, else NULL. */
+LLVMValueRef xl_add_mark(LLVMValueRef before, const char *attr, const char *value);
+LLVMAttributeRef xl_mark_attribute(LLVMValueRef i, const char *attr);
+
 enum xprof_site_kind xl_site_kind(const LLVMValueRef *sites, uint32_t s);
 /* The xprof_vp_type of the records of site s. */
 unsigned xl_site_vp_type(const LLVMValueRef *sites, uint32_t s);

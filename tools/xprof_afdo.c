@@ -110,8 +110,8 @@ static int no_data(const char *dir, const xprof_profile *p, const char *then) {
 
 /* --lines: the directory's line profile, made when it is older than the
  * data (saying why, where most samples found no line).  A profile with
- * neither counts nor samples gets none, which a user who asked for one
- * is told. */
+ * neither counts nor samples gets none, nor one whose counts no coverage
+ * table gives lines, which a user who asked for one is told. */
 static int refresh_lines(const char *dir) {
   struct stat st;
   if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
@@ -127,7 +127,12 @@ static int refresh_lines(const char *dir) {
   xprof_profile *p = NULL;
   if (xprof_read_profile_dir(dir, &p, &err) < 0)
     p = NULL;
-  int rc = no_data(dir, p, ": no line profile written");
+  int rc = p && xprof_profile_has_counts(p)
+               ? tool_error("%s: counts, but no coverage table to give them lines (the training "
+                            "build's objects and program were removed or moved?): no line "
+                            "profile written",
+                            dir)
+               : no_data(dir, p, ": no line profile written");
   xprof_profile_free(p);
   return rc;
 }

@@ -103,7 +103,15 @@ static int refresh(const char *dir, const char *data, const char *path,
     return -1;
   xprof_lineprof *lp;
   int rc = make(dir, p, &lp, err);
-  if (rc == 0 && lp) {
+  if (rc == 0 && lp && !lp->from_samples && !lp->n_funcs) {
+    /* Exact counts and no coverage table to give them lines (the
+     * training's objects and program removed, or moved): nothing to
+     * write, and an empty file newer than the data would keep a later
+     * build that finds the tables from making it. */
+    for (uint32_t i = 0; note && i < lp->n_notes; i++)
+      note(lp->notes[i]);
+    remove(path);
+  } else if (rc == 0 && lp) {
     say_unplaced(dir, lp, note);
     rc = write_whole(path, lp, err) < 0 ? -1 : 1;
   }
