@@ -468,7 +468,8 @@ struct MarkArmsPass : PassInfoMixin<MarkArmsPass> {
   static StringRef name() { return "xprof-mark-arms"; }
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
     int Mode = options().mode;
-    if (!OptionsError.empty() || (Mode != XPROF_MODE_COLLECT && Mode != XPROF_MODE_USE))
+    if (!OptionsError.empty() || (Mode != XPROF_MODE_COLLECT && Mode != XPROF_MODE_USE) ||
+        !options().llvm.arms)
       return PreservedAnalyses::all();
     xl_mark_arms(wrap(&M));
     return PreservedAnalyses::none();

@@ -142,6 +142,9 @@ const xprof_option_info xprof_option_table[] = {
     {"inline-bonus", L | F, NULL,
      "collect: raise the inliner's threshold for a function by what its counters add",
      K_FLAG, OFF(llvm.inline_bonus), 0, 0},
+    {"arms", L | F, NULL,
+     "keep small if-arms as blocks until they are counted (not speculated into selects); "
+     "both builds must agree", K_FLAG, OFF(llvm.arms), 0, 0},
     {"selects", L | F, NULL,
      "count the conditions of selects outside loops in functions with loops; both builds "
      "must agree", K_FLAG, OFF(llvm.selects), 0, 0},
@@ -182,6 +185,7 @@ void xprof_options_init(xprof_options *o) {
   o->llvm.promote = -1;
   o->llvm.inline_bonus = 1;
   o->llvm.selects = 1;
+  o->llvm.arms = 1;
   o->llvm.split_cold = 1000;
   o->llvm.replay_inline = 600; /* about the cost LLVM allows a hot call site */
 }

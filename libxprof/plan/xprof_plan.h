@@ -143,7 +143,7 @@ typedef struct xprof_options {
     int calls_return, pointer_calls_return; /* returning.cpp */
     unsigned pre_inline;          /* inline threshold before counting */
     int promote;                  /* -1: with update=atomic only */
-    int inline_bonus, selects;
+    int inline_bonus, selects, arms;
     unsigned split_cold;          /* IR instructions */
     unsigned replay_inline;       /* use: callees' IR instructions at most (0: off) */
   } llvm;
