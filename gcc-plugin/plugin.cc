@@ -171,22 +171,16 @@ static bool parse_args(struct plugin_name_args *info) {
  * after an error. */
 static bool read_file_filters(void) {
   const struct {
-    const char *gcc, *xprof;
-    const char *value;
-  } filters[] = {{"-fprofile-filter-files", "filter-files", flag_profile_filter_files},
-                 {"-fprofile-exclude-files", "exclude-files", flag_profile_exclude_files}};
-  for (size_t k = 0; k < sizeof filters / sizeof *filters; k++) {
+    const char *name, *value;
+  } given[] = {{"-fprofile-filter-files", flag_profile_filter_files},
+               {"-fprofile-exclude-files", flag_profile_exclude_files},
+               {"-fprofile-prefix-path", profile_prefix_path}};
+  for (size_t k = 0; k < sizeof given / sizeof *given; k++) {
     xprof_error err;
-    if (filters[k].value &&
-        xprof_options_set(&xp_opts, filters[k].xprof, filters[k].value, XPROF_OPT_GCC, &err) < 0) {
-      error("xprof: %<%s=%s%>: %s", filters[k].gcc, filters[k].value, err.msg);
+    if (given[k].value && xprof_options_gcc_files(&xp_opts, given[k].name, given[k].value, &err) < 0) {
+      error("xprof: %<%s=%s%>: %s", given[k].name, given[k].value, err.msg);
       return false;
     }
-  }
-  xprof_error err;
-  if (profile_prefix_path && xprof_options_prefix_path(&xp_opts, profile_prefix_path, &err) < 0) {
-    error("xprof: %<-fprofile-prefix-path=%s%>: %s", profile_prefix_path, err.msg);
-    return false;
   }
   return true;
 }

@@ -177,27 +177,19 @@ static int clang_switch(struct command *c, const char *a) {
     c->profile_values = a;
     return 1;
   }
-  /* GCC's -fprofile-prefix-path=DIR, which the GCC plugin reads itself. */
-  if (strncmp(a, "-fprofile-prefix-path=", 22) == 0) {
+  /* GCC's options of which files are profiled and how they are named,
+   * which the GCC plugin reads itself. */
+  const char *eq = strncmp(a, "-fprofile-", 10) == 0 ? strchr(a, '=') : NULL;
+  if (eq) {
+    char name[64];
     xprof_error err;
-    if (xprof_options_prefix_path(&c->o, a + 22, &err) == 0)
-      return 1;
-    fprintf(stderr, "%s: %s: %s\n", me, a, err.msg);
-    return -1;
-  }
-  static const struct {
-    const char *gcc, *xprof;
-  } filters[] = {{"-fprofile-filter-files=", "filter-files"},
-                 {"-fprofile-exclude-files=", "exclude-files"}};
-  for (size_t k = 0; k < sizeof filters / sizeof *filters; k++) {
-    size_t n = strlen(filters[k].gcc);
-    xprof_error err;
-    if (strncmp(a, filters[k].gcc, n) != 0)
-      continue;
-    if (xprof_options_set(&c->o, filters[k].xprof, a + n, XPROF_OPT_LLVM, &err) == 0)
-      return 1;
-    fprintf(stderr, "%s: %s: %s\n", me, a, err.msg);
-    return -1;
+    snprintf(name, sizeof name, "%.*s", (int)(eq - a), a);
+    int rc = (size_t)(eq - a) < sizeof name ? xprof_options_gcc_files(&c->o, name, eq + 1, &err)
+                                             : 0;
+    if (rc < 0)
+      fprintf(stderr, "%s: %s: %s\n", me, a, err.msg);
+    if (rc != 0)
+      return rc;
   }
   static const struct {
     const char *gcc;

@@ -586,6 +586,20 @@ int xprof_options_prefix_path(xprof_options *o, const char *dir, xprof_error *er
   return rc;
 }
 
+int xprof_options_gcc_files(xprof_options *o, const char *name, const char *value,
+                            xprof_error *err) {
+  static const struct {
+    const char *gcc, *xprof;
+  } filters[] = {{"-fprofile-filter-files", "filter-files"},
+                 {"-fprofile-exclude-files", "exclude-files"}};
+  if (strcmp(name, "-fprofile-prefix-path") == 0)
+    return xprof_options_prefix_path(o, value, err) < 0 ? -1 : 1;
+  for (size_t k = 0; k < sizeof filters / sizeof *filters; k++)
+    if (strcmp(name, filters[k].gcc) == 0)
+      return xprof_options_set(o, filters[k].xprof, value, XPROF_OPT_BOTH, err) < 0 ? -1 : 1;
+  return 0;
+}
+
 xprof_skip_list xprof_options_skip(const xprof_options *o) {
   xprof_skip_list s = {o->skip_functions.v, o->skip_functions.n, o->skip_files.v,
                        o->skip_files.n, o->file_filter, o->profile_list};

@@ -208,6 +208,14 @@ xprof_skip_list xprof_options_skip(const xprof_options *o);
  * err set. */
 void xprof_options_profile_values(xprof_options *o, int on);
 int xprof_options_prefix_path(xprof_options *o, const char *dir, xprof_error *err);
+/* GCC's option `name` (spelled as on GCC's command line, without "=")
+ * with its value, when it is one that says which files are profiled and
+ * how they are named: -fprofile-filter-files and -fprofile-exclude-files
+ * (the options filter-files and exclude-files) and -fprofile-prefix-path
+ * (xprof_options_prefix_path).  1 when taken, 0 when name is none of
+ * them, -1 with err set when the value is wrong. */
+int xprof_options_gcc_files(xprof_options *o, const char *name, const char *value,
+                            xprof_error *err);
 /* The name of a warning's option ("missing-profile"), and the warning of
  * a name (this compiler's spelling too: clang's profile-instr-unprofiled
  * and profile-instr-out-of-date); XPROF_N_WARNINGS when none. */
