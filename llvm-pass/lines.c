@@ -173,9 +173,11 @@ static void point_at_frames(struct xl_places *p, xprof_line_loc *locs, uint32_t 
 
 /* Each function's own lines (not inlined code's) as the front end gave
  * them, noted by xl_note_source_lines before the clean-up ahead of the
- * xprof pass: that clean-up makes a small if/else a select, and the
- * arms' code takes the condition's line, so a line profile's counts of
- * the arms find no place.  Such lines were optimized away, not edited
+ * xprof pass: that clean-up can leave an arm no code of its own (a
+ * constant of the join's phi, or code moved into the join; the arms stay
+ * blocks, arms.c), so a line profile's counts of the arm find no place.
+ * With -xprof-arms=false it makes small arms selects whose code takes the
+ * condition's line.  Such lines were optimized away, not edited
  * away, and do not count against the match (xprof_places.had_line).
  * For one module at a time, as the shipped data (cfg.c). */
 static struct {
