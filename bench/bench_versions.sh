@@ -51,13 +51,13 @@ other_build() {
 case $compiler in
   gcc)
     ensure_debs gcc-11 g++-11 gcc-11-plugin-dev
-    old=${GCC11_BUILD:-$work/build-gcc11} new=$build
+    old=$(realpath -m "${GCC11_BUILD:-$work/build-gcc11}") new=$build
     [ -x "$old/tools/xprof-gcc" ] ||
       other_build "$old" "$work/build-gcc11.log" -DXPROF_GCC=gcc-11 -DXPROF_GXX=g++-11
     plain_cc=gcc-12 from="gcc 11 -> 12" ;;
   clang)
     ensure_debs clang-16 llvm-16-dev
-    old=$build new=${CLANG16_BUILD:-$work/build-clang16}
+    old=$build new=$(realpath -m "${CLANG16_BUILD:-$work/build-clang16}")
     [ -x "$new/tools/xprof-clang" ] ||
       other_build "$new" "$work/build-clang16.log" -DXPROF_LLVM_CONFIG=/usr/lib/llvm-16/bin/llvm-config
     plain_cc=/usr/lib/llvm-16/bin/clang from="clang 14 -> 16" ;;

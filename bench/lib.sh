@@ -1,10 +1,11 @@
 # lib.sh - helpers shared by the benchmark scripts (sourced).
 
 # Where things are: here (bench/), root (the source tree), build (BUILD,
-# default build/), whose tools go first on PATH.
+# default build/), whose tools go first on PATH.  Paths a user gives are
+# made absolute here: the scripts build and run in other directories.
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(dirname "$here")
-build=${BUILD:-$root/build}
+build=$(realpath -m "${BUILD:-$root/build}")
 export PATH=$build/tools:$PATH
 
 # now: seconds since the epoch, with microseconds.

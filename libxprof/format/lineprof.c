@@ -391,6 +391,8 @@ static int keep_or_fold(xprof_lineprof *lp, uint32_t from, uint32_t *k, xprof_lp
       if (!(g->comdat && f->comdat) && fold(g, f) < 0)
         return -1;
       g->comdat |= f->comdat;
+      if (g->source_hash != f->source_hash) /* compiled from two versions */
+        g->source_hash = 0;
       /* A copy of unknown source takes on its source, once known, so
        * that a function of another source stays apart from both. */
       if (!g->file) {
@@ -535,6 +537,7 @@ static xprof_lp_func *copy_func(const xprof_lp_func *f) {
   }
   c->head = f->head;
   c->total = f->total;
+  c->source_hash = f->source_hash;
   int ok = 1;
   for (uint32_t i = 0; ok && i < f->n_lines; i++)
     ok = add_line(c, f->lines[i], 0) == 0;

@@ -40,6 +40,12 @@
  *
  *    #xprof-source DECL_LINE [PATH]
  *
+ * and, after it, for a top-level function of exact counts, the hash of
+ * that source as the collect build compiled it (xprof_lp_func's
+ * source_hash):
+ *
+ *    #xprof-file-hash 0xHEX
+ *
  * GCC (-fauto-profile) reads AutoFDO data in the gcov container, whose
  * layout GCC 12 fixes (auto-profile.cc, gcov-io.h): little-endian 32-bit
  * words, a 64-bit value as its low word then its high word, strings as a
@@ -322,7 +328,8 @@ static void llvm_busiest(FILE *out, const xprof_lp_line *l, const xprof_lp_line 
 
 /* f's declaration, where known, `depth` spaces in: "#xprof-source
  * DECL_LINE [PATH]", the path to the end of the line as it is (a reader
- * keeps its spaces), but for a line break in it, written '?'. */
+ * keeps its spaces), but for a line break in it, written '?'; then its
+ * source's hash, where known. */
 static void llvm_source(FILE *out, const xprof_lp_func *f, int depth) {
   if (!f->decl_line && !f->file)
     return;
@@ -333,6 +340,8 @@ static void llvm_source(FILE *out, const xprof_lp_func *f, int depth) {
       fputc(*c == '\n' || *c == '\r' ? '?' : *c, out);
   }
   fputc('\n', out);
+  if (f->source_hash)
+    fprintf(out, "%*s" XPROF_LP_SOURCE_HASH " 0x%" PRIx64 "\n", depth, "", f->source_hash);
 }
 
 /* f's lines and calls, `depth` spaces in. */
@@ -704,6 +713,22 @@ static int head_line(xprof_lineprof *lp, const char *p, const char *end, xprof_l
   return 0;
 }
 
+/* " #xprof-file-hash 0xHEX" from p to end (after the tag) for
+ * function f; 0, or -1 when malformed. */
+static int source_hash(xprof_lp_func *f, const char *p, const char *end) {
+  uint64_t h = 0;
+  if (end - p < 4 || memcmp(p, " 0x", 3) != 0 || end - p > 3 + 16)
+    return -1;
+  for (p += 3; p < end; p++) {
+    int d = *p >= '0' && *p <= '9' ? *p - '0' : *p >= 'a' && *p <= 'f' ? *p - 'a' + 10 : -1;
+    if (d < 0)
+      return -1;
+    h = h << 4 | (uint64_t)d;
+  }
+  f->source_hash = h;
+  return 0;
+}
+
 /* " #xprof-source DECL_LINE [PATH]" from p to end (after the tag) for
  * function f, top-level or inlined; 0, -1 malformed, -2 out of memory. */
 static int source_line(xprof_lp_func *f, const char *p, const char *end) {
@@ -833,6 +858,8 @@ int xprof_lineprof_read_llvm(const char *name, const char *text, size_t len,
       rc = in ? busiest_list(in, q + strlen(XPROF_LP_BUSIEST), end, block_base,
                              &lp->blocks_numbered)
               : -1;
+    } else if (depth > 0 && tagged(q, end, XPROF_LP_SOURCE_HASH)) {
+      rc = in ? source_hash(in, q + strlen(XPROF_LP_SOURCE_HASH), end) : -1;
     } else if (depth > 0 && tagged(q, end, XPROF_LP_SOURCE)) {
       rc = in ? source_line(in, q + strlen(XPROF_LP_SOURCE), line_end) : -1;
     } else if (q == end || *q == '#' || *q == '!') { /* blank, comment, metadata */

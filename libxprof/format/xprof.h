@@ -669,6 +669,12 @@ struct xprof_lp_func {
   char *name;         /* symbol name (C++: mangled) */
   char *file;         /* the source it is declared in (NULL: unknown) */
   uint32_t decl_line; /* the line of its name (DW_AT_decl_line) */
+  /* Top-level functions of exact counts: xprof_hash64 of the bytes of
+   * `file` when the collect build compiled it (0: not known).  A use
+   * build whose source has the same hash compiles the training's source,
+   * so that a graph that differs is another compiler's, version's or
+   * option's, not an edit's, and the lines are where the counts belong. */
+  uint64_t source_hash;
   int comdat;         /* one function, whichever objects hold a copy */
   uint64_t head;      /* entries (top-level functions; exact counts) */
   uint64_t total;     /* the sum of its lines' counts and its calls' totals */
@@ -810,6 +816,10 @@ int xprof_lineprof_mark(const char *text, size_t len, unsigned *made_by);
  * line of its name and its source file: "#xprof-source DECL_LINE
  * [PATH]". */
 #define XPROF_LP_SOURCE "#xprof-source"
+/* ... and after it, for a top-level function of exact counts, the hash
+ * of its source file as the collect build compiled it (source_hash):
+ * "#xprof-file-hash 0xHEX". */
+#define XPROF_LP_SOURCE_HASH "#xprof-file-hash"
 
 /* clang's sample-profile text (-fprofile-sample-use=FILE):
  * "NAME:TOTAL:HEAD" then " OFFSET[.DISCR]: COUNT" per line and

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "internal.h"
 #include "xprof_plan.h"
@@ -324,10 +325,12 @@ static void folded_text(char *buf, size_t size, uint64_t total, uint64_t folded)
              pct);
 }
 
-/* Counts for the function `name` on g by source line.  Returns 1 with r
- * filled, 0 when the line profile has none of its places. */
+/* Counts for the function `name` on g by source line, when they place at
+ * least the share `floor` of its line profile's counts (and as much as
+ * -xprofile_salvage asks).  Returns 1 with r filled, 0 when the line
+ * profile has none of its places or too few. */
 static int by_lines(xprof_use *u, const char *name, const char *file, const xprof_graph *g,
-                    xprof_places_fn places, void *ctx, xprof_use_fn *r) {
+                    xprof_places_fn places, void *ctx, double floor, xprof_use_fn *r) {
   const xprof_lp_func *lf = lines_of(u) ? xprof_lineprof_find(u->lines, name, file) : NULL;
   if (!lf || !places)
     return 0;
@@ -343,7 +346,7 @@ static int by_lines(xprof_use *u, const char *name, const char *file, const xpro
    * them match (-xprofile_salvage), so do the lines. */
   unsigned need = u->o->salvage <= 100 ? u->o->salvage : XPROF_SALVAGE_DEFAULT_PERCENT;
   double share = m.total ? (double)m.placed / (double)m.total : 1.0;
-  if (rc > 0 && share * 100 + 1e-9 < need) {
+  if (rc > 0 && (share * 100 + 1e-9 < need || share + 1e-9 < floor)) {
     rc = 0;
     if (!u->pending[0])
       defer(u, XPROF_MSG_NOT_SALVAGED, name, 100 * share, need);
@@ -351,7 +354,6 @@ static int by_lines(xprof_use *u, const char *name, const char *file, const xpro
   if (rc <= 0) {
     xprof_free(edges);
     xprof_free(nodes);
-    u->st.unplaced++;
     if (rc == 0 && !m.total) /* nothing to place: not "100% placed" */
       xprof_verbose(u->d, "%s: its line profile has no counts on this compilation's lines "
                     "(%u of %u places found)",
@@ -399,17 +401,75 @@ static unsigned own_graphs(const xprof_use *u) {
   return u->o->compiler == XPROF_OPT_GCC ? XPROF_LP_BY_GCC : XPROF_LP_BY_LLVM;
 }
 
+/* xprof_hash64 of the bytes of source `file` as this compilation names
+ * it, each file read once; 0 when it cannot be read. */
+struct xprof_use_source {
+  char *path;
+  uint64_t hash;
+};
+
+static uint64_t source_hash_now(xprof_use *u, const char *file) {
+  for (uint32_t i = 0; i < u->n_hashed; i++)
+    if (strcmp(u->hashed[i].path, file) == 0)
+      return u->hashed[i].hash;
+  char *copy = xprof_format("%s", file);
+  if (!copy ||
+      xprof_grow((void **)&u->hashed, &u->cap_hashed, u->n_hashed, sizeof *u->hashed) < 0) {
+    xprof_free(copy);
+    return 0; /* out of memory: not known, and not kept */
+  }
+  unsigned char *bytes;
+  size_t len;
+  uint64_t h = 0;
+  if (xprof_slurp(file, &bytes, &len, NULL) == 0) {
+    h = xprof_hash64(bytes, len);
+    xprof_free(bytes);
+  }
+  u->hashed[u->n_hashed++] = (struct xprof_use_source){copy, h};
+  return h;
+}
+
+/* Is the function's source, as this compilation reads it, the one the
+ * training compiled, byte for byte (the line profile keeps its hash)?
+ * Then nothing was edited, and the lines are where its counts belong. */
+static int source_unchanged(xprof_use *u, const xprof_lineprof *lp, const char *name,
+                            const char *file) {
+  const xprof_lp_func *lf = file ? xprof_lineprof_find(lp, name, file) : NULL;
+  return lf && lf->source_hash && lf->source_hash == source_hash_now(u, file);
+}
+
 /* Salvage matches blocks by their shape, for code edited since training:
  * blocks of the new graph it did not find are taken for new code that
- * never ran.  Another compiler's graph is another matter: blocks it did
- * not have (a branch it made a select) are not new, and where salvage
- * left some blocks of either graph unmatched, the lines, where they
- * place the function, measure more of it.  With the same compiler,
+ * never ran.  When the code was not edited they are not new: another
+ * compiler's graph, another version's or other options' (a branch that
+ * one made a select, a call the other's early inliner took in), and
+ * where salvage left some blocks of either graph unmatched, the lines,
+ * where they place the function, measure more of it.  That is so when
+ * the lines are of another compiler's graphs, and with LLVM when the
+ * function's source file is the training's, as long as the lines place
+ * as much of the counts as salvage matched: a macro (-D) changes the code
+ * without changing the file, and then the lines of the new code are not
+ * those that ran.  LLVM's graphs are counted after its pre-inliner and
+ * early clean-up, which another version or other options change by whole
+ * callees taken in or left out, and salvage leaves those blocks at 0 (hot
+ * code then split off as cold, calls in it not inlined).  With GCC, whose
+ * graphs changed less between its versions, salvage was measured the
+ * better of the two (lua's interpreter loop from GCC 11's training: its
+ * macros put many blocks on one place, where the lines say less), so it
+ * stands there (bench/history.md, 2026-12-03, evening).  Returns the
+ * share of its counts that the lines must place to be taken, or -1 when
  * salvage stands. */
-static int lines_first(xprof_use *u, const xprof_salvage_result *sr) {
+static double lines_first(xprof_use *u, const xprof_salvage_result *sr, const char *name,
+                          const char *file) {
   const xprof_lineprof *lp = lines_of(u);
-  return lp && !lp->from_samples && (lp->made_by & ~own_graphs(u)) &&
-         (xprof_salvage_fraction(sr) < 0.995 || sr->matched_blocks < sr->new_blocks);
+  if (!lp || lp->from_samples ||
+      (xprof_salvage_fraction(sr) >= 0.995 && sr->matched_blocks >= sr->new_blocks))
+    return -1;
+  if (lp->made_by & ~own_graphs(u))
+    return 0;
+  if (u->o->compiler == XPROF_OPT_GCC || !source_unchanged(u, lp, name, file))
+    return -1;
+  return xprof_salvage_fraction(sr);
 }
 
 int xprof_use_match(xprof_use *u, const char *name, const char *file, const xprof_proc *f,
@@ -433,15 +493,18 @@ int xprof_use_match(xprof_use *u, const char *name, const char *file, const xpro
     defer(u, XPROF_MSG_MISMATCH, name);
   else
     ok = solve(u, f, g, r);
-  if (ok && r->salvaged && lines_first(u, &sr) && by_lines(u, name, file, g, places, ctx, r))
+  double floor = ok && r->salvaged ? lines_first(u, &sr, name, file) : -1;
+  if (floor >= 0 && by_lines(u, name, file, g, places, ctx, floor, r))
     r->salvaged = 0;
   else if (ok && r->salvaged)
     account_salvage(u, f, &sr);
   /* -xprofile_salvage=no: a function whose graph changed is compiled
    * without profile data, as the user asked; the lines serve only those
    * the data do not know. */
-  if (!ok && r->edge_count && r->node_count && (!f || u->o->salvage <= 100))
-    ok = by_lines(u, name, file, g, places, ctx, r);
+  if (!ok && r->edge_count && r->node_count && (!f || u->o->salvage <= 100)) {
+    ok = by_lines(u, name, file, g, places, ctx, 0, r);
+    u->st.unplaced += !ok;
+  }
   if (!ok) {
     if (f && u->pending[0])
       xprof_warn(u->d, XPROF_W_COVERAGE_MISMATCH, "%s", u->pending);
@@ -578,6 +641,11 @@ void xprof_use_close(xprof_use *u) {
   }
   xprof_profile_free(u->profile);
   xprof_lineprof_free(u->lines);
+  for (uint32_t i = 0; i < u->n_hashed; i++)
+    xprof_free(u->hashed[i].path);
+  xprof_free(u->hashed);
+  u->hashed = NULL;
+  u->n_hashed = u->cap_hashed = 0;
   u->profile = NULL;
   u->lines = NULL;
   u->obj = NULL;

@@ -518,6 +518,10 @@ typedef struct xprof_use {
   xprof_summary summary; /* an object file known only by lines: see below */
   xprof_objfile lines_obj; /* stands in for obj (xprof_use_values) */
   char pending[1024];    /* a mismatch's warning, until the lines decide */
+  /* The sources read so far to tell whether they changed since training
+   * (use.c's source_unchanged), with their hashes (0: unreadable). */
+  struct xprof_use_source *hashed;
+  uint32_t n_hashed, cap_hashed;
 } xprof_use;
 
 /* Find the object file's data: the line a driver shipped (distcc), else

@@ -113,6 +113,7 @@ static int proc_lines(xprof_lineprof *lp, const xprof_cfgdump *t, const xprof_cf
     return -1;
   }
   lf->comdat = c->comdat;
+  lf->source_hash = t->sources[c->decl_file].hash;
   lf->head = c->n_nodes ? nodes[0] : 0;
   /* The procedure's blocks numbered after those of the ones before, from
    * 1, so that places of one block are known as such (xprof_lp_line);

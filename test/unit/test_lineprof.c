@@ -168,6 +168,49 @@ static void statics(void) {
   xprof_lineprof_free(back);
 }
 
+/* A function's source hash goes through clang's text and back; copies
+ * compiled from one source keep it, copies from two versions of the
+ * source (one edited between two compilations) know none; a malformed
+ * hash is refused. */
+static void source_hashes(void) {
+  xprof_lineprof *lp = xprof_calloc(1, sizeof *lp);
+  const uint64_t h = 0x0123456789abcdefull;
+  xprof_lp_func *f = func(lp, "work", 3);
+  f->source_hash = h;
+  xprof_lineprof_add(f, 2, 0, 100);
+  xprof_lp_func *again = func(lp, "work", 3);
+  again->source_hash = h;
+  xprof_lineprof_add(again, 2, 0, 20);
+  xprof_lp_func *g = func(lp, "walk", 9);
+  g->source_hash = h;
+  xprof_lineprof_add(g, 1, 0, 5);
+  xprof_lp_func *g2 = func(lp, "walk", 9);
+  g2->source_hash = h + 1;
+  xprof_lineprof_add(g2, 1, 0, 5);
+  CHECK(xprof_lineprof_finish(lp) == 0);
+  CHECK_U64(lp->n_funcs, 2);
+  const xprof_lp_func *w = xprof_lineprof_find(lp, "work", "a.c");
+  const xprof_lp_func *k = xprof_lineprof_find(lp, "walk", "a.c");
+  CHECK(w && w->source_hash == h && w->total == 120);
+  CHECK(k && k->source_hash == 0 && k->total == 10);
+  char *text = llvm_text(lp);
+  CHECK_STR(text, XPROF_LP_EXACT_MARK "\nwalk:10:0\n #xprof-source 9 a.c\n 1: 10\n"
+                  "work:120:0\n #xprof-source 3 a.c\n"
+                  " " XPROF_LP_SOURCE_HASH " 0x123456789abcdef\n 2: 120\n");
+  xprof_lineprof *back = NULL;
+  xprof_error err;
+  CHECK(xprof_lineprof_read_llvm("lines", text, strlen(text), &back, &err) == 0);
+  w = back ? xprof_lineprof_find(back, "work", "a.c") : NULL;
+  CHECK(w && w->source_hash == h && w->decl_line == 3);
+  free(text);
+  xprof_lineprof_free(back);
+  xprof_lineprof_free(lp);
+  const char *bad[] = {"f:5:1\n 1: 5\n #xprof-file-hash 12\n",
+                       "f:5:1\n 1: 5\n #xprof-file-hash 0xfg\n",
+                       "f:5:1\n 1: 5\n #xprof-file-hash 0x11112222333344445\n"};
+  rejected_at_line_3(bad, 3);
+}
+
 /* Copies of one comdat function share their counts: one is kept. */
 static void comdat(void) {
   xprof_lineprof *lp = xprof_calloc(1, sizeof *lp);
@@ -1053,5 +1096,5 @@ UNIT_TABLE(lineprof_tests) = {
     {"lineprof/shared-place", shared_place},
     {"lineprof/read-llvm", read_llvm},
     {"lineprof/merging", merging}, {"lineprof/comdat", comdat},
-    {"lineprof/statics", statics}, {"lineprof/gcc-bytes", gcc_bytes},
+    {"lineprof/statics", statics}, {"lineprof/source-hashes", source_hashes}, {"lineprof/gcc-bytes", gcc_bytes},
     UNIT_END};
