@@ -445,20 +445,21 @@ static int source_unchanged(xprof_use *u, const xprof_lineprof *lp, const char *
  * one made a select, a call the other's early inliner took in), and
  * where salvage left some blocks of either graph unmatched, the lines,
  * where they place the function, measure more of it.  That is so when
- * the lines are of another compiler's graphs, and with LLVM when the
+ * the lines are of another compiler's graphs.  With LLVM's own, whose
+ * graphs are counted after its pre-inliner and early clean-up (another
+ * version or other options take whole callees in or leave them out), it
+ * is so where salvage lost a tenth of the counts or more and the
  * function's source file is the training's, as long as the lines place
  * as much of the counts as salvage matched: a macro (-D) changes the code
- * without changing the file, and then the lines of the new code are not
- * those that ran.  LLVM's graphs are counted after its pre-inliner and
- * early clean-up, which another version or other options change by whole
- * callees taken in or left out, and salvage leaves those blocks at 0 (hot
- * code then split off as cold, calls in it not inlined).  With GCC, whose
- * graphs changed less between its versions, salvage was measured the
- * better of the two (lua's interpreter loop from GCC 11's training: its
- * macros put many blocks on one place, where the lines say less), so it
- * stands there (bench/history.md, 2026-12-03, evening).  Returns the
- * share of its counts that the lines must place to be taken, or -1 when
- * salvage stands. */
+ * without changing the file, and then the lines of new code are not
+ * those that ran.  Where salvage matched more it stands, and it stands
+ * with GCC: in code whose macros put many blocks on one place (lua's
+ * interpreter loop) the lines say less than the shapes, and taken by
+ * line from an older version's training that loop ran 2-6% more
+ * instructions with either compiler (bench/history.md, 2026-12-03,
+ * evening).  Returns the share of its counts that the lines must place
+ * to be taken, or -1 when salvage stands. */
+enum { LINES_UNDER_SALVAGE_PERCENT = 90 };
 static double lines_first(xprof_use *u, const xprof_salvage_result *sr, const char *name,
                           const char *file) {
   const xprof_lineprof *lp = lines_of(u);
@@ -467,7 +468,9 @@ static double lines_first(xprof_use *u, const xprof_salvage_result *sr, const ch
     return -1;
   if (lp->made_by & ~own_graphs(u))
     return 0;
-  if (u->o->compiler == XPROF_OPT_GCC || !source_unchanged(u, lp, name, file))
+  if (u->o->compiler == XPROF_OPT_GCC ||
+      100 * xprof_salvage_fraction(sr) >= LINES_UNDER_SALVAGE_PERCENT ||
+      !source_unchanged(u, lp, name, file))
     return -1;
   return xprof_salvage_fraction(sr);
 }
