@@ -74,6 +74,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "text.h"
 #include "xprof.h"
 
 #define AFDO_MAGIC 0x67636461u /* "gcda" read as a word */
@@ -720,7 +721,7 @@ static int source_hash(xprof_lp_func *f, const char *p, const char *end) {
   if (end - p < 4 || memcmp(p, " 0x", 3) != 0 || end - p > 3 + 16)
     return -1;
   for (p += 3; p < end; p++) {
-    int d = *p >= '0' && *p <= '9' ? *p - '0' : *p >= 'a' && *p <= 'f' ? *p - 'a' + 10 : -1;
+    int d = xprof_hexval((unsigned char)*p);
     if (d < 0)
       return -1;
     h = h << 4 | (uint64_t)d;

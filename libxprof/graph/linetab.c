@@ -75,22 +75,28 @@ static char *absolute_source(const char *name) {
   return xprof_format("%s/%s", cwd, name);
 }
 
+uint64_t xprof_source_hash(const char *path) {
+  unsigned char *bytes;
+  size_t len;
+  if (xprof_slurp(path, &bytes, &len, NULL) < 0)
+    return 0;
+  uint64_t h = xprof_hash64(bytes, len);
+  xprof_free(bytes);
+  return h;
+}
+
 /* The S record of a new source: what the file is now, at compile time,
  * so that a reader can tell when it changed since. */
 static void write_source(xprof_linetab *t, uint32_t idx, const char *name) {
   char *abs = absolute_source(name);
   struct stat st;
-  unsigned char *bytes = NULL;
-  size_t len = 0;
   uint64_t size = 0, mtime = 0, hash = 0;
-  if (abs && stat(abs, &st) == 0 && xprof_slurp(abs, &bytes, &len, NULL) == 0) {
+  if (abs && stat(abs, &st) == 0 && (hash = xprof_source_hash(abs)) != 0) {
     size = (uint64_t)st.st_size;
     mtime = (uint64_t)st.st_mtime;
-    hash = xprof_hash64(bytes, len);
   }
   fprintf(t->f, "S %u %" PRIu64 " %" PRIu64 " 0x%" PRIx64 " %s\n", idx, size, mtime, hash,
           abs ? abs : name);
-  xprof_free(bytes);
   xprof_free(abs);
 }
 

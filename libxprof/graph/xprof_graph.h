@@ -453,6 +453,10 @@ int xprof_cfgdump_read_mem(const char *text, size_t len, const char *name,
  * 0 or -1. */
 typedef struct xprof_linetab xprof_linetab;
 xprof_linetab *xprof_linetab_begin(int gcc_rules);
+/* The hash an S record gives the source at `path`: xprof_hash64 of its
+ * bytes, or 0 when it cannot be read.  A use build compares it with the
+ * training's to tell an unchanged source. */
+uint64_t xprof_source_hash(const char *path);
 void xprof_linetab_proc(xprof_linetab *t, const char *name, uint64_t signature, uint32_t n_nodes,
                         const xprof_edge *edges, uint32_t n_edges,
                         const uint32_t *counter_of_edge, uint32_t n_counters, int comdat,

@@ -401,13 +401,14 @@ static unsigned own_graphs(const xprof_use *u) {
   return u->o->compiler == XPROF_OPT_GCC ? XPROF_LP_BY_GCC : XPROF_LP_BY_LLVM;
 }
 
-/* xprof_hash64 of the bytes of source `file` as this compilation names
- * it, each file read once; 0 when it cannot be read. */
 struct xprof_use_source {
   char *path;
   uint64_t hash;
 };
 
+/* The hash of source `file` as this compilation names it, as the
+ * coverage tables' S records give it (xprof_source_hash), each file read
+ * once; 0 when it cannot be read. */
 static uint64_t source_hash_now(xprof_use *u, const char *file) {
   for (uint32_t i = 0; i < u->n_hashed; i++)
     if (strcmp(u->hashed[i].path, file) == 0)
@@ -418,13 +419,7 @@ static uint64_t source_hash_now(xprof_use *u, const char *file) {
     xprof_free(copy);
     return 0; /* out of memory: not known, and not kept */
   }
-  unsigned char *bytes;
-  size_t len;
-  uint64_t h = 0;
-  if (xprof_slurp(file, &bytes, &len, NULL) == 0) {
-    h = xprof_hash64(bytes, len);
-    xprof_free(bytes);
-  }
+  uint64_t h = xprof_source_hash(file);
   u->hashed[u->n_hashed++] = (struct xprof_use_source){copy, h};
   return h;
 }
