@@ -379,6 +379,16 @@ static bool hostMatches() {
   return false;
 }
 
+// Sets LLVM's option Name to Value for this compilation unless the
+// command line gave it: what xprof turns on or off, the user can still
+// set.
+static void setUnlessGiven(const char *Name, const char *Value) {
+  StringMap<cl::Option *> &Opts = cl::getRegisteredOptions();
+  auto It = Opts.find(Name);
+  if (It != Opts.end() && It->second->getNumOccurrences() == 0)
+    It->second->addOccurrence(0, Name, Value);
+}
+
 // In collect builds LLVM's late SimplifyCFG would sink the counter
 // updates of several predecessors into their common successor, addressed
 // through a phi of counter addresses that hot loops then carry in
@@ -390,13 +400,60 @@ static bool hostMatches() {
 // program that ships: the sinking is turned off in them; an explicit
 // -sink-common-insts on the command line wins.
 static void keepCounterUpdatesApart() {
-  if (options().mode != XPROF_MODE_COLLECT)
-    return;
-  StringMap<cl::Option *> &Opts = cl::getRegisteredOptions();
-  auto It = Opts.find("sink-common-insts");
-  if (It != Opts.end() && It->second->getNumOccurrences() == 0)
-    It->second->addOccurrence(0, "sink-common-insts", "false");
+  if (options().mode == XPROF_MODE_COLLECT)
+    setUnlessGiven("sink-common-insts", "false");
 }
+
+// Use builds lay out the blocks of functions with a profile by LLVM's
+// ext-TSP model (Newell and Pupyrev: fall-throughs and short jumps,
+// weighted by the edges' counts, over the whole function, as BOLT lays
+// out blocks), which LLVM has but leaves off; its default placement
+// builds chains greedily and places loops by rules of thumb.  The
+// model's time grows with about the cube of a function's blocks that ran
+// (LLVM 14 and 16): a few tenths of a second for hundreds of blocks,
+// seconds to minutes for thousands (docs/llvm-pass.md).  So a module
+// whose busiest function ran more than -xprof-ext-tsp-blocks blocks keeps
+// the default placement.  The setting is the compilation's, read by the
+// code generator for each function after this pass, which runs when the
+// optimizer is done and the blocks are nearly those the code generator
+// sees.  An explicit -enable-ext-tsp-block-placement wins.
+struct BlockLayoutPass : PassInfoMixin<BlockLayoutPass> {
+  static StringRef name() { return "xprof-block-layout"; }
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &AM) {
+    const xprof_options &o = options();
+    if (!OptionsError.empty() || o.mode != XPROF_MODE_USE || o.llvm.ext_tsp_blocks == 0)
+      return PreservedAnalyses::all();
+    auto &FAM = AM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+    unsigned Most = 0;
+    const Function *Busiest = nullptr;
+    for (Function &F : M) {
+      if (F.isDeclaration() || !F.hasProfileData())
+        continue;
+      BlockFrequencyInfo &BFI = FAM.getResult<BlockFrequencyAnalysis>(F);
+      unsigned Ran = 0;
+      for (BasicBlock &BB : F) {
+        auto Count = BFI.getBlockProfileCount(&BB);
+        Ran += Count && *Count > 0;
+      }
+      if (Ran > Most) {
+        Most = Ran;
+        Busiest = &F;
+      }
+    }
+    if (!Busiest)
+      return PreservedAnalyses::all();
+    if (Most <= o.llvm.ext_tsp_blocks) {
+      setUnlessGiven("enable-ext-tsp-block-placement", "true");
+    } else if (o.verbose) {
+      std::string Text = "blocks placed by LLVM's default: " + Busiest->getName().str() +
+                         " ran " + std::to_string(Most) + " blocks, more than -xprof-ext-tsp-blocks=" +
+                         std::to_string(o.llvm.ext_tsp_blocks);
+      xl_diagnose(wrap(&M), XPROF_DIAG_NOTE, Text.c_str());
+    }
+    return PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; }
+};
 
 // When optimizing, a pre-inliner with a small threshold, as LLVM's own
 // instrumentation has: small helpers are counted as part of their callers
@@ -532,6 +589,10 @@ static void registerPipelineNames(PassBuilder &PB) {
           MPM.addPass(MarkArmsPass());
           return true;
         }
+        if (Name == BlockLayoutPass::name()) {
+          MPM.addPass(BlockLayoutPass());
+          return true;
+        }
         return false;
       });
   PB.registerPipelineParsingCallback(
@@ -598,6 +659,8 @@ static void registerCallbacks(PassBuilder &PB) {
     if (Level != OptimizationLevel::O0)
       MPM.addPass(SplitColdPass());
     MPM.addPass(OwnSectionPass());
+    if (Level != OptimizationLevel::O0)
+      MPM.addPass(BlockLayoutPass());
   });
   registerPipelineNames(PB);
 }

@@ -151,6 +151,10 @@ const xprof_option_info xprof_option_table[] = {
     {"split-cold", L, "N",
      "use: move code that never ran out of functions of at least N IR instructions (0: off)",
      K_NUMBER, OFF(llvm.split_cold), 0, 1000000000},
+    {"ext-tsp-blocks", L, "N",
+     "use: lay out blocks by LLVM's ext-TSP model in modules whose functions ran at most N "
+     "blocks each (its time grows with their cube; 0: off)",
+     K_NUMBER, OFF(llvm.ext_tsp_blocks), 0, 1000000000},
     {"replay-inline", L, "N",
      "use: before counts are placed by source line, inline the hot calls that the training "
      "build inlined, to functions of at most N IR instructions (0: off)",
@@ -187,6 +191,7 @@ void xprof_options_init(xprof_options *o) {
   o->llvm.selects = 1;
   o->llvm.arms = 1;
   o->llvm.split_cold = 1000;
+  o->llvm.ext_tsp_blocks = 1000;
   o->llvm.replay_inline = 600; /* about the cost LLVM allows a hot call site */
 }
 

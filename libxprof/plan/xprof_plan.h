@@ -145,6 +145,7 @@ typedef struct xprof_options {
     int promote;                  /* -1: with update=atomic only */
     int inline_bonus, selects, arms;
     unsigned split_cold;          /* IR instructions */
+    unsigned ext_tsp_blocks;      /* use: the most blocks that ran, for ext-TSP (0: off) */
     unsigned replay_inline;       /* use: callees' IR instructions at most (0: off) */
   } llvm;
 } xprof_options;
