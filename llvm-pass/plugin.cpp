@@ -382,11 +382,16 @@ static bool hostMatches() {
 // Sets LLVM's option Name to Value for this compilation unless the
 // command line gave it: what xprof turns on or off, the user can still
 // set.
-static void setUnlessGiven(const char *Name, const char *Value) {
+static cl::Option *llvmOption(const char *Name) {
   StringMap<cl::Option *> &Opts = cl::getRegisteredOptions();
   auto It = Opts.find(Name);
-  if (It != Opts.end() && It->second->getNumOccurrences() == 0)
-    It->second->addOccurrence(0, Name, Value);
+  return It != Opts.end() ? It->second : nullptr;
+}
+
+static void setUnlessGiven(const char *Name, const char *Value) {
+  cl::Option *O = llvmOption(Name);
+  if (O && O->getNumOccurrences() == 0)
+    O->addOccurrence(0, Name, Value);
 }
 
 // In collect builds LLVM's late SimplifyCFG would sink the counter
@@ -421,7 +426,9 @@ struct BlockLayoutPass : PassInfoMixin<BlockLayoutPass> {
   static StringRef name() { return "xprof-block-layout"; }
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &AM) {
     const xprof_options &o = options();
-    if (!OptionsError.empty() || o.mode != XPROF_MODE_USE || o.llvm.ext_tsp_blocks == 0)
+    cl::Option *ExtTsp = llvmOption("enable-ext-tsp-block-placement");
+    if (!OptionsError.empty() || o.mode != XPROF_MODE_USE || o.llvm.ext_tsp_blocks == 0 ||
+        !ExtTsp || ExtTsp->getNumOccurrences())
       return PreservedAnalyses::all();
     auto &FAM = AM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
     unsigned Most = 0;
@@ -443,7 +450,7 @@ struct BlockLayoutPass : PassInfoMixin<BlockLayoutPass> {
     if (!Busiest)
       return PreservedAnalyses::all();
     if (Most <= o.llvm.ext_tsp_blocks) {
-      setUnlessGiven("enable-ext-tsp-block-placement", "true");
+      ExtTsp->addOccurrence(0, ExtTsp->ArgStr, "true");
     } else if (o.verbose) {
       std::string Text = "blocks placed by LLVM's default: " + Busiest->getName().str() +
                          " ran " + std::to_string(Most) + " blocks, more than -xprof-ext-tsp-blocks=" +
