@@ -415,13 +415,14 @@ static void keepCounterUpdatesApart() {
 // out blocks), which LLVM has but leaves off; its default placement
 // builds chains greedily and places loops by rules of thumb.  The
 // model's time grows with about the cube of a function's blocks that ran
-// (LLVM 14 and 16): a few tenths of a second for hundreds of blocks,
+// (measured with LLVM 14): tenths of a second for hundreds of blocks,
 // seconds to minutes for thousands (docs/llvm-pass.md).  So a module
-// whose busiest function ran more than -xprof-ext-tsp-blocks blocks keeps
-// the default placement.  The setting is the compilation's, read by the
-// code generator for each function after this pass, which runs when the
-// optimizer is done and the blocks are nearly those the code generator
-// sees.  An explicit -enable-ext-tsp-block-placement wins.
+// whose busiest function ran more than -xprof-ext-tsp-blocks blocks
+// keeps the default placement, and so do -Os and -Oz, where size comes
+// first.  The setting is the compilation's, read by the code generator
+// for each function after this pass, which runs when the optimizer is
+// done and the blocks are nearly those the code generator sees.  An
+// explicit -enable-ext-tsp-block-placement wins.
 struct BlockLayoutPass : PassInfoMixin<BlockLayoutPass> {
   static StringRef name() { return "xprof-block-layout"; }
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &AM) {
@@ -666,7 +667,7 @@ static void registerCallbacks(PassBuilder &PB) {
     if (Level != OptimizationLevel::O0)
       MPM.addPass(SplitColdPass());
     MPM.addPass(OwnSectionPass());
-    if (Level != OptimizationLevel::O0)
+    if (Level != OptimizationLevel::O0 && !Level.isOptimizingForSize())
       MPM.addPass(BlockLayoutPass());
   });
   registerPipelineNames(PB);

@@ -153,7 +153,7 @@ const xprof_option_info xprof_option_table[] = {
      K_NUMBER, OFF(llvm.split_cold), 0, 1000000000},
     {"ext-tsp-blocks", L, "N",
      "use: lay out blocks by LLVM's ext-TSP model in modules whose functions ran at most N "
-     "blocks each (its time grows with their cube; 0: off)",
+     "blocks each (its time grows with their cube; 0: off; not at -Os, -Oz)",
      K_NUMBER, OFF(llvm.ext_tsp_blocks), 0, 1000000000},
     {"replay-inline", L, "N",
      "use: before counts are placed by source line, inline the hot calls that the training "
