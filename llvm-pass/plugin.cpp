@@ -379,15 +379,16 @@ static bool hostMatches() {
   return false;
 }
 
-// Sets LLVM's option Name to Value for this compilation unless the
-// command line gave it: what xprof turns on or off, the user can still
-// set.
+// LLVM's option of that name, or null.
 static cl::Option *llvmOption(const char *Name) {
   StringMap<cl::Option *> &Opts = cl::getRegisteredOptions();
   auto It = Opts.find(Name);
   return It != Opts.end() ? It->second : nullptr;
 }
 
+// Sets LLVM's option Name to Value for this compilation unless the
+// command line gave it: what xprof turns on or off, the user can still
+// set.
 static void setUnlessGiven(const char *Name, const char *Value) {
   cl::Option *O = llvmOption(Name);
   if (O && O->getNumOccurrences() == 0)
@@ -427,13 +428,14 @@ struct BlockLayoutPass : PassInfoMixin<BlockLayoutPass> {
   static StringRef name() { return "xprof-block-layout"; }
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &AM) {
     const xprof_options &o = options();
-    cl::Option *ExtTsp = llvmOption("enable-ext-tsp-block-placement");
+    static const char ExtTspName[] = "enable-ext-tsp-block-placement";
+    cl::Option *ExtTsp = llvmOption(ExtTspName);
     if (!OptionsError.empty() || o.mode != XPROF_MODE_USE || o.llvm.ext_tsp_blocks == 0 ||
         !ExtTsp || ExtTsp->getNumOccurrences())
       return PreservedAnalyses::all();
+    // The first function over the limit decides: the blocks that ran,
+    // by LLVM's frequencies and the function's entry count.
     auto &FAM = AM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
-    unsigned Most = 0;
-    const Function *Busiest = nullptr;
     for (Function &F : M) {
       if (F.isDeclaration() || !F.hasProfileData())
         continue;
@@ -443,21 +445,17 @@ struct BlockLayoutPass : PassInfoMixin<BlockLayoutPass> {
         auto Count = BFI.getBlockProfileCount(&BB);
         Ran += Count && *Count > 0;
       }
-      if (Ran > Most) {
-        Most = Ran;
-        Busiest = &F;
+      if (Ran > o.llvm.ext_tsp_blocks) {
+        if (o.verbose) {
+          std::string Text = "blocks placed by LLVM's default: " + F.getName().str() + " ran " +
+                             std::to_string(Ran) + " blocks, more than -xprof-ext-tsp-blocks=" +
+                             std::to_string(o.llvm.ext_tsp_blocks);
+          xl_diagnose(wrap(&M), XPROF_DIAG_NOTE, Text.c_str());
+        }
+        return PreservedAnalyses::all();
       }
     }
-    if (!Busiest)
-      return PreservedAnalyses::all();
-    if (Most <= o.llvm.ext_tsp_blocks) {
-      ExtTsp->addOccurrence(0, ExtTsp->ArgStr, "true");
-    } else if (o.verbose) {
-      std::string Text = "blocks placed by LLVM's default: " + Busiest->getName().str() +
-                         " ran " + std::to_string(Most) + " blocks, more than -xprof-ext-tsp-blocks=" +
-                         std::to_string(o.llvm.ext_tsp_blocks);
-      xl_diagnose(wrap(&M), XPROF_DIAG_NOTE, Text.c_str());
-    }
+    setUnlessGiven(ExtTspName, "true");
     return PreservedAnalyses::all();
   }
   static bool isRequired() { return true; }
