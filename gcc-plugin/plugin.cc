@@ -365,6 +365,8 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
   insert_pass_after(info, new xp_pass(g), "profile");
   if (xp_opts.mode == XPROF_MODE_USE && xp_opts.order)
     xp_order_sections(info->base_name);
+  if (xp_opts.mode == XPROF_MODE_USE)
+    insert_pass_after(info, xp_make_block_layout_pass(), "bbro");
   if (xp_opts.mode == XPROF_MODE_COLLECT)
     insert_pass_after(info, new xp_first_run_pass(g), "optimized");
   if (xp_opts.mode == XPROF_MODE_COLLECT && xp_counters_in_asm())

@@ -138,6 +138,9 @@ bool xp_is_counter_asm(const char *tmpl);
  * thread-local twins directly (tls_fold.cc). */
 class opt_pass *xp_make_tls_fold_pass(void);
 void xp_use_execute(void);
+/* Use mode, after GCC's block reordering: the blocks of functions with
+ * measured counts in the ext-TSP model's order (block_layout.cc). */
+class opt_pass *xp_make_block_layout_pass(void);
 /* -xprofile_order: the functions that ran get sections of their own. */
 void xp_order_sections(const char *plugin_name);
 

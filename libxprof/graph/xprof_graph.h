@@ -148,6 +148,29 @@ int xprof_solve_flow_sites(uint32_t n_nodes, const xprof_edge *edges,
                            const uint64_t *site_total, uint32_t n_sites,
                            uint64_t *edge_count, uint64_t *node_count);
 
+/* ---- block layout (exttsp.c) ------------------------------------------ */
+
+/* An edge between blocks as the layout sees it: how often it ran. */
+#define XPROF_LAYOUT_JUMP 1u /* never falls through (a table or computed jump) */
+typedef struct xprof_layout_edge {
+  uint32_t src, dst;
+  uint32_t flags;
+  uint64_t count;
+} xprof_layout_edge;
+
+/* The order of blocks 0 .. n-1 (block 0 the entry, which stays first)
+ * that the ext-TSP model scores best by the greedy of Newell and Pupyrev:
+ * sizes[v] in bytes, counts[v] how often v ran (NULL: only the edges
+ * count), the edges with their counts.  Fills order[n]; blocks that no
+ * edge that ran reaches keep their order after the others.  The time
+ * grows with about the cube of the blocks that ran: callers bound them.
+ * Returns 0, or -1 when out of memory (order is then 0 .. n-1). */
+int xprof_ext_tsp_order(uint32_t n, const uint64_t *sizes, const uint64_t *counts,
+                        const xprof_layout_edge *edges, uint32_t n_edges, uint32_t *order);
+/* The model's score of an order (higher is better); -1 out of memory. */
+double xprof_ext_tsp_score(uint32_t n, const uint64_t *sizes, const xprof_layout_edge *edges,
+                           uint32_t n_edges, const uint32_t *order);
+
 /* ---- dominators (dom.c) ------------------------------------------------ */
 
 /* The dominator tree of a graph over its edges but ignored ones, from

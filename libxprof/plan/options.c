@@ -64,6 +64,11 @@ const xprof_option_info xprof_option_table[] = {
     {"salvage", B, "PERCENT|no",
      "use: a changed function keeps its counts when PERCENT of them match the new code",
      K_SALVAGE, OFF(salvage), 0, 100},
+    {"ext-tsp-blocks", B, "N",
+     "use, optimizing for speed: lay out blocks by the ext-TSP model (BOLT's) where a "
+     "function ran at most N blocks (clang: every function of the module; 0: off; its time "
+     "grows with their cube)",
+     K_NUMBER, OFF(ext_tsp_blocks), 0, 1000000000},
     {"skip-functions", B | R, "PATTERN[,PATTERN...]",
      "leave alone the functions whose name matches", K_PATTERNS, OFF(skip_functions), 0, 0},
     {"skip-files", B | R, "PATTERN[,PATTERN...]",
@@ -151,10 +156,6 @@ const xprof_option_info xprof_option_table[] = {
     {"split-cold", L, "N",
      "use: move code that never ran out of functions of at least N IR instructions (0: off)",
      K_NUMBER, OFF(llvm.split_cold), 0, 1000000000},
-    {"ext-tsp-blocks", L, "N",
-     "use: lay out blocks by LLVM's ext-TSP model in modules whose functions ran at most N "
-     "blocks each (its time grows with their cube; 0: off; not at -Os, -Oz)",
-     K_NUMBER, OFF(llvm.ext_tsp_blocks), 0, 1000000000},
     {"replay-inline", L, "N",
      "use: before counts are placed by source line, inline the hot calls that the training "
      "build inlined, to functions of at most N IR instructions (0: off)",
@@ -179,6 +180,7 @@ void xprof_options_init(xprof_options *o) {
   o->salvage = XPROF_SALVAGE_DEFAULT_PERCENT;
   o->coverage = XPROF_COVERAGE_QUIET;
   o->reorder_functions = 1;
+  o->ext_tsp_blocks = 1000;
   o->specialize = 1;
   o->gcc.asm_counters = 1;
   o->gcc.hot_inline = 400;
@@ -191,7 +193,6 @@ void xprof_options_init(xprof_options *o) {
   o->llvm.selects = 1;
   o->llvm.arms = 1;
   o->llvm.split_cold = 1000;
-  o->llvm.ext_tsp_blocks = 1000;
   o->llvm.replay_inline = 600; /* about the cost LLVM allows a hot call site */
 }
 

@@ -128,6 +128,7 @@ typedef struct xprof_options {
   int order;                      /* use: record calls for the link's order (order.c) */
   int function_sections;          /* use, order: every function has its own section (LLVM) */
   int reorder_functions;          /* first-run words (collect), first-run order (use) */
+  unsigned ext_tsp_blocks;        /* use: the most blocks that ran, for ext-TSP (0: off) */
   int specialize;                 /* use: divisions and lengths to their values */
   const char *output;             /* the compiler's -o, when the plugin cannot know it */
   int link;                       /* the command also links */
@@ -145,7 +146,6 @@ typedef struct xprof_options {
     int promote;                  /* -1: with update=atomic only */
     int inline_bonus, selects, arms;
     unsigned split_cold;          /* IR instructions */
-    unsigned ext_tsp_blocks;      /* use: the most blocks that ran, for ext-TSP (0: off) */
     unsigned replay_inline;       /* use: callees' IR instructions at most (0: off) */
   } llvm;
 } xprof_options;

@@ -9,7 +9,7 @@ int unit_failures;
 extern const unit_test text_tests[], binary_tests[], merge_tests[],
     model_tests[], flow_tests[], lookup_tests[], util_tests[], cfgdump_tests[], compile_tests[],
     salvage_tests[], samples_tests[], exports_tests[], plan_tests[], shapes_file_tests[],
-    order_tests[], lineprof_tests[];
+    order_tests[], lineprof_tests[], exttsp_tests[];
 
 static const unit_test *const tables[] = {model_tests, text_tests,
                                           binary_tests, merge_tests,
@@ -17,7 +17,7 @@ static const unit_test *const tables[] = {model_tests, text_tests,
                                           util_tests, cfgdump_tests,
                                           compile_tests, salvage_tests, samples_tests,
                                           exports_tests, plan_tests, shapes_file_tests,
-                                          order_tests, lineprof_tests};
+                                          order_tests, lineprof_tests, exttsp_tests};
 
 const char *unit_sample_text;
 

@@ -1,6 +1,6 @@
-/* A loop whose hottest arm is the last of an if/else chain: LLVM's
- * default block placement and its ext-TSP model lay it out differently
- * (block-layout.test). */
+/* A loop whose hottest arm is the last of an if/else chain: the
+ * compilers' default block placement and the ext-TSP model lay it out
+ * differently (llvm/block-layout.test, gcc/block-layout.test). */
 #include <stdio.h>
 #include <stdlib.h>
 
