@@ -218,8 +218,14 @@ static void insert_vp_site(collect_ctx *c, const xp_site *site, tree state_var, 
   tree arg = xp_site_value(site, &gsi);
   tree value = arg;
   if (site->kind == XPROF_SITE_CALL) {
+    /* As the runtime keeps it, (uint64_t)(uintptr_t)callee: through an
+     * unsigned integer of the pointer's size, zero-extended (a pointer
+     * converted straight to a wider integer is sign-extended, and is not
+     * valid GIMPLE). */
+    tree bits = make_temp_ssa_name(pointer_sized_int_node, NULL, "PROF_fn");
+    gsi_insert_before(&gsi, gimple_build_assign(bits, NOP_EXPR, arg), GSI_SAME_STMT);
     value = make_temp_ssa_name(counter_type(), NULL, "PROF_fn");
-    gsi_insert_before(&gsi, gimple_build_assign(value, NOP_EXPR, arg), GSI_SAME_STMT);
+    gsi_insert_before(&gsi, gimple_build_assign(value, NOP_EXPR, bits), GSI_SAME_STMT);
   }
   gsi_prev(&gsi);
   basic_block head = gimple_bb(site->stmt);
@@ -498,14 +504,18 @@ static void emit_first_run_entry(tree first_runs, tree word) {
   edge to_join;
   basic_block slow =
       entry_test(t, word, profile_probability::very_unlikely(), &to_join);
-  tree rank = make_temp_ssa_name(counter_type(), NULL, "PROF_rank");
-  gcall *add = gimple_build_call(builtin_decl_explicit(BUILT_IN_ATOMIC_ADD_FETCH_8), 3,
-                                 build_fold_addr_expr(first_runs),
+  /* The builtin returns an unsigned 64-bit value, the counters are
+   * signed: the call's result converts, or GCC's checking rejects it. */
+  tree fn = builtin_decl_explicit(BUILT_IN_ATOMIC_ADD_FETCH_8);
+  tree sum = make_temp_ssa_name(TREE_TYPE(TREE_TYPE(fn)), NULL, "PROF_rank");
+  gcall *add = gimple_build_call(fn, 3, build_fold_addr_expr(first_runs),
                                  build_int_cst(counter_type(), 1),
                                  build_int_cst(integer_type_node, MEMMODEL_RELAXED));
-  gimple_call_set_lhs(add, rank);
+  gimple_call_set_lhs(add, sum);
+  tree rank = make_temp_ssa_name(counter_type(), NULL, "PROF_rank");
   gimple_stmt_iterator g = gsi_last_bb(slow);
   gsi_insert_after(&g, add, GSI_NEW_STMT);
+  gsi_insert_after(&g, gimple_build_assign(rank, NOP_EXPR, sum), GSI_NEW_STMT);
   gsi_insert_after(&g, gimple_build_assign(unshare_expr(word), rank), GSI_NEW_STMT);
 }
 
