@@ -17,8 +17,9 @@
  * new order needs, as it does for its own reordering.
  *
  * Functions whose blocks that ran number more than
- * -fplugin-arg-xprof-ext-tsp-blocks (default 1000) keep GCC's order: the
- * model's time grows with about the cube of those blocks.
+ * -fplugin-arg-xprof-ext-tsp-blocks (default 10000) keep GCC's order:
+ * the model's time grows with about the square of those blocks
+ * (xprof_ext_tsp_blocks says why the default is not LLVM's).
  */
 #include "gcc-common.h"
 #include "target.h"
@@ -160,11 +161,12 @@ static unsigned int layout_execute(function *fun) {
   unsigned ran = ran_blocks(fun, BB_PARTITION(first));
   if (ran < 2)
     return 0;
-  if (ran > xp_opts.ext_tsp_blocks) {
+  unsigned limit = xprof_ext_tsp_blocks(&xp_opts);
+  if (ran > limit) {
     xprof_verbose(&xp_diag,
                   "blocks placed by GCC's default: %s ran %u blocks, more than "
                   "ext-tsp-blocks=%u",
-                  xp_function_name(fun->decl), ran, xp_opts.ext_tsp_blocks);
+                  xp_function_name(fun->decl), ran, limit);
     return 0;
   }
   /* GCC refuses to go back into cfglayout mode once its reordering is
@@ -203,7 +205,7 @@ public:
   /* Where GCC's own reordering ran (pass_reorder_blocks' gate), on a
    * function with measured counts that is optimized for speed. */
   bool gate(function *fun) override {
-    return optimize > 0 && !seen_error() && xp_opts.ext_tsp_blocks &&
+    return optimize > 0 && !seen_error() && xprof_ext_tsp_blocks(&xp_opts) &&
            (flag_reorder_blocks || flag_reorder_blocks_and_partition) &&
            !targetm.cannot_modify_jumps_p() && profile_status_for_fn(fun) == PROFILE_READ &&
            optimize_function_for_speed_p(fun);

@@ -430,7 +430,7 @@ struct BlockLayoutPass : PassInfoMixin<BlockLayoutPass> {
     const xprof_options &o = options();
     static const char ExtTspName[] = "enable-ext-tsp-block-placement";
     cl::Option *ExtTsp = llvmOption(ExtTspName);
-    if (!OptionsError.empty() || o.mode != XPROF_MODE_USE || o.ext_tsp_blocks == 0 ||
+    if (!OptionsError.empty() || o.mode != XPROF_MODE_USE || xprof_ext_tsp_blocks(&o) == 0 ||
         !ExtTsp || ExtTsp->getNumOccurrences())
       return PreservedAnalyses::all();
     // The first function over the limit decides: the blocks that ran,
@@ -445,11 +445,11 @@ struct BlockLayoutPass : PassInfoMixin<BlockLayoutPass> {
         auto Count = BFI.getBlockProfileCount(&BB);
         Ran += Count && *Count > 0;
       }
-      if (Ran > o.ext_tsp_blocks) {
+      if (Ran > xprof_ext_tsp_blocks(&o)) {
         if (o.verbose) {
           std::string Text = "blocks placed by LLVM's default: " + F.getName().str() + " ran " +
                              std::to_string(Ran) + " blocks, more than -xprof-ext-tsp-blocks=" +
-                             std::to_string(o.ext_tsp_blocks);
+                             std::to_string(xprof_ext_tsp_blocks(&o));
           xl_diagnose(wrap(&M), XPROF_DIAG_NOTE, Text.c_str());
         }
         return PreservedAnalyses::all();

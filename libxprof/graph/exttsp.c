@@ -12,7 +12,8 @@
  * greedy, which this is, starts from chains of one block, and merges two
  * chains at a time, the pair whose merge gains most, trying each way of
  * putting one chain beside or into the other (the other cut in two, for
- * chains of at most XT_SPLIT_MAX blocks), until no merge gains.  The
+ * chains of at most XT_SPLIT_MAX blocks, next to the blocks that the
+ * other has edges with), until no merge gains.  The
  * chains are then laid out the entry's first and the others by density
  * (count per byte), so that what never ran keeps its order at the end.
  *
@@ -103,7 +104,7 @@ static double seq_score(xt *x, const xt_seq *s, uint32_t a, uint32_t b) {
         uint32_t c = x->chain_of[e->dst];
         if (c != a && c != b)
           continue;
-        int falls = !(e->flags & XPROF_LAYOUT_JUMP) && x->index[e->dst] == x->index[v] + 1;
+        int falls = x->index[e->dst] == x->index[v] + 1;
         sum += edge_score(e->count, x->addr[v] + x->size[v], x->addr[e->dst], falls);
       }
     }
@@ -136,17 +137,47 @@ static xt_seq seq_of(const xt_chain *a, const xt_chain *b, uint32_t kind, uint32
   return s;
 }
 
+/* The cuts of chain `ia` worth trying with chain `ib`: next to a block
+ * with an edge to or from ib, which the cut can make fall through.
+ * Elsewhere a cut only moves jumps, while it costs a fall-through
+ * inside ia; trying only these keeps a merge's cost near linear in the
+ * chains' length.  cut[k]: try ia[0..k) and ia[k..). */
+static void useful_cuts(xt *x, uint32_t ia, uint32_t ib, unsigned char *cut) {
+  const xt_chain *a = &x->chains[ia], *b = &x->chains[ib];
+  memset(cut, 0, a->n + 1);
+  for (uint32_t k = 0; k < a->n; k++) {
+    uint32_t v = a->blocks[k];
+    x->index[v] = k;
+    for (uint32_t j = x->out[v]; j < x->out[v + 1]; j++)
+      if (x->chain_of[x->edges[x->by[j]].dst] == ib)
+        cut[k + 1] = 1; /* v, then ib */
+  }
+  for (uint32_t k = 0; k < b->n; k++) {
+    uint32_t u = b->blocks[k];
+    for (uint32_t j = x->out[u]; j < x->out[u + 1]; j++) {
+      uint32_t t = x->edges[x->by[j]].dst;
+      if (x->chain_of[t] == ia)
+        cut[x->index[t]] = 1; /* ib, then t */
+    }
+  }
+}
+
 /* The best way to merge chain `ia` (cut) with `ib` into *best, if it
  * gains more than best->gain; the entry block (0) must stay first. */
 static void try_cuts(xt *x, uint32_t ia, uint32_t ib, int swapped, xt_merge *best) {
   const xt_chain *a = &x->chains[ia], *b = &x->chains[ib];
   int has_entry = x->chain_of[0] == ia || x->chain_of[0] == ib;
   double base = a->score + b->score;
+  unsigned char cut[XT_SPLIT_MAX + 1];
+  if (a->n <= XT_SPLIT_MAX)
+    useful_cuts(x, ia, ib, cut);
   for (uint32_t kind = XT_A_B; kind <= XT_A2_A1_B; kind++) {
     uint32_t first = kind == XT_A_B ? 0 : 1, last = kind == XT_A_B ? 0 : a->n - 1;
     if (kind != XT_A_B && a->n > XT_SPLIT_MAX)
       break;
     for (uint32_t split = first; split <= last; split++) {
+      if (kind != XT_A_B && !cut[split])
+        continue;
       xt_seq s = seq_of(a, b, kind, split);
       const uint32_t *head = s.len[0] ? s.part[0] : s.part[1];
       if (has_entry && head[0] != 0)
@@ -263,7 +294,7 @@ static int merge_forced(xt *x, const uint32_t *in_ran, const uint64_t *heaviest)
       continue;
     const xprof_layout_edge *e = &x->edges[x->by[x->out[u]]];
     uint32_t v = e->dst, cu = x->chain_of[u], cv = x->chain_of[v];
-    if (v == 0 || v == u || in_ran[v] != 1 || (e->flags & XPROF_LAYOUT_JUMP) || cu == cv ||
+    if (v == 0 || v == u || in_ran[v] != 1 || cu == cv ||
         e->count < heaviest[u] || e->count < heaviest[v])
       continue;
     xt_chain *a = &x->chains[cu], *b = &x->chains[cv];
@@ -359,6 +390,16 @@ static void xt_free(xt *x) {
   xprof_free(x->addr);
 }
 
+/* Whether the greedy weighs edge e: one that ran and can fall through.
+ * A table or computed jump's edges score a tenth of their count at most,
+ * wherever their targets go, and can be hundreds per block (the dispatch
+ * of an interpreter, which GCC copies into each opcode's block): weighed,
+ * they made the merges' cost grow with their number for almost nothing.
+ * Their targets' counts still order the chains by density. */
+static int in_model(const xprof_layout_edge *e, uint32_t n) {
+  return e->count && !(e->flags & XPROF_LAYOUT_JUMP) && e->src < n && e->dst < n;
+}
+
 /* Chains of one block each, the edges that ran out of each block, and
  * the chains those edges join.  in_ran[v]: how many edges that ran go
  * into v; heaviest[v] as merge_forced takes it.  0 or -1. */
@@ -375,7 +416,7 @@ static int xt_init(xt *x, const uint64_t *counts, const xprof_layout_edge *edges
     return -1;
   double total = 0;
   for (uint32_t i = 0; i < n_edges; i++)
-    if (edges[i].count && edges[i].src < n && edges[i].dst < n) {
+    if (in_model(&edges[i], n)) {
       uint32_t u = edges[i].src, v = edges[i].dst;
       uint64_t w = edges[i].count;
       x->out[u + 1]++;
@@ -393,7 +434,7 @@ static int xt_init(xt *x, const uint64_t *counts, const xprof_layout_edge *edges
   uint32_t *fill = x->index; /* scratch until seq_score needs it */
   memcpy(fill, x->out, (size_t)n * sizeof *fill);
   for (uint32_t i = 0; i < n_edges; i++)
-    if (edges[i].count && edges[i].src < n && edges[i].dst < n)
+    if (in_model(&edges[i], n))
       x->by[fill[edges[i].src]++] = i;
   for (uint32_t v = 0; v < n; v++) {
     xt_chain *c = &x->chains[v];

@@ -161,7 +161,8 @@ typedef struct xprof_layout_edge {
 /* The order of blocks 0 .. n-1 (block 0 the entry, which stays first)
  * that the ext-TSP model scores best by the greedy of Newell and Pupyrev:
  * sizes[v] in bytes, counts[v] how often v ran (NULL: only the edges
- * count), the edges with their counts.  Fills order[n]; blocks that no
+ * count), the edges with their counts (the greedy leaves out those that
+ * never fall through; the blocks they lead to go by their counts).  Fills order[n]; blocks that no
  * edge that ran reaches keep their order after the others.  The time
  * grows with about the cube of the blocks that ran: callers bound them.
  * Returns 0, or -1 when out of memory (order is then 0 .. n-1). */

@@ -128,7 +128,8 @@ typedef struct xprof_options {
   int order;                      /* use: record calls for the link's order (order.c) */
   int function_sections;          /* use, order: every function has its own section (LLVM) */
   int reorder_functions;          /* first-run words (collect), first-run order (use) */
-  unsigned ext_tsp_blocks;        /* use: the most blocks that ran, for ext-TSP (0: off) */
+  unsigned ext_tsp_blocks;        /* use: the most blocks that ran, for ext-TSP (0: off; */
+                                  /* XPROF_EXT_TSP_DEFAULT: xprof_ext_tsp_blocks's) */
   int specialize;                 /* use: divisions and lengths to their values */
   const char *output;             /* the compiler's -o, when the plugin cannot know it */
   int link;                       /* the command also links */
@@ -177,6 +178,11 @@ extern const xprof_option_info xprof_option_table[];
 
 /* The defaults. */
 void xprof_options_init(xprof_options *o);
+/* ext_tsp_blocks when not given: each compiler's own default. */
+#define XPROF_EXT_TSP_DEFAULT UINT32_MAX
+/* The limit of blocks for the ext-TSP layout that o's compiler (o->compiler)
+ * takes. */
+unsigned xprof_ext_tsp_blocks(const xprof_options *o);
 void xprof_options_free(xprof_options *o);
 /* Set option `name` (a table name, or no-NAME for a flag) to `value`
  * (NULL: given without one) as `compiler` (XPROF_OPT_GCC, _LLVM, or

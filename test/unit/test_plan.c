@@ -107,6 +107,38 @@ static void options_round_trip(void) {
   xprof_options_free(&b);
 }
 
+/* ext-tsp-blocks: each compiler's own default until given (its model's
+ * cost differs), the value given for both once given; the default is not
+ * handed on by the drivers, a given value is. */
+static void ext_tsp_defaults(void) {
+  xprof_options o;
+  xprof_error err;
+  xprof_options_init(&o);
+  o.compiler = XPROF_OPT_GCC;
+  CHECK_U64(xprof_ext_tsp_blocks(&o), 10000);
+  o.compiler = XPROF_OPT_LLVM;
+  CHECK_U64(xprof_ext_tsp_blocks(&o), 1000);
+  char *text = NULL;
+  size_t n;
+  FILE *f = open_memstream(&text, &n);
+  xprof_options_each(&o, XPROF_OPT_BOTH, print_pairs, f);
+  fclose(f);
+  CHECK_STR(text, "");
+  free(text);
+  CHECK(xprof_options_set(&o, "ext-tsp-blocks", "1500", XPROF_OPT_LLVM, &err) == 0);
+  CHECK_U64(xprof_ext_tsp_blocks(&o), 1500);
+  o.compiler = XPROF_OPT_GCC;
+  CHECK_U64(xprof_ext_tsp_blocks(&o), 1500);
+  CHECK(xprof_options_set(&o, "ext-tsp-blocks", "0", XPROF_OPT_GCC, &err) == 0);
+  CHECK_U64(xprof_ext_tsp_blocks(&o), 0);
+  f = open_memstream(&text, &n);
+  xprof_options_each(&o, XPROF_OPT_GCC, print_pairs, f);
+  fclose(f);
+  CHECK_STR(text, "ext-tsp-blocks=0\n");
+  free(text);
+  xprof_options_free(&o);
+}
+
 static void warning_flags(void) {
   xprof_options o;
   enum xprof_warning w;
@@ -368,6 +400,7 @@ static void use_lines(void) {
 const unit_test plan_tests[] = {{"plan/options_parse", options_parse},
                                 {"plan/options_errors", options_errors},
                                 {"plan/options_round_trip", options_round_trip},
+    {"plan/ext_tsp_defaults", ext_tsp_defaults},
                                 {"plan/warning_flags", warning_flags},
                                 {"plan/collect_plan", collect_plan},
                                 {"plan/use_match", use_match},
