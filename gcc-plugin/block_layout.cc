@@ -28,13 +28,6 @@
 #include "xprof-gcc.h"
 #include "xprof_graph.h"
 
-static uint64_t count_of(profile_count c) {
-  if (!c.initialized_p())
-    return 0;
-  gcov_type n = c.to_gcov_type();
-  return n > 0 ? (uint64_t)n : 0;
-}
-
 /* A block's bytes, by the smallest length of each instruction (what GCC's
  * own reordering goes by before branches are shortened). */
 static uint64_t block_bytes(basic_block bb) {
@@ -59,7 +52,7 @@ static unsigned ran_blocks(function *fun, int partition) {
   unsigned ran = 0;
   basic_block bb;
   FOR_EACH_BB_FN(bb, fun)
-  if (BB_PARTITION(bb) == partition && count_of(bb->count))
+  if (BB_PARTITION(bb) == partition && xp_count(bb->count))
     ran++;
   return ran;
 }
@@ -71,7 +64,7 @@ static void describe(const vec<basic_block> &blocks, const int *idx, uint64_t *s
   for (unsigned i = 0; i < blocks.length(); i++) {
     basic_block bb = blocks[i];
     sizes[i] = block_bytes(bb);
-    counts[i] = count_of(bb->count);
+    counts[i] = xp_count(bb->count);
     bool jumps = jumps_only(bb);
     edge e;
     edge_iterator ei;
@@ -82,7 +75,7 @@ static void describe(const vec<basic_block> &blocks, const int *idx, uint64_t *s
       xprof_layout_edge le;
       le.src = i, le.dst = (uint32_t)idx[e->dest->index];
       le.flags = jumps || (e->flags & EDGE_COMPLEX) ? XPROF_LAYOUT_JUMP : 0;
-      le.count = count_of(e->count());
+      le.count = xp_count(e->count());
       edges->safe_push(le);
     }
   }
@@ -161,12 +154,9 @@ static unsigned int layout_execute(function *fun) {
   unsigned ran = ran_blocks(fun, BB_PARTITION(first));
   if (ran < 2)
     return 0;
-  unsigned limit = xprof_ext_tsp_blocks(&xp_opts);
-  if (ran > limit) {
-    xprof_verbose(&xp_diag,
-                  "blocks placed by GCC's default: %s ran %u blocks, more than "
-                  "ext-tsp-blocks=%u",
-                  xp_function_name(fun->decl), ran, limit);
+  char note[512];
+  if (!xprof_ext_tsp_fits(&xp_opts, xp_function_name(fun->decl), ran, note, sizeof note)) {
+    xprof_verbose(&xp_diag, "%s", note);
     return 0;
   }
   /* GCC refuses to go back into cfglayout mode once its reordering is

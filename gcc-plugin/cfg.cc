@@ -259,13 +259,14 @@ static void add_fake_edges(hash_set<edge> *uncounted) {
   }
 }
 
-static uint64_t edge_weight(edge e) {
-  profile_count c = e->count();
+uint64_t xp_count(profile_count c) {
   if (!c.initialized_p())
     return 0;
   gcov_type v = c.to_gcov_type();
   return v > 0 ? (uint64_t)v : 0;
 }
+
+static uint64_t edge_weight(edge e) { return xp_count(e->count()); }
 
 /* c's edge list: every edge of the current CFG, by source block index,
  * then successor order -- the same in both modes because the graph is.

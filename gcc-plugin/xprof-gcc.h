@@ -62,6 +62,8 @@ struct xp_cfg {
  * the same point, so they see the same graph.  False when it cannot be
  * counted exactly (c->g.n_counters -1); c to free either way. */
 bool xp_cfg_build(struct xp_cfg *c, const vec<xp_site> *sites);
+/* A count of GCC's as a number: 0 when it has none (cfg.cc). */
+uint64_t xp_count(profile_count c);
 void xp_cfg_free(struct xp_cfg *c);
 
 /* Use: give GCC the histograms of f's records for cfun's sites, once

@@ -445,13 +445,10 @@ struct BlockLayoutPass : PassInfoMixin<BlockLayoutPass> {
         auto Count = BFI.getBlockProfileCount(&BB);
         Ran += Count && *Count > 0;
       }
-      if (Ran > xprof_ext_tsp_blocks(&o)) {
-        if (o.verbose) {
-          std::string Text = "blocks placed by LLVM's default: " + F.getName().str() + " ran " +
-                             std::to_string(Ran) + " blocks, more than -xprof-ext-tsp-blocks=" +
-                             std::to_string(xprof_ext_tsp_blocks(&o));
-          xl_diagnose(wrap(&M), XPROF_DIAG_NOTE, Text.c_str());
-        }
+      char Note[512];
+      if (!xprof_ext_tsp_fits(&o, F.getName().str().c_str(), Ran, Note, sizeof Note)) {
+        if (o.verbose)
+          xl_diagnose(wrap(&M), XPROF_DIAG_NOTE, Note);
         return PreservedAnalyses::all();
       }
     }

@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <strings.h>
 #include <unistd.h>
@@ -208,6 +209,19 @@ unsigned xprof_ext_tsp_blocks(const xprof_options *o) {
   if (o->ext_tsp_blocks != XPROF_EXT_TSP_DEFAULT)
     return o->ext_tsp_blocks;
   return o->compiler == XPROF_OPT_LLVM ? 1000 : 10000;
+}
+
+int xprof_ext_tsp_fits(const xprof_options *o, const char *name, unsigned ran, char *note,
+                       size_t size) {
+  unsigned limit = xprof_ext_tsp_blocks(o);
+  if (limit && ran <= limit)
+    return 1;
+  int llvm = o->compiler == XPROF_OPT_LLVM;
+  if (size)
+    snprintf(note, size,
+             "blocks placed by %s default: %s ran %u blocks, more than %sext-tsp-blocks=%u",
+             llvm ? "LLVM's" : "GCC's", name, ran, llvm ? "-xprof-" : "", limit);
+  return 0;
 }
 
 static void free_strings(xprof_strings *s) {

@@ -183,6 +183,12 @@ void xprof_options_init(xprof_options *o);
 /* The limit of blocks for the ext-TSP layout that o's compiler (o->compiler)
  * takes. */
 unsigned xprof_ext_tsp_blocks(const xprof_options *o);
+/* Whether a function `name` that ran `ran` blocks in training is laid
+ * out by the ext-TSP model under that limit: 1, or 0 with the verbose
+ * note that says why not in note[size] (in either plugin's words: its
+ * compiler's default, its spelling of the option). */
+int xprof_ext_tsp_fits(const xprof_options *o, const char *name, unsigned ran, char *note,
+                       size_t size);
 void xprof_options_free(xprof_options *o);
 /* Set option `name` (a table name, or no-NAME for a flag) to `value`
  * (NULL: given without one) as `compiler` (XPROF_OPT_GCC, _LLVM, or

@@ -125,6 +125,18 @@ static void ext_tsp_defaults(void) {
   fclose(f);
   CHECK_STR(text, "");
   free(text);
+  /* The limit itself fits; one more does not, and the note says so in
+   * the plugin's words. */
+  char note[128];
+  CHECK(xprof_ext_tsp_fits(&o, "f", 1000, note, sizeof note) == 1);
+  CHECK(xprof_ext_tsp_fits(&o, "f", 1001, note, sizeof note) == 0);
+  CHECK_STR(note, "blocks placed by LLVM's default: f ran 1001 blocks, more than "
+                  "-xprof-ext-tsp-blocks=1000");
+  o.compiler = XPROF_OPT_GCC;
+  CHECK(xprof_ext_tsp_fits(&o, "g", 10001, note, sizeof note) == 0);
+  CHECK_STR(note, "blocks placed by GCC's default: g ran 10001 blocks, more than "
+                  "ext-tsp-blocks=10000");
+  o.compiler = XPROF_OPT_LLVM;
   CHECK(xprof_options_set(&o, "ext-tsp-blocks", "1500", XPROF_OPT_LLVM, &err) == 0);
   CHECK_U64(xprof_ext_tsp_blocks(&o), 1500);
   o.compiler = XPROF_OPT_GCC;
