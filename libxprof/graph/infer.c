@@ -40,6 +40,28 @@ enum {
   COST_INC = 10, COST_DEC = 20, COST_ZERO_INC = 11, COST_ENTRY_INC = 40, COST_ENTRY_DEC = 10,
   COST_EDGE = 1, COST_FAKE_EDGE = 4
 };
+/* A measured count (XPROF_INFER_MEASURED: a block that salvage matched
+ * to the training's) costs this many times an estimate's to move either
+ * way: where an estimate of a block around it disagrees, the estimate
+ * gives way.  A weak one (XPROF_INFER_WEAK: a count that a flow made up
+ * where nothing was measured) costs half an estimate's: it decides what
+ * nothing else does, and gives way to any estimate. */
+enum { COST_MEASURED_FACTOR = 16, COST_WEAK_DIVISOR = 2 };
+
+/* Block b's costs per unit of flow below (*dec) and beyond (*inc) its
+ * weight w, as known[b] says it is known. */
+static void block_costs(uint32_t b, unsigned char known, uint64_t w, int64_t *dec, int64_t *inc) {
+  int entry = b == XPROF_ENTRY;
+  *dec = entry ? COST_ENTRY_DEC : COST_DEC;
+  *inc = entry ? COST_ENTRY_INC : w ? COST_INC : COST_ZERO_INC;
+  if (known == XPROF_INFER_MEASURED) {
+    *dec *= COST_MEASURED_FACTOR;
+    *inc *= COST_MEASURED_FACTOR;
+  } else if (known == XPROF_INFER_WEAK) {
+    *dec /= COST_WEAK_DIVISOR;
+    *inc /= COST_WEAK_DIVISOR;
+  }
+}
 #define INF_CAP (UINT64_MAX / 4)
 
 typedef struct arc {
@@ -210,9 +232,8 @@ static int build(net *g, uint32_t n_nodes, const xprof_edge *edges, uint32_t n_e
     uint32_t in = 2 * b, out = in + 1;
     if (known && known[b]) {
       /* Up to the estimate: a reward (negative cost), then a cost. */
-      int entry = b == XPROF_ENTRY;
-      int64_t dec = entry ? COST_ENTRY_DEC : COST_DEC;
-      int64_t inc = entry ? COST_ENTRY_INC : weight[b] ? COST_INC : COST_ZERO_INC;
+      int64_t dec, inc;
+      block_costs(b, known[b], weight[b], &dec, &inc);
       block_arc[2 * b] = add_arc(g, in, out, weight[b], -dec);
       block_arc[2 * b + 1] = add_arc(g, in, out, INF_CAP, inc);
     } else {
@@ -436,12 +457,12 @@ uint64_t xprof_infer_cost(uint32_t n_nodes, const xprof_edge *edges, uint32_t n_
   for (uint32_t b = 0; b < n_nodes; b++) {
     if (!known || !known[b])
       continue;
-    int entry = b == XPROF_ENTRY;
+    int64_t dec, inc;
+    block_costs(b, known[b], weight[b], &dec, &inc);
     if (node_count[b] > weight[b])
-      cost += (node_count[b] - weight[b]) *
-              (uint64_t)(entry ? COST_ENTRY_INC : weight[b] ? COST_INC : COST_ZERO_INC);
+      cost += (node_count[b] - weight[b]) * (uint64_t)inc;
     else
-      cost += (weight[b] - node_count[b]) * (uint64_t)(entry ? COST_ENTRY_DEC : COST_DEC);
+      cost += (weight[b] - node_count[b]) * (uint64_t)dec;
   }
   for (uint32_t e = 0; e < n_edges; e++)
     if (!(edges[e].flags & XPROF_EDGE_IGNORE))

@@ -512,7 +512,7 @@ static uint32_t drop_contradictions(network *net, int all) {
 int xprof_salvage(const xprof_shape *old, const uint64_t *old_edge_count,
                   const uint64_t *old_node_count, const xprof_shape *now,
                   uint64_t *edge_count, uint64_t *node_count, uint32_t *old_of_new,
-                  xprof_salvage_result *r) {
+                  unsigned char *carried, xprof_salvage_result *r) {
   uint32_t n_nodes = now->n_nodes, n_edges = now->n_edges;
   const xprof_edge *edges = now->edges;
   const uint32_t *hash = now->hash;
@@ -549,8 +549,11 @@ int xprof_salvage(const xprof_shape *old, const uint64_t *old_edge_count,
   }
   for (uint32_t e = 0; e < n_edges; e++)
     edge_count[e] = net.usable[ARC_EDGE(&net, e)] ? (uint64_t)net.value[ARC_EDGE(&net, e)] : 0;
-  for (uint32_t v = 0; v < n_nodes; v++)
+  for (uint32_t v = 0; v < n_nodes; v++) {
     node_count[v] = (uint64_t)net.value[ARC_BLOCK(v)];
+    if (carried)
+      carried[v] = net.known[ARC_BLOCK(v)];
+  }
   if (old_of_new)
     memcpy(old_of_new, m.old_of_new, n_nodes * sizeof *old_of_new);
   rc = 0;
@@ -668,8 +671,8 @@ static void follow_side(const xprof_proc *f, const xprof_shape *old, const xprof
 
 int xprof_salvage_proc(const xprof_objfile *o, const xprof_proc *f, const xprof_shape *now,
                       uint64_t *edge_count, uint64_t *node_count, xprof_vp_record **vp,
-                      uint32_t *n_vp, uint64_t *side, xprof_salvage_result *r,
-                      xprof_error *err) {
+                      uint32_t *n_vp, uint64_t *side, unsigned char *carried,
+                      xprof_salvage_result *r, xprof_error *err) {
   memset(r, 0, sizeof *r);
   *vp = NULL;
   *n_vp = 0;
@@ -680,6 +683,8 @@ int xprof_salvage_proc(const xprof_objfile *o, const xprof_proc *f, const xprof_
     memset(node_count, 0, (size_t)now->n_nodes * sizeof *node_count);
     if (side)
       memset(side, 0, (size_t)now->n_side * sizeof *side);
+    if (carried)
+      memset(carried, 1, now->n_nodes);
     return 0;
   }
   if (!f->shape)
@@ -693,7 +698,8 @@ int xprof_salvage_proc(const xprof_objfile *o, const xprof_proc *f, const xprof_
   uint64_t *oe = NULL, *on = NULL;
   uint32_t *old_of_new = xprof_calloc((size_t)now->n_nodes + 1, sizeof *old_of_new);
   int rc = old_of_new ? solve_old(o, f, &old, &oe, &on, err) : xprof_fail_nomem(err, f->name);
-  if (rc == 0 && xprof_salvage(&old, oe, on, now, edge_count, node_count, old_of_new, r) < 0)
+  if (rc == 0 && xprof_salvage(&old, oe, on, now, edge_count, node_count, old_of_new, carried,
+                                r) < 0)
     rc = xprof_fail(err, XPROF_ERR_INVALID, "%s: no flow fits the changed graph", f->name);
   if (rc == 0)
     rc = follow_sites(f, &old, now, old_of_new, vp, n_vp, r, err);

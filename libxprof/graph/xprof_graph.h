@@ -113,10 +113,15 @@ int xprof_solve_flow(uint32_t n_nodes, const xprof_edge *edges,
  * least from weight[b] for the nodes with known[b] (known NULL: none
  * known) -- raising an estimate costs less than lowering it, raising a
  * zero a little more, the entry's the other way round -- and makes up no
- * flow the estimates do not call for.  Ignored edges get 0.
+ * flow the estimates do not call for.  known[b] XPROF_INFER_MEASURED: a
+ * count measured on this graph, which costs much more to move than an
+ * estimate; XPROF_INFER_WEAK: a guess, which costs less.  Ignored edges
+ * get 0.
  * Returns 0, or -1 when out of memory, on a graph of more than
  * XPROF_INFER_MAX_NODES nodes, or estimates beyond 2^61. */
 #define XPROF_INFER_MAX_NODES 20000u
+#define XPROF_INFER_MEASURED 2
+#define XPROF_INFER_WEAK 3
 /* Each node's out-edges: by[out[v]] .. by[out[v + 1] - 1] are the edges
  * out of v, in edge order.  out: n_nodes + 2 entries, by: n_edges
  * (callers allocate; xprof_out_edges fills them). */
@@ -294,12 +299,14 @@ typedef struct xprof_salvage_result {
  * edges carried over, the rest inferred by flow conservation (salvage.c).
  * edge_count and node_count are always a consistent flow with the old
  * entry count; old_of_new (room for now->n_nodes, or NULL) gets each new
- * node's old one, or UINT32_MAX.  Returns 0, or -1 when out of memory or
- * when EXIT cannot be reached from ENTRY. */
+ * node's old one, or UINT32_MAX; carried (the same, or NULL) 1 for each
+ * new node whose count is its old block's (matched, and not dropped as
+ * a contradiction), 0 for one whose count the flow made up.  Returns 0,
+ * or -1 when out of memory or when EXIT cannot be reached from ENTRY. */
 int xprof_salvage(const xprof_shape *old, const uint64_t *old_edge_count,
                   const uint64_t *old_node_count, const xprof_shape *now,
                   uint64_t *edge_count, uint64_t *node_count, uint32_t *old_of_new,
-                  xprof_salvage_result *r);
+                  unsigned char *carried, xprof_salvage_result *r);
 /* The share of the old count mass that matched (1 when nothing ran). */
 double xprof_salvage_fraction(const xprof_salvage_result *r);
 /* For a use build (xprof_plan.h): f's counts (f of object file o in the profile) carried
@@ -309,14 +316,15 @@ double xprof_salvage_fraction(const xprof_salvage_result *r);
  * renumbered as the new sites, in *vp (an xprof_malloc'd array the caller
  * frees; the values stay f's), *n_vp of them; side (room for now->n_side,
  * or NULL when it has none) gets the value of the old side counter each
- * new one follows by the same rule, or XPROF_NO_SIDE.  Returns 0 (r says
+ * new one follows by the same rule, or XPROF_NO_SIDE; carried as for
+ * xprof_salvage (all 1 for a procedure that never ran).  Returns 0 (r says
  * how much matched: the caller decides whether that is enough), or -1
  * with err saying why not (no shape, a damaged one, no flow).  A
  * procedure that never ran needs no shape: its counts are all zero. */
 int xprof_salvage_proc(const xprof_objfile *o, const xprof_proc *f, const xprof_shape *now,
                        uint64_t *edge_count, uint64_t *node_count, xprof_vp_record **vp,
-                       uint32_t *n_vp, uint64_t *side, xprof_salvage_result *r,
-                       xprof_error *err);
+                       uint32_t *n_vp, uint64_t *side, unsigned char *carried,
+                       xprof_salvage_result *r, xprof_error *err);
 #define XPROF_NO_SIDE UINT64_MAX
 
 /* ---- CFG dumps and coverage tables ------------------------------------ */

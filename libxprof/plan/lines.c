@@ -574,6 +574,44 @@ static void drop_shared(uint32_t n_nodes, const xprof_edge *edges, uint32_t n_ed
   xprof_free(sc.places);
 }
 
+/* Where some blocks have measured counts (salvage matched them to the
+ * training's blocks), a place that estimates one of them estimates none
+ * of the others: its count is its busiest training block's, which the
+ * measured block already has, and the other blocks of the place are
+ * code the training had elsewhere or split otherwise (a macro's copies
+ * in an interpreter's loop), of whose counts the place says nothing.
+ * est sorted by estimate_cmp. */
+static void drop_measured_places(const unsigned char *measured, estimate *est, uint32_t n_est) {
+  for (uint32_t a = 0, b; a < n_est; a = b) {
+    int any = 0;
+    for (b = a; b < n_est && est[b].in == est[a].in && est[b].offset == est[a].offset &&
+                est[b].column == est[a].column && est[b].scaled == est[a].scaled;
+         b++)
+      any |= measured[est[b].node];
+    for (uint32_t i = a; any && i < b; i++)
+      if (!measured[est[i].node])
+        est[i].dropped = 1;
+  }
+}
+
+/* The weights of a flow made with a prior (xprof_line_counts): a
+ * measured block has its count, firmly; a block the lines do not
+ * estimate has the prior's count, weakly (the prior is a flow: where the
+ * lines say nothing it stands, and no branch is split anew; where they
+ * do, it gives way). */
+static void prior_counts(const xprof_line_prior *prior, uint32_t n_nodes, uint64_t *weight,
+                         unsigned char *known) {
+  for (uint32_t v = XPROF_EXIT + 1; prior && v < n_nodes; v++) {
+    if (prior->measured[v]) {
+      weight[v] = prior->count[v];
+      known[v] = XPROF_INFER_MEASURED;
+    } else if (!known[v]) {
+      weight[v] = prior->count[v];
+      known[v] = XPROF_INFER_WEAK;
+    }
+  }
+}
+
 /* An estimate's training block, as drop_ran_with_other groups them. */
 typedef struct node_block {
   uint32_t block, node;
@@ -719,7 +757,8 @@ static uint32_t estimates(const xprof_lineprof *lp, int exact, const xprof_lp_fu
 
 int xprof_line_counts(const xprof_lineprof *lp, const xprof_lp_func *f, const xprof_places *p,
                       uint32_t n_nodes, const xprof_edge *edges, uint32_t n_edges,
-                      uint64_t *edge_count, uint64_t *node_count, xprof_line_match *m) {
+                      const xprof_line_prior *prior, uint64_t *edge_count,
+                      uint64_t *node_count, xprof_line_match *m) {
   memset(m, 0, sizeof *m);
   if (n_nodes <= XPROF_EXIT)
     return 0;
@@ -749,6 +788,8 @@ int xprof_line_counts(const xprof_lineprof *lp, const xprof_lp_func *f, const xp
     drop_shared(n_nodes, edges, n_edges, est, n_est);
     drop_ran_with_other(n_nodes, edges, n_edges, est, n_est);
   }
+  if (prior)
+    drop_measured_places(prior->measured, est, n_est);
   for (uint32_t i = 0; i < n_est; i++) {
     if (est[i].dropped)
       continue;
@@ -760,6 +801,9 @@ int xprof_line_counts(const xprof_lineprof *lp, const xprof_lp_func *f, const xp
     weight[XPROF_ENTRY] = f->head;
     known[XPROF_ENTRY] = 1;
   }
+  for (uint32_t v = XPROF_EXIT + 1; v < n_nodes; v++)
+    m->estimated += known[v] && (!prior || !prior->measured[v]);
+  prior_counts(prior, n_nodes, weight, known);
   m->placed = placed_mass(used, &n_used);
   m->total = reachable_mass(reached, n_reached, used, n_used, p, &m->folded);
   rc = 0;

@@ -154,10 +154,11 @@ static void defer(xprof_use *u, const char *fmt, ...) {
 
 /* f's counts carried over to g, which changed since training
  * (salvage.c), when enough of them match it.  Returns 1 with r holding
- * them and *sr saying how well they matched (xprof_use_match accounts
- * for them), or 0 after deferring the warning that they do not fit. */
+ * them, *sr saying how well they matched (xprof_use_match accounts for
+ * them) and carried[v] whether block v's count is its training block's,
+ * or 0 after deferring the warning that they do not fit. */
 static int salvage(xprof_use *u, const xprof_proc *f, const xprof_graph *g, xprof_use_fn *r,
-                   xprof_salvage_result *sr) {
+                   xprof_salvage_result *sr, unsigned char *carried) {
   xprof_error err;
   uint32_t n_vp;
   xprof_shape now = xprof_graph_shape(g);
@@ -166,7 +167,7 @@ static int salvage(xprof_use *u, const xprof_proc *f, const xprof_graph *g, xpro
   int rc = g->n_side && !r->side
                ? xprof_fail_nomem(&err, f->name)
                : xprof_salvage_proc(u->obj, f, &now, r->edge_count, r->node_count, &r->vp, &n_vp,
-                                    r->side, sr, &err);
+                                    r->side, carried, sr, &err);
   double share = xprof_salvage_fraction(sr);
   if (rc == 0 && share * 100 + 1e-9 >= u->o->salvage) {
     r->salvaged = 1;
@@ -326,27 +327,27 @@ static void folded_text(char *buf, size_t size, uint64_t total, uint64_t folded)
 }
 
 /* Counts for the function `name` on g by source line, when they place at
- * least the share `floor` of its line profile's counts (and as much as
- * -xprofile_salvage asks).  Returns 1 with r filled, 0 when the line
+ * least the share of its line profile's counts that -xprofile_salvage
+ * asks.  Returns 1 with r filled, 0 when the line
  * profile has none of its places or too few. */
 static int by_lines(xprof_use *u, const char *name, const char *file, const xprof_graph *g,
-                    xprof_places_fn places, void *ctx, double floor, xprof_use_fn *r) {
+                    xprof_places_fn places, void *ctx, xprof_use_fn *r) {
   const xprof_lp_func *lf = lines_of(u) ? xprof_lineprof_find(u->lines, name, file) : NULL;
   if (!lf || !places)
     return 0;
   xprof_places p = {0, NULL, 0, NULL, 0, NULL, NULL};
   places(ctx, &p);
-  xprof_line_match m = {0, 0, 0, 0, 0, 0};
+  xprof_line_match m = {0, 0, 0, 0, 0, 0, 0};
   uint64_t *edges = xprof_calloc((size_t)g->n_edges + 1, sizeof *edges);
   uint64_t *nodes = xprof_calloc((size_t)g->n_nodes + 1, sizeof *nodes);
   int rc = !edges || !nodes ? -1
                             : xprof_line_counts(u->lines, lf, &p, g->n_nodes, g->edges,
-                                                g->n_edges, edges, nodes, &m);
+                                                g->n_edges, NULL, edges, nodes, &m);
   /* As salvage keeps a changed function's counts only when enough of
    * them match (-xprofile_salvage), so do the lines. */
   unsigned need = u->o->salvage <= 100 ? u->o->salvage : XPROF_SALVAGE_DEFAULT_PERCENT;
   double share = m.total ? (double)m.placed / (double)m.total : 1.0;
-  if (rc > 0 && (share * 100 + 1e-9 < need || share + 1e-9 < floor)) {
+  if (rc > 0 && share * 100 + 1e-9 < need) {
     rc = 0;
     if (!u->pending[0])
       defer(u, XPROF_MSG_NOT_SALVAGED, name, 100 * share, need);
@@ -437,37 +438,75 @@ static int source_unchanged(xprof_use *u, const xprof_lineprof *lp, const char *
  * blocks of the new graph it did not find are taken for new code that
  * never ran.  When the code was not edited they are not new: another
  * compiler's graph, another version's or other options' (a branch that
- * one made a select, a call the other's early inliner took in), and
- * where salvage left some blocks of either graph unmatched, the lines,
- * where they place the function, measure more of it.  That is so when
- * the lines are of another compiler's graphs.  With LLVM's own, whose
- * graphs are counted after its pre-inliner and early clean-up (another
- * version or other options take whole callees in or leave them out), it
- * is so where salvage lost a tenth of the counts or more and the
- * function's source file is the training's, as long as the lines place
- * as much of the counts as salvage matched: a macro (-D) changes the code
- * without changing the file, and then the lines of new code are not
- * those that ran.  Where salvage matched more it stands, and it stands
- * with GCC: in code whose macros put many blocks on one place (lua's
- * interpreter loop) the lines say less than the shapes, and taken by
- * line from an older version's training that loop ran 2-6% more
- * instructions with either compiler (bench/history.md, 2026-12-03,
- * evening).  Returns the share of its counts that the lines must place
- * to be taken, or -1 when salvage stands. */
-enum { LINES_UNDER_SALVAGE_PERCENT = 90 };
-static double lines_first(xprof_use *u, const xprof_salvage_result *sr, const char *name,
-                          const char *file) {
+ * one made a select, a call the other's early inliner took in), and the
+ * lines know how often they ran.  With the lines of another compiler's
+ * graphs, the lines place the whole function where they place enough of
+ * it (LINES_FIRST).  With the lines of this compiler's own graphs (its
+ * training was another version or other options), the blocks that
+ * salvage matched keep their counts and the lines give theirs to the
+ * blocks it did not (LINES_FILL): taking the whole function by line
+ * instead lost what the shapes say in code whose macros put many blocks
+ * on one place (lua's interpreter loop ran 2-6% more instructions from
+ * an older version's training with either compiler; bench/history.md,
+ * 2026-12-03, evening).  Only where the function's source file is the
+ * training's byte for byte: an edit moves the lines.  A macro (-D) can
+ * change the code without changing the file, but the lines of code the
+ * training did not compile have no counts to give. */
+typedef enum { SALVAGE_STANDS, LINES_FIRST, LINES_FILL } lines_role;
+static lines_role lines_role_of(xprof_use *u, const xprof_salvage_result *sr, const char *name,
+                                const char *file) {
   const xprof_lineprof *lp = lines_of(u);
   if (!lp || lp->from_samples ||
       (xprof_salvage_fraction(sr) >= 0.995 && sr->matched_blocks >= sr->new_blocks))
-    return -1;
+    return SALVAGE_STANDS;
   if (lp->made_by & ~own_graphs(u))
+    return LINES_FIRST;
+  return source_unchanged(u, lp, name, file) ? LINES_FILL : SALVAGE_STANDS;
+}
+
+/* Counts by source line for the blocks of g whose counts salvage did not
+ * carry over from the training (carried[v] 0), with salvage's flow (r's
+ * counts) as the prior (xprof_line_counts): the carried counts stand,
+ * and the lines' estimates give way to them; a block the lines do not
+ * estimate keeps what salvage's flow gave it where the new flow allows.
+ * Returns 1 with r's counts replaced, 0 when the lines estimate none of
+ * the blocks salvage did not carry (r as it was). */
+static int fill_by_lines(xprof_use *u, const char *name, const char *file, const xprof_graph *g,
+                         xprof_places_fn places, void *ctx, const unsigned char *carried,
+                         xprof_use_fn *r) {
+  const xprof_lp_func *lf = xprof_lineprof_find(u->lines, name, file);
+  if (!lf || !places)
     return 0;
-  if (u->o->compiler == XPROF_OPT_GCC ||
-      100 * xprof_salvage_fraction(sr) >= LINES_UNDER_SALVAGE_PERCENT ||
-      !source_unchanged(u, lp, name, file))
-    return -1;
-  return xprof_salvage_fraction(sr);
+  xprof_places p = {0, NULL, 0, NULL, 0, NULL, NULL};
+  places(ctx, &p);
+  xprof_line_match m = {0, 0, 0, 0, 0, 0, 0};
+  uint64_t *edges = xprof_calloc((size_t)g->n_edges + 1, sizeof *edges);
+  uint64_t *nodes = xprof_calloc((size_t)g->n_nodes + 1, sizeof *nodes);
+  xprof_line_prior prior = {r->node_count, carried};
+  int rc = !edges || !nodes ? -1
+                            : xprof_line_counts(u->lines, lf, &p, g->n_nodes, g->edges,
+                                                g->n_edges, &prior, edges, nodes, &m);
+  /* Salvage stands where the lines estimate none of the blocks it made
+   * up: the lines of code that the training did not compile (a macro
+   * that changed) have no counts. */
+  if (rc > 0 && !m.estimated)
+    rc = 0;
+  if (rc > 0) {
+    uint32_t left = 0;
+    for (uint32_t v = XPROF_EXIT + 1; v < g->n_nodes; v++)
+      left += !carried[v];
+    xprof_verbose(u->d, "%s: of the %u block%s salvage did not match, %u took counts by "
+                  "source line",
+                  name, left, xprof_plural(left), m.estimated);
+    xprof_free(r->edge_count);
+    xprof_free(r->node_count);
+    r->edge_count = edges;
+    r->node_count = nodes;
+    edges = nodes = NULL;
+  }
+  xprof_free(edges);
+  xprof_free(nodes);
+  return rc > 0;
 }
 
 int xprof_use_match(xprof_use *u, const char *name, const char *file, const xprof_proc *f,
@@ -476,31 +515,37 @@ int xprof_use_match(xprof_use *u, const char *name, const char *file, const xpro
   r->f = f;
   u->pending[0] = 0;
   xprof_salvage_result sr;
+  unsigned char *carried = NULL;
   int ok = 0;
   if (g && g->n_counters >= 0) {
     r->edge_count = xprof_calloc((size_t)g->n_edges + 1, sizeof *r->edge_count);
     r->node_count = xprof_calloc((size_t)g->n_nodes + 1, sizeof *r->node_count);
+    carried = xprof_calloc((size_t)g->n_nodes + 1, 1);
   }
-  if (!r->edge_count || !r->node_count)
+  if (!r->edge_count || !r->node_count || !carried)
     defer(u, XPROF_MSG_MISMATCH, name);
   else if (!f)
     ; /* only the lines know it */
   else if (g->signature != f->signature && u->o->salvage <= 100)
-    ok = salvage(u, f, g, r, &sr);
+    ok = salvage(u, f, g, r, &sr, carried);
   else if (g->signature != f->signature)
     defer(u, XPROF_MSG_MISMATCH, name);
   else
     ok = solve(u, f, g, r);
-  double floor = ok && r->salvaged ? lines_first(u, &sr, name, file) : -1;
-  if (floor >= 0 && by_lines(u, name, file, g, places, ctx, floor, r))
+  lines_role role = ok && r->salvaged ? lines_role_of(u, &sr, name, file) : SALVAGE_STANDS;
+  if (role == LINES_FIRST && by_lines(u, name, file, g, places, ctx, r))
     r->salvaged = 0;
-  else if (ok && r->salvaged)
+  else if (ok && r->salvaged) {
     account_salvage(u, f, &sr);
+    if (role == LINES_FILL)
+      u->st.filled += fill_by_lines(u, name, file, g, places, ctx, carried, r);
+  }
+  xprof_free(carried);
   /* -xprofile_salvage=no: a function whose graph changed is compiled
    * without profile data, as the user asked; the lines serve only those
    * the data do not know. */
   if (!ok && r->edge_count && r->node_count && (!f || u->o->salvage <= 100)) {
-    ok = by_lines(u, name, file, g, places, ctx, 0, r);
+    ok = by_lines(u, name, file, g, places, ctx, r);
     u->st.unplaced += !ok;
   }
   if (!ok) {
@@ -617,10 +662,13 @@ void xprof_use_close(xprof_use *u) {
                      ? 100.0 * (double)st->salvage_matched / (double)st->salvage_mass
                      : 100.0;
     const char *its = st->salvaged == 1 ? "its" : "their";
+    char filled[96] = "";
+    if (st->filled)
+      snprintf(filled, sizeof filled, "; %u placed the rest by source line", st->filled);
     xprof_warn(u->d, XPROF_W_COVERAGE_MISMATCH,
                "%s: %u function%s changed since the training build; %s profile data was "
-               "salvaged (%.0f%% of %s counts matched the new code)",
-               u->objpath, st->salvaged, xprof_plural(st->salvaged), its, pct, its);
+               "salvaged (%.0f%% of %s counts matched the new code%s)",
+               u->objpath, st->salvaged, xprof_plural(st->salvaged), its, pct, its, filled);
   }
   if (st->by_lines)
     lines_note(u);

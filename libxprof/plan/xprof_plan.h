@@ -509,6 +509,8 @@ typedef struct xprof_use_stats {
    * too), and the old count mass of theirs, all and matched. */
   unsigned salvaged;
   uint64_t salvage_mass, salvage_matched;
+  /* Of those, the functions whose unmatched blocks took counts by line. */
+  unsigned filled;
   /* Functions given counts by source line (counted as matched too), the
    * counts of their entries in the line profile, all and placed; those
    * the line profile knew but could not place; lines_folded: counts left
@@ -879,6 +881,7 @@ typedef struct xprof_line_match {
   uint32_t scaled; /* of matched, by a callee's own lines (inlined here only) */
   uint64_t total, placed;
   uint64_t folded; /* left out of total: on lines folded away here (had_line) */
+  uint32_t estimated; /* blocks the lines estimate (not the prior's measured) */
 } xprof_line_match;
 
 /* A function's counts on its graph from its entry f of line profile lp
@@ -888,13 +891,23 @@ typedef struct xprof_line_match {
  * training called, its own entry in lp scaled to the call; lp NULL:
  * none) -- but a place shared by several blocks estimates only those
  * that may run more often than the others (not those another of them
- * dominates) -- the entry's f's head, made a flow by xprof_infer_flow.  Returns
- * 1 with edge_count and node_count filled, 0 when the profile gave none
- * of its places a count (the compiler's own estimates stand), -1 when out
- * of memory or the graph is too large. */
+ * dominates) -- the entry's f's head, made a flow by xprof_infer_flow.
+ * With a prior (NULL: none), counts that are already a flow on this
+ * graph (salvage's): its measured blocks keep their counts, which the
+ * lines' estimates give way to, and a place of a measured block
+ * estimates no other; the blocks the lines do not estimate keep the
+ * prior's counts where the flow allows.  Returns 1 with edge_count and
+ * node_count filled, 0 when the profile gave none of its places a count
+ * (the compiler's own estimates stand), -1 when out of memory or the
+ * graph is too large. */
+typedef struct xprof_line_prior {
+  const uint64_t *count;         /* per node */
+  const unsigned char *measured; /* per node: 1 where count was measured */
+} xprof_line_prior;
 int xprof_line_counts(const xprof_lineprof *lp, const xprof_lp_func *f, const xprof_places *p,
                       uint32_t n_nodes, const xprof_edge *edges, uint32_t n_edges,
-                      uint64_t *edge_count, uint64_t *node_count, xprof_line_match *m);
+                      const xprof_line_prior *prior, uint64_t *edge_count,
+                      uint64_t *node_count, xprof_line_match *m);
 
 /* The callees that the indirect calls at place l of f's code reached in
  * training (f declared at decl_line; lp as for xprof_line_counts): *n of

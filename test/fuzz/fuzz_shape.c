@@ -44,7 +44,7 @@ static void salvage_onto(const xprof_shape *s, const uint64_t *oe, const uint64_
   xprof_salvage_result r;
   xprof_shape now = *s;
   now.hash = (uint32_t *)h;
-  if (xprof_salvage(s, oe, on, &now, ec, nc, NULL, &r) == 0) {
+  if (xprof_salvage(s, oe, on, &now, ec, nc, NULL, NULL, &r) == 0) {
     for (uint32_t e = 0; e < s->n_edges; e++) {
       if (s->edges[e].flags & XPROF_EDGE_IGNORE)
         continue;

@@ -258,7 +258,8 @@ static void use_summary(void) {
   u.d = &d;
   u.objpath = "/b/x.o";
   u.profile = xprof_profile_new();
-  u.st = (xprof_use_stats){3, 1, 0, 1, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0};
+  u.st = (xprof_use_stats){
+      .matched = 3, .mismatched = 1, .promoted = 1, .untrained = 2, .specialized = 1};
   said.n = 0;
   xprof_use_close(&u);
   CHECK_U64(said.n, 1);
@@ -282,6 +283,15 @@ static void use_summary(void) {
                           "profile data was salvaged (75% of their counts matched the new "
                           "code)");
   CHECK_HAS(said.text[1], "2 never ran in training; 2 salvaged from changed code");
+  /* One of them given the blocks salvage made up by source line. */
+  u.profile = xprof_profile_new();
+  u.st.filled = 1;
+  said.n = 0;
+  xprof_use_close(&u);
+  CHECK_STR(said.text[0], "xprof: /b/x.o: 2 functions changed since the training build; their "
+                          "profile data was salvaged (75% of their counts matched the new "
+                          "code; 1 placed the rest by source line)");
+  u.st.filled = 0;
   /* The warning as the options make it: an error, or nothing. */
   o.warning[XPROF_W_COVERAGE_MISMATCH] = XPROF_WARN_ERROR;
   o.verbose = 0;

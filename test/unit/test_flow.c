@@ -342,6 +342,13 @@ static void infer_small(void) {
   CHECK(is_flow(4, l, 4, ec));
   CHECK(nc[2] >= 101 && nc[3] >= 100 && nc[3] <= 150);
   CHECK_U64(nc[2], nc[3] + ec[3]);
+  /* The header measured (a count salvage carried over): it keeps its
+   * count, and the body's estimate gives way. */
+  unsigned char header_measured[4] = {1, 1, XPROF_INFER_MEASURED, 1};
+  CHECK(xprof_infer_flow(4, l, 4, lw, header_measured, ec, nc) == 0);
+  CHECK(is_flow(4, l, 4, ec));
+  CHECK_U64(nc[2], 101);
+  CHECK_U64(nc[3], 100);
   /* Too large to keep exact. */
   lw[2] = UINT64_MAX / 2;
   CHECK(xprof_infer_flow(4, l, 4, lw, all, ec, nc) == -1);

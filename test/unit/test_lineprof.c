@@ -19,7 +19,7 @@ static int line_counts(const xprof_lineprof *lp, const xprof_lp_func *f, uint32_
                        const xprof_line_loc *locs, uint32_t n, uint64_t *ec, uint64_t *nc,
                        xprof_line_match *m) {
   xprof_places p = {decl, locs, n, NULL, 0, NULL, NULL};
-  return xprof_line_counts(lp, f, &p, n_nodes, edges, n_edges, ec, nc, m);
+  return xprof_line_counts(lp, f, &p, n_nodes, edges, n_edges, NULL, ec, nc, m);
 }
 
 static xprof_lp_func *func(xprof_lineprof *lp, const char *name, uint32_t decl) {
@@ -487,7 +487,7 @@ static void folded_lines(void) {
   xprof_line_match mt;
   int calls = 0;
   xprof_places p = {10, locs, 3, NULL, 0, had_main_12_sq_52, &calls};
-  CHECK(xprof_line_counts(lp, &lp->funcs[0], &p, 5, d, 4, ec, nc, &mt) == 1);
+  CHECK(xprof_line_counts(lp, &lp->funcs[0], &p, 5, d, 4, NULL, ec, nc, &mt) == 1);
   CHECK_U64(mt.placed, 27);
   CHECK_U64(mt.total, 27);
   CHECK_U64(mt.folded, 35);
@@ -496,11 +496,11 @@ static void folded_lines(void) {
   /* Asked only of the lines no place took: main's 12, sq's 52. */
   CHECK_U64(calls, 2);
   p.had_line = had_nothing;
-  CHECK(xprof_line_counts(lp, &lp->funcs[0], &p, 5, d, 4, ec, nc, &mt) == 1);
+  CHECK(xprof_line_counts(lp, &lp->funcs[0], &p, 5, d, 4, NULL, ec, nc, &mt) == 1);
   CHECK_U64(mt.total, 62);
   CHECK_U64(mt.folded, 0);
   p.had_line = NULL;
-  CHECK(xprof_line_counts(lp, &lp->funcs[0], &p, 5, d, 4, ec, nc, &mt) == 1);
+  CHECK(xprof_line_counts(lp, &lp->funcs[0], &p, 5, d, 4, NULL, ec, nc, &mt) == 1);
   CHECK_U64(mt.placed, 27);
   CHECK_U64(mt.total, 62);
   /* Declared at 20 here, main's lines moved by 10: main had line 22, not
@@ -508,7 +508,7 @@ static void folded_lines(void) {
   xprof_inline_frame at23[] = {{"sq", "a.c", 50, 23}};
   xprof_line_loc moved[] = {{2, 21, NULL, 0, 0}, {3, 51, at23, 1, 0}, {4, 24, NULL, 0, 0}};
   p = (xprof_places){20, moved, 3, NULL, 0, had_main_12_sq_52, &calls};
-  CHECK(xprof_line_counts(lp, &lp->funcs[0], &p, 5, d, 4, ec, nc, &mt) == 1);
+  CHECK(xprof_line_counts(lp, &lp->funcs[0], &p, 5, d, 4, NULL, ec, nc, &mt) == 1);
   CHECK_U64(mt.placed, 27);
   CHECK_U64(mt.total, 57);
   CHECK_U64(mt.folded, 5);
@@ -1080,6 +1080,64 @@ static void ran_with_exit(void) {
   }
 }
 
+/* Lines beside a prior, the flow salvage made: its measured blocks keep
+ * their counts and the lines' estimates around them give way; a block
+ * the lines estimate takes their count where the prior made one up; a
+ * block they do not estimate keeps the prior's, unsplit. */
+static void prior_flow(void) {
+  xprof_lineprof *lp = xprof_calloc(1, sizeof *lp);
+  xprof_lp_func *m = func(lp, "main", 10);
+  m->head = 10;
+  xprof_lineprof_add(m, 1, 0, 10);
+  xprof_lineprof_add(m, 2, 0, 9); /* disagrees with what was measured */
+  xprof_lineprof_add(m, 3, 0, 7);
+  xprof_lineprof_add(m, 4, 0, 10);
+  CHECK(xprof_lineprof_finish(lp) == 0);
+  const xprof_edge d[] = {{0, 2, 0, 0, 0}, {2, 3, 0, 0, 0}, {2, 4, 0, 0, 0},
+                          {3, 5, 0, 0, 0}, {4, 5, 0, 0, 0}, {5, 1, 0, 0, 0}};
+  xprof_line_loc locs[] = {{2, 11, NULL, 0, 0}, {3, 12, NULL, 0, 0}, {4, 13, NULL, 0, 0},
+                           {5, 14, NULL, 0, 0}};
+  xprof_places p = {10, locs, 4, NULL, 0, NULL, NULL};
+  uint64_t ec[6], nc[6];
+  xprof_line_match mt;
+  /* The header and an arm measured: the other arm's 7 and the join's 10
+   * are estimates; the arm's 9 gives way to the measured 2. */
+  uint64_t count[6] = {10, 10, 10, 2, 8, 10};
+  unsigned char header_arm[6] = {0, 0, 1, 1, 0, 0};
+  xprof_line_prior prior = {count, header_arm};
+  CHECK(xprof_line_counts(lp, &lp->funcs[0], &p, 6, d, 6, &prior, ec, nc, &mt) == 1);
+  CHECK_U64(nc[2], 10);
+  CHECK_U64(nc[3], 2);
+  CHECK_U64(nc[4], 8);
+  CHECK_U64(nc[5], 10);
+  CHECK_U64(mt.estimated, 2); /* blocks 4 and 5 */
+  /* Header and join measured, the arms not: salvage sent the flow
+   * through one arm; the lines know the other ran 7 times. */
+  uint64_t routed[6] = {10, 10, 10, 10, 0, 10};
+  unsigned char ends[6] = {0, 0, 1, 0, 0, 1};
+  prior = (xprof_line_prior){routed, ends};
+  p.n_locs = 3; /* no place of arm 3: only the prior knows it */
+  xprof_line_loc no_arm3[] = {{2, 11, NULL, 0, 0}, {4, 13, NULL, 0, 0}, {5, 14, NULL, 0, 0}};
+  p.locs = no_arm3;
+  CHECK(xprof_line_counts(lp, &lp->funcs[0], &p, 6, d, 6, &prior, ec, nc, &mt) == 1);
+  CHECK_U64(nc[3], 3);
+  CHECK_U64(nc[4], 7);
+  CHECK_U64(mt.estimated, 1);
+  /* Neither arm estimated: the prior stands, not split evenly as the
+   * lines alone would split it. */
+  xprof_line_loc no_arms[] = {{2, 11, NULL, 0, 0}, {5, 14, NULL, 0, 0}};
+  p.locs = no_arms;
+  p.n_locs = 2;
+  CHECK(xprof_line_counts(lp, &lp->funcs[0], &p, 6, d, 6, &prior, ec, nc, &mt) == 1);
+  CHECK_U64(nc[3], 10);
+  CHECK_U64(nc[4], 0);
+  CHECK_U64(mt.estimated, 0);
+  CHECK(xprof_line_counts(lp, &lp->funcs[0], &p, 6, d, 6, NULL, ec, nc, &mt) == 1);
+  CHECK_U64(nc[3], 5);
+  CHECK_U64(nc[4], 5);
+  xprof_lineprof_free(lp);
+}
+
 UNIT_TABLE(lineprof_tests) = {
     {"lineprof/column-slack", column_slack},
     {"lineprof/busiest-text", busiest_text},
@@ -1090,6 +1148,7 @@ UNIT_TABLE(lineprof_tests) = {
     {"lineprof/targets", targets},
     {"lineprof/values", values},
     {"lineprof/counts-by-line", counts_by_line},
+    {"lineprof/prior-flow", prior_flow},
     {"lineprof/folded-lines", folded_lines},
     {"lineprof/source-lines", source_lines},
     {"lineprof/callee-scaled", callee_scaled},

@@ -71,7 +71,7 @@ static xprof_salvage_result salvage(const graph *old, const uint64_t *truth, con
   train(old, truth, &shape, oe, on);
   xprof_salvage_result r;
   xprof_shape now = shape_of(g, NULL, NULL);
-  CHECK(xprof_salvage(&shape, oe, on, &now, edge_count, node_count, NULL, &r) == 0);
+  CHECK(xprof_salvage(&shape, oe, on, &now, edge_count, node_count, NULL, NULL, &r) == 0);
   xprof_shape_free(&shape);
   uint64_t in[MAXN] = {0}, out[MAXN] = {0};
   for (uint32_t e = 0; e < g->n_edges; e++) {
@@ -184,7 +184,7 @@ static void shape_version_1(void) {
   xprof_salvage_result r;
   uint64_t oe[MAXE], on[MAXN];
   uint32_t old_of_new[MAXN];
-  CHECK(xprof_salvage(&back, ec, nc, &now, oe, on, old_of_new, &r) == 0);
+  CHECK(xprof_salvage(&back, ec, nc, &now, oe, on, old_of_new, NULL, &r) == 0);
   CHECK_U64(r.matched_blocks, 4);
   CHECK_U64(on[4], 30);
   xprof_shape_free(&back);
@@ -377,7 +377,7 @@ static void sites_follow(void) {
   uint64_t side[2];
   xprof_salvage_result r;
   xprof_error err;
-  CHECK(xprof_salvage_proc(o, f, &now, ec, nc2, &vp, &n_vp, side, &r, &err) == 0);
+  CHECK(xprof_salvage_proc(o, f, &now, ec, nc2, &vp, &n_vp, side, NULL, &r, &err) == 0);
   CHECK_U64(side[0], XPROF_NO_SIDE); /* in the new block X */
   CHECK_U64(side[1], 42);            /* in B */
   CHECK_U64(r.sites, 3);
