@@ -47,7 +47,7 @@ static bool jumps_only(basic_block bb) {
                          extract_asm_operands(PATTERN(end)));
 }
 
-/* The blocks of fun's first partition, and how many of them ran. */
+/* How many blocks of fun's partition `partition` ran. */
 static unsigned ran_blocks(function *fun, int partition) {
   unsigned ran = 0;
   basic_block bb;
@@ -119,9 +119,7 @@ static bool lay_out(function *fun) {
   }
   unsigned n = blocks.length();
   uint64_t *sizes = XNEWVEC(uint64_t, n), *counts = XNEWVEC(uint64_t, n);
-  uint32_t *order = XNEWVEC(uint32_t, n), *gccs = XNEWVEC(uint32_t, n);
-  for (unsigned i = 0; i < n; i++)
-    gccs[i] = i;
+  uint32_t *order = XNEWVEC(uint32_t, n);
   auto_vec<xprof_layout_edge> edges;
   describe(blocks, idx, sizes, counts, &edges);
   bool changed = false;
@@ -131,19 +129,22 @@ static bool lay_out(function *fun) {
   if (changed) {
     chain_blocks(fun, blocks, order, partition);
     if (dump_file) {
+      uint32_t *gccs = XNEWVEC(uint32_t, n); /* GCC's order, to score it */
       fprintf(dump_file, "ext-TSP order of %u blocks:", n);
-      for (unsigned i = 0; i < n; i++)
+      for (unsigned i = 0; i < n; i++) {
+        gccs[i] = i;
         fprintf(dump_file, " %d", blocks[order[i]]->index);
+      }
       fprintf(dump_file, "\nscore %.1f, GCC's %.1f\n",
               xprof_ext_tsp_score(n, sizes, edges.address(), edges.length(), order),
               xprof_ext_tsp_score(n, sizes, edges.address(), edges.length(), gccs));
+      XDELETEVEC(gccs);
     }
   }
   XDELETEVEC(idx);
   XDELETEVEC(sizes);
   XDELETEVEC(counts);
   XDELETEVEC(order);
-  XDELETEVEC(gccs);
   return changed;
 }
 
